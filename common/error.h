@@ -1,0 +1,31 @@
+/* Error convention shared by all modules: negative return codes plus a per-thread message (libgit2's git_error_last model). */
+#ifndef IOR_COMMON_ERROR_H
+#define IOR_COMMON_ERROR_H
+
+enum ior_status {
+	IOR_OK = 0,
+	IOR_ERROR = -1,        /* generic failure; the message says what */
+	IOR_EINVALID = -2,     /* bad user input: matrix, CSV, arguments */
+	IOR_ENOTFOUND = -3,    /* a named thing does not exist */
+	IOR_EUNSUPPORTED = -4, /* cannot be done here: becomes a skip, not a failure */
+	IOR_EINTERRUPTED = -5, /* a stop was requested (SIGINT/SIGTERM/SIGHUP) */
+	IOR_EBUSY = -6,        /* someone else holds the resource */
+	IOR_EREFUSED = -7,     /* a safety guard said no */
+};
+
+/* Sets the thread's last error and returns code, so callers can write
+ * `return ior_error_set(IOR_EINVALID, "...")`. */
+int ior_error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Like ior_error_set, with ": strerror(errno)" appended. */
+int ior_error_errno(int code, int errnum, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Prefixes the current message ("prefix: old message"), for context added on the way up. */
+int ior_error_wrap(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The last message set on this thread, or "" when none. Never NULL. */
+const char *ior_error_last(void);
+
+void ior_error_clear(void);
+
+#endif

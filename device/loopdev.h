@@ -1,0 +1,26 @@
+/* Scratch loop devices over files the harness creates: attach (autoclear) and detach, never someone else's device. */
+#ifndef IOR_DEVICE_LOOPDEV_H
+#define IOR_DEVICE_LOOPDEV_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ior_loopdev {
+	char path[64];          /* /dev/loopN */
+	char backing[PATH_MAX]; /* the file behind it, created by ior_loopdev_create */
+	int fd;                 /* held open: with LO_FLAGS_AUTOCLEAR the kernel detaches if we die */
+	bool own_backing;       /* the backing file is ours to remove */
+};
+
+/* Creates a sparse file of size bytes in dir (mkstemp, 0600) and attaches a
+ * loop device to it. direct_io sets LO_FLAGS_DIRECT_IO (losetup --direct-io=on). */
+int ior_loopdev_create(struct ior_loopdev *out, const char *dir, uint64_t size, bool direct_io);
+
+/* Attaches a loop device to an existing file, which stays when destroyed. */
+int ior_loopdev_attach(struct ior_loopdev *out, const char *file, bool direct_io);
+
+/* Detaches and removes the backing file when it is ours. Safe to call twice. */
+int ior_loopdev_destroy(struct ior_loopdev *ld);
+
+#endif

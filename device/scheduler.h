@@ -1,0 +1,20 @@
+/* Switching a device's I/O scheduler through sysfs, with the previous one remembered for a guaranteed restore. */
+#ifndef IOR_DEVICE_SCHEDULER_H
+#define IOR_DEVICE_SCHEDULER_H
+
+#include <stdbool.h>
+
+/* Reads the active scheduler of /sys/block/NAME/queue/scheduler into out. */
+int ior_scheduler_active(const char *dev, char *out, unsigned len);
+
+/* Writes want, reads it back, and fails unless it is now the active one.
+ * IOR_EUNSUPPORTED when the device does not offer it. */
+int ior_scheduler_set(const char *dev, const char *want);
+
+/* Every device whose scheduler was changed by ior_scheduler_switch, with the original, so
+ * the run loop, a signal path and `recover` can put them back. */
+int ior_scheduler_switch(const char *dev, const char *want);
+/* Restores every device switched so far; returns the first error but tries all. */
+int ior_scheduler_restore_all(void);
+
+#endif

@@ -1,0 +1,83 @@
+/* The operations table every benchmark engine fills (fio's ioengine_ops model) and the sample it reports. */
+#ifndef IOR_ENGINES_ENGINE_H
+#define IOR_ENGINES_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "matrix/option.h"
+
+/* Bumped when struct ior_engine_ops changes; registration refuses a mismatch. */
+#define IOR_ENGINE_ABI 1
+
+enum ior_engine_flags {
+	IOR_ENGINE_WRITES = 1u << 0, /* writes to the target: needs destructive = yes */
+};
+
+/* What the engine measures: a block device (or a file the loop engine made). */
+struct ior_target {
+	const char *name;        /* the matrix's device name */
+	const char *path;        /* /dev/loopN, /dev/sdX ... */
+	uint64_t size;           /* bytes, 0 when unknown */
+	unsigned logical_block;  /* bytes, for O_DIRECT alignment; 0 = 512 */
+	bool destructive;        /* the matrix allows writes to it */
+};
+
+/* One repetition's measurement. The headline figure is value/unit; the rest is what the engine can tell. */
+struct ior_sample {
+	double value;            /* e.g. 112.4 */
+	const char *unit;        /* e.g. "MB/s" (MiB/s, hdparm's convention), "IOPS", "s" */
+	bool higher_is_better;
+	uint64_t bytes;          /* bytes moved in the timed part */
+	uint64_t ios;            /* I/O requests completed in the timed part */
+	double wall_s, usr_s, sys_s;
+	bool has_latency;        /* completion latency percentiles, microseconds */
+	double lat_p50_us, lat_p99_us, lat_p999_us;
+	char detail[256];        /* engine-specific facts worth keeping (tool version, loop stack, ...) */
+};
+
+struct ior_engine_ops;
+
+/* Lets an engine run another engine of the same matrix (the loop engine's inner = NAME). */
+struct ior_engine_ref {
+	const struct ior_engine_ops *ops;
+	const void *opts;
+};
+typedef const struct ior_engine_ref *(*ior_engine_lookup_fn)(void *ctx, const char *engine_name);
+
+struct ior_engine_args {
+	const void *opts;                 /* the engine's own options blob, filled from its rows */
+	const struct ior_target *target;
+	ior_engine_lookup_fn lookup;      /* may be NULL outside a matrix */
+	void *lookup_ctx;
+};
+
+struct ior_engine_ops {
+	int abi;                          /* IOR_ENGINE_ABI */
+	const char *name;                 /* the matrix's "type = NAME" */
+	const char *help;                 /* one line */
+	unsigned flags;                   /* enum ior_engine_flags */
+	const struct ior_option *options; /* rows, IOR_OPTION_END-terminated */
+	size_t options_size;              /* sizeof the options struct the rows point into */
+
+	/* Optional. Returns IOR_OK, or IOR_EUNSUPPORTED with the reason in the
+	 * error message (missing kernel feature, missing tool): the cell becomes a skip. */
+	int (*supported)(const void *opts);
+	/* Sets up for a cell (open the device, allocate buffers). */
+	int (*init)(void **state, const struct ior_engine_args *args);
+	/* One repetition. Polls ior_stop_requested() in long loops and returns IOR_EINTERRUPTED. */
+	int (*measure)(void *state, struct ior_sample *out);
+	/* Undoes init; must accept NULL. */
+	void (*cleanup)(void *state);
+};
+
+/* The registry: an explicit list in engines/registry.c (stress-ng's model). */
+size_t ior_engine_count(void);
+const struct ior_engine_ops *ior_engine_at(size_t i);
+/* NULL with a "did you mean" message when no engine has that name. */
+const struct ior_engine_ops *ior_engine_find(const char *name);
+/* Checks an ops table: ABI version and required hooks, naming the engine on error. */
+int ior_engine_validate(const struct ior_engine_ops *ops);
+
+#endif

@@ -1,0 +1,80 @@
+/* The test matrix: an INI file (fio-style) of [matrix], [device NAME] and [engine NAME] sections, parsed, validated and expanded to cells. */
+#ifndef IOR_MATRIX_MATRIX_H
+#define IOR_MATRIX_MATRIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engines/engine.h"
+
+/* [matrix] section: the run's axes and policies. Filled from ior_matrix_options(). */
+struct ior_matrix_settings {
+	uint64_t repetitions;      /* fixed count per cell; default 3 */
+	char *schedulers;          /* "all" or a space/comma separated list */
+	bool drop_caches;          /* write 3 to /proc/sys/vm/drop_caches before each repetition */
+	double alert_spread;       /* fraction; flag a cell whose (max-min)/min exceeds it */
+	bool load_modules;         /* load scheduler modules the matrix asks for (issue: kernels) */
+	uint64_t max_repetitions;  /* adaptive repetitions cap; 0 = off (fixed count) */
+	double target_cov;         /* adaptive: stop when CoV falls below this */
+};
+
+/* [device NAME]: an existing block device (path) or a scratch loop device (loop = SIZE). */
+struct ior_matrix_device_opts {
+	char *path;                /* existing block device */
+	uint64_t loop;             /* scratch loop device of this size; 0 = not a loop device */
+	char *backing_dir;         /* where the loop device's backing file goes; default /tmp */
+	bool direct_io;            /* losetup --direct-io=on */
+	bool destructive;          /* write engines allowed */
+};
+
+struct ior_matrix_device {
+	char *name;
+	int line;                  /* line of the section header */
+	struct ior_matrix_device_opts opts;
+};
+
+struct ior_matrix_engine {
+	char *name;
+	int line;
+	const struct ior_engine_ops *ops;
+	void *opts;                /* ops->options_size bytes, filled from ops->options */
+	char *params;              /* canonical ior_options_format() text, stored with each cell */
+};
+
+struct ior_matrix {
+	char *file;                /* as given, for messages; "(built-in default)" for the default */
+	char *text;                /* the whole source text, stored with the run */
+	struct ior_matrix_settings settings;
+	struct ior_matrix_device *devices;
+	size_t ndevices;
+	struct ior_matrix_engine *engines;
+	size_t nengines;
+};
+
+/* Row tables, exposed so the command line and --help use the same data. */
+const struct ior_option *ior_matrix_settings_options(void);
+const struct ior_option *ior_matrix_device_options(void);
+
+/* Parses and validates. Every error names "file:line: key: problem" and
+ * nothing is returned from an invalid matrix. */
+int ior_matrix_parse_file(struct ior_matrix **out, const char *path);
+int ior_matrix_parse_string(struct ior_matrix **out, const char *name, const char *text);
+
+/* The built-in default: a 1 GiB scratch loop device, every scheduler, hdparm
+ * buffered and direct, 3 repetitions. */
+int ior_matrix_default(struct ior_matrix **out);
+
+/* Command-line override, same rows and checks as the file:
+ * "matrix.repetitions=5", "engine.seqread.direct=yes", "device.scratch.loop=2G". */
+int ior_matrix_set(struct ior_matrix *m, const char *assignment);
+
+/* The scheduler list for a device: "all" gives every offered scheduler;
+ * a list gives itself. Returns a NULL-terminated malloc'd array of malloc'd
+ * strings (free with ior_strv_free). */
+char **ior_matrix_schedulers_for(const struct ior_matrix *m, char *const *offered);
+void ior_strv_free(char **v);
+
+void ior_matrix_free(struct ior_matrix *m);
+
+#endif

@@ -1,0 +1,1 @@
+/* placeholder until the option parser lands */

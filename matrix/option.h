@@ -1,0 +1,60 @@
+/* Option rows: data that describes one settable key (fio's fio_option model), shared by the matrix file, the command line and every engine. */
+#ifndef IOR_MATRIX_OPTION_H
+#define IOR_MATRIX_OPTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum ior_opt_type {
+	IOR_OPT_BOOL,     /* bool;      yes/no, true/false, on/off, 1/0 */
+	IOR_OPT_UINT,     /* uint64_t;  plain count */
+	IOR_OPT_SIZE,     /* uint64_t;  bytes, suffixes k/m/g/t (powers of 1024), e.g. 4k, 128M, 1G */
+	IOR_OPT_DURATION, /* double;    seconds, suffixes ms/s/m/h, bare number = seconds */
+	IOR_OPT_PERCENT,  /* double;    fraction: "10%" or "0.10" both give 0.10 */
+	IOR_OPT_DOUBLE,   /* double;    plain number */
+	IOR_OPT_STRING,   /* char *;    owned by the options blob, freed by ior_options_free */
+	IOR_OPT_ENUM,     /* int;       index into choices */
+};
+
+struct ior_option {
+	const char *name;
+	enum ior_opt_type type;
+	size_t offset;               /* offsetof() the field in the owner's options struct */
+	double min, max;             /* inclusive range for numeric types; min == max == 0: unbounded */
+	const char *def;             /* default as text, parsed like user input; NULL = zero/empty */
+	const char *const *choices;  /* IOR_OPT_ENUM: NULL-terminated names */
+	const char *help;
+};
+
+/* A table of rows ends with a row whose name is NULL. */
+#define IOR_OPTION_END { .name = NULL }
+
+/* Fills blob with every row's default. */
+int ior_options_defaults(const struct ior_option *rows, void *blob);
+
+/* Parses value for key into blob. On failure the message names the key and
+ * the problem ("bs: '4q' is not a size"), or for an unknown key suggests the
+ * nearest name ("unknown key 'iodepht' (did you mean 'iodepth'?)"); the
+ * caller adds file:line. */
+int ior_option_set(const struct ior_option *rows, void *blob, const char *key, const char *value);
+
+const struct ior_option *ior_option_find(const struct ior_option *rows, const char *key);
+
+/* Nearest row name by edit distance, or NULL when nothing is close. */
+const char *ior_option_suggest(const struct ior_option *rows, const char *key);
+
+/* Canonical "key=value,key=value" of every row in table order, so two cells
+ * with the same effective options compare equal in the database. */
+int ior_options_format(const struct ior_option *rows, const void *blob, char *buf, size_t len);
+
+/* Frees the strings a blob owns (not the blob itself). */
+void ior_options_free(const struct ior_option *rows, void *blob);
+
+/* Unit parsers, exposed for the command line and for tests. */
+int ior_parse_size(const char *text, uint64_t *bytes);
+int ior_parse_duration(const char *text, double *seconds);
+int ior_parse_percent(const char *text, double *fraction);
+int ior_parse_bool(const char *text, bool *value);
+
+#endif

@@ -1,0 +1,103 @@
+/* The CUnit runner and small fixtures shared by all test programs (see suite.h). */
+#include "tests/suite.h"
+
+#include <CUnit/Basic.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int ior_test_run(const char *suite, const struct ior_test *tests)
+{
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	CU_pSuite s = CU_add_suite(suite, NULL, NULL);
+	for (const struct ior_test *t = tests; s && t->name; t++)
+		CU_add_test(s, t->name, t->fn);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	unsigned run = CU_get_number_of_tests_run();
+	CU_cleanup_registry();
+	if (run == 0) {
+		fprintf(stderr, "%s: no test ran\n", suite);
+		return 1;
+	}
+	return failed ? 1 : 0;
+}
+
+void ior_test_skip(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("skipped: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	fflush(stdout);
+	exit(77);
+}
+
+void ior_test_require_root(const char *why)
+{
+	if (geteuid() != 0)
+		ior_test_skip("needs root (%s)", why);
+}
+
+const char *ior_test_source_dir(void)
+{
+	const char *dir = getenv("IOR_SOURCE_DIR");
+	return dir && *dir ? dir : ".";
+}
+
+const char *ior_test_source_path(const char *relative)
+{
+	static char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", ior_test_source_dir(), relative);
+	return path;
+}
+
+static char tmpdir[PATH_MAX];
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st; (void)flag; (void)ftw;
+	return remove(path);
+}
+
+static void remove_tmpdir(void)
+{
+	if (tmpdir[0])
+		nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+const char *ior_test_tmpdir(void)
+{
+	if (!tmpdir[0]) {
+		snprintf(tmpdir, sizeof(tmpdir), "/tmp/ioregress-test.XXXXXX");
+		if (!mkdtemp(tmpdir)) {
+			fprintf(stderr, "cannot create test directory: %s\n", strerror(errno));
+			exit(1);
+		}
+		atexit(remove_tmpdir);
+	}
+	return tmpdir;
+}
+
+const char *ior_test_write_file(const char *name, const char *text)
+{
+	static char paths[8][PATH_MAX];
+	static unsigned slot;
+	char *path = paths[slot++ % 8];
+	snprintf(path, PATH_MAX, "%s/%s", ior_test_tmpdir(), name);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	return path;
+}

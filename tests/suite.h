@@ -1,0 +1,34 @@
+/* Shared CUnit runner for every test program: one suite per program, skip with 77 when the environment cannot run it. */
+#ifndef IOR_TESTS_SUITE_H
+#define IOR_TESTS_SUITE_H
+
+#include <CUnit/CUnit.h>
+#include <stddef.h>
+
+struct ior_test {
+	const char *name;
+	void (*fn)(void);
+};
+#define IOR_TEST(fn) { #fn, fn }
+#define IOR_TEST_END { NULL, NULL }
+
+/* Runs the tests as one CUnit suite; returns 0 when all passed, 1 otherwise. */
+int ior_test_run(const char *suite, const struct ior_test *tests);
+
+/* Exits 77 (ctest's "not run") with the reason on stderr when not root. */
+void ior_test_require_root(const char *why);
+
+/* Skips the whole program (exit 77) with a reason. */
+void ior_test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* The source tree (IOR_SOURCE_DIR from ctest, else "."), and a file under it. */
+const char *ior_test_source_dir(void);
+const char *ior_test_source_path(const char *relative);  /* static buffer, valid until the next call */
+
+/* A fresh private directory under /tmp, removed with its contents at exit. */
+const char *ior_test_tmpdir(void);
+
+/* Writes text to a new file in the test directory and returns its path (static buffer per call slot). */
+const char *ior_test_write_file(const char *name, const char *text);
+
+#endif

@@ -1,0 +1,53 @@
+/* Tests for common/: the last-error message and the stop flag. */
+#include "common/error.h"
+#include "common/stop.h"
+#include "tests/suite.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+static void test_error_set_returns_code_and_keeps_message(void)
+{
+	CU_ASSERT_EQUAL(ior_error_set(IOR_EINVALID, "bad key '%s'", "bs"), IOR_EINVALID);
+	CU_ASSERT_STRING_EQUAL(ior_error_last(), "bad key 'bs'");
+	ior_error_clear();
+	CU_ASSERT_STRING_EQUAL(ior_error_last(), "");
+}
+
+static void test_error_errno_appends_strerror(void)
+{
+	ior_error_errno(IOR_ERROR, ENOENT, "cannot open '%s'", "x.ini");
+	CU_ASSERT_STRING_EQUAL(ior_error_last(), "cannot open 'x.ini': No such file or directory");
+}
+
+static void test_error_wrap_prefixes_context(void)
+{
+	ior_error_set(IOR_EINVALID, "bs: '4q' is not a size");
+	CU_ASSERT_EQUAL(ior_error_wrap(IOR_EINVALID, "m.ini:7"), IOR_EINVALID);
+	CU_ASSERT_STRING_EQUAL(ior_error_last(), "m.ini:7: bs: '4q' is not a size");
+}
+
+static void test_stop_flag_follows_signal(void)
+{
+	ior_stop_reset();
+	CU_ASSERT_FALSE(ior_stop_requested());
+	CU_ASSERT_EQUAL(ior_stop_install_handlers(), IOR_OK);
+	raise(SIGHUP);
+	CU_ASSERT_TRUE(ior_stop_requested());
+	CU_ASSERT_EQUAL(ior_stop_signal(), SIGHUP);
+	ior_stop_reset();
+	CU_ASSERT_FALSE(ior_stop_requested());
+}
+
+int main(void)
+{
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_error_set_returns_code_and_keeps_message),
+		IOR_TEST(test_error_errno_appends_strerror),
+		IOR_TEST(test_error_wrap_prefixes_context),
+		IOR_TEST(test_stop_flag_follows_signal),
+		IOR_TEST_END,
+	};
+	return ior_test_run("common", tests);
+}
