@@ -1,0 +1,37 @@
+/* The subcommand interface (git's command-table model): one cmd_<verb>.c per subcommand, listed in main.c. */
+#ifndef IOR_HARNESS_COMMAND_H
+#define IOR_HARNESS_COMMAND_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct ior_db;
+
+enum ior_command_flags {
+	IOR_CMD_NEEDS_DB = 1u << 0,   /* the runner opens --db (default ./ioregress.db) before calling */
+	IOR_CMD_NEEDS_ROOT = 1u << 1, /* refused up front when not root */
+};
+
+struct ior_cmd_ctx {
+	const char *db_path;  /* --db FILE, anywhere on the command line */
+	bool quiet;           /* --quiet: no progress line */
+	struct ior_db *db;    /* open when the command has IOR_CMD_NEEDS_DB */
+};
+
+struct ior_command {
+	const char *name;
+	/* argv[0] is the verb; global options are already removed. Returns the exit status. */
+	int (*fn)(int argc, char **argv, struct ior_cmd_ctx *ctx);
+	unsigned flags;
+	int error_status;     /* exit status when the runner itself fails (bad --db): 1, or 128 for check */
+	const char *summary;  /* one line for `ioregress --help` */
+	const char *usage;    /* full text for `ioregress VERB --help` */
+};
+
+/* Prints "error: MESSAGE" (git's style) with the last ior_error message appended when there is one. */
+void ior_cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* True when argv holds --help or -h; commands call it first and print their usage. */
+bool ior_cmd_wants_help(int argc, char **argv);
+
+#endif
