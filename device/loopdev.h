@@ -20,7 +20,8 @@ int ior_loopdev_create(struct ior_loopdev *out, const char *dir, uint64_t size, 
 /* Attaches a loop device to an existing file, which stays when destroyed. */
 int ior_loopdev_attach(struct ior_loopdev *out, const char *file, bool direct_io);
 
-/* Detaches and removes the backing file when it is ours. Safe to call twice. */
+/* Detaches and removes the backing file when it is ours. Safe to call twice, and on a
+ * zeroed struct or one whose create failed. */
 int ior_loopdev_destroy(struct ior_loopdev *ld);
 
 #endif
