@@ -1,0 +1,212 @@
+/* The hdparm engine: sequential reads from offset 0 timed the way `hdparm -t` (and `--direct`) does it. */
+#include "engines/engine.h"
+#include "engines/job.h"
+#include "common/error.h"
+#include "common/stop.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MIB (1024.0 * 1024.0)
+
+struct hdparm_opts {
+	bool direct;
+	double duration;
+	uint64_t bs;
+};
+
+static const struct ior_option hdparm_rows[] = {
+	{ "direct", IOR_OPT_BOOL, offsetof(struct hdparm_opts, direct), 0, 0, "no", NULL,
+	  "open with O_DIRECT and an aligned buffer, like hdparm --direct" },
+	{ "duration", IOR_OPT_DURATION, offsetof(struct hdparm_opts, duration), 0.01, 86400, "3s", NULL,
+	  "read for at least this long (hdparm -t: 3 s), less when the device ends first" },
+	{ "bs", IOR_OPT_SIZE, offsetof(struct hdparm_opts, bs), 512, 1024.0 * 1024 * 1024, "2M", NULL,
+	  "size of each read (hdparm: 2 MiB)" },
+	IOR_OPTION_END,
+};
+
+struct hdparm_state {
+	struct hdparm_opts opts;
+	const char *path;
+	int fd;
+	char *buf;
+	uint64_t max_reads; /* reads that fit in the device: hdparm stops there, it never wraps */
+};
+
+static int device_size(int fd, const char *path, uint64_t *size)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return ior_error_errno(IOR_ERROR, errno, "cannot stat '%s'", path);
+	if (S_ISREG(st.st_mode)) {
+		*size = (uint64_t)st.st_size;
+		return IOR_OK;
+	}
+	if (ioctl(fd, BLKGETSIZE64, size) < 0)
+		return ior_error_errno(IOR_ERROR, errno, "cannot get the size of '%s'", path);
+	return IOR_OK;
+}
+
+/* hdparm's timing buffer: anonymous pages (page aligned, so fine for O_DIRECT),
+ * touched and locked so no page fault lands inside the timed reads. */
+static int map_buffer(struct hdparm_state *s)
+{
+	void *p = mmap(NULL, s->opts.bs, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return ior_error_errno(IOR_ERROR, errno, "cannot allocate a %llu-byte read buffer",
+				       (unsigned long long)s->opts.bs);
+	memset(p, 0, s->opts.bs);
+	(void)mlock(p, s->opts.bs); /* best effort: RLIMIT_MEMLOCK may forbid it, the touch above suffices */
+	s->buf = p;
+	return IOR_OK;
+}
+
+static int check_alignment(const struct hdparm_state *s, const struct ior_target *t)
+{
+	unsigned lbs = t->logical_block ? t->logical_block : 512;
+	if (s->opts.direct && s->opts.bs % lbs)
+		return ior_error_set(IOR_EINVALID, "bs: %llu is not a multiple of the logical block size %u of '%s', "
+				     "which direct = yes needs", (unsigned long long)s->opts.bs, lbs, t->path);
+	return IOR_OK;
+}
+
+static void hdparm_cleanup(void *state);
+
+static int hdparm_init(void **state, const struct ior_engine_args *args)
+{
+	struct hdparm_state *s = calloc(1, sizeof(*s));
+	if (!s)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	s->opts = *(const struct hdparm_opts *)args->opts;
+	s->path = args->target->path;
+	s->fd = -1;
+	*state = s;
+
+	int rc = check_alignment(s, args->target);
+	if (rc)
+		goto fail;
+	/* hdparm opens O_RDONLY|O_NONBLOCK; --direct adds O_DIRECT. */
+	s->fd = open(s->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (s->opts.direct ? O_DIRECT : 0));
+	if (s->fd < 0) {
+		rc = ior_error_errno(errno == ENOENT ? IOR_ENOTFOUND : IOR_ERROR, errno, "cannot open '%s'", s->path);
+		goto fail;
+	}
+	uint64_t size;
+	if ((rc = device_size(s->fd, s->path, &size)))
+		goto fail;
+	s->max_reads = size / s->opts.bs;
+	if (s->max_reads == 0) {
+		rc = ior_error_set(IOR_EINVALID, "device '%s' (%llu bytes) is smaller than one read of bs = %llu",
+				   s->path, (unsigned long long)size, (unsigned long long)s->opts.bs);
+		goto fail;
+	}
+	if ((rc = map_buffer(s)))
+		goto fail;
+	return IOR_OK;
+fail:
+	hdparm_cleanup(s);
+	*state = NULL;
+	return rc;
+}
+
+/* hdparm's flush_buffer_cache: write back everything, then BLKFLSBUF drops the
+ * device's page cache so the buffered reads come from the device. */
+static void flush_buffer_cache(int fd)
+{
+	sync();
+	fsync(fd);
+	fdatasync(fd);
+	sync();
+	(void)ioctl(fd, BLKFLSBUF, NULL); /* ENOTTY on a regular file: nothing to drop there */
+	sync();
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int read_block(struct hdparm_state *s)
+{
+	ssize_t n = read(s->fd, s->buf, s->opts.bs);
+	if (n < 0)
+		return ior_error_errno(IOR_ERROR, errno, "read from '%s' failed", s->path);
+	if ((uint64_t)n != s->opts.bs)
+		return ior_error_set(IOR_ERROR, "short read from '%s': %zd of %llu bytes", s->path, n,
+				     (unsigned long long)s->opts.bs);
+	/* Touch every sector, as hdparm does, so the data really arrived in memory. */
+	for (uint64_t i = 0; i < s->opts.bs; i += 512)
+		s->buf[i] &= 1;
+	return IOR_OK;
+}
+
+static int hdparm_measure(void *state, struct ior_sample *out)
+{
+	struct hdparm_state *s = state;
+	flush_buffer_cache(s->fd);
+	if (lseek(s->fd, 0, SEEK_SET) != 0)
+		return ior_error_errno(IOR_ERROR, errno, "cannot seek to 0 on '%s'", s->path);
+
+	struct ior_cpu cpu0, cpu1;
+	ior_cpu_now(&cpu0, false);
+	uint64_t reads = 0;
+	double start = now_s(), elapsed;
+	do {
+		if (ior_stop_requested())
+			return ior_error_set(IOR_EINTERRUPTED, "hdparm read of '%s' interrupted", s->path);
+		int rc = read_block(s);
+		if (rc)
+			return rc;
+		reads++;
+		elapsed = now_s() - start;
+	} while (elapsed < s->opts.duration && reads < s->max_reads);
+	ior_cpu_now(&cpu1, false);
+
+	memset(out, 0, sizeof(*out));
+	out->bytes = reads * s->opts.bs;
+	out->ios = reads;
+	out->wall_s = elapsed;
+	out->usr_s = cpu1.usr_s - cpu0.usr_s;
+	out->sys_s = cpu1.sys_s - cpu0.sys_s;
+	out->value = (double)out->bytes / MIB / elapsed;
+	out->unit = "MB/s";
+	out->higher_is_better = true;
+	snprintf(out->detail, sizeof(out->detail), "%s reads of %llu bytes%s", s->opts.direct ? "O_DIRECT" : "buffered",
+		 (unsigned long long)s->opts.bs, reads == s->max_reads ? ", stopped at the end of the device" : "");
+	return IOR_OK;
+}
+
+static void hdparm_cleanup(void *state)
+{
+	struct hdparm_state *s = state;
+	if (!s)
+		return;
+	if (s->buf)
+		munmap(s->buf, s->opts.bs);
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s);
+}
+
+const struct ior_engine_ops ior_engine_hdparm = {
+	.abi = IOR_ENGINE_ABI,
+	.name = "hdparm",
+	.help = "buffered (or direct) sequential read timed like hdparm -t",
+	.flags = 0,
+	.options = hdparm_rows,
+	.options_size = sizeof(struct hdparm_opts),
+	.init = hdparm_init,
+	.measure = hdparm_measure,
+	.cleanup = hdparm_cleanup,
+};
