@@ -2,6 +2,8 @@
 #ifndef IOR_KERNEL_INFO_H
 #define IOR_KERNEL_INFO_H
 
+#include <stddef.h>
+
 struct ior_kernel_info {
 	char release[128];     /* uname -r */
 	char version[256];     /* uname -v */
@@ -14,6 +16,32 @@ struct ior_kernel_info {
 	char iosched_config[1024]; /* CONFIG_*IOSCHED*, CONFIG_MQ_IOSCHED_*, CONFIG_BFQ_* lines, space separated */
 };
 
+/* Fills the record for the running kernel. A kernel without a config (no /proc/config.gz,
+ * no /boot/config-RELEASE) is not an error: config_path, config_hash and iosched_config
+ * stay "". Fails only when uname or /proc/cmdline cannot be read, or a config that exists
+ * cannot be read. */
 int ior_kernel_info_read(struct ior_kernel_info *out);
+
+/* --- kernel configs, for any kernel (an extracted package's boot/config-VER too) --- */
+
+/* Finds a kernel's config: /proc/config.gz when release is the running kernel's, else
+ * BOOT_DIR/config-RELEASE (boot_dir NULL = "/boot"). Writes "" and returns 0 when none. */
+int ior_kernel_config_find(char *path, size_t len, const char *release, const char *boot_dir);
+
+/* Reads a config, gunzipping when the file is gzip (by its magic, not its name).
+ * *text is NUL-terminated and malloc'd; the caller frees it. */
+int ior_kernel_config_load(char **text, size_t *len, const char *path);
+
+/* Lowercase hex sha256 of data. */
+int ior_kernel_config_sha256(char hex[65], const void *data, size_t len);
+
+/* The I/O-scheduler options of a config, space separated: "CONFIG_MQ_IOSCHED_DEADLINE=y
+ * CONFIG_MQ_IOSCHED_KYBER=m CONFIG_IOSCHED_BFQ=m CONFIG_BFQ_GROUP_IOSCHED=y"; options
+ * written "# CONFIG_X is not set" appear as CONFIG_X=n. Cut at a whole option when out is small. */
+void ior_kernel_config_iosched(char *out, size_t len, const char *text);
+
+/* One option's value: 'y', 'm', 'n' (not set or absent), or the first character of a
+ * string/number value. */
+char ior_kernel_config_value(const char *text, const char *option);
 
 #endif
