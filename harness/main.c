@@ -1,1 +1,193 @@
-int main(void){return 0;}
+/* ioregress's entry point: global options, the command table, and the shared set-up each command asks for. */
+#include "common/error.h"
+#include "db/db.h"
+#include "harness/commands.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_DB "./ioregress.db"
+
+static const struct ior_command commands[] = {
+	{ "run", cmd_run, IOR_CMD_NEEDS_DB | IOR_CMD_NEEDS_ROOT, 1,
+	  "run a matrix (or the built-in default) and store every sample",
+	  "usage: ioregress run [MATRIX] [--set KEY=VALUE]... [--db FILE] [--quiet]\n"
+	  "\n"
+	  "Runs MATRIX, or without one the built-in default (a 1 GiB scratch loop device, every\n"
+	  "scheduler the kernel offers, the hdparm engine buffered and direct, 3 repetitions).\n"
+	  "Each sample is committed to the database as soon as it is measured.\n"
+	  "\n"
+	  "  --set KEY=VALUE   override a matrix key: matrix.repetitions=5,\n"
+	  "                    engine.NAME.KEY=VALUE, device.NAME.KEY=VALUE\n"
+	  "  --quiet           no progress line on stderr\n" },
+	{ "probe", cmd_probe, 0, 1,
+	  "show the running kernel, its block devices and the schedulers they offer",
+	  "usage: ioregress probe [--json]\n" },
+	{ "report", cmd_report, IOR_CMD_NEEDS_DB, 1,
+	  "report the stored samples: per kernel tables, spreads and alerts",
+	  "usage: ioregress report [--format text|json] [--host H] [--kernel K] [--device D]\n" },
+	{ "import", cmd_import, IOR_CMD_NEEDS_DB, 1,
+	  "import samples or offered schedulers from CSV files",
+	  "usage: ioregress import FILE.csv...\n"
+	  "\n"
+	  "A file whose header is host,kernel,device,scheduler,engine,rep,value,unit holds samples;\n"
+	  "one whose header is host,kernel,offered holds the schedulers each kernel offered.\n"
+	  "A file with any bad row is rejected whole, with every bad line named.\n" },
+	{ "check", cmd_check, IOR_CMD_NEEDS_DB, 128,
+	  "compare a candidate kernel with a baseline; exit status for git bisect run",
+	  "usage: ioregress check --baseline KERNEL [--candidate KERNEL] [filters]\n" },
+	{ "schedulers", cmd_schedulers, IOR_CMD_NEEDS_DB, 1,
+	  "which schedulers each kernel offered, and why they changed",
+	  "usage: ioregress schedulers [--host H]\n" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+void ior_cmd_error(const char *fmt, ...)
+{
+	fputs("error: ", stderr);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	const char *detail = ior_error_last();
+	if (*detail)
+		fprintf(stderr, ": %s", detail);
+	fputc('\n', stderr);
+}
+
+bool ior_cmd_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return true;
+	}
+	return false;
+}
+
+static void usage(FILE *out)
+{
+	fputs("usage: ioregress [--db FILE] [--quiet] COMMAND [ARGS]\n"
+	      "       ioregress --version | --help | COMMAND --help\n\ncommands:\n", out);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
+	fputs("\nThe database defaults to " DEFAULT_DB ".\n", out);
+}
+
+static const struct ior_command *find_command(const char *name);
+
+/* Takes --db and --quiet out of argv wherever they stand, so every command accepts them.
+ * A malformed one is reported and skipped; the caller fails with the command's own error status. */
+static int strip_global_options(int *argc, char **argv, struct ior_cmd_ctx *ctx)
+{
+	int out = 1, rc = 0;
+	for (int i = 1; i < *argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0) {
+			while (i < *argc)
+				argv[out++] = argv[i++];
+			break;
+		}
+		if (strcmp(a, "--db") == 0) {
+			if (i + 1 >= *argc || !argv[i + 1][0]) {
+				ior_error_clear();
+				ior_cmd_error("option '--db' needs a file name");
+				rc = -1;
+				continue;
+			}
+			ctx->db_path = argv[++i];
+		} else if (strncmp(a, "--db=", 5) == 0) {
+			ctx->db_path = a + 5;
+			if (!*ctx->db_path) {
+				ior_error_clear();
+				ior_cmd_error("option '--db' needs a file name");
+				rc = -1;
+			}
+		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+			ctx->quiet = true;
+		} else {
+			argv[out++] = argv[i];
+		}
+	}
+	*argc = out;
+	argv[out] = NULL;
+	return rc;
+}
+
+static const struct ior_command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/* git's check: output that could not be written is an error, not a silent truncation. */
+static int close_stdout(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		ior_error_clear();
+		ior_cmd_error("cannot write to standard output: %s", strerror(errno));
+		return status ? status : 1;
+	}
+	return status;
+}
+
+static int run_command(const struct ior_command *cmd, int argc, char **argv, struct ior_cmd_ctx *ctx)
+{
+	if (ior_cmd_wants_help(argc, argv)) {
+		fputs(cmd->usage, stdout);
+		return 0;
+	}
+	if ((cmd->flags & IOR_CMD_NEEDS_ROOT) && geteuid() != 0) {
+		ior_error_clear();
+		ior_cmd_error("'ioregress %s' needs root (it switches schedulers and creates loop devices)", cmd->name);
+		return cmd->error_status;
+	}
+	if (cmd->flags & IOR_CMD_NEEDS_DB) {
+		ior_error_clear();
+		if (ior_db_open(&ctx->db, ctx->db_path) != IOR_OK) {
+			ior_cmd_error("cannot open database '%s'", ctx->db_path);
+			return cmd->error_status;
+		}
+	}
+	int status = cmd->fn(argc, argv, ctx);
+	ior_db_free(ctx->db);
+	ctx->db = NULL;
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct ior_cmd_ctx ctx = { .db_path = DEFAULT_DB };
+	if (strip_global_options(&argc, argv, &ctx) != 0) {
+		/* check's errors must be >= 128 so git bisect run aborts instead of marking a commit bad */
+		const struct ior_command *cmd = argc > 1 ? find_command(argv[1]) : NULL;
+		return cmd ? cmd->error_status : 2;
+	}
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		printf("ioregress %s\n", IOR_VERSION);
+		return close_stdout(0);
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return close_stdout(0);
+	}
+	const struct ior_command *cmd = find_command(argv[1]);
+	if (!cmd) {
+		ior_error_clear();
+		ior_cmd_error("'%s' is not an ioregress command (see 'ioregress --help')", argv[1]);
+		return 2;
+	}
+	return close_stdout(run_command(cmd, argc - 1, argv + 1, &ctx));
+}

@@ -1,0 +1,52 @@
+/* `ioregress import FILE.csv...`: samples or offered-scheduler lists, each file all or nothing. */
+#include "common/error.h"
+#include "db/db.h"
+#include "harness/commands.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+enum csv_kind { CSV_SAMPLES, CSV_OFFERED, CSV_UNKNOWN };
+
+/* The header says which importer a file is for; the importer itself checks it again. */
+static int csv_kind(const char *path, enum csv_kind *kind)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return ior_error_errno(IOR_ENOTFOUND, errno, "cannot open '%s'", path);
+	char line[512] = "";
+	bool ok = fgets(line, sizeof(line), f) != NULL;
+	fclose(f);
+	if (!ok)
+		return ior_error_set(IOR_EINVALID, "%s:1: empty file, expected a CSV header", path);
+	const char *p = strncmp(line, "\xEF\xBB\xBF", 3) == 0 ? line + 3 : line; /* UTF-8 BOM */
+	*kind = strncmp(p, "host,kernel,offered", 19) == 0 ? CSV_OFFERED : CSV_SAMPLES;
+	return IOR_OK;
+}
+
+int cmd_import(int argc, char **argv, struct ior_cmd_ctx *ctx)
+{
+	if (argc < 2) {
+		ior_error_clear();
+		ior_cmd_error("'import' needs at least one CSV file (see 'ioregress import --help')");
+		return 2;
+	}
+	int status = 0;
+	for (int i = 1; i < argc; i++) {
+		enum csv_kind kind;
+		size_t count = 0;
+		ior_error_clear();
+		int rc = csv_kind(argv[i], &kind);
+		if (rc == IOR_OK)
+			rc = kind == CSV_OFFERED ? ior_db_import_offered_csv(ctx->db, argv[i], &count)
+						 : ior_db_import_samples_csv(ctx->db, argv[i], &count);
+		if (rc) {
+			fprintf(stderr, "error: %s\nerror: nothing from '%s' was stored\n", ior_error_last(), argv[i]);
+			status = 1;
+			continue;
+		}
+		printf("%s: imported %zu %s\n", argv[i], count, kind == CSV_OFFERED ? "offered-scheduler lists" : "samples");
+	}
+	return status;
+}

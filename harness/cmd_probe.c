@@ -1,0 +1,136 @@
+/* `ioregress probe [--json]`: the running kernel and every block device with the schedulers it offers. */
+#include "common/error.h"
+#include "device/blockdev.h"
+#include "harness/commands.h"
+#include "kernel/info.h"
+#include "kernel/version.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void print_text(const struct ior_kernel_info *k, const struct ior_kver *v, bool parsed,
+		       const struct ior_blockdev *devs, size_t n)
+{
+	printf("kernel   %s\nversion  %s\nmachine  %s\n", k->release, k->version, k->machine);
+	if (parsed) {
+		printf("parsed   %d.%d.%d", v->major, v->minor, v->patch);
+		if (v->sublevel)
+			printf(".%d", v->sublevel);
+		if (v->rc)
+			printf(" rc%d", v->rc);
+		if (v->extra[0])
+			printf(" extra '%s'", v->extra);
+		if (v->commit[0])
+			printf(" commit %s", v->commit);
+		putchar('\n');
+	}
+	else
+		printf("parsed   (not a version this tool can order)\n");
+	printf("\n%-10s %-10s %5s %6s %6s  %-40s %s\n", "device", "size", "rot", "lbs", "pbs", "schedulers", "model");
+	for (size_t i = 0; i < n; i++) {
+		const struct ior_blockdev *d = &devs[i];
+		char scheds[256] = "";
+		if (!d->has_scheduler)
+			snprintf(scheds, sizeof(scheds), "(no scheduler: bio-based)");
+		for (size_t s = 0; s < d->nschedulers; s++) {
+			size_t len = strlen(scheds);
+			snprintf(scheds + len, sizeof(scheds) - len, (int)s == d->active ? "%s[%s]" : "%s%s",
+				 s ? " " : "", d->schedulers[s]);
+		}
+		char size[32];
+		snprintf(size, sizeof(size), "%.1fG", (double)d->size / (1024.0 * 1024 * 1024));
+		char rot[8];
+		snprintf(rot, sizeof(rot), "%d", d->rotational);
+		printf("%-10s %-10s %5s %6u %6u  %-40s %s\n", d->name, size, d->rotational < 0 ? "-" : rot,
+		       d->logical_block, d->physical_block, scheds, d->model);
+	}
+}
+
+static json_object *device_json(const struct ior_blockdev *d)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "name", json_object_new_string(d->name));
+	json_object_object_add(o, "path", json_object_new_string(d->path));
+	json_object_object_add(o, "size", json_object_new_int64((int64_t)d->size));
+	json_object_object_add(o, "logical_block_size", json_object_new_int(d->logical_block));
+	json_object_object_add(o, "physical_block_size", json_object_new_int(d->physical_block));
+	json_object_object_add(o, "rotational", d->rotational < 0 ? NULL : json_object_new_boolean(d->rotational));
+	json_object_object_add(o, "model", d->model[0] ? json_object_new_string(d->model) : NULL);
+	json_object *scheds = json_object_new_array();
+	for (size_t s = 0; s < d->nschedulers; s++)
+		json_object_array_add(scheds, json_object_new_string(d->schedulers[s]));
+	json_object_object_add(o, "schedulers", d->has_scheduler ? scheds : NULL);
+	if (!d->has_scheduler)
+		json_object_put(scheds);
+	json_object_object_add(o, "active_scheduler",
+			       d->active >= 0 ? json_object_new_string(d->schedulers[d->active]) : NULL);
+	return o;
+}
+
+static void print_json(const struct ior_kernel_info *k, const struct ior_kver *v, bool parsed,
+		       const struct ior_blockdev *devs, size_t n)
+{
+	json_object *root = json_object_new_object();
+	json_object *kernel = json_object_new_object();
+	json_object_object_add(kernel, "release", json_object_new_string(k->release));
+	json_object_object_add(kernel, "version", json_object_new_string(k->version));
+	json_object_object_add(kernel, "machine", json_object_new_string(k->machine));
+	json_object_object_add(kernel, "cmdline", json_object_new_string(k->cmdline));
+	json_object_object_add(kernel, "commit", k->commit[0] ? json_object_new_string(k->commit) : NULL);
+	json_object_object_add(kernel, "config_hash", k->config_hash[0] ? json_object_new_string(k->config_hash) : NULL);
+	if (parsed) {
+		json_object *pv = json_object_new_object();
+		json_object_object_add(pv, "major", json_object_new_int(v->major));
+		json_object_object_add(pv, "minor", json_object_new_int(v->minor));
+		json_object_object_add(pv, "patch", json_object_new_int(v->patch));
+		json_object_object_add(pv, "sublevel", json_object_new_int(v->sublevel));
+		json_object_object_add(pv, "rc", json_object_new_int(v->rc));
+		json_object_object_add(pv, "extra", json_object_new_string(v->extra));
+		json_object_object_add(kernel, "parsed", pv);
+	}
+	json_object_object_add(root, "host", json_object_new_string(k->hostname));
+	json_object_object_add(root, "kernel", kernel);
+	json_object *arr = json_object_new_array();
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(arr, device_json(&devs[i]));
+	json_object_object_add(root, "devices", arr);
+	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
+
+int cmd_probe(int argc, char **argv, struct ior_cmd_ctx *ctx)
+{
+	(void)ctx;
+	bool json = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0) {
+			json = true;
+		} else {
+			ior_error_clear();
+			ior_cmd_error("unknown argument '%s' for 'probe' (see 'ioregress probe --help')", argv[i]);
+			return 2;
+		}
+	}
+	struct ior_kernel_info k;
+	ior_error_clear();
+	if (ior_kernel_info_read(&k) != IOR_OK) {
+		ior_cmd_error("cannot read the running kernel's record");
+		return 1;
+	}
+	struct ior_kver v;
+	bool parsed = ior_kver_parse(k.release, &v) == IOR_OK;
+	struct ior_blockdev *devs;
+	size_t n;
+	if (ior_blockdev_list(&devs, &n) != IOR_OK) {
+		ior_cmd_error("cannot list block devices");
+		return 1;
+	}
+	if (json)
+		print_json(&k, &v, parsed, devs, n);
+	else
+		print_text(&k, &v, parsed, devs, n);
+	free(devs);
+	return 0;
+}

@@ -1,0 +1,90 @@
+/* `ioregress run [MATRIX]`: parse the matrix (or take the default), apply --set overrides, run it. */
+#include "common/error.h"
+#include "common/stop.h"
+#include "harness/commands.h"
+#include "harness/run.h"
+#include "matrix/matrix.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Collects MATRIX and --set KEY=VALUE; returns 0, or 2 after printing a usage error. */
+static int parse_args(int argc, char **argv, const char **matrix_path, const char **sets, int *nsets)
+{
+	*matrix_path = NULL;
+	*nsets = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *value = NULL;
+		if (strcmp(a, "--set") == 0 || strcmp(a, "-o") == 0) {
+			if (i + 1 >= argc) {
+				ior_cmd_error("option '%s' needs KEY=VALUE", a);
+				return 2;
+			}
+			value = argv[++i];
+		} else if (strncmp(a, "--set=", 6) == 0) {
+			value = a + 6;
+		} else if (a[0] == '-' && a[1]) {
+			ior_cmd_error("unknown option '%s' for 'run' (see 'ioregress run --help')", a);
+			return 2;
+		} else if (*matrix_path) {
+			ior_cmd_error("'run' takes one matrix, got '%s' and '%s'", *matrix_path, a);
+			return 2;
+		} else {
+			*matrix_path = a;
+			continue;
+		}
+		sets[(*nsets)++] = value;
+	}
+	return 0;
+}
+
+static void print_summary(const struct ior_run_summary *s, const char *db_path)
+{
+	printf("run %lld: %u cells (%u measured, %u unavailable, %u skipped, %u failed), %u samples in '%s'\n",
+	       (long long)s->run_id, s->cells, s->cells_ok, s->cells_unavailable, s->cells_skipped, s->cells_failed,
+	       s->samples, db_path);
+}
+
+int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
+{
+	const char *path;
+	const char *sets[argc > 0 ? argc : 1];
+	int nsets;
+	ior_error_clear();
+	int status = parse_args(argc, argv, &path, sets, &nsets);
+	if (status)
+		return status;
+
+	struct ior_matrix *m = NULL;
+	int rc = path ? ior_matrix_parse_file(&m, path) : ior_matrix_default(&m);
+	for (int i = 0; rc == IOR_OK && i < nsets; i++)
+		if ((rc = ior_matrix_set(m, sets[i])) != 0)
+			ior_error_wrap(rc, "--set '%s'", sets[i]);
+	if (rc) {
+		fprintf(stderr, "error: %s\n", ior_error_last());
+		ior_matrix_free(m);
+		return 1;
+	}
+
+	ior_stop_install_handlers();
+	struct ior_run_options opts = { .progress = !ctx->quiet && isatty(STDERR_FILENO) };
+	struct ior_run_summary summary;
+	rc = ior_run_matrix(ctx->db, m, &opts, &summary);
+	ior_matrix_free(m);
+	if (summary.run_id)
+		print_summary(&summary, ctx->db_path);
+	if (rc == IOR_EINTERRUPTED) {
+		int sig = ior_stop_signal();
+		fprintf(stderr, "error: run %lld interrupted by signal %d (%s); its samples are kept\n",
+			(long long)summary.run_id, sig, strsignal(sig));
+		return 128 + sig;
+	}
+	if (rc) {
+		fprintf(stderr, "error: %s\n", ior_error_last());
+		return 1;
+	}
+	return summary.cells_failed ? 1 : 0;
+}

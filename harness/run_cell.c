@@ -1,0 +1,177 @@
+/* Running one cell (see run_cell.h): refuse or skip early, then init, repetitions, clean-up. */
+#include "harness/run_cell.h"
+#include "common/error.h"
+#include "common/stop.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+void ior_cell_runner_init(struct ior_cell_runner *r, struct ior_db *db, const struct ior_matrix *m,
+			  struct ior_run_summary *summary)
+{
+	memset(r, 0, sizeof(*r));
+	r->db = db;
+	r->m = m;
+	r->summary = summary;
+}
+
+/* The loop engine runs another engine of the matrix by name. */
+static const struct ior_engine_ref *lookup_engine(void *ctx, const char *name)
+{
+	struct ior_cell_runner *r = ctx;
+	for (size_t i = 0; i < r->m->nengines; i++) {
+		if (strcmp(r->m->engines[i].name, name) == 0) {
+			r->ref.ops = r->m->engines[i].ops;
+			r->ref.opts = r->m->engines[i].opts;
+			return &r->ref;
+		}
+	}
+	ior_error_set(IOR_ENOTFOUND, "no engine named '%s' in the matrix", name);
+	return NULL;
+}
+
+/* Page cache and dentries out, so a buffered read measures the device (hdparm -t's intent). */
+static int drop_caches(void)
+{
+	sync();
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ior_error_errno(IOR_ERROR, errno, "cannot open '/proc/sys/vm/drop_caches'");
+	ssize_t w = write(fd, "3\n", 2);
+	int err = errno;
+	close(fd);
+	if (w != 2)
+		return ior_error_errno(IOR_ERROR, err, "cannot drop caches");
+	return IOR_OK;
+}
+
+static void count_status(struct ior_run_summary *s, enum ior_cell_status status)
+{
+	s->cells++;
+	switch (status) {
+	case IOR_CELL_OK: s->cells_ok++; break;
+	case IOR_CELL_UNAVAILABLE: s->cells_unavailable++; break;
+	case IOR_CELL_SKIPPED: s->cells_skipped++; break;
+	case IOR_CELL_FAILED: s->cells_failed++; break;
+	}
+}
+
+static int cell_id_for(struct ior_cell_runner *r, struct ior_run_device *dev, const char *sched,
+		       const struct ior_matrix_engine *engine, int64_t *cell_id)
+{
+	return ior_db_cell_get(r->db, r->summary->run_id, dev->db_id, sched, engine->name, engine->ops->name,
+			       engine->params, cell_id);
+}
+
+int ior_run_cell_mark(struct ior_cell_runner *r, struct ior_run_device *dev, const char *sched,
+		      const struct ior_matrix_engine *engine, enum ior_cell_status status, const char *reason)
+{
+	r->cell_index++;
+	int64_t cell_id;
+	int rc = cell_id_for(r, dev, sched, engine, &cell_id);
+	if (rc == IOR_OK)
+		rc = ior_db_cell_set_status(r->db, cell_id, status, reason);
+	if (rc == IOR_OK)
+		count_status(r->summary, status);
+	/* the cell's repetitions will never run: keep the ETA honest */
+	r->progress.reps_total -= r->progress.reps_total >= r->m->settings.repetitions ? r->m->settings.repetitions : 0;
+	return rc;
+}
+
+/* Why this cell cannot run here, or "" when it can. */
+static enum ior_cell_status precheck(const struct ior_run_device *dev, const struct ior_matrix_engine *engine,
+				     char *reason, size_t len)
+{
+	if ((engine->ops->flags & IOR_ENGINE_WRITES) && !dev->spec->opts.destructive) {
+		snprintf(reason, len, "engine '%s' writes and device '%s' is not marked destructive = yes",
+			 engine->name, dev->spec->name);
+		return IOR_CELL_SKIPPED;
+	}
+	if (engine->ops->supported) {
+		ior_error_clear();
+		int rc = engine->ops->supported(engine->opts);
+		if (rc) {
+			snprintf(reason, len, "%s", ior_error_last());
+			return rc == IOR_EUNSUPPORTED ? IOR_CELL_SKIPPED : IOR_CELL_FAILED;
+		}
+	}
+	return IOR_CELL_OK;
+}
+
+/* The measured part of a cell. Returns IOR_EINTERRUPTED or a database error; an engine's
+ * failure ends the cell as failed with its reason. */
+static int repetitions(struct ior_cell_runner *r, const struct ior_matrix_engine *engine, void *state,
+		       int64_t cell_id, const char *what, char *reason, size_t len, enum ior_cell_status *status)
+{
+	int reps = (int)r->m->settings.repetitions;
+	for (int rep = 1; rep <= reps; rep++) {
+		if (ior_stop_requested())
+			return IOR_EINTERRUPTED;
+		ior_progress_update(&r->progress, r->cell_index, rep, reps, what);
+		if (r->m->settings.drop_caches && drop_caches() != IOR_OK) {
+			snprintf(reason, len, "%s", ior_error_last());
+			*status = IOR_CELL_FAILED;
+			return IOR_OK;
+		}
+		struct ior_sample sample;
+		memset(&sample, 0, sizeof(sample));
+		ior_error_clear();
+		int rc = engine->ops->measure(state, &sample);
+		if (rc == IOR_EINTERRUPTED || (rc && ior_stop_requested()))
+			return IOR_EINTERRUPTED;
+		if (rc) {
+			snprintf(reason, len, "repetition %d: %s", rep, ior_error_last());
+			*status = rc == IOR_EUNSUPPORTED ? IOR_CELL_SKIPPED : IOR_CELL_FAILED;
+			return IOR_OK;
+		}
+		if ((rc = ior_db_sample_add(r->db, cell_id, rep, &sample)) != 0)
+			return rc;
+		r->summary->samples++;
+		ior_progress_rep_done(&r->progress);
+	}
+	return IOR_OK;
+}
+
+int ior_run_cell(struct ior_cell_runner *r, struct ior_run_device *dev, const char *sched,
+		 const struct ior_matrix_engine *engine)
+{
+	char reason[512] = "";
+	enum ior_cell_status status = precheck(dev, engine, reason, sizeof(reason));
+	if (status != IOR_CELL_OK)
+		return ior_run_cell_mark(r, dev, sched, engine, status, reason);
+
+	r->cell_index++;
+	int64_t cell_id;
+	int rc = cell_id_for(r, dev, sched, engine, &cell_id);
+	if (rc)
+		return rc;
+	struct ior_engine_args args = {
+		.opts = engine->opts,
+		.target = &dev->target,
+		.lookup = lookup_engine,
+		.lookup_ctx = r,
+	};
+	void *state = NULL;
+	ior_error_clear();
+	rc = engine->ops->init(&state, &args);
+	if (rc == IOR_EINTERRUPTED)
+		return rc;
+	if (rc) {
+		snprintf(reason, sizeof(reason), "%s", ior_error_last());
+		status = rc == IOR_EUNSUPPORTED ? IOR_CELL_SKIPPED : IOR_CELL_FAILED;
+	} else {
+		char what[256];
+		snprintf(what, sizeof(what), "%s %s %s", dev->spec->name, sched, engine->name);
+		rc = repetitions(r, engine, state, cell_id, what, reason, sizeof(reason), &status);
+		engine->ops->cleanup(state);
+		if (rc)
+			return rc; /* interrupted: the cell keeps the samples it has, status stays as it was */
+	}
+	if ((rc = ior_db_cell_set_status(r->db, cell_id, status, status == IOR_CELL_OK ? NULL : reason)) != 0)
+		return rc;
+	count_status(r->summary, status);
+	return IOR_OK;
+}

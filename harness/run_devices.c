@@ -1,0 +1,97 @@
+/* Setting up and tearing down the block devices a matrix names (see run_devices.h). */
+#include "harness/run_devices.h"
+#include "common/error.h"
+#include "db/db.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int prepare_one(struct ior_run_device *d, const struct ior_matrix_device *spec)
+{
+	d->spec = spec;
+	const char *path = spec->opts.path;
+	if (spec->opts.loop) {
+		const char *dir = spec->opts.backing_dir && *spec->opts.backing_dir ? spec->opts.backing_dir : "/tmp";
+		int rc = ior_loopdev_create(&d->loop, dir, spec->opts.loop, spec->opts.direct_io);
+		if (rc)
+			return ior_error_wrap(rc, "device '%s'", spec->name);
+		path = d->loop.path;
+	} else {
+		struct stat st;
+		if (stat(path, &st) != 0)
+			return ior_error_errno(IOR_ENOTFOUND, errno, "device '%s': cannot use '%s'", spec->name, path);
+		if (!S_ISBLK(st.st_mode))
+			return ior_error_set(IOR_EINVALID, "device '%s': '%s' is not a block device", spec->name, path);
+	}
+	int rc = ior_blockdev_probe(path, &d->info);
+	if (rc)
+		return ior_error_wrap(rc, "device '%s'", spec->name);
+	for (size_t i = 0; i < d->info.nschedulers; i++)
+		d->offered[i] = d->info.schedulers[i];
+	d->offered[d->info.nschedulers] = NULL;
+	d->target = (struct ior_target){
+		.name = spec->name,
+		.path = spec->opts.loop ? d->loop.path : spec->opts.path,
+		.size = d->info.size,
+		.logical_block = d->info.logical_block,
+		.destructive = spec->opts.destructive,
+	};
+	return IOR_OK;
+}
+
+int ior_run_devices_prepare(struct ior_run_device **out, const struct ior_matrix *m)
+{
+	*out = calloc(m->ndevices ? m->ndevices : 1, sizeof(**out));
+	if (!*out)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t i = 0; i < m->ndevices; i++) {
+		int rc = prepare_one(&(*out)[i], &m->devices[i]);
+		if (rc) {
+			char message[1024];
+			snprintf(message, sizeof(message), "%s", ior_error_last());
+			ior_run_devices_teardown(*out, i + 1);
+			*out = NULL;
+			return ior_error_set(rc, "%s", message);
+		}
+	}
+	return IOR_OK;
+}
+
+int ior_run_devices_record(struct ior_run_device *devs, size_t n, struct ior_db *db, int64_t host_id, int64_t run_id)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct ior_run_device *d = &devs[i];
+		struct ior_db_device rec = {
+			.name = d->spec->name,
+			.path = d->target.path,
+			.model = d->info.model,
+			.rotational = d->info.rotational,
+			.size = d->info.size,
+			.logical_block = d->info.logical_block,
+			.physical_block = d->info.physical_block,
+		};
+		int rc = ior_db_device_get(db, host_id, &rec, &d->db_id);
+		for (size_t s = 0; rc == IOR_OK && s < d->info.nschedulers; s++)
+			rc = ior_db_offer_add(db, run_id, d->db_id, d->info.schedulers[s], (int)s == d->info.active, NULL);
+		if (rc)
+			return ior_error_wrap(rc, "cannot record device '%s'", d->spec->name);
+	}
+	return IOR_OK;
+}
+
+int ior_run_devices_teardown(struct ior_run_device *devs, size_t n)
+{
+	if (!devs)
+		return IOR_OK;
+	int first = IOR_OK;
+	for (size_t i = 0; i < n; i++) {
+		int rc = ior_loopdev_destroy(&devs[i].loop);
+		if (rc && first == IOR_OK)
+			first = rc;
+	}
+	free(devs);
+	return first;
+}

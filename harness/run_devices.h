@@ -1,0 +1,33 @@
+/* The devices of one run: scratch loop devices created, existing ones checked, each probed and recorded. */
+#ifndef IOR_HARNESS_RUN_DEVICES_H
+#define IOR_HARNESS_RUN_DEVICES_H
+
+#include <stdint.h>
+
+#include "device/blockdev.h"
+#include "device/loopdev.h"
+#include "engines/engine.h"
+#include "matrix/matrix.h"
+
+struct ior_db;
+
+struct ior_run_device {
+	const struct ior_matrix_device *spec;
+	struct ior_loopdev loop;          /* attached when spec->opts.loop is set */
+	struct ior_blockdev info;
+	struct ior_target target;
+	int64_t db_id;
+	char *offered[IOR_MAX_SCHEDULERS + 1]; /* NULL-terminated view into info.schedulers */
+};
+
+/* Creates the matrix's scratch devices and probes all of them. On failure everything
+ * created so far is torn down again. */
+int ior_run_devices_prepare(struct ior_run_device **out, const struct ior_matrix *m);
+
+/* Records each device and the schedulers it offers in the run. */
+int ior_run_devices_record(struct ior_run_device *devs, size_t n, struct ior_db *db, int64_t host_id, int64_t run_id);
+
+/* Detaches scratch devices and removes their files; restores nothing (schedulers first!). */
+int ior_run_devices_teardown(struct ior_run_device *devs, size_t n);
+
+#endif
