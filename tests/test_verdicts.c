@@ -1,0 +1,230 @@
+/* Tests for reports/compare.c: Mann-Whitney against published tables, Hodges-Lehmann, and verdicts on generated data with known shifts. */
+#include "reports/compare.h"
+#include "common/error.h"
+#include "tests/suite.h"
+
+#include <math.h>
+#include <string.h>
+
+#define NEAR(a, b, tol) CU_ASSERT_DOUBLE_EQUAL((a), (b), (tol))
+
+/* Mann & Whitney (1947), "On a test of whether one of two random variables is
+ * stochastically larger than the other", Ann. Math. Statist. 18(1), Table I:
+ * P(U <= u) for n = m = 3, 4, 5, printed to three decimals. */
+static void test_mw_cdf_matches_mann_whitney_1947_table(void)
+{
+	static const double n3[] = { .050, .100, .200, .350, .500 };
+	static const double n4[] = { .014, .029, .057, .100, .171, .243, .343, .443, .557 };
+	static const double n5[] = { .004, .008, .016, .028, .048, .075, .111, .155, .210, .274, .345, .421, .500 };
+	for (int u = 0; u < 5; u++)
+		NEAR(ior_mw_cdf(3, 3, u), n3[u], 0.0005);
+	for (int u = 0; u < 9; u++)
+		NEAR(ior_mw_cdf(4, 4, u), n4[u], 0.0005);
+	for (int u = 0; u < 13; u++)
+		NEAR(ior_mw_cdf(5, 5, u), n5[u], 0.0005);
+	NEAR(ior_mw_cdf(5, 5, 25), 1.0, 1e-12);
+}
+
+/* Brute force: every way to split ranks 1..m+n into two groups, counting U. */
+static double brute_cdf(int m, int n, int u)
+{
+	int N = m + n;
+	long below = 0, total = 0;
+	for (unsigned mask = 0; mask < (1u << N); mask++) {
+		if (__builtin_popcount(mask) != m)
+			continue;
+		int U = 0;
+		for (int i = 0; i < N; i++)
+			if (mask & (1u << i))
+				for (int j = 0; j < i; j++)
+					U += !(mask & (1u << j));
+		total++;
+		below += U <= u;
+	}
+	return (double)below / (double)total;
+}
+
+static void test_mw_cdf_matches_enumeration(void)
+{
+	const int sizes[][2] = { { 2, 7 }, { 6, 6 }, { 3, 9 }, { 7, 8 } };
+	for (size_t k = 0; k < 4; k++)
+		for (int u = 0; u <= sizes[k][0] * sizes[k][1]; u += 3)
+			NEAR(ior_mw_cdf(sizes[k][0], sizes[k][1], u), brute_cdf(sizes[k][0], sizes[k][1], u), 1e-12);
+}
+
+/* Wikipedia, "Mann-Whitney U test", the tortoise and hare example: finishing
+ * order T H H H H H T T T T T H gives U_T = 11 and U_H = 25. */
+static void test_mw_u_tortoise_and_hare(void)
+{
+	const char *order = "THHHHHTTTTTH";
+	double t[6], h[6];
+	size_t nt = 0, nh = 0;
+	for (int i = 0; i < 12; i++) {
+		double score = 12 - i;  /* higher = finished earlier */
+		if (order[i] == 'T')
+			t[nt++] = score;
+		else
+			h[nh++] = score;
+	}
+	struct ior_mw mw;
+	CU_ASSERT_EQUAL_FATAL(ior_mann_whitney(&mw, t, 6, h, 6), 0);
+	NEAR(mw.u, 11, 0);
+	CU_ASSERT_TRUE(mw.exact);
+	NEAR(mw.p, 2 * brute_cdf(6, 6, 11), 1e-12);
+	ior_mann_whitney(&mw, h, 6, t, 6);
+	NEAR(mw.u, 25, 0);
+}
+
+static void test_mw_min_p(void)
+{
+	NEAR(ior_mw_min_p(3, 3), 0.1, 1e-12);
+	NEAR(ior_mw_min_p(4, 4), 2.0 / 70, 1e-12);
+	NEAR(ior_mw_min_p(5, 5), 2.0 / 252, 1e-12);
+	/* Complete separation reaches it. */
+	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	struct ior_mw mw;
+	ior_mann_whitney(&mw, a, 3, b, 3);
+	NEAR(mw.p, 0.1, 1e-12);
+}
+
+/* With ties the normal approximation (tie-corrected variance, continuity
+ * correction) must agree with the exact permutation p of the tied data. */
+static void test_mw_ties_normal_approximation(void)
+{
+	const double a[] = { 1, 2, 2, 3, 3, 3, 5, 6 }, b[] = { 3, 4, 5, 5, 6, 7, 7, 8 };
+	struct ior_mw mw;
+	ior_mann_whitney(&mw, a, 8, b, 8);
+	CU_ASSERT_TRUE(mw.ties);
+	CU_ASSERT_FALSE(mw.exact);
+	double all[16];
+	memcpy(all, a, sizeof(a));
+	memcpy(all + 8, b, sizeof(b));
+	double mean = 32, dev = fabs(mw.u - mean);
+	long extreme = 0, total = 0;
+	for (unsigned mask = 0; mask < (1u << 16); mask++) {
+		if (__builtin_popcount(mask) != 8)
+			continue;
+		double u = 0;
+		for (int i = 0; i < 16; i++)
+			for (int j = 0; j < 16; j++)
+				if ((mask & (1u << i)) && !(mask & (1u << j)))
+					u += all[i] > all[j] ? 1 : all[i] == all[j] ? 0.5 : 0;
+		total++;
+		extreme += fabs(u - mean) >= dev - 1e-9;
+	}
+	double exact = (double)extreme / (double)total;
+	NEAR(mw.p, exact, 0.01);
+	CU_ASSERT_TRUE(mw.p < 0.05);
+}
+
+/* Hodges & Lehmann (1963): the shift estimate is the median of the m*n
+ * differences. For a = 1 2 3, b = 4 5 6 the nine differences are 1 2 2 3 3 3
+ * 4 4 5, median 3. A pure shift is recovered exactly; one wild value does not
+ * move it (the mean difference would move by 10). */
+static void test_hodges_lehmann(void)
+{
+	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	NEAR(ior_hodges_lehmann(a, 3, b, 3), 3, 1e-12);
+	const double x[] = { 10.2, 11.7, 9.4, 10.9, 10.1 };
+	double y[5];
+	for (int i = 0; i < 5; i++)
+		y[i] = x[i] + 2.5;
+	NEAR(ior_hodges_lehmann(x, 5, y, 5), 2.5, 1e-12);
+	y[4] += 50;
+	NEAR(ior_hodges_lehmann(x, 5, y, 5), 2.5, 0.8);
+}
+
+static void gen(double *out, size_t n, struct ior_rng *r, double mean, double cov)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = mean * (1 + cov * ior_rng_normal(r));
+}
+
+static enum ior_verdict verdict_for(double shift, double cov, size_t n, bool higher, uint64_t seed)
+{
+	struct ior_rng r;
+	ior_rng_seed(&r, seed);
+	double a[32], b[32];
+	gen(a, n, &r, 100, cov);
+	gen(b, n, &r, 100 * (1 + shift), cov);
+	struct ior_compare_opts o;
+	ior_compare_opts_default(&o);
+	o.higher_is_better = higher;
+	struct ior_comparison c;
+	CU_ASSERT_EQUAL(ior_compare(&c, a, n, b, n, &o), 0);
+	return c.verdict;
+}
+
+/* Known shifts and noise: a 20% throughput drop at 2% noise is a regression,
+ * the same drop in a latency is an improvement, no shift gives no regression. */
+static void test_verdicts_known_shifts(void)
+{
+	int reg = 0, imp = 0, fp = 0, nochange = 0;
+	for (uint64_t s = 1; s <= 50; s++) {
+		reg += verdict_for(-0.20, 0.02, 8, true, s) == IOR_VERDICT_REGRESSION;
+		imp += verdict_for(-0.20, 0.02, 8, false, s) == IOR_VERDICT_IMPROVEMENT;
+		enum ior_verdict v = verdict_for(0, 0.005, 10, true, 100 + s);
+		fp += v == IOR_VERDICT_REGRESSION || v == IOR_VERDICT_IMPROVEMENT;
+		nochange += v == IOR_VERDICT_NO_CHANGE;
+	}
+	CU_ASSERT_EQUAL(reg, 50);
+	CU_ASSERT_EQUAL(imp, 50);
+	CU_ASSERT_TRUE(fp <= 1);
+	CU_ASSERT_TRUE(nochange >= 45);  /* 0.5% noise, 10 samples: the CI stays inside +-3% */
+}
+
+static void test_three_against_three_is_inconclusive_in_words(void)
+{
+	const double a[] = { 100, 101, 99 }, b[] = { 50, 51, 49 };
+	struct ior_comparison c;
+	CU_ASSERT_EQUAL_FATAL(ior_compare(&c, a, 3, b, 3, NULL), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_INCONCLUSIVE);
+	NEAR(c.mw.p, 0.1, 1e-12);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "3 against 3 samples cannot reach p < 0.01"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "0.100"));
+	NEAR(c.ratio, 0.5, 1e-12);
+}
+
+static void test_bootstrap_is_seeded(void)
+{
+	const double a[] = { 100, 97, 103, 99, 101, 104 }, b[] = { 92, 95, 90, 94, 97, 93 };
+	struct ior_compare_opts o;
+	ior_compare_opts_default(&o);
+	struct ior_comparison c1, c2, c3;
+	ior_compare(&c1, a, 6, b, 6, &o);
+	ior_compare(&c2, a, 6, b, 6, &o);
+	o.seed = 7;
+	ior_compare(&c3, a, 6, b, 6, &o);
+	CU_ASSERT_EQUAL(c1.ratio_lo, c2.ratio_lo);
+	CU_ASSERT_EQUAL(c1.ratio_hi, c2.ratio_hi);
+	CU_ASSERT_TRUE(c1.ratio_lo <= c1.ratio && c1.ratio <= c1.ratio_hi);
+	CU_ASSERT_TRUE(c3.ratio_lo <= c3.ratio && c3.ratio <= c3.ratio_hi);
+	CU_ASSERT_EQUAL(c1.verdict, IOR_VERDICT_REGRESSION);
+	NEAR(c1.hl_shift, -6.5, 1.5);
+}
+
+static void test_compare_rejects_empty_and_nonpositive(void)
+{
+	const double a[] = { 1, 2 }, z[] = { 0, 0 };
+	struct ior_comparison c;
+	CU_ASSERT_EQUAL(ior_compare(&c, a, 2, a, 0, NULL), IOR_EINVALID);
+	CU_ASSERT_NOT_EQUAL(ior_compare(&c, z, 2, a, 2, NULL), 0);
+}
+
+int main(void)
+{
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_mw_cdf_matches_mann_whitney_1947_table),
+		IOR_TEST(test_mw_cdf_matches_enumeration),
+		IOR_TEST(test_mw_u_tortoise_and_hare),
+		IOR_TEST(test_mw_min_p),
+		IOR_TEST(test_mw_ties_normal_approximation),
+		IOR_TEST(test_hodges_lehmann),
+		IOR_TEST(test_verdicts_known_shifts),
+		IOR_TEST(test_three_against_three_is_inconclusive_in_words),
+		IOR_TEST(test_bootstrap_is_seeded),
+		IOR_TEST(test_compare_rejects_empty_and_nonpositive),
+		IOR_TEST_END,
+	};
+	return ior_test_run("verdicts", tests);
+}
