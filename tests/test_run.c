@@ -1,0 +1,203 @@
+/* Tests for the run loop on real scratch loop devices: cells, samples in SQLite, unavailable schedulers, restore, interruption. */
+#include "common/error.h"
+#include "common/stop.h"
+#include "db/db.h"
+#include "harness/run.h"
+#include "matrix/matrix.h"
+#include "tests/suite.h"
+
+#include <dirent.h>
+#include <glob.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Every loop device's scheduler line, so a test can tell nothing was left switched. */
+static char *snapshot_loop_schedulers(void)
+{
+	static char buf[8192];
+	buf[0] = '\0';
+	glob_t g;
+	if (glob("/sys/block/loop*/queue/scheduler", 0, NULL, &g) != 0)
+		return buf;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "r");
+		char line[256] = "";
+		if (f) {
+			if (!fgets(line, sizeof(line), f))
+				line[0] = '\0';
+			fclose(f);
+		}
+		size_t len = strlen(buf);
+		snprintf(buf + len, sizeof(buf) - len, "%s: %s", g.gl_pathv[i], line);
+	}
+	globfree(&g);
+	return buf;
+}
+
+static int count_scratch_files(void)
+{
+	char pattern[512];
+	snprintf(pattern, sizeof(pattern), "%s/ioregress-loop.*", ior_test_tmpdir());
+	glob_t g;
+	int n = glob(pattern, 0, NULL, &g) == 0 ? (int)g.gl_pathc : 0;
+	if (n)
+		globfree(&g);
+	return n;
+}
+
+static int64_t query_int(struct ior_db *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+	if (sqlite3_prepare_v2(ior_db_handle(db), sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* A matrix whose scratch files go to the test's own directory, so leftovers can be counted. */
+static struct ior_matrix *small_matrix(int repetitions, const char *duration)
+{
+	char text[1024];
+	snprintf(text, sizeof(text),
+		 "[matrix]\n"
+		 "repetitions = %d\n"
+		 "schedulers = mq-deadline bfq anticipatory\n"
+		 "drop_caches = yes\n"
+		 "[device scratch]\n"
+		 "loop = 64M\n"
+		 "backing_dir = %s\n"
+		 "[engine quick]\n"
+		 "type = hdparm\n"
+		 "duration = %s\n",
+		 repetitions, ior_test_tmpdir(), duration);
+	struct ior_matrix *m = NULL;
+	if (ior_matrix_parse_string(&m, "small.ini", text) != IOR_OK)
+		fprintf(stderr, "matrix: %s\n", ior_error_last());
+	return m;
+}
+
+static struct ior_db *fresh_db(const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", ior_test_tmpdir(), name);
+	struct ior_db *db = NULL;
+	if (ior_db_open(&db, path) != IOR_OK)
+		fprintf(stderr, "db: %s\n", ior_error_last());
+	return db;
+}
+
+static void test_small_matrix_stores_samples_and_restores(void)
+{
+	char before[8192];
+	snprintf(before, sizeof(before), "%s", snapshot_loop_schedulers());
+	struct ior_matrix *m = small_matrix(2, "0.2s");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	struct ior_db *db = fresh_db("run.db");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+	struct ior_run_options o = { .progress = false };
+	struct ior_run_summary s;
+	int rc = ior_run_matrix(db, m, &o, &s);
+	CU_ASSERT_EQUAL(rc, IOR_OK);
+	if (rc)
+		fprintf(stderr, "run failed: %s\n", ior_error_last());
+	CU_ASSERT_EQUAL(s.cells, 3);
+	CU_ASSERT_EQUAL(s.cells_ok, 2);
+	CU_ASSERT_EQUAL(s.cells_unavailable, 1);
+	CU_ASSERT_EQUAL(s.samples, 4);
+
+	struct ior_db_filter f = { .engine = "quick" };
+	struct ior_db_row *rows;
+	size_t n;
+	CU_ASSERT_EQUAL_FATAL(ior_db_samples(db, &f, &rows, &n), IOR_OK);
+	CU_ASSERT_EQUAL(n, 4);
+	int per_sched[2] = { 0, 0 };
+	for (size_t i = 0; i < n; i++) {
+		CU_ASSERT_TRUE(rows[i].value > 0);
+		CU_ASSERT_STRING_EQUAL(rows[i].unit, "MB/s");
+		CU_ASSERT_STRING_EQUAL(rows[i].device, "scratch");
+		per_sched[0] += strcmp(rows[i].scheduler, "mq-deadline") == 0;
+		per_sched[1] += strcmp(rows[i].scheduler, "bfq") == 0;
+	}
+	CU_ASSERT_EQUAL(per_sched[0], 2);
+	CU_ASSERT_EQUAL(per_sched[1], 2);
+	ior_db_rows_free(rows, n);
+
+	/* the unavailable scheduler is recorded with a reason, not dropped */
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM cells WHERE scheduler = 'anticipatory' AND status = 'unavailable' AND reason LIKE '%not offered%'"), 1);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM runs WHERE status = 'complete'"), 1);
+	/* the schedulers offered were recorded for the run */
+	CU_ASSERT_TRUE(query_int(db, "SELECT count(*) FROM scheduler_offers WHERE scheduler = 'bfq'") >= 1);
+
+	CU_ASSERT_STRING_EQUAL(snapshot_loop_schedulers(), before);
+	CU_ASSERT_EQUAL(count_scratch_files(), 0);
+	ior_db_free(db);
+	ior_matrix_free(m);
+}
+
+static void *stop_soon(void *arg)
+{
+	(void)arg;
+	usleep(700 * 1000);
+	ior_stop_request(SIGINT);
+	return NULL;
+}
+
+static void test_stop_request_keeps_samples_and_restores(void)
+{
+	char before[8192];
+	snprintf(before, sizeof(before), "%s", snapshot_loop_schedulers());
+	struct ior_matrix *m = small_matrix(20, "0.25s");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	struct ior_db *db = fresh_db("interrupted.db");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+	ior_stop_reset();
+	pthread_t t;
+	pthread_create(&t, NULL, stop_soon, NULL);
+	struct ior_run_options o = { .progress = false };
+	struct ior_run_summary s;
+	int rc = ior_run_matrix(db, m, &o, &s);
+	pthread_join(t, NULL);
+	ior_stop_reset();
+	CU_ASSERT_EQUAL(rc, IOR_EINTERRUPTED);
+	CU_ASSERT_TRUE(s.samples >= 1 && s.samples < 20);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM samples"), (int64_t)s.samples);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM runs WHERE status = 'interrupted'"), 1);
+	CU_ASSERT_STRING_EQUAL(snapshot_loop_schedulers(), before);
+	CU_ASSERT_EQUAL(count_scratch_files(), 0);
+	ior_db_free(db);
+	ior_matrix_free(m);
+}
+
+static void test_missing_device_fails_before_anything_runs(void)
+{
+	struct ior_matrix *m = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_matrix_parse_string(&m, "missing.ini",
+		"[device gone]\npath = /dev/ioregress-no-such-device\n[engine r]\ntype = hdparm\n"), IOR_OK);
+	struct ior_db *db = fresh_db("missing.db");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+	struct ior_run_options o = { .progress = false };
+	struct ior_run_summary s;
+	CU_ASSERT_NOT_EQUAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "/dev/ioregress-no-such-device"));
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM samples"), 0);
+	ior_db_free(db);
+	ior_matrix_free(m);
+}
+
+int main(void)
+{
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_small_matrix_stores_samples_and_restores),
+		IOR_TEST(test_stop_request_keeps_samples_and_restores),
+		IOR_TEST(test_missing_device_fails_before_anything_runs),
+		IOR_TEST_END,
+	};
+	ior_test_require_root("creates loop devices and switches schedulers");
+	return ior_test_run("run", tests);
+}
