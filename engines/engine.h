@@ -70,7 +70,16 @@ struct ior_engine_ops {
 	int (*measure)(void *state, struct ior_sample *out);
 	/* Undoes init; must accept NULL. */
 	void (*cleanup)(void *state);
+	/* Optional, added compatibly (ABI stays 1): flags that depend on the options,
+	 * ORed with .flags (aio/uring set IOR_ENGINE_WRITES only for the write modes). */
+	unsigned (*option_flags)(const void *opts);
 };
+
+/* The engine's flags for these options: .flags | option_flags(opts). */
+static inline unsigned ior_engine_flags(const struct ior_engine_ops *ops, const void *opts)
+{
+	return ops->flags | (ops->option_flags && opts ? ops->option_flags(opts) : 0);
+}
 
 /* The registry: an explicit list in engines/registry.c (stress-ng's model). */
 size_t ior_engine_count(void);

@@ -1,20 +1,491 @@
-/* fio job semantics shared by the aio and uring engines (see job.h). */
+/* The fio-style job runner shared by aio and uring: option rows, one thread and region per job, ramp and measured phases. */
 #include "engines/job.h"
+#include "common/error.h"
+#include "common/stop.h"
 
-#include <sys/resource.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
-static double tv_s(struct timeval tv)
+static const char *const rw_names[] = { "read", "write", "randread", "randwrite", "randrw", NULL };
+
+const struct ior_option ior_job_rows[] = {
+	{ "rw", IOR_OPT_ENUM, offsetof(struct ior_job_opts, rw), 0, 0, "read", rw_names,
+	  "I/O pattern, as fio's rw" },
+	{ "rwmixread", IOR_OPT_PERCENT, offsetof(struct ior_job_opts, rwmixread), 0, 1, "50%", NULL,
+	  "randrw: share of reads" },
+	{ "bs", IOR_OPT_SIZE, offsetof(struct ior_job_opts, bs), 512, 64.0 * 1024 * 1024, "4k", NULL,
+	  "size of each request" },
+	{ "iodepth", IOR_OPT_UINT, offsetof(struct ior_job_opts, iodepth), 1, 4096, "1", NULL,
+	  "requests in flight per job" },
+	{ "numjobs", IOR_OPT_UINT, offsetof(struct ior_job_opts, numjobs), 1, 256, "1", NULL,
+	  "jobs, each a thread with its own queue and its own region of the device" },
+	{ "size", IOR_OPT_SIZE, offsetof(struct ior_job_opts, size), 0, 0, "0", NULL,
+	  "bytes per job, like fio; 0 = the device shared out between the jobs" },
+	{ "runtime", IOR_OPT_DURATION, offsetof(struct ior_job_opts, runtime), 0, 86400, "0", NULL,
+	  "when set the job is time-based: it loops over its region for this long" },
+	{ "ramp_time", IOR_OPT_DURATION, offsetof(struct ior_job_opts, ramp_time), 0, 86400, "0", NULL,
+	  "run this long before measuring; excluded from the figures" },
+	{ "direct", IOR_OPT_BOOL, offsetof(struct ior_job_opts, direct), 0, 0, "no", NULL,
+	  "open with O_DIRECT" },
+	IOR_OPTION_END,
+};
+
+bool ior_job_writes(const struct ior_job_opts *o)
 {
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+	return o->rw == IOR_RW_WRITE || o->rw == IOR_RW_RANDWRITE || o->rw == IOR_RW_RANDRW;
 }
 
-void ior_cpu_now(struct ior_cpu *out, bool thread)
+struct ior_job_thread {
+	struct ior_job *job;
+	unsigned index;
+	pthread_t tid;
+	uint64_t region;            /* byte offset of this job's region */
+	char *bufs;                 /* iodepth buffers of bs bytes */
+	struct ior_job_io *ios;
+	struct ior_job_io **batch, **done, **free_ios;
+	unsigned nfree;
+	void *ctx;
+	struct ior_offsets gen;
+	uint64_t rng;
+	/* figures of the measured phase */
+	uint64_t bytes, nios, reads, writes;
+	struct ior_lat_hist *hist;
+	uint64_t start_ns, end_ns;
+	struct ior_cpu cpu0, cpu1;
+	int rc;
+	char err[256];
+};
+
+struct ior_job {
+	struct ior_job_opts o;
+	const struct ior_job_backend *be;
+	char path[256];
+	int fd;
+	uint64_t nblocks;           /* blocks of bs per job region */
+	struct ior_job_thread *threads;
+	pthread_mutex_t lock;       /* the start gate: threads set up, then wait for go */
+	pthread_cond_t cond;
+	unsigned nready;
+	bool go;
+	atomic_bool abort;
+};
+
+static uint64_t now_ns(void)
 {
-	struct rusage ru;
-	if (getrusage(thread ? RUSAGE_THREAD : RUSAGE_SELF, &ru) < 0) {
-		out->usr_s = out->sys_s = 0;
-		return;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* ---- set-up ---- */
+
+static int target_facts(struct ior_job *job, const struct ior_target *t, uint64_t *size, unsigned *lbs)
+{
+	struct stat st;
+	if (fstat(job->fd, &st) < 0)
+		return ior_error_errno(IOR_ERROR, errno, "cannot stat '%s'", job->path);
+	*lbs = t->logical_block ? t->logical_block : 512;
+	if (S_ISREG(st.st_mode)) {
+		*size = (uint64_t)st.st_size;
+		return IOR_OK;
 	}
-	out->usr_s = tv_s(ru.ru_utime);
-	out->sys_s = tv_s(ru.ru_stime);
+	if (ioctl(job->fd, BLKGETSIZE64, size) < 0)
+		return ior_error_errno(IOR_ERROR, errno, "cannot get the size of '%s'", job->path);
+	int ssz;
+	if (ioctl(job->fd, BLKSSZGET, &ssz) == 0 && ssz > 0)
+		*lbs = (unsigned)ssz;
+	return IOR_OK;
+}
+
+static int plan_regions(struct ior_job *job, uint64_t devsize, unsigned lbs)
+{
+	const struct ior_job_opts *o = &job->o;
+	if (o->direct && o->bs % lbs)
+		return ior_error_set(IOR_EINVALID, "bs: %llu is not a multiple of the logical block size %u of '%s', "
+				     "which direct = yes needs", (unsigned long long)o->bs, lbs, job->path);
+	uint64_t size = o->size ? o->size : devsize / o->numjobs;
+	if (size * o->numjobs > devsize)
+		return ior_error_set(IOR_EINVALID, "size: %llu bytes per job x %llu jobs does not fit in '%s' (%llu bytes)",
+				     (unsigned long long)size, (unsigned long long)o->numjobs, job->path,
+				     (unsigned long long)devsize);
+	job->nblocks = size / o->bs;
+	if (job->nblocks == 0)
+		return ior_error_set(IOR_EINVALID, "size: %llu bytes per job is less than one block of bs = %llu",
+				     (unsigned long long)size, (unsigned long long)o->bs);
+	return IOR_OK;
+}
+
+static int alloc_thread(struct ior_job *job, struct ior_job_thread *t, unsigned index)
+{
+	const struct ior_job_opts *o = &job->o;
+	unsigned depth = (unsigned)o->iodepth;
+	t->job = job;
+	t->index = index;
+	t->region = (uint64_t)index * job->nblocks * o->bs;
+	t->rng = 0x9e3779b97f4a7c15ULL * (index + 1);
+	if (posix_memalign((void **)&t->bufs, 4096, depth * o->bs))
+		return ior_error_set(IOR_ERROR, "out of memory for %u buffers of %llu bytes", depth,
+				     (unsigned long long)o->bs);
+	/* Incompressible contents, filled once, as fio's default buffers. */
+	for (uint64_t i = 0; i + 8 <= depth * o->bs; i += 8) {
+		uint64_t v = xorshift(&t->rng);
+		memcpy(t->bufs + i, &v, 8);
+	}
+	t->ios = calloc(depth, sizeof(*t->ios));
+	t->batch = calloc(depth, sizeof(*t->batch));
+	t->done = calloc(depth, sizeof(*t->done));
+	t->free_ios = calloc(depth, sizeof(*t->free_ios));
+	t->hist = calloc(1, sizeof(*t->hist));
+	char *priv = calloc(depth, job->be->priv_size ? job->be->priv_size : 1);
+	if (!t->ios || !t->batch || !t->done || !t->free_ios || !t->hist || !priv) {
+		free(priv);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	for (unsigned i = 0; i < depth; i++) {
+		t->ios[i].buf = t->bufs + (uint64_t)i * o->bs;
+		t->ios[i].len = o->bs;
+		t->ios[i].priv = priv + (size_t)i * job->be->priv_size;
+		t->free_ios[i] = &t->ios[i];
+	}
+	t->nfree = depth;
+	return IOR_OK;
+}
+
+int ior_job_create(struct ior_job **out, const struct ior_job_backend *be, const struct ior_engine_args *args)
+{
+	const struct ior_target *t = args->target;
+	struct ior_job *job = calloc(1, sizeof(*job));
+	if (!job)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	job->o = *(const struct ior_job_opts *)args->opts;
+	job->be = be;
+	job->fd = -1;
+	pthread_mutex_init(&job->lock, NULL);
+	pthread_cond_init(&job->cond, NULL);
+	snprintf(job->path, sizeof(job->path), "%s", t->path);
+	*out = NULL;
+
+	int rc;
+	bool writes = ior_job_writes(&job->o);
+	if (writes && !t->destructive) {
+		rc = ior_error_set(IOR_EREFUSED, "refusing to write to '%s': device '%s' is not destructive = yes",
+				   t->path, t->name ? t->name : t->path);
+		goto fail;
+	}
+	job->fd = open(t->path, (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | (job->o.direct ? O_DIRECT : 0));
+	if (job->fd < 0) {
+		rc = ior_error_errno(errno == ENOENT ? IOR_ENOTFOUND : IOR_ERROR, errno, "cannot open '%s'", t->path);
+		goto fail;
+	}
+	uint64_t devsize;
+	unsigned lbs;
+	if ((rc = target_facts(job, t, &devsize, &lbs)) || (rc = plan_regions(job, devsize, lbs)))
+		goto fail;
+	job->threads = calloc(job->o.numjobs, sizeof(*job->threads));
+	if (!job->threads) {
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+		goto fail;
+	}
+	for (unsigned i = 0; i < job->o.numjobs; i++)
+		if ((rc = alloc_thread(job, &job->threads[i], i)))
+			goto fail;
+	*out = job;
+	return IOR_OK;
+fail:
+	ior_job_free(job);
+	return rc;
+}
+
+void ior_job_free(struct ior_job *job)
+{
+	if (!job)
+		return;
+	for (unsigned i = 0; job->threads && i < job->o.numjobs; i++) {
+		struct ior_job_thread *t = &job->threads[i];
+		free(t->bufs);
+		if (t->ios)
+			free(t->ios[0].priv);
+		free(t->ios);
+		free(t->batch);
+		free(t->done);
+		free(t->free_ios);
+		free(t->hist);
+	}
+	free(job->threads);
+	pthread_mutex_destroy(&job->lock);
+	pthread_cond_destroy(&job->cond);
+	if (job->fd >= 0)
+		close(job->fd);
+	free(job);
+}
+
+/* ---- one job thread ---- */
+
+struct phase {
+	uint64_t deadline_ns;  /* 0 = none */
+	uint64_t limit;        /* requests to issue, 0 = unlimited */
+	bool measure;
+};
+
+static bool next_is_write(struct ior_job_thread *t)
+{
+	switch (t->job->o.rw) {
+	case IOR_RW_WRITE:
+	case IOR_RW_RANDWRITE:
+		return true;
+	case IOR_RW_RANDRW:
+		return (double)(xorshift(&t->rng) >> 11) / 9007199254740992.0 >= t->job->o.rwmixread;
+	default:
+		return false;
+	}
+}
+
+static struct ior_job_io *prep(struct ior_job_thread *t)
+{
+	uint64_t bs = t->job->o.bs;
+	struct ior_job_io *io = t->free_ios[--t->nfree];
+	io->offset = t->region + ior_offsets_next(&t->gen) * bs;
+	io->write = next_is_write(t);
+	if (io->write)
+		ior_pattern_stamp(io->buf, bs, io->offset);
+	return io;
+}
+
+static int thread_fail(struct ior_job_thread *t, int rc)
+{
+	if (!t->rc) {
+		t->rc = rc;
+		snprintf(t->err, sizeof(t->err), "%s", ior_error_last());
+	}
+	atomic_store(&t->job->abort, true);
+	return rc;
+}
+
+static int complete(struct ior_job_thread *t, unsigned n, uint64_t now, bool measure)
+{
+	uint64_t bs = t->job->o.bs;
+	for (unsigned i = 0; i < n; i++) {
+		struct ior_job_io *io = t->done[i];
+		t->free_ios[t->nfree++] = io;
+		if (io->result != (int64_t)bs) {
+			if (io->result < 0)
+				return ior_error_errno(IOR_ERROR, (int)-io->result, "%s of '%s' at %llu failed",
+						       io->write ? "write" : "read", t->job->path,
+						       (unsigned long long)io->offset);
+			return ior_error_set(IOR_ERROR, "short %s of '%s' at %llu: %lld of %llu bytes",
+					     io->write ? "write" : "read", t->job->path, (unsigned long long)io->offset,
+					     (long long)io->result, (unsigned long long)bs);
+		}
+		if (!measure)
+			continue;
+		ior_lat_add(t->hist, now - io->issued_ns);
+		t->bytes += bs;
+		t->nios++;
+		if (io->write)
+			t->writes++;
+		else
+			t->reads++;
+	}
+	return IOR_OK;
+}
+
+static bool stopping(const struct ior_job_thread *t)
+{
+	return ior_stop_requested() || atomic_load(&t->job->abort);
+}
+
+/* Keeps iodepth requests in flight until the deadline or the limit, then drains. */
+static int run_phase(struct ior_job_thread *t, const struct phase *ph)
+{
+	const struct ior_job_backend *be = t->job->be;
+	unsigned depth = (unsigned)t->job->o.iodepth;
+	uint64_t issued = 0, now = now_ns();
+	int rc = IOR_OK;
+	for (;;) {
+		bool more = !stopping(t) && (!ph->limit || issued < ph->limit) &&
+			    (!ph->deadline_ns || now < ph->deadline_ns);
+		unsigned n = 0;
+		while (more && t->nfree > 0 && (!ph->limit || issued + n < ph->limit))
+			t->batch[n++] = prep(t);
+		if (n) {
+			if ((rc = be->submit(t->ctx, t->batch, n)))
+				return rc; /* in-flight requests are cancelled by teardown */
+			now = now_ns();
+			for (unsigned i = 0; i < n; i++)
+				t->batch[i]->issued_ns = now;
+			issued += n;
+		}
+		if (t->nfree == depth)
+			break;
+		unsigned ndone = 0;
+		if ((rc = be->reap(t->ctx, 1, depth, t->done, &ndone)))
+			return rc;
+		now = now_ns();
+		if ((rc = complete(t, ndone, now, ph->measure)))
+			return rc;
+	}
+	if (ph->measure)
+		t->end_ns = now;
+	return IOR_OK;
+}
+
+static void *thread_main(void *arg)
+{
+	struct ior_job_thread *t = arg;
+	struct ior_job *job = t->job;
+	const struct ior_job_opts *o = &job->o;
+	bool random = o->rw == IOR_RW_RANDREAD || o->rw == IOR_RW_RANDWRITE || o->rw == IOR_RW_RANDRW;
+	int rc = job->be->setup(&t->ctx, job->fd, (unsigned)o->iodepth, t->ios);
+	if (rc)
+		thread_fail(t, rc);
+	/* Every job starts its I/O at once, when all queues exist, as fio's jobs do. */
+	pthread_mutex_lock(&job->lock);
+	job->nready++;
+	pthread_cond_broadcast(&job->cond);
+	while (!job->go && !atomic_load(&job->abort))
+		pthread_cond_wait(&job->cond, &job->lock);
+	pthread_mutex_unlock(&job->lock);
+	if (t->rc || atomic_load(&job->abort))
+		goto out;
+
+	ior_offsets_init(&t->gen, job->nblocks, random, t->index + 1);
+	if (o->ramp_time > 0) {
+		struct phase ramp = { now_ns() + (uint64_t)(o->ramp_time * 1e9), 0, false };
+		if ((rc = run_phase(t, &ramp))) {
+			thread_fail(t, rc);
+			goto out;
+		}
+		/* The measured part starts a fresh pass, so a size-based job moves exactly size bytes. */
+		ior_offsets_init(&t->gen, job->nblocks, random, t->index + 1001);
+	}
+	ior_cpu_now(&t->cpu0, true);
+	t->start_ns = now_ns();
+	struct phase run = { o->runtime > 0 ? t->start_ns + (uint64_t)(o->runtime * 1e9) : 0,
+			     o->runtime > 0 ? 0 : job->nblocks, true };
+	if ((rc = run_phase(t, &run)))
+		thread_fail(t, rc);
+	ior_cpu_now(&t->cpu1, true);
+out:
+	if (t->ctx)
+		job->be->teardown(t->ctx);
+	t->ctx = NULL;
+	return NULL;
+}
+
+/* ---- the whole job ---- */
+
+static void reset_thread(struct ior_job_thread *t)
+{
+	t->bytes = t->nios = t->reads = t->writes = 0;
+	memset(t->hist, 0, sizeof(*t->hist));
+	t->start_ns = t->end_ns = 0;
+	t->rc = 0;
+	t->err[0] = '\0';
+	t->nfree = (unsigned)t->job->o.iodepth;
+	for (unsigned i = 0; i < t->nfree; i++)
+		t->free_ios[i] = &t->ios[i];
+}
+
+static int start_threads(struct ior_job *job, unsigned *started)
+{
+	int rc = IOR_OK;
+	*started = 0;
+	for (unsigned i = 0; i < job->o.numjobs; i++) {
+		int err = pthread_create(&job->threads[i].tid, NULL, thread_main, &job->threads[i]);
+		if (err) {
+			rc = ior_error_errno(IOR_ERROR, err, "cannot start job thread %u", i);
+			break;
+		}
+		(*started)++;
+	}
+	pthread_mutex_lock(&job->lock);
+	if (rc)
+		atomic_store(&job->abort, true);
+	while (!rc && job->nready < *started)
+		pthread_cond_wait(&job->cond, &job->lock);
+	job->go = true;
+	pthread_cond_broadcast(&job->cond);
+	pthread_mutex_unlock(&job->lock);
+	return rc;
+}
+
+static void fill_sample(const struct ior_job *job, struct ior_sample *out, const struct ior_lat_hist *hist)
+{
+	const struct ior_job_opts *o = &job->o;
+	uint64_t reads = 0, writes = 0, wall_ns = 0;
+	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; i < o->numjobs; i++) {
+		const struct ior_job_thread *t = &job->threads[i];
+		out->bytes += t->bytes;
+		out->ios += t->nios;
+		reads += t->reads;
+		writes += t->writes;
+		out->usr_s += t->cpu1.usr_s - t->cpu0.usr_s;
+		out->sys_s += t->cpu1.sys_s - t->cpu0.sys_s;
+		if (t->end_ns - t->start_ns > wall_ns)
+			wall_ns = t->end_ns - t->start_ns;
+	}
+	/* Like fio's group_reporting: all bytes over the longest job's runtime. */
+	out->wall_s = (double)wall_ns / 1e9;
+	double wall = out->wall_s > 0 ? out->wall_s : 1e-9;
+	double mib_s = (double)out->bytes / (1024.0 * 1024.0) / wall, iops = (double)out->ios / wall;
+	bool bw = o->bs >= IOR_JOB_BW_MIN_BS;
+	out->value = bw ? mib_s : iops;
+	out->unit = bw ? "MiB/s" : "IOPS";
+	out->higher_is_better = true;
+	out->has_latency = hist->n > 0;
+	out->lat_p50_us = ior_lat_percentile(hist, 0.50) / 1000.0;
+	out->lat_p99_us = ior_lat_percentile(hist, 0.99) / 1000.0;
+	out->lat_p999_us = ior_lat_percentile(hist, 0.999) / 1000.0;
+	snprintf(out->detail, sizeof(out->detail),
+		 "%s rw=%s bs=%llu iodepth=%llu numjobs=%llu iops=%.0f bw=%.2fMiB/s reads=%llu writes=%llu",
+		 job->be->name, rw_names[o->rw], (unsigned long long)o->bs, (unsigned long long)o->iodepth,
+		 (unsigned long long)o->numjobs, iops, mib_s, (unsigned long long)reads, (unsigned long long)writes);
+}
+
+int ior_job_run(struct ior_job *job, struct ior_sample *out)
+{
+	unsigned n = (unsigned)job->o.numjobs, started;
+	atomic_store(&job->abort, false);
+	for (unsigned i = 0; i < n; i++)
+		reset_thread(&job->threads[i]);
+	job->nready = 0;
+	job->go = false;
+	int rc = start_threads(job, &started);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(job->threads[i].tid, NULL);
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < n; i++)
+		if (job->threads[i].rc)
+			return ior_error_set(job->threads[i].rc, "%s", job->threads[i].err);
+	if (ior_stop_requested())
+		return ior_error_set(IOR_EINTERRUPTED, "%s job on '%s' interrupted", job->be->name, job->path);
+
+	struct ior_lat_hist *hist = calloc(1, sizeof(*hist));
+	if (!hist)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (unsigned i = 0; i < n; i++)
+		ior_lat_merge(hist, job->threads[i].hist);
+	fill_sample(job, out, hist);
+	free(hist);
+	return IOR_OK;
 }

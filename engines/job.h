@@ -3,12 +3,114 @@
 #define IOR_ENGINES_JOB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "engines/engine.h"
+#include "matrix/option.h"
 
 /* CPU time consumed so far, by this thread (thread = true) or the whole process. */
 struct ior_cpu {
 	double usr_s, sys_s;
 };
 void ior_cpu_now(struct ior_cpu *out, bool thread);
+
+/* ---- options: one struct and one table of rows for every fio-style engine ---- */
+
+enum ior_rw { IOR_RW_READ, IOR_RW_WRITE, IOR_RW_RANDREAD, IOR_RW_RANDWRITE, IOR_RW_RANDRW };
+
+struct ior_job_opts {
+	int rw;            /* enum ior_rw */
+	double rwmixread;  /* randrw: fraction of reads */
+	uint64_t bs;
+	uint64_t iodepth;
+	uint64_t numjobs;
+	uint64_t size;     /* per job, like fio; 0 = the device divided between the jobs */
+	double runtime;    /* seconds; > 0 makes the job time-based (loops over its region) */
+	double ramp_time;  /* seconds of I/O before the figures start */
+	bool direct;
+};
+
+extern const struct ior_option ior_job_rows[];
+
+bool ior_job_writes(const struct ior_job_opts *o);
+
+/* ---- offsets: each block of a job's region exactly once per pass, in O(1) memory ---- */
+
+/* Sequential, or a full-period permutation (LCG over the next power of two,
+ * values past the end skipped) so random jobs touch every block once per pass,
+ * as fio's random map does, without a bitmap. */
+struct ior_offsets {
+	uint64_t nblocks, pos, mask, mult, add, x;
+	bool random;
+};
+void ior_offsets_init(struct ior_offsets *g, uint64_t nblocks, bool random, uint64_t seed);
+/* The next block index; starts a new pass (a new permutation) after the last one. */
+uint64_t ior_offsets_next(struct ior_offsets *g);
+
+/* ---- completion-latency histogram: fio's log-linear buckets, fixed size ---- */
+
+#define IOR_LAT_BITS 6
+#define IOR_LAT_VAL (1u << IOR_LAT_BITS)
+#define IOR_LAT_GROUPS 32
+#define IOR_LAT_BUCKETS (IOR_LAT_GROUPS * IOR_LAT_VAL) /* up to ~137 s at ~1.6% resolution */
+
+struct ior_lat_hist {
+	uint64_t count[IOR_LAT_BUCKETS];
+	uint64_t n;
+};
+void ior_lat_add(struct ior_lat_hist *h, uint64_t ns);
+void ior_lat_merge(struct ior_lat_hist *into, const struct ior_lat_hist *from);
+/* The value in nanoseconds below which fraction p (0..1) of the samples fall; 0 when empty. */
+double ior_lat_percentile(const struct ior_lat_hist *h, double p);
+/* Bucket index of a value and the middle of a bucket, exposed for tests. */
+unsigned ior_lat_index(uint64_t ns);
+double ior_lat_value(unsigned index);
+
+/* ---- the data pattern writes carry, so a read-back can check where each sector landed ---- */
+
+#define IOR_PATTERN_MAGIC 0x696f7265677265ULL /* "ioregre" */
+/* Stamps each 512-byte sector of buf with its device offset and the magic. */
+void ior_pattern_stamp(void *buf, uint64_t len, uint64_t offset);
+/* True when every sector of buf carries the stamp for its offset. */
+bool ior_pattern_check(const void *buf, uint64_t len, uint64_t offset);
+
+/* ---- the job runner: threads, regions, phases; the engine supplies the queue ---- */
+
+struct ior_job_io {
+	void *buf;
+	uint64_t len;       /* bs */
+	uint64_t offset;
+	bool write;
+	int64_t result;     /* bytes, or -errno, filled by the backend's reap */
+	uint64_t issued_ns;
+	void *priv;         /* backend's per-request area (an iocb) */
+};
+
+struct ior_job_thread; /* one job: its thread, region, counters */
+
+/* What an engine does for one job thread. Each returns 0 or a negative
+ * ior_status with the message set. */
+struct ior_job_backend {
+	const char *name;
+	size_t priv_size;    /* bytes of ior_job_io.priv per request */
+	int (*setup)(void **ctx, int fd, unsigned iodepth, struct ior_job_io *ios);
+	/* Queues n prepared requests and hands them to the kernel. */
+	int (*submit)(void *ctx, struct ior_job_io **ios, unsigned n);
+	/* Waits for at least min completions, stores up to max of them in done. */
+	int (*reap)(void *ctx, unsigned min, unsigned max, struct ior_job_io **done, unsigned *ndone);
+	void (*teardown)(void *ctx);
+};
+
+struct ior_job;
+/* Opens the target (O_DIRECT when asked) and checks sizes and alignment;
+ * refuses writes to a device whose destructive is not set. */
+int ior_job_create(struct ior_job **out, const struct ior_job_backend *backend, const struct ior_engine_args *args);
+/* Runs every job thread through ramp and measured phases and fills the sample. */
+int ior_job_run(struct ior_job *job, struct ior_sample *out);
+void ior_job_free(struct ior_job *job);
+
+/* The headline: MiB/s when bs >= 64 KiB (throughput-bound), IOPS below (operation-bound). */
+#define IOR_JOB_BW_MIN_BS (64u * 1024)
 
 #endif

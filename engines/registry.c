@@ -7,7 +7,9 @@
 
 /* One X(name) per engine; each engine file defines `const struct ior_engine_ops ior_engine_<name>`. */
 #define IOR_ENGINES(X) \
-	X(hdparm)
+	X(hdparm) \
+	X(aio) \
+	X(uring)
 
 #define DECLARE(name) extern const struct ior_engine_ops ior_engine_##name;
 IOR_ENGINES(DECLARE)

@@ -1,0 +1,135 @@
+/* The aio engine: fio's job semantics (engines/job.c) on Linux native AIO through libaio, one io context per job. */
+#include "engines/engine.h"
+#include "engines/job.h"
+#include "common/error.h"
+
+#include <errno.h>
+#include <libaio.h>
+#include <stdlib.h>
+
+struct aio_ctx {
+	io_context_t ctx;
+	int fd;
+	struct iocb **iocbs;
+	struct io_event *events;
+};
+
+static void aio_teardown(void *p)
+{
+	struct aio_ctx *a = p;
+	if (!a)
+		return;
+	if (a->ctx)
+		io_destroy(a->ctx); /* waits for requests still in flight */
+	free(a->iocbs);
+	free(a->events);
+	free(a);
+}
+
+static int aio_setup(void **out, int fd, unsigned depth, struct ior_job_io *ios)
+{
+	(void)ios;
+	struct aio_ctx *a = calloc(1, sizeof(*a));
+	if (!a)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	a->fd = fd;
+	a->iocbs = calloc(depth, sizeof(*a->iocbs));
+	a->events = calloc(depth, sizeof(*a->events));
+	if (!a->iocbs || !a->events) {
+		aio_teardown(a);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	int err = io_setup((int)depth, &a->ctx);
+	if (err < 0) {
+		a->ctx = 0;
+		aio_teardown(a);
+		return ior_error_errno(IOR_ERROR, -err, "cannot create an aio context of depth %u "
+				       "(limit in /proc/sys/fs/aio-max-nr)", depth);
+	}
+	*out = a;
+	return IOR_OK;
+}
+
+static int aio_submit(void *p, struct ior_job_io **ios, unsigned n)
+{
+	struct aio_ctx *a = p;
+	for (unsigned i = 0; i < n; i++) {
+		struct iocb *cb = ios[i]->priv;
+		if (ios[i]->write)
+			io_prep_pwrite(cb, a->fd, ios[i]->buf, ios[i]->len, (long long)ios[i]->offset);
+		else
+			io_prep_pread(cb, a->fd, ios[i]->buf, ios[i]->len, (long long)ios[i]->offset);
+		cb->data = ios[i];
+		a->iocbs[i] = cb;
+	}
+	/* io_submit may take fewer than asked (EAGAIN-like pressure): hand over the rest. */
+	for (unsigned done = 0; done < n;) {
+		int got = io_submit(a->ctx, (long)(n - done), a->iocbs + done);
+		if (got == -EINTR || got == -EAGAIN || got == 0)
+			continue;
+		if (got < 0)
+			return ior_error_errno(IOR_ERROR, -got, "io_submit failed");
+		done += (unsigned)got;
+	}
+	return IOR_OK;
+}
+
+static int aio_reap(void *p, unsigned min, unsigned max, struct ior_job_io **done, unsigned *ndone)
+{
+	struct aio_ctx *a = p;
+	int got;
+	do
+		got = io_getevents(a->ctx, (long)min, (long)max, a->events, NULL);
+	while (got == -EINTR);
+	if (got < 0)
+		return ior_error_errno(IOR_ERROR, -got, "io_getevents failed");
+	for (int i = 0; i < got; i++) {
+		struct ior_job_io *io = a->events[i].data;
+		io->result = (int64_t)(long)a->events[i].res;
+		done[i] = io;
+	}
+	*ndone = (unsigned)got;
+	return IOR_OK;
+}
+
+static const struct ior_job_backend aio_backend = {
+	.name = "aio",
+	.priv_size = sizeof(struct iocb),
+	.setup = aio_setup,
+	.submit = aio_submit,
+	.reap = aio_reap,
+	.teardown = aio_teardown,
+};
+
+static int aio_init(void **state, const struct ior_engine_args *args)
+{
+	return ior_job_create((struct ior_job **)state, &aio_backend, args);
+}
+
+static int aio_measure(void *state, struct ior_sample *out)
+{
+	return ior_job_run(state, out);
+}
+
+static void aio_cleanup(void *state)
+{
+	ior_job_free(state);
+}
+
+static unsigned aio_option_flags(const void *opts)
+{
+	return ior_job_writes(opts) ? IOR_ENGINE_WRITES : 0;
+}
+
+const struct ior_engine_ops ior_engine_aio = {
+	.abi = IOR_ENGINE_ABI,
+	.name = "aio",
+	.help = "fio-style job on Linux native AIO (libaio): rw, bs, iodepth, numjobs, size, runtime, ramp_time, direct",
+	.flags = 0,
+	.options = ior_job_rows,
+	.options_size = sizeof(struct ior_job_opts),
+	.init = aio_init,
+	.measure = aio_measure,
+	.cleanup = aio_cleanup,
+	.option_flags = aio_option_flags,
+};
