@@ -30,13 +30,14 @@ struct ior_option {
 /* A table of rows ends with a row whose name is NULL. */
 #define IOR_OPTION_END { .name = NULL }
 
-/* Fills blob with every row's default. */
+/* Fills blob with every row's default. blob must own no strings yet (fresh or
+ * zeroed); on failure the strings already set are freed. */
 int ior_options_defaults(const struct ior_option *rows, void *blob);
 
 /* Parses value for key into blob. On failure the message names the key and
  * the problem ("bs: '4q' is not a size"), or for an unknown key suggests the
- * nearest name ("unknown key 'iodepht' (did you mean 'iodepth'?)"); the
- * caller adds file:line. */
+ * nearest name ("iodepht: unknown key (did you mean 'iodepth'?)"); the
+ * caller adds file:line. On failure blob is left unchanged. */
 int ior_option_set(const struct ior_option *rows, void *blob, const char *key, const char *value);
 
 const struct ior_option *ior_option_find(const struct ior_option *rows, const char *key);
@@ -51,10 +52,20 @@ int ior_options_format(const struct ior_option *rows, const void *blob, char *bu
 /* Frees the strings a blob owns (not the blob itself). */
 void ior_options_free(const struct ior_option *rows, void *blob);
 
+/* Copies src to dst (size bytes) with its own copies of the strings, so a
+ * change can be tried on dst and thrown away. */
+int ior_options_copy(const struct ior_option *rows, void *dst, const void *src, size_t size);
+
 /* Unit parsers, exposed for the command line and for tests. */
 int ior_parse_size(const char *text, uint64_t *bytes);
 int ior_parse_duration(const char *text, double *seconds);
 int ior_parse_percent(const char *text, double *fraction);
 int ior_parse_bool(const char *text, bool *value);
+
+/* Canonical text of a value, as ior_options_format writes it: sizes in the
+ * largest exact unit ("4K", "2M", "1536"), durations likewise ("3s", "250ms",
+ * "2h"). Return 0, or IOR_ERROR when buf is too small. */
+int ior_format_size(char *buf, size_t len, uint64_t bytes);
+int ior_format_duration(char *buf, size_t len, double seconds);
 
 #endif
