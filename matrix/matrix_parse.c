@@ -1,0 +1,120 @@
+/* Entry points of the matrix parser: from a string or a file to a validated struct ior_matrix, and back to nothing. */
+#include "matrix/matrix_internal.h"
+#include "common/error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ior_matrix_engine_params(char **out, const struct ior_engine_ops *ops, const void *opts)
+{
+	/* Parameter strings are short; grow for an engine with long string options. */
+	for (size_t len = 256; len <= (1u << 20); len *= 2) {
+		char *buf = malloc(len);
+		if (!buf)
+			return ior_error_set(IOR_ERROR, "out of memory");
+		if (ior_options_format(ops->options, opts, buf, len) == IOR_OK) {
+			free(*out);
+			*out = buf;
+			return IOR_OK;
+		}
+		free(buf);
+	}
+	return ior_error_set(IOR_ERROR, "engine '%s': parameters longer than 1 MiB", ops->name);
+}
+
+int ior_matrix_parse_string(struct ior_matrix **out, const char *name, const char *text)
+{
+	*out = NULL;
+	struct ior_matrix *m = calloc(1, sizeof(*m));
+	if (!m)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	if (!(m->file = strdup(name)) || !(m->text = strdup(text))) {
+		ior_matrix_free(m);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	struct ior_ini ini;
+	int rc = ior_options_defaults(ior_matrix_settings_options(), &m->settings);
+	if (!rc && !(rc = ior_matrix_ini_parse(&ini, name, text))) {
+		rc = ior_matrix_build(m, &ini);
+		ior_matrix_ini_free(&ini);
+	}
+	if (rc) {
+		ior_matrix_free(m);
+		return rc;
+	}
+	*out = m;
+	return IOR_OK;
+}
+
+/* The whole file as one string; a NUL byte inside would silently cut the matrix short. */
+static int read_text(char **out, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return ior_error_errno(errno == ENOENT ? IOR_ENOTFOUND : IOR_ERROR, errno, "cannot open matrix '%s'", path);
+	size_t len = 0, cap = 4096;
+	char *text = malloc(cap);
+	while (text) {
+		len += fread(text + len, 1, cap - len - 1, f);
+		if (len < cap - 1)
+			break;
+		char *grown = realloc(text, cap *= 2);
+		if (!grown)
+			free(text);
+		text = grown;
+	}
+	int failed = text && ferror(f);
+	int errnum = errno;
+	fclose(f);
+	if (!text)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	text[len] = '\0';
+	if (failed) {
+		free(text);
+		return ior_error_errno(IOR_ERROR, errnum, "cannot read matrix '%s'", path);
+	}
+	if (strlen(text) != len) {
+		free(text);
+		return ior_error_set(IOR_EINVALID, "%s: not a text file (contains a NUL byte)", path);
+	}
+	*out = text;
+	return IOR_OK;
+}
+
+int ior_matrix_parse_file(struct ior_matrix **out, const char *path)
+{
+	char *text;
+	*out = NULL;
+	int rc = read_text(&text, path);
+	if (rc)
+		return rc;
+	rc = ior_matrix_parse_string(out, path, text);
+	free(text);
+	return rc;
+}
+
+void ior_matrix_free(struct ior_matrix *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->ndevices; i++) {
+		ior_options_free(ior_matrix_device_options(), &m->devices[i].opts);
+		free(m->devices[i].name);
+	}
+	for (size_t i = 0; i < m->nengines; i++) {
+		struct ior_matrix_engine *e = &m->engines[i];
+		if (e->ops)
+			ior_options_free(e->ops->options, e->opts);
+		free(e->opts);
+		free(e->params);
+		free(e->name);
+	}
+	ior_options_free(ior_matrix_settings_options(), &m->settings);
+	free(m->devices);
+	free(m->engines);
+	free(m->file);
+	free(m->text);
+	free(m);
+}

@@ -1,0 +1,128 @@
+/* Option rows of the [matrix] and [device NAME] sections, and the checks that span several keys. */
+#include "matrix/matrix_internal.h"
+#include "common/error.h"
+
+#include <ctype.h>
+#include <stddef.h>
+#include <string.h>
+
+#define SETTING(field) offsetof(struct ior_matrix_settings, field)
+#define DEVICE(field) offsetof(struct ior_matrix_device_opts, field)
+
+static const struct ior_option settings_rows[] = {
+	{ .name = "repetitions", .type = IOR_OPT_UINT, .offset = SETTING(repetitions), .min = 1, .max = 10000,
+	  .def = "3", .help = "measurements per cell (the minimum when max_repetitions is set)" },
+	{ .name = "schedulers", .type = IOR_OPT_STRING, .offset = SETTING(schedulers), .def = "all",
+	  .help = "'all' (every scheduler the kernel offers) or a list such as 'none mq-deadline bfq'" },
+	{ .name = "drop_caches", .type = IOR_OPT_BOOL, .offset = SETTING(drop_caches), .def = "yes",
+	  .help = "drop the page cache before each repetition" },
+	{ .name = "alert_spread", .type = IOR_OPT_PERCENT, .offset = SETTING(alert_spread), .min = 0, .max = 100,
+	  .def = "10%", .help = "flag a cell whose (max-min)/min exceeds this" },
+	{ .name = "load_modules", .type = IOR_OPT_BOOL, .offset = SETTING(load_modules), .def = "no",
+	  .help = "load the scheduler modules the matrix asks for" },
+	{ .name = "max_repetitions", .type = IOR_OPT_UINT, .offset = SETTING(max_repetitions), .min = 0, .max = 10000,
+	  .def = "0", .help = "adaptive repetitions: repeat up to this many times until target_cov is met; 0 = off" },
+	{ .name = "target_cov", .type = IOR_OPT_PERCENT, .offset = SETTING(target_cov), .min = 0, .max = 1,
+	  .def = "5%", .help = "adaptive repetitions stop once the coefficient of variation is below this" },
+	IOR_OPTION_END
+};
+
+static const struct ior_option device_rows[] = {
+	{ .name = "path", .type = IOR_OPT_STRING, .offset = DEVICE(path),
+	  .help = "an existing block device, e.g. /dev/sdb" },
+	{ .name = "loop", .type = IOR_OPT_SIZE, .offset = DEVICE(loop), .min = 1 << 20, .max = 16.0 * (1ull << 40),
+	  .help = "size of a scratch loop device the harness creates and removes" },
+	{ .name = "backing_dir", .type = IOR_OPT_STRING, .offset = DEVICE(backing_dir), .def = "/tmp",
+	  .help = "directory for the loop device's backing file" },
+	{ .name = "direct_io", .type = IOR_OPT_BOOL, .offset = DEVICE(direct_io), .def = "no",
+	  .help = "attach the loop device with --direct-io=on" },
+	{ .name = "destructive", .type = IOR_OPT_BOOL, .offset = DEVICE(destructive), .def = "no",
+	  .help = "allow engines that write to the device" },
+	IOR_OPTION_END
+};
+
+const struct ior_option *ior_matrix_settings_options(void)
+{
+	return settings_rows;
+}
+
+const struct ior_option *ior_matrix_device_options(void)
+{
+	return device_rows;
+}
+
+bool ior_matrix_valid_name(const char *name)
+{
+	size_t n = 0;
+	for (; name[n]; n++)
+		if (!isalnum((unsigned char)name[n]) && name[n] != '_' && name[n] != '-')
+			return false;
+	return n > 0 && n < 64;
+}
+
+/* "all", or names separated by spaces or commas, each once. */
+static int check_schedulers(const char *list)
+{
+	if (strcmp(list, "all") == 0)
+		return IOR_OK;
+	for (const char *p = list; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_- ,\t", *p))
+			return ior_error_set(IOR_EINVALID,
+					     "unexpected '%c' in '%s' (write 'all' or names separated by spaces or commas)",
+					     *p, list);
+	const char *seps = " ,\t";
+	size_t count = 0;
+	for (const char *p = list + strspn(list, seps); *p; p += strspn(p, seps)) {
+		size_t len = strcspn(p, seps);
+		if (len == 3 && strncmp(p, "all", 3) == 0)
+			return ior_error_set(IOR_EINVALID, "'all' cannot be mixed with names in '%s'", list);
+		for (const char *q = p + len + strspn(p + len, seps); *q; q += strspn(q, seps)) {
+			size_t qlen = strcspn(q, seps);
+			if (qlen == len && strncmp(p, q, len) == 0)
+				return ior_error_set(IOR_EINVALID, "'%.*s' is listed twice", (int)len, p);
+			q += qlen;
+		}
+		count++;
+		p += len;
+	}
+	if (count == 0)
+		return ior_error_set(IOR_EINVALID, "no scheduler named in '%s'", list);
+	return IOR_OK;
+}
+
+int ior_matrix_check_settings(const struct ior_matrix_settings *s, const char **key)
+{
+	*key = "schedulers";
+	if (check_schedulers(s->schedulers ? s->schedulers : ""))
+		return IOR_EINVALID;
+	*key = "max_repetitions";
+	if (s->max_repetitions && s->max_repetitions < s->repetitions)
+		return ior_error_set(IOR_EINVALID, "%llu is below repetitions (%llu), which is the minimum",
+				     (unsigned long long)s->max_repetitions, (unsigned long long)s->repetitions);
+	*key = NULL;
+	return IOR_OK;
+}
+
+int ior_matrix_check_device(const struct ior_matrix_device_opts *o, const char **key)
+{
+	*key = NULL;
+	if (!o->path && !o->loop)
+		return ior_error_set(IOR_EINVALID, "needs 'path = /dev/...' (an existing device) or 'loop = SIZE' (a scratch loop device)");
+	if (o->path && o->loop)
+		return ior_error_set(IOR_EINVALID, "has both 'path' and 'loop': give one");
+	*key = "path";
+	if (o->path && o->path[0] != '/')
+		return ior_error_set(IOR_EINVALID, "'%s' is not an absolute path", o->path);
+	*key = "backing_dir";
+	if (o->backing_dir && o->backing_dir[0] != '/')
+		return ior_error_set(IOR_EINVALID, "'%s' is not an absolute path", o->backing_dir);
+	*key = NULL;
+	return IOR_OK;
+}
+
+int ior_matrix_check_device_key(const struct ior_matrix_device_opts *o, const char *key)
+{
+	if (o->path && (strcmp(key, "backing_dir") == 0 || strcmp(key, "direct_io") == 0))
+		return ior_error_set(IOR_EINVALID, "only applies to a loop device (this one has 'path = %s')", o->path);
+	return IOR_OK;
+}
