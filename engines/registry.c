@@ -9,7 +9,9 @@
 #define IOR_ENGINES(X) \
 	X(hdparm) \
 	X(aio) \
-	X(uring)
+	X(uring) \
+	X(dd) \
+	X(loop)
 
 #define DECLARE(name) extern const struct ior_engine_ops ior_engine_##name;
 IOR_ENGINES(DECLARE)

@@ -1,0 +1,189 @@
+/* The loop engine: builds a stack of loop devices (in tmpfs or a directory, nested depth times) and runs another engine of the matrix on its top. */
+#include "engines/engine.h"
+#include "engines/loopstack.h"
+#include "engines/spawn.h"
+#include "common/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* fs = none: the inner engine gets the top loop device (the field report: dd to the loop block device).
+ * fs = ext4: the top device gets ext4 too and the inner engine gets a file on it.
+ * Lower levels always carry ext4, because the next level's file lives on it. */
+enum loop_fs { LOOP_FS_NONE, LOOP_FS_EXT4 };
+
+struct loop_opts {
+	char *inner;
+	char *backing;
+	uint64_t backing_size;
+	uint64_t size;
+	uint64_t depth;
+	int fs;
+};
+
+static const char *const fs_names[] = { "none", "ext4", NULL };
+
+static const struct ior_option loop_rows[] = {
+	{ "inner", IOR_OPT_STRING, offsetof(struct loop_opts, inner), 0, 0, "dd", NULL,
+	  "engine run on the top of the stack: an [engine NAME] of the matrix, or an engine type with its defaults" },
+	{ "backing", IOR_OPT_STRING, offsetof(struct loop_opts, backing), 0, 0, "tmpfs", NULL,
+	  "tmpfs (a private tmpfs is mounted) or a directory for the first file" },
+	{ "backing_size", IOR_OPT_SIZE, offsetof(struct loop_opts, backing_size), 0, 0, "0", NULL,
+	  "size of the tmpfs; 0 = size" },
+	{ "size", IOR_OPT_SIZE, offsetof(struct loop_opts, size), 1048576, 1099511627776.0, "256M", NULL,
+	  "each level's file (less when the level below cannot hold it)" },
+	{ "depth", IOR_OPT_UINT, offsetof(struct loop_opts, depth), 1, IOR_LOOPSTACK_MAX_DEPTH, "1", NULL,
+	  "loop devices stacked: 2 = a loop device over a file on ext4 on another loop device" },
+	{ "fs", IOR_OPT_ENUM, offsetof(struct loop_opts, fs), 0, 0, "none", fs_names,
+	  "none: the inner engine writes the top loop device; ext4: a file on ext4 on it" },
+	IOR_OPTION_END
+};
+
+extern const struct ior_engine_ops ior_engine_loop;
+
+struct loop_state {
+	struct ior_loopstack st;
+	const struct ior_engine_ops *inner;
+	void *inner_opts;            /* ours to free when inner_owned */
+	bool inner_owned;
+	void *inner_state;
+	struct ior_target target;    /* outlives the inner engine's state, which may keep its pointers */
+	char target_name[80];
+	char stack[192];
+};
+
+static void loop_cleanup(void *state)
+{
+	struct loop_state *s = state;
+	if (!s)
+		return;
+	if (s->inner && s->inner_state)
+		s->inner->cleanup(s->inner_state);
+	ior_loopstack_teardown(&s->st);
+	if (s->inner_owned) {
+		ior_options_free(s->inner->options, s->inner_opts);
+		free(s->inner_opts);
+	}
+	free(s);
+}
+
+/* The matrix's engine of that name, or else an engine type with its default options. */
+static int resolve_inner(struct loop_state *s, const struct ior_engine_args *args, const char *name)
+{
+	const struct ior_engine_ref *ref = args->lookup ? args->lookup(args->lookup_ctx, name) : NULL;
+	if (ref && ref->ops) {
+		s->inner = ref->ops;
+		s->inner_opts = (void *)ref->opts;
+	} else {
+		s->inner = ior_engine_find(name);
+		if (!s->inner)
+			return ior_error_wrap(IOR_EINVALID, "loop: inner '%s' is neither an engine of the matrix nor an engine type", name);
+		s->inner_opts = calloc(1, s->inner->options_size ? s->inner->options_size : 1);
+		if (!s->inner_opts)
+			return ior_error_set(IOR_ERROR, "loop: out of memory");
+		s->inner_owned = true;
+		if (s->inner->options && ior_options_defaults(s->inner->options, s->inner_opts) != IOR_OK)
+			return ior_error_wrap(IOR_ERROR, "loop: defaults of '%s'", name);
+	}
+	if (s->inner == &ior_engine_loop)
+		return ior_error_set(IOR_EINVALID, "loop: inner '%s' is itself a loop engine; use depth to nest", name);
+	if (s->inner->supported) {
+		int rc = s->inner->supported(s->inner_opts);
+		if (rc != IOR_OK)
+			return ior_error_wrap(rc, "loop: inner '%s'", name);
+	}
+	return IOR_OK;
+}
+
+static int build(struct loop_state *s, const struct loop_opts *o, const char *inner_name)
+{
+	struct ior_loopstack_spec spec = {
+		.backing = o->backing,
+		.backing_size = o->backing_size,
+		.size = o->size,
+		.depth = (unsigned)o->depth,
+		.top_fs = o->fs == LOOP_FS_EXT4,
+	};
+	int rc = ior_loopstack_build(&s->st, &spec);
+	if (rc != IOR_OK)
+		return rc;
+	ior_loopstack_describe(&s->st, s->stack, sizeof(s->stack));
+	snprintf(s->target_name, sizeof(s->target_name), "loop:%s", inner_name);
+	s->target = (struct ior_target){
+		.name = s->target_name,
+		.path = s->st.target,
+		.size = s->st.target_size,
+		.logical_block = 512,
+		.destructive = true, /* the stack is ours, made for this cell */
+	};
+	return IOR_OK;
+}
+
+static int loop_init(void **state, const struct ior_engine_args *args)
+{
+	*state = NULL;
+	const struct loop_opts *o = args->opts;
+	const char *name = o->inner && o->inner[0] ? o->inner : "dd";
+	struct loop_state *s = calloc(1, sizeof(*s));
+	if (!s)
+		return ior_error_set(IOR_ERROR, "loop: out of memory");
+	int rc = resolve_inner(s, args, name);
+	if (rc == IOR_OK)
+		rc = build(s, o, name);
+	if (rc == IOR_OK) {
+		struct ior_engine_args inner_args = { .opts = s->inner_opts, .target = &s->target };
+		rc = s->inner->init(&s->inner_state, &inner_args);
+		if (rc != IOR_OK)
+			rc = ior_error_wrap(rc, "loop: inner '%s' on %s", name, s->stack);
+	}
+	if (rc != IOR_OK) {
+		/* Teardown may overwrite the message; the build or inner failure is the one to report. */
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s", ior_error_last());
+		loop_cleanup(s);
+		return ior_error_set(rc, "%s", msg);
+	}
+	*state = s;
+	return IOR_OK;
+}
+
+static int loop_measure(void *state, struct ior_sample *out)
+{
+	struct loop_state *s = state;
+	int rc = s->inner->measure(s->inner_state, out);
+	if (rc != IOR_OK)
+		return ior_error_wrap(rc, "loop: %s", s->stack);
+	char inner[sizeof(out->detail)];
+	snprintf(inner, sizeof(inner), "%s", out->detail);
+	/* The stack first: when both do not fit, the inner engine's detail loses its tail. */
+	int n = snprintf(out->detail, sizeof(out->detail), "%s | %s", s->stack, inner);
+	(void)n;
+	return IOR_OK;
+}
+
+static int loop_supported(const void *opts)
+{
+	const struct loop_opts *o = opts;
+	if (geteuid() != 0)
+		return ior_error_set(IOR_EUNSUPPORTED, "loop: needs root to mount and attach loop devices");
+	if (access("/dev/loop-control", R_OK | W_OK) != 0)
+		return ior_error_set(IOR_EUNSUPPORTED, "loop: no '/dev/loop-control' (loop module missing?)");
+	if ((o->depth > 1 || o->fs == LOOP_FS_EXT4) && !ior_spawn_in_path("mke2fs"))
+		return ior_error_set(IOR_EUNSUPPORTED, "loop: 'mke2fs' is not in PATH (e2fsprogs), needed for depth > 1 or fs = ext4");
+	return IOR_OK;
+}
+
+const struct ior_engine_ops ior_engine_loop = {
+	.abi = IOR_ENGINE_ABI,
+	.name = "loop",
+	.help = "a stack of loop devices (tmpfs or directory, nested depth times) with another engine on top",
+	.flags = 0, /* writes only to the devices it makes, never to the cell's device */
+	.options = loop_rows,
+	.options_size = sizeof(struct loop_opts),
+	.supported = loop_supported,
+	.init = loop_init,
+	.measure = loop_measure,
+	.cleanup = loop_cleanup,
+};

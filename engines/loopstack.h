@@ -1,0 +1,52 @@
+/* A stack of loop devices for the loop engine: tmpfs or a directory, then depth levels of file → loop device (→ ext4), torn down in reverse. */
+#ifndef IOR_ENGINES_LOOPSTACK_H
+#define IOR_ENGINES_LOOPSTACK_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device/loopdev.h"
+
+#define IOR_LOOPSTACK_MAX_DEPTH 8
+
+struct ior_loopstack_spec {
+	const char *backing;      /* "tmpfs", or an existing directory for the first file */
+	uint64_t backing_size;    /* tmpfs size; 0 = size */
+	uint64_t size;            /* each level's file: this, or what fits on the level below if less */
+	unsigned depth;           /* 1..IOR_LOOPSTACK_MAX_DEPTH loop devices */
+	bool top_fs;              /* ext4 on the top device too, and the target is a file on it */
+};
+
+struct ior_loopstack_level {
+	struct ior_loopdev ld;
+	uint64_t size;
+	char mnt[64];             /* mkdtemp'd mount point under /tmp, "" when none */
+	bool mounted;
+};
+
+struct ior_loopstack {
+	char base[PATH_MAX];      /* where level 1's file lives */
+	bool base_tmpfs;          /* base is our mkdtemp'd dir (rmdir'd at teardown) with our tmpfs */
+	bool base_mounted;
+	uint64_t base_size;
+	unsigned depth;           /* levels built so far */
+	struct ior_loopstack_level lv[IOR_LOOPSTACK_MAX_DEPTH];
+	char target[PATH_MAX];    /* what the inner engine measures: top device, or a file on the top fs */
+	uint64_t target_size;
+	bool target_is_file;
+};
+
+/* Builds the stack. On failure (or a stop request, IOR_EINTERRUPTED) what was
+ * built stays recorded in *st, and the caller must still call teardown. */
+int ior_loopstack_build(struct ior_loopstack *st, const struct ior_loopstack_spec *spec);
+
+/* Undoes every step in reverse order, continuing past errors; returns the
+ * first error. Safe on a zeroed, partly built or already torn-down stack. */
+int ior_loopstack_teardown(struct ior_loopstack *st);
+
+/* One line for a sample's detail: "tmpfs 256M > /dev/loop3 256M ext4 > /dev/loop4 247M". */
+void ior_loopstack_describe(const struct ior_loopstack *st, char *buf, size_t len);
+
+#endif

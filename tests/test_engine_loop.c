@@ -1,0 +1,294 @@
+/* Tests for the loop engine: real tmpfs, loop devices and ext4 stacked up to depth 2, measured with dd, and torn down without a trace. */
+#include "common/error.h"
+#include "common/stop.h"
+#include "engines/engine.h"
+#include "engines/loopstack.h"
+#include "tests/suite.h"
+
+/* Passes rc through, printing the error message when it is not IOR_OK, so a failed assertion says why. */
+static int ok(int rc)
+{
+	if (rc != IOR_OK)
+		fprintf(stderr, "  status %d: %s\n", rc, ior_error_last());
+	return rc;
+}
+
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+extern const struct ior_engine_ops ior_engine_loop;
+extern const struct ior_engine_ops ior_engine_dd;
+
+/* What must come back to its earlier state: our mounts, attached loop devices, our mount points. */
+struct traces {
+	int mounts;       /* /proc/self/mounts lines naming ioregress */
+	int loops;        /* loop devices over a file in one of our mounts (other tests' devices do not count) */
+	int mountpoints;  /* /tmp/ioregress-mnt.* */
+	int backing;      /* ioregress-loop.* files in the test directory */
+};
+
+static int count_lines_with(const char *file, const char *needle)
+{
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return -1;
+	char line[4096];
+	int n = 0;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, needle) != NULL;
+	fclose(f);
+	return n;
+}
+
+static int count_entries(const char *dir, const char *prefix, const char *suffix)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+			continue;
+		if (suffix) {
+			char p[512], backing[4096] = "";
+			snprintf(p, sizeof(p), "%s/%s/%s", dir, e->d_name, suffix);
+			FILE *f = fopen(p, "r");
+			if (f && fgets(backing, sizeof(backing), f))
+				n += strncmp(backing, "/tmp/ioregress-mnt.", 19) == 0;
+			if (f)
+				fclose(f);
+		} else {
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+static struct traces traces_now(void)
+{
+	return (struct traces){
+		.mounts = count_lines_with("/proc/self/mounts", "ioregress"),
+		.loops = count_entries("/sys/block", "loop", "loop/backing_file"),
+		.mountpoints = count_entries("/tmp", "ioregress-mnt.", NULL),
+		.backing = count_entries(ior_test_tmpdir(), "ioregress-loop.", NULL),
+	};
+}
+
+static void check_no_traces(const struct traces *before)
+{
+	struct traces now = traces_now();
+	CU_ASSERT_EQUAL(now.mounts, before->mounts);
+	CU_ASSERT_EQUAL(now.loops, before->loops);
+	CU_ASSERT_EQUAL(now.mountpoints, before->mountpoints);
+	CU_ASSERT_EQUAL(now.backing, before->backing);
+}
+
+static void *make_opts(const struct ior_engine_ops *ops, const char *const *kv)
+{
+	void *blob = calloc(1, ops->options_size);
+	CU_ASSERT_FATAL(blob != NULL);
+	CU_ASSERT_EQUAL_FATAL(ok(ior_options_defaults(ops->options, blob)), IOR_OK);
+	for (; kv && kv[0]; kv += 2)
+		CU_ASSERT_EQUAL_FATAL(ok(ior_option_set(ops->options, blob, kv[0], kv[1])), IOR_OK);
+	return blob;
+}
+
+static void free_opts(const struct ior_engine_ops *ops, void *blob)
+{
+	ior_options_free(ops->options, blob);
+	free(blob);
+}
+
+/* The matrix's engines as the harness would offer them: one dd named "writer". */
+static struct ior_engine_ref writer;
+
+static const struct ior_engine_ref *lookup(void *ctx, const char *name)
+{
+	(void)ctx;
+	return strcmp(name, "writer") == 0 ? &writer : NULL;
+}
+
+static const struct ior_target unused_target = { .name = "cell", .path = "/nonexistent", .destructive = false };
+
+static int init_loop(void **state, const char *const *kv, void **opts)
+{
+	*opts = make_opts(&ior_engine_loop, kv);
+	struct ior_engine_args args = { .opts = *opts, .target = &unused_target, .lookup = lookup };
+	return ior_engine_loop.init(state, &args);
+}
+
+static void set_writer(const char *const *kv)
+{
+	if (writer.opts)
+		free_opts(&ior_engine_dd, (void *)writer.opts);
+	writer.ops = &ior_engine_dd;
+	writer.opts = make_opts(&ior_engine_dd, kv);
+}
+
+static int count_in(const char *text, const char *needle)
+{
+	int n = 0;
+	for (const char *p = text; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+static void test_registered_and_valid(void)
+{
+	CU_ASSERT_PTR_EQUAL(ior_engine_find("loop"), &ior_engine_loop);
+	CU_ASSERT_EQUAL(ok(ior_engine_validate(&ior_engine_loop)), IOR_OK);
+}
+
+static void test_depth2_in_tmpfs_runs_dd_and_leaves_nothing(void)
+{
+	struct traces before = traces_now();
+	const char *dd[] = { "bs", "1M", "count", "16", "sync", "each", NULL };
+	set_writer(dd);
+	const char *kv[] = { "inner", "writer", "size", "64M", "depth", "2", NULL };
+	void *state = NULL, *opts;
+	CU_ASSERT_EQUAL_FATAL(ok(init_loop(&state, kv, &opts)), IOR_OK);
+	struct traces during = traces_now();
+	CU_ASSERT_EQUAL(during.mounts, before.mounts + 2);   /* tmpfs, ext4 of level 1 */
+	CU_ASSERT_EQUAL(during.loops, before.loops + 2);
+	CU_ASSERT_EQUAL(during.mountpoints, before.mountpoints + 2);
+	for (int rep = 0; rep < 2; rep++) {
+		struct ior_sample s;
+		CU_ASSERT_EQUAL_FATAL(ok(ior_engine_loop.measure(state, &s)), IOR_OK);
+		CU_ASSERT_EQUAL(s.bytes, 16u << 20);
+		CU_ASSERT_TRUE(s.value > 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, "tmpfs 64M > /dev/loop"));
+		char stack[sizeof(s.detail)];
+		snprintf(stack, sizeof(stack), "%.*s", (int)strcspn(s.detail, "|"), s.detail);
+		CU_ASSERT_EQUAL(count_in(stack, "/dev/loop"), 2);
+		CU_ASSERT_EQUAL(count_in(s.detail, " ext4"), 1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, "| dd write"));
+	}
+	ior_engine_loop.cleanup(state);
+	free_opts(&ior_engine_loop, opts);
+	check_no_traces(&before);
+}
+
+static void test_inner_failure_tears_down(void)
+{
+	struct traces before = traces_now();
+	const char *dd[] = { "bs", "1M", "count", "100", NULL }; /* larger than the 32M device */
+	set_writer(dd);
+	const char *kv[] = { "inner", "writer", "size", "32M", "depth", "2", NULL };
+	void *state = NULL, *opts;
+	CU_ASSERT_EQUAL(init_loop(&state, kv, &opts), IOR_EINVALID);
+	CU_ASSERT_PTR_NULL(state);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "exceeds"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "writer"));
+	free_opts(&ior_engine_loop, opts);
+	check_no_traces(&before);
+}
+
+static void test_stop_request_tears_down(void)
+{
+	struct traces before = traces_now();
+	const char *dd[] = { "bs", "1M", "count", "4", NULL };
+	set_writer(dd);
+	/* Stop requested before the stack is built: nothing of it may stay. */
+	ior_stop_request(SIGTERM);
+	const char *kv[] = { "inner", "writer", "size", "32M", "depth", "2", NULL };
+	void *state = NULL, *opts;
+	CU_ASSERT_EQUAL(init_loop(&state, kv, &opts), IOR_EINTERRUPTED);
+	ior_stop_reset();
+	free_opts(&ior_engine_loop, opts);
+	check_no_traces(&before);
+}
+
+/* Stops at each step of a depth-2 build, via the stack directly: every partial stack is undone. */
+static void test_partial_stacks_tear_down(void)
+{
+	struct traces before = traces_now();
+	struct ior_loopstack_spec spec = { .backing = "tmpfs", .size = 32 << 20, .depth = 2, .top_fs = true };
+	struct ior_loopstack st;
+	CU_ASSERT_EQUAL_FATAL(ok(ior_loopstack_build(&st, &spec)), IOR_OK);
+	CU_ASSERT_TRUE(st.target_is_file);
+	CU_ASSERT_TRUE(st.target_size > 16u << 20 && st.target_size < 32u << 20);
+	CU_ASSERT_EQUAL(ok(ior_loopstack_teardown(&st)), IOR_OK);
+	CU_ASSERT_EQUAL(ok(ior_loopstack_teardown(&st)), IOR_OK); /* twice is harmless */
+	check_no_traces(&before);
+	spec.depth = 9;
+	CU_ASSERT_EQUAL(ior_loopstack_build(&st, &spec), IOR_EINVALID);
+	CU_ASSERT_EQUAL(ok(ior_loopstack_teardown(&st)), IOR_OK);
+	check_no_traces(&before);
+}
+
+static void test_ext4_top_and_directory_backing(void)
+{
+	struct traces before = traces_now();
+	const char *dd[] = { "bs", "1M", "count", "8", "sync", "end", NULL };
+	set_writer(dd);
+	const char *kv[] = { "inner", "writer", "backing", ior_test_tmpdir(), "size", "48M", "fs", "ext4", NULL };
+	void *state = NULL, *opts;
+	CU_ASSERT_EQUAL_FATAL(ok(init_loop(&state, kv, &opts)), IOR_OK);
+	struct traces during = traces_now();
+	CU_ASSERT_EQUAL(during.mounts, before.mounts + 1);    /* ext4 only: no tmpfs */
+	CU_ASSERT_EQUAL(during.backing, before.backing + 1);
+	struct ior_sample s;
+	CU_ASSERT_EQUAL(ok(ior_engine_loop.measure(state, &s)), IOR_OK);
+	CU_ASSERT_EQUAL(s.bytes, 8u << 20);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, ior_test_tmpdir()));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, "ext4 > file"));
+	ior_engine_loop.cleanup(state);
+	free_opts(&ior_engine_loop, opts);
+	check_no_traces(&before);
+}
+
+static void test_inner_by_type_and_unknown_inner(void)
+{
+	struct traces before = traces_now();
+	/* No engine of the matrix is called "dd": the dd type with its defaults (64 × 1M). */
+	const char *kv[] = { "size", "80M", NULL };
+	void *state = NULL, *opts;
+	CU_ASSERT_EQUAL_FATAL(ok(init_loop(&state, kv, &opts)), IOR_OK);
+	struct ior_sample s;
+	CU_ASSERT_EQUAL(ok(ior_engine_loop.measure(state, &s)), IOR_OK);
+	CU_ASSERT_EQUAL(s.bytes, 64u << 20);
+	ior_engine_loop.cleanup(state);
+	free_opts(&ior_engine_loop, opts);
+	const char *bad[] = { "inner", "wrtier", NULL };
+	CU_ASSERT_EQUAL(init_loop(&state, bad, &opts), IOR_EINVALID);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "wrtier"));
+	free_opts(&ior_engine_loop, opts);
+	const char *self[] = { "inner", "loop", NULL };
+	CU_ASSERT_EQUAL(init_loop(&state, self, &opts), IOR_EINVALID);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "depth"));
+	free_opts(&ior_engine_loop, opts);
+	check_no_traces(&before);
+}
+
+static void free_writer(void)
+{
+	if (writer.opts)
+		free_opts(&ior_engine_dd, (void *)writer.opts);
+	writer.opts = NULL;
+}
+
+int main(void)
+{
+	ior_test_require_root("the loop engine mounts tmpfs and ext4 and attaches loop devices");
+	if (access("/dev/loop-control", W_OK) != 0)
+		ior_test_skip("no /dev/loop-control");
+	atexit(free_writer);
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_registered_and_valid),
+		IOR_TEST(test_depth2_in_tmpfs_runs_dd_and_leaves_nothing),
+		IOR_TEST(test_inner_failure_tears_down),
+		IOR_TEST(test_stop_request_tears_down),
+		IOR_TEST(test_partial_stacks_tear_down),
+		IOR_TEST(test_ext4_top_and_directory_backing),
+		IOR_TEST(test_inner_by_type_and_unknown_inner),
+		IOR_TEST_END
+	};
+	return ior_test_run("engine_loop", tests);
+}
