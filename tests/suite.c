@@ -3,7 +3,10 @@
 
 #include <CUnit/Basic.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -100,4 +103,24 @@ const char *ior_test_write_file(const char *name, const char *text)
 		exit(1);
 	}
 	return path;
+}
+
+extern char **environ;
+
+int ior_test_spawn(char *const argv[], const char *input)
+{
+	pid_t pid;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, input ? input : "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0)
+		return -1;
+	int status;
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -31,4 +31,8 @@ const char *ior_test_tmpdir(void);
 /* Writes text to a new file in the test directory and returns its path (static buffer per call slot). */
 const char *ior_test_write_file(const char *name, const char *text);
 
+/* Runs argv (PATH lookup, no shell) with stdin from input (NULL = /dev/null) and output
+ * discarded; returns its exit status, or -1 when it could not run or was killed. */
+int ior_test_spawn(char *const argv[], const char *input);
+
 #endif
