@@ -48,18 +48,19 @@ const char *ior_matrix_ini_label(const struct ior_ini_section *s, char *buf, siz
 	return buf;
 }
 
-static int add_section(struct ior_ini *ini, const char *file, int line, char *header)
+/* header is the text between the brackets, cut up here; whole is the line, for messages. */
+static int add_section(struct ior_ini *ini, const char *file, int line, char *header, const char *whole)
 {
 	char *words[3] = { NULL, NULL, NULL };
 	int n = 0;
-	for (char *w = strtok(header, " \t"); w; w = strtok(NULL, " \t"))
+	for (char *save, *w = strtok_r(header, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
 		if (n < 3)
 			words[n++] = w;
 	if (n == 0)
 		return ior_error_set(IOR_EINVALID, "%s:%d: empty section header '[]'", file, line);
 	if (n > 2)
-		return ior_error_set(IOR_EINVALID, "%s:%d: [%s]: a section header is a kind and a name, e.g. [device scratch]",
-				     file, line, words[0]);
+		return ior_error_set(IOR_EINVALID, "%s:%d: '%s': a section header is a kind and a name, e.g. [device scratch]",
+				     file, line, whole);
 	struct ior_ini_section *grown = realloc(ini->sections, (ini->nsections + 1) * sizeof(*grown));
 	if (!grown)
 		return ior_error_set(IOR_ERROR, "out of memory");
@@ -112,8 +113,10 @@ static int parse_line(struct ior_ini *ini, const char *file, int line, char *tex
 			return ior_error_set(IOR_EINVALID, "%s:%d: '%s': section header without ']'", file, line, s);
 		if (*trim(close + 1))
 			return ior_error_set(IOR_EINVALID, "%s:%d: '%s': text after the section header", file, line, s);
+		char whole[256];
+		snprintf(whole, sizeof(whole), "%s", s);
 		*close = '\0';
-		return add_section(ini, file, line, s + 1);
+		return add_section(ini, file, line, s + 1, whole);
 	}
 	char *eq = strchr(s, '=');
 	if (!eq)
