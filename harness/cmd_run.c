@@ -10,14 +10,29 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Collects MATRIX and --set KEY=VALUE; returns 0, or 2 after printing a usage error. */
-static int parse_args(int argc, char **argv, const char **matrix_path, const char **sets, int *nsets)
+struct run_args {
+	const char *matrix_path;
+	const char **sets;          /* --set KEY=VALUE */
+	int nsets;
+	const char **allow;         /* --allow-destructive=PATH */
+	int nallow;
+};
+
+/* Collects MATRIX, --set and --allow-destructive; returns 0, or 2 after a usage error. */
+static int parse_args(int argc, char **argv, struct run_args *ra)
 {
-	*matrix_path = NULL;
-	*nsets = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *value = NULL;
+		if (strncmp(a, "--allow-destructive=", 20) == 0 || strcmp(a, "--allow-destructive") == 0) {
+			const char *path = a[19] == '=' ? a + 20 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!path || path[0] != '/') {
+				ior_cmd_error("'--allow-destructive' needs the exact device path, e.g. --allow-destructive=/dev/sdX");
+				return 2;
+			}
+			ra->allow[ra->nallow++] = path;
+			continue;
+		}
 		if (strcmp(a, "--set") == 0 || strcmp(a, "-o") == 0) {
 			if (i + 1 >= argc) {
 				ior_cmd_error("option '%s' needs KEY=VALUE", a);
@@ -29,14 +44,14 @@ static int parse_args(int argc, char **argv, const char **matrix_path, const cha
 		} else if (a[0] == '-' && a[1]) {
 			ior_cmd_error("unknown option '%s' for 'run' (see 'ioregress run --help')", a);
 			return 2;
-		} else if (*matrix_path) {
-			ior_cmd_error("'run' takes one matrix, got '%s' and '%s'", *matrix_path, a);
+		} else if (ra->matrix_path) {
+			ior_cmd_error("'run' takes one matrix, got '%s' and '%s'", ra->matrix_path, a);
 			return 2;
 		} else {
-			*matrix_path = a;
+			ra->matrix_path = a;
 			continue;
 		}
-		sets[(*nsets)++] = value;
+		ra->sets[ra->nsets++] = value;
 	}
 	return 0;
 }
@@ -50,17 +65,17 @@ static void print_summary(const struct ior_run_summary *s, const char *db_path)
 
 int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
-	const char *path;
-	const char *sets[argc > 0 ? argc : 1];
-	int nsets;
+	const char *sets[argc > 0 ? argc : 1], *allow[argc > 0 ? argc : 1];
+	struct run_args ra = { .sets = sets, .allow = allow };
 	ior_error_clear();
-	int status = parse_args(argc, argv, &path, sets, &nsets);
+	int status = parse_args(argc, argv, &ra);
 	if (status)
 		return status;
+	const char *path = ra.matrix_path;
 
 	struct ior_matrix *m = NULL;
 	int rc = path ? ior_matrix_parse_file(&m, path) : ior_matrix_default(&m);
-	for (int i = 0; rc == IOR_OK && i < nsets; i++)
+	for (int i = 0; rc == IOR_OK && i < ra.nsets; i++)
 		if ((rc = ior_matrix_set(m, sets[i])) != 0)
 			ior_error_wrap(rc, "--set '%s'", sets[i]);
 	if (rc) {
@@ -70,7 +85,11 @@ int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	}
 
 	ior_stop_install_handlers();
-	struct ior_run_options opts = { .progress = !ctx->quiet && isatty(STDERR_FILENO) };
+	struct ior_run_options opts = {
+		.progress = !ctx->quiet && isatty(STDERR_FILENO),
+		.allow_destructive = allow,
+		.nallow_destructive = (size_t)ra.nallow,
+	};
 	struct ior_run_summary summary;
 	rc = ior_run_matrix(ctx->db, m, &opts, &summary);
 	ior_matrix_free(m);

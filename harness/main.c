@@ -15,7 +15,8 @@
 static const struct ior_command commands[] = {
 	{ "run", cmd_run, IOR_CMD_NEEDS_DB | IOR_CMD_NEEDS_ROOT, 1,
 	  "run a matrix (or the built-in default) and store every sample",
-	  "usage: ioregress run [MATRIX] [--set KEY=VALUE]... [--db FILE] [--quiet]\n"
+	  "usage: ioregress run [MATRIX] [--set KEY=VALUE]... [--allow-destructive=DEVICE]...\n"
+	  "                     [--db FILE] [--quiet]\n"
 	  "\n"
 	  "Runs MATRIX, or without one the built-in default (a 1 GiB scratch loop device, every\n"
 	  "scheduler the kernel offers, the hdparm engine buffered and direct, 3 repetitions).\n"
@@ -23,6 +24,11 @@ static const struct ior_command commands[] = {
 	  "\n"
 	  "  --set KEY=VALUE   override a matrix key: matrix.repetitions=5,\n"
 	  "                    engine.NAME.KEY=VALUE, device.NAME.KEY=VALUE\n"
+	  "  --allow-destructive=DEVICE\n"
+	  "                    confirm that write engines may destroy DEVICE (exact path); needed\n"
+	  "                    for any device ioregress did not create, together with\n"
+	  "                    destructive = yes in the matrix. Mounted devices, swap and the root\n"
+	  "                    filesystem's device are refused regardless.\n"
 	  "  --quiet           no progress line on stderr\n" },
 	{ "probe", cmd_probe, 0, 1,
 	  "show the running kernel, its block devices and the schedulers they offer",

@@ -119,7 +119,7 @@ int ior_run_matrix(struct ior_db *db, const struct ior_matrix *m, const struct i
 		rc = ior_run_devices_record(devs, m->ndevices, db, host_id, summary->run_id);
 	if (rc == IOR_OK) {
 		struct ior_cell_runner runner;
-		ior_cell_runner_init(&runner, db, m, summary);
+		ior_cell_runner_init(&runner, db, m, opts, summary);
 		size_t cells = count_cells(m, devs);
 		ior_progress_start(&runner.progress, opts->progress, cells, cells * m->settings.repetitions);
 		rc = run_cells(&runner, devs);

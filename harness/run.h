@@ -3,6 +3,7 @@
 #define IOR_HARNESS_RUN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "matrix/matrix.h"
@@ -10,7 +11,9 @@
 struct ior_db;
 
 struct ior_run_options {
-	bool progress;        /* draw the progress line on stderr */
+	bool progress;                          /* draw the progress line on stderr */
+	const char *const *allow_destructive;   /* --allow-destructive=PATH confirmations */
+	size_t nallow_destructive;
 };
 
 struct ior_run_summary {

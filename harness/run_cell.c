@@ -2,6 +2,7 @@
 #include "harness/run_cell.h"
 #include "common/error.h"
 #include "common/stop.h"
+#include "device/guard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,11 +11,12 @@
 #include <unistd.h>
 
 void ior_cell_runner_init(struct ior_cell_runner *r, struct ior_db *db, const struct ior_matrix *m,
-			  struct ior_run_summary *summary)
+			  const struct ior_run_options *opts, struct ior_run_summary *summary)
 {
 	memset(r, 0, sizeof(*r));
 	r->db = db;
 	r->m = m;
+	r->opts = opts;
 	r->summary = summary;
 }
 
@@ -81,14 +83,23 @@ int ior_run_cell_mark(struct ior_cell_runner *r, struct ior_run_device *dev, con
 	return rc;
 }
 
-/* Why this cell cannot run here, or "" when it can. */
-static enum ior_cell_status precheck(const struct ior_run_device *dev, const struct ior_matrix_engine *engine,
-				     char *reason, size_t len)
+/* Why this cell cannot run here, or IOR_CELL_OK when it can. A write engine passes the
+ * device guards first, every time: a device can be mounted between two cells. */
+static enum ior_cell_status precheck(const struct ior_cell_runner *r, const struct ior_run_device *dev,
+				     const struct ior_matrix_engine *engine, char *reason, size_t len)
 {
-	if ((engine->ops->flags & IOR_ENGINE_WRITES) && !dev->spec->opts.destructive) {
-		snprintf(reason, len, "engine '%s' writes and device '%s' is not marked destructive = yes",
-			 engine->name, dev->spec->name);
-		return IOR_CELL_SKIPPED;
+	if (engine->ops->flags & IOR_ENGINE_WRITES) {
+		struct ior_guard_policy policy = {
+			.destructive = dev->spec->opts.destructive,
+			.scratch = dev->spec->opts.loop != 0,
+			.confirmed = r->opts->allow_destructive,
+			.nconfirmed = r->opts->nallow_destructive,
+		};
+		ior_error_clear();
+		if (ior_guard_check_write(dev->target.path, &policy) != IOR_OK) {
+			snprintf(reason, len, "engine '%s' writes: %s", engine->name, ior_error_last());
+			return IOR_CELL_SKIPPED;
+		}
 	}
 	if (engine->ops->supported) {
 		ior_error_clear();
@@ -139,7 +150,7 @@ int ior_run_cell(struct ior_cell_runner *r, struct ior_run_device *dev, const ch
 		 const struct ior_matrix_engine *engine)
 {
 	char reason[512] = "";
-	enum ior_cell_status status = precheck(dev, engine, reason, sizeof(reason));
+	enum ior_cell_status status = precheck(r, dev, engine, reason, sizeof(reason));
 	if (status != IOR_CELL_OK)
 		return ior_run_cell_mark(r, dev, sched, engine, status, reason);
 

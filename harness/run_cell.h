@@ -10,6 +10,7 @@
 struct ior_cell_runner {
 	struct ior_db *db;
 	const struct ior_matrix *m;
+	const struct ior_run_options *opts;
 	struct ior_run_summary *summary;
 	struct ior_progress progress;
 	size_t cell_index;            /* 1-based, for the progress line */
@@ -17,7 +18,7 @@ struct ior_cell_runner {
 };
 
 void ior_cell_runner_init(struct ior_cell_runner *r, struct ior_db *db, const struct ior_matrix *m,
-			  struct ior_run_summary *summary);
+			  const struct ior_run_options *opts, struct ior_run_summary *summary);
 
 /* Runs the cell. A skip (writes to a non-destructive device, unsupported here) or an engine
  * failure is recorded on the cell and is not an error of the run; IOR_EINTERRUPTED and

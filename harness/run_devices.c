@@ -2,6 +2,7 @@
 #include "harness/run_devices.h"
 #include "common/error.h"
 #include "db/db.h"
+#include "device/guard.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 static int prepare_one(struct ior_run_device *d, const struct ior_matrix_device *spec)
 {
 	d->spec = spec;
+	d->lock_fd = -1;
 	const char *path = spec->opts.path;
 	if (spec->opts.loop) {
 		const char *dir = spec->opts.backing_dir && *spec->opts.backing_dir ? spec->opts.backing_dir : "/tmp";
@@ -26,7 +28,9 @@ static int prepare_one(struct ior_run_device *d, const struct ior_matrix_device 
 		if (!S_ISBLK(st.st_mode))
 			return ior_error_set(IOR_EINVALID, "device '%s': '%s' is not a block device", spec->name, path);
 	}
-	int rc = ior_blockdev_probe(path, &d->info);
+	int rc = ior_guard_lock(path, &d->lock_fd);
+	if (rc == IOR_OK)
+		rc = ior_blockdev_probe(path, &d->info);
 	if (rc)
 		return ior_error_wrap(rc, "device '%s'", spec->name);
 	for (size_t i = 0; i < d->info.nschedulers; i++)
@@ -47,6 +51,8 @@ int ior_run_devices_prepare(struct ior_run_device **out, const struct ior_matrix
 	*out = calloc(m->ndevices ? m->ndevices : 1, sizeof(**out));
 	if (!*out)
 		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t i = 0; i < m->ndevices; i++)
+		(*out)[i].lock_fd = -1;
 	for (size_t i = 0; i < m->ndevices; i++) {
 		int rc = prepare_one(&(*out)[i], &m->devices[i]);
 		if (rc) {
@@ -88,6 +94,7 @@ int ior_run_devices_teardown(struct ior_run_device *devs, size_t n)
 		return IOR_OK;
 	int first = IOR_OK;
 	for (size_t i = 0; i < n; i++) {
+		ior_guard_unlock(devs[i].lock_fd);
 		int rc = ior_loopdev_destroy(&devs[i].loop);
 		if (rc && first == IOR_OK)
 			first = rc;

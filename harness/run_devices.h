@@ -17,6 +17,7 @@ struct ior_run_device {
 	struct ior_blockdev info;
 	struct ior_target target;
 	int64_t db_id;
+	int lock_fd;                      /* exclusive lock: one run per device at a time */
 	char *offered[IOR_MAX_SCHEDULERS + 1]; /* NULL-terminated view into info.schedulers */
 };
 

@@ -1,0 +1,94 @@
+/* `ioregress report`: the stored samples as the field report's tables, with spreads and variance alerts, as text or JSON. */
+#include "common/error.h"
+#include "db/db.h"
+#include "harness/commands.h"
+#include "matrix/option.h"
+#include "reports/alerts.h"
+#include "reports/report.h"
+#include "reports/table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct report_args {
+	struct ior_db_filter filter;
+	bool json;
+	struct ior_alert_opts alerts;
+};
+
+/* "--key value" or "--key=value"; advances *i past a separate value. */
+static const char *option_value(int argc, char **argv, int *i, const char *key)
+{
+	size_t len = strlen(key);
+	if (strncmp(argv[*i], key, len))
+		return NULL;
+	if (argv[*i][len] == '=')
+		return argv[*i] + len + 1;
+	if (argv[*i][len] || *i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
+
+static int parse_args(struct report_args *a, int argc, char **argv)
+{
+	ior_alert_opts_default(&a->alerts);
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		if ((v = option_value(argc, argv, &i, "--format"))) {
+			if (strcmp(v, "text") && strcmp(v, "json"))
+				return ior_error_set(IOR_EINVALID, "--format: '%s' is not text or json", v);
+			a->json = !strcmp(v, "json");
+		} else if ((v = option_value(argc, argv, &i, "--host"))) {
+			a->filter.host = v;
+		} else if ((v = option_value(argc, argv, &i, "--kernel"))) {
+			a->filter.kernel = v;
+		} else if ((v = option_value(argc, argv, &i, "--device"))) {
+			a->filter.device = v;
+		} else if ((v = option_value(argc, argv, &i, "--alert-spread"))) {
+			if (ior_parse_percent(v, &a->alerts.floor))
+				return ior_error_wrap(IOR_EINVALID, "--alert-spread");
+		} else {
+			return ior_error_set(IOR_EINVALID, "unknown argument '%s' for 'report' (see 'ioregress report --help')",
+					     argv[i]);
+		}
+	}
+	return IOR_OK;
+}
+
+static int render(const struct report_args *a, struct ior_db_row *rows, size_t n)
+{
+	struct ior_rt *rt = NULL;
+	struct ior_alert *alerts = NULL;
+	size_t nalerts = 0;
+	int rc = ior_rt_build(&rt, rows, n);
+	if (!rc)
+		rc = ior_alerts_compute(&alerts, &nalerts, rt, &a->alerts);
+	if (!rc)
+		rc = a->json ? ior_report_json(stdout, rt, alerts, nalerts) : ior_report_text(stdout, rt, alerts, nalerts);
+	free(alerts);
+	ior_rt_free(rt);
+	return rc;
+}
+
+int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
+{
+	struct report_args a = { 0 };
+	ior_error_clear();
+	if (parse_args(&a, argc, argv)) {
+		ior_cmd_error("bad arguments");
+		return 2;
+	}
+	struct ior_db_row *rows = NULL;
+	size_t n = 0;
+	if (ior_db_samples(ctx->db, &a.filter, &rows, &n)) {
+		ior_cmd_error("cannot read samples from '%s'", ctx->db_path);
+		return 1;
+	}
+	int rc = render(&a, rows, n);
+	ior_db_rows_free(rows, n);
+	if (rc) {
+		ior_cmd_error("cannot render the report");
+		return 1;
+	}
+	return 0;
+}
