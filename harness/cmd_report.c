@@ -7,6 +7,7 @@
 #include "reports/report.h"
 #include "reports/table.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,7 +76,10 @@ int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	struct report_args a = { 0 };
 	ior_error_clear();
 	if (parse_args(&a, argc, argv)) {
-		ior_cmd_error("bad arguments");
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s", ior_error_last());
+		ior_error_clear();
+		ior_cmd_error("%s", msg);
 		return 2;
 	}
 	struct ior_db_row *rows = NULL;

@@ -1,0 +1,202 @@
+/* `ioregress check`: a candidate kernel against a baseline, cell by cell, with the evidence table and git bisect run's exit statuses. */
+#include "common/error.h"
+#include "db/db.h"
+#include "harness/commands.h"
+#include "matrix/option.h"
+#include "reports/compare.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+/* git bisect run: 0 good, 1 bad, 125 skip, and >= 128 aborts the bisection. */
+enum { CHECK_GOOD = 0, CHECK_BAD = 1, CHECK_SKIP = 125, CHECK_ERROR = 128 };
+
+struct check_args {
+	const char *baseline, *candidate;
+	struct ior_db_filter filter;
+	struct ior_compare_opts cmp;
+	struct utsname uts;
+};
+
+static const char *option_value(int argc, char **argv, int *i, const char *key)
+{
+	size_t len = strlen(key);
+	if (strncmp(argv[*i], key, len))
+		return NULL;
+	if (argv[*i][len] == '=')
+		return argv[*i] + len + 1;
+	if (argv[*i][len] || *i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
+
+static int parse_args(struct check_args *a, int argc, char **argv)
+{
+	ior_compare_opts_default(&a->cmp);
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		if ((v = option_value(argc, argv, &i, "--baseline")))
+			a->baseline = v;
+		else if ((v = option_value(argc, argv, &i, "--candidate")))
+			a->candidate = v;
+		else if ((v = option_value(argc, argv, &i, "--host")))
+			a->filter.host = v;
+		else if ((v = option_value(argc, argv, &i, "--device")))
+			a->filter.device = v;
+		else if ((v = option_value(argc, argv, &i, "--scheduler")))
+			a->filter.scheduler = v;
+		else if ((v = option_value(argc, argv, &i, "--engine")))
+			a->filter.engine = v;
+		else if ((v = option_value(argc, argv, &i, "--min-effect"))) {
+			if (ior_parse_percent(v, &a->cmp.min_effect))
+				return ior_error_wrap(IOR_EINVALID, "--min-effect");
+		} else
+			return ior_error_set(IOR_EINVALID, "unknown or incomplete argument '%s' for 'check' "
+					     "(see 'ioregress check --help')", argv[i]);
+	}
+	if (!a->baseline)
+		return ior_error_set(IOR_EINVALID, "'check' needs --baseline KERNEL");
+	if (!a->candidate) {
+		if (uname(&a->uts))
+			return ior_error_set(IOR_ERROR, "cannot read the running kernel's release");
+		a->candidate = a->uts.release;
+	}
+	if (!strcmp(a->baseline, a->candidate))
+		return ior_error_set(IOR_EINVALID, "baseline and candidate are the same kernel '%s'", a->baseline);
+	return IOR_OK;
+}
+
+static int load(struct ior_db *db, const struct check_args *a, const char *kernel, const char *role,
+		struct ior_db_row **rows, size_t *n)
+{
+	struct ior_db_filter f = a->filter;
+	f.kernel = kernel;
+	if (ior_db_samples(db, &f, rows, n))
+		return IOR_ERROR;
+	if (*n == 0) {
+		ior_db_rows_free(*rows, *n);
+		*rows = NULL;
+		return ior_error_set(IOR_ENOTFOUND, "no samples for %s kernel '%s'%s", role, kernel,
+				     a->filter.host || a->filter.device || a->filter.scheduler || a->filter.engine
+					     ? " matching the filters" : "");
+	}
+	return IOR_OK;
+}
+
+static bool same_cell(const struct ior_db_row *x, const struct ior_db_row *y)
+{
+	return !strcmp(x->host, y->host) && !strcmp(x->device, y->device) && !strcmp(x->scheduler, y->scheduler) &&
+	       !strcmp(x->engine, y->engine) && !strcmp(x->params ? x->params : "", y->params ? y->params : "");
+}
+
+/* Values of every row of rows[] in the same cell as key. */
+static size_t values_of(double *out, size_t cap, const struct ior_db_row *rows, size_t n, const struct ior_db_row *key)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n && k < cap; i++)
+		if (same_cell(&rows[i], key))
+			out[k++] = rows[i].value;
+	return k;
+}
+
+static bool seen_before(const struct ior_db_row *rows, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (same_cell(&rows[j], &rows[i]))
+			return true;
+	return false;
+}
+
+static void print_header(const struct check_args *a)
+{
+	printf("baseline %s, candidate %s: alpha %g, minimum effect %.1f%%\n", a->baseline, a->candidate,
+	       a->cmp.alpha, a->cmp.min_effect * 100);
+	printf("%-12s %-12s %-12s %-10s %3s %3s %10s %10s %8s %18s %9s %9s  %s\n", "host", "device", "scheduler",
+	       "engine", "nA", "nB", "median A", "median B", "change", "95% CI", "p", "HL shift", "verdict");
+}
+
+static void print_row(const struct ior_db_row *r, const struct ior_comparison *c)
+{
+	char ci[40];
+	snprintf(ci, sizeof(ci), "%+.1f%%..%+.1f%%", (c->ratio_lo - 1) * 100, (c->ratio_hi - 1) * 100);
+	printf("%-12s %-12s %-12s %-10s %3zu %3zu %10.2f %10.2f %+7.1f%% %18s %9.3g %+9.2f  %s: %s\n", r->host,
+	       r->device, r->scheduler, r->engine, c->na, c->nb, c->median_a, c->median_b, (c->ratio - 1) * 100, ci,
+	       c->mw.p, c->hl_shift, ior_verdict_name(c->verdict), c->reason);
+}
+
+/* Compares every cell present on both kernels; returns the exit status. */
+static int compare_all(const struct check_args *a, struct ior_db_row *base, size_t nb, struct ior_db_row *cand,
+		       size_t nc)
+{
+	enum { CAP = 4096 };
+	double *va = malloc(CAP * sizeof(*va)), *vb = malloc(CAP * sizeof(*vb));
+	size_t compared = 0, regressions = 0, unsure = 0, only = 0;
+	int status = CHECK_ERROR;
+	if (!va || !vb)
+		goto out;
+	print_header(a);
+	for (size_t i = 0; i < nb; i++) {
+		if (seen_before(base, i))
+			continue;
+		size_t ka = values_of(va, CAP, base, nb, &base[i]), kb = values_of(vb, CAP, cand, nc, &base[i]);
+		if (!kb) {
+			only++;
+			continue;
+		}
+		struct ior_compare_opts o = a->cmp;
+		o.higher_is_better = base[i].higher_is_better;
+		struct ior_comparison c;
+		if (ior_compare(&c, va, ka, vb, kb, &o)) {
+			ior_cmd_error("cannot compare '%s' %s %s", base[i].device, base[i].scheduler, base[i].engine);
+			goto out;
+		}
+		print_row(&base[i], &c);
+		compared++;
+		regressions += c.verdict == IOR_VERDICT_REGRESSION;
+		unsure += c.verdict == IOR_VERDICT_INCONCLUSIVE;
+	}
+	if (!compared) {
+		ior_error_clear();
+		ior_cmd_error("no cell was measured on both '%s' and '%s'", a->baseline, a->candidate);
+		goto out;
+	}
+	if (only)
+		printf("%zu baseline cell(s) have no candidate samples and were not compared\n", only);
+	status = regressions ? CHECK_BAD : unsure ? CHECK_SKIP : CHECK_GOOD;
+	printf("%zu cell(s) compared: %zu regression(s), %zu inconclusive: %s\n", compared, regressions, unsure,
+	       status == CHECK_BAD ? "bad (exit 1)" : status == CHECK_SKIP ? "skip (exit 125)" : "good (exit 0)");
+out:
+	free(va);
+	free(vb);
+	return status;
+}
+
+int cmd_check(int argc, char **argv, struct ior_cmd_ctx *ctx)
+{
+	struct check_args a = { 0 };
+	ior_error_clear();
+	if (parse_args(&a, argc, argv)) {
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s", ior_error_last());
+		ior_error_clear();
+		ior_cmd_error("%s", msg);
+		return CHECK_ERROR;
+	}
+	struct ior_db_row *base = NULL, *cand = NULL;
+	size_t nb = 0, nc = 0;
+	int status = CHECK_ERROR;
+	if (load(ctx->db, &a, a.baseline, "baseline", &base, &nb) ||
+	    load(ctx->db, &a, a.candidate, "candidate", &cand, &nc)) {
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s", ior_error_last());
+		ior_error_clear();
+		ior_cmd_error("%s", msg);
+	} else {
+		status = compare_all(&a, base, nb, cand, nc);
+	}
+	ior_db_rows_free(base, nb);
+	ior_db_rows_free(cand, nc);
+	return status;
+}

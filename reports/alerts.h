@@ -1,0 +1,52 @@
+/* Variance alerts: a device on a kernel (all its samples, the field report's view) or a cell whose spread stands out. */
+#ifndef IOR_REPORTS_ALERTS_H
+#define IOR_REPORTS_ALERTS_H
+
+#include <stddef.h>
+
+#include "reports/table.h"
+
+/*
+ * The rule, for a device on a kernel (and likewise for a cell):
+ *   spread > floor  AND  spread > ratio * (median spread of its peers)
+ * A device's peers are the other devices on the same kernel and the same
+ * device (same host and engine) on the other kernels. A cell's peers are the
+ * other schedulers of its device on the same kernel and the same cell on the
+ * other kernels: a cell alert means "this scheduler is odd", the device alert
+ * covers "this device is odd". With no peers only the floor applies.
+ *
+ * Why: a spread means little alone. The field report's SSD RAID had 18.6% on
+ * 2.6.30-2, in line with that device's behaviour; what made 2.6.32 (66.9%)
+ * and 2.6.33-rc5 (54.6%) stand out is that they were several times what the
+ * SATA RAID beside them showed (3-5%) and several times the same SSD on
+ * another kernel. The median of the peers resists one other odd kernel or
+ * device; twice the peers' median is the smallest multiple that is not within
+ * the usual kernel-to-kernel wobble of a device (the seed data's SATA RAID
+ * spreads 3.1-6.4% vary by 2x at most). The floor (10%, the matrix's
+ * alert_spread) keeps very tight measures from alerting on spreads that
+ * matter to no one: the field report's scheduler differences were 1-3%, so a
+ * spread under 10% cannot hide a difference a tester is looking for.
+ */
+#define IOR_ALERT_FLOOR 0.10
+#define IOR_ALERT_PEER_RATIO 2.0
+
+struct ior_alert_opts {
+	double floor;       /* absolute spread floor, fraction; matrix alert_spread, --alert-spread */
+	double peer_ratio;  /* how many times the peers' median spread */
+};
+void ior_alert_opts_default(struct ior_alert_opts *o);
+
+enum ior_alert_kind { IOR_ALERT_DEVICE, IOR_ALERT_CELL };
+
+struct ior_alert {
+	enum ior_alert_kind kind;
+	const char *host, *kernel, *engine, *device, *scheduler;  /* scheduler NULL for a device alert */
+	double spread;
+	double peer_median;     /* NAN without peers */
+	char text[1280];         /* the alert in words, with the comparison to its peers */
+};
+
+/* Every alert over the model, devices first within each group. */
+int ior_alerts_compute(struct ior_alert **out, size_t *n, const struct ior_rt *rt, const struct ior_alert_opts *o);
+
+#endif

@@ -1,0 +1,264 @@
+/* Tests for the report model, variance alerts and the text/JSON renderers, on the field report's seed data (tests/data/hdparm-2.6-kernels.csv). */
+#include "common/error.h"
+#include "db/db.h"
+#include "reports/alerts.h"
+#include "reports/report.h"
+#include "reports/table.h"
+#include "tests/suite.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NEAR(a, b, tol) CU_ASSERT_DOUBLE_EQUAL((a), (b), (tol))
+
+/* --- rows built in memory from the seed CSV, independent of db/ ----------- */
+
+static struct ior_db_row mem_rows[128];
+static size_t mem_n;
+
+static int64_t cell_id_for(const struct ior_db_row *r)
+{
+	for (size_t i = 0; i < mem_n; i++)
+		if (!strcmp(mem_rows[i].host, r->host) && !strcmp(mem_rows[i].kernel, r->kernel) &&
+		    !strcmp(mem_rows[i].device, r->device) && !strcmp(mem_rows[i].scheduler, r->scheduler) &&
+		    !strcmp(mem_rows[i].engine, r->engine))
+			return mem_rows[i].cell_id;
+	return (int64_t)mem_n + 1;
+}
+
+static void load_seed_in_memory(void)
+{
+	if (mem_n)
+		return;
+	FILE *f = fopen(ior_test_source_path("tests/data/hdparm-2.6-kernels.csv"), "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	char line[512];
+	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof(line), f));  /* header */
+	while (fgets(line, sizeof(line), f) && mem_n < 128) {
+		line[strcspn(line, "\r\n")] = 0;
+		char *field[8], *save = NULL, *p = line;
+		int k = 0;
+		for (char *t; k < 8 && (t = strtok_r(p, ",", &save)); p = NULL)
+			field[k++] = t;
+		CU_ASSERT_EQUAL_FATAL(k, 8);
+		struct ior_db_row r = { .run_id = 1, .host = strdup(field[0]), .kernel = strdup(field[1]),
+					.device = strdup(field[2]), .scheduler = strdup(field[3]),
+					.engine = strdup(field[4]), .rep = atoi(field[5]), .value = atof(field[6]),
+					.unit = strdup(field[7]), .higher_is_better = true };
+		r.cell_id = cell_id_for(&r);
+		mem_rows[mem_n++] = r;
+	}
+	fclose(f);
+	CU_ASSERT_EQUAL(mem_n, 72);
+}
+
+/* The field report's figures (../shared/FACTS.md). */
+static void check_seed_figures(const struct ior_rt *rt)
+{
+	CU_ASSERT_EQUAL_FATAL(rt->ngroups, 4);
+	/* hosts by name, then kernels in version order, whatever order the rows came in */
+	CU_ASSERT_STRING_EQUAL(rt->groups[0].kernel, "2.6.31");
+	CU_ASSERT_STRING_EQUAL(rt->groups[1].kernel, "2.6.30-2");
+	CU_ASSERT_STRING_EQUAL(rt->groups[2].kernel, "2.6.32");
+	CU_ASSERT_STRING_EQUAL(rt->groups[3].kernel, "2.6.33-rc5");
+	const struct ior_rt_group *g = ior_rt_find(rt, "quadcore-8g", "2.6.30-2", "hdparm-t");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	const struct ior_rt_cell *noop = ior_rt_cell_find(g, "SSD RAID", "noop");
+	const struct ior_rt_cell *cfq = ior_rt_cell_find(g, "SSD RAID", "cfq");
+	const struct ior_rt_cell *dl = ior_rt_cell_find(g, "SSD RAID", "deadline");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(noop);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cfq);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dl);
+	NEAR(noop->total, 327.76, 1e-9);
+	NEAR(cfq->total, 323.39, 1e-9);
+	NEAR(dl->total, 325.37, 1e-9);
+	NEAR(noop->share * 100, 33.564, 0.0005);
+	NEAR(cfq->share * 100, 33.117, 0.0005);
+	NEAR(dl->share * 100, 33.319, 0.0005);
+	CU_ASSERT_TRUE(noop->best);
+	CU_ASSERT_FALSE(cfq->best || dl->best);
+	CU_ASSERT_EQUAL(noop->n, 3);
+	g = ior_rt_find(rt, NULL, "2.6.32", NULL);
+	NEAR(ior_rt_device_find(g, "SSD RAID")->st.spread * 100, 66.9, 0.05);
+	NEAR(ior_rt_device_find(g, "SATA RAID")->st.spread * 100, 3.1, 0.05);
+	g = ior_rt_find(rt, NULL, "2.6.33-rc5", NULL);
+	NEAR(ior_rt_device_find(g, "SSD RAID")->st.spread * 100, 54.6, 0.05);
+	NEAR(ior_rt_device_find(g, "SATA RAID")->st.spread * 100, 4.6, 0.05);
+	g = ior_rt_find(rt, NULL, "2.6.31", NULL);
+	NEAR(ior_rt_device_find(g, "SSD")->st.spread * 100, 2.1, 0.05);
+	NEAR(ior_rt_device_find(g, "SATA RAID")->st.spread * 100, 6.4, 0.05);
+	NEAR(ior_rt_device_find(ior_rt_find(rt, NULL, "2.6.30-2", NULL), "SSD RAID")->st.spread * 100, 18.6, 0.05);
+}
+
+static const struct ior_alert *device_alert(const struct ior_alert *a, size_t n, const char *kernel, const char *dev)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].kind == IOR_ALERT_DEVICE && !strcmp(a[i].kernel, kernel) && !strcmp(a[i].device, dev))
+			return &a[i];
+	return NULL;
+}
+
+static void check_seed_alerts(const struct ior_alert *a, size_t n)
+{
+	const struct ior_alert *x = device_alert(a, n, "2.6.32", "SSD RAID");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+	NEAR(x->spread * 100, 66.9, 0.05);
+	/* the words compare it with the other device here and the same device elsewhere */
+	CU_ASSERT_PTR_NOT_NULL(strstr(x->text, "SATA RAID 3.1%"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(x->text, "2.6.30-2 18.6%"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(x->text, "2.6.33-rc5 54.6%"));
+	CU_ASSERT_PTR_NOT_NULL(device_alert(a, n, "2.6.33-rc5", "SSD RAID"));
+	const char *kernels[] = { "2.6.30-2", "2.6.31", "2.6.32", "2.6.33-rc5" };
+	for (int k = 0; k < 4; k++)
+		CU_ASSERT_PTR_NULL(device_alert(a, n, kernels[k], "SATA RAID"));
+	CU_ASSERT_PTR_NULL(device_alert(a, n, "2.6.31", "SSD"));
+	CU_ASSERT_PTR_NULL(device_alert(a, n, "2.6.30-2", "SSD RAID"));
+	/* no cell stands out from its device's other schedulers and other kernels */
+	for (size_t i = 0; i < n; i++)
+		CU_ASSERT_EQUAL(a[i].kind, IOR_ALERT_DEVICE);
+	CU_ASSERT_EQUAL(n, 2);
+}
+
+static char *render(const struct ior_rt *rt, const struct ior_alert *a, size_t n, bool json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CU_ASSERT_EQUAL(json ? ior_report_json(f, rt, a, n) : ior_report_text(f, rt, a, n), 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_seed_figures_in_memory(void)
+{
+	load_seed_in_memory();
+	/* reverse the rows: the model must not depend on input order */
+	struct ior_db_row rev[128];
+	for (size_t i = 0; i < mem_n; i++)
+		rev[i] = mem_rows[mem_n - 1 - i];
+	struct ior_rt *rt;
+	CU_ASSERT_EQUAL_FATAL(ior_rt_build(&rt, rev, mem_n), 0);
+	check_seed_figures(rt);
+	/* devices keep the order they were imported in (SSD RAID first, noop first) */
+	const struct ior_rt_group *g = ior_rt_find(rt, NULL, "2.6.30-2", NULL);
+	CU_ASSERT_STRING_EQUAL(g->cells[0].device, "SSD RAID");
+	CU_ASSERT_STRING_EQUAL(g->cells[0].scheduler, "noop");
+	ior_rt_free(rt);
+}
+
+static void test_seed_alerts_defaults(void)
+{
+	load_seed_in_memory();
+	struct ior_rt *rt;
+	CU_ASSERT_EQUAL_FATAL(ior_rt_build(&rt, mem_rows, mem_n), 0);
+	struct ior_alert *a;
+	size_t n;
+	CU_ASSERT_EQUAL_FATAL(ior_alerts_compute(&a, &n, rt, NULL), 0);
+	check_seed_alerts(a, n);
+	free(a);
+	/* a floor above every spread silences everything; the floor is the knob */
+	struct ior_alert_opts o;
+	ior_alert_opts_default(&o);
+	o.floor = 0.70;
+	CU_ASSERT_EQUAL_FATAL(ior_alerts_compute(&a, &n, rt, &o), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	free(a);
+	ior_rt_free(rt);
+}
+
+static void test_alone_a_device_meets_only_the_floor(void)
+{
+	load_seed_in_memory();
+	/* only 2.6.30-2 SSD RAID: no peers, so 18.6% > 10% alerts and says so */
+	struct ior_db_row only[16];
+	size_t k = 0;
+	for (size_t i = 0; i < mem_n; i++)
+		if (!strcmp(mem_rows[i].kernel, "2.6.30-2") && !strcmp(mem_rows[i].device, "SSD RAID"))
+			only[k++] = mem_rows[i];
+	struct ior_rt *rt;
+	CU_ASSERT_EQUAL_FATAL(ior_rt_build(&rt, only, k), 0);
+	struct ior_alert *a;
+	size_t n;
+	CU_ASSERT_EQUAL_FATAL(ior_alerts_compute(&a, &n, rt, NULL), 0);
+	const struct ior_alert *x = device_alert(a, n, "2.6.30-2", "SSD RAID");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+	CU_ASSERT_PTR_NOT_NULL(strstr(x->text, "nothing to compare it with"));
+	free(a);
+	ior_rt_free(rt);
+}
+
+static void test_text_report_layout(void)
+{
+	load_seed_in_memory();
+	struct ior_rt *rt;
+	CU_ASSERT_EQUAL_FATAL(ior_rt_build(&rt, mem_rows, mem_n), 0);
+	struct ior_alert *a;
+	size_t n;
+	ior_alerts_compute(&a, &n, rt, NULL);
+	char *text = render(rt, a, n, false);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "quadcore-8g, kernel 2.6.30-2, hdparm-t (MB/s, higher is better)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "   115.51    107.73    104.52     327.76   33.564% *\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "323.39   33.117%\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "325.37   33.319%\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "ratio SSD RAID / SATA RAID: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "66.9%"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "alert: device 'SSD RAID' on 2.6.32"));
+	/* on quadcore-8g the kernels come in version order */
+	char *k30 = strstr(text, "kernel 2.6.30-2"), *k31 = strstr(text, "kernel 2.6.31,"),
+	     *k32 = strstr(text, "kernel 2.6.32"), *k33 = strstr(text, "kernel 2.6.33-rc5");
+	CU_ASSERT_TRUE(k30 && k31 && k32 && k33 && k30 < k32 && k32 < k33);
+	if (getenv("IOR_SHOW_REPORT"))
+		fputs(text, stderr);
+	free(text);
+	char *json = render(rt, a, n, true);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"kernel\":\"2.6.32\"") ? json : strstr(json, "\"kernel\": \"2.6.32\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"alerts\""));
+	free(json);
+	free(a);
+	ior_rt_free(rt);
+}
+
+/* The same figures through the real path: CSV import into SQLite, then ior_db_samples. */
+static void test_seed_through_database(void)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/seed.db", ior_test_tmpdir());
+	struct ior_db *db;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	size_t imported = 0;
+	int rc = ior_db_import_samples_csv(db, ior_test_source_path("tests/data/hdparm-2.6-kernels.csv"), &imported);
+	if (rc)
+		fprintf(stderr, "import: %s\n", ior_error_last());
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(imported, 72);
+	struct ior_db_row *rows;
+	size_t n;
+	CU_ASSERT_EQUAL_FATAL(ior_db_samples(db, NULL, &rows, &n), 0);
+	CU_ASSERT_EQUAL(n, 72);
+	struct ior_rt *rt;
+	CU_ASSERT_EQUAL_FATAL(ior_rt_build(&rt, rows, n), 0);
+	check_seed_figures(rt);
+	struct ior_alert *a;
+	size_t na;
+	CU_ASSERT_EQUAL_FATAL(ior_alerts_compute(&a, &na, rt, NULL), 0);
+	check_seed_alerts(a, na);
+	free(a);
+	ior_rt_free(rt);
+	ior_db_rows_free(rows, n);
+	ior_db_free(db);
+}
+
+int main(void)
+{
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_seed_figures_in_memory),
+		IOR_TEST(test_seed_alerts_defaults),
+		IOR_TEST(test_alone_a_device_meets_only_the_floor),
+		IOR_TEST(test_text_report_layout),
+		IOR_TEST(test_seed_through_database),
+		IOR_TEST_END,
+	};
+	return ior_test_run("report_text", tests);
+}
