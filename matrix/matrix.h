@@ -66,12 +66,16 @@ int ior_matrix_parse_string(struct ior_matrix **out, const char *name, const cha
 int ior_matrix_default(struct ior_matrix **out);
 
 /* Command-line override, same rows and checks as the file:
- * "matrix.repetitions=5", "engine.seqread.direct=yes", "device.scratch.loop=2G". */
+ * "matrix.repetitions=5", "engine.seqread.direct=yes", "device.scratch.loop=2G".
+ * Setting a device's path drops its loop size and vice versa; an engine's type
+ * cannot be overridden. On failure the matrix is unchanged and the message is
+ * "override 'ASSIGNMENT': key: problem". m->text keeps the file as written. */
 int ior_matrix_set(struct ior_matrix *m, const char *assignment);
 
 /* The scheduler list for a device: "all" gives every offered scheduler;
- * a list gives itself. Returns a NULL-terminated malloc'd array of malloc'd
- * strings (free with ior_strv_free). */
+ * a list gives itself, offered or not (the run records the missing ones as
+ * unavailable). offered may be NULL. Returns a NULL-terminated malloc'd array
+ * of malloc'd strings (free with ior_strv_free), NULL when out of memory. */
 char **ior_matrix_schedulers_for(const struct ior_matrix *m, char *const *offered);
 void ior_strv_free(char **v);
 
