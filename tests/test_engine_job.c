@@ -1,0 +1,145 @@
+/* Offline tests for the job pieces the aio and uring engines share: latency buckets and percentiles, offset permutations, the write stamp, option rows. */
+#include "common/error.h"
+#include "engines/job.h"
+#include "tests/suite.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_latency_buckets_are_monotonic_and_tight(void)
+{
+	unsigned prev = 0;
+	for (uint64_t ns = 1; ns < (1ull << 36); ns = ns * 17 / 16 + 1) {
+		unsigned i = ior_lat_index(ns);
+		CU_ASSERT_TRUE(i >= prev);
+		prev = i;
+		/* The bucket's middle is within 1/64 of any value in it (fio's resolution). */
+		double v = ior_lat_value(i);
+		CU_ASSERT_TRUE(fabs(v - (double)ns) <= (double)ns / 64 + 1);
+	}
+	CU_ASSERT_EQUAL(ior_lat_index(0), 0);
+	CU_ASSERT_EQUAL(ior_lat_index(127), 127);
+	CU_ASSERT_EQUAL(ior_lat_index(UINT64_MAX), IOR_LAT_BUCKETS - 1); /* clamped, never out of bounds */
+}
+
+static void test_percentiles_of_a_known_distribution(void)
+{
+	struct ior_lat_hist *h = calloc(1, sizeof(*h));
+	CU_ASSERT_EQUAL(ior_lat_percentile(h, 0.5), 0);
+	/* 1..10000 microseconds, once each: p50 = 5 ms, p99 = 9.9 ms, p99.9 = 9.99 ms. */
+	for (uint64_t us = 1; us <= 10000; us++)
+		ior_lat_add(h, us * 1000);
+	CU_ASSERT_EQUAL(h->n, 10000);
+	double p50 = ior_lat_percentile(h, 0.5), p99 = ior_lat_percentile(h, 0.99), p999 = ior_lat_percentile(h, 0.999);
+	CU_ASSERT_DOUBLE_EQUAL(p50, 5.0e6, 5.0e6 / 60);
+	CU_ASSERT_DOUBLE_EQUAL(p99, 9.9e6, 9.9e6 / 60);
+	CU_ASSERT_DOUBLE_EQUAL(p999, 9.99e6, 9.99e6 / 60);
+	CU_ASSERT_TRUE(p50 <= p99 && p99 <= p999);
+	struct ior_lat_hist *g = calloc(1, sizeof(*g));
+	ior_lat_add(g, 1000000000ull);
+	ior_lat_merge(h, g);
+	CU_ASSERT_EQUAL(h->n, 10001);
+	CU_ASSERT_TRUE(ior_lat_percentile(h, 1.0) > 0.98e9);
+	free(g);
+	free(h);
+}
+
+static void check_permutation(uint64_t n, bool random, uint64_t seed)
+{
+	unsigned char *seen = calloc(n, 1);
+	struct ior_offsets g;
+	ior_offsets_init(&g, n, random, seed);
+	uint64_t in_place = 0;
+	for (unsigned pass = 0; pass < 2; pass++) {
+		memset(seen, 0, n);
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t b = ior_offsets_next(&g);
+			CU_ASSERT_FATAL(b < n);
+			CU_ASSERT_EQUAL(seen[b], 0);
+			seen[b] = 1;
+			in_place += b == i;
+		}
+	}
+	if (random && n >= 1000)
+		CU_ASSERT_TRUE(in_place < n / 50); /* not secretly sequential */
+	if (!random)
+		CU_ASSERT_EQUAL(in_place, 2 * n);
+	free(seen);
+}
+
+static void test_offsets_touch_every_block_once_per_pass(void)
+{
+	static const uint64_t sizes[] = { 1, 2, 3, 5, 64, 1000, 4097, 32768, 100003 };
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		check_permutation(sizes[i], false, 1);
+		check_permutation(sizes[i], true, 1);
+		check_permutation(sizes[i], true, 7);
+	}
+}
+
+static void test_random_passes_differ(void)
+{
+	struct ior_offsets g;
+	ior_offsets_init(&g, 4096, true, 3);
+	uint64_t first[16], same = 0;
+	for (int i = 0; i < 16; i++)
+		first[i] = ior_offsets_next(&g);
+	for (int i = 16; i < 4096; i++)
+		ior_offsets_next(&g);
+	for (int i = 0; i < 16; i++)
+		same += ior_offsets_next(&g) == first[i];
+	CU_ASSERT_TRUE(same < 4);
+}
+
+static void test_pattern_stamp_and_check(void)
+{
+	char buf[4096];
+	memset(buf, 0xab, sizeof(buf));
+	ior_pattern_stamp(buf, sizeof(buf), 1 << 20);
+	CU_ASSERT_TRUE(ior_pattern_check(buf, sizeof(buf), 1 << 20));
+	CU_ASSERT_FALSE(ior_pattern_check(buf, sizeof(buf), (1 << 20) + 4096));  /* wrong place */
+	CU_ASSERT_TRUE(ior_pattern_check(buf + 512, 512, (1 << 20) + 512));      /* any sector alone */
+	buf[1024] ^= 1;
+	CU_ASSERT_FALSE(ior_pattern_check(buf, sizeof(buf), 1 << 20));
+	memset(buf, 0, sizeof(buf));
+	CU_ASSERT_FALSE(ior_pattern_check(buf, 512, 0)); /* zeros are not a stamp, even at offset 0 */
+}
+
+static void test_option_rows(void)
+{
+	struct ior_job_opts o;
+	memset(&o, 0, sizeof(o));
+	CU_ASSERT_EQUAL_FATAL(ior_options_defaults(ior_job_rows, &o), IOR_OK);
+	CU_ASSERT_EQUAL(o.rw, IOR_RW_READ);
+	CU_ASSERT_EQUAL(o.bs, 4096);
+	CU_ASSERT_EQUAL(o.iodepth, 1);
+	CU_ASSERT_EQUAL(o.numjobs, 1);
+	CU_ASSERT_DOUBLE_EQUAL(o.rwmixread, 0.5, 1e-12);
+	CU_ASSERT_FALSE(o.direct);
+	CU_ASSERT_FALSE(ior_job_writes(&o));
+	CU_ASSERT_EQUAL(ior_option_set(ior_job_rows, &o, "rw", "randrw"), IOR_OK);
+	CU_ASSERT_TRUE(ior_job_writes(&o));
+	CU_ASSERT_EQUAL(ior_option_set(ior_job_rows, &o, "rw", "randomread"), IOR_EINVALID);
+	CU_ASSERT_EQUAL(ior_option_set(ior_job_rows, &o, "iodepth", "0"), IOR_EINVALID);
+	CU_ASSERT_EQUAL(ior_option_set(ior_job_rows, &o, "iodepht", "8"), IOR_EINVALID);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "iodepth"));
+	CU_ASSERT_EQUAL(ior_option_set(ior_job_rows, &o, "runtime", "10s"), IOR_OK);
+	CU_ASSERT_DOUBLE_EQUAL(o.runtime, 10, 1e-12);
+	CU_ASSERT_EQUAL(ior_option_set(ior_job_rows, &o, "size", "128M"), IOR_OK);
+	CU_ASSERT_EQUAL(o.size, 128u << 20);
+}
+
+int main(void)
+{
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_latency_buckets_are_monotonic_and_tight),
+		IOR_TEST(test_percentiles_of_a_known_distribution),
+		IOR_TEST(test_offsets_touch_every_block_once_per_pass),
+		IOR_TEST(test_random_passes_differ),
+		IOR_TEST(test_pattern_stamp_and_check),
+		IOR_TEST(test_option_rows),
+		IOR_TEST_END,
+	};
+	return ior_test_run("engine_job", tests);
+}
