@@ -355,6 +355,46 @@ static void test_long_lines(void)
 	ior_matrix_free(m);
 }
 
+/* Every registered engine works in a section: its defaults parse, format, and read back to the same text. */
+static void test_every_engine_type(void)
+{
+	CU_ASSERT_TRUE_FATAL(ior_engine_count() >= 1);
+	for (size_t i = 0; i < ior_engine_count(); i++) {
+		const struct ior_engine_ops *ops = ior_engine_at(i);
+		char text[256];
+		snprintf(text, sizeof(text), "[device d]\nloop = 1G\n[engine e]\ntype = %s\n", ops->name);
+		struct ior_matrix *m = NULL;
+		int rc = ior_matrix_parse_string(&m, ops->name, text);
+		if (rc)
+			fprintf(stderr, "\n%s\n", ior_error_last());
+		CU_ASSERT_EQUAL(rc, IOR_OK);
+		if (!m)
+			continue;
+		/* Each "key=value" of the canonical text is accepted as an override and changes nothing. */
+		char *params = strdup(m->engines[0].params);
+		char *save;
+		for (char *kv = strtok_r(params, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+			char set[512];
+			/* An escaped string value spans tokens; an unset string ("key=") cannot be set empty. */
+			if (strchr(kv, '\\') || kv[strlen(kv) - 1] == '=')
+				continue;
+			snprintf(set, sizeof(set), "engine.e.%s", kv);
+			rc = ior_matrix_set(m, set);
+			if (rc)
+				fprintf(stderr, "\n%s\n", ior_error_last());
+			CU_ASSERT_EQUAL(rc, IOR_OK);
+		}
+		free(params);
+		params = strdup(m->engines[0].params);
+		ior_matrix_free(m);
+		CU_ASSERT_EQUAL(ior_matrix_parse_string(&m, ops->name, text), IOR_OK);
+		if (m)
+			CU_ASSERT_STRING_EQUAL(m->engines[0].params, params);
+		free(params);
+		ior_matrix_free(m);
+	}
+}
+
 static void override_bad(struct ior_matrix *m, const char *assignment, const char *message)
 {
 	char want[512];
@@ -435,6 +475,7 @@ int main(void)
 		IOR_TEST(test_missing_file),
 		IOR_TEST(test_long_lines),
 		IOR_TEST(test_overrides),
+		IOR_TEST(test_every_engine_type),
 		IOR_TEST_END
 	};
 	return ior_test_run("matrix", tests);
