@@ -11,7 +11,9 @@
 	X(aio) \
 	X(uring) \
 	X(dd) \
-	X(loop)
+	X(loop) \
+	X(fio) \
+	X(exec)
 
 #define DECLARE(name) extern const struct ior_engine_ops ior_engine_##name;
 IOR_ENGINES(DECLARE)

@@ -1,0 +1,213 @@
+/* The fio engine: runs the real fio binary (posix_spawn, no shell) with the cell's job options and records its JSON figures and version. */
+#include "engines/engine.h"
+#include "engines/fio_json.h"
+#include "engines/spawn.h"
+#include "common/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum fio_rw { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_RW };
+static const char *const rw_names[] = { "read", "write", "randread", "randwrite", "randrw", "rw", NULL };
+
+struct fio_opts {
+	int rw;
+	uint64_t bs;
+	uint64_t iodepth;
+	uint64_t numjobs;
+	uint64_t size;
+	double runtime;
+	double ramp_time;
+	char *ioengine;
+	bool direct;
+	double rwmixread;
+	char *binary;
+};
+
+static const struct ior_option fio_rows[] = {
+	{ "rw", IOR_OPT_ENUM, offsetof(struct fio_opts, rw), 0, 0, "read", rw_names, "fio's rw" },
+	{ "bs", IOR_OPT_SIZE, offsetof(struct fio_opts, bs), 512, 1024.0 * 1024 * 1024, "4k", NULL, "block size" },
+	{ "iodepth", IOR_OPT_UINT, offsetof(struct fio_opts, iodepth), 1, 65536, "1", NULL, "I/Os in flight per job" },
+	{ "numjobs", IOR_OPT_UINT, offsetof(struct fio_opts, numjobs), 1, 1024, "1", NULL, "jobs (fio processes)" },
+	{ "size", IOR_OPT_SIZE, offsetof(struct fio_opts, size), 0, 0, "0", NULL,
+	  "region per job; 0 = the whole target" },
+	{ "runtime", IOR_OPT_DURATION, offsetof(struct fio_opts, runtime), 0, 86400, "0", NULL,
+	  "time-based run of this length; 0 = until size is done" },
+	{ "ramp_time", IOR_OPT_DURATION, offsetof(struct fio_opts, ramp_time), 0, 86400, "0", NULL,
+	  "warm-up excluded from the figures" },
+	{ "ioengine", IOR_OPT_STRING, offsetof(struct fio_opts, ioengine), 0, 0, "libaio", NULL, "fio's ioengine" },
+	{ "direct", IOR_OPT_BOOL, offsetof(struct fio_opts, direct), 0, 0, "yes", NULL, "O_DIRECT" },
+	{ "rwmixread", IOR_OPT_PERCENT, offsetof(struct fio_opts, rwmixread), 0, 1, "50%", NULL,
+	  "share of reads for randrw and rw" },
+	{ "binary", IOR_OPT_STRING, offsetof(struct fio_opts, binary), 0, 0, "fio", NULL,
+	  "the fio program (looked up in PATH)" },
+	IOR_OPTION_END
+};
+
+#define FIO_MAX_ARGS 24
+
+struct fio_state {
+	struct fio_opts o;
+	char args[FIO_MAX_ARGS][80];  /* option texts ("--bs=4096"), argv points into them */
+	char filename[4200];
+	char binary[256];             /* copies: the options blob's strings are not ours to keep */
+	char ioengine[64];
+	const char *argv[FIO_MAX_ARGS + 4];
+};
+
+static bool rw_writes(int rw)
+{
+	return rw != RW_READ && rw != RW_RANDREAD;
+}
+
+static bool rw_random(int rw)
+{
+	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
+}
+
+static const char *binary_of(const struct fio_opts *o)
+{
+	return o->binary && o->binary[0] ? o->binary : "fio";
+}
+
+static int fio_supported(const void *opts)
+{
+	const char *bin = binary_of(opts);
+	if (!ior_spawn_in_path(bin))
+		return ior_error_set(IOR_EUNSUPPORTED, "fio: '%s' is not installed (not in PATH)", bin);
+	return IOR_OK;
+}
+
+/* Builds the argument list once: the same for every repetition. */
+static void build_argv(struct fio_state *s)
+{
+	const struct fio_opts *o = &s->o;
+	size_t n = 0, a = 0;
+	s->argv[a++] = s->binary;
+#define ARG(...) (snprintf(s->args[n], sizeof(s->args[n]), __VA_ARGS__), s->argv[a++] = s->args[n++])
+	ARG("--name=ioregress");
+	s->argv[a++] = s->filename;
+	ARG("--rw=%s", rw_names[o->rw]);
+	ARG("--bs=%llu", (unsigned long long)o->bs);
+	ARG("--iodepth=%llu", (unsigned long long)o->iodepth);
+	ARG("--numjobs=%llu", (unsigned long long)o->numjobs);
+	ARG("--ioengine=%s", s->ioengine);
+	ARG("--direct=%d", o->direct ? 1 : 0);
+	if (o->size)
+		ARG("--size=%llu", (unsigned long long)o->size);
+	if (o->runtime > 0) {
+		ARG("--runtime=%llums", (unsigned long long)(o->runtime * 1000 + 0.5));
+		ARG("--time_based");
+	}
+	if (o->ramp_time > 0)
+		ARG("--ramp_time=%llums", (unsigned long long)(o->ramp_time * 1000 + 0.5));
+	if (o->rw == RW_RANDRW || o->rw == RW_RW)
+		ARG("--rwmixread=%d", (int)(o->rwmixread * 100 + 0.5));
+	ARG("--group_reporting");
+	ARG("--output-format=json");
+	ARG("--eta=never");
+#undef ARG
+	s->argv[a] = NULL;
+}
+
+static void fio_cleanup(void *state)
+{
+	free(state);
+}
+
+static int fio_init(void **state, const struct ior_engine_args *args)
+{
+	*state = NULL;
+	const struct fio_opts *o = args->opts;
+	const struct ior_target *t = args->target;
+	if (rw_writes(o->rw) && !t->destructive)
+		return ior_error_set(IOR_EREFUSED, "fio: refusing rw = %s on '%s' (%s): its device is not destructive = yes",
+				     rw_names[o->rw], t->name ? t->name : t->path, t->path);
+	if (strchr(t->path, ':'))
+		return ior_error_set(IOR_EINVALID, "fio: target path '%s' has a ':', which fio reads as a list of files", t->path);
+	if (t->size && o->size > t->size)
+		return ior_error_set(IOR_EINVALID, "fio: size %llu exceeds the %llu bytes of '%s'",
+				     (unsigned long long)o->size, (unsigned long long)t->size, t->path);
+	const char *engine = o->ioengine && o->ioengine[0] ? o->ioengine : "libaio";
+	if (strlen(engine) >= 48 || strlen(binary_of(o)) >= 256)
+		return ior_error_set(IOR_EINVALID, "fio: ioengine or binary name is too long");
+	struct fio_state *s = calloc(1, sizeof(*s));
+	if (!s)
+		return ior_error_set(IOR_ERROR, "fio: out of memory");
+	s->o = *o;
+	s->o.ioengine = s->o.binary = NULL;
+	snprintf(s->binary, sizeof(s->binary), "%s", binary_of(o));
+	snprintf(s->ioengine, sizeof(s->ioengine), "%s", engine);
+	snprintf(s->filename, sizeof(s->filename), "--filename=%s", t->path);
+	build_argv(s);
+	*state = s;
+	return IOR_OK;
+}
+
+static void fill_sample(struct ior_sample *out, const struct fio_state *s, const struct ior_fio_result *r, double wall)
+{
+	const struct ior_fio_dir *rd = &r->read, *wr = &r->write;
+	memset(out, 0, sizeof(*out));
+	out->bytes = rd->io_bytes + wr->io_bytes;
+	out->ios = rd->total_ios + wr->total_ios;
+	/* Random jobs are judged by IOPS, sequential ones by MB/s (MiB/s, the project's convention). */
+	if (rw_random(s->o.rw)) {
+		out->value = rd->iops + wr->iops;
+		out->unit = "IOPS";
+	} else {
+		out->value = (rd->bw_bytes + wr->bw_bytes) / 1048576.0;
+		out->unit = "MB/s";
+	}
+	out->higher_is_better = true;
+	out->wall_s = rd->runtime_s > wr->runtime_s ? rd->runtime_s : wr->runtime_s;
+	if (out->wall_s == 0)
+		out->wall_s = wall;
+	out->usr_s = r->usr_s;
+	out->sys_s = r->sys_s;
+	/* Mixed jobs: the direction that did more I/O gives the percentiles. */
+	const struct ior_fio_dir *lat = rd->total_ios >= wr->total_ios ? rd : wr;
+	if (lat->has_clat) {
+		out->has_latency = true;
+		out->lat_p50_us = lat->clat_p50_us;
+		out->lat_p99_us = lat->clat_p99_us;
+		out->lat_p999_us = lat->clat_p999_us;
+	}
+	snprintf(out->detail, sizeof(out->detail), "%s rw=%s bs=%llu iodepth=%llu numjobs=%llu ioengine=%s direct=%d%s",
+		 r->version, rw_names[s->o.rw], (unsigned long long)s->o.bs, (unsigned long long)s->o.iodepth,
+		 (unsigned long long)s->o.numjobs, s->ioengine, s->o.direct ? 1 : 0,
+		 lat == wr && rd->total_ios ? " (write latency)" : "");
+}
+
+static int fio_measure(void *state, struct ior_sample *out)
+{
+	struct fio_state *s = state;
+	struct ior_spawn_result res;
+	int rc = ior_spawn_run(&res, s->argv, NULL, IOR_SPAWN_CAPTURE_OUT);
+	if (rc == IOR_OK)
+		rc = ior_spawn_check(&res, "fio");
+	struct ior_fio_result r;
+	if (rc == IOR_OK)
+		rc = ior_fio_json_parse(&r, res.out, res.out_len);
+	if (rc == IOR_OK && r.error)
+		rc = ior_error_set(IOR_ERROR, "fio: the job failed with error %d (%s)", r.error, strerror(r.error));
+	if (rc == IOR_OK && r.read.io_bytes + r.write.io_bytes == 0)
+		rc = ior_error_set(IOR_ERROR, "fio: the job moved no data");
+	if (rc == IOR_OK)
+		fill_sample(out, s, &r, res.wall_s);
+	ior_spawn_result_free(&res);
+	return rc;
+}
+
+const struct ior_engine_ops ior_engine_fio = {
+	.abi = IOR_ENGINE_ABI,
+	.name = "fio",
+	.help = "the real fio binary with the cell's job options, figures from its JSON output",
+	.flags = IOR_ENGINE_WRITES, /* may write (rw = write, randwrite, ...); init refuses those on a non-destructive device */
+	.options = fio_rows,
+	.options_size = sizeof(struct fio_opts),
+	.supported = fio_supported,
+	.init = fio_init,
+	.measure = fio_measure,
+	.cleanup = fio_cleanup,
+};
