@@ -1,0 +1,189 @@
+/* `ioregress schedulers`: which schedulers each stored kernel offered, in version order, and why they changed between kernels. */
+#include "common/error.h"
+#include "db/db.h"
+#include "harness/commands.h"
+#include "kernel/sched_history.h"
+#include "kernel/version.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct kernel_offer {
+	const char *host, *kernel;
+	char *offered; /* space separated; "" when no list was stored */
+};
+
+static int by_host_then_version(const void *a, const void *b)
+{
+	const struct kernel_offer *x = a, *y = b;
+	int c = strcmp(x->host, y->host);
+	return c ? c : ior_kver_cmp(x->kernel, y->kernel);
+}
+
+static int by_version(const void *a, const void *b)
+{
+	return ior_kver_cmp(((const struct kernel_offer *)a)->kernel, ((const struct kernel_offer *)b)->kernel);
+}
+
+/* Every name in either list, each once, a's order first. */
+static size_t union_names(char names[][32], size_t max, const char *a, const char *b)
+{
+	size_t n = 0;
+	const char *lists[] = { a, b };
+	for (int l = 0; l < 2; l++) {
+		char copy[1024];
+		snprintf(copy, sizeof(copy), "%s", lists[l]);
+		for (char *save, *tok = strtok_r(copy, " []", &save); tok; tok = strtok_r(NULL, " []", &save)) {
+			bool seen = false;
+			for (size_t i = 0; i < n && !seen; i++)
+				seen = strcmp(names[i], tok) == 0;
+			if (!seen && n < max && strlen(tok) < 32)
+				strcpy(names[n++], tok);
+		}
+	}
+	return n;
+}
+
+static size_t print_changes(const struct kernel_offer *a, const struct kernel_offer *b, size_t changes)
+{
+	char names[IOR_SCHED_MAX][32], line[768];
+	size_t n = union_names(names, IOR_SCHED_MAX, a->offered, b->offered);
+	for (size_t i = 0; i < n; i++) {
+		enum ior_sched_change kind = ior_sched_explain(line, sizeof(line), names[i], a->kernel, b->kernel,
+							       ior_sched_list_has(a->offered, names[i]),
+							       ior_sched_list_has(b->offered, names[i]));
+		if (kind == IOR_SCHED_UNCHANGED)
+			continue;
+		if (!changes++)
+			printf("  changes:\n");
+		printf("    %s\n", line);
+	}
+	return changes;
+}
+
+/* The schedulers the kernels k[0..n) have in common and why the others were left out. */
+static int print_common(const char *title, const struct kernel_offer *k, size_t n)
+{
+	const char **kernels = calloc(n, sizeof(*kernels)), **offered = calloc(n, sizeof(*offered));
+	size_t m = 0;
+	for (size_t i = 0; kernels && offered && i < n; i++)
+		if (k[i].offered[0]) {
+			kernels[m] = k[i].kernel;
+			offered[m++] = k[i].offered;
+		}
+	int rc = kernels && offered ? IOR_OK : ior_error_set(IOR_ERROR, "out of memory");
+	struct ior_sched_common c;
+	if (!rc && m >= 2 && !(rc = ior_sched_common_set(&c, kernels, offered, m))) {
+		printf("  %s: %s\n", title, c.common[0] ? c.common : "(none)");
+		for (size_t i = 0; i < c.n_left_out; i++)
+			printf("    left out %s: %s\n", c.left_out[i].name, c.left_out[i].reason);
+	}
+	free(kernels);
+	free(offered);
+	return rc;
+}
+
+static int print_host(const struct kernel_offer *k, size_t n)
+{
+	printf("host %s\n", k[0].host);
+	int width = 0;
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(k[i].kernel) > width)
+			width = (int)strlen(k[i].kernel);
+	for (size_t i = 0; i < n; i++)
+		printf("  %-*s  %s\n", width, k[i].kernel, k[i].offered[0] ? k[i].offered : "(no scheduler list stored)");
+	size_t changes = 0, compared = 0;
+	const struct kernel_offer *prev = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!k[i].offered[0])
+			continue;
+		if (prev) {
+			changes = print_changes(prev, &k[i], changes);
+			compared++;
+		}
+		prev = &k[i];
+	}
+	if (compared && !changes)
+		printf("  no scheduler appeared or vanished between consecutive kernels\n");
+	return print_common("common to its kernels", k, n);
+}
+
+static int parse_args(int argc, char **argv, const char **host)
+{
+	*host = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--host") == 0 && i + 1 < argc)
+			*host = argv[++i];
+		else if (strncmp(argv[i], "--host=", 7) == 0)
+			*host = argv[i] + 7;
+		else
+			return ior_error_set(IOR_EINVALID, "unknown argument '%s' (see 'ioregress schedulers --help')",
+					     argv[i]);
+	}
+	return IOR_OK;
+}
+
+static int load(struct ior_db *db, const char *host, struct kernel_offer **out, size_t *count,
+		char ***hosts, char ***kernels, size_t *npairs)
+{
+	int rc = ior_db_host_kernels(db, hosts, kernels, npairs);
+	if (rc)
+		return rc;
+	struct kernel_offer *k = calloc(*npairs ? *npairs : 1, sizeof(*k));
+	if (!k)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	size_t n = 0;
+	for (size_t i = 0; i < *npairs && !rc; i++) {
+		if (host && strcmp((*hosts)[i], host) != 0)
+			continue;
+		k[n].host = (*hosts)[i];
+		k[n].kernel = (*kernels)[i];
+		rc = ior_db_offered(db, k[n].host, k[n].kernel, &k[n].offered);
+		if (!rc && !k[n].offered && !(k[n].offered = calloc(1, 1)))
+			rc = ior_error_set(IOR_ERROR, "out of memory");
+		n++;
+	}
+	qsort(k, n, sizeof(*k), by_host_then_version);
+	*out = k;
+	*count = n;
+	return rc;
+}
+
+int cmd_schedulers(int argc, char **argv, struct ior_cmd_ctx *ctx)
+{
+	const char *host;
+	ior_error_clear();
+	if (parse_args(argc, argv, &host)) {
+		fprintf(stderr, "error: %s\n", ior_error_last());
+		return 2;
+	}
+	struct kernel_offer *k = NULL;
+	char **hosts = NULL, **kernels = NULL;
+	size_t n = 0, npairs = 0;
+	int rc = load(ctx->db, host, &k, &n, &hosts, &kernels, &npairs);
+	if (!rc && n == 0 && host)
+		printf("no kernels of host '%s' in '%s'\n", host, ctx->db_path);
+	else if (!rc && n == 0)
+		printf("no kernels in '%s'\n", ctx->db_path);
+	for (size_t i = 0; !rc && i < n;) {
+		size_t j = i;
+		while (j < n && strcmp(k[j].host, k[i].host) == 0)
+			j++;
+		rc = print_host(&k[i], j - i);
+		i = j;
+	}
+	/* across hosts too: the field tester compared all four kernels of two machines */
+	if (!rc && n > 0 && strcmp(k[0].host, k[n - 1].host) != 0) {
+		printf("all hosts\n");
+		qsort(k, n, sizeof(*k), by_version);
+		rc = print_common("common to all kernels", k, n);
+	}
+	if (rc)
+		ior_cmd_error("cannot list schedulers");
+	for (size_t i = 0; i < n; i++)
+		free(k[i].offered);
+	free(k);
+	ior_db_host_kernels_free(hosts, kernels, npairs);
+	return rc ? 1 : 0;
+}
