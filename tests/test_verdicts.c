@@ -1,4 +1,5 @@
 /* Tests for reports/compare.c: Mann-Whitney against published tables, Hodges-Lehmann, and verdicts on generated data with known shifts. */
+#include "reports/adaptive.h"
 #include "reports/compare.h"
 #include "common/error.h"
 #include "tests/suite.h"
@@ -211,6 +212,36 @@ static void test_compare_rejects_empty_and_nonpositive(void)
 	CU_ASSERT_NOT_EQUAL(ior_compare(&c, z, 2, a, 2, NULL), 0);
 }
 
+/* The adaptive rule: stable stops without a baseline, a clear shift stops
+ * early as decided, and nothing ever runs past the cap. */
+static void test_adaptive_rule(void)
+{
+	struct ior_adaptive a;
+	ior_adaptive_default(&a);
+	struct ior_rng r;
+	ior_rng_seed(&r, 5);
+	double base[15], x[15];
+	gen(base, 15, &r, 100, 0.01);
+	CU_ASSERT_EQUAL(ior_adaptive_next(&a, base, 4, NULL, 0, NULL, 0), IOR_ADAPT_CONTINUE);
+	CU_ASSERT_EQUAL(ior_adaptive_next(&a, base, 5, NULL, 0, NULL, 0), IOR_ADAPT_STOP_STABLE);
+	gen(x, 15, &r, 100, 0.20);   /* noisy: no stable stop before the cap */
+	size_t n = 2;
+	while (ior_adaptive_next(&a, x, n, NULL, 0, NULL, 0) == IOR_ADAPT_CONTINUE)
+		n++;
+	CU_ASSERT_TRUE(n <= 15);
+	CU_ASSERT_EQUAL(ior_adaptive_next(&a, x, 15, NULL, 0, NULL, 0), IOR_ADAPT_STOP_CAP);
+	CU_ASSERT_EQUAL(ior_adaptive_next(&a, x, 40, NULL, 0, NULL, 0), IOR_ADAPT_STOP_CAP);
+	/* a 30% drop at 1% noise is decided at the first look */
+	gen(x, 15, &r, 70, 0.01);
+	char why[128];
+	CU_ASSERT_EQUAL(ior_adaptive_next(&a, x, 5, base, 15, why, sizeof(why)), IOR_ADAPT_STOP_DECIDED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "regression"));
+	/* the same drop under 10% noise needs more looks than the first */
+	gen(x, 15, &r, 90, 0.10);
+	CU_ASSERT_EQUAL(ior_adaptive_next(&a, x, 5, base, 5, NULL, 0), IOR_ADAPT_CONTINUE);
+	NEAR(ior_adaptive_look_alpha(&a), 0.01 / 11, 1e-12);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -224,6 +255,7 @@ int main(void)
 		IOR_TEST(test_three_against_three_is_inconclusive_in_words),
 		IOR_TEST(test_bootstrap_is_seeded),
 		IOR_TEST(test_compare_rejects_empty_and_nonpositive),
+		IOR_TEST(test_adaptive_rule),
 		IOR_TEST_END,
 	};
 	return ior_test_run("verdicts", tests);

@@ -1,0 +1,39 @@
+/* Adaptive repetitions (opt-in: max_repetitions, target_cov): after each sample, continue or stop because the cell is decided, stable or at the cap. */
+#ifndef IOR_REPORTS_ADAPTIVE_H
+#define IOR_REPORTS_ADAPTIVE_H
+
+#include <stddef.h>
+
+#include "reports/compare.h"
+
+enum ior_adapt {
+	IOR_ADAPT_CONTINUE,
+	IOR_ADAPT_STOP_STABLE,   /* no baseline: CoV at or under target_cov */
+	IOR_ADAPT_STOP_DECIDED,  /* with a baseline: regression, improvement or no change */
+	IOR_ADAPT_STOP_CAP,      /* max_repetitions reached: never more */
+};
+
+struct ior_adaptive {
+	size_t min_reps;         /* the matrix's repetitions: no decision before it */
+	size_t max_reps;         /* max_repetitions: the cap */
+	double target_cov;       /* stop when CoV <= this (without a baseline) */
+	struct ior_compare_opts cmp;  /* verdict options; alpha is the overall level */
+};
+
+/* min_reps 5 (the fewest that can reach significance at alpha 0.01),
+ * max_reps 15, target_cov 5%, compare defaults. */
+void ior_adaptive_default(struct ior_adaptive *a);
+
+/* The significance level of each look: alpha divided by the number of looks
+ * the rule may take (Bonferroni), so stopping at the first significant look
+ * keeps the false-alarm rate of the whole sequence at or under alpha. Use it
+ * for the final verdict of an adaptively sampled cell too. */
+double ior_adaptive_look_alpha(const struct ior_adaptive *a);
+
+/* Called after each sample: x holds the cell's samples so far; base (may be
+ * NULL) the baseline kernel's samples of the same cell. why (may be NULL)
+ * gets the reason in words. Never says continue at or beyond the cap. */
+enum ior_adapt ior_adaptive_next(const struct ior_adaptive *a, const double *x, size_t n, const double *base,
+				 size_t nbase, char *why, size_t whylen);
+
+#endif
