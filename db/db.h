@@ -8,19 +8,28 @@
 
 #include "engines/engine.h"
 
-/* Current schema version, kept in PRAGMA user_version. */
-#define IOR_DB_SCHEMA_VERSION 1
+/* Current schema version, kept in PRAGMA user_version (db/SCHEMA.md lists the steps). */
+#define IOR_DB_SCHEMA_VERSION 2
+
+/* PRAGMA application_id of every ioregress database ("iorg"): a file with
+ * tables and another id is someone else's and is never touched. */
+#define IOR_DB_APPLICATION_ID 1768911463   /* 0x696f7267 */
+
+/* How long a writer waits for another process's lock before giving up. */
+#define IOR_DB_BUSY_TIMEOUT_MS 30000
 
 struct ior_db;
 
 /* Opens or creates path and upgrades an older schema one step per
- * transaction. A file from a newer ioregress, or one that is not an
- * ioregress database, is refused with a message naming the file. */
+ * transaction. A file that is not SQLite, an SQLite file of another
+ * application, or one from a newer ioregress is refused (IOR_EINVALID) with
+ * a message naming the file, and left unmodified. */
 int ior_db_open(struct ior_db **out, const char *path);
 void ior_db_free(struct ior_db *db);   /* NULL is a no-op */
 int ior_db_user_version(struct ior_db *db);
+const char *ior_db_path(struct ior_db *db);
 
-/* Explicit transactions, for imports that must store all or nothing. */
+/* Explicit transactions (BEGIN IMMEDIATE), for work that must store all or nothing. */
 int ior_db_begin(struct ior_db *db);
 int ior_db_commit(struct ior_db *db);
 int ior_db_rollback(struct ior_db *db);
@@ -28,7 +37,7 @@ int ior_db_rollback(struct ior_db *db);
 /* --- what a run records --------------------------------------------------- */
 
 struct ior_db_kernel {
-	const char *release;      /* uname -r */
+	const char *release;      /* uname -r; required */
 	const char *version;      /* uname -v; NULL for imported data */
 	const char *machine;      /* uname -m */
 	const char *cmdline;      /* /proc/cmdline */
@@ -37,37 +46,50 @@ struct ior_db_kernel {
 };
 
 struct ior_db_device {
-	const char *name;         /* the matrix's name, or the CSV's "SSD RAID" */
-	const char *path;
+	const char *name;         /* the matrix's name, or the CSV's "SSD RAID"; required */
+	const char *path;         /* NULL when unknown (imports) */
 	const char *model;
 	int rotational;           /* -1 unknown */
-	uint64_t size;
-	unsigned logical_block, physical_block;
+	uint64_t size;            /* bytes, 0 unknown */
+	unsigned logical_block, physical_block;  /* 0 unknown */
 };
 
 enum ior_run_status { IOR_RUN_RUNNING, IOR_RUN_COMPLETE, IOR_RUN_INTERRUPTED, IOR_RUN_FAILED, IOR_RUN_IMPORTED };
 enum ior_cell_status { IOR_CELL_OK, IOR_CELL_UNAVAILABLE, IOR_CELL_SKIPPED, IOR_CELL_FAILED };
 
+/* The words stored in runs.status and cells.status ("running", "ok", ...). */
+const char *ior_run_status_name(enum ior_run_status s);
+const char *ior_cell_status_name(enum ior_cell_status s);
+
+/* The *_get functions return the id of the row with exactly these fields,
+ * creating it when there is none; safe against a concurrent writer. */
 int ior_db_host_get(struct ior_db *db, const char *name, const char *machine, int64_t *id);
 int ior_db_kernel_get(struct ior_db *db, const struct ior_db_kernel *k, int64_t *id);
 int ior_db_device_get(struct ior_db *db, int64_t host_id, const struct ior_db_device *d, int64_t *id);
 
 int ior_db_run_begin(struct ior_db *db, int64_t host_id, int64_t kernel_id, const char *matrix_file,
 		     const char *matrix_text, enum ior_run_status status, int64_t *run_id);
+/* Sets the final status and finished_at. */
 int ior_db_run_finish(struct ior_db *db, int64_t run_id, enum ior_run_status status);
 
 /* A scheduler the kernel offers on a device (device_id 0 = the whole kernel,
  * as imported offered-lists have it). module_state: "built-in", "loaded",
- * "loadable", "absent" or NULL when unknown. */
+ * "loadable", "absent" or NULL when unknown. Adding the same (run, device,
+ * scheduler) again replaces the earlier row. */
 int ior_db_offer_add(struct ior_db *db, int64_t run_id, int64_t device_id, const char *scheduler,
 		     bool active, const char *module_state);
 
+/* A cell is identified by (run, device, scheduler, engine, params);
+ * scheduler NULL = the device has no scheduler. New cells have status ok. */
 int ior_db_cell_get(struct ior_db *db, int64_t run_id, int64_t device_id, const char *scheduler,
 		    const char *engine, const char *engine_type, const char *params, int64_t *cell_id);
 int ior_db_cell_set_status(struct ior_db *db, int64_t cell_id, enum ior_cell_status status, const char *reason);
+/* How many repetitions a cell has stored (for run --resume). */
+int ior_db_cell_sample_count(struct ior_db *db, int64_t cell_id, int *count);
 
 /* Commits immediately (outside an explicit transaction): a killed run loses
- * at most the repetition in flight. */
+ * at most the repetition in flight. rep counts from 1 and is stored once per
+ * cell (a second add of the same rep is IOR_EINVALID). */
 int ior_db_sample_add(struct ior_db *db, int64_t cell_id, int rep, const struct ior_sample *s);
 
 /* --- what reports read ---------------------------------------------------- */
@@ -79,29 +101,49 @@ struct ior_db_row {
 	int rep;
 	double value;
 	bool higher_is_better;
+	/* the rest of the sample: 0 / false / NULL where the source had none (imports) */
+	int64_t sample_id;
+	char *engine_type, *run_status, *detail, *measured_at;  /* detail: NULL when empty */
+	uint64_t bytes, ios;
+	double wall_s, usr_s, sys_s;
+	bool has_latency;
+	double lat_p50_us, lat_p99_us, lat_p999_us;
 };
 
-struct ior_db_filter {         /* NULL fields match everything */
+struct ior_db_filter {         /* NULL fields (and run_id 0) match everything */
 	const char *host, *kernel, *device, *scheduler, *engine;
+	int64_t run_id;
 };
 
-/* All matching samples, ordered host, kernel, device, scheduler, engine, rep. */
+/* All matching samples (f may be NULL), ordered host, kernel, device,
+ * scheduler, engine, run, rep. Strings are owned by the rows. */
 int ior_db_samples(struct ior_db *db, const struct ior_db_filter *f, struct ior_db_row **rows, size_t *n);
 void ior_db_rows_free(struct ior_db_row *rows, size_t n);
 
-/* Distinct (host, kernel) pairs that have samples; kernel order is left to the caller. */
+/* Distinct (host, kernel) pairs that have samples, ordered by host then
+ * kernel text; version order is left to the caller. */
 int ior_db_host_kernels(struct ior_db *db, char ***hosts, char ***kernels, size_t *n);
+void ior_db_host_kernels_free(char **hosts, char **kernels, size_t n);
 
-/* Schedulers offered per host and kernel, space separated, sorted. */
+/* Schedulers offered on a host and kernel (any device, any run), space
+ * separated, sorted by name; *offered is NULL when nothing was recorded.
+ * The caller frees it. */
 int ior_db_offered(struct ior_db *db, const char *host, const char *kernel, char **offered);
 
 /* --- import ---------------------------------------------------------------- */
 
-/* CSV "host,kernel,device,scheduler,engine,rep,value,unit" (and optionally
- * "host,kernel,offered"). All or nothing: an error names "file:line: column:
- * problem" and nothing from the file is stored. */
+/* CSV "host,kernel,device,scheduler,engine,rep,value,unit" and
+ * "host,kernel,offered" (offered = space-separated names). All or nothing:
+ * every bad row (up to 20) is reported as "file:line: column: problem" and
+ * nothing from the file is stored. Importing the same rows again is a no-op
+ * (idempotent): rows already stored with the same value are skipped, a row
+ * that contradicts a stored one is bad. *imported counts new rows stored. */
 int ior_db_import_samples_csv(struct ior_db *db, const char *path, size_t *imported);
 int ior_db_import_offered_csv(struct ior_db *db, const char *path, size_t *imported);
+
+/* The full list of problems from the last failed import, one per line ("" when
+ * none). ior_error_last() holds the same list, cut to fit its buffer. */
+const char *ior_db_import_problems(struct ior_db *db);
 
 /* Raw handle for tests and ad-hoc inspection; reports go through the functions above. */
 struct sqlite3 *ior_db_handle(struct ior_db *db);

@@ -1,0 +1,217 @@
+/* The shared half of the CSV imports: header mapping, problem collection and reporting, and the all-or-nothing transaction. */
+#include "db/import.h"
+
+#include "common/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ior_error_last() keeps about 1 KiB; the message is cut at a line end before that. */
+#define ERROR_TEXT_MAX 1000
+
+void ior_import_problem(struct ior_import *im, size_t line, const char *column, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (im->nproblems == im->cap) {
+		size_t n = im->cap ? im->cap * 2 : 16;
+		struct ior_import_problem *p = realloc(im->problems, n * sizeof(*p));
+		if (!p) {
+			im->oom = true;
+			return;
+		}
+		im->problems = p;
+		im->cap = n;
+	}
+	char *text = NULL;
+	if (asprintf(&text, "%s:%zu: %s: %s", im->path, line, column, what) < 0) {
+		im->oom = true;
+		return;
+	}
+	im->problems[im->nproblems] = (struct ior_import_problem){ line, im->nproblems, text };
+	im->nproblems++;
+}
+
+bool ior_import_require(struct ior_import *im, const char *column, const char *value)
+{
+	if (*value)
+		return true;
+	ior_import_problem(im, ior_import_line(im), column, "empty");
+	return false;
+}
+
+size_t ior_import_line(const struct ior_import *im)
+{
+	return im->csv.record_line;
+}
+
+static void map_header(struct ior_import *im)
+{
+	struct ior_csv *c = &im->csv;
+	bool seen[IOR_IMPORT_MAX_COLUMNS] = { false };
+	for (size_t f = 0; f < c->nfields; f++) {
+		size_t k = 0;
+		while (k < im->ncolumns && strcasecmp(c->fields[f], im->columns[k]) != 0)
+			k++;
+		if (k == im->ncolumns)
+			ior_import_problem(im, c->record_line, "header", "unknown column '%s'", c->fields[f]);
+		else if (seen[k])
+			ior_import_problem(im, c->record_line, "header", "column '%s' appears twice", c->fields[f]);
+		else
+			im->field_of[k] = f;
+		if (k < im->ncolumns)
+			seen[k] = true;
+	}
+	for (size_t k = 0; k < im->ncolumns; k++)
+		if (!seen[k])
+			ior_import_problem(im, c->record_line, "header", "missing column '%s'", im->columns[k]);
+	im->nheader = c->nfields;
+}
+
+int ior_import_start(struct ior_import *im, struct ior_db *db, const char *path, const char *const *columns,
+		     size_t ncolumns)
+{
+	memset(im, 0, sizeof(*im));
+	im->db = db;
+	im->path = path;
+	im->columns = columns;
+	im->ncolumns = ncolumns;
+	free(db->problems);
+	db->problems = NULL;
+	int rc = ior_csv_open(&im->csv, path);
+	if (rc)
+		return rc;
+	size_t before = im->nproblems;
+	switch (ior_csv_next(&im->csv)) {
+	case 1:
+		map_header(im);
+		break;
+	case 0:
+		ior_import_problem(im, im->csv.record_line, "header", "empty file");
+		break;
+	case -1:
+		ior_import_problem(im, im->csv.record_line, "header", "%s", im->csv.error);
+		break;
+	default:
+		im->oom = true;
+	}
+	im->header_bad = im->nproblems > before || im->oom;
+	return 0;
+}
+
+static const char *column_name(const struct ior_import *im, size_t field)
+{
+	for (size_t k = 0; k < im->ncolumns; k++)
+		if (im->field_of[k] == field)
+			return im->columns[k];
+	return "row";
+}
+
+int ior_import_next(struct ior_import *im, const char **values)
+{
+	if (im->header_bad)
+		return IOR_IMPORT_END;
+	struct ior_csv *c = &im->csv;
+	switch (ior_csv_next(c)) {
+	case 0:
+		return IOR_IMPORT_END;
+	case -1:
+		ior_import_problem(im, c->record_line, column_name(im, c->error_field), "%s", c->error);
+		return IOR_IMPORT_BAD_ROW;
+	case 1:
+		break;
+	default:
+		im->oom = true;
+		return ior_error_set(IOR_ERROR, "cannot import '%s': out of memory", im->path);
+	}
+	if (c->nfields != im->nheader) {
+		ior_import_problem(im, c->record_line, "row", "%zu fields, expected %zu", c->nfields, im->nheader);
+		return IOR_IMPORT_BAD_ROW;
+	}
+	for (size_t k = 0; k < im->ncolumns; k++)
+		values[k] = c->fields[im->field_of[k]];
+	return IOR_IMPORT_ROW;
+}
+
+int ior_import_begin(struct ior_import *im)
+{
+	if (!sqlite3_get_autocommit(im->db->h))
+		return ior_error_set(IOR_ERROR, "cannot import '%s': a transaction is already open on '%s'", im->path,
+				     im->db->path);
+	return ior_db_begin(im->db);
+}
+
+static int by_line(const void *a, const void *b)
+{
+	const struct ior_import_problem *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* "cannot import 'f': N problems, nothing stored" and then the problems, one
+ * a line; limit cuts the list at a line end, saying how many were left out. */
+static char *report(const struct ior_import *im, size_t limit)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	fprintf(f, "cannot import '%s': %zu problem%s, nothing stored", im->path, im->nproblems,
+		im->nproblems == 1 ? "" : "s");
+	size_t shown = 0;
+	for (; shown < im->nproblems && shown < IOR_IMPORT_REPORTED; shown++) {
+		fflush(f);
+		if (len + strlen(im->problems[shown].text) + 40 > limit)
+			break;
+		fprintf(f, "\n%s", im->problems[shown].text);
+	}
+	if (shown < im->nproblems)
+		fprintf(f, "\n... and %zu more", im->nproblems - shown);
+	fclose(f);
+	return text;
+}
+
+static void free_problems(struct ior_import *im)
+{
+	for (size_t i = 0; i < im->nproblems; i++)
+		free(im->problems[i].text);
+	free(im->problems);
+	ior_csv_close(&im->csv);
+}
+
+int ior_import_end(struct ior_import *im, int rc, bool in_transaction)
+{
+	if (!rc && im->oom)
+		rc = ior_error_set(IOR_ERROR, "cannot import '%s': out of memory", im->path);
+	if (!rc && im->nproblems) {
+		qsort(im->problems, im->nproblems, sizeof(*im->problems), by_line);
+		im->db->problems = report(im, SIZE_MAX);
+		char *short_text = report(im, ERROR_TEXT_MAX);
+		rc = ior_error_set(IOR_EINVALID, "%s", short_text ? short_text : "cannot import: out of memory");
+		free(short_text);
+	}
+	if (in_transaction && !rc)
+		rc = ior_db_commit(im->db);
+	if (in_transaction && rc && !sqlite3_get_autocommit(im->db->h)) {
+		/* Keep the first error; what a failed rollback says matters less. */
+		char saved[1024];
+		snprintf(saved, sizeof(saved), "%s", ior_error_last());
+		ior_db_rollback(im->db);
+		ior_error_set(rc, "%s", saved);
+	}
+	free_problems(im);
+	return rc;
+}
+
+const char *ior_db_import_problems(struct ior_db *db)
+{
+	return db->problems ? db->problems : "";
+}

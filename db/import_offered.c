@@ -1,0 +1,193 @@
+/* Import of the schedulers each kernel offered, CSV "host,kernel,offered" (offered = space-separated names), all or nothing. */
+#include "db/import.h"
+
+#include "common/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { C_HOST, C_KERNEL, C_OFFERED, C_COUNT };
+
+static const char *const columns[C_COUNT] = { "host", "kernel", "offered" };
+
+struct row {
+	size_t line;
+	char *host, *kernel;
+	char *offered;      /* sorted, single spaces: the form ior_db_offered returns */
+};
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Splits, checks and sorts the names; NULL after recording a problem. */
+static char *normalise(struct ior_import *im, const char *text)
+{
+	char *copy = strdup(text), *save = NULL;
+	char **names = calloc(strlen(text) / 2 + 1, sizeof(*names));
+	size_t n = 0;
+	bool ok = copy && names;
+	for (char *w = ok ? strtok_r(copy, " \t", &save) : NULL; w; w = strtok_r(NULL, " \t", &save)) {
+		if (strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != strlen(w)) {
+			ior_import_problem(im, ior_import_line(im), "offered", "'%s' is not a scheduler name", w);
+			ok = false;
+		}
+		names[n++] = w;
+	}
+	if (!copy || !names)
+		im->oom = true;
+	qsort(names, n, sizeof(*names), by_name);
+	for (size_t i = 1; ok && i < n; i++) {
+		if (strcmp(names[i - 1], names[i]) == 0) {
+			ior_import_problem(im, ior_import_line(im), "offered", "'%s' listed twice", names[i]);
+			ok = false;
+		}
+	}
+	char *out = NULL;
+	if (ok && (out = malloc(strlen(text) + 1)) != NULL) {
+		out[0] = '\0';
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				strcat(out, " ");
+			strcat(out, names[i]);
+		}
+	} else if (ok) {
+		im->oom = true;
+	}
+	free(names);
+	free(copy);
+	return out;
+}
+
+static void row_free(struct row *r)
+{
+	free(r->host);
+	free(r->kernel);
+	free(r->offered);
+}
+
+static bool parse_row(struct ior_import *im, const char **v, struct row *r)
+{
+	bool ok = true;
+	for (int k = 0; k < C_COUNT; k++)
+		ok &= ior_import_require(im, columns[k], v[k]);
+	if (!ok || !(r->offered = normalise(im, v[C_OFFERED])))
+		return false;
+	r->host = strdup(v[C_HOST]);
+	r->kernel = strdup(v[C_KERNEL]);
+	r->line = ior_import_line(im);
+	if (!r->host || !r->kernel) {
+		im->oom = true;
+		row_free(r);
+		return false;
+	}
+	return true;
+}
+
+/* One list per (host, kernel): a second row would say something else or nothing new. */
+static void check_duplicates(struct ior_import *im, const struct row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(rows[i].host, rows[j].host) == 0 && strcmp(rows[i].kernel, rows[j].kernel) == 0) {
+				ior_import_problem(im, rows[i].line, "kernel", "duplicate of line %zu (same host and kernel)",
+						   rows[j].line);
+				break;
+			}
+}
+
+/* The imported run's kernel-wide list as text ("" when none). */
+static int stored_list(struct ior_db *db, int64_t run_id, char **text)
+{
+	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_OFFER_KERNEL_WIDE);
+	sqlite3_bind_int64(st, 1, run_id);
+	size_t len = 0;
+	FILE *f = open_memstream(text, &len);
+	if (!f)
+		return ior_error_set(IOR_ERROR, "cannot import into '%s': out of memory", db->path);
+	int rc;
+	for (bool first = true; (rc = sqlite3_step(st)) == SQLITE_ROW; first = false)
+		fprintf(f, "%s%s", first ? "" : " ", (const char *)sqlite3_column_text(st, 0));
+	fclose(f);
+	int out = rc == SQLITE_DONE ? 0 : ior_db_fail(db, "cannot import into");
+	sqlite3_reset(st);
+	return out;
+}
+
+static int store_row(struct ior_import *im, const struct row *r, size_t *imported)
+{
+	int64_t host_id, run_id;
+	int rc = ior_db_imported_run(im->db, r->host, r->kernel, im->path, &host_id, &run_id);
+	char *stored = NULL;
+	if (!rc)
+		rc = stored_list(im->db, run_id, &stored);
+	if (!rc && *stored && strcmp(stored, r->offered) != 0)
+		ior_import_problem(im, r->line, "offered", "'%s' contradicts the stored '%s'", r->offered, stored);
+	if (!rc && !*stored) {
+		char *copy = strdup(r->offered), *save = NULL;
+		if (!copy)
+			rc = ior_error_set(IOR_ERROR, "cannot import '%s': out of memory", im->path);
+		for (char *w = copy ? strtok_r(copy, " ", &save) : NULL; w && !rc; w = strtok_r(NULL, " ", &save))
+			rc = ior_db_offer_add(im->db, run_id, 0, w, false, NULL);
+		free(copy);
+		if (!rc)
+			(*imported)++;
+	}
+	free(stored);
+	return rc;
+}
+
+static int read_rows(struct ior_import *im, struct row **rows, size_t *n)
+{
+	size_t cap = 0;
+	const char *v[C_COUNT];
+	for (int next; (next = ior_import_next(im, v)) != IOR_IMPORT_END;) {
+		if (next < 0)
+			return next;
+		if (next != IOR_IMPORT_ROW)
+			continue;
+		if (*n == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			struct row *p = realloc(*rows, ncap * sizeof(*p));
+			if (!p)
+				return ior_error_set(IOR_ERROR, "cannot import '%s': out of memory", im->path);
+			*rows = p;
+			cap = ncap;
+		}
+		memset(&(*rows)[*n], 0, sizeof(**rows));
+		if (parse_row(im, v, &(*rows)[*n]))
+			(*n)++;
+	}
+	return 0;
+}
+
+int ior_db_import_offered_csv(struct ior_db *db, const char *path, size_t *imported)
+{
+	size_t count = 0;
+	if (imported)
+		*imported = 0;
+	struct ior_import im;
+	int rc = ior_import_start(&im, db, path, columns, C_COUNT);
+	if (rc)
+		return rc;
+	struct row *rows = NULL;
+	size_t n = 0;
+	rc = read_rows(&im, &rows, &n);
+	if (!rc)
+		check_duplicates(&im, rows, n);
+	bool began = false;
+	if (!rc && !im.nproblems && !im.oom && !(rc = ior_import_begin(&im))) {
+		began = true;
+		for (size_t i = 0; i < n && !rc; i++)
+			rc = store_row(&im, &rows[i], &count);
+	}
+	for (size_t i = 0; i < n; i++)
+		row_free(&rows[i]);
+	free(rows);
+	rc = ior_import_end(&im, rc, began);
+	if (!rc && imported)
+		*imported = count;
+	return rc;
+}

@@ -1,0 +1,260 @@
+/* Import of samples from CSV "host,kernel,device,scheduler,engine,rep,value,unit" into imported runs, all or nothing. */
+#include "db/import.h"
+
+#include "common/error.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { C_HOST, C_KERNEL, C_DEVICE, C_SCHEDULER, C_ENGINE, C_REP, C_VALUE, C_UNIT, C_COUNT, KEYS = C_ENGINE + 1 };
+
+static const char *const columns[C_COUNT] = {
+	"host", "kernel", "device", "scheduler", "engine", "rep", "value", "unit",
+};
+
+/* Units a CSV may carry, and which way is better: rates up, times down. */
+static const struct {
+	const char *unit;
+	bool higher_is_better;
+} units[] = {
+	{ "MB/s", true }, { "MiB/s", true }, { "GB/s", true }, { "GiB/s", true }, { "kB/s", true },
+	{ "KB/s", true }, { "KiB/s", true }, { "B/s", true }, { "IOPS", true },
+	{ "s", false }, { "ms", false }, { "us", false }, { "ns", false },
+};
+
+struct row {
+	size_t line;
+	const char *key[KEYS];
+	const char *unit;
+	int rep;
+	double value;
+	bool higher_is_better;
+	char *storage;
+};
+
+static bool parse_rep(struct ior_import *im, const char *text, int *rep)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (!*text || *end || text[0] == '+' || text[0] == '-' || errno || v < 1 || v > INT_MAX) {
+		ior_import_problem(im, ior_import_line(im), "rep", "'%s' is not a positive integer", text);
+		return false;
+	}
+	*rep = (int)v;
+	return true;
+}
+
+static bool parse_value(struct ior_import *im, const char *text, double *value)
+{
+	/* Decimal notation only: strtod would also take "nan", "inf" and hex. */
+	bool decimal = *text && strspn(text, "0123456789.eE+-") == strlen(text);
+	char *end = NULL;
+	errno = 0;
+	double v = decimal ? strtod(text, &end) : NAN;
+	const char *problem = NULL;
+	if (!decimal || *end || end == text)
+		problem = "is not a number";
+	else if (errno == ERANGE || !isfinite(v))
+		problem = "is out of range";
+	else if (v < 0)
+		problem = "is negative";
+	if (problem) {
+		ior_import_problem(im, ior_import_line(im), "value", "'%s' %s", text, problem);
+		return false;
+	}
+	*value = v;
+	return true;
+}
+
+static bool parse_unit(struct ior_import *im, const char *text, bool *higher_is_better)
+{
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(units[i].unit, text) == 0) {
+			*higher_is_better = units[i].higher_is_better;
+			return true;
+		}
+	}
+	ior_import_problem(im, ior_import_line(im), "unit", "unknown unit '%s' (known: MB/s, MiB/s, GB/s, KB/s, IOPS, s, ms, us, ns...)", text);
+	return false;
+}
+
+/* Checks one row's fields; fills r (its strings in one block) when all are good. */
+static bool parse_row(struct ior_import *im, const char **v, struct row *r)
+{
+	bool ok = true;
+	for (int k = 0; k < C_COUNT; k++)
+		ok &= ior_import_require(im, columns[k], v[k]);
+	if (*v[C_REP])
+		ok &= parse_rep(im, v[C_REP], &r->rep);
+	if (*v[C_VALUE])
+		ok &= parse_value(im, v[C_VALUE], &r->value);
+	if (*v[C_UNIT])
+		ok &= parse_unit(im, v[C_UNIT], &r->higher_is_better);
+	if (!ok)
+		return false;
+	size_t size = 0;
+	for (int k = 0; k < KEYS; k++)
+		size += strlen(v[k]) + 1;
+	size += strlen(v[C_UNIT]) + 1;
+	char *p = r->storage = malloc(size);
+	if (!p) {
+		im->oom = true;
+		return false;
+	}
+	for (int k = 0; k <= KEYS; k++) {
+		const char *s = k < KEYS ? v[k] : v[C_UNIT];
+		size_t n = strlen(s) + 1;
+		memcpy(p, s, n);
+		if (k < KEYS)
+			r->key[k] = p;
+		else
+			r->unit = p;
+		p += n;
+	}
+	r->line = ior_import_line(im);
+	return true;
+}
+
+static int by_identity(const void *a, const void *b)
+{
+	const struct row *x = *(const struct row *const *)a, *y = *(const struct row *const *)b;
+	for (int k = 0; k < KEYS; k++) {
+		int c = strcmp(x->key[k], y->key[k]);
+		if (c)
+			return c;
+	}
+	if (x->rep != y->rep)
+		return x->rep < y->rep ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* A (host, kernel, device, scheduler, engine, rep) given twice is one measurement too many. */
+static int check_duplicates(struct ior_import *im, struct row *rows, size_t n)
+{
+	struct row **order = malloc((n ? n : 1) * sizeof(*order));
+	if (!order)
+		return ior_error_set(IOR_ERROR, "cannot import '%s': out of memory", im->path);
+	for (size_t i = 0; i < n; i++)
+		order[i] = &rows[i];
+	qsort(order, n, sizeof(*order), by_identity);
+	/* Sorted by identity then line: the first of a run of equals is the original. */
+	for (size_t i = 1, first = 0; i < n; i++) {
+		struct row *r = order[i];
+		bool same = order[first]->rep == r->rep;
+		for (int k = 0; same && k < KEYS; k++)
+			same = strcmp(order[first]->key[k], r->key[k]) == 0;
+		if (!same)
+			first = i;
+		else
+			ior_import_problem(im, r->line, "rep", "duplicate of line %zu (same host, kernel, device, "
+					   "scheduler, engine and rep)", order[first]->line);
+	}
+	free(order);
+	return 0;
+}
+
+/* Stores one row; a row already stored with the same value is skipped
+ * (importing a file twice is a no-op), one that contradicts it is a problem. */
+static int store_row(struct ior_import *im, const struct row *r, size_t *imported)
+{
+	struct ior_db *db = im->db;
+	int64_t host_id, run_id, device_id, cell_id;
+	struct ior_db_device d = { .name = r->key[C_DEVICE], .rotational = -1 };
+	int rc;
+	if ((rc = ior_db_imported_run(db, r->key[C_HOST], r->key[C_KERNEL], im->path, &host_id, &run_id)) ||
+	    (rc = ior_db_device_get(db, host_id, &d, &device_id)) ||
+	    (rc = ior_db_cell_get(db, run_id, device_id, r->key[C_SCHEDULER], r->key[C_ENGINE], NULL, NULL, &cell_id)))
+		return rc;
+	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_SAMPLE_AT_REP);
+	sqlite3_bind_int64(st, 1, cell_id);
+	sqlite3_bind_int(st, 2, r->rep);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		double value = sqlite3_column_double(st, 0);
+		const char *unit = (const char *)sqlite3_column_text(st, 1);
+		if (value != r->value || strcmp(unit, r->unit) != 0)
+			ior_import_problem(im, r->line, "value", "%g %s contradicts the stored %g %s", r->value, r->unit,
+					   value, unit);
+		sqlite3_reset(st);
+		return 0;
+	}
+	if (rc != SQLITE_DONE)
+		return ior_db_fail(db, "cannot import into");
+	sqlite3_reset(st);
+	st = ior_db_stmt(db, IOR_STMT_SAMPLE_INSERT);
+	sqlite3_bind_int64(st, 1, cell_id);
+	sqlite3_bind_int(st, 2, r->rep);
+	sqlite3_bind_double(st, 3, r->value);
+	ior_db_bind_text(st, 4, r->unit);
+	sqlite3_bind_int(st, 5, r->higher_is_better);
+	rc = ior_db_step_done(db, st, "cannot import into");
+	if (!rc)
+		(*imported)++;
+	return rc;
+}
+
+static int store_rows(struct ior_import *im, const struct row *rows, size_t n, size_t *imported, bool *began)
+{
+	int rc = ior_import_begin(im);
+	if (rc)
+		return rc;
+	*began = true;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = store_row(im, &rows[i], imported);
+	return rc;
+}
+
+static int read_rows(struct ior_import *im, struct row **rows, size_t *n)
+{
+	size_t cap = 0;
+	const char *v[C_COUNT];
+	for (int next; (next = ior_import_next(im, v)) != IOR_IMPORT_END;) {
+		if (next < 0)
+			return next;
+		if (next != IOR_IMPORT_ROW)
+			continue;
+		if (*n == cap) {
+			size_t ncap = cap ? cap * 2 : 128;
+			struct row *p = realloc(*rows, ncap * sizeof(*p));
+			if (!p)
+				return ior_error_set(IOR_ERROR, "cannot import '%s': out of memory", im->path);
+			*rows = p;
+			cap = ncap;
+		}
+		memset(&(*rows)[*n], 0, sizeof(**rows));
+		if (parse_row(im, v, &(*rows)[*n]))
+			(*n)++;
+	}
+	return 0;
+}
+
+int ior_db_import_samples_csv(struct ior_db *db, const char *path, size_t *imported)
+{
+	size_t count = 0;
+	if (imported)
+		*imported = 0;
+	struct ior_import im;
+	int rc = ior_import_start(&im, db, path, columns, C_COUNT);
+	if (rc)
+		return rc;
+	struct row *rows = NULL;
+	size_t n = 0;
+	rc = read_rows(&im, &rows, &n);
+	if (!rc)
+		rc = check_duplicates(&im, rows, n);
+	bool in_transaction = false;
+	if (!rc && !im.nproblems && !im.oom) {
+		rc = store_rows(&im, rows, n, &count, &in_transaction);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(rows[i].storage);
+	free(rows);
+	rc = ior_import_end(&im, rc, in_transaction);
+	if (!rc && imported)
+		*imported = count;
+	return rc;
+}

@@ -1,0 +1,74 @@
+/* Private to db/: the handle, the prepared-statement table and small helpers shared by the db files. */
+#ifndef IOR_DB_INTERNAL_H
+#define IOR_DB_INTERNAL_H
+
+#include <sqlite3.h>
+
+#include "db/db.h"
+
+/* Every statement the module runs after open, prepared once (db/stmt.c holds the SQL). */
+enum ior_stmt {
+	IOR_STMT_BEGIN,
+	IOR_STMT_COMMIT,
+	IOR_STMT_ROLLBACK,
+	IOR_STMT_HOST_INSERT,
+	IOR_STMT_HOST_SELECT,
+	IOR_STMT_HOST_SET_MACHINE,
+	IOR_STMT_KERNEL_INSERT,
+	IOR_STMT_KERNEL_SELECT,
+	IOR_STMT_DEVICE_INSERT,
+	IOR_STMT_DEVICE_SELECT,
+	IOR_STMT_RUN_INSERT,
+	IOR_STMT_RUN_FINISH,
+	IOR_STMT_RUN_IMPORTED,
+	IOR_STMT_OFFER_INSERT,
+	IOR_STMT_OFFER_KERNEL_WIDE,
+	IOR_STMT_CELL_INSERT,
+	IOR_STMT_CELL_SELECT,
+	IOR_STMT_CELL_SET_STATUS,
+	IOR_STMT_CELL_SAMPLE_COUNT,
+	IOR_STMT_SAMPLE_INSERT,
+	IOR_STMT_SAMPLE_AT_REP,
+	IOR_STMT_SAMPLES,
+	IOR_STMT_HOST_KERNELS,
+	IOR_STMT_OFFERED,
+	IOR_STMT_COUNT
+};
+
+struct ior_db {
+	sqlite3 *h;
+	char *path;
+	sqlite3_stmt *stmt[IOR_STMT_COUNT];
+	char *problems;   /* the last import's full problem list */
+};
+
+int ior_db_stmt_prepare_all(struct ior_db *db);
+void ior_db_stmt_finalize_all(struct ior_db *db);
+
+/* The statement, reset and with its bindings cleared, ready to bind. */
+sqlite3_stmt *ior_db_stmt(struct ior_db *db, enum ior_stmt which);
+
+/* Sets the error from SQLite's message: "what 'path': sqlite message";
+ * IOR_EBUSY for a lock that outlasted the busy timeout, IOR_EINVALID for a
+ * constraint, IOR_ERROR otherwise. */
+int ior_db_fail(struct ior_db *db, const char *what);
+
+/* Binds text, or NULL for a NULL pointer. */
+int ior_db_bind_text(sqlite3_stmt *st, int i, const char *s);
+/* Binds id, or NULL for 0 (the "none" of the API). */
+int ior_db_bind_id(sqlite3_stmt *st, int i, int64_t id);
+
+/* Runs a statement that returns no row (or ignores its rows); 0 or ior_db_fail(what). */
+int ior_db_step_done(struct ior_db *db, sqlite3_stmt *st, const char *what);
+/* Runs a statement that returns at most one row whose first column is an
+ * id: 0 with *id set, IOR_ENOTFOUND without a row. */
+int ior_db_step_id(struct ior_db *db, sqlite3_stmt *st, const char *what, int64_t *id);
+
+/* strdup of a column, NULL for SQL NULL; sets *oom on allocation failure. */
+char *ior_db_column_dup(sqlite3_stmt *st, int col, bool *oom);
+
+/* Imported runs: the run with status imported for (host, kernel), created on first use. */
+int ior_db_imported_run(struct ior_db *db, const char *host, const char *kernel, const char *source,
+			int64_t *host_id, int64_t *run_id);
+
+#endif

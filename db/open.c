@@ -1,0 +1,187 @@
+/* Opening the results database: recognise (or refuse) the file, upgrade its schema, set WAL and prepare the statements. */
+#include "db/internal.h"
+#include "db/schema.h"
+
+#include "common/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char sqlite_magic[16] = "SQLite format 3";   /* with its NUL: 16 bytes */
+
+/* Looks at the raw bytes before SQLite does, so a file that is not SQLite
+ * is refused without being opened for writing. A missing or empty file is
+ * a new database. */
+static int check_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return ior_error_errno(IOR_ERROR, errno, "cannot open database '%s'", path);
+	}
+	struct stat st;
+	char head[sizeof(sqlite_magic)];
+	ssize_t got = -1;
+	int rc = 0;
+	if (fstat(fd, &st) != 0)
+		rc = ior_error_errno(IOR_ERROR, errno, "cannot open database '%s'", path);
+	else if (!S_ISREG(st.st_mode))
+		rc = ior_error_set(IOR_EINVALID, "cannot open database '%s': not a regular file", path);
+	else if (st.st_size > 0 && (got = read(fd, head, sizeof(head))) < 0)
+		rc = ior_error_errno(IOR_ERROR, errno, "cannot read database '%s'", path);
+	else if (st.st_size > 0 && (got != (ssize_t)sizeof(head) || memcmp(head, sqlite_magic, sizeof(head)) != 0))
+		rc = ior_error_set(IOR_EINVALID, "cannot open database '%s': not an SQLite database", path);
+	close(fd);
+	return rc;
+}
+
+static int pragma_int(sqlite3 *h, const char *path, const char *sql, int *value)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*value = sqlite3_column_int(st, 0);
+		rc = SQLITE_OK;
+	}
+	int code = 0;
+	if (rc != SQLITE_OK) {
+		code = (rc & 0xff) == SQLITE_BUSY ? IOR_EBUSY : (rc & 0xff) == SQLITE_NOTADB ? IOR_EINVALID : IOR_ERROR;
+		ior_error_set(code, "cannot open database '%s': %s", path, sqlite3_errmsg(h));
+	}
+	sqlite3_finalize(st);
+	return code;
+}
+
+/* Refuses what is not ours to change: another application's database (its
+ * own application_id, or tables without ours) and a newer schema. Only reads. */
+static int check_identity(sqlite3 *h, const char *path)
+{
+	int app = 0, version = 0, objects = 0, rc;
+	if ((rc = pragma_int(h, path, "PRAGMA application_id", &app)) ||
+	    (rc = pragma_int(h, path, "PRAGMA user_version", &version)) ||
+	    (rc = pragma_int(h, path, "SELECT count(*) FROM sqlite_master", &objects)))
+		return rc;
+	if (app != IOR_DB_APPLICATION_ID && (app != 0 || objects > 0 || version != 0))
+		return ior_error_set(IOR_EINVALID,
+				     "cannot open database '%s': not an ioregress database "
+				     "(application_id %d, %d schema objects)", path, app, objects);
+	if (version > IOR_DB_SCHEMA_VERSION)
+		return ior_error_set(IOR_EINVALID,
+				     "cannot open database '%s': schema version %d is newer than this "
+				     "ioregress supports (%d); use a newer ioregress", path, version,
+				     IOR_DB_SCHEMA_VERSION);
+	return 0;
+}
+
+static int exec(sqlite3 *h, const char *path, const char *sql)
+{
+	char *msg = NULL;
+	int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
+	if (rc == SQLITE_OK)
+		return 0;
+	int code = (rc & 0xff) == SQLITE_BUSY ? IOR_EBUSY : IOR_ERROR;
+	ior_error_set(code, "cannot set up database '%s' (%s): %s", path, sql, msg ? msg : sqlite3_errstr(rc));
+	sqlite3_free(msg);
+	return code;
+}
+
+/* WAL lets readers (reports) run beside a writer (a run); NORMAL sync is
+ * durable enough under WAL: a crash can lose the last commits, not the file. */
+static int set_modes(sqlite3 *h, const char *path)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(h, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	bool wal = rc == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
+	sqlite3_finalize(st);
+	if (!wal)
+		return ior_error_set((rc & 0xff) == SQLITE_BUSY ? IOR_EBUSY : IOR_ERROR,
+				     "cannot set up database '%s': cannot switch to WAL journal: %s",
+				     path, sqlite3_errmsg(h));
+	if ((rc = exec(h, path, "PRAGMA synchronous = NORMAL")) ||
+	    (rc = exec(h, path, "PRAGMA foreign_keys = ON")))
+		return rc;
+	return 0;
+}
+
+static int open_handle(struct ior_db *db, const char *path)
+{
+	int rc = check_file(path);
+	if (rc)
+		return rc;
+	int src = sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	if (src != SQLITE_OK)
+		return ior_error_set(IOR_ERROR, "cannot open database '%s': %s", path,
+				     db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(src));
+	sqlite3_extended_result_codes(db->h, 1);
+	sqlite3_busy_timeout(db->h, IOR_DB_BUSY_TIMEOUT_MS);
+	if ((rc = check_identity(db->h, path)) ||
+	    (rc = ior_db_schema_apply(db->h, path, IOR_DB_SCHEMA_VERSION)) ||
+	    (rc = set_modes(db->h, path)))
+		return rc;
+	return ior_db_stmt_prepare_all(db);
+}
+
+int ior_db_open(struct ior_db **out, const char *path)
+{
+	*out = NULL;
+	struct ior_db *db = calloc(1, sizeof(*db));
+	if (!db || !(db->path = strdup(path))) {
+		free(db);
+		return ior_error_set(IOR_ERROR, "cannot open database '%s': out of memory", path);
+	}
+	int rc = open_handle(db, path);
+	if (rc) {
+		ior_db_free(db);
+		return rc;
+	}
+	*out = db;
+	return 0;
+}
+
+void ior_db_free(struct ior_db *db)
+{
+	if (!db)
+		return;
+	ior_db_stmt_finalize_all(db);
+	sqlite3_close(db->h);
+	free(db->problems);
+	free(db->path);
+	free(db);
+}
+
+int ior_db_user_version(struct ior_db *db)
+{
+	return ior_db_schema_version(db->h, db->path);
+}
+
+const char *ior_db_path(struct ior_db *db)
+{
+	return db->path;
+}
+
+struct sqlite3 *ior_db_handle(struct ior_db *db)
+{
+	return db->h;
+}
+
+int ior_db_begin(struct ior_db *db)
+{
+	return ior_db_step_done(db, ior_db_stmt(db, IOR_STMT_BEGIN), "cannot begin a transaction on");
+}
+
+int ior_db_commit(struct ior_db *db)
+{
+	return ior_db_step_done(db, ior_db_stmt(db, IOR_STMT_COMMIT), "cannot commit to");
+}
+
+int ior_db_rollback(struct ior_db *db)
+{
+	return ior_db_step_done(db, ior_db_stmt(db, IOR_STMT_ROLLBACK), "cannot roll back");
+}

@@ -1,0 +1,191 @@
+/* The schema as a list of {version, sql} upgrade steps (freebsd/pkg's model), applied one step per transaction. */
+#include "db/schema.h"
+
+#include "common/error.h"
+#include "db/db.h"
+
+#include <stddef.h>
+
+#define IOR_STR_(x) #x
+#define IOR_STR(x) IOR_STR_(x)
+#define IOR_NOW "(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
+
+/* Identity of a row lives in UNIQUE indexes over ifnull(...) so that the
+ * *_get functions can INSERT OR IGNORE and then SELECT, race-free, even
+ * where a field is unknown (NULL). */
+static const char step1[] =
+	"PRAGMA application_id = " IOR_STR(IOR_DB_APPLICATION_ID) ";\n"
+	"CREATE TABLE hosts (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  name TEXT NOT NULL UNIQUE CHECK (name <> ''),\n"
+	"  machine TEXT\n"
+	");\n"
+	"CREATE TABLE kernels (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  release TEXT NOT NULL CHECK (release <> ''),\n"
+	"  version TEXT,\n"
+	"  machine TEXT,\n"
+	"  cmdline TEXT,\n"
+	"  git_commit TEXT,\n"
+	"  config_hash TEXT\n"
+	");\n"
+	"CREATE UNIQUE INDEX kernels_identity ON kernels (release, ifnull(version, ''), ifnull(machine, ''),\n"
+	"  ifnull(cmdline, ''), ifnull(git_commit, ''), ifnull(config_hash, ''));\n"
+	"CREATE TABLE runs (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  host_id INTEGER NOT NULL REFERENCES hosts(id),\n"
+	"  kernel_id INTEGER NOT NULL REFERENCES kernels(id),\n"
+	"  started_at TEXT NOT NULL DEFAULT " IOR_NOW ",\n"
+	"  finished_at TEXT,\n"
+	"  status TEXT NOT NULL CHECK (status IN ('running', 'complete', 'interrupted', 'failed', 'imported')),\n"
+	"  matrix_file TEXT,\n"
+	"  matrix_text TEXT,\n"
+	"  ioregress_version TEXT NOT NULL\n"
+	");\n"
+	"CREATE TABLE devices (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  host_id INTEGER NOT NULL REFERENCES hosts(id),\n"
+	"  name TEXT NOT NULL CHECK (name <> ''),\n"
+	"  path TEXT,\n"
+	"  model TEXT,\n"
+	"  rotational INTEGER NOT NULL DEFAULT -1 CHECK (rotational IN (-1, 0, 1)),\n"
+	"  size INTEGER NOT NULL DEFAULT 0 CHECK (size >= 0),\n"
+	"  logical_block INTEGER NOT NULL DEFAULT 0 CHECK (logical_block >= 0),\n"
+	"  physical_block INTEGER NOT NULL DEFAULT 0 CHECK (physical_block >= 0)\n"
+	");\n"
+	"CREATE UNIQUE INDEX devices_identity ON devices (host_id, name, ifnull(path, ''), ifnull(model, ''),\n"
+	"  rotational, size, logical_block, physical_block);\n"
+	"CREATE TABLE scheduler_offers (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  device_id INTEGER REFERENCES devices(id),\n"
+	"  scheduler TEXT NOT NULL CHECK (scheduler <> ''),\n"
+	"  active INTEGER NOT NULL DEFAULT 0 CHECK (active IN (0, 1)),\n"
+	"  module_state TEXT CHECK (module_state IN ('built-in', 'loaded', 'loadable', 'absent'))\n"
+	");\n"
+	"CREATE UNIQUE INDEX scheduler_offers_identity ON scheduler_offers (run_id, ifnull(device_id, 0), scheduler);\n"
+	"CREATE TABLE cells (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  device_id INTEGER NOT NULL REFERENCES devices(id),\n"
+	"  scheduler TEXT,\n"
+	"  engine TEXT NOT NULL CHECK (engine <> ''),\n"
+	"  engine_type TEXT,\n"
+	"  params TEXT,\n"
+	"  status TEXT NOT NULL DEFAULT 'ok' CHECK (status IN ('ok', 'unavailable', 'skipped', 'failed')),\n"
+	"  reason TEXT\n"
+	");\n"
+	"CREATE UNIQUE INDEX cells_identity ON cells (run_id, device_id, ifnull(scheduler, ''), engine, ifnull(params, ''));\n"
+	"CREATE TABLE samples (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  cell_id INTEGER NOT NULL REFERENCES cells(id) ON DELETE CASCADE,\n"
+	"  rep INTEGER NOT NULL CHECK (rep >= 1),\n"
+	"  value REAL NOT NULL,\n"
+	"  unit TEXT NOT NULL CHECK (unit <> ''),\n"
+	"  higher_is_better INTEGER NOT NULL CHECK (higher_is_better IN (0, 1)),\n"
+	"  bytes INTEGER,\n"
+	"  ios INTEGER,\n"
+	"  wall_s REAL,\n"
+	"  usr_s REAL,\n"
+	"  sys_s REAL,\n"
+	"  lat_p50_us REAL,\n"
+	"  lat_p99_us REAL,\n"
+	"  lat_p999_us REAL,\n"
+	"  detail TEXT,\n"
+	"  measured_at TEXT NOT NULL DEFAULT " IOR_NOW ",\n"
+	"  UNIQUE (cell_id, rep)\n"
+	");\n"
+	"PRAGMA user_version = 1;\n";
+
+/* Indexes for the foreign keys and the report queries, and the view for ad-hoc SQL. */
+static const char step2[] =
+	"CREATE INDEX runs_host_kernel ON runs (host_id, kernel_id);\n"
+	"CREATE INDEX cells_device ON cells (device_id);\n"
+	"CREATE INDEX scheduler_offers_device ON scheduler_offers (device_id);\n"
+	"CREATE VIEW sample_view AS\n"
+	"SELECT s.id AS sample_id, r.id AS run_id, c.id AS cell_id, h.id AS host_id, k.id AS kernel_id,\n"
+	"  d.id AS device_id, h.name AS host, k.release AS kernel, k.git_commit AS kernel_commit,\n"
+	"  d.name AS device, d.path AS device_path, c.scheduler, c.engine, c.engine_type, c.params,\n"
+	"  c.status AS cell_status, r.status AS run_status, r.started_at AS run_started_at,\n"
+	"  s.rep, s.value, s.unit, s.higher_is_better, s.bytes, s.ios, s.wall_s, s.usr_s, s.sys_s,\n"
+	"  s.lat_p50_us, s.lat_p99_us, s.lat_p999_us, s.detail, s.measured_at\n"
+	"FROM samples s\n"
+	"JOIN cells c ON c.id = s.cell_id\n"
+	"JOIN runs r ON r.id = c.run_id\n"
+	"JOIN hosts h ON h.id = r.host_id\n"
+	"JOIN kernels k ON k.id = r.kernel_id\n"
+	"JOIN devices d ON d.id = c.device_id;\n"
+	"PRAGMA user_version = 2;\n";
+
+static const struct {
+	int version;
+	const char *sql;
+} steps[] = {
+	{ 1, step1 },
+	{ 2, step2 },
+};
+
+_Static_assert(sizeof(steps) / sizeof(steps[0]) == IOR_DB_SCHEMA_VERSION,
+	       "every schema version needs its upgrade step");
+
+int ior_db_schema_version(sqlite3 *h, const char *path)
+{
+	sqlite3_stmt *st = NULL;
+	int version = -1;
+	if (sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		version = sqlite3_column_int(st, 0);
+	if (version < 0)
+		ior_error_set(IOR_ERROR, "cannot read schema version of '%s': %s", path, sqlite3_errmsg(h));
+	sqlite3_finalize(st);
+	return version < 0 ? IOR_ERROR : version;
+}
+
+static int exec(sqlite3 *h, const char *path, const char *sql, int version)
+{
+	char *msg = NULL;
+	int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
+	if (rc == SQLITE_OK)
+		return 0;
+	int code = (rc & 0xff) == SQLITE_BUSY ? IOR_EBUSY : IOR_ERROR;
+	ior_error_set(code, "cannot upgrade database '%s' to schema %d: %s", path, version,
+		      msg ? msg : sqlite3_errstr(rc));
+	sqlite3_free(msg);
+	return code;
+}
+
+/* One step in one transaction; the version is re-read under the write lock
+ * because another process may have applied the step meanwhile. */
+static int apply_step(sqlite3 *h, const char *path, int version, const char *sql)
+{
+	int rc = exec(h, path, "BEGIN IMMEDIATE", version);
+	if (rc)
+		return rc;
+	int current = ior_db_schema_version(h, path);
+	if (current < 0)
+		rc = current;
+	else if (current < version)
+		rc = exec(h, path, sql, version);
+	if (!rc)
+		rc = exec(h, path, "COMMIT", version);
+	if (rc)
+		sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+int ior_db_schema_apply(sqlite3 *h, const char *path, int upto)
+{
+	if (upto > IOR_DB_SCHEMA_VERSION)
+		upto = IOR_DB_SCHEMA_VERSION;
+	int current = ior_db_schema_version(h, path);
+	if (current < 0)
+		return current;
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (steps[i].version <= current || steps[i].version > upto)
+			continue;
+		int rc = apply_step(h, path, steps[i].version, steps[i].sql);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

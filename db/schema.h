@@ -1,0 +1,17 @@
+/* Private to db/ and its tests: the schema's upgrade steps, so a test can build a database of an older version. */
+#ifndef IOR_DB_SCHEMA_H
+#define IOR_DB_SCHEMA_H
+
+#include <sqlite3.h>
+
+/* Applies every step above the file's user_version up to and including
+ * upto (at most IOR_DB_SCHEMA_VERSION), each in its own BEGIN IMMEDIATE
+ * transaction that re-reads the version, so two processes creating one file
+ * at once apply each step once. Returns 0 or an ior_status with the message
+ * naming path. */
+int ior_db_schema_apply(sqlite3 *h, const char *path, int upto);
+
+/* The file's PRAGMA user_version, or a negative ior_status. */
+int ior_db_schema_version(sqlite3 *h, const char *path);
+
+#endif

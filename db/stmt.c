@@ -1,0 +1,156 @@
+/* The prepared-statement table (an enum plus SQL strings, freebsd/pkg's model) and the helpers that bind and step them. */
+#include "db/internal.h"
+
+#include "common/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define IOR_NOW "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+/* Values only ever reach SQL as numbered parameters. Identity lookups use
+ * the same ifnull() expressions as the UNIQUE indexes, so what INSERT OR
+ * IGNORE treats as "already there" is exactly what SELECT finds. */
+static const char *const sql[IOR_STMT_COUNT] = {
+	[IOR_STMT_BEGIN] = "BEGIN IMMEDIATE",
+	[IOR_STMT_COMMIT] = "COMMIT",
+	[IOR_STMT_ROLLBACK] = "ROLLBACK",
+	[IOR_STMT_HOST_INSERT] = "INSERT OR IGNORE INTO hosts (name, machine) VALUES (?1, ?2)",
+	[IOR_STMT_HOST_SELECT] = "SELECT id FROM hosts WHERE name = ?1",
+	[IOR_STMT_HOST_SET_MACHINE] = "UPDATE hosts SET machine = ?2 WHERE id = ?1 AND machine IS NULL",
+	[IOR_STMT_KERNEL_INSERT] =
+		"INSERT OR IGNORE INTO kernels (release, version, machine, cmdline, git_commit, config_hash) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[IOR_STMT_KERNEL_SELECT] =
+		"SELECT id FROM kernels WHERE release = ?1 AND ifnull(version, '') = ifnull(?2, '') "
+		"AND ifnull(machine, '') = ifnull(?3, '') AND ifnull(cmdline, '') = ifnull(?4, '') "
+		"AND ifnull(git_commit, '') = ifnull(?5, '') AND ifnull(config_hash, '') = ifnull(?6, '')",
+	[IOR_STMT_DEVICE_INSERT] =
+		"INSERT OR IGNORE INTO devices (host_id, name, path, model, rotational, size, logical_block, "
+		"physical_block) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	[IOR_STMT_DEVICE_SELECT] =
+		"SELECT id FROM devices WHERE host_id = ?1 AND name = ?2 AND ifnull(path, '') = ifnull(?3, '') "
+		"AND ifnull(model, '') = ifnull(?4, '') AND rotational = ?5 AND size = ?6 "
+		"AND logical_block = ?7 AND physical_block = ?8",
+	[IOR_STMT_RUN_INSERT] =
+		"INSERT INTO runs (host_id, kernel_id, status, matrix_file, matrix_text, ioregress_version) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[IOR_STMT_RUN_FINISH] = "UPDATE runs SET status = ?2, finished_at = " IOR_NOW " WHERE id = ?1",
+	[IOR_STMT_RUN_IMPORTED] =
+		"SELECT id FROM runs WHERE host_id = ?1 AND kernel_id = ?2 AND status = 'imported' "
+		"ORDER BY id LIMIT 1",
+	[IOR_STMT_OFFER_INSERT] =
+		"INSERT OR REPLACE INTO scheduler_offers (run_id, device_id, scheduler, active, module_state) "
+		"VALUES (?1, ?2, ?3, ?4, ?5)",
+	[IOR_STMT_OFFER_KERNEL_WIDE] =
+		"SELECT scheduler FROM scheduler_offers WHERE run_id = ?1 AND device_id IS NULL ORDER BY scheduler",
+	[IOR_STMT_CELL_INSERT] =
+		"INSERT OR IGNORE INTO cells (run_id, device_id, scheduler, engine, engine_type, params) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[IOR_STMT_CELL_SELECT] =
+		"SELECT id FROM cells WHERE run_id = ?1 AND device_id = ?2 AND ifnull(scheduler, '') = ifnull(?3, '') "
+		"AND engine = ?4 AND ifnull(params, '') = ifnull(?5, '')",
+	[IOR_STMT_CELL_SET_STATUS] = "UPDATE cells SET status = ?2, reason = ?3 WHERE id = ?1",
+	[IOR_STMT_CELL_SAMPLE_COUNT] = "SELECT count(*) FROM samples WHERE cell_id = ?1",
+	[IOR_STMT_SAMPLE_INSERT] =
+		"INSERT INTO samples (cell_id, rep, value, unit, higher_is_better, bytes, ios, wall_s, usr_s, "
+		"sys_s, lat_p50_us, lat_p99_us, lat_p999_us, detail) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+	[IOR_STMT_SAMPLE_AT_REP] = "SELECT value, unit FROM samples WHERE cell_id = ?1 AND rep = ?2",
+	[IOR_STMT_SAMPLES] =
+		"SELECT run_id, cell_id, host, kernel, device, scheduler, engine, params, unit, rep, value, "
+		"higher_is_better, sample_id, engine_type, run_status, detail, measured_at, bytes, ios, "
+		"wall_s, usr_s, sys_s, lat_p50_us, lat_p99_us, lat_p999_us FROM sample_view "
+		"WHERE (?1 IS NULL OR host = ?1) AND (?2 IS NULL OR kernel = ?2) AND (?3 IS NULL OR device = ?3) "
+		"AND (?4 IS NULL OR scheduler = ?4) AND (?5 IS NULL OR engine = ?5) "
+		"AND (?6 IS NULL OR run_id = ?6) "
+		"ORDER BY host, kernel, device, scheduler, engine, run_id, rep",
+	[IOR_STMT_HOST_KERNELS] = "SELECT DISTINCT host, kernel FROM sample_view ORDER BY host, kernel",
+	[IOR_STMT_OFFERED] =
+		"SELECT DISTINCT o.scheduler FROM scheduler_offers o JOIN runs r ON r.id = o.run_id "
+		"JOIN hosts h ON h.id = r.host_id JOIN kernels k ON k.id = r.kernel_id "
+		"WHERE h.name = ?1 AND k.release = ?2 ORDER BY o.scheduler",
+};
+
+int ior_db_stmt_prepare_all(struct ior_db *db)
+{
+	for (int i = 0; i < IOR_STMT_COUNT; i++) {
+		if (sqlite3_prepare_v3(db->h, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &db->stmt[i], NULL) != SQLITE_OK)
+			return ior_error_set(IOR_ERROR, "cannot prepare statement %d on '%s': %s", i, db->path,
+					     sqlite3_errmsg(db->h));
+	}
+	return 0;
+}
+
+void ior_db_stmt_finalize_all(struct ior_db *db)
+{
+	for (int i = 0; i < IOR_STMT_COUNT; i++) {
+		sqlite3_finalize(db->stmt[i]);
+		db->stmt[i] = NULL;
+	}
+}
+
+sqlite3_stmt *ior_db_stmt(struct ior_db *db, enum ior_stmt which)
+{
+	sqlite3_stmt *st = db->stmt[which];
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return st;
+}
+
+int ior_db_fail(struct ior_db *db, const char *what)
+{
+	int rc = sqlite3_extended_errcode(db->h);
+	int code = IOR_ERROR;
+	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+		code = IOR_EBUSY;
+	else if ((rc & 0xff) == SQLITE_CONSTRAINT)
+		code = IOR_EINVALID;
+	return ior_error_set(code, "%s '%s': %s", what, db->path, sqlite3_errmsg(db->h));
+}
+
+int ior_db_bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
+}
+
+int ior_db_bind_id(sqlite3_stmt *st, int i, int64_t id)
+{
+	return id ? sqlite3_bind_int64(st, i, id) : sqlite3_bind_null(st, i);
+}
+
+int ior_db_step_done(struct ior_db *db, sqlite3_stmt *st, const char *what)
+{
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		;
+	/* The error must be read before reset, which would clear it. */
+	int out = rc == SQLITE_DONE ? 0 : ior_db_fail(db, what);
+	sqlite3_reset(st);
+	return out;
+}
+
+int ior_db_step_id(struct ior_db *db, sqlite3_stmt *st, const char *what, int64_t *id)
+{
+	int rc = sqlite3_step(st);
+	int out = 0;
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	else if (rc == SQLITE_DONE)
+		out = IOR_ENOTFOUND;
+	else
+		out = ior_db_fail(db, what);
+	sqlite3_reset(st);
+	return out;
+}
+
+char *ior_db_column_dup(sqlite3_stmt *st, int col, bool *oom)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+	if (!s)
+		return NULL;
+	char *copy = strdup((const char *)s);
+	if (!copy)
+		*oom = true;
+	return copy;
+}

@@ -1,0 +1,557 @@
+/* Tests for db/: create, reopen, upgrade, refusal of foreign and newer files, the sample round trip, and concurrent writers. */
+#include "common/error.h"
+#include "db/db.h"
+#include "db/schema.h"
+#include "tests/suite.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *db_path(const char *name)
+{
+	static char paths[4][512];
+	static unsigned slot;
+	char *p = paths[slot++ % 4];
+	snprintf(p, 512, "%s/%s", ior_test_tmpdir(), name);
+	unlink(p);
+	return p;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *buf = malloc((size_t)n + 1);
+	*len = fread(buf, 1, (size_t)n, f);
+	fclose(f);
+	return buf;
+}
+
+static long long query_int(sqlite3 *h, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	long long v = -1;
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static char *query_text(sqlite3 *h, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	char *v = NULL;
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
+	    sqlite3_column_text(st, 0))
+		v = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* A host, kernel, device, run and cell, as a run would make them. */
+struct fixture {
+	int64_t host, kernel, device, run, cell;
+};
+
+static int make_cell(struct ior_db *db, struct fixture *fx, const char *scheduler, const char *engine)
+{
+	struct ior_db_kernel k = { .release = "6.18.0-1", .version = "#1 SMP", .machine = "x86_64",
+				   .cmdline = "root=/dev/vda", .commit = "abc123", .config_hash = "f00d" };
+	struct ior_db_device d = { .name = "scratch", .path = "/dev/loop0", .model = "loop", .rotational = 0,
+				   .size = 1 << 30, .logical_block = 512, .physical_block = 4096 };
+	int rc;
+	if ((rc = ior_db_host_get(db, "testhost", "x86_64", &fx->host)) ||
+	    (rc = ior_db_kernel_get(db, &k, &fx->kernel)) ||
+	    (rc = ior_db_device_get(db, fx->host, &d, &fx->device)))
+		return rc;
+	if (!fx->run && (rc = ior_db_run_begin(db, fx->host, fx->kernel, "m.ini", "[matrix]\n", IOR_RUN_RUNNING,
+					       &fx->run)))
+		return rc;
+	return ior_db_cell_get(db, fx->run, fx->device, scheduler, engine, "aio", "bs=4k iodepth=8", &fx->cell);
+}
+
+static void test_create_sets_modes_and_reopen_keeps_rows(void)
+{
+	const char *path = db_path("create.db");
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	CU_ASSERT_EQUAL(ior_db_user_version(db), IOR_DB_SCHEMA_VERSION);
+	sqlite3 *h = ior_db_handle(db);
+	CU_ASSERT_EQUAL(query_int(h, "PRAGMA application_id"), IOR_DB_APPLICATION_ID);
+	CU_ASSERT_EQUAL(query_int(h, "PRAGMA foreign_keys"), 1);
+	CU_ASSERT_EQUAL(query_int(h, "PRAGMA synchronous"), 1);   /* NORMAL */
+	CU_ASSERT(query_int(h, "PRAGMA busy_timeout") >= 5000);
+	char *mode = query_text(h, "PRAGMA journal_mode");
+	CU_ASSERT_STRING_EQUAL(mode, "wal");
+	free(mode);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(*) FROM sqlite_master WHERE name = 'sample_view'"), 1);
+	int64_t id1 = 0, id2 = 0;
+	CU_ASSERT_EQUAL(ior_db_host_get(db, "h1", NULL, &id1), 0);
+	ior_db_free(db);
+	ior_db_free(NULL);
+
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	CU_ASSERT_EQUAL(ior_db_host_get(db, "h1", "aarch64", &id2), 0);
+	CU_ASSERT_EQUAL(id1, id2);
+	char *machine = query_text(ior_db_handle(db), "SELECT machine FROM hosts WHERE name = 'h1'");
+	CU_ASSERT_STRING_EQUAL(machine, "aarch64");   /* filled in once known */
+	free(machine);
+	ior_db_free(db);
+}
+
+static void test_empty_file_becomes_database(void)
+{
+	const char *path = ior_test_write_file("empty.db", "");
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	CU_ASSERT_EQUAL(ior_db_user_version(db), IOR_DB_SCHEMA_VERSION);
+	ior_db_free(db);
+}
+
+static void test_get_functions_return_one_row_per_identity(void)
+{
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, db_path("identity.db")), 0);
+	struct ior_db_kernel a = { .release = "2.6.32" }, b = { .release = "2.6.32", .cmdline = "quiet" };
+	int64_t k1, k2, k3, h, d1, d2, d3;
+	CU_ASSERT_EQUAL(ior_db_kernel_get(db, &a, &k1), 0);
+	CU_ASSERT_EQUAL(ior_db_kernel_get(db, &a, &k2), 0);
+	CU_ASSERT_EQUAL(ior_db_kernel_get(db, &b, &k3), 0);
+	CU_ASSERT_EQUAL(k1, k2);
+	CU_ASSERT_NOT_EQUAL(k1, k3);
+	CU_ASSERT_EQUAL(ior_db_host_get(db, "h", NULL, &h), 0);
+	struct ior_db_device x = { .name = "ssd", .rotational = -1 }, y = { .name = "ssd", .rotational = -1, .size = 100 };
+	CU_ASSERT_EQUAL(ior_db_device_get(db, h, &x, &d1), 0);
+	CU_ASSERT_EQUAL(ior_db_device_get(db, h, &x, &d2), 0);
+	CU_ASSERT_EQUAL(ior_db_device_get(db, h, &y, &d3), 0);
+	CU_ASSERT_EQUAL(d1, d2);
+	CU_ASSERT_NOT_EQUAL(d1, d3);
+	struct ior_db_kernel empty = { .release = "" };
+	CU_ASSERT_EQUAL(ior_db_kernel_get(db, &empty, &k1), IOR_EINVALID);
+	CU_ASSERT_EQUAL(ior_db_host_get(db, "", NULL, &h), IOR_EINVALID);
+	ior_db_free(db);
+}
+
+/* A database of schema 1 (before sample_view existed), filled by hand. */
+static void make_v1(const char *path)
+{
+	sqlite3 *h = NULL;
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open(path, &h), SQLITE_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_db_schema_apply(h, path, 1), 0);
+	CU_ASSERT_EQUAL(sqlite3_exec(h,
+		"INSERT INTO hosts (id, name) VALUES (1, 'oldhost');"
+		"INSERT INTO kernels (id, release) VALUES (1, '5.10.0');"
+		"INSERT INTO runs (id, host_id, kernel_id, status, ioregress_version) VALUES (1, 1, 1, 'complete', '0.0.1');"
+		"INSERT INTO devices (id, host_id, name) VALUES (1, 1, 'sda');"
+		"INSERT INTO cells (id, run_id, device_id, scheduler, engine) VALUES (1, 1, 1, 'bfq', 'seqread');"
+		"INSERT INTO samples (cell_id, rep, value, unit, higher_is_better, wall_s) VALUES (1, 1, 42.5, 'MB/s', 1, 3.0);",
+		NULL, NULL, NULL), SQLITE_OK);
+	CU_ASSERT_EQUAL(query_int(h, "PRAGMA user_version"), 1);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(*) FROM sqlite_master WHERE name = 'sample_view'"), 0);
+	sqlite3_close(h);
+}
+
+static void test_upgrade_from_older_version_keeps_data(void)
+{
+	const char *path = db_path("old.db");
+	make_v1(path);
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	CU_ASSERT_EQUAL(ior_db_user_version(db), IOR_DB_SCHEMA_VERSION);
+	struct ior_db_row *rows = NULL;
+	size_t n = 0;
+	CU_ASSERT_EQUAL(ior_db_samples(db, NULL, &rows, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_STRING_EQUAL(rows[0].host, "oldhost");
+	CU_ASSERT_STRING_EQUAL(rows[0].kernel, "5.10.0");
+	CU_ASSERT_STRING_EQUAL(rows[0].scheduler, "bfq");
+	CU_ASSERT_DOUBLE_EQUAL(rows[0].value, 42.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(rows[0].wall_s, 3.0, 1e-12);
+	ior_db_rows_free(rows, n);
+	ior_db_free(db);
+}
+
+/* Opening must fail, name the file, say why, and leave every byte as it was. */
+static void expect_refused(const char *path, const char *why)
+{
+	size_t len0 = 0, len1 = 0;
+	char *before = slurp(path, &len0);
+	struct ior_db *db = (struct ior_db *)1;
+	CU_ASSERT_EQUAL(ior_db_open(&db, path), IOR_EINVALID);
+	CU_ASSERT_PTR_NULL(db);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), path));
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), why));
+	if (!strstr(ior_error_last(), why))
+		fprintf(stderr, "message: %s\n", ior_error_last());
+	char *after = slurp(path, &len1);
+	CU_ASSERT_FATAL(before && after);
+	CU_ASSERT_EQUAL(len0, len1);
+	CU_ASSERT(len0 == len1 && memcmp(before, after, len0) == 0);
+	free(before);
+	free(after);
+}
+
+static void test_refuses_newer_schema(void)
+{
+	const char *path = db_path("newer.db");
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	CU_ASSERT_EQUAL(sqlite3_exec(ior_db_handle(db), "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+	ior_db_free(db);
+	expect_refused(path, "schema version 99 is newer");
+}
+
+static void test_refuses_non_sqlite_files(void)
+{
+	expect_refused(ior_test_write_file("notes.db", "host,kernel\nthis is not a database\n"),
+		       "not an SQLite database");
+	expect_refused(ior_test_write_file("short.db", "SQLite"), "not an SQLite database");
+}
+
+static void make_foreign(const char *path, const char *sql)
+{
+	sqlite3 *h = NULL;
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open(path, &h), SQLITE_OK);
+	CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+}
+
+static void test_refuses_foreign_sqlite(void)
+{
+	const char *path = db_path("foreign.db");
+	make_foreign(path, "CREATE TABLE songs (title TEXT); INSERT INTO songs VALUES ('x');");
+	expect_refused(path, "not an ioregress database");
+	/* Another application's id, even without tables yet. */
+	path = db_path("foreign-id.db");
+	make_foreign(path, "PRAGMA application_id = 1234; PRAGMA user_version = 1;");
+	expect_refused(path, "not an ioregress database");
+	/* A foreign WAL database too. */
+	path = db_path("foreign-wal.db");
+	make_foreign(path, "PRAGMA journal_mode = WAL; CREATE TABLE t (x); INSERT INTO t VALUES (1);");
+	expect_refused(path, "not an ioregress database");
+}
+
+static void fill_sample(struct ior_sample *s, double value, bool latency)
+{
+	memset(s, 0, sizeof(*s));
+	s->value = value;
+	s->unit = "IOPS";
+	s->higher_is_better = true;
+	s->bytes = 5368709120ull;   /* above 32 bits */
+	s->ios = 1310720;
+	s->wall_s = 10.25;
+	s->usr_s = 1.5;
+	s->sys_s = 7.75;
+	s->has_latency = latency;
+	s->lat_p50_us = 250.5;
+	s->lat_p99_us = 1200.25;
+	s->lat_p999_us = 4800.125;
+	snprintf(s->detail, sizeof(s->detail), "fio-compatible, iodepth=8 \"quoted\"; DROP TABLE samples;");
+}
+
+static void test_sample_round_trip_with_all_fields(void)
+{
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, db_path("roundtrip.db")), 0);
+	struct fixture fx = { 0 }, fy;
+	CU_ASSERT_EQUAL_FATAL(make_cell(db, &fx, "mq-deadline", "randread"), 0);
+	fy = fx;
+	CU_ASSERT_EQUAL_FATAL(make_cell(db, &fy, "bfq", "randread"), 0);
+	CU_ASSERT_NOT_EQUAL(fx.cell, fy.cell);
+	struct ior_sample s;
+	fill_sample(&s, 31234.5, true);
+	CU_ASSERT_EQUAL(ior_db_sample_add(db, fx.cell, 1, &s), 0);
+	fill_sample(&s, 30000.0, false);
+	s.detail[0] = '\0';
+	CU_ASSERT_EQUAL(ior_db_sample_add(db, fx.cell, 2, &s), 0);
+	CU_ASSERT_EQUAL(ior_db_sample_add(db, fy.cell, 1, &s), 0);
+	/* A rep is stored once; a value that is not a number never. */
+	CU_ASSERT_EQUAL(ior_db_sample_add(db, fx.cell, 2, &s), IOR_EINVALID);
+	s.value = NAN;
+	CU_ASSERT_EQUAL(ior_db_sample_add(db, fx.cell, 3, &s), IOR_EINVALID);
+	int count = 0;
+	CU_ASSERT_EQUAL(ior_db_cell_sample_count(db, fx.cell, &count), 0);
+	CU_ASSERT_EQUAL(count, 2);
+
+	struct ior_db_filter f = { .scheduler = "mq-deadline" };
+	struct ior_db_row *rows = NULL;
+	size_t n = 0;
+	CU_ASSERT_EQUAL(ior_db_samples(db, &f, &rows, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	struct ior_db_row *r = &rows[0];
+	CU_ASSERT_EQUAL(r->rep, 1);
+	CU_ASSERT_EQUAL(r->run_id, fx.run);
+	CU_ASSERT_EQUAL(r->cell_id, fx.cell);
+	CU_ASSERT_STRING_EQUAL(r->host, "testhost");
+	CU_ASSERT_STRING_EQUAL(r->kernel, "6.18.0-1");
+	CU_ASSERT_STRING_EQUAL(r->device, "scratch");
+	CU_ASSERT_STRING_EQUAL(r->scheduler, "mq-deadline");
+	CU_ASSERT_STRING_EQUAL(r->engine, "randread");
+	CU_ASSERT_STRING_EQUAL(r->engine_type, "aio");
+	CU_ASSERT_STRING_EQUAL(r->params, "bs=4k iodepth=8");
+	CU_ASSERT_STRING_EQUAL(r->unit, "IOPS");
+	CU_ASSERT_STRING_EQUAL(r->run_status, "running");
+	CU_ASSERT_DOUBLE_EQUAL(r->value, 31234.5, 1e-9);
+	CU_ASSERT(r->higher_is_better);
+	CU_ASSERT_EQUAL(r->bytes, 5368709120ull);
+	CU_ASSERT_EQUAL(r->ios, 1310720);
+	CU_ASSERT_DOUBLE_EQUAL(r->wall_s, 10.25, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r->usr_s, 1.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r->sys_s, 7.75, 1e-12);
+	CU_ASSERT(r->has_latency);
+	CU_ASSERT_DOUBLE_EQUAL(r->lat_p50_us, 250.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r->lat_p99_us, 1200.25, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r->lat_p999_us, 4800.125, 1e-12);
+	CU_ASSERT_STRING_EQUAL(r->detail, "fio-compatible, iodepth=8 \"quoted\"; DROP TABLE samples;");
+	CU_ASSERT_PTR_NOT_NULL(r->measured_at);
+	CU_ASSERT_EQUAL(rows[1].rep, 2);
+	CU_ASSERT(!rows[1].has_latency);
+	CU_ASSERT_PTR_NULL(rows[1].detail);
+	ior_db_rows_free(rows, n);
+	/* Latency percentiles absent are NULL in SQL, not 0. */
+	CU_ASSERT_EQUAL(query_int(ior_db_handle(db), "SELECT count(*) FROM samples WHERE lat_p99_us IS NULL"), 2);
+
+	CU_ASSERT_EQUAL(ior_db_samples(db, NULL, &rows, &n), 0);
+	CU_ASSERT_EQUAL(n, 3);
+	CU_ASSERT_STRING_EQUAL(rows[0].scheduler, "bfq");   /* ordered by scheduler */
+	ior_db_rows_free(rows, n);
+	f = (struct ior_db_filter){ .host = "nohost" };
+	CU_ASSERT_EQUAL(ior_db_samples(db, &f, &rows, &n), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	ior_db_rows_free(rows, n);
+	ior_db_free(db);
+}
+
+static void test_runs_cells_offers_and_host_kernels(void)
+{
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, db_path("runs.db")), 0);
+	sqlite3 *h = ior_db_handle(db);
+	struct fixture fx = { 0 };
+	CU_ASSERT_EQUAL_FATAL(make_cell(db, &fx, NULL, "seqread"), 0);
+	int64_t again = 0;
+	CU_ASSERT_EQUAL(ior_db_cell_get(db, fx.run, fx.device, NULL, "seqread", "aio", "bs=4k iodepth=8", &again), 0);
+	CU_ASSERT_EQUAL(again, fx.cell);
+	CU_ASSERT_EQUAL(ior_db_cell_set_status(db, fx.cell, IOR_CELL_UNAVAILABLE, "kyber not offered"), 0);
+	char *status = query_text(h, "SELECT status || ':' || reason FROM cells");
+	CU_ASSERT_STRING_EQUAL(status, "unavailable:kyber not offered");
+	free(status);
+	CU_ASSERT_EQUAL(ior_db_cell_set_status(db, 9999, IOR_CELL_OK, NULL), IOR_ENOTFOUND);
+
+	CU_ASSERT_EQUAL(ior_db_offer_add(db, fx.run, fx.device, "mq-deadline", true, "built-in"), 0);
+	CU_ASSERT_EQUAL(ior_db_offer_add(db, fx.run, fx.device, "bfq", false, "loadable"), 0);
+	CU_ASSERT_EQUAL(ior_db_offer_add(db, fx.run, fx.device, "bfq", false, "loaded"), 0);   /* replaces */
+	CU_ASSERT_EQUAL(ior_db_offer_add(db, fx.run, 0, "none", false, NULL), 0);
+	CU_ASSERT_EQUAL(ior_db_offer_add(db, fx.run, 0, "x", false, "bogus"), IOR_EINVALID);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(*) FROM scheduler_offers"), 3);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(*) FROM scheduler_offers WHERE module_state = 'loaded'"), 1);
+	char *offered = NULL;
+	CU_ASSERT_EQUAL(ior_db_offered(db, "testhost", "6.18.0-1", &offered), 0);
+	CU_ASSERT_STRING_EQUAL(offered, "bfq mq-deadline none");
+	free(offered);
+	CU_ASSERT_EQUAL(ior_db_offered(db, "testhost", "9.9", &offered), 0);
+	CU_ASSERT_PTR_NULL(offered);
+
+	struct ior_sample s;
+	fill_sample(&s, 1.0, false);
+	CU_ASSERT_EQUAL(ior_db_sample_add(db, fx.cell, 1, &s), 0);
+	struct ior_db_kernel k2 = { .release = "6.1.0-47" };
+	int64_t kid, run2, cell2;
+	CU_ASSERT_EQUAL(ior_db_kernel_get(db, &k2, &kid), 0);
+	CU_ASSERT_EQUAL(ior_db_run_begin(db, fx.host, kid, NULL, NULL, IOR_RUN_RUNNING, &run2), 0);
+	CU_ASSERT_EQUAL(ior_db_cell_get(db, run2, fx.device, "none", "seqread", "aio", NULL, &cell2), 0);
+	CU_ASSERT_EQUAL(ior_db_sample_add(db, cell2, 1, &s), 0);
+	char **hosts = NULL, **kernels = NULL;
+	size_t n = 0;
+	CU_ASSERT_EQUAL(ior_db_host_kernels(db, &hosts, &kernels, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	CU_ASSERT_STRING_EQUAL(hosts[0], "testhost");
+	CU_ASSERT_STRING_EQUAL(kernels[0], "6.1.0-47");
+	CU_ASSERT_STRING_EQUAL(kernels[1], "6.18.0-1");
+	ior_db_host_kernels_free(hosts, kernels, n);
+
+	struct ior_db_filter f = { .run_id = run2 };
+	struct ior_db_row *rows = NULL;
+	CU_ASSERT_EQUAL(ior_db_samples(db, &f, &rows, &n), 0);
+	CU_ASSERT_EQUAL(n, 1);
+	CU_ASSERT(n == 1 && rows[0].cell_id == cell2);
+	ior_db_rows_free(rows, n);
+
+	CU_ASSERT_EQUAL(ior_db_run_finish(db, fx.run, IOR_RUN_INTERRUPTED), 0);
+	char *run = query_text(h, "SELECT status || ':' || (finished_at IS NOT NULL) || ':' || ioregress_version "
+				  "FROM runs ORDER BY id LIMIT 1");
+	CU_ASSERT_STRING_EQUAL(run, "interrupted:1:" IOR_VERSION);
+	free(run);
+	CU_ASSERT_EQUAL(ior_db_run_finish(db, 12345, IOR_RUN_COMPLETE), IOR_ENOTFOUND);
+	/* Foreign keys are enforced. */
+	CU_ASSERT_EQUAL(ior_db_cell_get(db, 777, fx.device, "none", "x", NULL, NULL, &cell2), IOR_EINVALID);
+	ior_db_free(db);
+}
+
+static void test_rollback_discards_and_commit_keeps(void)
+{
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, db_path("tx.db")), 0);
+	struct fixture fx = { 0 };
+	CU_ASSERT_EQUAL_FATAL(make_cell(db, &fx, "none", "seqread"), 0);
+	struct ior_sample s;
+	fill_sample(&s, 5.0, false);
+	CU_ASSERT_EQUAL(ior_db_begin(db), 0);
+	CU_ASSERT_EQUAL(ior_db_sample_add(db, fx.cell, 1, &s), 0);
+	CU_ASSERT_EQUAL(ior_db_rollback(db), 0);
+	int count = -1;
+	CU_ASSERT_EQUAL(ior_db_cell_sample_count(db, fx.cell, &count), 0);
+	CU_ASSERT_EQUAL(count, 0);
+	CU_ASSERT_EQUAL(ior_db_begin(db), 0);
+	CU_ASSERT_EQUAL(ior_db_sample_add(db, fx.cell, 1, &s), 0);
+	CU_ASSERT_EQUAL(ior_db_commit(db), 0);
+	CU_ASSERT_EQUAL(ior_db_cell_sample_count(db, fx.cell, &count), 0);
+	CU_ASSERT_EQUAL(count, 1);
+	ior_db_free(db);
+}
+
+/* A sample committed without an explicit transaction is visible to another
+ * connection at once: what a killed run leaves behind. */
+static void test_sample_add_commits_immediately(void)
+{
+	const char *path = db_path("autocommit.db");
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	struct fixture fx = { 0 };
+	CU_ASSERT_EQUAL_FATAL(make_cell(db, &fx, "none", "seqread"), 0);
+	struct ior_sample s;
+	fill_sample(&s, 7.0, false);
+	CU_ASSERT_EQUAL(ior_db_sample_add(db, fx.cell, 1, &s), 0);
+	sqlite3 *other = NULL;
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open_v2(path, &other, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	CU_ASSERT_EQUAL(query_int(other, "SELECT count(*) FROM samples"), 1);
+	sqlite3_close(other);
+	ior_db_free(db);
+}
+
+enum { PER_WRITER = 2000, WRITERS = 2 };
+
+/* One writer process: adds PER_WRITER samples, one commit each, from the
+ * start signal on. With cell 0 it opens (creating) the file and makes its
+ * own cell after the signal; else it opens before and writes into cell.
+ * Exits 0 on success. */
+static void writer(const char *path, int go_fd, int id, int64_t cell)
+{
+	struct ior_db *db = NULL;
+	struct fixture fx = { .cell = cell };
+	char engine[32], c;
+	snprintf(engine, sizeof(engine), "writer%d", id);
+	if (cell && ior_db_open(&db, path))
+		goto fail;
+	if (read(go_fd, &c, 1) < 0)
+		_exit(2);
+	if (!cell && (ior_db_open(&db, path) || make_cell(db, &fx, "none", engine)))
+		goto fail;
+	struct ior_sample s;
+	for (int rep = 1; rep <= PER_WRITER; rep++) {
+		fill_sample(&s, rep, rep % 2);
+		if (ior_db_sample_add(db, fx.cell, rep, &s))
+			goto fail;
+	}
+	ior_db_free(db);
+	_exit(0);   /* not exit(): the parent owns the test directory and its atexit cleanup */
+fail:
+	fprintf(stderr, "writer %d: %s\n", id, ior_error_last());
+	_exit(1);
+}
+
+/* Starts WRITERS writers at the same instant and checks every sample arrived. */
+static void run_writers(const char *path, const int64_t *cells)
+{
+	int go[2];
+	CU_ASSERT_EQUAL_FATAL(pipe(go), 0);
+	pid_t pids[WRITERS];
+	for (int i = 0; i < WRITERS; i++) {
+		pids[i] = fork();
+		CU_ASSERT_FATAL(pids[i] >= 0);
+		if (pids[i] == 0) {
+			close(go[1]);
+			writer(path, go[0], i, cells ? cells[i] : 0);
+		}
+	}
+	close(go[0]);
+	if (cells)
+		usleep(200000);   /* let both open first */
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	close(go[1]);   /* both start now: read() returns 0 in each */
+	for (int i = 0; i < WRITERS; i++) {
+		int status = 0;
+		CU_ASSERT_EQUAL(waitpid(pids[i], &status, 0), pids[i]);
+		CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	printf("\n    %d writers x %d samples in %.3f s (%.0f samples/s) ", WRITERS, PER_WRITER, secs,
+	       WRITERS * PER_WRITER / secs);
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	sqlite3 *h = ior_db_handle(db);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(*) FROM samples"), WRITERS * PER_WRITER);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(DISTINCT cell_id) FROM samples"), WRITERS);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(*) FROM hosts"), 1);     /* *_get raced and agreed */
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(*) FROM kernels"), 1);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(*) FROM devices"), 1);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(*) FROM runs"), WRITERS);
+	CU_ASSERT_EQUAL(query_int(h, "PRAGMA user_version"), IOR_DB_SCHEMA_VERSION);
+	ior_db_free(db);
+}
+
+static void test_two_processes_create_one_file_at_once(void)
+{
+	run_writers(db_path("concurrent-create.db"), NULL);
+}
+
+static void test_two_processes_insert_into_one_file_at_once(void)
+{
+	const char *path = db_path("concurrent-insert.db");
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	struct fixture fx = { 0 };
+	int64_t cells[WRITERS];
+	for (int i = 0; i < WRITERS; i++) {
+		char engine[32];
+		snprintf(engine, sizeof(engine), "writer%d", i);
+		fx.run = 0;
+		CU_ASSERT_EQUAL_FATAL(make_cell(db, &fx, "none", engine), 0);
+		cells[i] = fx.cell;
+	}
+	ior_db_free(db);
+	run_writers(path, cells);
+}
+
+int main(void)
+{
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_create_sets_modes_and_reopen_keeps_rows),
+		IOR_TEST(test_empty_file_becomes_database),
+		IOR_TEST(test_get_functions_return_one_row_per_identity),
+		IOR_TEST(test_upgrade_from_older_version_keeps_data),
+		IOR_TEST(test_refuses_newer_schema),
+		IOR_TEST(test_refuses_non_sqlite_files),
+		IOR_TEST(test_refuses_foreign_sqlite),
+		IOR_TEST(test_sample_round_trip_with_all_fields),
+		IOR_TEST(test_runs_cells_offers_and_host_kernels),
+		IOR_TEST(test_rollback_discards_and_commit_keeps),
+		IOR_TEST(test_sample_add_commits_immediately),
+		IOR_TEST(test_two_processes_create_one_file_at_once),
+		IOR_TEST(test_two_processes_insert_into_one_file_at_once),
+		IOR_TEST_END,
+	};
+	return ior_test_run("db", tests);
+}
