@@ -1,0 +1,112 @@
+/* Tests for `ioregress schedulers` end to end: import CSVs into a fresh database, run the binary, read what it prints. */
+#include "tests/suite.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static char output[16384];
+
+/* Runs ioregress with argv[1..], stdout into output; returns the exit status. */
+static int ioregress(char *const args[])
+{
+	const char *bin = getenv("IOR_BINARY");
+	if (!bin || access(bin, X_OK) != 0)
+		ior_test_skip("IOR_BINARY is not set to a built ioregress");
+	char *argv[16] = { (char *)bin };
+	for (int i = 0; args[i] && i < 14; i++)
+		argv[i + 1] = args[i];
+	char out[4096];
+	snprintf(out, sizeof(out), "%s/stdout", ior_test_tmpdir());
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	pid_t pid;
+	int err = posix_spawn(&pid, bin, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (err)
+		return -1;
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	FILE *f = fopen(out, "r");
+	size_t n = f ? fread(output, 1, sizeof(output) - 1, f) : 0;
+	output[n] = '\0';
+	if (f)
+		fclose(f);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static const char *find(const char *text)
+{
+	const char *p = strstr(output, text);
+	if (!p)
+		fprintf(stderr, "missing from output: %s\n--- output ---\n%s", text, output);
+	return p;
+}
+
+static void test_seed_data(void)
+{
+	char db[4096], kernels[4096], offered[4096];
+	snprintf(db, sizeof(db), "%s/seed.db", ior_test_tmpdir());
+	snprintf(kernels, sizeof(kernels), "%s", ior_test_source_path("tests/data/hdparm-2.6-kernels.csv"));
+	snprintf(offered, sizeof(offered), "%s", ior_test_source_path("tests/data/hdparm-2.6-schedulers.csv"));
+	CU_ASSERT_EQUAL_FATAL(ioregress((char *[]){ "--db", db, "import", kernels, offered, NULL }), 0);
+	CU_ASSERT_EQUAL_FATAL(ioregress((char *[]){ "--db", db, "schedulers", NULL }), 0);
+	const char *a = find("  2.6.30-2    anticipatory cfq deadline noop\n");
+	const char *b = find("  2.6.32      anticipatory cfq deadline noop\n");
+	const char *c = find("  2.6.33-rc5  cfq deadline noop\n");
+	CU_ASSERT(a && b && c && a < b && b < c);
+	CU_ASSERT_PTR_NOT_NULL(find("    anticipatory: offered on 2.6.32, absent on 2.6.33-rc5 — removed upstream in 2.6.33\n"));
+	CU_ASSERT_PTR_NOT_NULL(find("all hosts\n  common to all kernels: cfq deadline noop\n"
+				    "    left out anticipatory: not offered on 2.6.33-rc5 — removed upstream in 2.6.33\n"));
+	/* 2.6.31 ran on another host: it is not a "consecutive kernel" of quadcore-8g */
+	CU_ASSERT_PTR_NULL(strstr(output, "on 2.6.31,"));
+}
+
+static void test_unexplained_change_and_version_order(void)
+{
+	const char *samples = ior_test_write_file("samples.csv",
+		"host,kernel,device,scheduler,engine,rep,value,unit\n"
+		"h,6.1.0-57-amd64,vda,none,seqread,1,100,MB/s\n"
+		"h,5.10.0-28-amd64,vda,none,seqread,1,100,MB/s\n"
+		"h,6.1.0-47-amd64,vda,none,seqread,1,100,MB/s\n");
+	char s[4096];
+	snprintf(s, sizeof(s), "%s", samples);
+	const char *offered = ior_test_write_file("offered.csv",
+		"host,kernel,offered\n"
+		"h,6.1.0-57-amd64,bfq kyber mq-deadline none\n"
+		"h,5.10.0-28-amd64,bfq kyber mq-deadline none\n"
+		"h,6.1.0-47-amd64,mq-deadline none\n");
+	char o[4096], db[4096];
+	snprintf(o, sizeof(o), "%s", offered);
+	snprintf(db, sizeof(db), "%s/deb.db", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(ioregress((char *[]){ "--db", db, "import", s, o, NULL }), 0);
+	CU_ASSERT_EQUAL_FATAL(ioregress((char *[]){ "--db", db, "schedulers", "--host", "h", NULL }), 0);
+	const char *a = find("  5.10.0-28-amd64  bfq");
+	const char *b = find("  6.1.0-47-amd64   mq-deadline none\n");
+	const char *c = find("  6.1.0-57-amd64   bfq");
+	CU_ASSERT(a && b && c && a < b && b < c);
+	CU_ASSERT_PTR_NOT_NULL(find("    bfq: offered on 5.10.0-28-amd64, absent on 6.1.0-47-amd64 — not explained by "
+				    "upstream history (config or module packaging change)\n"));
+	CU_ASSERT_PTR_NOT_NULL(find("    kyber: absent on 6.1.0-47-amd64, offered on 6.1.0-57-amd64 — not explained"));
+	CU_ASSERT_PTR_NOT_NULL(find("  common to its kernels: mq-deadline none\n"));
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", db, "schedulers", "--bogus", NULL }), 2);
+}
+
+int main(void)
+{
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_seed_data),
+		IOR_TEST(test_unexplained_change_and_version_order),
+		IOR_TEST_END,
+	};
+	return ior_test_run("cmd_schedulers", tests);
+}
