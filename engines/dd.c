@@ -183,10 +183,10 @@ static int dd_measure(void *state, struct ior_sample *out)
 	if (rc != IOR_OK)
 		return rc;
 	memset(out, 0, sizeof(*out));
-	/* MB/s is MiB/s here, the project's convention (hdparm's), so dd and hdparm cells compare;
-	 * coreutils dd prints 10^6-byte MB/s, 4.9% larger for the same speed. */
+	/* MiB/s, like hdparm's "MB/s" and the aio engine, so cells compare; coreutils dd
+	 * prints SI MB/s (10^6 bytes), 4.9% larger for the same speed. */
 	out->value = wall > 0 ? moved / 1048576.0 / wall : 0;
-	out->unit = "MB/s";
+	out->unit = "MiB/s";
 	out->higher_is_better = true;
 	out->bytes = moved;
 	out->ios = s->o.count;

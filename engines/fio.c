@@ -31,7 +31,7 @@ static const struct ior_option fio_rows[] = {
 	{ "iodepth", IOR_OPT_UINT, offsetof(struct fio_opts, iodepth), 1, 65536, "1", NULL, "I/Os in flight per job" },
 	{ "numjobs", IOR_OPT_UINT, offsetof(struct fio_opts, numjobs), 1, 1024, "1", NULL, "jobs (fio processes)" },
 	{ "size", IOR_OPT_SIZE, offsetof(struct fio_opts, size), 0, 0, "0", NULL,
-	  "region per job; 0 = the whole target" },
+	  "region per job, jobs side by side (offset_increment); 0 = the whole target, shared" },
 	{ "runtime", IOR_OPT_DURATION, offsetof(struct fio_opts, runtime), 0, 86400, "0", NULL,
 	  "time-based run of this length; 0 = until size is done" },
 	{ "ramp_time", IOR_OPT_DURATION, offsetof(struct fio_opts, ramp_time), 0, 86400, "0", NULL,
@@ -59,11 +59,6 @@ struct fio_state {
 static bool rw_writes(int rw)
 {
 	return rw != RW_READ && rw != RW_RANDREAD;
-}
-
-static bool rw_random(int rw)
-{
-	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
 }
 
 static const char *binary_of(const struct fio_opts *o)
@@ -96,6 +91,9 @@ static void build_argv(struct fio_state *s)
 	ARG("--direct=%d", o->direct ? 1 : 0);
 	if (o->size)
 		ARG("--size=%llu", (unsigned long long)o->size);
+	/* Each job its own region, as the aio and uring engines do (fio's clones would all start at 0). */
+	if (o->size && o->numjobs > 1)
+		ARG("--offset_increment=%llu", (unsigned long long)o->size);
 	if (o->runtime > 0) {
 		ARG("--runtime=%llums", (unsigned long long)(o->runtime * 1000 + 0.5));
 		ARG("--time_based");
@@ -126,9 +124,9 @@ static int fio_init(void **state, const struct ior_engine_args *args)
 				     rw_names[o->rw], t->name ? t->name : t->path, t->path);
 	if (strchr(t->path, ':'))
 		return ior_error_set(IOR_EINVALID, "fio: target path '%s' has a ':', which fio reads as a list of files", t->path);
-	if (t->size && o->size > t->size)
-		return ior_error_set(IOR_EINVALID, "fio: size %llu exceeds the %llu bytes of '%s'",
-				     (unsigned long long)o->size, (unsigned long long)t->size, t->path);
+	if (t->size && o->size * o->numjobs > t->size)
+		return ior_error_set(IOR_EINVALID, "fio: numjobs × size = %llu bytes exceeds the %llu bytes of '%s'",
+				     (unsigned long long)(o->size * o->numjobs), (unsigned long long)t->size, t->path);
 	const char *engine = o->ioengine && o->ioengine[0] ? o->ioengine : "libaio";
 	if (strlen(engine) >= 48 || strlen(binary_of(o)) >= 256)
 		return ior_error_set(IOR_EINVALID, "fio: ioengine or binary name is too long");
@@ -151,13 +149,13 @@ static void fill_sample(struct ior_sample *out, const struct fio_state *s, const
 	memset(out, 0, sizeof(*out));
 	out->bytes = rd->io_bytes + wr->io_bytes;
 	out->ios = rd->total_ios + wr->total_ios;
-	/* Random jobs are judged by IOPS, sequential ones by MB/s (MiB/s, the project's convention). */
-	if (rw_random(s->o.rw)) {
+	/* The aio and uring engines' convention: IOPS below 64k blocks, MiB/s from 64k up. */
+	if (s->o.bs < 65536) {
 		out->value = rd->iops + wr->iops;
 		out->unit = "IOPS";
 	} else {
 		out->value = (rd->bw_bytes + wr->bw_bytes) / 1048576.0;
-		out->unit = "MB/s";
+		out->unit = "MiB/s";
 	}
 	out->higher_is_better = true;
 	out->wall_s = rd->runtime_s > wr->runtime_s ? rd->runtime_s : wr->runtime_s;

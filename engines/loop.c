@@ -16,6 +16,7 @@ enum loop_fs { LOOP_FS_NONE, LOOP_FS_EXT4 };
 
 struct loop_opts {
 	char *inner;
+	char *inner_options;
 	char *backing;
 	uint64_t backing_size;
 	uint64_t size;
@@ -28,6 +29,8 @@ static const char *const fs_names[] = { "none", "ext4", NULL };
 static const struct ior_option loop_rows[] = {
 	{ "inner", IOR_OPT_STRING, offsetof(struct loop_opts, inner), 0, 0, "dd", NULL,
 	  "engine run on the top of the stack: an [engine NAME] of the matrix, or an engine type with its defaults" },
+	{ "inner_options", IOR_OPT_STRING, offsetof(struct loop_opts, inner_options), 0, 0, NULL, NULL,
+	  "key=value settings for an inner engine type, e.g. \"bs=1M count=256 sync=each\" (not for the matrix's engines)" },
 	{ "backing", IOR_OPT_STRING, offsetof(struct loop_opts, backing), 0, 0, "tmpfs", NULL,
 	  "tmpfs (a private tmpfs is mounted) or a directory for the first file" },
 	{ "backing_size", IOR_OPT_SIZE, offsetof(struct loop_opts, backing_size), 0, 0, "0", NULL,
@@ -69,11 +72,37 @@ static void loop_cleanup(void *state)
 	free(s);
 }
 
-/* The matrix's engine of that name, or else an engine type with its default options. */
-static int resolve_inner(struct loop_state *s, const struct ior_engine_args *args, const char *name)
+/* inner_options: "key=value ..." (quotes as in ior_argv_split) through the inner engine's own rows. */
+static int apply_inner_options(struct loop_state *s, const char *text, const char *name)
+{
+	char **words = NULL;
+	int rc = ior_argv_split(&words, text);
+	for (char **w = words; rc == IOR_OK && *w; w++) {
+		char *eq = strchr(*w, '=');
+		if (!eq) {
+			rc = ior_error_set(IOR_EINVALID, "loop: inner_options: '%s' is not key=value", *w);
+			break;
+		}
+		*eq = '\0';
+		rc = ior_option_set(s->inner->options, s->inner_opts, *w, eq + 1);
+		if (rc != IOR_OK)
+			rc = ior_error_wrap(rc, "loop: inner_options for '%s'", name);
+	}
+	if (words == NULL && rc != IOR_OK)
+		rc = ior_error_wrap(rc, "loop: inner_options");
+	ior_argv_free(words);
+	return rc;
+}
+
+/* The matrix's engine of that name, or else an engine type with its default options and inner_options. */
+static int resolve_inner(struct loop_state *s, const struct ior_engine_args *args, const char *name,
+			 const char *inner_options)
 {
 	const struct ior_engine_ref *ref = args->lookup ? args->lookup(args->lookup_ctx, name) : NULL;
 	if (ref && ref->ops) {
+		if (inner_options && inner_options[0])
+			return ior_error_set(IOR_EINVALID, "loop: inner_options applies to an engine type, but '%s' is an engine of the matrix: set its options there",
+					     name);
 		s->inner = ref->ops;
 		s->inner_opts = (void *)ref->opts;
 	} else {
@@ -86,6 +115,11 @@ static int resolve_inner(struct loop_state *s, const struct ior_engine_args *arg
 		s->inner_owned = true;
 		if (s->inner->options && ior_options_defaults(s->inner->options, s->inner_opts) != IOR_OK)
 			return ior_error_wrap(IOR_ERROR, "loop: defaults of '%s'", name);
+		if (inner_options && inner_options[0]) {
+			int rc = apply_inner_options(s, inner_options, name);
+			if (rc != IOR_OK)
+				return rc;
+		}
 	}
 	if (s->inner == &ior_engine_loop)
 		return ior_error_set(IOR_EINVALID, "loop: inner '%s' is itself a loop engine; use depth to nest", name);
@@ -129,7 +163,7 @@ static int loop_init(void **state, const struct ior_engine_args *args)
 	struct loop_state *s = calloc(1, sizeof(*s));
 	if (!s)
 		return ior_error_set(IOR_ERROR, "loop: out of memory");
-	int rc = resolve_inner(s, args, name);
+	int rc = resolve_inner(s, args, name, o->inner_options);
 	if (rc == IOR_OK)
 		rc = build(s, o, name);
 	if (rc == IOR_OK) {

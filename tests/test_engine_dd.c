@@ -112,7 +112,7 @@ static void test_write_moves_what_was_asked_at_the_right_offsets(void)
 	CU_ASSERT_EQUAL_FATAL(ok(run_dd(kv, &target, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 100u * 65536);
 	CU_ASSERT_EQUAL(s.ios, 100);
-	CU_ASSERT_STRING_EQUAL(s.unit, "MB/s");
+	CU_ASSERT_STRING_EQUAL(s.unit, "MiB/s");
 	CU_ASSERT_TRUE(s.higher_is_better);
 	CU_ASSERT_TRUE(s.wall_s > 0);
 	CU_ASSERT_DOUBLE_EQUAL(s.value, s.bytes / 1048576.0 / s.wall_s, s.value * 1e-9);

@@ -214,7 +214,7 @@ static void test_real_write_run_and_refusal(void)
 	CU_ASSERT_EQUAL_FATAL(ok(run_fio(kv, true, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 4u << 20);
 	CU_ASSERT_EQUAL(s.ios, 64);
-	CU_ASSERT_STRING_EQUAL(s.unit, "MB/s");
+	CU_ASSERT_STRING_EQUAL(s.unit, "MiB/s");
 }
 
 static void test_missing_binary_is_unsupported_and_failures_are_errors(void)

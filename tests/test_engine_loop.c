@@ -256,6 +256,22 @@ static void test_inner_by_type_and_unknown_inner(void)
 	CU_ASSERT_EQUAL(s.bytes, 64u << 20);
 	ior_engine_loop.cleanup(state);
 	free_opts(&ior_engine_loop, opts);
+	/* inner_options set a type's keys through its own rows. */
+	const char *with[] = { "size", "32M", "inner_options", "bs=512k count=5 sync=end", NULL };
+	CU_ASSERT_EQUAL_FATAL(ok(init_loop(&state, with, &opts)), IOR_OK);
+	CU_ASSERT_EQUAL(ok(ior_engine_loop.measure(state, &s)), IOR_OK);
+	CU_ASSERT_EQUAL(s.bytes, 5u * 512 * 1024);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, "sync=end"));
+	ior_engine_loop.cleanup(state);
+	free_opts(&ior_engine_loop, opts);
+	const char *typo[] = { "inner_options", "bs=1M cuont=5", NULL };
+	CU_ASSERT_EQUAL(init_loop(&state, typo, &opts), IOR_EINVALID);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "count"));
+	free_opts(&ior_engine_loop, opts);
+	const char *matrix_engine[] = { "inner", "writer", "inner_options", "count=5", NULL };
+	CU_ASSERT_EQUAL(init_loop(&state, matrix_engine, &opts), IOR_EINVALID);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "engine of the matrix"));
+	free_opts(&ior_engine_loop, opts);
 	const char *bad[] = { "inner", "wrtier", NULL };
 	CU_ASSERT_EQUAL(init_loop(&state, bad, &opts), IOR_EINVALID);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "wrtier"));
