@@ -3,6 +3,8 @@
 #include "device/blockdev.h"
 #include "harness/commands.h"
 #include "kernel/info.h"
+#include "kernel/modules.h"
+#include "kernel/sched_history.h"
 #include "kernel/version.h"
 
 #include <json-c/json.h>
@@ -48,6 +50,61 @@ static void print_text(const struct ior_kernel_info *k, const struct ior_kver *v
 	}
 }
 
+/* Is the scheduler that a module provides offered now by any device? */
+static bool offered_anywhere(const char *module, const struct ior_blockdev *devs, size_t n)
+{
+	size_t nh;
+	const struct ior_sched_info *h = ior_sched_history(&nh);
+	for (size_t i = 0; i < nh; i++) {
+		if (!h[i].module || strcmp(h[i].module, module) != 0)
+			continue;
+		for (size_t d = 0; d < n; d++)
+			for (size_t s = 0; s < devs[d].nschedulers; s++)
+				if (strcmp(devs[d].schedulers[s], h[i].name) == 0)
+					return true;
+	}
+	return false;
+}
+
+/* The scheduler modules' states beside what sysfs offers now: "loadable" but not offered
+ * means a run with load_modules = yes would add it. */
+static void print_modules_text(struct ior_kmod *k, const struct ior_blockdev *devs, size_t n, bool running)
+{
+	printf("\nscheduler modules of %s (%s)\n", ior_kmod_release(k),
+	       ior_kmod_has_tree(k) ? ior_kmod_tree(k) : "no module tree");
+	printf("%-18s %-16s %s\n", "module", "state", running ? "offered now" : "");
+	size_t nm;
+	const char *const *mods = ior_kmod_scheduler_modules(&nm);
+	for (size_t i = 0; i < nm; i++) {
+		enum ior_mod_state st = IOR_MOD_NO_TREE;
+		const char *state = ior_kmod_state(k, mods[i], &st) == IOR_OK ? ior_mod_state_name(st) : "(error)";
+		printf("%-18s %-16s %s\n", mods[i], state,
+		       running ? (offered_anywhere(mods[i], devs, n) ? "yes" : "no") : "");
+	}
+}
+
+static json_object *modules_json(struct ior_kmod *k, const struct ior_blockdev *devs, size_t n, bool running)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "release", json_object_new_string(ior_kmod_release(k)));
+	json_object_object_add(o, "tree", ior_kmod_has_tree(k) ? json_object_new_string(ior_kmod_tree(k)) : NULL);
+	json_object *arr = json_object_new_array();
+	size_t nm;
+	const char *const *mods = ior_kmod_scheduler_modules(&nm);
+	for (size_t i = 0; i < nm; i++) {
+		enum ior_mod_state st = IOR_MOD_NO_TREE;
+		json_object *m = json_object_new_object();
+		json_object_object_add(m, "module", json_object_new_string(mods[i]));
+		json_object_object_add(m, "state", ior_kmod_state(k, mods[i], &st) == IOR_OK
+							  ? json_object_new_string(ior_mod_state_name(st)) : NULL);
+		if (running)
+			json_object_object_add(m, "offered_now", json_object_new_boolean(offered_anywhere(mods[i], devs, n)));
+		json_object_array_add(arr, m);
+	}
+	json_object_object_add(o, "scheduler_modules", arr);
+	return o;
+}
+
 static json_object *device_json(const struct ior_blockdev *d)
 {
 	json_object *o = json_object_new_object();
@@ -70,7 +127,7 @@ static json_object *device_json(const struct ior_blockdev *d)
 }
 
 static void print_json(const struct ior_kernel_info *k, const struct ior_kver *v, bool parsed,
-		       const struct ior_blockdev *devs, size_t n)
+		       const struct ior_blockdev *devs, size_t n, json_object *modules)
 {
 	json_object *root = json_object_new_object();
 	json_object *kernel = json_object_new_object();
@@ -96,25 +153,58 @@ static void print_json(const struct ior_kernel_info *k, const struct ior_kver *v
 	for (size_t i = 0; i < n; i++)
 		json_object_array_add(arr, device_json(&devs[i]));
 	json_object_object_add(root, "devices", arr);
+	json_object_object_add(root, "modules", modules);
 	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
+}
+
+struct probe_args {
+	bool json;
+	const char *modules_dir;  /* --modules-dir DIR: inspect another module tree */
+	const char *kernel;       /* --kernel RELEASE: with --modules-dir */
+};
+
+static int parse_probe_args(int argc, char **argv, struct probe_args *pa)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char **slot = NULL;
+		if (strcmp(a, "--json") == 0) {
+			pa->json = true;
+			continue;
+		}
+		if (strcmp(a, "--modules-dir") == 0 || strncmp(a, "--modules-dir=", 14) == 0)
+			slot = &pa->modules_dir;
+		else if (strcmp(a, "--kernel") == 0 || strncmp(a, "--kernel=", 9) == 0)
+			slot = &pa->kernel;
+		if (!slot) {
+			ior_cmd_error("unknown argument '%s' for 'probe' (see 'ioregress probe --help')", a);
+			return 2;
+		}
+		const char *eq = strchr(a, '=');
+		const char *value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+		if (!value || !*value) {
+			ior_cmd_error("option '%.*s' needs a value", (int)(eq ? eq - a : (long)strlen(a)), a);
+			return 2;
+		}
+		*slot = value;
+	}
+	if (pa->modules_dir && !pa->kernel) {
+		ior_cmd_error("'--modules-dir' needs '--kernel RELEASE' to name the tree inside it");
+		return 2;
+	}
+	return 0;
 }
 
 int cmd_probe(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	(void)ctx;
-	bool json = false;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0) {
-			json = true;
-		} else {
-			ior_error_clear();
-			ior_cmd_error("unknown argument '%s' for 'probe' (see 'ioregress probe --help')", argv[i]);
-			return 2;
-		}
-	}
-	struct ior_kernel_info k;
+	struct probe_args pa = { 0 };
 	ior_error_clear();
+	int status = parse_probe_args(argc, argv, &pa);
+	if (status)
+		return status;
+	struct ior_kernel_info k;
 	if (ior_kernel_info_read(&k) != IOR_OK) {
 		ior_cmd_error("cannot read the running kernel's record");
 		return 1;
@@ -127,10 +217,21 @@ int cmd_probe(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		ior_cmd_error("cannot list block devices");
 		return 1;
 	}
-	if (json)
-		print_json(&k, &v, parsed, devs, n);
-	else
+	struct ior_kmod *km = NULL;
+	if (ior_kmod_open(&km, pa.modules_dir, pa.kernel) != IOR_OK) {
+		ior_cmd_error("cannot open the module tree");
+		free(devs);
+		return 1;
+	}
+	/* "offered now" only means something for the kernel that is running */
+	bool running = ior_kmod_is_running(km);
+	if (pa.json) {
+		print_json(&k, &v, parsed, devs, n, modules_json(km, devs, n, running));
+	} else {
 		print_text(&k, &v, parsed, devs, n);
+		print_modules_text(km, devs, n, running);
+	}
+	ior_kmod_free(km);
 	free(devs);
 	return 0;
 }

@@ -32,7 +32,12 @@ static const struct ior_command commands[] = {
 	  "  --quiet           no progress line on stderr\n" },
 	{ "probe", cmd_probe, 0, 1,
 	  "show the running kernel, its block devices and the schedulers they offer",
-	  "usage: ioregress probe [--json]\n" },
+	  "usage: ioregress probe [--json] [--modules-dir DIR --kernel RELEASE]\n"
+	  "\n"
+	  "Prints the running kernel's record, every block device with the schedulers it offers\n"
+	  "([active] marked), and the state of each known scheduler module: built-in, loaded,\n"
+	  "loadable (a module file exists) or absent, beside whether it is offered now.\n"
+	  "--modules-dir DIR --kernel RELEASE inspects the module tree DIR/RELEASE instead.\n" },
 	{ "report", cmd_report, IOR_CMD_NEEDS_DB, 1,
 	  "report the stored samples: per kernel tables, spreads and alerts",
 	  "usage: ioregress report [--format text|json] [--host H] [--kernel K] [--device D]\n" },
