@@ -93,7 +93,7 @@ static void test_never_uses_a_shell(void)
 	CU_ASSERT_EQUAL(run_exec(differ, &s), IOR_ERROR);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "exited with status 1"));
 	/* A shell would create these files; echo just prints the words to /dev/null. */
-	char cmd[1024], marker1[512], marker2[512];
+	char cmd[2048], marker1[512], marker2[512];
 	snprintf(marker1, sizeof(marker1), "%s/redirected", ior_test_tmpdir());
 	snprintf(marker2, sizeof(marker2), "%s/substituted", ior_test_tmpdir());
 	snprintf(cmd, sizeof(cmd), "echo hi > %s; touch %s $(touch %s)", marker1, marker2, marker2);
