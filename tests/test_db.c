@@ -5,6 +5,7 @@
 #include "tests/suite.h"
 
 #include <math.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -439,6 +440,37 @@ static void test_sample_add_commits_immediately(void)
 	ior_db_free(db);
 }
 
+/* A run killed with SIGKILL keeps every sample it had added. */
+static void test_killed_writer_keeps_committed_samples(void)
+{
+	const char *path = db_path("killed.db");
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	struct fixture fx = { 0 };
+	CU_ASSERT_EQUAL_FATAL(make_cell(db, &fx, "none", "seqread"), 0);
+	ior_db_free(db);
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		struct ior_sample s;
+		fill_sample(&s, 1.0, true);
+		if (ior_db_open(&db, path))
+			_exit(1);
+		for (int rep = 1; rep <= 50; rep++)
+			if (ior_db_sample_add(db, fx.cell, rep, &s))
+				_exit(1);
+		raise(SIGKILL);   /* no close, no checkpoint */
+	}
+	int status = 0;
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	int count = 0;
+	CU_ASSERT_EQUAL(ior_db_cell_sample_count(db, fx.cell, &count), 0);
+	CU_ASSERT_EQUAL(count, 50);
+	ior_db_free(db);
+}
+
 enum { PER_WRITER = 2000, WRITERS = 2 };
 
 /* One writer process: adds PER_WRITER samples, one commit each, from the
@@ -549,6 +581,7 @@ int main(void)
 		IOR_TEST(test_runs_cells_offers_and_host_kernels),
 		IOR_TEST(test_rollback_discards_and_commit_keeps),
 		IOR_TEST(test_sample_add_commits_immediately),
+		IOR_TEST(test_killed_writer_keeps_committed_samples),
 		IOR_TEST(test_two_processes_create_one_file_at_once),
 		IOR_TEST(test_two_processes_insert_into_one_file_at_once),
 		IOR_TEST_END,

@@ -132,6 +132,12 @@ static void test_seed_data_imports_72_samples_on_4_kernels(void)
 	CU_ASSERT(!rows[0].has_latency);
 	CU_ASSERT_DOUBLE_EQUAL(rows[2].value, 104.52, 1e-12);
 	ior_db_rows_free(rows, n);
+
+	/* sample_view answers the field report's spread question in plain SQL (FACTS.md: 66.9% and 3.1%). */
+	CU_ASSERT_EQUAL(query_int(db, "SELECT round(1000.0 * (max(value) - min(value)) / min(value)) FROM sample_view "
+				  "WHERE kernel = '2.6.32' AND device = 'SSD RAID'"), 669);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT round(1000.0 * (max(value) - min(value)) / min(value)) FROM sample_view "
+				  "WHERE kernel = '2.6.32' AND device = 'SATA RAID'"), 31);
 	ior_db_free(db);
 }
 
