@@ -22,39 +22,59 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Splits, checks and sorts the names; NULL after recording a problem. */
-static char *normalise(struct ior_import *im, const char *text)
+/* Splits copy into names (pointers into it), recording each bad one; false when any is bad. */
+static bool split_names(struct ior_import *im, char *copy, char **names, size_t *n)
 {
-	char *copy = strdup(text), *save = NULL;
-	char **names = calloc(strlen(text) / 2 + 1, sizeof(*names));
-	size_t n = 0;
-	bool ok = copy && names;
-	for (char *w = ok ? strtok_r(copy, " \t", &save) : NULL; w; w = strtok_r(NULL, " \t", &save)) {
-		if (strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != strlen(w)) {
+	const char *allowed = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
+	bool ok = true;
+	char *save = NULL;
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (strspn(w, allowed) != strlen(w)) {
 			ior_import_problem(im, ior_import_line(im), "offered", "'%s' is not a scheduler name", w);
 			ok = false;
 		}
-		names[n++] = w;
+		names[(*n)++] = w;
 	}
-	if (!copy || !names)
-		im->oom = true;
+	if (ok && *n == 0) {
+		ior_import_problem(im, ior_import_line(im), "offered", "no scheduler names");
+		ok = false;
+	}
+	return ok;
+}
+
+/* Sorted and checked for repeats; false after recording a problem. */
+static bool sort_names(struct ior_import *im, char **names, size_t n)
+{
 	qsort(names, n, sizeof(*names), by_name);
-	for (size_t i = 1; ok && i < n; i++) {
+	for (size_t i = 1; i < n; i++) {
 		if (strcmp(names[i - 1], names[i]) == 0) {
 			ior_import_problem(im, ior_import_line(im), "offered", "'%s' listed twice", names[i]);
-			ok = false;
+			return false;
 		}
 	}
+	return true;
+}
+
+/* The list in the form ior_db_offered returns: sorted, single spaces. NULL
+ * after recording a problem or running out of memory. */
+static char *normalise(struct ior_import *im, const char *text)
+{
+	char *copy = strdup(text);
+	char **names = calloc(strlen(text) / 2 + 1, sizeof(*names));   /* at most this many words */
 	char *out = NULL;
-	if (ok && (out = malloc(strlen(text) + 1)) != NULL) {
+	size_t n = 0;
+	if (!copy || !names || !(out = malloc(strlen(text) + 1))) {
+		im->oom = true;
+	} else if (split_names(im, copy, names, &n) && sort_names(im, names, n)) {
 		out[0] = '\0';
 		for (size_t i = 0; i < n; i++) {
 			if (i)
 				strcat(out, " ");
 			strcat(out, names[i]);
 		}
-	} else if (ok) {
-		im->oom = true;
+	} else {
+		free(out);
+		out = NULL;
 	}
 	free(names);
 	free(copy);

@@ -311,9 +311,9 @@ static void test_bad_offered_rows(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
 	BAD_OFFERED("o-header.csv", "host,kernel,schedulers\nh,k,noop\n",
 		    "1: header: unknown column 'schedulers'", "1: header: missing column 'offered'");
-	BAD_OFFERED("o-rows.csv", "host,kernel,offered\nh,k,noop cfq\nh,k,noop\n,k2,noop\nh,k3,\nh,k4,no/op\nh,k5,cfq noop cfq\n",
+	BAD_OFFERED("o-rows.csv", "host,kernel,offered\nh,k,noop cfq\nh,k,noop\n,k2,noop\nh,k3,\nh,k4,no/op\nh,k5,cfq noop cfq\nh,k6,\"  \"\n",
 		    "3: kernel: duplicate of line 2", "4: host: empty", "5: offered: empty",
-		    "6: offered: 'no/op' is not a scheduler name", "7: offered: 'cfq' listed twice");
+		    "6: offered: 'no/op' is not a scheduler name", "7: offered: 'cfq' listed twice", "8: offered: no scheduler names");
 	BAD_OFFERED("o-contradict.csv", "host,kernel,offered\nh,new,noop\nquadcore-8g,2.6.33-rc5,noop deadline cfq anticipatory\n",
 		    "3: offered: 'anticipatory cfq deadline noop' contradicts the stored 'cfq deadline noop'");
 	ior_db_free(db);
