@@ -56,18 +56,45 @@ static int parse_args(struct report_args *a, int argc, char **argv)
 	return IOR_OK;
 }
 
-static int render(const struct report_args *a, struct ior_db_row *rows, size_t n)
+/* Alerts compare a device with other devices and other kernels, so they are
+ * computed over every kernel and device of the host, then kept to the filter.
+ * The alerts point into ctx_rows, which the caller frees after rendering. */
+static int context_alerts(const struct report_args *a, struct ior_db *db, struct ior_db_row **ctx_rows,
+			  size_t *nctx, struct ior_alert **alerts, size_t *n)
+{
+	struct ior_db_filter f = { .host = a->filter.host };
+	struct ior_rt *rt = NULL;
+	int rc = ior_db_samples(db, &f, ctx_rows, nctx);
+	if (!rc)
+		rc = ior_rt_build(&rt, *ctx_rows, *nctx);
+	if (!rc)
+		rc = ior_alerts_compute(alerts, n, rt, &a->alerts);
+	ior_rt_free(rt);
+	size_t kept = 0;
+	for (size_t i = 0; !rc && i < *n; i++) {
+		if (a->filter.device && strcmp((*alerts)[i].device, a->filter.device))
+			continue;
+		(*alerts)[kept++] = (*alerts)[i];
+	}
+	if (!rc)
+		*n = kept;
+	return rc;
+}
+
+static int render(const struct report_args *a, struct ior_db *db, struct ior_db_row *rows, size_t n)
 {
 	struct ior_rt *rt = NULL;
 	struct ior_alert *alerts = NULL;
-	size_t nalerts = 0;
+	struct ior_db_row *ctx_rows = NULL;
+	size_t nalerts = 0, nctx = 0;
 	int rc = ior_rt_build(&rt, rows, n);
 	if (!rc)
-		rc = ior_alerts_compute(&alerts, &nalerts, rt, &a->alerts);
+		rc = context_alerts(a, db, &ctx_rows, &nctx, &alerts, &nalerts);
 	if (!rc)
 		rc = a->json ? ior_report_json(stdout, rt, alerts, nalerts) : ior_report_text(stdout, rt, alerts, nalerts);
 	free(alerts);
 	ior_rt_free(rt);
+	ior_db_rows_free(ctx_rows, nctx);
 	return rc;
 }
 
@@ -88,7 +115,7 @@ int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		ior_cmd_error("cannot read samples from '%s'", ctx->db_path);
 		return 1;
 	}
-	int rc = render(&a, rows, n);
+	int rc = render(&a, ctx->db, rows, n);
 	ior_db_rows_free(rows, n);
 	if (rc) {
 		ior_cmd_error("cannot render the report");

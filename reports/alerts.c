@@ -58,7 +58,7 @@ static void describe(char *buf, size_t len, const char *what, const struct peers
 {
 	double m = p->n ? ior_median(p->v, p->n) : NAN;
 	if (!p->n)
-		snprintf(buf, len, "no %s", what);
+		snprintf(buf, len, "nothing to compare with among %s", what);
 	else
 		snprintf(buf, len, "%s: %s (median %.1f%%)", what, p->text, m * 100);
 }
@@ -90,7 +90,8 @@ static bool judge(struct ior_alert *a, const struct ior_stats *st, const struct 
 		snprintf(head, sizeof(head), "cell '%s' %s on %s", a->device, a->scheduler, a->kernel);
 	describe(h, sizeof(h), a->kind == IOR_ALERT_DEVICE ? "other devices on this kernel" :
 		 "other schedulers on this device", here);
-	describe(e, sizeof(e), "same on other kernels", elsewhere);
+	describe(e, sizeof(e), a->kind == IOR_ALERT_DEVICE ? "the same device on other kernels" :
+		 "the same cell on other kernels", elsewhere);
 	if (isnan(a->peer_median))
 		snprintf(a->text, sizeof(a->text),
 			 "%s: spread %.1f%% over %zu samples (%.2f to %.2f) exceeds %.0f%%; nothing to compare it with",

@@ -194,7 +194,7 @@ int ior_changepoints(struct ior_changepoint **out, size_t *n, const struct ior_c
 		size_t lo = 0;
 		for (size_t c = 0; c <= found; c++) {
 			size_t hi = c < found ? cps[c].index : npts;
-			struct ior_changepoint cp;
+			struct ior_changepoint cp = { 0 };
 			int rc = try_segment(&cp, pts, lo, hi, o, &rng);
 			if (rc < 0) {
 				free(cps);

@@ -74,7 +74,7 @@ static void test_quartiles_type7(void)
 static void test_outlier_rules(void)
 {
 	const double x[] = { 1, 1, 2, 2, 4, 6, 9 };
-	bool flags[7];
+	bool flags[8];
 	CU_ASSERT_EQUAL(ior_outliers_modz(flags, x, 7, IOR_MODZ_THRESHOLD), 1);
 	CU_ASSERT_TRUE(flags[6]);
 	CU_ASSERT_FALSE(flags[5]);

@@ -1,0 +1,222 @@
+/* Detection benchmark: false-positive rate and power of ioregress's verdict against the mmtests and lkp-tests rules on synthetic kernel pairs. */
+#include "reports/adaptive.h"
+#include "reports/compare.h"
+#include "reports/stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum noise { GAUSS, OUTLIERS, BIMODAL, NNOISE };
+static const char *const noise_name[] = { "gauss", "outliers", "bimodal" };
+static const double covs[] = { 0.01, 0.02, 0.05, 0.10 };
+enum { NCOV = 4, CAP = 15 };
+
+static struct ior_rng rng;
+static size_t trials = 1000;
+
+/* One throughput sample around mean with the given noise shape (CoV about cov). */
+static double sample(double mean, double cov, enum noise kind)
+{
+	switch (kind) {
+	case OUTLIERS:  /* one sample in ten hit by a stall: 20-50% low */
+		if (ior_rng_uniform(&rng) < 0.1)
+			return mean * (1 + cov * ior_rng_normal(&rng)) * (0.5 + 0.3 * ior_rng_uniform(&rng));
+		return mean * (1 + cov * ior_rng_normal(&rng));
+	case BIMODAL:   /* two modes at +-cov, each with cov/4 noise */
+		return mean * (1 + (ior_rng_uniform(&rng) < 0.5 ? -cov : cov) + cov / 4 * ior_rng_normal(&rng));
+	default:
+		return mean * (1 + cov * ior_rng_normal(&rng));
+	}
+}
+
+static void fill(double *v, size_t n, double mean, double cov, enum noise kind)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = sample(mean, cov, kind);
+}
+
+/* --- the two published rules ------------------------------------------------ */
+
+static double t975(size_t df)
+{
+	static const double t[] = { 0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+				    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086 };
+	return df <= 20 ? t[df] : 1.96;
+}
+
+/* mmtests: a difference counts when it is larger than the sum of the two
+ * means' 95% confidence half-widths (t-distribution). Returns -1 drop, +1 rise, 0. */
+static int mmtests(const double *a, size_t na, const double *b, size_t nb)
+{
+	struct ior_stats sa, sb;
+	ior_stats_compute(&sa, a, na);
+	ior_stats_compute(&sb, b, nb);
+	double hw = t975(na - 1) * sa.sd / sqrt((double)na) + t975(nb - 1) * sb.sd / sqrt((double)nb);
+	double d = sb.mean - sa.mean;
+	return fabs(d) > hw ? (d < 0 ? -1 : 1) : 0;
+}
+
+/* lkp-tests: the two ranges do not overlap and the means differ by at least a minimum ratio. */
+#define LKP_MIN_RATIO 0.01
+static int lkp(const double *a, size_t na, const double *b, size_t nb)
+{
+	struct ior_stats sa, sb;
+	ior_stats_compute(&sa, a, na);
+	ior_stats_compute(&sb, b, nb);
+	double change = sb.mean / sa.mean - 1;
+	if (fabs(change) < LKP_MIN_RATIO)
+		return 0;
+	if (sb.max < sa.min)
+		return -1;
+	if (sb.min > sa.max)
+		return 1;
+	return 0;
+}
+
+/* --- ioregress --------------------------------------------------------------- */
+
+static struct ior_compare_opts cmp;
+
+static int ior_fixed(const double *a, size_t na, const double *b, size_t nb)
+{
+	struct ior_comparison c;
+	if (ior_compare(&c, a, na, b, nb, &cmp))
+		return 0;
+	return c.verdict == IOR_VERDICT_REGRESSION ? -1 : c.verdict == IOR_VERDICT_IMPROVEMENT ? 1 : 0;
+}
+
+/* Baseline and candidate measured alternately, one more sample of each per
+ * step, from the minimum until the rule stops (decided or the cap). */
+static int ior_adaptive_pair(const double *a, const double *b, size_t *used)
+{
+	struct ior_adaptive ad;
+	ior_adaptive_default(&ad);
+	ad.cmp = cmp;
+	ad.max_reps = CAP;
+	size_t n = ad.min_reps;
+	while (ior_adaptive_next(&ad, b, n, a, n, NULL, 0) == IOR_ADAPT_CONTINUE)
+		n++;
+	*used = n;
+	struct ior_compare_opts o = cmp;
+	o.alpha = ior_adaptive_look_alpha(&ad);
+	struct ior_comparison c;
+	if (ior_compare(&c, a, n, b, n, &o))
+		return 0;
+	return c.verdict == IOR_VERDICT_REGRESSION ? -1 : c.verdict == IOR_VERDICT_IMPROVEMENT ? 1 : 0;
+}
+
+/* --- scenarios -------------------------------------------------------------- */
+
+struct tally {
+	size_t ior, mm, lkp, adaptive, reps_used;
+};
+
+/* shift > 0 is a throughput drop of that fraction; with shift 0 any claim is a false positive. */
+static struct tally run(double cov, double shift, enum noise kind, size_t n, bool adaptive)
+{
+	struct tally t = { 0 };
+	double a[CAP], b[CAP];
+	for (size_t i = 0; i < trials; i++) {
+		fill(a, CAP, 100, cov, kind);
+		fill(b, CAP, 100 * (1 - shift), cov, kind);
+		int want = shift > 0 ? -1 : 0;
+		int r;
+		if (want)
+			t.ior += ior_fixed(a, n, b, n) == -1, t.mm += mmtests(a, n, b, n) == -1,
+			t.lkp += lkp(a, n, b, n) == -1;
+		else
+			t.ior += ior_fixed(a, n, b, n) != 0, t.mm += mmtests(a, n, b, n) != 0,
+			t.lkp += lkp(a, n, b, n) != 0;
+		if (adaptive) {
+			size_t used;
+			r = ior_adaptive_pair(a, b, &used);
+			t.adaptive += want ? r == -1 : r != 0;
+			t.reps_used += used;
+		}
+	}
+	return t;
+}
+
+static double pct(size_t k)
+{
+	return 100.0 * (double)k / (double)trials;
+}
+
+static void false_positives(void)
+{
+	printf("\nFalse-positive rate (no shift; any regression or improvement claimed), %% of %zu pairs\n", trials);
+	printf("%-5s %-9s | %-23s | %-23s | %-23s | %s\n", "CoV", "noise", "ioregress n=3/5/10", "mmtests n=3/5/10",
+	       "lkp n=3/5/10", "ioregress adaptive<=15 (mean n)");
+	for (int c = 0; c < NCOV; c++)
+		for (int k = 0; k < NNOISE; k++) {
+			struct tally t3 = run(covs[c], 0, k, 3, false), t5 = run(covs[c], 0, k, 5, false),
+				     t10 = run(covs[c], 0, k, 10, true);
+			printf("%3.0f%%  %-9s | %6.1f %6.1f %6.1f    | %6.1f %6.1f %6.1f    | %6.1f %6.1f %6.1f    | %5.1f (%.1f)\n",
+			       covs[c] * 100, noise_name[k], pct(t3.ior), pct(t5.ior), pct(t10.ior), pct(t3.mm), pct(t5.mm),
+			       pct(t10.mm), pct(t3.lkp), pct(t5.lkp), pct(t10.lkp), pct(t10.adaptive),
+			       (double)t10.reps_used / (double)trials);
+		}
+}
+
+static void power_targets(void)
+{
+	printf("\nPower, shift = 4 x CoV, 5 repetitions each (%% of %zu pairs detected as a regression)\n", trials);
+	printf("%-5s %-6s %-9s | %9s %9s %9s\n", "CoV", "shift", "noise", "ioregress", "mmtests", "lkp");
+	for (int c = 0; c < NCOV; c++)
+		for (int k = 0; k < NNOISE; k++) {
+			struct tally t = run(covs[c], 4 * covs[c], k, 5, false);
+			printf("%3.0f%%  %4.0f%%  %-9s | %8.1f%% %8.1f%% %8.1f%%\n", covs[c] * 100, 400 * covs[c],
+			       noise_name[k], pct(t.ior), pct(t.mm), pct(t.lkp));
+		}
+	printf("\nPower, shift = 2 x CoV: ioregress adaptive (cap %d) against fixed 5, and the baselines given all %d\n",
+	       CAP, CAP);
+	printf("%-5s %-6s %-9s | %12s %12s %10s %10s\n", "CoV", "shift", "noise", "adaptive", "(mean n)",
+	       "mmtests15", "lkp15");
+	for (int c = 0; c < NCOV; c++)
+		for (int k = 0; k < NNOISE; k++) {
+			struct tally t = run(covs[c], 2 * covs[c], k, CAP, true);
+			printf("%3.0f%%  %4.0f%%  %-9s | %11.1f%% %12.1f %9.1f%% %9.1f%%\n", covs[c] * 100, 200 * covs[c],
+			       noise_name[k], pct(t.adaptive), (double)t.reps_used / (double)trials, pct(t.mm), pct(t.lkp));
+		}
+}
+
+static void power_grid(void)
+{
+	static const double shifts[] = { 0.02, 0.05, 0.10, 0.20 };
+	printf("\nPower over the grid (gaussian noise), ioregress / mmtests / lkp, %% detected\n");
+	printf("%-5s %-6s | %-23s | %-23s | %-23s\n", "CoV", "shift", "n=3", "n=5", "n=10");
+	for (int c = 0; c < NCOV; c++)
+		for (int s = 0; s < 4; s++) {
+			printf("%3.0f%%  %4.0f%%  |", covs[c] * 100, shifts[s] * 100);
+			size_t ns[] = { 3, 5, 10 };
+			for (int j = 0; j < 3; j++) {
+				struct tally t = run(covs[c], shifts[s], GAUSS, ns[j], false);
+				printf(" %6.1f %6.1f %6.1f    |", pct(t.ior), pct(t.mm), pct(t.lkp));
+			}
+			printf("\n");
+		}
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t seed = 1;
+	if (argc > 1)
+		trials = strtoul(argv[1], NULL, 10);
+	if (argc > 2)
+		seed = strtoull(argv[2], NULL, 10);
+	if (!trials)
+		trials = 1000;
+	ior_rng_seed(&rng, seed);
+	ior_compare_opts_default(&cmp);
+	cmp.bootstrap = 1000;
+	if (argc > 3)  /* minimum effect in percent, to see what the default costs below it */
+		cmp.min_effect = strtod(argv[3], NULL) / 100;
+	printf("ioregress verdict: alpha %g, minimum effect %.0f%%, bootstrap %zu; lkp minimum ratio %.0f%%; seed %llu\n",
+	       cmp.alpha, cmp.min_effect * 100, cmp.bootstrap, LKP_MIN_RATIO * 100, (unsigned long long)seed);
+	false_positives();
+	power_targets();
+	power_grid();
+	return 0;
+}
