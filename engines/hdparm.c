@@ -22,6 +22,7 @@ struct hdparm_opts {
 	bool direct;
 	double duration;
 	uint64_t bs;
+	double settle;
 };
 
 static const struct ior_option hdparm_rows[] = {
@@ -31,6 +32,8 @@ static const struct ior_option hdparm_rows[] = {
 	  "read for at least this long (hdparm -t: 3 s), less when the device ends first" },
 	{ "bs", IOR_OPT_SIZE, offsetof(struct hdparm_opts, bs), 512, 1024.0 * 1024 * 1024, "2M", NULL,
 	  "size of each read (hdparm: 2 MiB)" },
+	{ "settle", IOR_OPT_DURATION, offsetof(struct hdparm_opts, settle), 0, 60, "3s", NULL,
+	  "pause after the flush before timing (hdparm -t: sync, then 3 s for the drive to settle)" },
 	IOR_OPTION_END,
 };
 
@@ -137,6 +140,20 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* hdparm's sleep(3) after sync, in slices so a stop request is seen; true when stopped. */
+static bool settle(double seconds)
+{
+	double end = now_s() + seconds;
+	while (!ior_stop_requested()) {
+		double left = end - now_s();
+		if (left <= 0)
+			return false;
+		struct timespec ts = { 0, (long)((left < 0.1 ? left : 0.1) * 1e9) };
+		nanosleep(&ts, NULL);
+	}
+	return true;
+}
+
 static int read_block(struct hdparm_state *s)
 {
 	ssize_t n = read(s->fd, s->buf, s->opts.bs);
@@ -154,7 +171,12 @@ static int read_block(struct hdparm_state *s)
 static int hdparm_measure(void *state, struct ior_sample *out)
 {
 	struct hdparm_state *s = state;
+	/* hdparm flushes after its timing, so the next run starts cold; flushing
+	 * first gives each repetition that cold start whatever ran before. */
 	flush_buffer_cache(s->fd);
+	sync();
+	if (settle(s->opts.settle))
+		return ior_error_set(IOR_EINTERRUPTED, "hdparm read of '%s' interrupted", s->path);
 	if (lseek(s->fd, 0, SEEK_SET) != 0)
 		return ior_error_errno(IOR_ERROR, errno, "cannot seek to 0 on '%s'", s->path);
 

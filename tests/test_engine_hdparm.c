@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DEV_SIZE (256ull << 20)
@@ -103,7 +104,7 @@ static void check_figures(const struct ior_sample *s, uint64_t bs)
 static void test_buffered_reads_for_the_duration(void)
 {
 	struct ior_sample s;
-	CU_ASSERT_EQUAL_FATAL(measure((const char *[]){ "duration", "200ms", "bs", "64k", NULL }, &s), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(measure((const char *[]){ "settle", "0", "duration", "200ms", "bs", "64k", NULL }, &s), IOR_OK);
 	check_figures(&s, 64 << 10);
 	/* At least the duration's worth, unless the device ran out first. */
 	CU_ASSERT_TRUE(s.wall_s >= 0.2 || s.bytes == DEV_SIZE);
@@ -114,7 +115,7 @@ static void test_buffered_reads_for_the_duration(void)
 static void test_stops_at_the_end_of_the_device(void)
 {
 	struct ior_sample s;
-	CU_ASSERT_EQUAL_FATAL(measure((const char *[]){ "duration", "60s", NULL }, &s), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(measure((const char *[]){ "settle", "0", "duration", "60s", NULL }, &s), IOR_OK);
 	check_figures(&s, 2 << 20);
 	/* hdparm never wraps: it reads what fits and times that. */
 	CU_ASSERT_EQUAL(s.bytes, DEV_SIZE);
@@ -128,7 +129,7 @@ static void test_buffered_fills_the_page_cache(void)
 	drop_device_cache();
 	CU_ASSERT_EQUAL(cached_pages(), 0);
 	struct ior_sample s;
-	CU_ASSERT_EQUAL_FATAL(measure((const char *[]){ "duration", "100ms", NULL }, &s), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(measure((const char *[]){ "settle", "0", "duration", "100ms", NULL }, &s), IOR_OK);
 	/* The flush comes before the reads, so what was read stays cached. */
 	CU_ASSERT_TRUE(cached_pages() * (size_t)sysconf(_SC_PAGESIZE) >= 2u << 20);
 }
@@ -136,9 +137,9 @@ static void test_buffered_fills_the_page_cache(void)
 static void test_direct_bypasses_the_page_cache(void)
 {
 	struct ior_sample s;
-	CU_ASSERT_EQUAL_FATAL(measure((const char *[]){ "duration", "200ms", NULL }, &s), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(measure((const char *[]){ "settle", "0", "duration", "200ms", NULL }, &s), IOR_OK);
 	CU_ASSERT_TRUE(cached_pages() > 0); /* cached by the buffered run... */
-	CU_ASSERT_EQUAL_FATAL(measure((const char *[]){ "direct", "yes", "duration", "200ms", NULL }, &s), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(measure((const char *[]){ "settle", "0", "direct", "yes", "duration", "200ms", NULL }, &s), IOR_OK);
 	check_figures(&s, 2 << 20);
 	CU_ASSERT_TRUE(s.wall_s >= 0.2 || s.bytes == DEV_SIZE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, "O_DIRECT"));
@@ -152,15 +153,32 @@ static void test_direct_refuses_unaligned_block_size(void)
 	CU_ASSERT_EQUAL(measure((const char *[]){ "direct", "yes", "bs", "1000", NULL }, &s), IOR_EINVALID);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "logical block size"));
 	/* Buffered reads of an odd size are fine, as with hdparm. */
-	CU_ASSERT_EQUAL(measure((const char *[]){ "bs", "1000", "duration", "50ms", NULL }, &s), IOR_OK);
+	CU_ASSERT_EQUAL(measure((const char *[]){ "settle", "0", "bs", "1000", "duration", "50ms", NULL }, &s), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, s.ios * 1000);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void test_settle_pause_is_outside_the_timing(void)
+{
+	struct ior_sample s;
+	double t0 = now_s();
+	CU_ASSERT_EQUAL_FATAL(measure((const char *[]){ "settle", "400ms", "duration", "50ms", NULL }, &s), IOR_OK);
+	double took = now_s() - t0;
+	CU_ASSERT_TRUE(took >= 0.4 + s.wall_s);
+	CU_ASSERT_TRUE(s.wall_s < 0.4);
 }
 
 static void test_stop_request_interrupts(void)
 {
 	struct ior_sample s;
 	ior_stop_request(SIGINT);
-	int rc = measure((const char *[]){ "duration", "60s", NULL }, &s);
+	int rc = measure((const char *[]){ "settle", "0", "duration", "60s", NULL }, &s);
 	ior_stop_reset();
 	CU_ASSERT_EQUAL(rc, IOR_EINTERRUPTED);
 }
@@ -200,6 +218,7 @@ int main(void)
 		IOR_TEST(test_buffered_fills_the_page_cache),
 		IOR_TEST(test_direct_bypasses_the_page_cache),
 		IOR_TEST(test_direct_refuses_unaligned_block_size),
+		IOR_TEST(test_settle_pause_is_outside_the_timing),
 		IOR_TEST(test_stop_request_interrupts),
 		IOR_TEST(test_missing_device_and_registry),
 		IOR_TEST_END,
