@@ -61,6 +61,8 @@ static void print_summary(const struct ior_run_summary *s, const char *db_path)
 	printf("run %lld: %u cells (%u measured, %u unavailable, %u skipped, %u failed), %u samples in '%s'\n",
 	       (long long)s->run_id, s->cells, s->cells_ok, s->cells_unavailable, s->cells_skipped, s->cells_failed,
 	       s->samples, db_path);
+	if (s->modules_loaded[0])
+		printf("scheduler modules loaded for the run and unloaded after it: %s\n", s->modules_loaded);
 }
 
 int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)

@@ -7,6 +7,7 @@
 #include "harness/progress.h"
 #include "harness/run_cell.h"
 #include "harness/run_devices.h"
+#include "harness/run_modules.h"
 #include "kernel/info.h"
 
 #include <stdio.h>
@@ -111,12 +112,27 @@ int ior_run_matrix(struct ior_db *db, const struct ior_matrix *m, const struct i
 	int rc = record_host_and_kernel(db, &host_id, &kernel_id);
 	if (rc)
 		return ior_error_wrap(rc, "cannot record the running kernel");
-	struct ior_run_device *devs = NULL;
-	if ((rc = ior_run_devices_prepare(&devs, m)) != 0)
+	/* Modules first: a scheduler loaded now shows in the devices' offered lists. */
+	struct ior_run_modules modules;
+	if ((rc = ior_run_modules_open(&modules)) != 0)
 		return rc;
+	if ((rc = ior_run_modules_load(&modules, m)) != 0) {
+		char message[1024];
+		snprintf(message, sizeof(message), "%s", ior_error_last());
+		ior_run_modules_close(&modules);
+		return ior_error_set(rc, "%s", message);
+	}
+	snprintf(summary->modules_loaded, sizeof(summary->modules_loaded), "%s", modules.loaded);
+	struct ior_run_device *devs = NULL;
+	if ((rc = ior_run_devices_prepare(&devs, m)) != 0) {
+		char message[1024];
+		snprintf(message, sizeof(message), "%s", ior_error_last());
+		ior_run_modules_close(&modules);
+		return ior_error_set(rc, "%s", message);
+	}
 	rc = ior_db_run_begin(db, host_id, kernel_id, m->file, m->text, IOR_RUN_RUNNING, &summary->run_id);
 	if (rc == IOR_OK)
-		rc = ior_run_devices_record(devs, m->ndevices, db, host_id, summary->run_id);
+		rc = ior_run_devices_record(devs, m->ndevices, db, host_id, summary->run_id, &modules);
 	if (rc == IOR_OK) {
 		struct ior_cell_runner runner;
 		ior_cell_runner_init(&runner, db, m, opts, summary);
@@ -132,9 +148,11 @@ int ior_run_matrix(struct ior_db *db, const struct ior_matrix *m, const struct i
 	snprintf(message, sizeof(message), "%s", ior_error_last());
 	int restore = ior_scheduler_restore_all();
 	int teardown = ior_run_devices_teardown(devs, m->ndevices);
+	/* Unloading last: a module is in use while any device still has its scheduler. */
+	int unload = ior_run_modules_close(&modules);
 	if (summary->run_id)
 		ior_db_run_finish(db, summary->run_id, final_status(rc));
 	if (rc)
 		return ior_error_set(rc, "%s", message);
-	return restore ? restore : teardown;
+	return restore ? restore : teardown ? teardown : unload;
 }

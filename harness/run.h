@@ -20,6 +20,7 @@ struct ior_run_summary {
 	int64_t run_id;
 	unsigned cells, cells_ok, cells_unavailable, cells_skipped, cells_failed;
 	unsigned samples;
+	char modules_loaded[512];   /* scheduler modules this run loaded (and unloaded again) */
 };
 
 /* Runs m and stores everything in db. Schedulers are restored and scratch devices

@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "db/db.h"
 #include "device/guard.h"
+#include "harness/run_modules.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -66,7 +67,8 @@ int ior_run_devices_prepare(struct ior_run_device **out, const struct ior_matrix
 	return IOR_OK;
 }
 
-int ior_run_devices_record(struct ior_run_device *devs, size_t n, struct ior_db *db, int64_t host_id, int64_t run_id)
+int ior_run_devices_record(struct ior_run_device *devs, size_t n, struct ior_db *db, int64_t host_id,
+			   int64_t run_id, struct ior_run_modules *modules)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct ior_run_device *d = &devs[i];
@@ -81,7 +83,8 @@ int ior_run_devices_record(struct ior_run_device *devs, size_t n, struct ior_db 
 		};
 		int rc = ior_db_device_get(db, host_id, &rec, &d->db_id);
 		for (size_t s = 0; rc == IOR_OK && s < d->info.nschedulers; s++)
-			rc = ior_db_offer_add(db, run_id, d->db_id, d->info.schedulers[s], (int)s == d->info.active, NULL);
+			rc = ior_db_offer_add(db, run_id, d->db_id, d->info.schedulers[s], (int)s == d->info.active,
+					      ior_run_module_state(modules, d->info.schedulers[s]));
 		if (rc)
 			return ior_error_wrap(rc, "cannot record device '%s'", d->spec->name);
 	}

@@ -25,8 +25,10 @@ struct ior_run_device {
  * created so far is torn down again. */
 int ior_run_devices_prepare(struct ior_run_device **out, const struct ior_matrix *m);
 
-/* Records each device and the schedulers it offers in the run. */
-int ior_run_devices_record(struct ior_run_device *devs, size_t n, struct ior_db *db, int64_t host_id, int64_t run_id);
+struct ior_run_modules;
+/* Records each device and the schedulers it offers, with their module states. */
+int ior_run_devices_record(struct ior_run_device *devs, size_t n, struct ior_db *db, int64_t host_id,
+			   int64_t run_id, struct ior_run_modules *modules);
 
 /* Detaches scratch devices and removes their files; restores nothing (schedulers first!). */
 int ior_run_devices_teardown(struct ior_run_device *devs, size_t n);
