@@ -140,10 +140,26 @@ static void test_small_matrix_stores_samples_and_restores(void)
 	ior_matrix_free(m);
 }
 
-static void *stop_soon(void *arg)
+/* Asks for a stop once the run has committed its first sample (seen through a second
+ * connection, as another process would), so the stop lands mid-run whatever the load. */
+static void *stop_after_first_sample(void *arg)
 {
-	(void)arg;
-	usleep(700 * 1000);
+	const char *path = arg;
+	sqlite3 *conn = NULL;
+	for (int i = 0; i < 3000; i++) { /* 60 s at most */
+		if (!conn && sqlite3_open_v2(path, &conn, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+			sqlite3_close(conn);
+			conn = NULL;
+		}
+		sqlite3_stmt *st = NULL;
+		bool seen = conn && sqlite3_prepare_v2(conn, "SELECT count(*) FROM samples", -1, &st, NULL) == SQLITE_OK &&
+			    sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) >= 1;
+		sqlite3_finalize(st);
+		if (seen)
+			break;
+		usleep(20 * 1000);
+	}
+	sqlite3_close(conn);
 	ior_stop_request(SIGINT);
 	return NULL;
 }
@@ -157,14 +173,18 @@ static void test_stop_request_keeps_samples_and_restores(void)
 	struct ior_db *db = fresh_db("interrupted.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
 	ior_stop_reset();
+	static char path[512];
+	snprintf(path, sizeof(path), "%s/interrupted.db", ior_test_tmpdir());
 	pthread_t t;
-	pthread_create(&t, NULL, stop_soon, NULL);
+	pthread_create(&t, NULL, stop_after_first_sample, path);
 	struct ior_run_options o = { .progress = false };
 	struct ior_run_summary s;
 	int rc = ior_run_matrix(db, m, &o, &s);
 	pthread_join(t, NULL);
 	ior_stop_reset();
 	CU_ASSERT_EQUAL(rc, IOR_EINTERRUPTED);
+	if (s.samples < 1 || s.samples >= 20000)
+		fprintf(stderr, "samples %u, rc %d: %s\n", s.samples, rc, ior_error_last());
 	CU_ASSERT_TRUE(s.samples >= 1 && s.samples < 20000);
 	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM samples"), (int64_t)s.samples);
 	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM runs WHERE status = 'interrupted'"), 1);
