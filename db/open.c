@@ -121,11 +121,13 @@ static int open_handle(struct ior_db *db, const char *path)
 				     db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(src));
 	sqlite3_extended_result_codes(db->h, 1);
 	sqlite3_busy_timeout(db->h, IOR_DB_BUSY_TIMEOUT_MS);
+	/* Statements are prepared before anything writes to a current file: a
+	 * damaged schema is then refused with the file as it was. */
 	if ((rc = check_identity(db->h, path)) ||
 	    (rc = ior_db_schema_apply(db->h, path, IOR_DB_SCHEMA_VERSION)) ||
-	    (rc = set_modes(db->h, path)))
+	    (rc = ior_db_stmt_prepare_all(db)))
 		return rc;
-	return ior_db_stmt_prepare_all(db);
+	return set_modes(db->h, path);
 }
 
 int ior_db_open(struct ior_db **out, const char *path)

@@ -76,8 +76,8 @@ int ior_db_stmt_prepare_all(struct ior_db *db)
 {
 	for (int i = 0; i < IOR_STMT_COUNT; i++) {
 		if (sqlite3_prepare_v3(db->h, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &db->stmt[i], NULL) != SQLITE_OK)
-			return ior_error_set(IOR_ERROR, "cannot prepare statement %d on '%s': %s", i, db->path,
-					     sqlite3_errmsg(db->h));
+			return ior_error_set(IOR_EINVALID, "cannot open database '%s': damaged schema (statement %d: %s)",
+					     db->path, i, sqlite3_errmsg(db->h));
 	}
 	return 0;
 }

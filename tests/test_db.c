@@ -242,6 +242,20 @@ static void test_refuses_foreign_sqlite(void)
 	expect_refused(path, "not an ioregress database");
 }
 
+/* Found by fuzzing: an ioregress file whose schema is damaged must be
+ * refused before anything (the switch to WAL) writes to it. */
+static void test_refuses_damaged_schema_unchanged(void)
+{
+	const char *path = db_path("damaged.db");
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	ior_db_free(db);
+	make_foreign(path, "PRAGMA journal_mode = DELETE; PRAGMA writable_schema = ON;"
+		     "UPDATE sqlite_master SET sql = replace(sql, 's.lat_p99_us', 's.lat_p73_us') "
+		     "WHERE name = 'sample_view';");
+	expect_refused(path, "damaged schema");
+}
+
 static void fill_sample(struct ior_sample *s, double value, bool latency)
 {
 	memset(s, 0, sizeof(*s));
@@ -577,6 +591,7 @@ int main(void)
 		IOR_TEST(test_refuses_newer_schema),
 		IOR_TEST(test_refuses_non_sqlite_files),
 		IOR_TEST(test_refuses_foreign_sqlite),
+		IOR_TEST(test_refuses_damaged_schema_unchanged),
 		IOR_TEST(test_sample_round_trip_with_all_fields),
 		IOR_TEST(test_runs_cells_offers_and_host_kernels),
 		IOR_TEST(test_rollback_discards_and_commit_keeps),
