@@ -1,0 +1,50 @@
+#!/bin/bash
+# Side by side: `hdparm -t` vs the hdparm engine (buffered) and `hdparm -t --direct` vs direct = yes,
+# alternating run by run on one scratch loop device; prints the medians (MB/s, MiB-based) and their ratios.
+# Usage (root): bench/hdparm.sh [BUILD_DIR] [RUNS]   — BUILD_DIR holds bench/engine_once (default ./build).
+set -euo pipefail
+build=${1:-build}
+runs=${2:-5}
+size=${BENCH_SIZE:-1G}
+once="$build/bench/engine_once"
+[ "$(id -u)" = 0 ] || { echo "bench/hdparm.sh: needs root (loop device)" >&2; exit 1; }
+[ -x "$once" ] || { echo "bench/hdparm.sh: no $once (cmake --build $build --target engine_once)" >&2; exit 1; }
+command -v hdparm >/dev/null || { echo "bench/hdparm.sh: hdparm is not installed" >&2; exit 1; }
+
+file=$(mktemp "${BENCH_DIR:-/tmp}/ioregress-bench-hdparm.XXXXXX")
+dev=
+cleanup() { [ -n "$dev" ] && losetup -d "$dev" 2>/dev/null; rm -f "$file"; }
+trap cleanup EXIT INT TERM
+# Real data, not a sparse file, and read once so both tools see the same backing-file cache.
+dd if=/dev/urandom of="$file" bs=1M count=$(( $(numfmt --from=iec "$size") >> 20 )) status=none
+dev=$(losetup -f --show "$file")
+cat "$file" >/dev/null
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# hdparm prints "... = 123.45 MB/sec" (or kB/sec below 1 MB/s).
+hdparm_mb() { hdparm "$@" "$dev" | awk '/Timing/ {v=$(NF-1); if ($NF=="kB/sec") v/=1024; print v}'; }
+engine_mb() { "$once" hdparm "$dev" "$@" | sed -n 's/^value=\([0-9.]*\) .*/\1/p'; }
+
+printf '%-9s %-6s %s\n' mode tool "MB/s per run"
+for mode in buffered direct; do
+	if [ $mode = direct ]; then hflags=(-t --direct); eopts=(direct=yes); else hflags=(-t); eopts=(direct=no); fi
+	h=(); e=()
+	for ((i = 0; i < runs; i++)); do
+		# Both start cold: hdparm flushes only after its timing, the engine before.
+		sync; blockdev --flushbufs "$dev"
+		h+=("$(hdparm_mb "${hflags[@]}")")
+		sync; blockdev --flushbufs "$dev"
+		e+=("$(engine_mb "${eopts[@]}")")
+	done
+	printf '%-9s %-6s %s\n' $mode hdparm "${h[*]}"
+	printf '%-9s %-6s %s\n' $mode engine "${e[*]}"
+	hm=$(printf '%s\n' "${h[@]}" | median)
+	em=$(printf '%s\n' "${e[@]}" | median)
+	eval "med_$mode='$hm $em'"
+done
+echo
+printf '%-9s %12s %12s %8s\n' mode "hdparm med" "engine med" ratio
+for mode in buffered direct; do
+	eval "set -- \$med_$mode"
+	printf '%-9s %12.2f %12.2f %8.3f\n' $mode "$1" "$2" "$(awk -v a="$1" -v b="$2" 'BEGIN {print b / a}')"
+done
