@@ -16,6 +16,7 @@ struct run_args {
 	int nsets;
 	const char **allow;         /* --allow-destructive=PATH */
 	int nallow;
+	const char *baseline;       /* --baseline KERNEL: adaptive cells stop once decided against it */
 };
 
 /* Collects MATRIX, --set and --allow-destructive; returns 0, or 2 after a usage error. */
@@ -31,6 +32,14 @@ static int parse_args(int argc, char **argv, struct run_args *ra)
 				return 2;
 			}
 			ra->allow[ra->nallow++] = path;
+			continue;
+		}
+		if (strcmp(a, "--baseline") == 0 || strncmp(a, "--baseline=", 11) == 0) {
+			ra->baseline = a[10] == '=' ? a + 11 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!ra->baseline || !*ra->baseline) {
+				ior_cmd_error("'--baseline' needs a kernel release");
+				return 2;
+			}
 			continue;
 		}
 		if (strcmp(a, "--set") == 0 || strcmp(a, "-o") == 0) {
@@ -91,6 +100,7 @@ int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		.progress = !ctx->quiet && isatty(STDERR_FILENO),
 		.allow_destructive = allow,
 		.nallow_destructive = (size_t)ra.nallow,
+		.baseline = ra.baseline,
 	};
 	struct ior_run_summary summary;
 	rc = ior_run_matrix(ctx->db, m, &opts, &summary);

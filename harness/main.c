@@ -16,7 +16,7 @@ static const struct ior_command commands[] = {
 	{ "run", cmd_run, IOR_CMD_NEEDS_DB | IOR_CMD_NEEDS_ROOT, 1,
 	  "run a matrix (or the built-in default) and store every sample",
 	  "usage: ioregress run [MATRIX] [--set KEY=VALUE]... [--allow-destructive=DEVICE]...\n"
-	  "                     [--db FILE] [--quiet]\n"
+	  "                     [--baseline KERNEL] [--db FILE] [--quiet]\n"
 	  "\n"
 	  "Runs MATRIX, or without one the built-in default (a 1 GiB scratch loop device, every\n"
 	  "scheduler the kernel offers, the hdparm engine buffered and direct, 3 repetitions).\n"
@@ -29,6 +29,8 @@ static const struct ior_command commands[] = {
 	  "                    for any device ioregress did not create, together with\n"
 	  "                    destructive = yes in the matrix. Mounted devices, swap and the root\n"
 	  "                    filesystem's device are refused regardless.\n"
+	  "  --baseline KERNEL with max_repetitions set in the matrix (adaptive repetitions), a\n"
+	  "                    cell also stops as soon as it is decided against KERNEL's samples\n"
 	  "  --quiet           no progress line on stderr\n" },
 	{ "probe", cmd_probe, 0, 1,
 	  "show the running kernel, its block devices and the schedulers they offer",

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int record_host_and_kernel(struct ior_db *db, int64_t *host_id, int64_t *kernel_id)
+static int record_host_and_kernel(struct ior_db *db, int64_t *host_id, int64_t *kernel_id, char *host, size_t len)
 {
 	struct ior_kernel_info k;
 	int rc = ior_kernel_info_read(&k);
@@ -28,6 +28,7 @@ static int record_host_and_kernel(struct ior_db *db, int64_t *host_id, int64_t *
 		.commit = k.commit[0] ? k.commit : NULL,
 		.config_hash = k.config_hash[0] ? k.config_hash : NULL,
 	};
+	snprintf(host, len, "%s", k.hostname);
 	if ((rc = ior_db_host_get(db, k.hostname, k.machine, host_id)) != 0)
 		return rc;
 	return ior_db_kernel_get(db, &rec, kernel_id);
@@ -109,7 +110,8 @@ int ior_run_matrix(struct ior_db *db, const struct ior_matrix *m, const struct i
 {
 	memset(summary, 0, sizeof(*summary));
 	int64_t host_id, kernel_id;
-	int rc = record_host_and_kernel(db, &host_id, &kernel_id);
+	char host[256];
+	int rc = record_host_and_kernel(db, &host_id, &kernel_id, host, sizeof(host));
 	if (rc)
 		return ior_error_wrap(rc, "cannot record the running kernel");
 	/* Modules first: a scheduler loaded now shows in the devices' offered lists. */
@@ -136,6 +138,7 @@ int ior_run_matrix(struct ior_db *db, const struct ior_matrix *m, const struct i
 	if (rc == IOR_OK) {
 		struct ior_cell_runner runner;
 		ior_cell_runner_init(&runner, db, m, opts, summary);
+		runner.host = host;
 		size_t cells = count_cells(m, devs);
 		ior_progress_start(&runner.progress, opts->progress, cells, cells * m->settings.repetitions);
 		rc = run_cells(&runner, devs);

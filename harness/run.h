@@ -14,6 +14,7 @@ struct ior_run_options {
 	bool progress;                          /* draw the progress line on stderr */
 	const char *const *allow_destructive;   /* --allow-destructive=PATH confirmations */
 	size_t nallow_destructive;
+	const char *baseline;                   /* kernel whose samples let adaptive cells stop once decided */
 };
 
 struct ior_run_summary {

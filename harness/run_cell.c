@@ -3,9 +3,11 @@
 #include "common/error.h"
 #include "common/stop.h"
 #include "device/guard.h"
+#include "reports/adaptive.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -112,36 +114,104 @@ static enum ior_cell_status precheck(const struct ior_cell_runner *r, const stru
 	return IOR_CELL_OK;
 }
 
-/* The measured part of a cell. Returns IOR_EINTERRUPTED or a database error; an engine's
- * failure ends the cell as failed with its reason. */
-static int repetitions(struct ior_cell_runner *r, const struct ior_matrix_engine *engine, void *state,
-		       int64_t cell_id, const char *what, char *reason, size_t len, enum ior_cell_status *status)
+/* Adaptive repetitions (opt-in): the fixed count is the minimum, max_repetitions the cap. */
+static bool adaptive_setup(const struct ior_matrix *m, struct ior_adaptive *a)
+{
+	if (m->settings.max_repetitions == 0)
+		return false;
+	ior_adaptive_default(a);
+	a->min_reps = m->settings.repetitions;
+	a->max_reps = m->settings.max_repetitions;
+	if (m->settings.target_cov > 0)
+		a->target_cov = m->settings.target_cov;
+	return true;
+}
+
+/* The baseline kernel's samples of the same cell on this host, when run --baseline names one. */
+static size_t baseline_values(struct ior_cell_runner *r, const struct ior_run_device *dev, const char *sched,
+			      const struct ior_matrix_engine *engine, double *out, size_t max)
+{
+	if (!r->opts->baseline)
+		return 0;
+	struct ior_db_filter f = { .host = r->host, .kernel = r->opts->baseline, .device = dev->spec->name,
+				   .scheduler = sched, .engine = engine->name };
+	struct ior_db_row *rows = NULL;
+	size_t n = 0, kept = 0;
+	if (ior_db_samples(r->db, &f, &rows, &n) != IOR_OK)
+		return 0;
+	for (size_t i = 0; i < n && kept < max; i++)
+		if (strcmp(rows[i].params, engine->params) == 0)
+			out[kept++] = rows[i].value;
+	ior_db_rows_free(rows, n);
+	return kept;
+}
+
+struct cell_run {
+	const struct ior_matrix_engine *engine;
+	void *state;
+	int64_t cell_id;
+	const char *what;
+	char *reason;
+	size_t len;
+	enum ior_cell_status status;
+	bool adaptive;
+	struct ior_adaptive rule;
+	double *values;      /* the cell's samples so far, for the adaptive rule */
+	double *base;
+	size_t nbase;
+};
+
+/* One repetition. Returns IOR_EINTERRUPTED or a database error; an engine's failure ends
+ * the cell as failed with its reason (status). */
+static int one_repetition(struct ior_cell_runner *r, struct cell_run *c, int rep, int shown_reps)
+{
+	if (ior_stop_requested())
+		return IOR_EINTERRUPTED;
+	ior_progress_update(&r->progress, r->cell_index, rep, shown_reps, c->what);
+	if (r->m->settings.drop_caches && drop_caches() != IOR_OK) {
+		snprintf(c->reason, c->len, "%s", ior_error_last());
+		c->status = IOR_CELL_FAILED;
+		return IOR_OK;
+	}
+	struct ior_sample sample;
+	memset(&sample, 0, sizeof(sample));
+	ior_error_clear();
+	int rc = c->engine->ops->measure(c->state, &sample);
+	if (rc == IOR_EINTERRUPTED || (rc && ior_stop_requested()))
+		return IOR_EINTERRUPTED;
+	if (rc) {
+		snprintf(c->reason, c->len, "repetition %d: %s", rep, ior_error_last());
+		c->status = rc == IOR_EUNSUPPORTED ? IOR_CELL_SKIPPED : IOR_CELL_FAILED;
+		return IOR_OK;
+	}
+	if ((rc = ior_db_sample_add(r->db, c->cell_id, rep, &sample)) != 0)
+		return rc;
+	c->values[rep - 1] = sample.value;
+	c->rule.cmp.higher_is_better = sample.higher_is_better;
+	r->summary->samples++;
+	ior_progress_rep_done(&r->progress);
+	return IOR_OK;
+}
+
+/* The measured part of a cell: the fixed count, or adaptive repetitions up to the cap. */
+static int repetitions(struct ior_cell_runner *r, struct cell_run *c)
 {
 	int reps = (int)r->m->settings.repetitions;
-	for (int rep = 1; rep <= reps; rep++) {
-		if (ior_stop_requested())
-			return IOR_EINTERRUPTED;
-		ior_progress_update(&r->progress, r->cell_index, rep, reps, what);
-		if (r->m->settings.drop_caches && drop_caches() != IOR_OK) {
-			snprintf(reason, len, "%s", ior_error_last());
-			*status = IOR_CELL_FAILED;
-			return IOR_OK;
-		}
-		struct ior_sample sample;
-		memset(&sample, 0, sizeof(sample));
-		ior_error_clear();
-		int rc = engine->ops->measure(state, &sample);
-		if (rc == IOR_EINTERRUPTED || (rc && ior_stop_requested()))
-			return IOR_EINTERRUPTED;
-		if (rc) {
-			snprintf(reason, len, "repetition %d: %s", rep, ior_error_last());
-			*status = rc == IOR_EUNSUPPORTED ? IOR_CELL_SKIPPED : IOR_CELL_FAILED;
-			return IOR_OK;
-		}
-		if ((rc = ior_db_sample_add(r->db, cell_id, rep, &sample)) != 0)
+	int cap = c->adaptive ? (int)c->rule.max_reps : reps;
+	for (int rep = 1; rep <= cap && c->status == IOR_CELL_OK; rep++) {
+		int rc = one_repetition(r, c, rep, cap);
+		if (rc)
 			return rc;
-		r->summary->samples++;
-		ior_progress_rep_done(&r->progress);
+		if (c->status != IOR_CELL_OK || !c->adaptive)
+			continue;
+		char why[256];
+		enum ior_adapt next = ior_adaptive_next(&c->rule, c->values, (size_t)rep, c->nbase ? c->base : NULL,
+							c->nbase, why, sizeof(why));
+		if (next != IOR_ADAPT_CONTINUE) {
+			/* the report shows how many repetitions the cell took, and why it stopped there */
+			snprintf(c->reason, c->len, "adaptive: stopped after %d repetitions: %s", rep, why);
+			break;
+		}
 	}
 	return IOR_OK;
 }
@@ -176,12 +246,26 @@ int ior_run_cell(struct ior_cell_runner *r, struct ior_run_device *dev, const ch
 	} else {
 		char what[256];
 		snprintf(what, sizeof(what), "%s %s %s", dev->spec->name, sched, engine->name);
-		rc = repetitions(r, engine, state, cell_id, what, reason, sizeof(reason), &status);
+		struct cell_run c = { .engine = engine, .state = state, .cell_id = cell_id, .what = what,
+				      .reason = reason, .len = sizeof(reason), .status = IOR_CELL_OK };
+		c.adaptive = adaptive_setup(r->m, &c.rule);
+		size_t cap = c.adaptive ? c.rule.max_reps : r->m->settings.repetitions;
+		c.values = calloc(cap, sizeof(double));
+		c.base = calloc(cap * 4 + 64, sizeof(double));
+		if (!c.values || !c.base)
+			rc = ior_error_set(IOR_ERROR, "out of memory");
+		else {
+			c.nbase = c.adaptive ? baseline_values(r, dev, sched, engine, c.base, cap * 4 + 64) : 0;
+			rc = repetitions(r, &c);
+		}
+		free(c.values);
+		free(c.base);
+		status = c.status;
 		engine->ops->cleanup(state);
 		if (rc)
 			return rc; /* interrupted: the cell keeps the samples it has, status stays as it was */
 	}
-	if ((rc = ior_db_cell_set_status(r->db, cell_id, status, status == IOR_CELL_OK ? NULL : reason)) != 0)
+	if ((rc = ior_db_cell_set_status(r->db, cell_id, status, reason[0] ? reason : NULL)) != 0)
 		return rc;
 	count_status(r->summary, status);
 	return IOR_OK;

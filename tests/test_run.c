@@ -61,11 +61,12 @@ static int64_t query_int(struct ior_db *db, const char *sql)
 }
 
 /* A matrix whose scratch files go to the test's own directory, so leftovers can be counted. */
-static struct ior_matrix *small_matrix(int repetitions, const char *duration)
+static struct ior_matrix *matrix_with(int repetitions, const char *duration, const char *extra)
 {
 	char text[1024];
 	snprintf(text, sizeof(text),
 		 "[matrix]\n"
+		 "%s"
 		 "repetitions = %d\n"
 		 "schedulers = mq-deadline bfq anticipatory\n"
 		 "drop_caches = yes\n"
@@ -75,11 +76,16 @@ static struct ior_matrix *small_matrix(int repetitions, const char *duration)
 		 "[engine quick]\n"
 		 "type = hdparm\n"
 		 "duration = %s\n",
-		 repetitions, ior_test_tmpdir(), duration);
+		 extra, repetitions, ior_test_tmpdir(), duration);
 	struct ior_matrix *m = NULL;
 	if (ior_matrix_parse_string(&m, "small.ini", text) != IOR_OK)
 		fprintf(stderr, "matrix: %s\n", ior_error_last());
 	return m;
+}
+
+static struct ior_matrix *small_matrix(int repetitions, const char *duration)
+{
+	return matrix_with(repetitions, duration, "");
 }
 
 static struct ior_db *fresh_db(const char *name)
@@ -210,12 +216,38 @@ static void test_missing_device_fails_before_anything_runs(void)
 	ior_matrix_free(m);
 }
 
+/* Adaptive repetitions: a cell that is already stable stops at the minimum, one that can
+ * never be stable runs to the cap and no further; the cell says why it stopped. */
+static void test_adaptive_repetitions_stop_stable_or_at_cap(void)
+{
+	struct ior_matrix *m = matrix_with(3, "0.1s", "max_repetitions = 6\ntarget_cov = 100%\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	struct ior_db *db = fresh_db("adaptive.db");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+	struct ior_run_options o = { .progress = false };
+	struct ior_run_summary s;
+	CU_ASSERT_EQUAL_FATAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
+	CU_ASSERT_EQUAL(s.samples, 6); /* 2 offered schedulers x the minimum 3 */
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM cells WHERE status = 'ok' AND reason LIKE 'adaptive: stopped after 3 repetitions%'"), 2);
+	ior_matrix_free(m);
+
+	m = matrix_with(3, "0.1s", "max_repetitions = 6\ntarget_cov = 0.0001%\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL_FATAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
+	CU_ASSERT_EQUAL(s.samples, 12); /* never stable: the cap, 6, and not one more */
+	CU_ASSERT_EQUAL(query_int(db, "SELECT max(rep) FROM samples JOIN cells ON cells.id = samples.cell_id WHERE cells.run_id = 2"), 6);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM cells WHERE run_id = 2 AND reason LIKE 'adaptive: stopped after 6 repetitions%'"), 2);
+	ior_db_free(db);
+	ior_matrix_free(m);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_small_matrix_stores_samples_and_restores),
 		IOR_TEST(test_stop_request_keeps_samples_and_restores),
 		IOR_TEST(test_missing_device_fails_before_anything_runs),
+		IOR_TEST(test_adaptive_repetitions_stop_stable_or_at_cap),
 		IOR_TEST_END,
 	};
 	ior_test_require_root("creates loop devices and switches schedulers");
