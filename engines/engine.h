@@ -70,15 +70,17 @@ struct ior_engine_ops {
 	int (*measure)(void *state, struct ior_sample *out);
 	/* Undoes init; must accept NULL. */
 	void (*cleanup)(void *state);
-	/* Optional, added compatibly (ABI stays 1): flags that depend on the options,
-	 * ORed with .flags (aio/uring set IOR_ENGINE_WRITES only for the write modes). */
+	/* Optional, added compatibly (ABI stays 1): the flags for these options, more
+	 * precise than .flags, which stays the safe upper bound for callers that only
+	 * read .flags (aio/uring: .flags has IOR_ENGINE_WRITES, option_flags only for
+	 * the write modes, so a read job may run on a non-destructive device). */
 	unsigned (*option_flags)(const void *opts);
 };
 
-/* The engine's flags for these options: .flags | option_flags(opts). */
+/* The engine's flags for these options: option_flags(opts) when the engine has it, else .flags. */
 static inline unsigned ior_engine_flags(const struct ior_engine_ops *ops, const void *opts)
 {
-	return ops->flags | (ops->option_flags && opts ? ops->option_flags(opts) : 0);
+	return ops->option_flags && opts ? ops->option_flags(opts) : ops->flags;
 }
 
 /* The registry: an explicit list in engines/registry.c (stress-ng's model). */

@@ -263,6 +263,8 @@ static void test_writes_need_a_destructive_device(void)
 	void *w = options((const char *[]){ "rw", "randwrite", NULL }), *r = options(NULL);
 	CU_ASSERT_EQUAL(ior_engine_flags(ops, w) & IOR_ENGINE_WRITES, IOR_ENGINE_WRITES);
 	CU_ASSERT_EQUAL(ior_engine_flags(ops, r) & IOR_ENGINE_WRITES, 0);
+	/* Callers that only read .flags see the safe upper bound. */
+	CU_ASSERT_EQUAL(ops->flags & IOR_ENGINE_WRITES, IOR_ENGINE_WRITES);
 	free(w);
 	free(r);
 	struct ior_target safe = target;
