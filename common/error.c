@@ -7,8 +7,6 @@
 
 #define IOR_ERROR_MAX 1024
 
-/* A message longer than the buffer is cut, by design: a shortened message beats none. */
-#pragma GCC diagnostic ignored "-Wformat-truncation"
 
 static _Thread_local char last_message[IOR_ERROR_MAX];
 

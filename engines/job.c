@@ -195,8 +195,8 @@ int ior_job_create(struct ior_job **out, const struct ior_job_backend *be, const
 		rc = ior_error_errno(errno == ENOENT ? IOR_ENOTFOUND : IOR_ERROR, errno, "cannot open '%s'", t->path);
 		goto fail;
 	}
-	uint64_t devsize;
-	unsigned lbs;
+	uint64_t devsize = 0;
+	unsigned lbs = 512;
 	if ((rc = target_facts(job, t, &devsize, &lbs)) || (rc = plan_regions(job, devsize, lbs)))
 		goto fail;
 	job->threads = calloc(job->o.numjobs, sizeof(*job->threads));

@@ -85,7 +85,7 @@ static int read_text(char **out, const char *path)
 
 int ior_matrix_parse_file(struct ior_matrix **out, const char *path)
 {
-	char *text;
+	char *text = NULL;
 	*out = NULL;
 	int rc = read_text(&text, path);
 	if (rc)

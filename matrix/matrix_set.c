@@ -75,7 +75,7 @@ static int find_target(struct target *t, struct ior_matrix *m, char *lhs, const 
 /* The checks the file parser runs on the whole object, here on the candidate copy. */
 static int check(const struct target *t, void *copy, const char *key, char **params)
 {
-	const char *bad;
+	const char *bad = NULL;
 	int rc = IOR_OK;
 	if (t->device) {
 		struct ior_matrix_device_opts *o = copy;
@@ -133,7 +133,7 @@ int ior_matrix_set(struct ior_matrix *m, const char *assignment)
 	if (!lhs)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	struct target t;
-	const char *key;
+	const char *key = NULL;
 	int rc = find_target(&t, m, lhs, &key);
 	if (!rc)
 		rc = apply(&t, key, eq + 1);

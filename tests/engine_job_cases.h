@@ -78,7 +78,7 @@ static void zero_device(void)
 {
 	int fd = open(ld.path, O_WRONLY | O_DIRECT);
 	CU_ASSERT_FATAL(fd >= 0);
-	void *buf;
+	void *buf = NULL;
 	CU_ASSERT_FATAL(posix_memalign(&buf, 4096, 1 << 20) == 0);
 	memset(buf, 0, 1 << 20);
 	for (uint64_t off = 0; off < DEV_SIZE; off += 1 << 20)
@@ -99,7 +99,7 @@ static struct readback read_back(uint64_t from, uint64_t to)
 	struct readback r = { 0, 0, 0, UINT64_MAX };
 	int fd = open(ld.path, O_RDONLY | O_DIRECT);
 	CU_ASSERT_FATAL(fd >= 0);
-	char *buf;
+	char *buf = NULL;
 	CU_ASSERT_FATAL(posix_memalign((void **)&buf, 4096, 1 << 20) == 0);
 	static const char zeros[512];
 	for (uint64_t off = from; off < to; off += 1 << 20) {
