@@ -6,7 +6,8 @@ packages=(
   build-essential cmake pkg-config
   libsqlite3-dev sqlite3 libaio-dev liburing-dev libgit2-dev libkmod-dev libblkid-dev
   libinih-dev libjson-c-dev libcunit1-dev zlib1g-dev libssl-dev
-  util-linux fdisk e2fsprogs kmod hdparm fio
+  util-linux fdisk e2fsprogs kmod hdparm fio valgrind
+  clang libclang-rt-14-dev        # bench/fuzz.sh: libFuzzer and the sanitizer runtimes
 )
 
 missing=()
