@@ -157,6 +157,26 @@ static int check_duplicates(struct ior_import *im, struct row *rows, size_t n)
 	return 0;
 }
 
+/* Whether the cell already has this rep; one with another value or unit is a problem. */
+static int stored_before(struct ior_import *im, const struct row *r, int64_t cell_id, bool *present)
+{
+	sqlite3_stmt *st = ior_db_stmt(im->db, IOR_STMT_SAMPLE_AT_REP);
+	sqlite3_bind_int64(st, 1, cell_id);
+	sqlite3_bind_int(st, 2, r->rep);
+	int rc = sqlite3_step(st);
+	*present = rc == SQLITE_ROW;
+	if (*present) {
+		double value = sqlite3_column_double(st, 0);
+		const char *unit = (const char *)sqlite3_column_text(st, 1);
+		if (value != r->value || strcmp(unit, r->unit) != 0)
+			ior_import_problem(im, r->line, "value", "%.15g %s contradicts the stored %.15g %s", r->value,
+					   r->unit, value, unit);
+	}
+	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : ior_db_fail(im->db, "cannot import into");
+	sqlite3_reset(st);
+	return rc;
+}
+
 /* Stores one row; a row already stored with the same value is skipped
  * (importing a file twice is a no-op), one that contradicts it is a problem. */
 static int store_row(struct ior_import *im, const struct row *r, size_t *imported)
@@ -164,28 +184,14 @@ static int store_row(struct ior_import *im, const struct row *r, size_t *importe
 	struct ior_db *db = im->db;
 	int64_t host_id, run_id, device_id, cell_id;
 	struct ior_db_device d = { .name = r->key[C_DEVICE], .rotational = -1 };
+	bool present = false;
 	int rc;
 	if ((rc = ior_db_imported_run(db, r->key[C_HOST], r->key[C_KERNEL], im->path, &host_id, &run_id)) ||
 	    (rc = ior_db_device_get(db, host_id, &d, &device_id)) ||
-	    (rc = ior_db_cell_get(db, run_id, device_id, r->key[C_SCHEDULER], r->key[C_ENGINE], NULL, NULL, &cell_id)))
+	    (rc = ior_db_cell_get(db, run_id, device_id, r->key[C_SCHEDULER], r->key[C_ENGINE], NULL, NULL, &cell_id)) ||
+	    (rc = stored_before(im, r, cell_id, &present)) || present)
 		return rc;
-	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_SAMPLE_AT_REP);
-	sqlite3_bind_int64(st, 1, cell_id);
-	sqlite3_bind_int(st, 2, r->rep);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		double value = sqlite3_column_double(st, 0);
-		const char *unit = (const char *)sqlite3_column_text(st, 1);
-		if (value != r->value || strcmp(unit, r->unit) != 0)
-			ior_import_problem(im, r->line, "value", "%g %s contradicts the stored %g %s", r->value, r->unit,
-					   value, unit);
-		sqlite3_reset(st);
-		return 0;
-	}
-	if (rc != SQLITE_DONE)
-		return ior_db_fail(db, "cannot import into");
-	sqlite3_reset(st);
-	st = ior_db_stmt(db, IOR_STMT_SAMPLE_INSERT);
+	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_SAMPLE_INSERT);
 	sqlite3_bind_int64(st, 1, cell_id);
 	sqlite3_bind_int(st, 2, r->rep);
 	sqlite3_bind_double(st, 3, r->value);
