@@ -42,7 +42,10 @@ int cmd_import(int argc, char **argv, struct ior_cmd_ctx *ctx)
 			rc = kind == CSV_OFFERED ? ior_db_import_offered_csv(ctx->db, argv[i], &count)
 						 : ior_db_import_samples_csv(ctx->db, argv[i], &count);
 		if (rc) {
-			fprintf(stderr, "error: %s\nerror: nothing from '%s' was stored\n", ior_error_last(), argv[i]);
+			/* the importer's own list is complete; the error message is cut to fit its buffer */
+			const char *problems = ior_db_import_problems(ctx->db);
+			fprintf(stderr, "error: %s\nerror: nothing from '%s' was stored\n",
+				problems && *problems ? problems : ior_error_last(), argv[i]);
 			status = 1;
 			continue;
 		}
