@@ -9,7 +9,7 @@
 #include "engines/engine.h"
 
 /* Current schema version, kept in PRAGMA user_version (db/SCHEMA.md lists the steps). */
-#define IOR_DB_SCHEMA_VERSION 2
+#define IOR_DB_SCHEMA_VERSION 3
 
 /* PRAGMA application_id of every ioregress database ("iorg"): a file with
  * tables and another id is someone else's and is never touched. */
@@ -129,6 +129,47 @@ void ior_db_host_kernels_free(char **hosts, char **kernels, size_t n);
  * separated, sorted by name; *offered is NULL when nothing was recorded.
  * The caller frees it. */
 int ior_db_offered(struct ior_db *db, const char *host, const char *kernel, char **offered);
+
+/* --- the undo journal (crash recovery) ------------------------------------ */
+
+/* What a run changes on the machine, written before the change: "scheduler" (target a
+ * device, original the scheduler before), "loop" (target /dev/loopN, original its backing
+ * file), "file" (a scratch file), "mount" (a mount point), "module" (a module loaded). */
+int ior_db_undo_add(struct ior_db *db, int64_t run_id, const char *kind, const char *target,
+		    const char *original, int64_t *undo_id);
+/* The change was undone (or never happened). */
+int ior_db_undo_done(struct ior_db *db, int64_t undo_id);
+
+/* The process and boot that own a run, so recover can tell a live run from a dead one. */
+int ior_db_run_set_owner(struct ior_db *db, int64_t run_id, int pid, const char *boot_id);
+
+struct ior_db_undo {
+	int64_t id, run_id;
+	char *kind, *target, *original;
+	int pid;          /* the run's process */
+	char *boot_id;    /* the boot it ran in */
+};
+
+/* Pending entries of runs on host, newest first (undo in reverse order). */
+int ior_db_undo_pending(struct ior_db *db, const char *host, struct ior_db_undo **out, size_t *n);
+void ior_db_undo_free(struct ior_db_undo *u, size_t n);
+
+/* Runs on host still marked running (killed ones, or live ones: check the pid). */
+int ior_db_runs_running(struct ior_db *db, const char *host, int64_t **run_ids, int **pids, char ***boot_ids,
+			size_t *n);
+
+/* --- resume ---------------------------------------------------------------- */
+
+struct ior_db_run_info {
+	int64_t id;
+	char *host, *kernel, *status, *matrix_file, *matrix_text;
+};
+int ior_db_run_info(struct ior_db *db, int64_t run_id, struct ior_db_run_info *out);
+void ior_db_run_info_free(struct ior_db_run_info *r);
+/* Marks a run running again, for run --resume. */
+int ior_db_run_reopen(struct ior_db *db, int64_t run_id);
+/* Whether a repetition of a cell is stored, and its value when it is. */
+int ior_db_sample_at(struct ior_db *db, int64_t cell_id, int rep, bool *exists, double *value);
 
 /* --- import ---------------------------------------------------------------- */
 

@@ -117,12 +117,31 @@ static const char step2[] =
 	"JOIN devices d ON d.id = c.device_id;\n"
 	"PRAGMA user_version = 2;\n";
 
+/* The undo journal: what a run is about to change on the machine, written before it changes
+ * it, so `ioregress recover` can put things back after a SIGKILL or a power loss. A run also
+ * records its process id, so recover leaves a live run's changes alone. */
+static const char step3[] =
+	"ALTER TABLE runs ADD COLUMN pid INTEGER;\n"
+	"ALTER TABLE runs ADD COLUMN boot_id TEXT;\n"
+	"CREATE TABLE undo_log (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id),\n"
+	"  kind TEXT NOT NULL CHECK (kind IN ('scheduler', 'loop', 'file', 'mount', 'module')),\n"
+	"  target TEXT NOT NULL,\n"
+	"  original TEXT,\n"
+	"  created_at TEXT NOT NULL DEFAULT " IOR_NOW ",\n"
+	"  undone_at TEXT\n"
+	");\n"
+	"CREATE INDEX undo_log_pending ON undo_log (run_id) WHERE undone_at IS NULL;\n"
+	"PRAGMA user_version = 3;\n";
+
 static const struct {
 	int version;
 	const char *sql;
 } steps[] = {
 	{ 1, step1 },
 	{ 2, step2 },
+	{ 3, step3 },
 };
 
 _Static_assert(sizeof(steps) / sizeof(steps[0]) == IOR_DB_SCHEMA_VERSION,

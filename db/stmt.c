@@ -70,6 +70,20 @@ static const char *const sql[IOR_STMT_COUNT] = {
 		"SELECT DISTINCT o.scheduler FROM scheduler_offers o JOIN runs r ON r.id = o.run_id "
 		"JOIN hosts h ON h.id = r.host_id JOIN kernels k ON k.id = r.kernel_id "
 		"WHERE h.name = ?1 AND k.release = ?2 ORDER BY o.scheduler",
+	[IOR_STMT_UNDO_INSERT] = "INSERT INTO undo_log (run_id, kind, target, original) VALUES (?1, ?2, ?3, ?4)",
+	[IOR_STMT_UNDO_DONE] = "UPDATE undo_log SET undone_at = " IOR_NOW " WHERE id = ?1",
+	[IOR_STMT_UNDO_PENDING] =
+		"SELECT u.id, u.run_id, u.kind, u.target, u.original, r.pid, r.boot_id FROM undo_log u "
+		"JOIN runs r ON r.id = u.run_id JOIN hosts h ON h.id = r.host_id "
+		"WHERE u.undone_at IS NULL AND h.name = ?1 ORDER BY u.id DESC",
+	[IOR_STMT_RUN_SET_OWNER] = "UPDATE runs SET pid = ?2, boot_id = ?3 WHERE id = ?1",
+	[IOR_STMT_RUNS_RUNNING] =
+		"SELECT r.id, r.pid, r.boot_id FROM runs r JOIN hosts h ON h.id = r.host_id "
+		"WHERE r.status = 'running' AND h.name = ?1 ORDER BY r.id",
+	[IOR_STMT_RUN_INFO] =
+		"SELECT r.id, h.name, k.release, r.status, r.matrix_file, r.matrix_text FROM runs r "
+		"JOIN hosts h ON h.id = r.host_id JOIN kernels k ON k.id = r.kernel_id WHERE r.id = ?1",
+	[IOR_STMT_RUN_REOPEN] = "UPDATE runs SET status = 'running', finished_at = NULL WHERE id = ?1",
 };
 
 int ior_db_stmt_prepare_all(struct ior_db *db)
