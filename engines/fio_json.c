@@ -3,6 +3,7 @@
 #include "common/error.h"
 
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -121,10 +122,16 @@ static int parse_job(struct ior_fio_result *out, json_object *job)
 	    (rc = get_number(&sys_pct, job, "jobs[0]", "sys_cpu")) ||
 	    (rc = get_number(&runtime_ms, job, "jobs[0]", "job_runtime")))
 		return rc;
+	/* Beyond int the cast is undefined, and a product of two huge figures is infinite (found by fuzz_fio_json). */
+	if (error > INT_MAX)
+		return ior_error_set(IOR_EINVALID, "fio json: 'jobs[0].error' is %g, expected an errno", error);
 	out->error = (int)error;
 	/* fio sums usr_time and run time over the group's jobs and divides: percent × summed run time gives CPU seconds back. */
 	out->usr_s = usr_pct / 100 * runtime_ms / 1e3;
 	out->sys_s = sys_pct / 100 * runtime_ms / 1e3;
+	if (!isfinite(out->usr_s) || !isfinite(out->sys_s))
+		return ior_error_set(IOR_EINVALID, "fio json: 'jobs[0]' CPU time out of range (usr_cpu %g, sys_cpu %g, job_runtime %g)",
+				     usr_pct, sys_pct, runtime_ms);
 	return IOR_OK;
 }
 
