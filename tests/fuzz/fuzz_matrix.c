@@ -1,0 +1,7 @@
+/* libFuzzer harness for the matrix target (tests/fuzz/target_matrix.c); run by bench/fuzz.sh. */
+#include "tests/fuzz/targets.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	return ior_fuzz_run("matrix", ior_fuzz_matrix, data, size);
+}
