@@ -62,8 +62,14 @@ for c in "${fio_cases[@]}"; do
 		IFS='|' read -r engine ioengine <<<"$e"
 		ft=(); fc=(); et=(); ec=()
 		for ((i = 0; i < pairs; i++)); do
-			read -r t cpu < <(run_fio "$ioengine" "$rw" "$bs" "$depth" "$jobs"); ft+=("$t"); fc+=("$cpu")
-			read -r t cpu < <(run_engine "$engine" "$rw" "$bs" "$depth" "$jobs"); et+=("$t"); ec+=("$cpu")
+			# ABBA order: who goes first alternates, so drift in the device does not favour one tool.
+			for who in $( ((i % 2)) && echo "engine fio" || echo "fio engine"); do
+				if [ $who = fio ]; then
+					read -r t cpu < <(run_fio "$ioengine" "$rw" "$bs" "$depth" "$jobs"); ft+=("$t"); fc+=("$cpu")
+				else
+					read -r t cpu < <(run_engine "$engine" "$rw" "$bs" "$depth" "$jobs"); et+=("$t"); ec+=("$cpu")
+				fi
+			done
 		done
 		echo "$name $engine: fio MiB/s ${ft[*]} | engine MiB/s ${et[*]}" >&2
 		echo "$name $engine: fio CPU s/GiB ${fc[*]} | engine CPU s/GiB ${ec[*]}" >&2

@@ -30,11 +30,12 @@ for mode in buffered direct; do
 	if [ $mode = direct ]; then hflags=(-t --direct); eopts=(direct=yes); else hflags=(-t); eopts=(direct=no); fi
 	h=(); e=()
 	for ((i = 0; i < runs; i++)); do
-		# Both start cold: hdparm flushes only after its timing, the engine before.
-		sync; blockdev --flushbufs "$dev"
-		h+=("$(hdparm_mb "${hflags[@]}")")
-		sync; blockdev --flushbufs "$dev"
-		e+=("$(engine_mb "${eopts[@]}")")
+		# Both start cold (hdparm flushes only after its timing, the engine before), and who
+		# goes first alternates (ABBA) so drift does not favour one tool.
+		for who in $( ((i % 2)) && echo "engine hdparm" || echo "hdparm engine"); do
+			sync; blockdev --flushbufs "$dev"
+			if [ $who = hdparm ]; then h+=("$(hdparm_mb "${hflags[@]}")"); else e+=("$(engine_mb "${eopts[@]}")"); fi
+		done
 	done
 	printf '%-9s %-6s %s\n' $mode hdparm "${h[*]}"
 	printf '%-9s %-6s %s\n' $mode engine "${e[*]}"
