@@ -85,18 +85,9 @@ static void loopdev_reset(struct ior_loopdev *ld)
 	ld->fd = -1;
 }
 
-int ior_loopdev_create(struct ior_loopdev *out, const char *dir, uint64_t size, bool direct_io)
+/* Sizes the new backing file and attaches it; on failure the file is removed again. */
+static int attach_new_file(struct ior_loopdev *out, int file_fd, uint64_t size, bool direct_io)
 {
-	loopdev_reset(out);
-	if (size == 0)
-		return ior_error_set(IOR_EINVALID, "a loop device needs a size above zero");
-	snprintf(out->backing, sizeof(out->backing), "%s/ioregress-loop.XXXXXX", dir && *dir ? dir : "/tmp");
-	int file_fd = mkostemp(out->backing, O_CLOEXEC); /* mode 0600 */
-	if (file_fd < 0) {
-		int rc = ior_error_errno(IOR_ERROR, errno, "cannot create a backing file in '%s'", dir);
-		out->backing[0] = '\0';
-		return rc;
-	}
 	out->own_backing = true;
 	int rc = IOR_OK;
 	if (ftruncate(file_fd, (off_t)size) != 0)
@@ -110,6 +101,36 @@ int ior_loopdev_create(struct ior_loopdev *out, const char *dir, uint64_t size, 
 		loopdev_reset(out);
 	}
 	return rc;
+}
+
+int ior_loopdev_create(struct ior_loopdev *out, const char *dir, uint64_t size, bool direct_io)
+{
+	loopdev_reset(out);
+	if (size == 0)
+		return ior_error_set(IOR_EINVALID, "a loop device needs a size above zero");
+	snprintf(out->backing, sizeof(out->backing), "%s/ioregress-loop.XXXXXX", dir && *dir ? dir : "/tmp");
+	int file_fd = mkostemp(out->backing, O_CLOEXEC); /* mode 0600 */
+	if (file_fd < 0) {
+		int rc = ior_error_errno(IOR_ERROR, errno, "cannot create a backing file in '%s'", dir);
+		out->backing[0] = '\0';
+		return rc;
+	}
+	return attach_new_file(out, file_fd, size, direct_io);
+}
+
+int ior_loopdev_create_at(struct ior_loopdev *out, const char *file, uint64_t size, bool direct_io)
+{
+	loopdev_reset(out);
+	if (size == 0)
+		return ior_error_set(IOR_EINVALID, "a loop device needs a size above zero");
+	snprintf(out->backing, sizeof(out->backing), "%s", file);
+	int file_fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (file_fd < 0) {
+		int rc = ior_error_errno(IOR_ERROR, errno, "cannot create backing file '%s'", file);
+		loopdev_reset(out);
+		return rc;
+	}
+	return attach_new_file(out, file_fd, size, direct_io);
 }
 
 int ior_loopdev_attach(struct ior_loopdev *out, const char *file, bool direct_io)

@@ -17,6 +17,10 @@ struct ior_loopdev {
  * loop device to it. direct_io sets LO_FLAGS_DIRECT_IO (losetup --direct-io=on). */
 int ior_loopdev_create(struct ior_loopdev *out, const char *dir, uint64_t size, bool direct_io);
 
+/* Like ior_loopdev_create with a backing file name chosen by the caller (created with
+ * O_EXCL, 0600), so the name can be journaled before the file exists. */
+int ior_loopdev_create_at(struct ior_loopdev *out, const char *file, uint64_t size, bool direct_io);
+
 /* Attaches a loop device to an existing file, which stays when destroyed. */
 int ior_loopdev_attach(struct ior_loopdev *out, const char *file, bool direct_io);
 

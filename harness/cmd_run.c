@@ -2,11 +2,14 @@
 #include "common/error.h"
 #include "common/stop.h"
 #include "harness/commands.h"
+#include "db/db.h"
 #include "harness/run.h"
+#include "kernel/info.h"
 #include "matrix/matrix.h"
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,6 +20,7 @@ struct run_args {
 	const char **allow;         /* --allow-destructive=PATH */
 	int nallow;
 	const char *baseline;       /* --baseline KERNEL: adaptive cells stop once decided against it */
+	const char *resume;         /* --resume RUN_ID */
 };
 
 /* Collects MATRIX, --set and --allow-destructive; returns 0, or 2 after a usage error. */
@@ -32,6 +36,14 @@ static int parse_args(int argc, char **argv, struct run_args *ra)
 				return 2;
 			}
 			ra->allow[ra->nallow++] = path;
+			continue;
+		}
+		if (strcmp(a, "--resume") == 0 || strncmp(a, "--resume=", 9) == 0) {
+			ra->resume = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!ra->resume || !*ra->resume) {
+				ior_cmd_error("'--resume' needs a run id");
+				return 2;
+			}
 			continue;
 		}
 		if (strcmp(a, "--baseline") == 0 || strncmp(a, "--baseline=", 11) == 0) {
@@ -74,6 +86,47 @@ static void print_summary(const struct ior_run_summary *s, const char *db_path)
 		printf("scheduler modules loaded for the run and unloaded after it: %s\n", s->modules_loaded);
 }
 
+/* The matrix of an interrupted run, after checking that resuming it here is meaningful:
+ * same host and kernel, its process gone, and nothing of it left to recover. */
+static int load_resumable(struct ior_db *db, const char *id_text, int64_t *run_id, struct ior_matrix **m)
+{
+	char *end;
+	long long id = strtoll(id_text, &end, 10);
+	if (*end || id <= 0)
+		return ior_error_set(IOR_EINVALID, "--resume: '%s' is not a run id", id_text);
+	struct ior_db_run_info info;
+	int rc = ior_db_run_info(db, id, &info);
+	if (rc)
+		return rc;
+	struct ior_kernel_info k;
+	if ((rc = ior_kernel_info_read(&k)) == IOR_OK) {
+		if (strcmp(info.status, "complete") == 0 || strcmp(info.status, "imported") == 0)
+			rc = ior_error_set(IOR_EINVALID, "run %lld is %s: nothing to resume", id, info.status);
+		else if (strcmp(info.host, k.hostname) != 0 || strcmp(info.kernel, k.release) != 0)
+			rc = ior_error_set(IOR_EINVALID, "run %lld was made on %s with kernel %s; this is %s with %s, "
+					   "and resuming would mix them", id, info.host, info.kernel, k.hostname, k.release);
+		else if (!info.matrix_text)
+			rc = ior_error_set(IOR_EINVALID, "run %lld has no stored matrix", id);
+	}
+	if (rc == IOR_OK) {
+		struct ior_db_undo *u;
+		size_t n, pending = 0;
+		if ((rc = ior_db_undo_pending(db, k.hostname, &u, &n)) == IOR_OK) {
+			for (size_t i = 0; i < n; i++)
+				pending += u[i].run_id == id;
+			ior_db_undo_free(u, n);
+			if (pending)
+				rc = ior_error_set(IOR_EBUSY, "run %lld left %zu changes on this machine; run 'ioregress recover' "
+						   "first (if it is still running, wait for it)", id, pending);
+		}
+	}
+	if (rc == IOR_OK)
+		rc = ior_matrix_parse_string(m, info.matrix_file ? info.matrix_file : "(stored matrix)", info.matrix_text);
+	*run_id = id;
+	ior_db_run_info_free(&info);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	const char *sets[argc > 0 ? argc : 1], *allow[argc > 0 ? argc : 1];
@@ -84,8 +137,15 @@ int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		return status;
 	const char *path = ra.matrix_path;
 
+	if (ra.resume && (path || ra.nsets)) {
+		ior_cmd_error("'--resume' runs the stored matrix as it was: give no MATRIX and no --set");
+		return 2;
+	}
 	struct ior_matrix *m = NULL;
-	int rc = path ? ior_matrix_parse_file(&m, path) : ior_matrix_default(&m);
+	int64_t resume_id = 0;
+	int rc = ra.resume ? load_resumable(ctx->db, ra.resume, &resume_id, &m)
+		 : path    ? ior_matrix_parse_file(&m, path)
+			   : ior_matrix_default(&m);
 	for (int i = 0; rc == IOR_OK && i < ra.nsets; i++)
 		if ((rc = ior_matrix_set(m, sets[i])) != 0)
 			ior_error_wrap(rc, "--set '%s'", sets[i]);
@@ -101,6 +161,7 @@ int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		.allow_destructive = allow,
 		.nallow_destructive = (size_t)ra.nallow,
 		.baseline = ra.baseline,
+		.resume_run_id = resume_id,
 	};
 	struct ior_run_summary summary;
 	rc = ior_run_matrix(ctx->db, m, &opts, &summary);

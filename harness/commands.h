@@ -10,5 +10,6 @@ int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx);
 int cmd_import(int argc, char **argv, struct ior_cmd_ctx *ctx);
 int cmd_check(int argc, char **argv, struct ior_cmd_ctx *ctx);
 int cmd_schedulers(int argc, char **argv, struct ior_cmd_ctx *ctx);
+int cmd_recover(int argc, char **argv, struct ior_cmd_ctx *ctx);
 
 #endif

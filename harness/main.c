@@ -17,6 +17,7 @@ static const struct ior_command commands[] = {
 	  "run a matrix (or the built-in default) and store every sample",
 	  "usage: ioregress run [MATRIX] [--set KEY=VALUE]... [--allow-destructive=DEVICE]...\n"
 	  "                     [--baseline KERNEL] [--db FILE] [--quiet]\n"
+	  "       ioregress run --resume RUN_ID\n"
 	  "\n"
 	  "Runs MATRIX, or without one the built-in default (a 1 GiB scratch loop device, every\n"
 	  "scheduler the kernel offers, the hdparm engine buffered and direct, 3 repetitions).\n"
@@ -31,6 +32,8 @@ static const struct ior_command commands[] = {
 	  "                    filesystem's device are refused regardless.\n"
 	  "  --baseline KERNEL with max_repetitions set in the matrix (adaptive repetitions), a\n"
 	  "                    cell also stops as soon as it is decided against KERNEL's samples\n"
+	  "  --resume RUN_ID   complete an interrupted run (after 'ioregress recover'): its stored\n"
+	  "                    matrix, exactly the missing repetitions, same host and kernel only\n"
 	  "  --quiet           no progress line on stderr\n" },
 	{ "probe", cmd_probe, 0, 1,
 	  "show the running kernel, its block devices and the schedulers they offer",
@@ -53,6 +56,14 @@ static const struct ior_command commands[] = {
 	{ "check", cmd_check, IOR_CMD_NEEDS_DB, 128,
 	  "compare a candidate kernel with a baseline; exit status for git bisect run",
 	  "usage: ioregress check --baseline KERNEL [--candidate KERNEL] [filters]\n" },
+	{ "recover", cmd_recover, IOR_CMD_NEEDS_DB | IOR_CMD_NEEDS_ROOT, 1,
+	  "undo what killed runs changed: schedulers, loop devices, mounts, scratch files",
+	  "usage: ioregress recover [--db FILE]\n"
+	  "\n"
+	  "A run journals every change before it makes it. After a SIGKILL or a power loss this\n"
+	  "puts back each scheduler, detaches loop devices, unmounts, removes scratch files and\n"
+	  "unloads modules of runs whose process is gone, and marks those runs interrupted.\n"
+	  "Then 'ioregress run --resume RUN_ID' measures exactly the missing repetitions.\n" },
 	{ "schedulers", cmd_schedulers, IOR_CMD_NEEDS_DB, 1,
 	  "which schedulers each kernel offered, and why they changed",
 	  "usage: ioregress schedulers [--host H]\n" },

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int record_host_and_kernel(struct ior_db *db, int64_t *host_id, int64_t *kernel_id, char *host, size_t len)
 {
@@ -54,6 +55,19 @@ static bool offered(const struct ior_run_device *d, const char *sched)
 	return false;
 }
 
+/* Before the first switch on a device: what it had, so recover can put it back after a crash. */
+static int journal_scheduler(struct ior_cell_runner *r, struct ior_run_device *dev)
+{
+	if (dev->sched_undo_id)
+		return IOR_OK;
+	char original[32];
+	int rc = ior_scheduler_active(dev->target.path, original, sizeof(original));
+	if (rc == IOR_OK)
+		rc = ior_db_undo_add(r->db, r->summary->run_id, "scheduler", dev->target.path, original,
+				     &dev->sched_undo_id);
+	return rc;
+}
+
 /* Every cell of one device and scheduler: unavailable, failed to switch, or run. */
 static int run_scheduler(struct ior_cell_runner *r, struct ior_run_device *dev, const char *sched)
 {
@@ -67,7 +81,7 @@ static int run_scheduler(struct ior_cell_runner *r, struct ior_run_device *dev, 
 		forced = IOR_CELL_UNAVAILABLE;
 		snprintf(reason, sizeof(reason), "scheduler '%s' is not offered on this kernel by '%s'", sched,
 			 dev->target.path);
-	} else if (ior_scheduler_switch(dev->target.path, sched) != IOR_OK) {
+	} else if (journal_scheduler(r, dev) != IOR_OK || ior_scheduler_switch(dev->target.path, sched) != IOR_OK) {
 		forced = IOR_CELL_FAILED;
 		snprintf(reason, sizeof(reason), "cannot switch to '%s': %s", sched, ior_error_last());
 	}
@@ -105,34 +119,57 @@ static enum ior_run_status final_status(int rc)
 	return rc == IOR_EINTERRUPTED ? IOR_RUN_INTERRUPTED : IOR_RUN_FAILED;
 }
 
-int ior_run_matrix(struct ior_db *db, const struct ior_matrix *m, const struct ior_run_options *opts,
-		   struct ior_run_summary *summary)
+/* Journals each module the run loaded, so recover can unload them after a crash. */
+static int journal_modules(struct ior_db *db, int64_t run_id, const struct ior_run_modules *mods)
 {
-	memset(summary, 0, sizeof(*summary));
-	int64_t host_id, kernel_id;
-	char host[256];
-	int rc = record_host_and_kernel(db, &host_id, &kernel_id, host, sizeof(host));
-	if (rc)
-		return ior_error_wrap(rc, "cannot record the running kernel");
+	char list[sizeof(mods->loaded)];
+	snprintf(list, sizeof(list), "%s", mods->loaded);
+	char *save = NULL;
+	for (char *name = strtok_r(list, " ", &save); name; name = strtok_r(NULL, " ", &save)) {
+		int64_t id;
+		int rc = ior_db_undo_add(db, run_id, "module", name, NULL, &id);
+		if (rc)
+			return rc;
+	}
+	return IOR_OK;
+}
+
+/* Restores what the run changed, in reverse order, and closes the journal entries it could.
+ * Returns the first error; every step is tried. */
+static int clean_up(struct ior_db *db, const struct ior_matrix *m, struct ior_run_device *devs,
+		    struct ior_run_modules *modules)
+{
+	/* Schedulers before devices: a detached loop device keeps the scheduler it was last
+	 * given when it is reused. */
+	int restore = ior_scheduler_restore_all();
+	for (size_t i = 0; devs && restore == IOR_OK && i < m->ndevices; i++)
+		if (devs[i].sched_undo_id)
+			ior_db_undo_done(db, devs[i].sched_undo_id);
+	int teardown = ior_run_devices_teardown(devs, m->ndevices, db);
+	/* Modules last: a module is in use while any device still has its scheduler. */
+	bool had_modules = modules->loaded[0] != '\0';
+	int unload = ior_run_modules_close(modules);
+	if (had_modules && unload == IOR_OK)
+		ior_db_undo_kind_done(db, modules->run_id, "module");
+	return restore ? restore : teardown ? teardown : unload;
+}
+
+static int run_body(struct ior_db *db, const struct ior_matrix *m, const struct ior_run_options *opts,
+		    struct ior_run_summary *summary, int64_t host_id, const char *host)
+{
 	/* Modules first: a scheduler loaded now shows in the devices' offered lists. */
 	struct ior_run_modules modules;
-	if ((rc = ior_run_modules_open(&modules)) != 0)
+	int rc = ior_run_modules_open(&modules);
+	if (rc)
 		return rc;
-	if ((rc = ior_run_modules_load(&modules, m)) != 0) {
-		char message[1024];
-		snprintf(message, sizeof(message), "%s", ior_error_last());
-		ior_run_modules_close(&modules);
-		return ior_error_set(rc, "%s", message);
-	}
+	modules.run_id = summary->run_id;
+	rc = ior_run_modules_load(&modules, m);
 	snprintf(summary->modules_loaded, sizeof(summary->modules_loaded), "%s", modules.loaded);
+	if (rc == IOR_OK)
+		rc = journal_modules(db, summary->run_id, &modules);
 	struct ior_run_device *devs = NULL;
-	if ((rc = ior_run_devices_prepare(&devs, m)) != 0) {
-		char message[1024];
-		snprintf(message, sizeof(message), "%s", ior_error_last());
-		ior_run_modules_close(&modules);
-		return ior_error_set(rc, "%s", message);
-	}
-	rc = ior_db_run_begin(db, host_id, kernel_id, m->file, m->text, IOR_RUN_RUNNING, &summary->run_id);
+	if (rc == IOR_OK)
+		rc = ior_run_devices_prepare(&devs, m, db, summary->run_id);
 	if (rc == IOR_OK)
 		rc = ior_run_devices_record(devs, m->ndevices, db, host_id, summary->run_id, &modules);
 	if (rc == IOR_OK) {
@@ -144,18 +181,38 @@ int ior_run_matrix(struct ior_db *db, const struct ior_matrix *m, const struct i
 		rc = run_cells(&runner, devs);
 		ior_progress_finish(&runner.progress);
 	}
-
-	/* Clean-up on every path: schedulers before devices, since a detached loop device keeps
-	 * the scheduler it was last given when it is reused. */
 	char message[1024];
 	snprintf(message, sizeof(message), "%s", ior_error_last());
-	int restore = ior_scheduler_restore_all();
-	int teardown = ior_run_devices_teardown(devs, m->ndevices);
-	/* Unloading last: a module is in use while any device still has its scheduler. */
-	int unload = ior_run_modules_close(&modules);
-	if (summary->run_id)
-		ior_db_run_finish(db, summary->run_id, final_status(rc));
+	int cleaned = clean_up(db, m, devs, &modules);
 	if (rc)
 		return ior_error_set(rc, "%s", message);
-	return restore ? restore : teardown ? teardown : unload;
+	return cleaned;
+}
+
+int ior_run_matrix(struct ior_db *db, const struct ior_matrix *m, const struct ior_run_options *opts,
+		   struct ior_run_summary *summary)
+{
+	memset(summary, 0, sizeof(*summary));
+	int64_t host_id, kernel_id;
+	char host[256];
+	int rc = record_host_and_kernel(db, &host_id, &kernel_id, host, sizeof(host));
+	if (rc)
+		return ior_error_wrap(rc, "cannot record the running kernel");
+	if (opts->resume_run_id) {
+		summary->run_id = opts->resume_run_id;
+		rc = ior_db_run_reopen(db, summary->run_id);
+	} else {
+		rc = ior_db_run_begin(db, host_id, kernel_id, m->file, m->text, IOR_RUN_RUNNING, &summary->run_id);
+	}
+	char boot_id[64];
+	ior_kernel_boot_id(boot_id, sizeof(boot_id));
+	if (rc == IOR_OK)
+		rc = ior_db_run_set_owner(db, summary->run_id, (int)getpid(), boot_id);
+	if (rc)
+		return rc;
+	rc = run_body(db, m, opts, summary, host_id, host);
+	char message[1024];
+	snprintf(message, sizeof(message), "%s", ior_error_last());
+	ior_db_run_finish(db, summary->run_id, final_status(rc));
+	return rc ? ior_error_set(rc, "%s", message) : IOR_OK;
 }

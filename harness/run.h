@@ -15,6 +15,7 @@ struct ior_run_options {
 	const char *const *allow_destructive;   /* --allow-destructive=PATH confirmations */
 	size_t nallow_destructive;
 	const char *baseline;                   /* kernel whose samples let adaptive cells stop once decided */
+	int64_t resume_run_id;                  /* run --resume: complete this run's missing repetitions */
 };
 
 struct ior_run_summary {

@@ -167,6 +167,13 @@ static int one_repetition(struct ior_cell_runner *r, struct cell_run *c, int rep
 {
 	if (ior_stop_requested())
 		return IOR_EINTERRUPTED;
+	if (r->opts->resume_run_id) {
+		/* run --resume: a repetition measured before the interruption is kept, not redone */
+		bool exists = false;
+		int rc = ior_db_sample_at(r->db, c->cell_id, rep, &exists, &c->values[rep - 1]);
+		if (rc || exists)
+			return rc;
+	}
 	ior_progress_update(&r->progress, r->cell_index, rep, shown_reps, c->what);
 	if (r->m->settings.drop_caches && drop_caches() != IOR_OK) {
 		snprintf(c->reason, c->len, "%s", ior_error_last());
@@ -229,6 +236,16 @@ int ior_run_cell(struct ior_cell_runner *r, struct ior_run_device *dev, const ch
 	int rc = cell_id_for(r, dev, sched, engine, &cell_id);
 	if (rc)
 		return rc;
+	if (r->opts->resume_run_id && r->m->settings.max_repetitions == 0) {
+		/* a cell that was complete before the interruption is not even set up again */
+		int stored = 0;
+		if ((rc = ior_db_cell_sample_count(r->db, cell_id, &stored)) != 0)
+			return rc;
+		if ((uint64_t)stored >= r->m->settings.repetitions) {
+			count_status(r->summary, IOR_CELL_OK);
+			return ior_db_cell_set_status(r->db, cell_id, IOR_CELL_OK, NULL);
+		}
+	}
 	struct ior_engine_args args = {
 		.opts = engine->opts,
 		.target = &dev->target,

@@ -6,19 +6,40 @@
 #include "harness/run_modules.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static int prepare_one(struct ior_run_device *d, const struct ior_matrix_device *spec)
+/* A backing file name chosen before the file exists, so the journal can name it first. */
+static void scratch_name(char *out, size_t len, const char *dir, int64_t run_id, size_t index)
+{
+	unsigned rnd = 0;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (read(fd, &rnd, sizeof(rnd)) != (ssize_t)sizeof(rnd))
+			rnd = (unsigned)getpid();
+		close(fd);
+	}
+	snprintf(out, len, "%s/ioregress-loop.%lld.%zu.%08x", dir, (long long)run_id, index, rnd);
+}
+
+static int prepare_one(struct ior_run_device *d, const struct ior_matrix_device *spec, struct ior_db *db,
+		       int64_t run_id, size_t index)
 {
 	d->spec = spec;
 	d->lock_fd = -1;
 	const char *path = spec->opts.path;
 	if (spec->opts.loop) {
 		const char *dir = spec->opts.backing_dir && *spec->opts.backing_dir ? spec->opts.backing_dir : "/tmp";
-		int rc = ior_loopdev_create(&d->loop, dir, spec->opts.loop, spec->opts.direct_io);
+		char file[PATH_MAX];
+		scratch_name(file, sizeof(file), dir, run_id, index);
+		int rc = ior_db_undo_add(db, run_id, "file", file, NULL, &d->file_undo_id);
+		if (rc == IOR_OK)
+			rc = ior_loopdev_create_at(&d->loop, file, spec->opts.loop, spec->opts.direct_io);
 		if (rc)
 			return ior_error_wrap(rc, "device '%s'", spec->name);
 		path = d->loop.path;
@@ -47,7 +68,8 @@ static int prepare_one(struct ior_run_device *d, const struct ior_matrix_device 
 	return IOR_OK;
 }
 
-int ior_run_devices_prepare(struct ior_run_device **out, const struct ior_matrix *m)
+int ior_run_devices_prepare(struct ior_run_device **out, const struct ior_matrix *m, struct ior_db *db,
+			    int64_t run_id)
 {
 	*out = calloc(m->ndevices ? m->ndevices : 1, sizeof(**out));
 	if (!*out)
@@ -55,11 +77,11 @@ int ior_run_devices_prepare(struct ior_run_device **out, const struct ior_matrix
 	for (size_t i = 0; i < m->ndevices; i++)
 		(*out)[i].lock_fd = -1;
 	for (size_t i = 0; i < m->ndevices; i++) {
-		int rc = prepare_one(&(*out)[i], &m->devices[i]);
+		int rc = prepare_one(&(*out)[i], &m->devices[i], db, run_id, i);
 		if (rc) {
 			char message[1024];
 			snprintf(message, sizeof(message), "%s", ior_error_last());
-			ior_run_devices_teardown(*out, i + 1);
+			ior_run_devices_teardown(*out, i + 1, db);
 			*out = NULL;
 			return ior_error_set(rc, "%s", message);
 		}
@@ -91,7 +113,7 @@ int ior_run_devices_record(struct ior_run_device *devs, size_t n, struct ior_db 
 	return IOR_OK;
 }
 
-int ior_run_devices_teardown(struct ior_run_device *devs, size_t n)
+int ior_run_devices_teardown(struct ior_run_device *devs, size_t n, struct ior_db *db)
 {
 	if (!devs)
 		return IOR_OK;
@@ -99,6 +121,9 @@ int ior_run_devices_teardown(struct ior_run_device *devs, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		ior_guard_unlock(devs[i].lock_fd);
 		int rc = ior_loopdev_destroy(&devs[i].loop);
+		/* a failed create leaves no file either: the journal entry is closed both ways */
+		if (rc == IOR_OK && devs[i].file_undo_id)
+			ior_db_undo_done(db, devs[i].file_undo_id);
 		if (rc && first == IOR_OK)
 			first = rc;
 	}

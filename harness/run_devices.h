@@ -18,12 +18,16 @@ struct ior_run_device {
 	struct ior_target target;
 	int64_t db_id;
 	int lock_fd;                      /* exclusive lock: one run per device at a time */
+	int64_t sched_undo_id;            /* journal entry of its first scheduler switch, 0 = none */
+	int64_t file_undo_id;             /* journal entry of a scratch device's backing file */
 	char *offered[IOR_MAX_SCHEDULERS + 1]; /* NULL-terminated view into info.schedulers */
 };
 
-/* Creates the matrix's scratch devices and probes all of them. On failure everything
+/* Creates the matrix's scratch devices (each backing file journaled before it exists) and
+ * probes all of them. On failure everything
  * created so far is torn down again. */
-int ior_run_devices_prepare(struct ior_run_device **out, const struct ior_matrix *m);
+int ior_run_devices_prepare(struct ior_run_device **out, const struct ior_matrix *m, struct ior_db *db,
+			    int64_t run_id);
 
 struct ior_run_modules;
 /* Records each device and the schedulers it offers, with their module states. */
@@ -31,6 +35,6 @@ int ior_run_devices_record(struct ior_run_device *devs, size_t n, struct ior_db 
 			   int64_t run_id, struct ior_run_modules *modules);
 
 /* Detaches scratch devices and removes their files; restores nothing (schedulers first!). */
-int ior_run_devices_teardown(struct ior_run_device *devs, size_t n);
+int ior_run_devices_teardown(struct ior_run_device *devs, size_t n, struct ior_db *db);
 
 #endif

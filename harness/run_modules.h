@@ -11,6 +11,7 @@ struct ior_kmod;
 struct ior_run_modules {
 	struct ior_kmod *kmod;      /* the running kernel's tree (may be "no module tree") */
 	char loaded[512];           /* space-separated modules this run inserted */
+	int64_t run_id;             /* whose journal holds them */
 };
 
 int ior_run_modules_open(struct ior_run_modules *rm);

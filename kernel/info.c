@@ -219,3 +219,14 @@ int ior_kernel_info_read(struct ior_kernel_info *out)
 		copy(out->commit, sizeof(out->commit), v.commit);
 	return read_config(out);
 }
+
+void ior_kernel_boot_id(char *out, size_t len)
+{
+	out[0] = '\0';
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	if (!f)
+		return;
+	if (fgets(out, (int)len, f))
+		out[strcspn(out, "\n")] = '\0';
+	fclose(f);
+}

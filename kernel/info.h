@@ -22,6 +22,10 @@ struct ior_kernel_info {
  * cannot be read. */
 int ior_kernel_info_read(struct ior_kernel_info *out);
 
+/* This boot's identity (/proc/sys/kernel/random/boot_id), "" when unknown: a process number
+ * from another boot names nobody. */
+void ior_kernel_boot_id(char *out, size_t len);
+
 /* --- kernel configs, for any kernel (an extracted package's boot/config-VER too) --- */
 
 /* Finds a kernel's config: /proc/config.gz when release is the running kernel's, else
