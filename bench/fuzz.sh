@@ -29,7 +29,9 @@ scratch_root=/dev/shm
 work=$(mktemp -d "$scratch_root/ioregress-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 echo "== building the fuzz targets with clang in $build"
-CC=clang cmake -S . -B "$build" -DIOR_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$work/configure.log" 2>&1 ||
+# Optimised with line info, but without -DNDEBUG: an assert that fails is a finding too.
+CC=clang cmake -S . -B "$build" -DIOR_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g" >"$work/configure.log" 2>&1 ||
 	{ cat "$work/configure.log" >&2; exit 2; }
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]/#/fuzz_}" >/dev/null
 
