@@ -139,6 +139,8 @@ int ior_db_undo_add(struct ior_db *db, int64_t run_id, const char *kind, const c
 		    const char *original, int64_t *undo_id);
 /* The change was undone (or never happened). */
 int ior_db_undo_done(struct ior_db *db, int64_t undo_id);
+/* Every open entry of one kind in a run was undone. */
+int ior_db_undo_kind_done(struct ior_db *db, int64_t run_id, const char *kind);
 
 /* The process and boot that own a run, so recover can tell a live run from a dead one. */
 int ior_db_run_set_owner(struct ior_db *db, int64_t run_id, int pid, const char *boot_id);

@@ -26,6 +26,14 @@ int ior_db_undo_done(struct ior_db *db, int64_t undo_id)
 	return ior_db_step_done(db, st, "cannot close a journal entry in");
 }
 
+int ior_db_undo_kind_done(struct ior_db *db, int64_t run_id, const char *kind)
+{
+	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_UNDO_KIND_DONE);
+	sqlite3_bind_int64(st, 1, run_id);
+	ior_db_bind_text(st, 2, kind);
+	return ior_db_step_done(db, st, "cannot close journal entries in");
+}
+
 int ior_db_run_set_owner(struct ior_db *db, int64_t run_id, int pid, const char *boot_id)
 {
 	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_RUN_SET_OWNER);

@@ -110,6 +110,37 @@ static int set_modes(sqlite3 *h, const char *path)
 	return 0;
 }
 
+/* An older file is upgraded first in a copy in memory, with every statement prepared
+ * against the result: a file that an upgrade would leave unusable (a damaged view, a
+ * missing column) is refused before anything is written to it. */
+static int rehearse_upgrade(struct ior_db *db, const char *path)
+{
+	int version = ior_db_schema_version(db->h, path);
+	if (version < 0)
+		return version;
+	if (version == 0 || version >= IOR_DB_SCHEMA_VERSION)
+		return IOR_OK; /* new file, or current: nothing to upgrade */
+	struct ior_db copy = { .path = db->path };
+	if (sqlite3_open_v2(":memory:", &copy.h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		sqlite3_close(copy.h);
+		return ior_error_set(IOR_ERROR, "cannot upgrade database '%s': out of memory", path);
+	}
+	int rc = IOR_OK;
+	sqlite3_backup *b = sqlite3_backup_init(copy.h, "main", db->h, "main");
+	if (!b || sqlite3_backup_step(b, -1) != SQLITE_DONE)
+		rc = ior_error_set(IOR_EINVALID, "cannot read database '%s' to upgrade it: %s", path,
+				   sqlite3_errmsg(copy.h));
+	sqlite3_backup_finish(b);
+	if (rc == IOR_OK && (rc = ior_db_schema_apply(copy.h, path, IOR_DB_SCHEMA_VERSION)) == IOR_OK)
+		rc = ior_db_stmt_prepare_all(&copy);
+	ior_db_stmt_finalize_all(&copy);
+	sqlite3_close(copy.h);
+	if (rc)
+		return ior_error_wrap(IOR_EINVALID, "refusing to upgrade '%s' from schema %d (the file is left as it was)",
+				      path, version);
+	return IOR_OK;
+}
+
 static int open_handle(struct ior_db *db, const char *path)
 {
 	int rc = check_file(path);
@@ -124,6 +155,7 @@ static int open_handle(struct ior_db *db, const char *path)
 	/* Statements are prepared before anything writes to a current file: a
 	 * damaged schema is then refused with the file as it was. */
 	if ((rc = check_identity(db->h, path)) ||
+	    (rc = rehearse_upgrade(db, path)) ||
 	    (rc = ior_db_schema_apply(db->h, path, IOR_DB_SCHEMA_VERSION)) ||
 	    (rc = ior_db_stmt_prepare_all(db)))
 		return rc;

@@ -72,6 +72,8 @@ static const char *const sql[IOR_STMT_COUNT] = {
 		"WHERE h.name = ?1 AND k.release = ?2 ORDER BY o.scheduler",
 	[IOR_STMT_UNDO_INSERT] = "INSERT INTO undo_log (run_id, kind, target, original) VALUES (?1, ?2, ?3, ?4)",
 	[IOR_STMT_UNDO_DONE] = "UPDATE undo_log SET undone_at = " IOR_NOW " WHERE id = ?1",
+	[IOR_STMT_UNDO_KIND_DONE] =
+		"UPDATE undo_log SET undone_at = " IOR_NOW " WHERE run_id = ?1 AND kind = ?2 AND undone_at IS NULL",
 	[IOR_STMT_UNDO_PENDING] =
 		"SELECT u.id, u.run_id, u.kind, u.target, u.original, r.pid, r.boot_id FROM undo_log u "
 		"JOIN runs r ON r.id = u.run_id JOIN hosts h ON h.id = r.host_id "

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Another process can take the free device between GET_FREE and CONFIGURE; try again a few times. */
@@ -116,6 +117,17 @@ int ior_loopdev_create(struct ior_loopdev *out, const char *dir, uint64_t size, 
 		return rc;
 	}
 	return attach_new_file(out, file_fd, size, direct_io);
+}
+
+void ior_loopdev_scratch_name(char *out, size_t len, const char *dir)
+{
+	unsigned long long rnd = 0;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || read(fd, &rnd, sizeof(rnd)) != (ssize_t)sizeof(rnd))
+		rnd = (unsigned long long)getpid() << 20 ^ (unsigned long long)time(NULL);
+	if (fd >= 0)
+		close(fd);
+	snprintf(out, len, "%s/ioregress-loop.%016llx", dir && *dir ? dir : "/tmp", rnd);
 }
 
 int ior_loopdev_create_at(struct ior_loopdev *out, const char *file, uint64_t size, bool direct_io)

@@ -4,6 +4,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct ior_loopdev {
@@ -20,6 +21,10 @@ int ior_loopdev_create(struct ior_loopdev *out, const char *dir, uint64_t size, 
 /* Like ior_loopdev_create with a backing file name chosen by the caller (created with
  * O_EXCL, 0600), so the name can be journaled before the file exists. */
 int ior_loopdev_create_at(struct ior_loopdev *out, const char *file, uint64_t size, bool direct_io);
+
+/* A fresh backing-file name in dir ("DIR/ioregress-loop.<random>"), chosen before the file
+ * exists so that it can be journaled first. */
+void ior_loopdev_scratch_name(char *out, size_t len, const char *dir);
 
 /* Attaches a loop device to an existing file, which stays when destroyed. */
 int ior_loopdev_attach(struct ior_loopdev *out, const char *file, bool direct_io);

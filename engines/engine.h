@@ -46,11 +46,21 @@ struct ior_engine_ref {
 };
 typedef const struct ior_engine_ref *(*ior_engine_lookup_fn)(void *ctx, const char *engine_name);
 
+/* Lets an engine journal a change to the machine before it makes it ("mount", "file",
+ * "loop", as the database's undo journal has them), so `ioregress recover` can undo it
+ * after a crash, and close the entry once the change is undone. */
+struct ior_journal {
+	int (*note)(void *ctx, const char *kind, const char *target, const char *original, int64_t *id);
+	void (*done)(void *ctx, int64_t id);
+	void *ctx;
+};
+
 struct ior_engine_args {
 	const void *opts;                 /* the engine's own options blob, filled from its rows */
 	const struct ior_target *target;
 	ior_engine_lookup_fn lookup;      /* may be NULL outside a matrix */
 	void *lookup_ctx;
+	const struct ior_journal *journal; /* may be NULL: nothing is journaled */
 };
 
 struct ior_engine_ops {

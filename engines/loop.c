@@ -131,9 +131,11 @@ static int resolve_inner(struct loop_state *s, const struct ior_engine_args *arg
 	return IOR_OK;
 }
 
-static int build(struct loop_state *s, const struct loop_opts *o, const char *inner_name)
+static int build(struct loop_state *s, const struct loop_opts *o, const char *inner_name,
+		 const struct ior_journal *journal)
 {
 	struct ior_loopstack_spec spec = {
+		.journal = journal,
 		.backing = o->backing,
 		.backing_size = o->backing_size,
 		.size = o->size,
@@ -165,9 +167,10 @@ static int loop_init(void **state, const struct ior_engine_args *args)
 		return ior_error_set(IOR_ERROR, "loop: out of memory");
 	int rc = resolve_inner(s, args, name, o->inner_options);
 	if (rc == IOR_OK)
-		rc = build(s, o, name);
+		rc = build(s, o, name, args->journal);
 	if (rc == IOR_OK) {
-		struct ior_engine_args inner_args = { .opts = s->inner_opts, .target = &s->target };
+		struct ior_engine_args inner_args = { .opts = s->inner_opts, .target = &s->target,
+						      .journal = args->journal };
 		rc = s->inner->init(&s->inner_state, &inner_args);
 		if (rc != IOR_OK)
 			rc = ior_error_wrap(rc, "loop: inner '%s' on %s", name, s->stack);

@@ -24,6 +24,22 @@ static int check_stop(const char *step)
 	return IOR_OK;
 }
 
+/* Journals a change before it is made; without a journal nothing is recorded. */
+static int journal_note(const struct ior_loopstack *st, const char *kind, const char *target, int64_t *id)
+{
+	*id = 0;
+	if (!st->journal || !st->journal->note)
+		return IOR_OK;
+	return st->journal->note(st->journal->ctx, kind, target, NULL, id);
+}
+
+static void journal_done(const struct ior_loopstack *st, int64_t *id)
+{
+	if (*id && st->journal && st->journal->done)
+		st->journal->done(st->journal->ctx, *id);
+	*id = 0;
+}
+
 static int make_mountpoint(char *dir, size_t len)
 {
 	snprintf(dir, len, "/tmp/ioregress-mnt.XXXXXX");
@@ -41,6 +57,8 @@ static int mount_tmpfs(struct ior_loopstack *st, uint64_t size)
 	if (rc != IOR_OK)
 		return rc;
 	st->base_tmpfs = true;
+	if ((rc = journal_note(st, "mount", st->base, &st->base_jid)) != IOR_OK)
+		return rc;
 	char data[64];
 	snprintf(data, sizeof(data), "size=%llu,mode=0700", (unsigned long long)size);
 	if (mount("ioregress", st->base, "tmpfs", MS_NOSUID | MS_NODEV, data) != 0)
@@ -87,13 +105,15 @@ static int make_ext4(const char *dev)
 	return IOR_OK;
 }
 
-static int add_fs(struct ior_loopstack_level *lv)
+static int add_fs(struct ior_loopstack *st, struct ior_loopstack_level *lv)
 {
 	int rc = check_stop("mke2fs");
 	if (rc == IOR_OK)
 		rc = make_ext4(lv->ld.path);
 	if (rc == IOR_OK)
 		rc = make_mountpoint(lv->mnt, sizeof(lv->mnt));
+	if (rc == IOR_OK)
+		rc = journal_note(st, "mount", lv->mnt, &lv->mnt_jid);
 	if (rc != IOR_OK)
 		return rc;
 	if (mount(lv->ld.path, lv->mnt, "ext4", MS_NOSUID | MS_NODEV, "") != 0)
@@ -116,12 +136,18 @@ static int add_level(struct ior_loopstack *st, const struct ior_loopstack_spec *
 		return ior_error_set(IOR_ERROR, "loop: no room for level %u's file on '%s' (%llu bytes free)",
 				     st->depth + 1, below, (unsigned long long)room);
 	struct ior_loopstack_level *lv = &st->lv[st->depth];
-	rc = ior_loopdev_create(&lv->ld, below, size, false);
-	if (rc != IOR_OK)
+	char file[PATH_MAX];
+	ior_loopdev_scratch_name(file, sizeof(file), below);
+	rc = journal_note(st, "file", file, &lv->file_jid);
+	if (rc == IOR_OK)
+		rc = ior_loopdev_create_at(&lv->ld, file, size, false);
+	if (rc != IOR_OK) {
+		journal_done(st, &lv->file_jid); /* create_at removes its file on failure */
 		return ior_error_wrap(rc, "loop: level %u", st->depth + 1);
+	}
 	lv->size = size;
 	st->depth++;
-	return with_fs ? add_fs(lv) : IOR_OK;
+	return with_fs ? add_fs(st, lv) : IOR_OK;
 }
 
 static int set_target(struct ior_loopstack *st, bool top_fs)
@@ -141,6 +167,7 @@ static int set_target(struct ior_loopstack *st, bool top_fs)
 int ior_loopstack_build(struct ior_loopstack *st, const struct ior_loopstack_spec *spec)
 {
 	memset(st, 0, sizeof(*st));
+	st->journal = spec->journal;
 	if (spec->depth < 1 || spec->depth > IOR_LOOPSTACK_MAX_DEPTH)
 		return ior_error_set(IOR_EINVALID, "loop: depth %u is outside 1..%d", spec->depth, IOR_LOOPSTACK_MAX_DEPTH);
 	if (spec->size < MIB)
@@ -181,7 +208,7 @@ static void first_error(int *rc, int r, char *msg, size_t len)
 	}
 }
 
-static void teardown_level(struct ior_loopstack_level *lv, int *rc, char *msg, size_t len)
+static void teardown_level(struct ior_loopstack *st, struct ior_loopstack_level *lv, int *rc, char *msg, size_t len)
 {
 	if (lv->mounted) {
 		int r = unmount(lv->mnt);
@@ -191,11 +218,17 @@ static void teardown_level(struct ior_loopstack_level *lv, int *rc, char *msg, s
 	if (lv->mnt[0] && !lv->mounted) {
 		if (rmdir(lv->mnt) != 0 && errno != ENOENT)
 			first_error(rc, ior_error_errno(IOR_ERROR, errno, "loop: cannot remove '%s'", lv->mnt), msg, len);
+		else
+			journal_done(st, &lv->mnt_jid);
 		lv->mnt[0] = '\0';
 	}
 	/* A device still mounted must not lose its backing file under the filesystem. */
-	if (!lv->mounted)
-		first_error(rc, ior_loopdev_destroy(&lv->ld), msg, len);
+	if (!lv->mounted) {
+		int r = ior_loopdev_destroy(&lv->ld);
+		first_error(rc, r, msg, len);
+		if (r == IOR_OK)
+			journal_done(st, &lv->file_jid);
+	}
 }
 
 int ior_loopstack_teardown(struct ior_loopstack *st)
@@ -207,7 +240,7 @@ int ior_loopstack_teardown(struct ior_loopstack *st)
 	st->target[0] = '\0';
 	st->target_is_file = false;
 	while (st->depth > 0)
-		teardown_level(&st->lv[--st->depth], &rc, msg, sizeof(msg));
+		teardown_level(st, &st->lv[--st->depth], &rc, msg, sizeof(msg));
 	if (st->base_mounted) {
 		int r = unmount(st->base);
 		first_error(&rc, r, msg, sizeof(msg));
@@ -216,6 +249,8 @@ int ior_loopstack_teardown(struct ior_loopstack *st)
 	if (st->base_tmpfs && !st->base_mounted) {
 		if (rmdir(st->base) != 0 && errno != ENOENT)
 			first_error(&rc, ior_error_errno(IOR_ERROR, errno, "loop: cannot remove '%s'", st->base), msg, sizeof(msg));
+		else
+			journal_done(st, &st->base_jid);
 		st->base_tmpfs = false;
 	}
 	if (rc != IOR_OK)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "device/loopdev.h"
+#include "engines/engine.h"
 
 #define IOR_LOOPSTACK_MAX_DEPTH 8
 
@@ -17,6 +18,7 @@ struct ior_loopstack_spec {
 	uint64_t size;            /* each level's file: this, or what fits on the level below if less */
 	unsigned depth;           /* 1..IOR_LOOPSTACK_MAX_DEPTH loop devices */
 	bool top_fs;              /* ext4 on the top device too, and the target is a file on it */
+	const struct ior_journal *journal; /* may be NULL; mounts and files are journaled before they exist */
 };
 
 struct ior_loopstack_level {
@@ -24,12 +26,15 @@ struct ior_loopstack_level {
 	uint64_t size;
 	char mnt[64];             /* mkdtemp'd mount point under /tmp, "" when none */
 	bool mounted;
+	int64_t file_jid, mnt_jid; /* journal entries, 0 = none */
 };
 
 struct ior_loopstack {
 	char base[PATH_MAX];      /* where level 1's file lives */
 	bool base_tmpfs;          /* base is our mkdtemp'd dir (rmdir'd at teardown) with our tmpfs */
 	bool base_mounted;
+	int64_t base_jid;
+	const struct ior_journal *journal;
 	uint64_t base_size;
 	unsigned depth;           /* levels built so far */
 	struct ior_loopstack_level lv[IOR_LOOPSTACK_MAX_DEPTH];

@@ -12,6 +12,19 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The journal an engine writes to: entries of this run in this database. */
+static int journal_note(void *ctx, const char *kind, const char *target, const char *original, int64_t *id)
+{
+	struct ior_cell_runner *r = ctx;
+	return ior_db_undo_add(r->db, r->summary->run_id, kind, target, original, id);
+}
+
+static void journal_done(void *ctx, int64_t id)
+{
+	struct ior_cell_runner *r = ctx;
+	ior_db_undo_done(r->db, id);
+}
+
 void ior_cell_runner_init(struct ior_cell_runner *r, struct ior_db *db, const struct ior_matrix *m,
 			  const struct ior_run_options *opts, struct ior_run_summary *summary)
 {
@@ -19,6 +32,7 @@ void ior_cell_runner_init(struct ior_cell_runner *r, struct ior_db *db, const st
 	r->db = db;
 	r->m = m;
 	r->opts = opts;
+	r->journal = (struct ior_journal){ .note = journal_note, .done = journal_done, .ctx = r };
 	r->summary = summary;
 }
 
@@ -251,6 +265,7 @@ int ior_run_cell(struct ior_cell_runner *r, struct ior_run_device *dev, const ch
 		.target = &dev->target,
 		.lookup = lookup_engine,
 		.lookup_ctx = r,
+		.journal = &r->journal,
 	};
 	void *state = NULL;
 	ior_error_clear();

@@ -16,6 +16,7 @@ struct ior_cell_runner {
 	size_t cell_index;            /* 1-based, for the progress line */
 	struct ior_engine_ref ref;    /* answer of the last lookup (loop engine's inner = NAME) */
 	const char *host;             /* this host's name, for baseline look-ups */
+	struct ior_journal journal;   /* engines journal what they build (loop stacks) through this */
 };
 
 void ior_cell_runner_init(struct ior_cell_runner *r, struct ior_db *db, const struct ior_matrix *m,

@@ -14,21 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* A backing file name chosen before the file exists, so the journal can name it first. */
-static void scratch_name(char *out, size_t len, const char *dir, int64_t run_id, size_t index)
-{
-	unsigned rnd = 0;
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (read(fd, &rnd, sizeof(rnd)) != (ssize_t)sizeof(rnd))
-			rnd = (unsigned)getpid();
-		close(fd);
-	}
-	snprintf(out, len, "%s/ioregress-loop.%lld.%zu.%08x", dir, (long long)run_id, index, rnd);
-}
-
 static int prepare_one(struct ior_run_device *d, const struct ior_matrix_device *spec, struct ior_db *db,
-		       int64_t run_id, size_t index)
+		       int64_t run_id)
 {
 	d->spec = spec;
 	d->lock_fd = -1;
@@ -36,7 +23,7 @@ static int prepare_one(struct ior_run_device *d, const struct ior_matrix_device 
 	if (spec->opts.loop) {
 		const char *dir = spec->opts.backing_dir && *spec->opts.backing_dir ? spec->opts.backing_dir : "/tmp";
 		char file[PATH_MAX];
-		scratch_name(file, sizeof(file), dir, run_id, index);
+		ior_loopdev_scratch_name(file, sizeof(file), dir);
 		int rc = ior_db_undo_add(db, run_id, "file", file, NULL, &d->file_undo_id);
 		if (rc == IOR_OK)
 			rc = ior_loopdev_create_at(&d->loop, file, spec->opts.loop, spec->opts.direct_io);
@@ -77,7 +64,7 @@ int ior_run_devices_prepare(struct ior_run_device **out, const struct ior_matrix
 	for (size_t i = 0; i < m->ndevices; i++)
 		(*out)[i].lock_fd = -1;
 	for (size_t i = 0; i < m->ndevices; i++) {
-		int rc = prepare_one(&(*out)[i], &m->devices[i], db, run_id, i);
+		int rc = prepare_one(&(*out)[i], &m->devices[i], db, run_id);
 		if (rc) {
 			char message[1024];
 			snprintf(message, sizeof(message), "%s", ior_error_last());
