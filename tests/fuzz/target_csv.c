@@ -68,7 +68,7 @@ static int import_once(struct ior_db *db, import_fn fn, const char *what, const 
 /* Imports path as fn's kind of CSV, then again: the second must be a no-op. */
 static int import_twice(struct ior_db *db, import_fn fn, const char *what, const char *path)
 {
-	bool accepted;
+	bool accepted = false;
 	size_t imported = 0;
 	if (import_once(db, fn, what, path, &accepted, &imported))
 		return -1;
@@ -123,8 +123,8 @@ static int empty_database(const uint8_t **bytes, size_t *size)
 static int open_fresh(struct ior_db **db)
 {
 	const char *path = ior_fuzz_path("import.db");
-	const uint8_t *bytes;
-	size_t size;
+	const uint8_t *bytes = NULL;
+	size_t size = 0;
 	if (empty_database(&bytes, &size) || ior_fuzz_write(path, bytes, size))
 		return -1;
 	if (ior_db_open(db, path) != 0)
