@@ -4,6 +4,7 @@
 #include "harness/commands.h"
 #include "matrix/option.h"
 #include "reports/alerts.h"
+#include "reports/changepoint.h"
 #include "reports/report.h"
 #include "reports/table.h"
 
@@ -92,6 +93,11 @@ static int render(const struct report_args *a, struct ior_db *db, struct ior_db_
 		rc = context_alerts(a, db, &ctx_rows, &nctx, &alerts, &nalerts);
 	if (!rc)
 		rc = a->json ? ior_report_json(stdout, rt, alerts, nalerts) : ior_report_text(stdout, rt, alerts, nalerts);
+	if (!rc && !a->json) {
+		struct ior_cp_opts cp;
+		ior_cp_opts_default(&cp);
+		rc = ior_report_changes(stdout, rt, &cp);
+	}
 	free(alerts);
 	ior_rt_free(rt);
 	ior_db_rows_free(ctx_rows, nctx);

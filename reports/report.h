@@ -16,4 +16,9 @@ int ior_report_text(FILE *out, const struct ior_rt *rt, const struct ior_alert *
 /* The same content as one JSON document. */
 int ior_report_json(FILE *out, const struct ior_rt *rt, const struct ior_alert *alerts, size_t nalerts);
 
+/* For every cell measured on three or more kernels of one host (version order), the
+ * change points of its series: which kernel a change arrived in, its size, its p-value. */
+struct ior_cp_opts;
+int ior_report_changes(FILE *out, const struct ior_rt *rt, const struct ior_cp_opts *opts);
+
 #endif

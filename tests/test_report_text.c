@@ -2,6 +2,7 @@
 #include "common/error.h"
 #include "db/db.h"
 #include "reports/alerts.h"
+#include "reports/changepoint.h"
 #include "reports/report.h"
 #include "reports/table.h"
 #include "tests/suite.h"
@@ -250,6 +251,31 @@ static void test_seed_through_database(void)
 	ior_db_free(db);
 }
 
+/* The change-point section on the seed data: the quad-core host has three kernels, so each
+ * of its cells is a series; the dual-core host has one kernel and no series. */
+static void test_change_points_section(void)
+{
+	load_seed_in_memory();
+	struct ior_rt *rt;
+	CU_ASSERT_EQUAL_FATAL(ior_rt_build(&rt, mem_rows, mem_n), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct ior_cp_opts o;
+	ior_cp_opts_default(&o);
+	CU_ASSERT_EQUAL(ior_report_changes(f, rt, &o), 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "quadcore-8g, hdparm-t, SSD RAID noop over 3 kernels (2.6.30-2 .. 2.6.33-rc5): "
+					   "change arrived in 2.6.32"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "SATA RAID noop over 3 kernels (2.6.30-2 .. 2.6.33-rc5): no change point"));
+	CU_ASSERT_PTR_NULL(strstr(buf, "dualcore-8g"));
+	/* every SATA RAID series is flat: no change point on any of its schedulers */
+	for (const char *p = buf; (p = strstr(p, "SATA RAID")); p++)
+		CU_ASSERT_EQUAL(strncmp(strstr(p, "): ") + 3, "no change point", 15), 0);
+	free(buf);
+	ior_rt_free(rt);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -258,6 +284,7 @@ int main(void)
 		IOR_TEST(test_alone_a_device_meets_only_the_floor),
 		IOR_TEST(test_text_report_layout),
 		IOR_TEST(test_seed_through_database),
+		IOR_TEST(test_change_points_section),
 		IOR_TEST_END,
 	};
 	return ior_test_run("report_text", tests);
