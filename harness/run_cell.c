@@ -104,7 +104,8 @@ int ior_run_cell_mark(struct ior_cell_runner *r, struct ior_run_device *dev, con
 static enum ior_cell_status precheck(const struct ior_cell_runner *r, const struct ior_run_device *dev,
 				     const struct ior_matrix_engine *engine, char *reason, size_t len)
 {
-	if (engine->ops->flags & IOR_ENGINE_WRITES) {
+	/* by the cell's options: an aio read job is not a writer, an aio write job is */
+	if (ior_engine_flags(engine->ops, engine->opts) & IOR_ENGINE_WRITES) {
 		struct ior_guard_policy policy = {
 			.destructive = dev->spec->opts.destructive,
 			.scratch = dev->spec->opts.loop != 0,
@@ -273,8 +274,9 @@ int ior_run_cell(struct ior_cell_runner *r, struct ior_run_device *dev, const ch
 	if (rc == IOR_EINTERRUPTED)
 		return rc;
 	if (rc) {
+		/* "can't here" and "refused for safety" are skips with a reason, not failures */
 		snprintf(reason, sizeof(reason), "%s", ior_error_last());
-		status = rc == IOR_EUNSUPPORTED ? IOR_CELL_SKIPPED : IOR_CELL_FAILED;
+		status = rc == IOR_EUNSUPPORTED || rc == IOR_EREFUSED ? IOR_CELL_SKIPPED : IOR_CELL_FAILED;
 	} else {
 		char what[256];
 		snprintf(what, sizeof(what), "%s %s %s", dev->spec->name, sched, engine->name);

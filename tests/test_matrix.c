@@ -43,9 +43,9 @@ static void test_default(void)
 	CU_ASSERT_EQUAL_FATAL(m->nengines, 2);
 	CU_ASSERT_STRING_EQUAL(m->engines[0].name, "buffered");
 	CU_ASSERT_STRING_EQUAL(m->engines[0].ops->name, "hdparm");
-	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=no,duration=3s,bs=2M");
+	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=no,duration=3s,bs=2M,settle=3s");
 	CU_ASSERT_STRING_EQUAL(m->engines[1].name, "direct");
-	CU_ASSERT_STRING_EQUAL(m->engines[1].params, "direct=yes,duration=3s,bs=2M");
+	CU_ASSERT_STRING_EQUAL(m->engines[1].params, "direct=yes,duration=3s,bs=2M,settle=3s");
 	ior_matrix_free(m);
 	ior_matrix_free(NULL);
 }
@@ -64,8 +64,8 @@ static void test_seed_example(void)
 	CU_ASSERT_TRUE(m->devices[0].opts.destructive);
 	CU_ASSERT_STRING_EQUAL(m->devices[0].opts.backing_dir, "/tmp");
 	CU_ASSERT_EQUAL_FATAL(m->nengines, 2);
-	CU_ASSERT_STRING_EQUAL(engine(m, "hdparm-t")->params, "direct=no,duration=3s,bs=2M");
-	CU_ASSERT_STRING_EQUAL(engine(m, "hdparm-direct")->params, "direct=yes,duration=3s,bs=2M");
+	CU_ASSERT_STRING_EQUAL(engine(m, "hdparm-t")->params, "direct=no,duration=3s,bs=2M,settle=3s");
+	CU_ASSERT_STRING_EQUAL(engine(m, "hdparm-direct")->params, "direct=yes,duration=3s,bs=2M,settle=3s");
 	/* "all" against the four 2.6.30 schedulers: every one becomes a cell. */
 	char *offered[] = { "noop", "anticipatory", "deadline", "cfq", NULL };
 	char **s = ior_matrix_schedulers_for(m, offered);
@@ -126,7 +126,7 @@ static void test_full_file(void)
 	CU_ASSERT_TRUE(m->devices[1].opts.direct_io);
 	CU_ASSERT_EQUAL_FATAL(m->nengines, 1);
 	CU_ASSERT_EQUAL(m->engines[0].line, 20);
-	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=no,duration=1500ms,bs=4M");
+	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=no,duration=1500ms,bs=4M,settle=3s");
 
 	char *offered[] = { "none", "kyber", NULL };
 	char **s = ior_matrix_schedulers_for(m, offered);
@@ -151,7 +151,7 @@ static void test_minimal_file(void)
 	CU_ASSERT_DOUBLE_EQUAL(m->settings.alert_spread, 0.10, 1e-12);
 	CU_ASSERT_EQUAL(m->settings.max_repetitions, 0);
 	CU_ASSERT_FALSE(m->devices[0].opts.destructive);
-	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=no,duration=3s,bs=2M");
+	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=no,duration=3s,bs=2M,settle=3s");
 	char **s = ior_matrix_schedulers_for(m, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_PTR_NULL(s[0]);
@@ -423,10 +423,10 @@ static void test_overrides(void)
 	CU_ASSERT_EQUAL(ior_matrix_set(m, "matrix.schedulers=none bfq"), IOR_OK);
 	CU_ASSERT_STRING_EQUAL(m->settings.schedulers, "none bfq");
 	CU_ASSERT_EQUAL(ior_matrix_set(m, "engine.direct.bs=4M"), IOR_OK);
-	CU_ASSERT_STRING_EQUAL(m->engines[1].params, "direct=yes,duration=3s,bs=4M");
-	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=no,duration=3s,bs=2M");
+	CU_ASSERT_STRING_EQUAL(m->engines[1].params, "direct=yes,duration=3s,bs=4M,settle=3s");
+	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=no,duration=3s,bs=2M,settle=3s");
 	CU_ASSERT_EQUAL(ior_matrix_set(m, "engine.buffered.direct=yes"), IOR_OK);
-	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=yes,duration=3s,bs=2M");
+	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=yes,duration=3s,bs=2M,settle=3s");
 	CU_ASSERT_EQUAL(ior_matrix_set(m, "device.scratch.loop=2G"), IOR_OK);
 	CU_ASSERT_EQUAL(m->devices[0].opts.loop, 2ull << 30);
 	CU_ASSERT_EQUAL(ior_matrix_set(m, "device.scratch.backing_dir=/var/tmp"), IOR_OK);

@@ -2,6 +2,7 @@
 #include "common/error.h"
 #include "common/stop.h"
 #include "db/db.h"
+#include "device/loopdev.h"
 #include "harness/run.h"
 #include "matrix/matrix.h"
 #include "tests/suite.h"
@@ -75,6 +76,7 @@ static struct ior_matrix *matrix_with(int repetitions, const char *duration, con
 		 "backing_dir = %s\n"
 		 "[engine quick]\n"
 		 "type = hdparm\n"
+		 "settle = 0s\n" /* no 3 s pause per repetition in tests */
 		 "duration = %s\n",
 		 extra, repetitions, ior_test_tmpdir(), duration);
 	struct ior_matrix *m = NULL;
@@ -241,6 +243,67 @@ static void test_adaptive_repetitions_stop_stable_or_at_cap(void)
 	ior_matrix_free(m);
 }
 
+/* A checksum of a device's first 16 MiB, to see that a refused write wrote nothing. */
+static uint64_t device_checksum(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	uint64_t h = 1469598103934665603ull;
+	if (!f)
+		return 0;
+	unsigned char buf[65536];
+	for (int i = 0; i < 256; i++) {
+		size_t n = fread(buf, 1, sizeof(buf), f);
+		for (size_t j = 0; j < n; j++)
+			h = (h ^ buf[j]) * 1099511628211ull;
+		if (n < sizeof(buf))
+			break;
+	}
+	fclose(f);
+	return h;
+}
+
+/* Write engines meet the guards through the whole harness: a device carrying a filesystem
+ * (not created by ioregress, no --allow-destructive) and a scratch device not marked
+ * destructive are both skipped with the reason, and their bytes stay as they were. */
+static void test_write_engine_refused_through_the_harness(void)
+{
+	struct ior_loopdev foreign;
+	CU_ASSERT_EQUAL_FATAL(ior_loopdev_create(&foreign, ior_test_tmpdir(), 32 << 20, false), IOR_OK);
+	char *mkfs[] = { "mkfs.ext4", "-q", "-F", foreign.path, NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_spawn(mkfs, NULL), 0);
+	uint64_t before = device_checksum(foreign.path);
+	char text[1024];
+	snprintf(text, sizeof(text),
+		 "[matrix]\nrepetitions = 1\nschedulers = none\n"
+		 "[device theirs]\npath = %s\ndestructive = yes\n"
+		 "[device ours]\nloop = 32M\nbacking_dir = %s\ndestructive = no\n"
+		 "[engine writer]\ntype = dd\nrw = write\nbs = 1M\ncount = 8\n",
+		 foreign.path, ior_test_tmpdir());
+	struct ior_matrix *m = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_matrix_parse_string(&m, "writes.ini", text), IOR_OK);
+	struct ior_db *db = fresh_db("writes.db");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+	struct ior_run_options o = { .progress = false };
+	struct ior_run_summary s;
+	CU_ASSERT_EQUAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
+	CU_ASSERT_EQUAL(s.cells_skipped, 2);
+	CU_ASSERT_EQUAL(s.samples, 0);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM cells WHERE status = 'skipped' AND reason LIKE '%ext4%--allow-destructive%'"), 1);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM cells WHERE status = 'skipped' AND reason LIKE '%destructive = yes%'"), 1);
+	CU_ASSERT_EQUAL(device_checksum(foreign.path), before);
+
+	/* confirmed with the exact path, the same cell runs */
+	const char *allow[] = { foreign.path };
+	o.allow_destructive = allow;
+	o.nallow_destructive = 1;
+	CU_ASSERT_EQUAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
+	CU_ASSERT_EQUAL(s.samples, 1);
+	CU_ASSERT_NOT_EQUAL(device_checksum(foreign.path), before);
+	ior_db_free(db);
+	ior_matrix_free(m);
+	ior_loopdev_destroy(&foreign);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -248,6 +311,7 @@ int main(void)
 		IOR_TEST(test_stop_request_keeps_samples_and_restores),
 		IOR_TEST(test_missing_device_fails_before_anything_runs),
 		IOR_TEST(test_adaptive_repetitions_stop_stable_or_at_cap),
+		IOR_TEST(test_write_engine_refused_through_the_harness),
 		IOR_TEST_END,
 	};
 	ior_test_require_root("creates loop devices and switches schedulers");

@@ -72,7 +72,7 @@ static void test_run_is_clean(void)
 	snprintf(text, sizeof(text),
 		 "[matrix]\nrepetitions = 2\nschedulers = none bfq anticipatory\n"
 		 "[device scratch]\nloop = 32M\nbacking_dir = %s\n"
-		 "[engine quick]\ntype = hdparm\nduration = 0.1s\n", ior_test_tmpdir());
+		 "[engine quick]\ntype = hdparm\nduration = 0.1s\nsettle = 0s\n", ior_test_tmpdir());
 	char matrix[600];
 	snprintf(matrix, sizeof(matrix), "%s", ior_test_write_file("small.ini", text));
 	char *args[] = { "run", "--quiet", matrix, NULL };
