@@ -1,5 +1,6 @@
 /* `ioregress check`: a candidate kernel against a baseline, cell by cell, with the evidence table and git bisect run's exit statuses. */
 #include "common/error.h"
+#include "kernel/sched_history.h"
 #include "db/db.h"
 #include "harness/commands.h"
 #include "matrix/option.h"
@@ -173,6 +174,33 @@ out:
 	return status;
 }
 
+/* The field tester dropped a vanished scheduler by hand to keep tables comparable: here the
+ * comparison covers the schedulers both kernels offered, and says what it left out and why. */
+static void print_left_out(struct ior_db *db, const struct check_args *a, const struct ior_db_row *base, size_t nb)
+{
+	for (size_t i = 0; i < nb; i++) {
+		bool host_seen = false;
+		for (size_t j = 0; j < i && !host_seen; j++)
+			host_seen = strcmp(base[j].host, base[i].host) == 0;
+		if (host_seen)
+			continue;
+		char *off_a = NULL, *off_b = NULL;
+		if (ior_db_offered(db, base[i].host, a->baseline, &off_a) == IOR_OK &&
+		    ior_db_offered(db, base[i].host, a->candidate, &off_b) == IOR_OK && off_a && off_b) {
+			const char *kernels[] = { a->baseline, a->candidate };
+			const char *offered[] = { off_a, off_b };
+			struct ior_sched_common c;
+			if (ior_sched_common_set(&c, kernels, offered, 2) == IOR_OK && c.n_left_out) {
+				printf("%s: schedulers offered by both kernels: %s\n", base[i].host, c.common);
+				for (size_t k = 0; k < c.n_left_out; k++)
+					printf("  left out %s: %s\n", c.left_out[k].name, c.left_out[k].reason);
+			}
+		}
+		free(off_a);
+		free(off_b);
+	}
+}
+
 int cmd_check(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	struct check_args a = { 0 };
@@ -195,6 +223,8 @@ int cmd_check(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		ior_cmd_error("%s", msg);
 	} else {
 		status = compare_all(&a, base, nb, cand, nc);
+		if (status != CHECK_ERROR)
+			print_left_out(ctx->db, &a, base, nb);
 	}
 	ior_db_rows_free(base, nb);
 	ior_db_rows_free(cand, nc);

@@ -4,6 +4,7 @@
 #include "harness/commands.h"
 #include "db/db.h"
 #include "harness/run.h"
+#include "harness/trust.h"
 #include "kernel/info.h"
 #include "matrix/matrix.h"
 
@@ -143,9 +144,11 @@ int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	}
 	struct ior_matrix *m = NULL;
 	int64_t resume_id = 0;
-	int rc = ra.resume ? load_resumable(ctx->db, ra.resume, &resume_id, &m)
-		 : path    ? ior_matrix_parse_file(&m, path)
-			   : ior_matrix_default(&m);
+	int rc = path ? ior_check_trusted_file(path, "matrix") : IOR_OK;
+	if (rc == IOR_OK)
+		rc = ra.resume ? load_resumable(ctx->db, ra.resume, &resume_id, &m)
+		     : path    ? ior_matrix_parse_file(&m, path)
+			       : ior_matrix_default(&m);
 	for (int i = 0; rc == IOR_OK && i < ra.nsets; i++)
 		if ((rc = ior_matrix_set(m, sets[i])) != 0)
 			ior_error_wrap(rc, "--set '%s'", sets[i]);

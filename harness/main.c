@@ -2,6 +2,7 @@
 #include "common/error.h"
 #include "db/db.h"
 #include "harness/commands.h"
+#include "harness/trust.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -176,6 +177,10 @@ static int run_command(const struct ior_command *cmd, int argc, char **argv, str
 	}
 	if (cmd->flags & IOR_CMD_NEEDS_DB) {
 		ior_error_clear();
+		if (ior_check_trusted_file(ctx->db_path, "database") != IOR_OK) {
+			fprintf(stderr, "error: %s\n", ior_error_last());
+			return cmd->error_status;
+		}
 		if (ior_db_open(&ctx->db, ctx->db_path) != IOR_OK) {
 			ior_cmd_error("cannot open database '%s'", ctx->db_path);
 			return cmd->error_status;

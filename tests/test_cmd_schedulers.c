@@ -69,6 +69,14 @@ static void test_seed_data(void)
 				    "    left out anticipatory: not offered on 2.6.33-rc5 — removed upstream in 2.6.33\n"));
 	/* 2.6.31 ran on another host: it is not a "consecutive kernel" of quadcore-8g */
 	CU_ASSERT_PTR_NULL(strstr(output, "on 2.6.31,"));
+
+	/* check compares on the schedulers both kernels offered and says what it left out, and
+	 * 3 against 3 samples is a skip for git bisect run */
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", db, "check", "--baseline", "2.6.32", "--candidate", "2.6.33-rc5",
+					      NULL }), 125);
+	CU_ASSERT_PTR_NOT_NULL(find("quadcore-8g: schedulers offered by both kernels: cfq deadline noop\n"
+				    "  left out anticipatory: not offered on 2.6.33-rc5 — removed upstream in 2.6.33\n"));
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", db, "check", "--baseline", "9.9.9", NULL }), 128);
 }
 
 static void test_unexplained_change_and_version_order(void)

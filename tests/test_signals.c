@@ -1,0 +1,151 @@
+/* SIGINT, SIGTERM and SIGHUP sent to a real run at several points: the machine is left as it was and the run is marked interrupted with its samples. */
+#include "tests/suite.h"
+
+#include <fcntl.h>
+#include <glob.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static char binary[512], matrix[512];
+
+static int64_t query(const char *db, const char *sql)
+{
+	sqlite3 *h;
+	int64_t v = -1;
+	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+		sqlite3_stmt *st;
+		if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(h);
+	return v;
+}
+
+static void read_all(const char *pattern, char *out, size_t len)
+{
+	out[0] = '\0';
+	glob_t g;
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "r");
+		char line[512] = "";
+		if (f) {
+			if (!fgets(line, sizeof(line), f))
+				line[0] = '\0';
+			fclose(f);
+		}
+		size_t n = strlen(out);
+		snprintf(out + n, len - n, "%s: %s", g.gl_pathv[i], line);
+	}
+	globfree(&g);
+}
+
+/* Mounts, loop devices and files that only a run of this test could have made. */
+static int leftovers(void)
+{
+	int n = 0;
+	FILE *m = fopen("/proc/self/mounts", "r");
+	char line[1024];
+	while (m && fgets(line, sizeof(line), m))
+		n += strstr(line, " /tmp/ioregress-mnt.") != NULL;
+	if (m)
+		fclose(m);
+	char backing[8192];
+	read_all("/sys/block/loop*/loop/backing_file", backing, sizeof(backing));
+	n += strstr(backing, ior_test_tmpdir()) != NULL || strstr(backing, "/tmp/ioregress-mnt.") != NULL;
+	char pattern[600];
+	snprintf(pattern, sizeof(pattern), "%s/ioregress-loop.*", ior_test_tmpdir());
+	glob_t g;
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		n += (int)g.gl_pathc;
+		globfree(&g);
+	}
+	return n;
+}
+
+static void signal_run_after(int signo, useconds_t delay, int round)
+{
+	char db[600];
+	snprintf(db, sizeof(db), "%s/signal-%d-%d.db", ior_test_tmpdir(), signo, round);
+	char before[8192], after[8192];
+	read_all("/sys/block/loop*/queue/scheduler", before, sizeof(before));
+	char *argv[] = { binary, "--quiet", "--db", db, "run", matrix, NULL };
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	pid_t pid;
+	CU_ASSERT_EQUAL_FATAL(posix_spawn(&pid, binary, &fa, NULL, argv, environ), 0);
+	posix_spawn_file_actions_destroy(&fa);
+	usleep(delay);
+	kill(pid, signo);
+	int status;
+	waitpid(pid, &status, 0);
+	CU_ASSERT_TRUE(WIFEXITED(status));
+	CU_ASSERT_EQUAL(WEXITSTATUS(status), 128 + signo);
+	read_all("/sys/block/loop*/queue/scheduler", after, sizeof(after));
+	CU_ASSERT_STRING_EQUAL(after, before);
+	CU_ASSERT_EQUAL(leftovers(), 0);
+	if (query(db, "SELECT count(*) FROM runs") == 1) {
+		CU_ASSERT_EQUAL(query(db, "SELECT count(*) FROM runs WHERE status = 'interrupted'"), 1);
+		CU_ASSERT_EQUAL(query(db, "SELECT count(*) FROM undo_log WHERE undone_at IS NULL"), 0);
+	}
+	if (delay >= 2000000) /* late signals: samples were measured and are kept */
+		CU_ASSERT_TRUE(query(db, "SELECT count(*) FROM samples") > 0);
+}
+
+static const useconds_t points[] = { 150000, 900000, 2500000 }; /* set-up, first cells, later cells */
+
+static void test_sigint(void)
+{
+	for (int i = 0; i < 3; i++)
+		signal_run_after(SIGINT, points[i], i);
+}
+
+static void test_sigterm(void)
+{
+	for (int i = 0; i < 3; i++)
+		signal_run_after(SIGTERM, points[i], i);
+}
+
+static void test_sighup(void)
+{
+	for (int i = 0; i < 3; i++)
+		signal_run_after(SIGHUP, points[i], i);
+}
+
+int main(void)
+{
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_sigint),
+		IOR_TEST(test_sigterm),
+		IOR_TEST(test_sighup),
+		IOR_TEST_END,
+	};
+	ior_test_require_root("signals real runs that create loop devices, mounts and switch schedulers");
+	const char *b = getenv("IOR_BINARY");
+	if (!b || access(b, X_OK) != 0)
+		ior_test_skip("IOR_BINARY does not name the ioregress binary");
+	snprintf(binary, sizeof(binary), "%s", b);
+	char text[2048];
+	/* hdparm cells switch schedulers; loop cells mount a tmpfs and an ext4 and attach two loop devices */
+	snprintf(text, sizeof(text),
+		 "[matrix]\nrepetitions = 50\nschedulers = mq-deadline bfq\ndrop_caches = no\n"
+		 "[device scratch]\nloop = 64M\nbacking_dir = %s\n"
+		 "[engine nested]\ntype = loop\nbacking = tmpfs\nbacking_size = 80M\nsize = 64M\ndepth = 2\n"
+		 "inner = dd\ninner_options = bs=1M count=8 sync=end\n"
+		 "[engine quick]\ntype = hdparm\nduration = 0.1s\nsettle = 0s\n", ior_test_tmpdir());
+	snprintf(matrix, sizeof(matrix), "%s", ior_test_write_file("signals.ini", text));
+	return ior_test_run("signals", tests);
+}
