@@ -4,6 +4,8 @@
 #include <CUnit/Basic.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
+#include <sqlite3.h>
 #include <ftw.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -123,4 +125,38 @@ int ior_test_spawn(char *const argv[], const char *input)
 	if (waitpid(pid, &status, 0) < 0)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void ior_test_loop_schedulers(char *out, size_t len)
+{
+	out[0] = '\0';
+	glob_t g;
+	if (glob("/sys/block/loop*/queue/scheduler", 0, NULL, &g) != 0)
+		return;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "r");
+		char line[256] = "";
+		if (f) {
+			if (!fgets(line, sizeof(line), f))
+				line[0] = '\0';
+			fclose(f);
+		}
+		size_t n = strlen(out);
+		snprintf(out + n, len - n, "%s: %s", g.gl_pathv[i], line);
+	}
+	globfree(&g);
+}
+
+long long ior_test_query(const char *db_path, const char *sql)
+{
+	sqlite3 *h = NULL;
+	long long v = -1;
+	if (sqlite3_open_v2(db_path, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+		sqlite3_stmt *st;
+		if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(h);
+	return v;
 }

@@ -35,4 +35,11 @@ const char *ior_test_write_file(const char *name, const char *text);
  * discarded; returns its exit status, or -1 when it could not run or was killed. */
 int ior_test_spawn(char *const argv[], const char *input);
 
+/* Every loop device's scheduler line ("/sys/block/loop0/queue/scheduler: [none] ...\n" ...),
+ * to show that a run left none switched. */
+void ior_test_loop_schedulers(char *out, size_t len);
+
+/* The first column of the first row of sql on the database at path (opened read-only), or -1. */
+long long ior_test_query(const char *db_path, const char *sql);
+
 #endif

@@ -49,37 +49,13 @@ static int finish(pid_t pid)
 
 static int64_t query(const char *sql)
 {
-	sqlite3 *h;
-	int64_t v = -1;
-	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
-		sqlite3_stmt *st;
-		if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-			v = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-	}
-	sqlite3_close(h);
-	return v;
+	return ior_test_query(db, sql);
 }
 
 static char *schedulers_snapshot(void)
 {
 	static char buf[8192];
-	buf[0] = '\0';
-	glob_t g;
-	if (glob("/sys/block/loop*/queue/scheduler", 0, NULL, &g) != 0)
-		return buf;
-	for (size_t i = 0; i < g.gl_pathc; i++) {
-		FILE *f = fopen(g.gl_pathv[i], "r");
-		char line[256] = "";
-		if (f) {
-			if (!fgets(line, sizeof(line), f))
-				line[0] = '\0';
-			fclose(f);
-		}
-		size_t len = strlen(buf);
-		snprintf(buf + len, sizeof(buf) - len, "%s: %s", g.gl_pathv[i], line);
-	}
-	globfree(&g);
+	ior_test_loop_schedulers(buf, sizeof(buf));
 	return buf;
 }
 

@@ -17,26 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Every loop device's scheduler line, so a test can tell nothing was left switched. */
 static char *snapshot_loop_schedulers(void)
 {
 	static char buf[8192];
-	buf[0] = '\0';
-	glob_t g;
-	if (glob("/sys/block/loop*/queue/scheduler", 0, NULL, &g) != 0)
-		return buf;
-	for (size_t i = 0; i < g.gl_pathc; i++) {
-		FILE *f = fopen(g.gl_pathv[i], "r");
-		char line[256] = "";
-		if (f) {
-			if (!fgets(line, sizeof(line), f))
-				line[0] = '\0';
-			fclose(f);
-		}
-		size_t len = strlen(buf);
-		snprintf(buf + len, sizeof(buf) - len, "%s: %s", g.gl_pathv[i], line);
-	}
-	globfree(&g);
+	ior_test_loop_schedulers(buf, sizeof(buf));
 	return buf;
 }
 

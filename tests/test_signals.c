@@ -17,20 +17,6 @@ extern char **environ;
 
 static char binary[512], matrix[512];
 
-static int64_t query(const char *db, const char *sql)
-{
-	sqlite3 *h;
-	int64_t v = -1;
-	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
-		sqlite3_stmt *st;
-		if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-			v = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-	}
-	sqlite3_close(h);
-	return v;
-}
-
 static void read_all(const char *pattern, char *out, size_t len)
 {
 	out[0] = '\0';
@@ -79,7 +65,7 @@ static void signal_run_after(int signo, useconds_t delay, int round)
 	char db[600];
 	snprintf(db, sizeof(db), "%s/signal-%d-%d.db", ior_test_tmpdir(), signo, round);
 	char before[8192], after[8192];
-	read_all("/sys/block/loop*/queue/scheduler", before, sizeof(before));
+	ior_test_loop_schedulers(before, sizeof(before));
 	char *argv[] = { binary, "--quiet", "--db", db, "run", matrix, NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
@@ -94,15 +80,15 @@ static void signal_run_after(int signo, useconds_t delay, int round)
 	waitpid(pid, &status, 0);
 	CU_ASSERT_TRUE(WIFEXITED(status));
 	CU_ASSERT_EQUAL(WEXITSTATUS(status), 128 + signo);
-	read_all("/sys/block/loop*/queue/scheduler", after, sizeof(after));
+	ior_test_loop_schedulers(after, sizeof(after));
 	CU_ASSERT_STRING_EQUAL(after, before);
 	CU_ASSERT_EQUAL(leftovers(), 0);
-	if (query(db, "SELECT count(*) FROM runs") == 1) {
-		CU_ASSERT_EQUAL(query(db, "SELECT count(*) FROM runs WHERE status = 'interrupted'"), 1);
-		CU_ASSERT_EQUAL(query(db, "SELECT count(*) FROM undo_log WHERE undone_at IS NULL"), 0);
+	if (ior_test_query(db, "SELECT count(*) FROM runs") == 1) {
+		CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM runs WHERE status = 'interrupted'"), 1);
+		CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM undo_log WHERE undone_at IS NULL"), 0);
 	}
 	if (delay >= 2000000) /* late signals: samples were measured and are kept */
-		CU_ASSERT_TRUE(query(db, "SELECT count(*) FROM samples") > 0);
+		CU_ASSERT_TRUE(ior_test_query(db, "SELECT count(*) FROM samples") > 0);
 }
 
 static const useconds_t points[] = { 150000, 900000, 2500000 }; /* set-up, first cells, later cells */
