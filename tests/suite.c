@@ -127,15 +127,15 @@ int ior_test_spawn(char *const argv[], const char *input)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-void ior_test_loop_schedulers(char *out, size_t len)
+void ior_test_read_glob(const char *pattern, char *out, size_t len)
 {
 	out[0] = '\0';
 	glob_t g;
-	if (glob("/sys/block/loop*/queue/scheduler", 0, NULL, &g) != 0)
+	if (glob(pattern, 0, NULL, &g) != 0)
 		return;
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		FILE *f = fopen(g.gl_pathv[i], "r");
-		char line[256] = "";
+		char line[1024] = "";
 		if (f) {
 			if (!fgets(line, sizeof(line), f))
 				line[0] = '\0';
@@ -145,6 +145,21 @@ void ior_test_loop_schedulers(char *out, size_t len)
 		snprintf(out + n, len - n, "%s: %s", g.gl_pathv[i], line);
 	}
 	globfree(&g);
+}
+
+int ior_test_count_glob(const char *pattern)
+{
+	glob_t g;
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return 0;
+	int n = (int)g.gl_pathc;
+	globfree(&g);
+	return n;
+}
+
+void ior_test_loop_schedulers(char *out, size_t len)
+{
+	ior_test_read_glob("/sys/block/loop*/queue/scheduler", out, len);
 }
 
 long long ior_test_query(const char *db_path, const char *sql)

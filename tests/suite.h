@@ -35,6 +35,12 @@ const char *ior_test_write_file(const char *name, const char *text);
  * discarded; returns its exit status, or -1 when it could not run or was killed. */
 int ior_test_spawn(char *const argv[], const char *input);
 
+/* Each file matching a glob pattern with its first line ("PATH: LINE\n" ...), "" for none. */
+void ior_test_read_glob(const char *pattern, char *out, size_t len);
+
+/* How many paths match a glob pattern. */
+int ior_test_count_glob(const char *pattern);
+
 /* Every loop device's scheduler line ("/sys/block/loop0/queue/scheduler: [none] ...\n" ...),
  * to show that a run left none switched. */
 void ior_test_loop_schedulers(char *out, size_t len);

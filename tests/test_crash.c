@@ -63,33 +63,16 @@ static int leftover_files(void)
 {
 	char pattern[600];
 	snprintf(pattern, sizeof(pattern), "%s/ioregress-loop.*", ior_test_tmpdir());
-	glob_t g;
-	int n = glob(pattern, 0, NULL, &g) == 0 ? (int)g.gl_pathc : 0;
-	if (n)
-		globfree(&g);
-	return n;
+	return ior_test_count_glob(pattern);
 }
 
 /* A loop device still attached to one of this test's backing files (autoclear should have
  * detached it when the killed process's descriptors closed). */
 static int leftover_loops(void)
 {
-	glob_t g;
-	int n = 0;
-	if (glob("/sys/block/loop*/loop/backing_file", 0, NULL, &g) != 0)
-		return 0;
-	for (size_t i = 0; i < g.gl_pathc; i++) {
-		FILE *f = fopen(g.gl_pathv[i], "r");
-		char line[1024] = "";
-		if (f) {
-			if (!fgets(line, sizeof(line), f))
-				line[0] = '\0';
-			fclose(f);
-		}
-		n += strstr(line, ior_test_tmpdir()) != NULL;
-	}
-	globfree(&g);
-	return n;
+	char backing[8192];
+	ior_test_read_glob("/sys/block/loop*/loop/backing_file", backing, sizeof(backing));
+	return strstr(backing, ior_test_tmpdir()) != NULL;
 }
 
 static void test_kill_recover_resume(void)

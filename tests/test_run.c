@@ -28,11 +28,7 @@ static int count_scratch_files(void)
 {
 	char pattern[512];
 	snprintf(pattern, sizeof(pattern), "%s/ioregress-loop.*", ior_test_tmpdir());
-	glob_t g;
-	int n = glob(pattern, 0, NULL, &g) == 0 ? (int)g.gl_pathc : 0;
-	if (n)
-		globfree(&g);
-	return n;
+	return ior_test_count_glob(pattern);
 }
 
 static int64_t query_int(struct ior_db *db, const char *sql)

@@ -17,26 +17,6 @@ extern char **environ;
 
 static char binary[512], matrix[512];
 
-static void read_all(const char *pattern, char *out, size_t len)
-{
-	out[0] = '\0';
-	glob_t g;
-	if (glob(pattern, 0, NULL, &g) != 0)
-		return;
-	for (size_t i = 0; i < g.gl_pathc; i++) {
-		FILE *f = fopen(g.gl_pathv[i], "r");
-		char line[512] = "";
-		if (f) {
-			if (!fgets(line, sizeof(line), f))
-				line[0] = '\0';
-			fclose(f);
-		}
-		size_t n = strlen(out);
-		snprintf(out + n, len - n, "%s: %s", g.gl_pathv[i], line);
-	}
-	globfree(&g);
-}
-
 /* Mounts, loop devices and files that only a run of this test could have made. */
 static int leftovers(void)
 {
@@ -48,16 +28,11 @@ static int leftovers(void)
 	if (m)
 		fclose(m);
 	char backing[8192];
-	read_all("/sys/block/loop*/loop/backing_file", backing, sizeof(backing));
+	ior_test_read_glob("/sys/block/loop*/loop/backing_file", backing, sizeof(backing));
 	n += strstr(backing, ior_test_tmpdir()) != NULL || strstr(backing, "/tmp/ioregress-mnt.") != NULL;
 	char pattern[600];
 	snprintf(pattern, sizeof(pattern), "%s/ioregress-loop.*", ior_test_tmpdir());
-	glob_t g;
-	if (glob(pattern, 0, NULL, &g) == 0) {
-		n += (int)g.gl_pathc;
-		globfree(&g);
-	}
-	return n;
+	return n + ior_test_count_glob(pattern);
 }
 
 static void signal_run_after(int signo, useconds_t delay, int round)
@@ -127,7 +102,7 @@ int main(void)
 	char text[2048];
 	/* hdparm cells switch schedulers; loop cells mount a tmpfs and an ext4 and attach two loop devices */
 	snprintf(text, sizeof(text),
-		 "[matrix]\nrepetitions = 50\nschedulers = mq-deadline bfq\ndrop_caches = no\n"
+		 "[matrix]\nrepetitions = 2000\nschedulers = mq-deadline bfq\ndrop_caches = no\n"
 		 "[device scratch]\nloop = 64M\nbacking_dir = %s\n"
 		 "[engine nested]\ntype = loop\nbacking = tmpfs\nbacking_size = 80M\nsize = 64M\ndepth = 2\n"
 		 "inner = dd\ninner_options = bs=1M count=8 sync=end\n"
