@@ -215,3 +215,43 @@ const char *ior_db_import_problems(struct ior_db *db)
 {
 	return db->problems ? db->problems : "";
 }
+
+int ior_import_read_rows(struct ior_import *im, size_t row_size, ior_import_parse_fn parse, void **rows, size_t *n)
+{
+	size_t cap = 0;
+	const char *v[IOR_IMPORT_MAX_COLUMNS];
+	for (int next; (next = ior_import_next(im, v)) != IOR_IMPORT_END;) {
+		if (next < 0)
+			return next;
+		if (next != IOR_IMPORT_ROW)
+			continue;
+		if (*n == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			void *p = realloc(*rows, ncap * row_size);
+			if (!p)
+				return ior_error_set(IOR_ERROR, "cannot import '%s': out of memory", im->path);
+			*rows = p;
+			cap = ncap;
+		}
+		void *row = (char *)*rows + *n * row_size;
+		memset(row, 0, row_size);
+		if (parse(im, v, row))
+			(*n)++;
+	}
+	return 0;
+}
+
+int ior_import_store_rows(struct ior_import *im, const void *rows, size_t n, size_t row_size,
+			  ior_import_store_fn store, size_t *imported, bool *began)
+{
+	*began = false;
+	if (im->nproblems || im->oom)
+		return 0; /* ior_import_end reports the problems; nothing is stored */
+	int rc = ior_import_begin(im);
+	if (rc)
+		return rc;
+	*began = true;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = store(im, (const char *)rows + i * row_size, imported);
+	return rc;
+}

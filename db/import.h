@@ -50,6 +50,21 @@ int ior_import_begin(struct ior_import *im);
  * Returns rc, or IOR_EINVALID with the sorted problem list as the message. */
 int ior_import_end(struct ior_import *im, int rc, bool in_transaction);
 
+/* Parses one row's values into row (zeroed before the call); false when the row had a
+ * problem (recorded) and is not kept. */
+typedef bool (*ior_import_parse_fn)(struct ior_import *im, const char **values, void *row);
+/* Stores one parsed row, counting what it stored. */
+typedef int (*ior_import_store_fn)(struct ior_import *im, const void *row, size_t *imported);
+
+/* Reads every data row into a growing array of row_size-byte rows, keeping those parse
+ * accepts. Bad rows are problems, not errors; negative only for out of memory. */
+int ior_import_read_rows(struct ior_import *im, size_t row_size, ior_import_parse_fn parse, void **rows, size_t *n);
+
+/* When the file had no problem: one transaction storing every row. *began says whether
+ * the transaction was opened (for ior_import_end). */
+int ior_import_store_rows(struct ior_import *im, const void *rows, size_t n, size_t row_size,
+			  ior_import_store_fn store, size_t *imported, bool *began);
+
 /* Helpers for field checks: empty -> problem, returns false. */
 bool ior_import_require(struct ior_import *im, const char *column, const char *value);
 

@@ -88,8 +88,9 @@ static void row_free(struct row *r)
 	free(r->offered);
 }
 
-static bool parse_row(struct ior_import *im, const char **v, struct row *r)
+static bool parse_row(struct ior_import *im, const char **v, void *row)
 {
+	struct row *r = row;
 	bool ok = true;
 	for (int k = 0; k < C_COUNT; k++)
 		ok &= ior_import_require(im, columns[k], v[k]);
@@ -136,8 +137,9 @@ static int stored_list(struct ior_db *db, int64_t run_id, char **text)
 	return out;
 }
 
-static int store_row(struct ior_import *im, const struct row *r, size_t *imported)
+static int store_row(struct ior_import *im, const void *row, size_t *imported)
 {
+	const struct row *r = row;
 	int64_t host_id, run_id;
 	int rc = ior_db_imported_run(im->db, r->host, r->kernel, im->path, &host_id, &run_id);
 	char *stored = NULL;
@@ -159,30 +161,6 @@ static int store_row(struct ior_import *im, const struct row *r, size_t *importe
 	return rc;
 }
 
-static int read_rows(struct ior_import *im, struct row **rows, size_t *n)
-{
-	size_t cap = 0;
-	const char *v[C_COUNT];
-	for (int next; (next = ior_import_next(im, v)) != IOR_IMPORT_END;) {
-		if (next < 0)
-			return next;
-		if (next != IOR_IMPORT_ROW)
-			continue;
-		if (*n == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			struct row *p = realloc(*rows, ncap * sizeof(*p));
-			if (!p)
-				return ior_error_set(IOR_ERROR, "cannot import '%s': out of memory", im->path);
-			*rows = p;
-			cap = ncap;
-		}
-		memset(&(*rows)[*n], 0, sizeof(**rows));
-		if (parse_row(im, v, &(*rows)[*n]))
-			(*n)++;
-	}
-	return 0;
-}
-
 int ior_db_import_offered_csv(struct ior_db *db, const char *path, size_t *imported)
 {
 	size_t count = 0;
@@ -194,15 +172,12 @@ int ior_db_import_offered_csv(struct ior_db *db, const char *path, size_t *impor
 		return rc;
 	struct row *rows = NULL;
 	size_t n = 0;
-	rc = read_rows(&im, &rows, &n);
+	rc = ior_import_read_rows(&im, sizeof(*rows), parse_row, (void **)&rows, &n);
 	if (!rc)
 		check_duplicates(&im, rows, n);
 	bool began = false;
-	if (!rc && !im.nproblems && !im.oom && !(rc = ior_import_begin(&im))) {
-		began = true;
-		for (size_t i = 0; i < n && !rc; i++)
-			rc = store_row(&im, &rows[i], &count);
-	}
+	if (!rc)
+		rc = ior_import_store_rows(&im, rows, n, sizeof(*rows), store_row, &count, &began);
 	for (size_t i = 0; i < n; i++)
 		row_free(&rows[i]);
 	free(rows);

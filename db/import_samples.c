@@ -83,8 +83,9 @@ static bool parse_unit(struct ior_import *im, const char *text, bool *higher_is_
 }
 
 /* Checks one row's fields; fills r (its strings in one block) when all are good. */
-static bool parse_row(struct ior_import *im, const char **v, struct row *r)
+static bool parse_row(struct ior_import *im, const char **v, void *row)
 {
+	struct row *r = row;
 	bool ok = true;
 	for (int k = 0; k < C_COUNT; k++)
 		ok &= ior_import_require(im, columns[k], v[k]);
@@ -179,8 +180,9 @@ static int stored_before(struct ior_import *im, const struct row *r, int64_t cel
 
 /* Stores one row; a row already stored with the same value is skipped
  * (importing a file twice is a no-op), one that contradicts it is a problem. */
-static int store_row(struct ior_import *im, const struct row *r, size_t *imported)
+static int store_row(struct ior_import *im, const void *row, size_t *imported)
 {
+	const struct row *r = row;
 	struct ior_db *db = im->db;
 	int64_t host_id, run_id, device_id, cell_id;
 	struct ior_db_device d = { .name = r->key[C_DEVICE], .rotational = -1 };
@@ -203,41 +205,6 @@ static int store_row(struct ior_import *im, const struct row *r, size_t *importe
 	return rc;
 }
 
-static int store_rows(struct ior_import *im, const struct row *rows, size_t n, size_t *imported, bool *began)
-{
-	int rc = ior_import_begin(im);
-	if (rc)
-		return rc;
-	*began = true;
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = store_row(im, &rows[i], imported);
-	return rc;
-}
-
-static int read_rows(struct ior_import *im, struct row **rows, size_t *n)
-{
-	size_t cap = 0;
-	const char *v[C_COUNT];
-	for (int next; (next = ior_import_next(im, v)) != IOR_IMPORT_END;) {
-		if (next < 0)
-			return next;
-		if (next != IOR_IMPORT_ROW)
-			continue;
-		if (*n == cap) {
-			size_t ncap = cap ? cap * 2 : 128;
-			struct row *p = realloc(*rows, ncap * sizeof(*p));
-			if (!p)
-				return ior_error_set(IOR_ERROR, "cannot import '%s': out of memory", im->path);
-			*rows = p;
-			cap = ncap;
-		}
-		memset(&(*rows)[*n], 0, sizeof(**rows));
-		if (parse_row(im, v, &(*rows)[*n]))
-			(*n)++;
-	}
-	return 0;
-}
-
 int ior_db_import_samples_csv(struct ior_db *db, const char *path, size_t *imported)
 {
 	size_t count = 0;
@@ -249,13 +216,12 @@ int ior_db_import_samples_csv(struct ior_db *db, const char *path, size_t *impor
 		return rc;
 	struct row *rows = NULL;
 	size_t n = 0;
-	rc = read_rows(&im, &rows, &n);
+	rc = ior_import_read_rows(&im, sizeof(*rows), parse_row, (void **)&rows, &n);
 	if (!rc)
 		rc = check_duplicates(&im, rows, n);
 	bool in_transaction = false;
-	if (!rc && !im.nproblems && !im.oom) {
-		rc = store_rows(&im, rows, n, &count, &in_transaction);
-	}
+	if (!rc)
+		rc = ior_import_store_rows(&im, rows, n, sizeof(*rows), store_row, &count, &in_transaction);
 	for (size_t i = 0; i < n; i++)
 		free(rows[i].storage);
 	free(rows);
