@@ -8,7 +8,6 @@
 
 #define IOR_STR_(x) #x
 #define IOR_STR(x) IOR_STR_(x)
-#define IOR_NOW "(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
 
 /* Identity of a row lives in UNIQUE indexes over ifnull(...) so that the
  * *_get functions can INSERT OR IGNORE and then SELECT, race-free, even
@@ -35,7 +34,7 @@ static const char step1[] =
 	"  id INTEGER PRIMARY KEY,\n"
 	"  host_id INTEGER NOT NULL REFERENCES hosts(id),\n"
 	"  kernel_id INTEGER NOT NULL REFERENCES kernels(id),\n"
-	"  started_at TEXT NOT NULL DEFAULT " IOR_NOW ",\n"
+	"  started_at TEXT NOT NULL DEFAULT (" IOR_NOW "),\n"
 	"  finished_at TEXT,\n"
 	"  status TEXT NOT NULL CHECK (status IN ('running', 'complete', 'interrupted', 'failed', 'imported')),\n"
 	"  matrix_file TEXT,\n"
@@ -92,7 +91,7 @@ static const char step1[] =
 	"  lat_p99_us REAL,\n"
 	"  lat_p999_us REAL,\n"
 	"  detail TEXT,\n"
-	"  measured_at TEXT NOT NULL DEFAULT " IOR_NOW ",\n"
+	"  measured_at TEXT NOT NULL DEFAULT (" IOR_NOW "),\n"
 	"  UNIQUE (cell_id, rep)\n"
 	");\n"
 	"PRAGMA user_version = 1;\n";
@@ -129,7 +128,7 @@ static const char step3[] =
 	"  kind TEXT NOT NULL CHECK (kind IN ('scheduler', 'loop', 'file', 'mount', 'module')),\n"
 	"  target TEXT NOT NULL,\n"
 	"  original TEXT,\n"
-	"  created_at TEXT NOT NULL DEFAULT " IOR_NOW ",\n"
+	"  created_at TEXT NOT NULL DEFAULT (" IOR_NOW "),\n"
 	"  undone_at TEXT\n"
 	");\n"
 	"CREATE INDEX undo_log_pending ON undo_log (run_id) WHERE undone_at IS NULL;\n"

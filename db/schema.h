@@ -4,6 +4,9 @@
 
 #include <sqlite3.h>
 
+/* Timestamps in UTC with milliseconds, as every table and statement stores them. */
+#define IOR_NOW "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
 /* Applies every step above the file's user_version up to and including
  * upto (at most IOR_DB_SCHEMA_VERSION), each in its own BEGIN IMMEDIATE
  * transaction that re-reads the version, so two processes creating one file

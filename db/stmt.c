@@ -1,12 +1,12 @@
 /* The prepared-statement table (an enum plus SQL strings, freebsd/pkg's model) and the helpers that bind and step them. */
 #include "db/internal.h"
+#include "db/schema.h"
 
 #include "common/error.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define IOR_NOW "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
 /* Values only ever reach SQL as numbered parameters. Identity lookups use
  * the same ifnull() expressions as the UNIQUE indexes, so what INSERT OR

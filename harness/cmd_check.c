@@ -21,40 +21,41 @@ struct check_args {
 	struct utsname uts;
 };
 
-static const char *option_value(int argc, char **argv, int *i, const char *key)
+/* The value of option key at argv[*i], NULL when argv[*i] is another option; a key without
+ * its value is an error of its own, so it is not mistaken for an unknown argument. */
+static const char *option_value(int argc, char **argv, int *i, const char *key, bool *missing)
 {
-	size_t len = strlen(key);
-	if (strncmp(argv[*i], key, len))
+	const char *v = NULL;
+	if (!ior_cmd_option(argc, argv, i, key, &v))
 		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (argv[*i][len] || *i + 1 >= argc)
-		return NULL;
-	return argv[++*i];
+	*missing |= v == NULL;
+	return v;
 }
-
 static int parse_args(struct check_args *a, int argc, char **argv)
 {
 	ior_compare_opts_default(&a->cmp);
 	for (int i = 1; i < argc; i++) {
 		const char *v;
-		if ((v = option_value(argc, argv, &i, "--baseline")))
+		bool missing = false;
+		if ((v = option_value(argc, argv, &i, "--baseline", &missing)))
 			a->baseline = v;
-		else if ((v = option_value(argc, argv, &i, "--candidate")))
+		else if ((v = option_value(argc, argv, &i, "--candidate", &missing)))
 			a->candidate = v;
-		else if ((v = option_value(argc, argv, &i, "--host")))
+		else if ((v = option_value(argc, argv, &i, "--host", &missing)))
 			a->filter.host = v;
-		else if ((v = option_value(argc, argv, &i, "--device")))
+		else if ((v = option_value(argc, argv, &i, "--device", &missing)))
 			a->filter.device = v;
-		else if ((v = option_value(argc, argv, &i, "--scheduler")))
+		else if ((v = option_value(argc, argv, &i, "--scheduler", &missing)))
 			a->filter.scheduler = v;
-		else if ((v = option_value(argc, argv, &i, "--engine")))
+		else if ((v = option_value(argc, argv, &i, "--engine", &missing)))
 			a->filter.engine = v;
-		else if ((v = option_value(argc, argv, &i, "--min-effect"))) {
+		else if ((v = option_value(argc, argv, &i, "--min-effect", &missing))) {
 			if (ior_parse_percent(v, &a->cmp.min_effect))
 				return ior_error_wrap(IOR_EINVALID, "--min-effect");
-		} else
-			return ior_error_set(IOR_EINVALID, "unknown or incomplete argument '%s' for 'check' "
+		} else if (missing)
+			return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[i]);
+		else
+			return ior_error_set(IOR_EINVALID, "unknown argument '%s' for 'check' "
 					     "(see 'ioregress check --help')", argv[i]);
 	}
 	if (!a->baseline)

@@ -168,26 +168,25 @@ static int parse_probe_args(int argc, char **argv, struct probe_args *pa)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		const char *v = NULL;
 		const char **slot = NULL;
 		if (strcmp(a, "--json") == 0) {
 			pa->json = true;
 			continue;
 		}
-		if (strcmp(a, "--modules-dir") == 0 || strncmp(a, "--modules-dir=", 14) == 0)
+		if (ior_cmd_option(argc, argv, &i, "--modules-dir", &v))
 			slot = &pa->modules_dir;
-		else if (strcmp(a, "--kernel") == 0 || strncmp(a, "--kernel=", 9) == 0)
+		else if (ior_cmd_option(argc, argv, &i, "--kernel", &v))
 			slot = &pa->kernel;
 		if (!slot) {
 			ior_cmd_error("unknown argument '%s' for 'probe' (see 'ioregress probe --help')", a);
 			return 2;
 		}
-		const char *eq = strchr(a, '=');
-		const char *value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-		if (!value || !*value) {
-			ior_cmd_error("option '%.*s' needs a value", (int)(eq ? eq - a : (long)strlen(a)), a);
+		if (!v) {
+			ior_cmd_error("option '%s' needs a value", a);
 			return 2;
 		}
-		*slot = value;
+		*slot = v;
 	}
 	if (pa->modules_dir && !pa->kernel) {
 		ior_cmd_error("'--modules-dir' needs '--kernel RELEASE' to name the tree inside it");

@@ -29,40 +29,29 @@ static int parse_args(int argc, char **argv, struct run_args *ra)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const char *value = NULL;
-		if (strncmp(a, "--allow-destructive=", 20) == 0 || strcmp(a, "--allow-destructive") == 0) {
-			const char *path = a[19] == '=' ? a + 20 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!path || path[0] != '/') {
+		const char *v = NULL;
+		if (ior_cmd_option(argc, argv, &i, "--allow-destructive", &v)) {
+			if (!v || v[0] != '/') {
 				ior_cmd_error("'--allow-destructive' needs the exact device path, e.g. --allow-destructive=/dev/sdX");
 				return 2;
 			}
-			ra->allow[ra->nallow++] = path;
-			continue;
-		}
-		if (strcmp(a, "--resume") == 0 || strncmp(a, "--resume=", 9) == 0) {
-			ra->resume = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!ra->resume || !*ra->resume) {
+			ra->allow[ra->nallow++] = v;
+		} else if (ior_cmd_option(argc, argv, &i, "--resume", &v)) {
+			if (!(ra->resume = v)) {
 				ior_cmd_error("'--resume' needs a run id");
 				return 2;
 			}
-			continue;
-		}
-		if (strcmp(a, "--baseline") == 0 || strncmp(a, "--baseline=", 11) == 0) {
-			ra->baseline = a[10] == '=' ? a + 11 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!ra->baseline || !*ra->baseline) {
+		} else if (ior_cmd_option(argc, argv, &i, "--baseline", &v)) {
+			if (!(ra->baseline = v)) {
 				ior_cmd_error("'--baseline' needs a kernel release");
 				return 2;
 			}
-			continue;
-		}
-		if (strcmp(a, "--set") == 0 || strcmp(a, "-o") == 0) {
-			if (i + 1 >= argc) {
+		} else if (ior_cmd_option(argc, argv, &i, "--set", &v) || ior_cmd_option(argc, argv, &i, "-o", &v)) {
+			if (!v) {
 				ior_cmd_error("option '%s' needs KEY=VALUE", a);
 				return 2;
 			}
-			value = argv[++i];
-		} else if (strncmp(a, "--set=", 6) == 0) {
-			value = a + 6;
+			ra->sets[ra->nsets++] = v;
 		} else if (a[0] == '-' && a[1]) {
 			ior_cmd_error("unknown option '%s' for 'run' (see 'ioregress run --help')", a);
 			return 2;
@@ -71,9 +60,7 @@ static int parse_args(int argc, char **argv, struct run_args *ra)
 			return 2;
 		} else {
 			ra->matrix_path = a;
-			continue;
 		}
-		ra->sets[ra->nsets++] = value;
 	}
 	return 0;
 }

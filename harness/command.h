@@ -31,6 +31,10 @@ struct ior_command {
 /* Prints "error: MESSAGE" (git's style) with the last ior_error message appended when there is one. */
 void ior_cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Matches "--key value" or "--key=value" at argv[*i]: true when the key matched, with
+ * *value the value (advancing *i past a separate one), or NULL when it is missing. */
+bool ior_cmd_option(int argc, char **argv, int *i, const char *key, const char **value);
+
 /* True when argv holds --help or -h; commands call it first and print their usage. */
 bool ior_cmd_wants_help(int argc, char **argv);
 

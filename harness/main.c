@@ -85,6 +85,19 @@ void ior_cmd_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+bool ior_cmd_option(int argc, char **argv, int *i, const char *key, const char **value)
+{
+	size_t len = strlen(key);
+	const char *arg = argv[*i];
+	if (strncmp(arg, key, len) || (arg[len] && arg[len] != '='))
+		return false;
+	if (arg[len] == '=')
+		*value = arg[len + 1] ? arg + len + 1 : NULL;
+	else
+		*value = *i + 1 < argc ? argv[++*i] : NULL;
+	return true;
+}
+
 bool ior_cmd_wants_help(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
