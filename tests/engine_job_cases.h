@@ -7,6 +7,7 @@
 #include "device/loopdev.h"
 #include "engines/engine.h"
 #include "engines/job.h"
+#include "tests/engine_opts.h"
 #include "tests/suite.h"
 
 #include <fcntl.h>
@@ -34,16 +35,7 @@ static void destroy_device(void)
 
 static void *options(const char *const *kv)
 {
-	void *blob = calloc(1, ops->options_size);
-	CU_ASSERT_FATAL(blob != NULL);
-	CU_ASSERT_EQUAL_FATAL(ior_options_defaults(ops->options, blob), IOR_OK);
-	for (; kv && kv[0]; kv += 2) {
-		int rc = ior_option_set(ops->options, blob, kv[0], kv[1]);
-		if (rc)
-			fprintf(stderr, "%s\n", ior_error_last());
-		CU_ASSERT_EQUAL_FATAL(rc, IOR_OK);
-	}
-	return blob;
+	return ior_test_engine_opts(ops, kv);
 }
 
 static int measure_on(const struct ior_target *t, const char *const *kv, struct ior_sample *out)

@@ -2,6 +2,7 @@
 #include "common/error.h"
 #include "device/loopdev.h"
 #include "engines/engine.h"
+#include "tests/engine_opts.h"
 #include "tests/suite.h"
 
 /* Passes rc through, printing the error message when it is not IOR_OK, so a failed assertion says why. */
@@ -34,12 +35,7 @@ static void destroy_loop(void)
 /* Options from "key=value" pairs through the engine's own rows, as the matrix would fill them. */
 static void *make_opts(const char *const *kv)
 {
-	void *blob = calloc(1, ior_engine_dd.options_size);
-	CU_ASSERT_FATAL(blob != NULL);
-	CU_ASSERT_EQUAL_FATAL(ok(ior_options_defaults(ior_engine_dd.options, blob)), IOR_OK);
-	for (; kv && kv[0]; kv += 2)
-		CU_ASSERT_EQUAL_FATAL(ok(ior_option_set(ior_engine_dd.options, blob, kv[0], kv[1])), IOR_OK);
-	return blob;
+	return ior_test_engine_opts(&ior_engine_dd, kv);
 }
 
 static void free_opts(void *blob)

@@ -2,6 +2,7 @@
 #include "common/error.h"
 #include "engines/engine.h"
 #include "engines/spawn.h"
+#include "tests/engine_opts.h"
 #include "tests/suite.h"
 
 #include <stdio.h>
@@ -23,18 +24,14 @@ static const struct ior_target no_target = { .name = "none", .path = "/nonexiste
 /* kv pairs → options → init + measure + cleanup. */
 static int run_exec(const char *const *kv, struct ior_sample *out)
 {
-	void *opts = calloc(1, ior_engine_exec.options_size);
-	CU_ASSERT_EQUAL_FATAL(ok(ior_options_defaults(ior_engine_exec.options, opts)), IOR_OK);
-	for (; kv && kv[0]; kv += 2)
-		CU_ASSERT_EQUAL_FATAL(ok(ior_option_set(ior_engine_exec.options, opts, kv[0], kv[1])), IOR_OK);
+	void *opts = ior_test_engine_opts(&ior_engine_exec, kv);
 	struct ior_engine_args args = { .opts = opts, .target = &no_target };
 	void *state = NULL;
 	int rc = ior_engine_exec.init(&state, &args);
 	if (rc == IOR_OK)
 		rc = ior_engine_exec.measure(state, out);
 	ior_engine_exec.cleanup(state);
-	ior_options_free(ior_engine_exec.options, opts);
-	free(opts);
+	ior_test_engine_opts_free(&ior_engine_exec, opts);
 	return rc;
 }
 

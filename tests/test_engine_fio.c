@@ -4,6 +4,7 @@
 #include "engines/engine.h"
 #include "engines/fio_json.h"
 #include "engines/spawn.h"
+#include "tests/engine_opts.h"
 #include "tests/suite.h"
 
 #include <stdio.h>
@@ -163,11 +164,7 @@ static void destroy_loop(void)
 
 static void *make_opts(const char *const *kv)
 {
-	void *blob = calloc(1, ior_engine_fio.options_size);
-	CU_ASSERT_EQUAL_FATAL(ok(ior_options_defaults(ior_engine_fio.options, blob)), IOR_OK);
-	for (; kv && kv[0]; kv += 2)
-		CU_ASSERT_EQUAL_FATAL(ok(ior_option_set(ior_engine_fio.options, blob, kv[0], kv[1])), IOR_OK);
-	return blob;
+	return ior_test_engine_opts(&ior_engine_fio, kv);
 }
 
 static int run_fio(const char *const *kv, bool destructive, struct ior_sample *out)

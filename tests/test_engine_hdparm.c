@@ -3,6 +3,7 @@
 #include "common/stop.h"
 #include "device/loopdev.h"
 #include "engines/engine.h"
+#include "tests/engine_opts.h"
 #include "tests/suite.h"
 
 #include <fcntl.h>
@@ -35,16 +36,7 @@ static void destroy_device(void)
 /* Options from the engine's own rows: defaults, then "key", "value" pairs. */
 static void *options(const char *const *kv)
 {
-	void *blob = calloc(1, ops->options_size);
-	CU_ASSERT_FATAL(blob != NULL);
-	CU_ASSERT_EQUAL_FATAL(ior_options_defaults(ops->options, blob), IOR_OK);
-	for (; kv && kv[0]; kv += 2) {
-		int rc = ior_option_set(ops->options, blob, kv[0], kv[1]);
-		if (rc)
-			fprintf(stderr, "%s\n", ior_error_last());
-		CU_ASSERT_EQUAL_FATAL(rc, IOR_OK);
-	}
-	return blob;
+	return ior_test_engine_opts(ops, kv);
 }
 
 /* init + measure + cleanup once; returns the first failing status. */

@@ -3,6 +3,7 @@
 #include "common/stop.h"
 #include "engines/engine.h"
 #include "engines/loopstack.h"
+#include "tests/engine_opts.h"
 #include "tests/suite.h"
 
 /* Passes rc through, printing the error message when it is not IOR_OK, so a failed assertion says why. */
@@ -92,12 +93,7 @@ static void check_no_traces(const struct traces *before)
 
 static void *make_opts(const struct ior_engine_ops *ops, const char *const *kv)
 {
-	void *blob = calloc(1, ops->options_size);
-	CU_ASSERT_FATAL(blob != NULL);
-	CU_ASSERT_EQUAL_FATAL(ok(ior_options_defaults(ops->options, blob)), IOR_OK);
-	for (; kv && kv[0]; kv += 2)
-		CU_ASSERT_EQUAL_FATAL(ok(ior_option_set(ops->options, blob, kv[0], kv[1])), IOR_OK);
-	return blob;
+	return ior_test_engine_opts(ops, kv);
 }
 
 static void free_opts(const struct ior_engine_ops *ops, void *blob)
