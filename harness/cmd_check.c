@@ -21,35 +21,25 @@ struct check_args {
 	struct utsname uts;
 };
 
-/* The value of option key at argv[*i], NULL when argv[*i] is another option; a key without
- * its value is an error of its own, so it is not mistaken for an unknown argument. */
-static const char *option_value(int argc, char **argv, int *i, const char *key, bool *missing)
-{
-	const char *v = NULL;
-	if (!ior_cmd_option(argc, argv, i, key, &v))
-		return NULL;
-	*missing |= v == NULL;
-	return v;
-}
 static int parse_args(struct check_args *a, int argc, char **argv)
 {
 	ior_compare_opts_default(&a->cmp);
 	for (int i = 1; i < argc; i++) {
 		const char *v;
 		bool missing = false;
-		if ((v = option_value(argc, argv, &i, "--baseline", &missing)))
+		if ((v = ior_cmd_option_value(argc, argv, &i, "--baseline", &missing)))
 			a->baseline = v;
-		else if ((v = option_value(argc, argv, &i, "--candidate", &missing)))
+		else if ((v = ior_cmd_option_value(argc, argv, &i, "--candidate", &missing)))
 			a->candidate = v;
-		else if ((v = option_value(argc, argv, &i, "--host", &missing)))
+		else if ((v = ior_cmd_option_value(argc, argv, &i, "--host", &missing)))
 			a->filter.host = v;
-		else if ((v = option_value(argc, argv, &i, "--device", &missing)))
+		else if ((v = ior_cmd_option_value(argc, argv, &i, "--device", &missing)))
 			a->filter.device = v;
-		else if ((v = option_value(argc, argv, &i, "--scheduler", &missing)))
+		else if ((v = ior_cmd_option_value(argc, argv, &i, "--scheduler", &missing)))
 			a->filter.scheduler = v;
-		else if ((v = option_value(argc, argv, &i, "--engine", &missing)))
+		else if ((v = ior_cmd_option_value(argc, argv, &i, "--engine", &missing)))
 			a->filter.engine = v;
-		else if ((v = option_value(argc, argv, &i, "--min-effect", &missing))) {
+		else if ((v = ior_cmd_option_value(argc, argv, &i, "--min-effect", &missing))) {
 			if (ior_parse_percent(v, &a->cmp.min_effect))
 				return ior_error_wrap(IOR_EINVALID, "--min-effect");
 		} else if (missing)

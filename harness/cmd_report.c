@@ -18,33 +18,23 @@ struct report_args {
 	struct ior_alert_opts alerts;
 };
 
-/* The value of option key at argv[*i], NULL when argv[*i] is another option; a key without
- * its value is an error of its own, so it is not mistaken for an unknown argument. */
-static const char *option_value(int argc, char **argv, int *i, const char *key, bool *missing)
-{
-	const char *v = NULL;
-	if (!ior_cmd_option(argc, argv, i, key, &v))
-		return NULL;
-	*missing |= v == NULL;
-	return v;
-}
 static int parse_args(struct report_args *a, int argc, char **argv)
 {
 	ior_alert_opts_default(&a->alerts);
 	for (int i = 1; i < argc; i++) {
 		const char *v;
 		bool missing = false;
-		if ((v = option_value(argc, argv, &i, "--format", &missing))) {
+		if ((v = ior_cmd_option_value(argc, argv, &i, "--format", &missing))) {
 			if (strcmp(v, "text") && strcmp(v, "json"))
 				return ior_error_set(IOR_EINVALID, "--format: '%s' is not text or json", v);
 			a->json = !strcmp(v, "json");
-		} else if ((v = option_value(argc, argv, &i, "--host", &missing))) {
+		} else if ((v = ior_cmd_option_value(argc, argv, &i, "--host", &missing))) {
 			a->filter.host = v;
-		} else if ((v = option_value(argc, argv, &i, "--kernel", &missing))) {
+		} else if ((v = ior_cmd_option_value(argc, argv, &i, "--kernel", &missing))) {
 			a->filter.kernel = v;
-		} else if ((v = option_value(argc, argv, &i, "--device", &missing))) {
+		} else if ((v = ior_cmd_option_value(argc, argv, &i, "--device", &missing))) {
 			a->filter.device = v;
-		} else if ((v = option_value(argc, argv, &i, "--alert-spread", &missing))) {
+		} else if ((v = ior_cmd_option_value(argc, argv, &i, "--alert-spread", &missing))) {
 			if (ior_parse_percent(v, &a->alerts.floor))
 				return ior_error_wrap(IOR_EINVALID, "--alert-spread");
 		} else if (missing) {

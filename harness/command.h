@@ -34,6 +34,9 @@ void ior_cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Matches "--key value" or "--key=value" at argv[*i]: true when the key matched, with
  * *value the value (advancing *i past a separate one), or NULL when it is missing. */
 bool ior_cmd_option(int argc, char **argv, int *i, const char *key, const char **value);
+/* The same for if/else chains: the value, or NULL; *missing is set when key matched
+ * without a value, so that is reported as such rather than as an unknown argument. */
+const char *ior_cmd_option_value(int argc, char **argv, int *i, const char *key, bool *missing);
 
 /* True when argv holds --help or -h; commands call it first and print their usage. */
 bool ior_cmd_wants_help(int argc, char **argv);

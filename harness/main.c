@@ -98,6 +98,15 @@ bool ior_cmd_option(int argc, char **argv, int *i, const char *key, const char *
 	return true;
 }
 
+const char *ior_cmd_option_value(int argc, char **argv, int *i, const char *key, bool *missing)
+{
+	const char *v = NULL;
+	if (!ior_cmd_option(argc, argv, i, key, &v))
+		return NULL;
+	*missing |= v == NULL;
+	return v;
+}
+
 bool ior_cmd_wants_help(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
