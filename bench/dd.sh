@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# Side-by-side benchmark: the dd engine against coreutils dd on one scratch loop device, for
-# sync=each (dd oflag=sync) and sync=end (dd conv=fsync), alternating the two tools run by run.
-# Prints per-run figures, then medians (MiB/s from bytes/seconds, CPU seconds) and ratios.
+# Side-by-side benchmark: the dd engine against coreutils dd on one scratch loop device, for sync=each (oflag=sync) and sync=end (conv=fsync), alternating the two tools run by run.
+# Prints per-run figures on stderr, then per mode the medians of MiB/s (bytes/seconds) and of CPU
+# seconds per GiB with the ratios ours/coreutils, their bootstrap intervals and a verdict against
+# the target 0.95-1.05 (rows in bench/engines.sh's format; engines.sh runs this with ROWS_ONLY=1).
 # Not a test. Run as root from the source tree after building:
 #   bench/dd.sh [BUILD_DIR]        env: PAIRS=5 COUNT=256 (1 MiB blocks) BACKING=tmpfs|DIR
 # BACKING=tmpfs (default) puts the loop device's file in a private tmpfs under /tmp, as in the
 # field report's experiment and with far less noise than a file on a disk (FACTS: oflag=sync on
 # a disk-backed loop device spreads 150-600%); BACKING=/tmp measures through the disk.
+# Both tools time the same work: dd's clock runs from after it opens its files to after it closes
+# them, and its if=/dev/zero reads are inside it; the engine's default input = zero and its
+# per-repetition open and close do the same (engines/dd.c). Nothing else holds the device open,
+# so each close is the last one and drops the device's page cache, for both tools.
 set -euo pipefail
 
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 build=${1:-build}
 once=${ENGINE_ONCE:-$build/bench/engine_once}
 pairs=${PAIRS:-5}
@@ -37,50 +44,42 @@ fi
 img=$(mktemp "$backing_dir/ior-bench-dd.XXXXXX")
 truncate -s $((count + 16))M "$img"
 dev=$(losetup -f --show "$img")
+# Untimed first pass: the backing file's pages are allocated now, not in whichever run comes first.
+dd if=/dev/zero of="$dev" bs=1M count="$count" conv=fsync status=none
 
-# ours MODE → "MiB/s usr sys"
+# ours MODE → "MiB/s CPU-s/GiB"
 ours() {
-	local line
-	line=$("$once" --destructive dd "$dev" bs=1M count="$count" sync="$1")
-	awk -v l="$line" 'BEGIN {
-		n = split(l, kv, " ")
-		for (i = 1; i <= n; i++) { split(kv[i], p, "="); v[p[1]] = p[2] }
-		printf "%.2f %.3f %.3f\n", v["bytes"] / v["wall"] / 1048576, v["usr"], v["sys"]
-	}'
+	"$once" --destructive dd "$dev" bs=1M count="$count" sync="$1" |
+	awk '{ for (i = 1; i <= NF; i++) { split($i, p, "="); v[p[1]] = p[2] } }
+	     END { printf "%.2f %.4f\n", v["bytes"] / v["wall"] / 1048576, (v["usr"] + v["sys"]) / (v["bytes"] / 2^30) }'
 }
 
-# coreutils MODE → "MiB/s usr sys": bytes and seconds from dd's own summary, CPU from time(1)
+# coreutils MODE → "MiB/s CPU-s/GiB": bytes and seconds from dd's own summary, CPU from time(1)
 coreutils() {
 	local flag err
 	[ "$1" = each ] && flag=oflag=sync || flag=conv=fsync
 	err=$(/usr/bin/time -f 'cpu %U %S' dd if=/dev/zero of="$dev" bs=1M count="$count" "$flag" 2>&1)
 	awk '/ bytes .* copied, / { bytes = $1; for (i = 1; i <= NF; i++) if ($i == "s,") secs = $(i - 1) }
-	     /^cpu / { usr = $2; sys = $3 }
-	     END { printf "%.2f %.3f %.3f\n", bytes / secs / 1048576, usr, sys }' <<<"$err"
+	     /^cpu / { cpu = $2 + $3 }
+	     END { printf "%.2f %.4f\n", bytes / secs / 1048576, cpu / (bytes / 2^30) }' <<<"$err"
 }
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-
-echo "# dd engine vs coreutils dd ($(dd --version | head -1)), $dev over $img, bs=1M count=$count, $pairs pairs"
+[ -n "${ROWS_ONLY:-}" ] || echo "# dd engine vs coreutils dd ($(dd --version | head -1)), $dev over $img, bs=1M count=$count, $pairs pairs"
 for mode in each end; do
-	: >"/tmp/ior-bench-dd.$$.ours" ; : >"/tmp/ior-bench-dd.$$.core"
+	ob=(); oc=(); cb=(); cc=()
 	for ((i = 1; i <= pairs; i++)); do
 		# Alternate which tool goes first, so a drift in the machine does not favour one.
-		if ((i % 2)); then
-			ours "$mode" >>"/tmp/ior-bench-dd.$$.ours"; coreutils "$mode" >>"/tmp/ior-bench-dd.$$.core"
-		else
-			coreutils "$mode" >>"/tmp/ior-bench-dd.$$.core"; ours "$mode" >>"/tmp/ior-bench-dd.$$.ours"
-		fi
-		printf "sync=%-4s pair %d  ioregress %s   coreutils %s\n" "$mode" "$i" \
-			"$(tail -1 "/tmp/ior-bench-dd.$$.ours")" "$(tail -1 "/tmp/ior-bench-dd.$$.core")"
+		for who in $( ((i % 2)) && echo "ours coreutils" || echo "coreutils ours"); do
+			read -r bw cpu < <($who "$mode")
+			if [ "$who" = ours ]; then ob+=("$bw"); oc+=("$cpu"); else cb+=("$bw"); cc+=("$cpu"); fi
+		done
+		printf "sync=%-4s pair %d  ioregress %s MiB/s %s CPU-s/GiB   coreutils %s MiB/s %s CPU-s/GiB\n" \
+			"$mode" "$i" "${ob[-1]}" "${oc[-1]}" "${cb[-1]}" "${cc[-1]}" >&2
 	done
-	o_bw=$(cut -d' ' -f1 "/tmp/ior-bench-dd.$$.ours" | median)
-	c_bw=$(cut -d' ' -f1 "/tmp/ior-bench-dd.$$.core" | median)
-	o_cpu=$(awk '{ print $2 + $3 }' "/tmp/ior-bench-dd.$$.ours" | median)
-	c_cpu=$(awk '{ print $2 + $3 }' "/tmp/ior-bench-dd.$$.core" | median)
-	rm -f "/tmp/ior-bench-dd.$$.ours" "/tmp/ior-bench-dd.$$.core"
-	awk -v m="$mode" -v ob="$o_bw" -v cb="$c_bw" -v oc="$o_cpu" -v cc="$c_cpu" 'BEGIN {
-		printf "| sync=%s | ioregress %.1f MiB/s | coreutils %.1f MiB/s | ratio %.3f | CPU s %.3f vs %.3f | ratio %s |\n",
-		       m, ob, cb, ob / cb, oc, cc, (cc > 0 ? sprintf("%.2f", oc / cc) : "n/a")
-	}'
+	read -r br blo bhi <<<"$(ratio_ci "${ob[*]}" "${cb[*]}")"
+	read -r cr clo chi <<<"$(ratio_ci "${oc[*]}" "${cc[*]}")"
+	printf '%-13s %-6s %9.1f %9.1f  %s [%s, %s] %-9s | %8.4f %8.4f  %s [%s, %s] %s\n' "dd-$mode" dd \
+		"$(printf '%s\n' "${cb[@]}" | median)" "$(printf '%s\n' "${ob[@]}" | median)" "$br" "$blo" "$bhi" \
+		"$(judge "$blo" "$bhi" 0.95 1.05)" "$(printf '%s\n' "${cc[@]}" | median)" \
+		"$(printf '%s\n' "${oc[@]}" | median)" "$cr" "$clo" "$chi" "$(judge "$clo" "$chi" - 1.05)"
 done

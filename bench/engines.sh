@@ -3,18 +3,21 @@
 # on one scratch loop device (--direct-io=on: the tight-noise setup of FACTS.md); prints per case the
 # medians of throughput and of CPU seconds per GiB, and the ratios engine/tool.
 # Usage (root): bench/engines.sh [BUILD_DIR] [PAIRS]   — BUILD_DIR holds bench/engine_once (default ./build).
-# Targets: aio/uring throughput >= 0.97 x fio, CPU s/GiB <= 1.05 x fio.
+# Targets: aio/uring throughput >= 0.97 x fio, CPU s/GiB <= 1.05 x fio; dd (bench/dd.sh, run at the end)
+# within 0.95-1.05 x coreutils dd. Each ratio comes with a bootstrap interval and a verdict: meets,
+# misses, or undecided when the runs are too noisy to tell. BENCH_ONLY=REGEX runs only the cases whose
+# "case engine" matches (dd's are "dd-each dd" and "dd-end dd"), e.g. BENCH_ONLY='1M-write|dd'.
 set -euo pipefail
 build=${1:-build}
 pairs=${2:-5}
 runtime=${BENCH_RUNTIME:-3}      # seconds per run: 4 cases x 2 engines x 2 tools x pairs runs
+only=${BENCH_ONLY:-}
 once="$build/bench/engine_once"
 [ "$(id -u)" = 0 ] || { echo "bench/engines.sh: needs root (loop device)" >&2; exit 1; }
 [ -x "$once" ] || { echo "bench/engines.sh: no $once (cmake --build $build --target engine_once)" >&2; exit 1; }
 command -v fio >/dev/null || { echo "bench/engines.sh: fio is not installed" >&2; exit 1; }
 
 # ---- the cases: NAME | rw | bs | iodepth | numjobs (size 128M per job, direct, time-based) ----
-# (engines-write adds the dd vs coreutils dd cases in their own section below.)
 fio_cases=(
 	"4k-randread|randread|4k|8|8"
 	"1M-read|read|1M|8|8"
@@ -30,8 +33,8 @@ trap cleanup EXIT INT TERM
 dd if=/dev/zero of="$file" bs=1M count=1024 conv=fsync status=none   # 8 jobs x 128M, allocated
 dev=$(losetup -f --show --direct-io=on "$file")
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", (a > 0 ? b / a : 0)}'; }
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 
 # One fio run -> "MiB/s CPU-s/GiB". fio's group figures: cpu% is of the summed job runtimes.
 run_fio() { # ioengine rw bs iodepth numjobs
@@ -55,11 +58,24 @@ run_engine() { # engine rw bs iodepth numjobs
 	     END {printf "%.2f %.4f\n", v["bytes"] / 1048576 / v["wall"], (v["usr"] + v["sys"]) / (v["bytes"] / 2^30)}'
 }
 
+# row NAME ENGINE "tool MiB/s..." "ours MiB/s..." "tool CPU..." "ours CPU..." BW_MIN BW_MAX: one table row,
+# medians with the ratio's bootstrap interval, judged against the target (lib.sh).
+row() {
+	local bw cpu
+	read -r br blo bhi <<<"$(ratio_ci "$4" "$3")"
+	read -r cr clo chi <<<"$(ratio_ci "$6" "$5")"
+	printf '%-13s %-6s %9.1f %9.1f  %s [%s, %s] %-9s | %8.4f %8.4f  %s [%s, %s] %s\n' "$1" "$2" \
+		"$(tr ' ' '\n' <<<"$3" | median)" "$(tr ' ' '\n' <<<"$4" | median)" "$br" "$blo" "$bhi" \
+		"$(judge "$blo" "$bhi" "$7" "$8")" "$(tr ' ' '\n' <<<"$5" | median)" "$(tr ' ' '\n' <<<"$6" | median)" \
+		"$cr" "$clo" "$chi" "$(judge "$clo" "$chi" - 1.05)"
+}
+
 results=()
 for c in "${fio_cases[@]}"; do
 	IFS='|' read -r name rw bs depth jobs <<<"$c"
 	for e in "${fio_engines[@]}"; do
 		IFS='|' read -r engine ioengine <<<"$e"
+		[[ -z $only || "$name $engine" =~ $only ]] || continue
 		ft=(); fc=(); et=(); ec=()
 		for ((i = 0; i < pairs; i++)); do
 			# ABBA order: who goes first alternates, so drift in the device does not favour one tool.
@@ -73,16 +89,21 @@ for c in "${fio_cases[@]}"; do
 		done
 		echo "$name $engine: fio MiB/s ${ft[*]} | engine MiB/s ${et[*]}" >&2
 		echo "$name $engine: fio CPU s/GiB ${fc[*]} | engine CPU s/GiB ${ec[*]}" >&2
-		mft=$(printf '%s\n' "${ft[@]}" | median); met=$(printf '%s\n' "${et[@]}" | median)
-		mfc=$(printf '%s\n' "${fc[@]}" | median); mec=$(printf '%s\n' "${ec[@]}" | median)
-		results+=("$(printf '%-13s %-6s %10.1f %10.1f %7s %10.4f %10.4f %7s' "$name" "$engine" \
-			"$mft" "$met" "$(ratio "$mft" "$met")" "$mfc" "$mec" "$(ratio "$mfc" "$mec")")")
+		results+=("$(row "$name" "$engine" "${ft[*]}" "${et[*]}" "${fc[*]}" "${ec[*]}" 0.97 -)")
 	done
 done
 
-# ---- dd vs coreutils dd (engines-write): append rows to results here ----
+# dd vs coreutils dd: bench/dd.sh measures on its own tmpfs-backed loop device (the field
+# report's setup) and prints its rows in this table's format.
+if [[ -z $only || "dd-each dd" =~ $only || "dd-end dd" =~ $only ]]; then
+	while IFS= read -r line; do
+		[[ -z $only || "${line%% *} dd" =~ $only ]] && results+=("$line")
+	done < <(PAIRS=$pairs ROWS_ONLY=1 bash "$here/dd.sh" "$build")
+fi
 
 echo
-printf '%-13s %-6s %10s %10s %7s %10s %10s %7s\n' case engine "tool MiB/s" "ours MiB/s" ratio \
-	"tool CPU/GiB" "ours CPU/GiB" ratio
+echo "# ratio = ours / tool, medians of $pairs runs each; [95% bootstrap interval]; verdict against the"
+echo "# target: aio/uring MiB/s >= 0.97 x fio, dd within 0.95-1.05 x coreutils dd, CPU s/GiB <= 1.05 x tool"
+printf '%-13s %-6s %9s %9s  %-22s %-9s | %8s %8s  %s\n' case engine "tool MiB/s" "ours MiB/s" "ratio [95% CI]" verdict \
+	"tool CPU/GiB" "ours CPU/GiB" "ratio [95% CI] verdict"
 printf '%s\n' "${results[@]}"

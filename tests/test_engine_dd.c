@@ -1,4 +1,4 @@
-/* Tests for the dd engine on a real scratch loop device: bytes moved, pattern at the right offsets, open flags of each sync mode, refusals. */
+/* Tests for the dd engine on a real scratch loop device: bytes moved, what lands where (pattern or dd's zeros), open flags of each sync mode, one open per repetition, refusals. */
 #include "common/error.h"
 #include "device/loopdev.h"
 #include "engines/engine.h"
@@ -58,16 +58,22 @@ static int run_dd(const char *const *kv, const struct ior_target *t, struct ior_
 	return rc;
 }
 
-static void zero_device(void)
+static void fill_device(unsigned char byte)
 {
 	int fd = open(ld.path, O_WRONLY);
 	CU_ASSERT_FATAL(fd >= 0);
-	char *z = calloc(1, 1 << 20);
+	char *z = malloc(1 << 20);
+	memset(z, byte, 1 << 20);
 	for (unsigned i = 0; i < DEV_SIZE >> 20; i++)
 		CU_ASSERT_EQUAL(write(fd, z, 1 << 20), 1 << 20);
 	free(z);
 	fsync(fd);
 	close(fd);
+}
+
+static void zero_device(void)
+{
+	fill_device(0);
 }
 
 static void test_registered_and_valid(void)
@@ -104,7 +110,7 @@ static void test_write_moves_what_was_asked_at_the_right_offsets(void)
 {
 	zero_device();
 	struct ior_sample s;
-	const char *kv[] = { "rw", "write", "bs", "64k", "count", "100", NULL };
+	const char *kv[] = { "rw", "write", "bs", "64k", "count", "100", "input", "pattern", NULL };
 	CU_ASSERT_EQUAL_FATAL(ok(run_dd(kv, &target, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 100u * 65536);
 	CU_ASSERT_EQUAL(s.ios, 100);
@@ -174,7 +180,7 @@ static void check_mode_flags(const char *mode, int want, int not_want)
 	CU_ASSERT_EQUAL(ok(ior_engine_dd.measure(state, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 16u * 4096);
 	ior_engine_dd.cleanup(state);
-	CU_ASSERT_EQUAL(fd_flags_of(ld.path), -1); /* closed by cleanup */
+	CU_ASSERT_EQUAL(fd_flags_of(ld.path), -1); /* closed when the repetition ended */
 	free_opts(opts);
 }
 
@@ -193,14 +199,58 @@ static void test_sync_modes_set_the_open_flags(void)
 static void test_sync_end_reaches_the_backing_file(void)
 {
 	zero_device();
-	const char *kv[] = { "rw", "write", "bs", "128k", "count", "24", "sync", "end", NULL };
+	const char *kv[] = { "rw", "write", "bs", "128k", "count", "24", "sync", "end", "input", "pattern", NULL };
 	void *opts = make_opts(kv);
 	struct ior_engine_args args = { .opts = opts, .target = &target };
 	void *state = NULL;
 	CU_ASSERT_EQUAL_FATAL(ok(ior_engine_dd.init(&state, &args)), IOR_OK);
 	struct ior_sample s;
 	CU_ASSERT_EQUAL(ok(ior_engine_dd.measure(state, &s)), IOR_OK);
-	check_pattern(ld.backing, 128 << 10, 24); /* still open: no close-time flush helped */
+	/* The test holds the device open (ld.fd), so the engine's close was not the last one and
+	 * wrote nothing back: only the fsync can have put the data in the backing file. */
+	check_pattern(ld.backing, 128 << 10, 24);
+	ior_engine_dd.cleanup(state);
+	free_opts(opts);
+}
+
+/* The default input is dd's if=/dev/zero: the blocks written are zeros, and nothing past them changes. */
+static void test_default_input_writes_zeros_like_dd(void)
+{
+	fill_device(0x5a);
+	struct ior_sample s;
+	const char *kv[] = { "rw", "write", "bs", "64k", "count", "10", NULL };
+	CU_ASSERT_EQUAL_FATAL(ok(run_dd(kv, &target, &s)), IOR_OK);
+	CU_ASSERT_EQUAL(s.bytes, 10u * 65536);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, "input=zero"));
+	int fd = open(ld.path, O_RDONLY);
+	CU_ASSERT_FATAL(fd >= 0);
+	unsigned char *buf = malloc(11u * 65536);
+	CU_ASSERT_EQUAL(pread(fd, buf, 11u * 65536, 0), 11 * 65536);
+	size_t zeros = 0;
+	while (zeros < 11u * 65536 && buf[zeros] == 0)
+		zeros++;
+	CU_ASSERT_EQUAL(zeros, 10u * 65536);
+	CU_ASSERT_EQUAL(buf[10u * 65536], 0x5a);
+	free(buf);
+	close(fd);
+}
+
+/* Like one dd process per repetition: the target is open from init (or the repetition's start)
+ * until the repetition ends, and each repetition opens it again. */
+static void test_each_repetition_opens_and_closes_the_target(void)
+{
+	const char *kv[] = { "rw", "write", "bs", "64k", "count", "8", "sync", "each", NULL };
+	void *opts = make_opts(kv);
+	struct ior_engine_args args = { .opts = opts, .target = &target };
+	void *state = NULL;
+	CU_ASSERT_EQUAL_FATAL(ok(ior_engine_dd.init(&state, &args)), IOR_OK);
+	CU_ASSERT_TRUE(fd_flags_of(ld.path) >= 0); /* a device that cannot be opened fails at init */
+	for (int rep = 0; rep < 3; rep++) {
+		struct ior_sample s;
+		CU_ASSERT_EQUAL(ok(ior_engine_dd.measure(state, &s)), IOR_OK);
+		CU_ASSERT_EQUAL(s.bytes, 8u * 65536);
+		CU_ASSERT_EQUAL(fd_flags_of(ld.path), -1);
+	}
 	ior_engine_dd.cleanup(state);
 	free_opts(opts);
 }
@@ -226,6 +276,9 @@ static void test_rejects_bad_combinations(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "exceeds"));
 	const char *rsync[] = { "rw", "read", "sync", "each", NULL };
 	CU_ASSERT_EQUAL(run_dd(rsync, &target, &s), IOR_EINVALID);
+	const char *rinput[] = { "rw", "read", "input", "pattern", NULL };
+	CU_ASSERT_EQUAL(run_dd(rinput, &target, &s), IOR_EINVALID);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "input = pattern applies to rw = write only"));
 	const char *odd[] = { "bs", "1000", "count", "1", "sync", "direct", NULL };
 	CU_ASSERT_EQUAL(run_dd(odd, &target, &s), IOR_EINVALID);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "logical block"));
@@ -256,6 +309,8 @@ int main(void)
 		IOR_TEST(test_read_moves_what_was_asked),
 		IOR_TEST(test_sync_modes_set_the_open_flags),
 		IOR_TEST(test_sync_end_reaches_the_backing_file),
+		IOR_TEST(test_default_input_writes_zeros_like_dd),
+		IOR_TEST(test_each_repetition_opens_and_closes_the_target),
 		IOR_TEST(test_refuses_non_destructive_target),
 		IOR_TEST(test_rejects_bad_combinations),
 		IOR_TEST(test_end_of_device_is_an_error),
