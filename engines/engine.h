@@ -61,6 +61,9 @@ struct ior_engine_args {
 	ior_engine_lookup_fn lookup;      /* may be NULL outside a matrix */
 	void *lookup_ctx;
 	const struct ior_journal *journal; /* may be NULL: nothing is journaled */
+	/* The cell's scheduler, already set on the target by the harness. An engine that makes
+	 * its own devices (loop) sets it on them; NULL outside a matrix. */
+	const char *scheduler;
 };
 
 struct ior_engine_ops {

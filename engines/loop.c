@@ -132,10 +132,11 @@ static int resolve_inner(struct loop_state *s, const struct ior_engine_args *arg
 }
 
 static int build(struct loop_state *s, const struct loop_opts *o, const char *inner_name,
-		 const struct ior_journal *journal)
+		 const struct ior_engine_args *args)
 {
 	struct ior_loopstack_spec spec = {
-		.journal = journal,
+		.journal = args->journal,
+		.scheduler = args->scheduler,
 		.backing = o->backing,
 		.backing_size = o->backing_size,
 		.size = o->size,
@@ -167,7 +168,7 @@ static int loop_init(void **state, const struct ior_engine_args *args)
 		return ior_error_set(IOR_ERROR, "loop: out of memory");
 	int rc = resolve_inner(s, args, name, o->inner_options);
 	if (rc == IOR_OK)
-		rc = build(s, o, name, args->journal);
+		rc = build(s, o, name, args);
 	if (rc == IOR_OK) {
 		struct ior_engine_args inner_args = { .opts = s->inner_opts, .target = &s->target,
 						      .journal = args->journal };

@@ -1,6 +1,7 @@
 /* Building and tearing down the loop engine's stack of tmpfs, files, loop devices and ext4 mounts; see engines/loopstack.h. */
 #include "engines/loopstack.h"
 #include "engines/spawn.h"
+#include "device/scheduler.h"
 #include "common/error.h"
 #include "common/stop.h"
 
@@ -25,12 +26,13 @@ static int check_stop(const char *step)
 }
 
 /* Journals a change before it is made; without a journal nothing is recorded. */
-static int journal_note(const struct ior_loopstack *st, const char *kind, const char *target, int64_t *id)
+static int journal_note(const struct ior_loopstack *st, const char *kind, const char *target, const char *original,
+			int64_t *id)
 {
 	*id = 0;
 	if (!st->journal || !st->journal->note)
 		return IOR_OK;
-	return st->journal->note(st->journal->ctx, kind, target, NULL, id);
+	return st->journal->note(st->journal->ctx, kind, target, original, id);
 }
 
 static void journal_done(const struct ior_loopstack *st, int64_t *id)
@@ -57,7 +59,7 @@ static int mount_tmpfs(struct ior_loopstack *st, uint64_t size)
 	if (rc != IOR_OK)
 		return rc;
 	st->base_tmpfs = true;
-	if ((rc = journal_note(st, "mount", st->base, &st->base_jid)) != IOR_OK)
+	if ((rc = journal_note(st, "mount", st->base, NULL, &st->base_jid)) != IOR_OK)
 		return rc;
 	char data[64];
 	snprintf(data, sizeof(data), "size=%llu,mode=0700", (unsigned long long)size);
@@ -113,12 +115,32 @@ static int add_fs(struct ior_loopstack *st, struct ior_loopstack_level *lv)
 	if (rc == IOR_OK)
 		rc = make_mountpoint(lv->mnt, sizeof(lv->mnt));
 	if (rc == IOR_OK)
-		rc = journal_note(st, "mount", lv->mnt, &lv->mnt_jid);
+		rc = journal_note(st, "mount", lv->mnt, NULL, &lv->mnt_jid);
 	if (rc != IOR_OK)
 		return rc;
 	if (mount(lv->ld.path, lv->mnt, "ext4", MS_NOSUID | MS_NODEV, "") != 0)
 		return ior_error_errno(IOR_ERROR, errno, "loop: cannot mount '%s' on '%s'", lv->ld.path, lv->mnt);
 	lv->mounted = true;
+	return IOR_OK;
+}
+
+/* The cell's scheduler on a level's device: journaled with the one it had (a loop device keeps
+ * its scheduler after it is detached and reused), so teardown or `recover` can put it back. */
+static int set_scheduler(struct ior_loopstack *st, struct ior_loopstack_level *lv, const char *want)
+{
+	const char *dev = lv->ld.path;
+	char orig[sizeof(lv->sched_orig)];
+	int rc = ior_scheduler_active(dev, orig, sizeof(orig));
+	if (rc == IOR_OK && strcmp(orig, want) == 0)
+		return IOR_OK; /* already so: nothing to change, nothing to restore */
+	if (rc == IOR_OK)
+		rc = journal_note(st, "scheduler", dev, orig, &lv->sched_jid);
+	if (rc == IOR_OK) {
+		snprintf(lv->sched_orig, sizeof(lv->sched_orig), "%s", orig);
+		rc = ior_scheduler_set(dev, want);
+	}
+	if (rc != IOR_OK)
+		return ior_error_wrap(rc, "loop: level %u (%s): scheduler '%s'", st->depth, dev, want);
 	return IOR_OK;
 }
 
@@ -138,7 +160,7 @@ static int add_level(struct ior_loopstack *st, const struct ior_loopstack_spec *
 	struct ior_loopstack_level *lv = &st->lv[st->depth];
 	char file[PATH_MAX];
 	ior_loopdev_scratch_name(file, sizeof(file), below);
-	rc = journal_note(st, "file", file, &lv->file_jid);
+	rc = journal_note(st, "file", file, NULL, &lv->file_jid);
 	if (rc == IOR_OK)
 		rc = ior_loopdev_create_at(&lv->ld, file, size, false);
 	if (rc != IOR_OK) {
@@ -147,6 +169,8 @@ static int add_level(struct ior_loopstack *st, const struct ior_loopstack_spec *
 	}
 	lv->size = size;
 	st->depth++;
+	if (spec->scheduler && spec->scheduler[0] && (rc = set_scheduler(st, lv, spec->scheduler)) != IOR_OK)
+		return rc;
 	return with_fs ? add_fs(st, lv) : IOR_OK;
 }
 
@@ -168,6 +192,8 @@ int ior_loopstack_build(struct ior_loopstack *st, const struct ior_loopstack_spe
 {
 	memset(st, 0, sizeof(*st));
 	st->journal = spec->journal;
+	if (spec->scheduler)
+		snprintf(st->sched, sizeof(st->sched), "%s", spec->scheduler);
 	if (spec->depth < 1 || spec->depth > IOR_LOOPSTACK_MAX_DEPTH)
 		return ior_error_set(IOR_EINVALID, "loop: depth %u is outside 1..%d", spec->depth, IOR_LOOPSTACK_MAX_DEPTH);
 	if (spec->size < MIB)
@@ -210,6 +236,13 @@ static void first_error(int *rc, int r, char *msg, size_t len)
 
 static void teardown_level(struct ior_loopstack *st, struct ior_loopstack_level *lv, int *rc, char *msg, size_t len)
 {
+	if (lv->sched_orig[0]) {
+		int r = ior_scheduler_set(lv->ld.path, lv->sched_orig);
+		first_error(rc, r, msg, len);
+		if (r == IOR_OK)
+			journal_done(st, &lv->sched_jid);
+		lv->sched_orig[0] = '\0';
+	}
 	if (lv->mounted) {
 		int r = unmount(lv->mnt);
 		first_error(rc, r, msg, len);
@@ -279,7 +312,10 @@ void ior_loopstack_describe(const struct ior_loopstack *st, char *buf, size_t le
 	}
 	for (unsigned i = 0; i < st->depth && n < len; i++) {
 		size_text(sz, sizeof(sz), st->lv[i].size);
-		n += (size_t)snprintf(buf + n, len - n, " > %s %s%s", st->lv[i].ld.path, sz,
+		char sched[40] = "";
+		if (st->sched[0])
+			snprintf(sched, sizeof(sched), " [%s]", st->sched);
+		n += (size_t)snprintf(buf + n, len - n, " > %s %s%s%s", st->lv[i].ld.path, sz, sched,
 				      st->lv[i].mounted ? " ext4" : "");
 	}
 	if (st->target_is_file && n < len)

@@ -18,6 +18,9 @@ struct ior_loopstack_spec {
 	uint64_t size;            /* each level's file: this, or what fits on the level below if less */
 	unsigned depth;           /* 1..IOR_LOOPSTACK_MAX_DEPTH loop devices */
 	bool top_fs;              /* ext4 on the top device too, and the target is a file on it */
+	const char *scheduler;    /* the cell's scheduler, set on every level's loop device (where the
+				   * inner engine's I/O is queued) and restored before it is detached;
+				   * NULL or "" leaves them as they come */
 	const struct ior_journal *journal; /* may be NULL; mounts and files are journaled before they exist */
 };
 
@@ -26,7 +29,8 @@ struct ior_loopstack_level {
 	uint64_t size;
 	char mnt[64];             /* mkdtemp'd mount point under /tmp, "" when none */
 	bool mounted;
-	int64_t file_jid, mnt_jid; /* journal entries, 0 = none */
+	int64_t file_jid, mnt_jid, sched_jid; /* journal entries, 0 = none */
+	char sched_orig[32];      /* the device's scheduler before ours, "" when not switched */
 };
 
 struct ior_loopstack {
@@ -41,6 +45,7 @@ struct ior_loopstack {
 	char target[PATH_MAX];    /* what the inner engine measures: top device, or a file on the top fs */
 	uint64_t target_size;
 	bool target_is_file;
+	char sched[32];           /* the scheduler every level runs, "" when left alone */
 };
 
 /* Builds the stack. On failure (or a stop request, IOR_EINTERRUPTED) what was
@@ -51,7 +56,8 @@ int ior_loopstack_build(struct ior_loopstack *st, const struct ior_loopstack_spe
  * first error. Safe on a zeroed, partly built or already torn-down stack. */
 int ior_loopstack_teardown(struct ior_loopstack *st);
 
-/* One line for a sample's detail: "tmpfs 256M > /dev/loop3 256M ext4 > /dev/loop4 247M". */
+/* One line for a sample's detail: "tmpfs 256M > /dev/loop3 256M ext4 > /dev/loop4 247M", with
+ * "[mq-deadline]" after each device when a scheduler was set. */
 void ior_loopstack_describe(const struct ior_loopstack *st, char *buf, size_t len);
 
 #endif

@@ -267,6 +267,7 @@ int ior_run_cell(struct ior_cell_runner *r, struct ior_run_device *dev, const ch
 		.lookup = lookup_engine,
 		.lookup_ctx = r,
 		.journal = &r->journal,
+		.scheduler = sched,
 	};
 	void *state = NULL;
 	ior_error_clear();

@@ -3,6 +3,7 @@
 #include "common/stop.h"
 #include "engines/engine.h"
 #include "engines/loopstack.h"
+#include "device/scheduler.h"
 #include "tests/engine_opts.h"
 #include "tests/suite.h"
 
@@ -219,6 +220,105 @@ static void test_partial_stacks_tear_down(void)
 	check_no_traces(&before);
 }
 
+/* A journal that remembers what it was told, as the run's undo journal would. */
+struct noted {
+	char kind[16], target[64], original[32];
+	bool done;
+};
+static struct noted notes[16];
+static int nnotes;
+
+static int note(void *ctx, const char *kind, const char *target, const char *original, int64_t *id)
+{
+	(void)ctx;
+	CU_ASSERT_FATAL(nnotes < 16);
+	struct noted *n = &notes[nnotes++];
+	snprintf(n->kind, sizeof(n->kind), "%s", kind);
+	snprintf(n->target, sizeof(n->target), "%s", target);
+	snprintf(n->original, sizeof(n->original), "%s", original ? original : "");
+	n->done = false;
+	*id = nnotes;
+	return IOR_OK;
+}
+
+static void note_done(void *ctx, int64_t id)
+{
+	(void)ctx;
+	notes[id - 1].done = true;
+}
+
+static const struct ior_journal recorder = { .note = note, .done = note_done };
+
+static int init_loop_sched(void **state, const char *const *kv, void **opts, const char *sched)
+{
+	nnotes = 0;
+	*opts = make_opts(&ior_engine_loop, kv);
+	struct ior_engine_args args = { .opts = *opts, .target = &unused_target, .lookup = lookup,
+					.journal = &recorder, .scheduler = sched };
+	return ior_engine_loop.init(state, &args);
+}
+
+/* The scheduler a cell names is the one its I/O goes through: for the loop engine that is every
+ * level of its stack, not the matrix's device, which it never touches. */
+static void test_cell_scheduler_is_set_on_every_level_and_restored(void)
+{
+	char offered[256];
+	ior_test_loop_schedulers(offered, sizeof(offered));
+	if (!strstr(offered, "mq-deadline")) {
+		fprintf(stderr, "  (loop devices here do not offer mq-deadline: '%s'; not tested)\n", offered);
+		return;
+	}
+	struct traces before = traces_now();
+	const char *dd[] = { "bs", "1M", "count", "4", "sync", "each", NULL };
+	set_writer(dd);
+	const char *kv[] = { "inner", "writer", "size", "32M", "depth", "2", NULL };
+	void *state = NULL, *opts;
+	CU_ASSERT_EQUAL_FATAL(ok(init_loop_sched(&state, kv, &opts, "mq-deadline")), IOR_OK);
+	struct ior_sample s;
+	CU_ASSERT_EQUAL_FATAL(ok(ior_engine_loop.measure(state, &s)), IOR_OK);
+	CU_ASSERT_EQUAL(count_in(s.detail, " [mq-deadline]"), 2);
+	int switched = 0;
+	for (int i = 0; i < nnotes; i++) {
+		if (strcmp(notes[i].kind, "scheduler") != 0)
+			continue;
+		switched++;
+		char active[32];
+		CU_ASSERT_EQUAL(ok(ior_scheduler_active(notes[i].target, active, sizeof(active))), IOR_OK);
+		CU_ASSERT_STRING_EQUAL(active, "mq-deadline");
+		CU_ASSERT_STRING_NOT_EQUAL(notes[i].original, "mq-deadline");
+		CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, notes[i].target));
+	}
+	CU_ASSERT_EQUAL(switched, 2); /* both levels, each journaled with what it had */
+	ior_engine_loop.cleanup(state);
+	for (int i = 0; i < nnotes; i++) {
+		CU_ASSERT_TRUE(notes[i].done);
+		char active[32];
+		if (strcmp(notes[i].kind, "scheduler") == 0 &&
+		    ok(ior_scheduler_active(notes[i].target, active, sizeof(active))) == IOR_OK)
+			CU_ASSERT_STRING_EQUAL(active, notes[i].original);
+	}
+	free_opts(&ior_engine_loop, opts);
+	check_no_traces(&before);
+}
+
+/* A scheduler loop devices do not offer makes the cell a skip (unsupported) naming the device, with nothing left. */
+static void test_unoffered_scheduler_is_unsupported_and_leaves_nothing(void)
+{
+	struct traces before = traces_now();
+	const char *dd[] = { "bs", "1M", "count", "4", NULL };
+	set_writer(dd);
+	const char *kv[] = { "inner", "writer", "size", "32M", "depth", "2", NULL };
+	void *state = NULL, *opts;
+	CU_ASSERT_EQUAL(init_loop_sched(&state, kv, &opts, "anticipatory"), IOR_EUNSUPPORTED);
+	CU_ASSERT_PTR_NULL(state);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "anticipatory"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "level 1 (/dev/loop"));
+	for (int i = 0; i < nnotes; i++)
+		CU_ASSERT_TRUE(notes[i].done);
+	free_opts(&ior_engine_loop, opts);
+	check_no_traces(&before);
+}
+
 static void test_ext4_top_and_directory_backing(void)
 {
 	struct traces before = traces_now();
@@ -298,6 +398,8 @@ int main(void)
 		IOR_TEST(test_inner_failure_tears_down),
 		IOR_TEST(test_stop_request_tears_down),
 		IOR_TEST(test_partial_stacks_tear_down),
+		IOR_TEST(test_cell_scheduler_is_set_on_every_level_and_restored),
+		IOR_TEST(test_unoffered_scheduler_is_unsupported_and_leaves_nothing),
 		IOR_TEST(test_ext4_top_and_directory_backing),
 		IOR_TEST(test_inner_by_type_and_unknown_inner),
 		IOR_TEST_END

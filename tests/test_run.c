@@ -182,6 +182,41 @@ static void test_stop_request_keeps_samples_and_restores(void)
 	ior_matrix_free(m);
 }
 
+/* A loop cell's scheduler goes to the loop devices its stack makes, where its I/O is queued; they
+ * are journaled and put back, so the machine's loop schedulers end as they began. */
+static void test_loop_cells_run_their_stack_on_the_cell_scheduler(void)
+{
+	char before[8192];
+	snprintf(before, sizeof(before), "%s", snapshot_loop_schedulers());
+	char text[1024];
+	snprintf(text, sizeof(text),
+		 "[matrix]\nrepetitions = 2\nschedulers = mq-deadline bfq\n"
+		 "[device scratch]\nloop = 32M\nbacking_dir = %s\n"
+		 "[engine nested]\ntype = loop\nsize = 32M\ndepth = 2\ninner_options = bs=1M count=4 sync=each\n",
+		 ior_test_tmpdir());
+	struct ior_matrix *m = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_matrix_parse_string(&m, "loop.ini", text), IOR_OK);
+	struct ior_db *db = fresh_db("loopsched.db");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+	struct ior_run_options o = { .progress = false };
+	struct ior_run_summary s;
+	int rc = ior_run_matrix(db, m, &o, &s);
+	if (rc)
+		fprintf(stderr, "run failed: %s\n", ior_error_last());
+	CU_ASSERT_EQUAL(rc, IOR_OK);
+	CU_ASSERT_EQUAL(s.samples, 4);
+	/* each sample's stack names its two levels with the cell's scheduler, and only that one */
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM sample_view WHERE scheduler = 'bfq' "
+				      "AND detail LIKE '%/dev/loop% [bfq]%/dev/loop% [bfq]%' AND detail NOT LIKE '%mq-deadline%'"), 2);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM sample_view WHERE scheduler = 'mq-deadline' "
+				      "AND detail LIKE '%/dev/loop% [mq-deadline]%/dev/loop% [mq-deadline]%'"), 2);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM undo_log WHERE kind = 'scheduler' AND undone_at IS NULL"), 0);
+	CU_ASSERT_STRING_EQUAL(snapshot_loop_schedulers(), before);
+	CU_ASSERT_EQUAL(count_scratch_files(), 0);
+	ior_db_free(db);
+	ior_matrix_free(m);
+}
+
 static void test_missing_device_fails_before_anything_runs(void)
 {
 	struct ior_matrix *m = NULL;
@@ -289,6 +324,7 @@ int main(void)
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_small_matrix_stores_samples_and_restores),
 		IOR_TEST(test_stop_request_keeps_samples_and_restores),
+		IOR_TEST(test_loop_cells_run_their_stack_on_the_cell_scheduler),
 		IOR_TEST(test_missing_device_fails_before_anything_runs),
 		IOR_TEST(test_adaptive_repetitions_stop_stable_or_at_cap),
 		IOR_TEST(test_write_engine_refused_through_the_harness),
