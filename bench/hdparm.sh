@@ -1,6 +1,7 @@
 #!/bin/bash
 # Side by side: `hdparm -t` vs the hdparm engine (buffered) and `hdparm -t --direct` vs direct = yes,
-# alternating run by run on one scratch loop device; prints the medians (MB/s, MiB-based) and their ratios.
+# alternating run by run on one scratch loop device; prints the medians (MB/s, MiB-based), their ratios with
+# a bootstrap interval, and a verdict against the target 0.95-1.05 (meets, misses, or undecided when noisy).
 # Usage (root): bench/hdparm.sh [BUILD_DIR] [RUNS]   — BUILD_DIR holds bench/engine_once (default ./build).
 set -euo pipefail
 build=${1:-build}
@@ -20,11 +21,12 @@ dd if=/dev/urandom of="$file" bs=1M count=$(( $(numfmt --from=iec "$size") >> 20
 dev=$(losetup -f --show "$file")
 cat "$file" >/dev/null
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+. "$(cd "$(dirname "$0")" && pwd)/lib.sh"
 # hdparm prints "... = 123.45 MB/sec" (or kB/sec below 1 MB/s).
 hdparm_mb() { hdparm "$@" "$dev" | awk '/Timing/ {v=$(NF-1); if ($NF=="kB/sec") v/=1024; print v}'; }
 engine_mb() { "$once" hdparm "$dev" "$@" | sed -n 's/^value=\([0-9.]*\) .*/\1/p'; }
 
+declare -A hdparm_runs engine_runs
 printf '%-9s %-6s %s\n' mode tool "MB/s per run"
 for mode in buffered direct; do
 	if [ $mode = direct ]; then hflags=(-t --direct); eopts=(direct=yes); else hflags=(-t); eopts=(direct=no); fi
@@ -39,13 +41,13 @@ for mode in buffered direct; do
 	done
 	printf '%-9s %-6s %s\n' $mode hdparm "${h[*]}"
 	printf '%-9s %-6s %s\n' $mode engine "${e[*]}"
-	hm=$(printf '%s\n' "${h[@]}" | median)
-	em=$(printf '%s\n' "${e[@]}" | median)
-	eval "med_$mode='$hm $em'"
+	hdparm_runs[$mode]="${h[*]}"; engine_runs[$mode]="${e[*]}"
 done
 echo
-printf '%-9s %12s %12s %8s\n' mode "hdparm med" "engine med" ratio
+printf '%-9s %12s %12s  %-22s %s\n' mode "hdparm med" "engine med" "ratio [95% CI]" "verdict (0.95-1.05)"
 for mode in buffered direct; do
-	eval "set -- \$med_$mode"
-	printf '%-9s %12.2f %12.2f %8.3f\n' $mode "$1" "$2" "$(awk -v a="$1" -v b="$2" 'BEGIN {print b / a}')"
+	hr=${hdparm_runs[$mode]}; er=${engine_runs[$mode]}
+	read -r r lo hi <<<"$(ratio_ci "$er" "$hr")"
+	printf '%-9s %12.2f %12.2f  %s [%s, %s] %s\n' $mode "$(tr ' ' '\n' <<<"$hr" | median)" \
+		"$(tr ' ' '\n' <<<"$er" | median)" "$r" "$lo" "$hi" "$(judge "$lo" "$hi" 0.95 1.05)"
 done
