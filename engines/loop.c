@@ -22,9 +22,12 @@ struct loop_opts {
 	uint64_t size;
 	uint64_t depth;
 	int fs;
+	int file;
 };
 
 static const char *const fs_names[] = { "none", "ext4", NULL };
+enum loop_file { LOOP_FILE_ZEROS, LOOP_FILE_SPARSE };
+static const char *const file_names[] = { "zeros", "sparse", NULL };
 
 static const struct ior_option loop_rows[] = {
 	{ "inner", IOR_OPT_STRING, offsetof(struct loop_opts, inner), 0, 0, "dd", NULL,
@@ -41,6 +44,8 @@ static const struct ior_option loop_rows[] = {
 	  "loop devices stacked: 2 = a loop device over a file on ext4 on another loop device" },
 	{ "fs", IOR_OPT_ENUM, offsetof(struct loop_opts, fs), 0, 0, "none", fs_names,
 	  "none: the inner engine writes the top loop device; ext4: a file on ext4 on it" },
+	{ "file", IOR_OPT_ENUM, offsetof(struct loop_opts, file), 0, 0, "zeros", file_names,
+	  "each level's file: zeros (written once before the repetitions, like dd if=/dev/zero of=FILE) or sparse (the first repetition allocates it)" },
 	IOR_OPTION_END
 };
 
@@ -142,6 +147,7 @@ static int build(struct loop_state *s, const struct loop_opts *o, const char *in
 		.size = o->size,
 		.depth = (unsigned)o->depth,
 		.top_fs = o->fs == LOOP_FS_EXT4,
+		.sparse = o->file == LOOP_FILE_SPARSE,
 	};
 	int rc = ior_loopstack_build(&s->st, &spec);
 	if (rc != IOR_OK)

@@ -6,6 +6,7 @@
 #include "common/stop.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,9 +95,10 @@ static int room_in(const char *dir, uint64_t *bytes)
 
 static int make_ext4(const char *dev)
 {
-	/* No lazy init: ext4lazyinit would otherwise write in the background while we measure. */
+	/* No lazy init: ext4lazyinit would otherwise write in the background while we measure.
+	 * No discard: it would punch the zero-filled file below sparse again. */
 	const char *argv[] = { "mke2fs", "-q", "-F", "-t", "ext4", "-m", "0",
-			       "-E", "lazy_itable_init=0,lazy_journal_init=0", dev, NULL };
+			       "-E", "lazy_itable_init=0,lazy_journal_init=0,nodiscard", dev, NULL };
 	struct ior_spawn_result res;
 	int rc = ior_spawn_run(&res, argv, NULL, 0);
 	if (rc == IOR_OK)
@@ -122,6 +124,31 @@ static int add_fs(struct ior_loopstack *st, struct ior_loopstack_level *lv)
 		return ior_error_errno(IOR_ERROR, errno, "loop: cannot mount '%s' on '%s'", lv->ld.path, lv->mnt);
 	lv->mounted = true;
 	return IOR_OK;
+}
+
+/* Writes a level's file with zeros, through the file (below its loop device, which nothing uses
+ * yet), and syncs it: the repetitions then write into allocated blocks, as on an image made with
+ * dd if=/dev/zero. Without it the first repetition on a fresh tmpfs file ran at 1/7 the speed
+ * of the others (281 against 2038-2134 MiB/s here), which measures tmpfs, not the stack. */
+static int fill_with_zeros(const struct ior_loopstack_level *lv)
+{
+	enum { CHUNK = 1 << 20 };
+	static const unsigned char zeros[CHUNK];
+	int fd = open(lv->ld.backing, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ior_error_errno(IOR_ERROR, errno, "loop: cannot open '%s' to fill it", lv->ld.backing);
+	int rc = IOR_OK;
+	for (uint64_t off = 0; rc == IOR_OK && off < lv->size; off += CHUNK) {
+		size_t n = lv->size - off < CHUNK ? (size_t)(lv->size - off) : CHUNK;
+		if ((rc = check_stop("filling a loop file")) != IOR_OK)
+			break;
+		if (pwrite(fd, zeros, n, (off_t)off) != (ssize_t)n)
+			rc = ior_error_errno(IOR_ERROR, errno ? errno : ENOSPC, "loop: cannot fill '%s' with zeros", lv->ld.backing);
+	}
+	if (rc == IOR_OK && fsync(fd) != 0)
+		rc = ior_error_errno(IOR_ERROR, errno, "loop: cannot sync '%s'", lv->ld.backing);
+	close(fd);
+	return rc;
 }
 
 /* The cell's scheduler on a level's device: journaled with the one it had (a loop device keeps
@@ -169,6 +196,8 @@ static int add_level(struct ior_loopstack *st, const struct ior_loopstack_spec *
 	}
 	lv->size = size;
 	st->depth++;
+	if (!spec->sparse && (rc = fill_with_zeros(lv)) != IOR_OK)
+		return rc;
 	if (spec->scheduler && spec->scheduler[0] && (rc = set_scheduler(st, lv, spec->scheduler)) != IOR_OK)
 		return rc;
 	return with_fs ? add_fs(st, lv) : IOR_OK;

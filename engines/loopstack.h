@@ -18,6 +18,9 @@ struct ior_loopstack_spec {
 	uint64_t size;            /* each level's file: this, or what fits on the level below if less */
 	unsigned depth;           /* 1..IOR_LOOPSTACK_MAX_DEPTH loop devices */
 	bool top_fs;              /* ext4 on the top device too, and the target is a file on it */
+	bool sparse;              /* leave each level's file sparse: the first repetition then pays for
+				   * allocating it; false writes it with zeros first, like an image
+				   * made with dd if=/dev/zero of=FILE */
 	const char *scheduler;    /* the cell's scheduler, set on every level's loop device (where the
 				   * inner engine's I/O is queued) and restored before it is detached;
 				   * NULL or "" leaves them as they come */

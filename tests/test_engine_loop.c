@@ -319,6 +319,29 @@ static void test_unoffered_scheduler_is_unsupported_and_leaves_nothing(void)
 	check_no_traces(&before);
 }
 
+/* Each level's file is allocated (written with zeros) before the repetitions unless sparse is asked for. */
+static void test_level_files_are_allocated_unless_sparse(void)
+{
+	struct traces before = traces_now();
+	for (int sparse = 0; sparse <= 1; sparse++) {
+		struct ior_loopstack_spec spec = { .backing = "tmpfs", .size = 16 << 20, .depth = 2, .sparse = sparse };
+		struct ior_loopstack st;
+		CU_ASSERT_EQUAL_FATAL(ok(ior_loopstack_build(&st, &spec)), IOR_OK);
+		for (unsigned i = 0; i < st.depth; i++) {
+			struct stat sb;
+			CU_ASSERT_EQUAL_FATAL(stat(st.lv[i].ld.backing, &sb), 0);
+			uint64_t allocated = (uint64_t)sb.st_blocks * 512;
+			if (sparse) {
+				CU_ASSERT_TRUE(allocated < st.lv[i].size / 2);
+			} else {
+				CU_ASSERT_TRUE(allocated >= st.lv[i].size);
+			}
+		}
+		CU_ASSERT_EQUAL(ok(ior_loopstack_teardown(&st)), IOR_OK);
+	}
+	check_no_traces(&before);
+}
+
 static void test_ext4_top_and_directory_backing(void)
 {
 	struct traces before = traces_now();
@@ -400,6 +423,7 @@ int main(void)
 		IOR_TEST(test_partial_stacks_tear_down),
 		IOR_TEST(test_cell_scheduler_is_set_on_every_level_and_restored),
 		IOR_TEST(test_unoffered_scheduler_is_unsupported_and_leaves_nothing),
+		IOR_TEST(test_level_files_are_allocated_unless_sparse),
 		IOR_TEST(test_ext4_top_and_directory_backing),
 		IOR_TEST(test_inner_by_type_and_unknown_inner),
 		IOR_TEST_END
