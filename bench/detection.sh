@@ -2,10 +2,11 @@
 # Detection benchmark (not a test): false-positive rate and power of ioregress's compare verdict against
 # the mmtests and lkp-tests rules, on synthetic kernel pairs (CoV 1-10%, shifts 0-20% and 2x/4x CoV,
 # 3-15 repetitions, gaussian, outlier and bimodal noise).
-# Usage: bench/detection.sh [TRIALS [SEED [MIN_EFFECT_PERCENT]]]; IOR_BUILD_DIR picks the build directory.
+# Usage: bench/detection.sh [TRIALS [SEED [MIN_EFFECT_PERCENT [fpr]]]]; "fpr" prints only the false-positive table
+# (for long confirmation runs, e.g. 10000 trials). IOR_BUILD_DIR picks the build directory.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${IOR_BUILD_DIR:-$here/build}
 [ -f "$build/CMakeCache.txt" ] || cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" --target ior_detect -j"$(nproc)" >/dev/null
-exec "$build/bench/ior_detect" "${1:-1000}" "${2:-1}" ${3:+"$3"}
+exec "$build/bench/ior_detect" "${1:-1000}" "${2:-1}" ${3:+"$3"} ${4:+"$4"}

@@ -41,6 +41,40 @@ double ior_mw_min_p(size_t m, size_t n);
 /* Hodges-Lehmann shift: the median of all pairwise differences b_j - a_i. */
 double ior_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb);
 
+/* --- Student's t distribution and Welch's test ---------------------------------- */
+
+/* Regularized incomplete beta function I_x(a, b), a, b > 0. */
+double ior_beta_regularized(double x, double a, double b);
+
+/* P(|T| >= |t|) for Student's t with df > 0 degrees of freedom (df need not
+ * be an integer: Welch's df is not). */
+double ior_t_two_sided_p(double t, double df);
+
+/* The p-quantile of Student's t with df degrees of freedom, 0 < p < 1. */
+double ior_t_quantile(double p, double df);
+
+struct ior_welch {
+	double diff;          /* mean(b) - mean(a) */
+	double se;            /* sqrt(var_a / na + var_b / nb) */
+	double t;             /* diff / se */
+	double df;            /* Welch-Satterthwaite degrees of freedom */
+	double p;             /* two-sided p-value; NAN when a side has fewer than 2 values */
+	double lo, hi;        /* confidence interval of diff at the requested level */
+};
+
+/* Welch's unequal-variance t-test of b against a, with a level (e.g. 0.95)
+ * confidence interval of the difference of means. */
+int ior_welch(struct ior_welch *out, const double *a, size_t na, const double *b, size_t nb, double level);
+
+/* --- outliers left out of the verdict's test ------------------------------------ */
+
+/* Flags (flags may be NULL) the samples of x that the verdict's t-test leaves
+ * out, and returns how many: |0.6745 (x_i - median) / MAD| > 3.5 (the
+ * Iglewicz-Hoaglin rule) both about x's own median and about the other
+ * side's median, MAD pooled over both sides' deviations from their own
+ * medians. The reasons are in compare.c. x is not modified. */
+size_t ior_compare_outliers(bool *flags, const double *x, size_t n, const double *other, size_t nother);
+
 /* --- the comparison and its verdict ------------------------------------------- */
 
 enum ior_verdict {
@@ -71,9 +105,11 @@ struct ior_comparison {
 	double ratio_lo, ratio_hi;/* percentile-bootstrap 95% interval of the ratio */
 	double hl_shift;          /* Hodges-Lehmann b - a, in the metric's unit */
 	struct ior_mw mw;
-	double min_p;             /* best p these sizes could reach */
+	double min_p;             /* best p Mann-Whitney could reach at these sizes: the sample-size floor */
+	struct ior_welch welch;   /* Welch's t-test on log values without the excluded samples: the verdict's test */
+	size_t excluded_a, excluded_b;  /* samples left out of that test (ior_compare_outliers); raw data untouched */
 	enum ior_verdict verdict;
-	char reason[256];         /* the verdict in words */
+	char reason[384];         /* the verdict in words, with the evidence */
 };
 
 /* Compares b (candidate) against a (baseline); each needs at least one value. */

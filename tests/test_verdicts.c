@@ -1,4 +1,4 @@
-/* Tests for reports/compare.c: Mann-Whitney against published tables, Hodges-Lehmann, and verdicts on generated data with known shifts. */
+/* Tests for reports/compare.c: Mann-Whitney, Student t and Welch against published tables, Hodges-Lehmann, the outlier rule, and verdicts on generated data with known shifts. */
 #include "reports/adaptive.h"
 #include "reports/compare.h"
 #include "common/error.h"
@@ -135,6 +135,153 @@ static void test_hodges_lehmann(void)
 	NEAR(ior_hodges_lehmann(x, 5, y, 5), 2.5, 0.8);
 }
 
+/* Student's t, two-sided tail, against the printed table (e.g. Moore & McCabe,
+ * Table D; NIST/SEMATECH e-Handbook 1.3.6.7.2): t* with upper tail 0.025 and
+ * 0.005, i.e. two-sided 0.05 and 0.01. Degrees of freedom 1 and 2 also have
+ * closed forms: p = 1 - 2 atan(t) / pi and p = 1 - t / sqrt(2 + t^2). */
+static void test_t_distribution_matches_tables(void)
+{
+	static const struct { double df, t05, t01; } table[] = {
+		{ 1, 12.706, 63.657 }, { 2, 4.303, 9.925 }, { 4, 2.776, 4.604 }, { 5, 2.571, 4.032 },
+		{ 10, 2.228, 3.169 }, { 20, 2.086, 2.845 }, { 30, 2.042, 2.750 }, { 100, 1.984, 2.626 },
+	};
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		NEAR(ior_t_quantile(0.975, table[i].df), table[i].t05, 0.0006);
+		NEAR(ior_t_quantile(0.995, table[i].df), table[i].t01, 0.0006);
+		NEAR(ior_t_quantile(0.025, table[i].df), -table[i].t05, 0.0006);
+		NEAR(ior_t_two_sided_p(table[i].t05, table[i].df), 0.05, 0.0001);
+		NEAR(ior_t_two_sided_p(table[i].t01, table[i].df), 0.01, 0.00005);
+	}
+	for (double t = 0; t < 30; t += 0.7) {
+		NEAR(ior_t_two_sided_p(t, 1), 1 - 2 * atan(t) / M_PI, 1e-12);
+		NEAR(ior_t_two_sided_p(-t, 2), 1 - t / sqrt(2 + t * t), 1e-12);
+	}
+	/* Large df approaches the normal: 1.959964 at 0.975. */
+	NEAR(ior_t_quantile(0.975, 1e7), 1.959964, 1e-5);
+	NEAR(ior_beta_regularized(0.3, 1, 1), 0.3, 1e-14);    /* I_x(1, 1) = x */
+	NEAR(ior_beta_regularized(0.3, 2, 1), 0.09, 1e-14);   /* I_x(a, 1) = x^a */
+	CU_ASSERT_TRUE(isnan(ior_t_two_sided_p(1, 0)));
+}
+
+/* R's t.test (Welch is its default), the worked example of the Cross
+ * Validated answer "Welch's t-test confidence interval" (stats.stackexchange
+ * 2017): ts1 = 11 9 10 11 10 12 9 11 12 9, ts2 = 11 13 10 13 12 9 11 12 12 11
+ * gives t = -1.8325, df = 17.9, p = 0.08356, 95% CI -2.1469104 to 0.1469104
+ * (for ts1 - ts2; ior_welch reports b - a, so the signs flip). */
+static void test_welch_matches_r(void)
+{
+	const double a[] = { 11, 9, 10, 11, 10, 12, 9, 11, 12, 9 }, b[] = { 11, 13, 10, 13, 12, 9, 11, 12, 12, 11 };
+	struct ior_welch w;
+	CU_ASSERT_EQUAL_FATAL(ior_welch(&w, a, 10, b, 10, 0.95), 0);
+	NEAR(w.t, 1.8325, 0.0001);
+	NEAR(w.df, 17.9, 0.05);
+	NEAR(w.p, 0.08356, 0.00001);
+	NEAR(w.lo, -0.1469104, 1e-6);
+	NEAR(w.hi, 2.1469104, 1e-6);
+	NEAR(w.diff, 1.0, 1e-12);
+	/* Welch-Satterthwaite by hand: equal variances (5/3) and sizes 4 and 4 give df = 4 + 4 - 2 = 6 */
+	const double c[] = { 1, 2, 3, 4 }, d[] = { 2, 3, 4, 5 };
+	ior_welch(&w, c, 4, d, 4, 0.95);
+	NEAR(w.df, 6, 1e-12);
+	/* fewer than two values on a side: no p-value */
+	ior_welch(&w, c, 1, d, 4, 0.95);
+	CU_ASSERT_TRUE(isnan(w.p));
+	/* no spread at all: equal sides p = 1, different sides p = 0 */
+	const double e[] = { 5, 5, 5 }, f[] = { 6, 6, 6 };
+	ior_welch(&w, e, 3, e, 3, 0.95);
+	NEAR(w.p, 1, 0);
+	ior_welch(&w, e, 3, f, 3, 0.95);
+	NEAR(w.p, 0, 0);
+}
+
+/* The outlier rule of the verdict: a stall far from both sides is left out;
+ * a value of a second mode that the other side shares is kept. */
+static void test_compare_outliers(void)
+{
+	const double a[] = { 100.3, 99.6, 55.0, 100.1, 99.8 }, b[] = { 90.2, 89.7, 90.4, 89.9, 90.1 };
+	bool f[5];
+	CU_ASSERT_EQUAL(ior_compare_outliers(f, a, 5, b, 5), 1);
+	CU_ASSERT_TRUE(f[2]);
+	CU_ASSERT_FALSE(f[0] || f[1] || f[3] || f[4]);
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, b, 5, a, 5), 0);
+	/* two modes, 100 and 96: a's lone 96 is where all of b lies, so it stays */
+	const double m1[] = { 100.1, 99.9, 100.0, 100.2, 96.0 }, m2[] = { 96.1, 95.9, 96.0, 96.2, 95.8 };
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, m1, 5, m2, 5), 0);
+	/* the same lone 96 is left out when b shows no such mode */
+	const double m3[] = { 100.1, 99.8, 100.0, 100.3, 99.9 };
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, m1, 5, m3, 5), 1);
+	/* MAD 0: nothing is far */
+	const double z[] = { 5, 5, 5, 5, 9 };
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, z, 5, z, 5), 0);
+}
+
+static void noisy(double *out, size_t n, struct ior_rng *r, double mean, double cov, double stall_rate)
+{
+	for (size_t i = 0; i < n; i++) {
+		out[i] = mean * (1 + cov * ior_rng_normal(r));
+		if (ior_rng_uniform(r) < stall_rate)
+			out[i] *= 0.5 + 0.3 * ior_rng_uniform(r);
+	}
+}
+
+/* Issue 5's motivating case: one stall among the baseline's five samples
+ * used to hide a 10% regression (Mann-Whitney needs complete separation).
+ * The verdict must still call it, say that one sample was left out, and
+ * leave the samples themselves untouched. */
+static void test_one_stall_in_baseline_does_not_hide_a_regression(void)
+{
+	struct ior_rng r;
+	ior_rng_seed(&r, 11);
+	int found = 0;
+	for (int trial = 0; trial < 50; trial++) {
+		double a[5], b[5], copy[5];
+		noisy(a, 5, &r, 100, 0.02, 0);
+		noisy(b, 5, &r, 90, 0.02, 0);
+		a[trial % 5] *= 0.5 + 0.3 * ior_rng_uniform(&r);   /* the stall */
+		memcpy(copy, a, sizeof(a));
+		struct ior_comparison c;
+		CU_ASSERT_EQUAL_FATAL(ior_compare(&c, a, 5, b, 5, NULL), 0);
+		CU_ASSERT_EQUAL(memcmp(a, copy, sizeof(a)), 0);
+		CU_ASSERT_TRUE(c.mw.p > 0.01);   /* the rank test alone would have missed it */
+		found += c.verdict == IOR_VERDICT_REGRESSION;
+		if (trial == 0) {
+			CU_ASSERT_EQUAL(c.excluded_a, 1);
+			CU_ASSERT_EQUAL(c.excluded_b, 0);
+			CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "1 of 5 baseline and 0 of 5 candidate samples left out"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "Mann-Whitney p ="));
+		}
+	}
+	CU_ASSERT_TRUE(found >= 48);
+}
+
+/* And the other way: no shift, outliers on either side (one in ten samples
+ * stalled), must not be called a regression or an improvement beyond the
+ * 1% the level allows; nor may a single stall in the candidate alone. */
+static void test_no_shift_with_outliers_is_not_a_regression(void)
+{
+	struct ior_rng r;
+	ior_rng_seed(&r, 12);
+	int claims = 0, stall_claims = 0;
+	for (int trial = 0; trial < 400; trial++) {
+		double a[10], b[10];
+		size_t n = trial % 2 ? 5 : 10;
+		noisy(a, n, &r, 100, 0.02, 0.1);
+		noisy(b, n, &r, 100, 0.02, 0.1);
+		struct ior_comparison c;
+		CU_ASSERT_EQUAL_FATAL(ior_compare(&c, a, n, b, n, NULL), 0);
+		claims += c.verdict == IOR_VERDICT_REGRESSION || c.verdict == IOR_VERDICT_IMPROVEMENT;
+		noisy(a, 5, &r, 100, 0.02, 0);
+		noisy(b, 5, &r, 100, 0.02, 0);
+		b[trial % 5] *= 0.6;
+		ior_compare(&c, a, 5, b, 5, NULL);
+		stall_claims += c.verdict == IOR_VERDICT_REGRESSION;
+		if (trial == 0)
+			CU_ASSERT_EQUAL(c.excluded_b, 1);
+	}
+	CU_ASSERT_TRUE(claims <= 8);         /* 2% of 400, twice the level, for the binomial noise */
+	CU_ASSERT_TRUE(stall_claims <= 8);
+}
+
 static void gen(double *out, size_t n, struct ior_rng *r, double mean, double cov)
 {
 	for (size_t i = 0; i < n; i++)
@@ -251,6 +398,11 @@ int main(void)
 		IOR_TEST(test_mw_min_p),
 		IOR_TEST(test_mw_ties_normal_approximation),
 		IOR_TEST(test_hodges_lehmann),
+		IOR_TEST(test_t_distribution_matches_tables),
+		IOR_TEST(test_welch_matches_r),
+		IOR_TEST(test_compare_outliers),
+		IOR_TEST(test_one_stall_in_baseline_does_not_hide_a_regression),
+		IOR_TEST(test_no_shift_with_outliers_is_not_a_regression),
 		IOR_TEST(test_verdicts_known_shifts),
 		IOR_TEST(test_three_against_three_is_inconclusive_in_words),
 		IOR_TEST(test_bootstrap_is_seeded),
