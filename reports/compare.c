@@ -24,35 +24,53 @@
  * - 2000 bootstrap resamples: the 2.5% and 97.5% percentiles then rest on 50
  *   resamples each, enough for two reported digits.
  *
- * The test the verdict rests on, and why (bench/detect.c measures all of it):
+ * The tests the verdict rests on, and why (bench/detect.c measures all of it):
  * - Mann-Whitney alone cannot reach p < 0.01 with 5 against 5 unless the two
  *   sides separate completely (smallest p 2/252 = 0.008), so one stalled
  *   sample among the baseline's five hid a regression: power at a shift of
  *   4 x CoV with outlier noise was 52-75%. Every rank or permutation test has
  *   that floor, and dropping the stall leaves 4 against 5 (smallest p 0.016).
- * - So the verdict uses Welch's t-test on log values (throughput and latency
- *   are multiplicative: a 5% change is the same distance at any level), which
- *   is not bounded by a rank floor, without the samples that are outliers.
+ * - So a second test joins it: Welch's t-test on log values (throughput and
+ *   latency are multiplicative: a 5% change is the same distance at any
+ *   level), which has no rank floor, without the samples that are outliers.
+ *   Either test may claim the change at alpha / 2 (Bonferroni): with Welch
+ *   alone at alpha the false-positive rate measured 1.1-1.4% in several cells
+ *   (10000 pairs each: Welch is slightly liberal on two-mode noise, and
+ *   leaving values out shrinks the variance a little), over the 1% target;
+ *   with the split every cell measured <= 1%. Mann-Whitney at alpha / 2 keeps
+ *   its exactness and its robustness once there are enough samples (a stall
+ *   no longer needs separation at n >= 8), Welch carries n = 5 to 7.
  * - Which samples are outliers matters more than the test. Per side, the
  *   modified z-score (Iglewicz-Hoaglin, |M| > 3.5) misreads small samples: at
  *   n = 5 the MAD rests on three values, so it excludes genuine tail values
  *   of normal noise (false positives 2-3%) and, with two-mode noise, a whole
  *   minority mode (false positives 17-27%: both sides shrink to one mode
  *   each). A sample is therefore left out only when it is far (|M| > 3.5)
- *   both from its own side's median and from the other side's median, with
- *   one MAD pooled over both sides' deviations from their own medians. A
- *   stall is far from both; a value of a second mode sits near the other
- *   side's values whenever that side shows the mode too, and when the other
- *   side lies wholly in that mode the point is evidence, not noise.
- * - Mann-Whitney keeps its role as the sample-size floor: while even complete
+ *   from its own side's median and from every value of the other side's body
+ *   (the values not far from that side's median), with one MAD pooled over
+ *   both sides' deviations from their own medians. A stall is far from both;
+ *   a value of a mode that is in the other side's body stays; a mode that is
+ *   a minority on both sides leaves both alike, so neither side is shrunk to
+ *   one mode while the other keeps two. Checking against the other side's
+ *   median instead kept
+ *   a little more power (69.6% against 65.9% at 5% CoV) but let a minority
+ *   mode go whenever the other side's median sat in the other mode.
+ * - Mann-Whitney is also the sample-size floor: while even complete
  *   separation could not reach alpha with the rank test, the verdict is
  *   inconclusive (3 against 3, 4 against 4 at 0.01), because the t-test's
  *   normal model cannot be checked on so few values.
  * - Rejected by simulation (bench/detect.c noise, 1000 pairs per cell):
- *   Welch on all values (one stall inflates the variance: 31-43% power),
+ *   Welch on all values (one stall inflates the variance: 31-76% power),
  *   Yuen's 20%-trimmed test (trims 1 of 5 per end, 15-72% power), the pooled-
  *   variance Student test after exclusion (false positives up to 2.4%: the
  *   sides differ in size after exclusion) and the per-side rule above.
+ * - What is left: a stall of 20-50% under 5-10% noise lands among a
+ *   regressed candidate's values, where it cannot be told from a second mode
+ *   without breaking the two-mode false-positive target; it then stays in
+ *   and widens the t-test. Power at 4 x CoV with 5 repetitions under outlier
+ *   noise is 82% at 1-2% CoV and 58-69% at 5-10% (1000 pairs), not the 90%
+ *   aimed at; at 10% CoV that is below the lkp rule (75%) and the old
+ *   Mann-Whitney verdict (75%): a 20% stall there is a 2-sigma value.
  */
 void ior_compare_opts_default(struct ior_compare_opts *o)
 {
@@ -138,12 +156,12 @@ out:
 	return rc;
 }
 
-/* The tests in words; below says "< alpha" when the Welch test is significant. */
-static void evidence(char *buf, size_t len, const struct ior_comparison *c, const char *below)
+/* The tests in words: both p-values, the level each is held to, what was left out. */
+static void evidence(char *buf, size_t len, const struct ior_comparison *c, double alpha)
 {
-	snprintf(buf, len, "Welch p = %.3g%s on log values, %zu of %zu baseline and %zu of %zu candidate samples "
-		 "left out as outliers; Mann-Whitney p = %.3g", c->welch.p, below, c->excluded_a, c->na, c->excluded_b,
-		 c->nb, c->mw.p);
+	snprintf(buf, len, "Welch p = %.3g on log values with %zu of %zu baseline and %zu of %zu candidate samples "
+		 "left out as outliers, Mann-Whitney p = %.3g, each held to %g", c->welch.p, c->excluded_a, c->na,
+		 c->excluded_b, c->nb, c->mw.p, alpha / 2);
 }
 
 static void decide(struct ior_comparison *c, const struct ior_compare_opts *o)
@@ -158,10 +176,10 @@ static void decide(struct ior_comparison *c, const struct ior_compare_opts *o)
 			 "take more repetitions", c->na, c->nb, o->alpha, c->min_p);
 		return;
 	}
-	bool significant = c->welch.p < o->alpha;   /* NAN (too few values left) is not significant */
-	char ev[192], below[32];
-	snprintf(below, sizeof(below), significant ? " < %g" : "", o->alpha);
-	evidence(ev, sizeof(ev), c, below);
+	/* Bonferroni over the two tests: either may claim the change at alpha / 2. */
+	bool significant = c->welch.p < o->alpha / 2 || c->mw.p < o->alpha / 2;   /* NAN is not significant */
+	char ev[224];
+	evidence(ev, sizeof(ev), c, o->alpha);
 	/* Could the change be as large as the minimum effect, in the direction it went? */
 	bool meaningful = c->ratio < 1 ? c->ratio_lo <= 1 - o->min_effect : c->ratio_hi >= 1 + o->min_effect;
 	bool within = c->ratio_lo >= 1 - o->min_effect && c->ratio_hi <= 1 + o->min_effect;

@@ -1,4 +1,4 @@
-/* Kernel B against kernel A on one cell: effect size with a bootstrap interval, Mann-Whitney U, Hodges-Lehmann shift and a verdict. */
+/* Kernel B against kernel A on one cell: effect size with a bootstrap interval, Mann-Whitney U, Welch's t on log values, Hodges-Lehmann shift and a verdict. */
 #ifndef IOR_REPORTS_COMPARE_H
 #define IOR_REPORTS_COMPARE_H
 
@@ -106,7 +106,8 @@ struct ior_comparison {
 	double hl_shift;          /* Hodges-Lehmann b - a, in the metric's unit */
 	struct ior_mw mw;
 	double min_p;             /* best p Mann-Whitney could reach at these sizes: the sample-size floor */
-	struct ior_welch welch;   /* Welch's t-test on log values without the excluded samples: the verdict's test */
+	/* The verdict: significant when Welch or Mann-Whitney gives p < alpha / 2 (reasons in compare.c). */
+	struct ior_welch welch;   /* Welch's t-test on log values without the excluded samples */
 	size_t excluded_a, excluded_b;  /* samples left out of that test (ior_compare_outliers); raw data untouched */
 	enum ior_verdict verdict;
 	char reason[384];         /* the verdict in words, with the evidence */

@@ -26,13 +26,23 @@ static bool far(double x, double centre, double mad)
 	return mad > 0 && fabs(IOR_MODZ_CONSTANT * (x - centre) / mad) > IOR_MODZ_THRESHOLD;
 }
 
+/* Far from every value of the other side that is not itself an outlier
+ * there: nothing in the other side's body explains it. */
+static bool unexplained(double x, const double *other, size_t nother, double their_median, double mad)
+{
+	for (size_t j = 0; j < nother; j++)
+		if (!far(other[j], their_median, mad) && !far(x, other[j], mad))
+			return false;
+	return true;
+}
+
 size_t ior_compare_outliers(bool *flags, const double *x, size_t n, const double *other, size_t nother)
 {
 	double mad = pooled_mad(x, n, other, nother);
 	double own = ior_median(x, n), theirs = ior_median(other, nother);
 	size_t count = 0;
 	for (size_t i = 0; i < n; i++) {
-		bool out = far(x[i], own, mad) && far(x[i], theirs, mad);
+		bool out = far(x[i], own, mad) && unexplained(x[i], other, nother, theirs, mad);
 		if (flags)
 			flags[i] = out;
 		count += out;

@@ -195,7 +195,7 @@ static void test_welch_matches_r(void)
 }
 
 /* The outlier rule of the verdict: a stall far from both sides is left out;
- * a value of a second mode that the other side shares is kept. */
+ * a value of a second mode that lies in the other side's body is kept. */
 static void test_compare_outliers(void)
 {
 	const double a[] = { 100.3, 99.6, 55.0, 100.1, 99.8 }, b[] = { 90.2, 89.7, 90.4, 89.9, 90.1 };
@@ -210,6 +210,12 @@ static void test_compare_outliers(void)
 	/* the same lone 96 is left out when b shows no such mode */
 	const double m3[] = { 100.1, 99.8, 100.0, 100.3, 99.9 };
 	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, m1, 5, m3, 5), 1);
+	/* a minority mode on both sides leaves both sides alike */
+	const double m4[] = { 100.1, 99.9, 100.2, 96.1, 95.9 };
+	CU_ASSERT_EQUAL(ior_compare_outliers(f, m1, 5, m4, 5), 1);
+	CU_ASSERT_TRUE(f[4]);
+	CU_ASSERT_EQUAL(ior_compare_outliers(f, m4, 5, m1, 5), 2);
+	CU_ASSERT_TRUE(f[3] && f[4]);
 	/* MAD 0: nothing is far */
 	const double z[] = { 5, 5, 5, 5, 9 };
 	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, z, 5, z, 5), 0);
