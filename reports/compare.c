@@ -38,9 +38,10 @@
  *   (10000 pairs each: Welch is slightly liberal on two-mode noise, and
  *   leaving values out shrinks the variance a little), over the 1% target;
  *   with the split every cell measured <= 0.8% (10000 pairs). Mann-Whitney
- *   at alpha / 2 keeps its exactness and its robustness once there are
- *   enough samples (a stall no longer needs separation at n >= 8); Welch
- *   carries n = 5 to 7, where the rank test cannot reach alpha / 2.
+ *   at alpha / 2 brings its exactness and, with larger samples, its
+ *   indifference to stalls; Welch carries the smallest samples, where the
+ *   rank test cannot reach alpha / 2 at all (5 against 5 at alpha 0.01, up
+ *   to 7 against 7 at the adaptive rule's per-look level).
  * - Which samples are outliers matters more than the test. Per side, the
  *   modified z-score (Iglewicz-Hoaglin, |M| > 3.5) misreads small samples: at
  *   n = 5 the MAD rests on three values, so it excludes genuine tail values
