@@ -216,7 +216,9 @@ const char *ior_db_import_problems(struct ior_db *db)
 	return db->problems ? db->problems : "";
 }
 
-int ior_import_read_rows(struct ior_import *im, size_t row_size, ior_import_parse_fn parse, void **rows, size_t *n)
+/* Every data row into a growing array of row_size-byte rows, keeping those parse accepts.
+ * Bad rows are problems, not errors; negative only for out of memory. */
+static int read_rows(struct ior_import *im, const struct ior_import_kind *kind, void **rows, size_t *n)
 {
 	size_t cap = 0;
 	const char *v[IOR_IMPORT_MAX_COLUMNS];
@@ -227,22 +229,24 @@ int ior_import_read_rows(struct ior_import *im, size_t row_size, ior_import_pars
 			continue;
 		if (*n == cap) {
 			size_t ncap = cap ? cap * 2 : 64;
-			void *p = realloc(*rows, ncap * row_size);
+			void *p = realloc(*rows, ncap * kind->row_size);
 			if (!p)
 				return ior_error_set(IOR_ERROR, "cannot import '%s': out of memory", im->path);
 			*rows = p;
 			cap = ncap;
 		}
-		void *row = (char *)*rows + *n * row_size;
-		memset(row, 0, row_size);
-		if (parse(im, v, row))
+		void *row = (char *)*rows + *n * kind->row_size;
+		memset(row, 0, kind->row_size);
+		if (kind->parse(im, v, row))
 			(*n)++;
 	}
 	return 0;
 }
 
-int ior_import_store_rows(struct ior_import *im, const void *rows, size_t n, size_t row_size,
-			  ior_import_store_fn store, size_t *imported, bool *began)
+/* When the file had no problem: one transaction storing every row. *began says whether
+ * the transaction was opened (for ior_import_end). */
+static int store_rows(struct ior_import *im, const struct ior_import_kind *kind, const void *rows, size_t n,
+		      size_t *imported, bool *began)
 {
 	*began = false;
 	if (im->nproblems || im->oom)
@@ -252,6 +256,32 @@ int ior_import_store_rows(struct ior_import *im, const void *rows, size_t n, siz
 		return rc;
 	*began = true;
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = store(im, (const char *)rows + i * row_size, imported);
+		rc = kind->store(im, (const char *)rows + i * kind->row_size, imported);
+	return rc;
+}
+
+int ior_import_csv(struct ior_db *db, const char *path, const struct ior_import_kind *kind, size_t *imported)
+{
+	size_t count = 0;
+	if (imported)
+		*imported = 0;
+	struct ior_import im;
+	int rc = ior_import_start(&im, db, path, kind->columns, kind->ncolumns);
+	if (rc)
+		return rc;
+	void *rows = NULL;
+	size_t n = 0;
+	rc = read_rows(&im, kind, &rows, &n);
+	if (!rc && kind->check)
+		rc = kind->check(&im, rows, n);
+	bool began = false;
+	if (!rc)
+		rc = store_rows(&im, kind, rows, n, &count, &began);
+	for (size_t i = 0; kind->row_free && i < n; i++)
+		kind->row_free((char *)rows + i * kind->row_size);
+	free(rows);
+	rc = ior_import_end(&im, rc, began);
+	if (!rc && imported)
+		*imported = count;
 	return rc;
 }

@@ -50,20 +50,26 @@ int ior_import_begin(struct ior_import *im);
  * Returns rc, or IOR_EINVALID with the sorted problem list as the message. */
 int ior_import_end(struct ior_import *im, int rc, bool in_transaction);
 
-/* Parses one row's values into row (zeroed before the call); false when the row had a
- * problem (recorded) and is not kept. */
-typedef bool (*ior_import_parse_fn)(struct ior_import *im, const char **values, void *row);
-/* Stores one parsed row, counting what it stored. */
-typedef int (*ior_import_store_fn)(struct ior_import *im, const void *row, size_t *imported);
+/* One kind of CSV import: its header, its row type and what it does with rows. */
+struct ior_import_kind {
+	const char *const *columns;
+	size_t ncolumns;
+	size_t row_size;
+	/* Parses one row's values into row (zeroed before the call); false when the row had a
+	 * problem (recorded) and is not kept. */
+	bool (*parse)(struct ior_import *im, const char **values, void *row);
+	/* May be NULL: problems between rows (duplicates), once every row is read. */
+	int (*check)(struct ior_import *im, void *rows, size_t n);
+	/* Stores one parsed row, counting what it stored. */
+	int (*store)(struct ior_import *im, const void *row, size_t *imported);
+	/* May be NULL: frees what parse allocated in a row. */
+	void (*row_free)(void *row);
+};
 
-/* Reads every data row into a growing array of row_size-byte rows, keeping those parse
- * accepts. Bad rows are problems, not errors; negative only for out of memory. */
-int ior_import_read_rows(struct ior_import *im, size_t row_size, ior_import_parse_fn parse, void **rows, size_t *n);
-
-/* When the file had no problem: one transaction storing every row. *began says whether
- * the transaction was opened (for ior_import_end). */
-int ior_import_store_rows(struct ior_import *im, const void *rows, size_t n, size_t row_size,
-			  ior_import_store_fn store, size_t *imported, bool *began);
+/* The whole import: reads every row, checks them, and when the file had no problem stores them
+ * all in one transaction; with any problem nothing is stored and the sorted list is the error.
+ * *imported (may be NULL) gets the rows stored. */
+int ior_import_csv(struct ior_db *db, const char *path, const struct ior_import_kind *kind, size_t *imported);
 
 /* Helpers for field checks: empty -> problem, returns false. */
 bool ior_import_require(struct ior_import *im, const char *column, const char *value);

@@ -81,8 +81,9 @@ static char *normalise(struct ior_import *im, const char *text)
 	return out;
 }
 
-static void row_free(struct row *r)
+static void row_free(void *row)
 {
+	struct row *r = row;
 	free(r->host);
 	free(r->kernel);
 	free(r->offered);
@@ -108,8 +109,9 @@ static bool parse_row(struct ior_import *im, const char **v, void *row)
 }
 
 /* One list per (host, kernel): a second row would say something else or nothing new. */
-static void check_duplicates(struct ior_import *im, const struct row *rows, size_t n)
+static int check_duplicates(struct ior_import *im, void *all, size_t n)
 {
+	const struct row *rows = all;
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(rows[i].host, rows[j].host) == 0 && strcmp(rows[i].kernel, rows[j].kernel) == 0) {
@@ -117,6 +119,7 @@ static void check_duplicates(struct ior_import *im, const struct row *rows, size
 						   rows[j].line);
 				break;
 			}
+	return 0;
 }
 
 /* The imported run's kernel-wide list as text ("" when none). */
@@ -163,26 +166,9 @@ static int store_row(struct ior_import *im, const void *row, size_t *imported)
 
 int ior_db_import_offered_csv(struct ior_db *db, const char *path, size_t *imported)
 {
-	size_t count = 0;
-	if (imported)
-		*imported = 0;
-	struct ior_import im;
-	int rc = ior_import_start(&im, db, path, columns, C_COUNT);
-	if (rc)
-		return rc;
-	struct row *rows = NULL;
-	size_t n = 0;
-	rc = ior_import_read_rows(&im, sizeof(*rows), parse_row, (void **)&rows, &n);
-	if (!rc)
-		check_duplicates(&im, rows, n);
-	bool began = false;
-	if (!rc)
-		rc = ior_import_store_rows(&im, rows, n, sizeof(*rows), store_row, &count, &began);
-	for (size_t i = 0; i < n; i++)
-		row_free(&rows[i]);
-	free(rows);
-	rc = ior_import_end(&im, rc, began);
-	if (!rc && imported)
-		*imported = count;
-	return rc;
+	static const struct ior_import_kind kind = {
+		.columns = columns, .ncolumns = C_COUNT, .row_size = sizeof(struct row),
+		.parse = parse_row, .check = check_duplicates, .store = store_row, .row_free = row_free,
+	};
+	return ior_import_csv(db, path, &kind, imported);
 }

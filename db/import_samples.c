@@ -134,8 +134,9 @@ static int by_identity(const void *a, const void *b)
 }
 
 /* A (host, kernel, device, scheduler, engine, rep) given twice is one measurement too many. */
-static int check_duplicates(struct ior_import *im, struct row *rows, size_t n)
+static int check_duplicates(struct ior_import *im, void *all, size_t n)
 {
+	struct row *rows = all;
 	struct row **order = malloc((n ? n : 1) * sizeof(*order));
 	if (!order)
 		return ior_error_set(IOR_ERROR, "cannot import '%s': out of memory", im->path);
@@ -205,28 +206,16 @@ static int store_row(struct ior_import *im, const void *row, size_t *imported)
 	return rc;
 }
 
+static void row_free(void *row)
+{
+	free(((struct row *)row)->storage);
+}
+
 int ior_db_import_samples_csv(struct ior_db *db, const char *path, size_t *imported)
 {
-	size_t count = 0;
-	if (imported)
-		*imported = 0;
-	struct ior_import im;
-	int rc = ior_import_start(&im, db, path, columns, C_COUNT);
-	if (rc)
-		return rc;
-	struct row *rows = NULL;
-	size_t n = 0;
-	rc = ior_import_read_rows(&im, sizeof(*rows), parse_row, (void **)&rows, &n);
-	if (!rc)
-		rc = check_duplicates(&im, rows, n);
-	bool in_transaction = false;
-	if (!rc)
-		rc = ior_import_store_rows(&im, rows, n, sizeof(*rows), store_row, &count, &in_transaction);
-	for (size_t i = 0; i < n; i++)
-		free(rows[i].storage);
-	free(rows);
-	rc = ior_import_end(&im, rc, in_transaction);
-	if (!rc && imported)
-		*imported = count;
-	return rc;
+	static const struct ior_import_kind kind = {
+		.columns = columns, .ncolumns = C_COUNT, .row_size = sizeof(struct row),
+		.parse = parse_row, .check = check_duplicates, .store = store_row, .row_free = row_free,
+	};
+	return ior_import_csv(db, path, &kind, imported);
 }
