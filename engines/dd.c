@@ -1,4 +1,5 @@
 /* The dd engine: sequential writes or reads of bs × count at the start of the target, with dd's sync modes (oflag=sync|dsync|direct, conv=fsync), timed as dd times itself. */
+#include "engines/clock.h"
 #include "engines/engine.h"
 #include "common/error.h"
 #include "common/stop.h"
@@ -8,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 enum dd_rw { DD_WRITE, DD_READ };
@@ -208,18 +207,6 @@ static int transfer(struct dd_state *s, uint64_t *moved)
 	return IOR_OK;
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double tv_s(struct timeval tv)
-{
-	return tv.tv_sec + tv.tv_usec / 1e6;
-}
-
 static int dd_measure(void *state, struct ior_sample *out)
 {
 	struct dd_state *s = state;
@@ -227,14 +214,14 @@ static int dd_measure(void *state, struct ior_sample *out)
 	/* Opened outside the timing, as dd opens before it starts its clock. */
 	if (s->fd < 0 && (rc = open_target(s)) != IOR_OK)
 		return rc;
-	struct rusage r0, r1;
+	struct ior_cpu c0, c1;
 	uint64_t moved = 0;
-	/* RUSAGE_THREAD: this thread does all the work; other harness threads are not ours to count. */
-	getrusage(RUSAGE_THREAD, &r0);
-	double t0 = mono_s();
+	/* This thread's CPU: it does all the work; other harness threads are not ours to count. */
+	ior_cpu_now(&c0, true);
+	double t0 = ior_clock_s();
 	rc = transfer(s, &moved);
-	double wall = mono_s() - t0;
-	getrusage(RUSAGE_THREAD, &r1);
+	double wall = ior_clock_s() - t0;
+	ior_cpu_now(&c1, true);
 	if (rc != IOR_OK) {
 		if (s->fd >= 0)
 			close(s->fd);
@@ -250,8 +237,8 @@ static int dd_measure(void *state, struct ior_sample *out)
 	out->bytes = moved;
 	out->ios = s->o.count;
 	out->wall_s = wall;
-	out->usr_s = tv_s(r1.ru_utime) - tv_s(r0.ru_utime);
-	out->sys_s = tv_s(r1.ru_stime) - tv_s(r0.ru_stime);
+	out->usr_s = c1.usr_s - c0.usr_s;
+	out->sys_s = c1.sys_s - c0.sys_s;
 	snprintf(out->detail, sizeof(out->detail), "dd %s bs=%llu count=%llu sync=%s%s%s on %s",
 		 rw_names[s->o.rw], (unsigned long long)s->o.bs, (unsigned long long)s->o.count,
 		 sync_names[s->o.sync], s->o.rw == DD_WRITE ? " input=" : "",

@@ -133,19 +133,12 @@ static void flush_buffer_cache(int fd)
 	sync();
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* hdparm's sleep(3) after sync, in slices so a stop request is seen; true when stopped. */
 static bool settle(double seconds)
 {
-	double end = now_s() + seconds;
+	double end = ior_clock_s() + seconds;
 	while (!ior_stop_requested()) {
-		double left = end - now_s();
+		double left = end - ior_clock_s();
 		if (left <= 0)
 			return false;
 		struct timespec ts = { 0, (long)((left < 0.1 ? left : 0.1) * 1e9) };
@@ -183,7 +176,7 @@ static int hdparm_measure(void *state, struct ior_sample *out)
 	struct ior_cpu cpu0, cpu1;
 	ior_cpu_now(&cpu0, false);
 	uint64_t reads = 0;
-	double start = now_s(), elapsed;
+	double start = ior_clock_s(), elapsed;
 	do {
 		if (ior_stop_requested())
 			return ior_error_set(IOR_EINTERRUPTED, "hdparm read of '%s' interrupted", s->path);
@@ -191,7 +184,7 @@ static int hdparm_measure(void *state, struct ior_sample *out)
 		if (rc)
 			return rc;
 		reads++;
-		elapsed = now_s() - start;
+		elapsed = ior_clock_s() - start;
 	} while (elapsed < s->opts.duration && reads < s->max_reads);
 	ior_cpu_now(&cpu1, false);
 

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char *const rw_names[] = { "read", "write", "randread", "randwrite", "randrw", NULL };
@@ -79,13 +78,6 @@ struct ior_job {
 	bool go;
 	atomic_bool abort;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t xorshift(uint64_t *s)
 {
@@ -317,7 +309,7 @@ static int run_phase(struct ior_job_thread *t, const struct phase *ph)
 {
 	const struct ior_job_backend *be = t->job->be;
 	unsigned depth = (unsigned)t->job->o.iodepth;
-	uint64_t issued = 0, now = now_ns();
+	uint64_t issued = 0, now = ior_clock_ns();
 	int rc = IOR_OK;
 	for (;;) {
 		bool more = !stopping(t) && (!ph->limit || issued < ph->limit) &&
@@ -328,7 +320,7 @@ static int run_phase(struct ior_job_thread *t, const struct phase *ph)
 		if (n) {
 			if ((rc = be->submit(t->ctx, t->batch, n)))
 				return rc; /* in-flight requests are cancelled by teardown */
-			now = now_ns();
+			now = ior_clock_ns();
 			for (unsigned i = 0; i < n; i++)
 				t->batch[i]->issued_ns = now;
 			issued += n;
@@ -338,7 +330,7 @@ static int run_phase(struct ior_job_thread *t, const struct phase *ph)
 		unsigned ndone = 0;
 		if ((rc = be->reap(t->ctx, 1, depth, t->done, &ndone)))
 			return rc;
-		now = now_ns();
+		now = ior_clock_ns();
 		if ((rc = complete(t, ndone, now, ph->measure)))
 			return rc;
 	}
@@ -368,7 +360,7 @@ static void *thread_main(void *arg)
 
 	ior_offsets_init(&t->gen, job->nblocks, random, t->index + 1);
 	if (o->ramp_time > 0) {
-		struct phase ramp = { now_ns() + (uint64_t)(o->ramp_time * 1e9), 0, false };
+		struct phase ramp = { ior_clock_ns() + (uint64_t)(o->ramp_time * 1e9), 0, false };
 		if ((rc = run_phase(t, &ramp))) {
 			thread_fail(t, rc);
 			goto out;
@@ -377,7 +369,7 @@ static void *thread_main(void *arg)
 		ior_offsets_init(&t->gen, job->nblocks, random, t->index + 1001);
 	}
 	ior_cpu_now(&t->cpu0, true);
-	t->start_ns = now_ns();
+	t->start_ns = ior_clock_ns();
 	struct phase run = { o->runtime > 0 ? t->start_ns + (uint64_t)(o->runtime * 1e9) : 0,
 			     o->runtime > 0 ? 0 : job->nblocks, true };
 	if ((rc = run_phase(t, &run)))

@@ -1,4 +1,4 @@
-/* fio job semantics shared by the aio and uring engines: option rows, regions, offsets, latency histogram, CPU accounting, job threads. */
+/* fio job semantics shared by the aio and uring engines: option rows, regions, offsets, latency histogram, job threads. */
 #ifndef IOR_ENGINES_JOB_H
 #define IOR_ENGINES_JOB_H
 
@@ -6,14 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engines/clock.h"
 #include "engines/engine.h"
 #include "matrix/option.h"
-
-/* CPU time consumed so far, by this thread (thread = true) or the whole process. */
-struct ior_cpu {
-	double usr_s, sys_s;
-};
-void ior_cpu_now(struct ior_cpu *out, bool thread);
 
 /* ---- options: one struct and one table of rows for every fio-style engine ---- */
 

@@ -1,5 +1,6 @@
 /* posix_spawn of argument lists with captured output, rusage and stop handling; see engines/spawn.h. */
 #include "engines/spawn.h"
+#include "engines/clock.h"
 #include "common/error.h"
 #include "common/stop.h"
 
@@ -13,22 +14,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double tv_s(struct timeval tv)
-{
-	return tv.tv_sec + tv.tv_usec / 1e6;
-}
 
 /* Keeps the last sizeof(res->err)-1 bytes of stderr: the end holds the reason. */
 static void keep_err_tail(struct ior_spawn_result *res, const char *buf, size_t n)
@@ -117,8 +105,8 @@ static int reap(struct ior_spawn_result *res, pid_t pid)
 			return ior_error_errno(IOR_ERROR, errno, "cannot wait for child %d", (int)pid);
 		stop_child(res, pid);
 	}
-	res->usr_s = tv_s(ru.ru_utime);
-	res->sys_s = tv_s(ru.ru_stime);
+	res->usr_s = ior_timeval_s(ru.ru_utime);
+	res->sys_s = ior_timeval_s(ru.ru_stime);
 	return IOR_OK;
 }
 
@@ -184,7 +172,7 @@ int ior_spawn_run(struct ior_spawn_result *res, const char *const *argv, const c
 		return ior_error_errno(IOR_ERROR, e, "cannot create a pipe for '%s'", argv[0]);
 	}
 	pid_t pid;
-	double t0 = now_s();
+	double t0 = ior_clock_s();
 	int rc = start(&pid, argv, dir, outp[1], errp[1]);
 	close(errp[1]);
 	if (outp[1] >= 0)
@@ -197,7 +185,7 @@ int ior_spawn_run(struct ior_spawn_result *res, const char *const *argv, const c
 	}
 	rc = drain(res, pid, outp[0], errp[0]);
 	int rc2 = reap(res, pid);
-	res->wall_s = now_s() - t0;
+	res->wall_s = ior_clock_s() - t0;
 	if (rc == IOR_OK)
 		rc = rc2;
 	if (rc == IOR_OK && res->interrupted)
