@@ -20,18 +20,6 @@ struct switched {
 static struct switched switched[MAX_SWITCHED];
 static size_t nswitched;
 
-static int scheduler_path(const char *dev, char *path, size_t len)
-{
-	struct ior_blockdev bd;
-	int rc = ior_blockdev_probe(dev, &bd);
-	if (rc)
-		return rc;
-	if (!bd.has_scheduler)
-		return ior_error_set(IOR_EUNSUPPORTED, "'%s' has no I/O scheduler (bio-based device)", dev);
-	snprintf(path, len, "/sys/class/block/%s/queue/scheduler", bd.name);
-	return IOR_OK;
-}
-
 int ior_scheduler_active(const char *dev, char *out, unsigned len)
 {
 	struct ior_blockdev bd;
@@ -62,9 +50,9 @@ int ior_scheduler_set(const char *dev, const char *want)
 		return ior_error_set(IOR_EUNSUPPORTED, "'%s' has no I/O scheduler (bio-based device)", dev);
 	if (!offers(&bd, want))
 		return ior_error_set(IOR_EUNSUPPORTED, "'%s' does not offer scheduler '%s'", dev, want);
+	/* The probe above already named the device's queue: no second probe for its path. */
 	char path[256];
-	if ((rc = scheduler_path(dev, path, sizeof(path))) != 0)
-		return rc;
+	snprintf(path, sizeof(path), "/sys/class/block/%s/queue/scheduler", bd.name);
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return ior_error_errno(IOR_ERROR, errno, "cannot open '%s'", path);
