@@ -76,10 +76,5 @@ for mode in each end; do
 		printf "sync=%-4s pair %d  ioregress %s MiB/s %s CPU-s/GiB   coreutils %s MiB/s %s CPU-s/GiB\n" \
 			"$mode" "$i" "${ob[-1]}" "${oc[-1]}" "${cb[-1]}" "${cc[-1]}" >&2
 	done
-	read -r br blo bhi <<<"$(ratio_ci "${ob[*]}" "${cb[*]}")"
-	read -r cr clo chi <<<"$(ratio_ci "${oc[*]}" "${cc[*]}")"
-	printf '%-13s %-6s %9.1f %9.1f  %s [%s, %s] %-9s | %8.4f %8.4f  %s [%s, %s] %s\n' "dd-$mode" dd \
-		"$(printf '%s\n' "${cb[@]}" | median)" "$(printf '%s\n' "${ob[@]}" | median)" "$br" "$blo" "$bhi" \
-		"$(judge "$blo" "$bhi" 0.95 1.05)" "$(printf '%s\n' "${cc[@]}" | median)" \
-		"$(printf '%s\n' "${oc[@]}" | median)" "$cr" "$clo" "$chi" "$(judge "$clo" "$chi" - 1.05)"
+	bench_row "dd-$mode" dd "${cb[*]}" "${ob[*]}" "${cc[*]}" "${oc[*]}" 0.95 1.05
 done

@@ -61,18 +61,6 @@ run_engine() { # engine rw bs iodepth numjobs
 	     END {printf "%.2f %.4f\n", v["bytes"] / 1048576 / v["wall"], (v["usr"] + v["sys"]) / (v["bytes"] / 2^30)}'
 }
 
-# row NAME ENGINE "tool MiB/s..." "ours MiB/s..." "tool CPU..." "ours CPU..." BW_MIN BW_MAX: one table row,
-# medians with the ratio's bootstrap interval, judged against the target (lib.sh).
-row() {
-	local bw cpu
-	read -r br blo bhi <<<"$(ratio_ci "$4" "$3")"
-	read -r cr clo chi <<<"$(ratio_ci "$6" "$5")"
-	printf '%-13s %-6s %9.1f %9.1f  %s [%s, %s] %-9s | %8.4f %8.4f  %s [%s, %s] %s\n' "$1" "$2" \
-		"$(tr ' ' '\n' <<<"$3" | median)" "$(tr ' ' '\n' <<<"$4" | median)" "$br" "$blo" "$bhi" \
-		"$(judge "$blo" "$bhi" "$7" "$8")" "$(tr ' ' '\n' <<<"$5" | median)" "$(tr ' ' '\n' <<<"$6" | median)" \
-		"$cr" "$clo" "$chi" "$(judge "$clo" "$chi" - 1.05)"
-}
-
 results=()
 for c in "${fio_cases[@]}"; do
 	IFS='|' read -r name rw bs depth jobs <<<"$c"
@@ -92,7 +80,7 @@ for c in "${fio_cases[@]}"; do
 		done
 		echo "$name $engine: fio MiB/s ${ft[*]} | engine MiB/s ${et[*]}" >&2
 		echo "$name $engine: fio CPU s/GiB ${fc[*]} | engine CPU s/GiB ${ec[*]}" >&2
-		results+=("$(row "$name" "$engine" "${ft[*]}" "${et[*]}" "${fc[*]}" "${ec[*]}" 0.97 -)")
+		results+=("$(bench_row "$name" "$engine" "${ft[*]}" "${et[*]}" "${fc[*]}" "${ec[*]}" 0.97 -)")
 	done
 done
 

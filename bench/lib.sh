@@ -1,4 +1,4 @@
-# Shared by the bench scripts (sourced): medians, a bootstrap interval for the ratio of two tools' medians, and a target judged against that interval.
+# Shared by the bench scripts (sourced): medians, a bootstrap interval for the ratio of two tools' medians, a target judged against that interval, and the side-by-side table row.
 
 # median < numbers, one per line
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
@@ -29,4 +29,17 @@ judge() {
 		else if (hi < min || lo > max) print "misses"
 		else print "undecided"
 	}'
+}
+
+# bench_row CASE ENGINE "tool MiB/s..." "ours MiB/s..." "tool CPU..." "ours CPU..." MIN MAX: one row of
+# bench/engines.sh's table: medians, the ratio ours/tool with its interval and its verdict against
+# [MIN, MAX] for throughput and against <= 1.05 for CPU seconds per GiB.
+bench_row() {
+	local br blo bhi cr clo chi
+	read -r br blo bhi <<<"$(ratio_ci "$4" "$3")"
+	read -r cr clo chi <<<"$(ratio_ci "$6" "$5")"
+	printf '%-13s %-6s %9.1f %9.1f  %s [%s, %s] %-9s | %8.4f %8.4f  %s [%s, %s] %s\n' "$1" "$2" \
+		"$(tr ' ' '\n' <<<"$3" | median)" "$(tr ' ' '\n' <<<"$4" | median)" "$br" "$blo" "$bhi" \
+		"$(judge "$blo" "$bhi" "$7" "$8")" "$(tr ' ' '\n' <<<"$5" | median)" "$(tr ' ' '\n' <<<"$6" | median)" \
+		"$cr" "$clo" "$chi" "$(judge "$clo" "$chi" - 1.05)"
 }
