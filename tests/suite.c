@@ -1,5 +1,6 @@
 /* The CUnit runner and small fixtures shared by all test programs (see suite.h). */
 #include "tests/suite.h"
+#include "common/error.h"
 
 #include <CUnit/Basic.h>
 #include <errno.h>
@@ -174,4 +175,11 @@ long long ior_test_query(const char *db_path, const char *sql)
 	}
 	sqlite3_close(h);
 	return v;
+}
+
+int ior_test_ok(int rc)
+{
+	if (rc != IOR_OK)
+		fprintf(stderr, "  status %d: %s\n", rc, ior_error_last());
+	return rc;
 }

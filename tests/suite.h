@@ -15,6 +15,10 @@ struct ior_test {
 /* Runs the tests as one CUnit suite; returns 0 when all passed, 1 otherwise. */
 int ior_test_run(const char *suite, const struct ior_test *tests);
 
+/* Passes rc through, printing the last error message when it is not IOR_OK (0), so a failed
+ * assertion on it says why. */
+int ior_test_ok(int rc);
+
 /* Exits 77 (ctest's "not run") with the reason on stderr when not root. */
 void ior_test_require_root(const char *why);
 

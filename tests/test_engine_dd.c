@@ -5,14 +5,6 @@
 #include "tests/engine_opts.h"
 #include "tests/suite.h"
 
-/* Passes rc through, printing the error message when it is not IOR_OK, so a failed assertion says why. */
-static int ok(int rc)
-{
-	if (rc != IOR_OK)
-		fprintf(stderr, "  status %d: %s\n", rc, ior_error_last());
-	return rc;
-}
-
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -79,7 +71,7 @@ static void zero_device(void)
 static void test_registered_and_valid(void)
 {
 	CU_ASSERT_PTR_EQUAL(ior_engine_find("dd"), &ior_engine_dd);
-	CU_ASSERT_EQUAL(ok(ior_engine_validate(&ior_engine_dd)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_engine_validate(&ior_engine_dd)), IOR_OK);
 	CU_ASSERT_TRUE(ior_engine_dd.flags & IOR_ENGINE_WRITES);
 }
 
@@ -111,7 +103,7 @@ static void test_write_moves_what_was_asked_at_the_right_offsets(void)
 	zero_device();
 	struct ior_sample s;
 	const char *kv[] = { "rw", "write", "bs", "64k", "count", "100", "input", "pattern", NULL };
-	CU_ASSERT_EQUAL_FATAL(ok(run_dd(kv, &target, &s)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(run_dd(kv, &target, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 100u * 65536);
 	CU_ASSERT_EQUAL(s.ios, 100);
 	CU_ASSERT_STRING_EQUAL(s.unit, "MiB/s");
@@ -126,11 +118,11 @@ static void test_read_moves_what_was_asked(void)
 {
 	struct ior_sample s;
 	const char *kv[] = { "rw", "read", "bs", "1M", "count", "20", NULL };
-	CU_ASSERT_EQUAL_FATAL(ok(run_dd(kv, &target, &s)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(run_dd(kv, &target, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 20u << 20);
 	CU_ASSERT_EQUAL(s.ios, 20);
 	const char *direct[] = { "rw", "read", "bs", "1M", "count", "8", "sync", "direct", NULL };
-	CU_ASSERT_EQUAL_FATAL(ok(run_dd(direct, &target, &s)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(run_dd(direct, &target, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 8u << 20);
 }
 
@@ -171,13 +163,13 @@ static void check_mode_flags(const char *mode, int want, int not_want)
 	void *opts = make_opts(kv);
 	struct ior_engine_args args = { .opts = opts, .target = &target };
 	void *state = NULL;
-	CU_ASSERT_EQUAL_FATAL(ok(ior_engine_dd.init(&state, &args)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_engine_dd.init(&state, &args)), IOR_OK);
 	long flags = fd_flags_of(ld.path);
 	CU_ASSERT_TRUE_FATAL(flags >= 0);
 	CU_ASSERT_EQUAL(flags & want, want);
 	CU_ASSERT_EQUAL(flags & not_want, 0);
 	struct ior_sample s;
-	CU_ASSERT_EQUAL(ok(ior_engine_dd.measure(state, &s)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_engine_dd.measure(state, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 16u * 4096);
 	ior_engine_dd.cleanup(state);
 	CU_ASSERT_EQUAL(fd_flags_of(ld.path), -1); /* closed when the repetition ended */
@@ -203,9 +195,9 @@ static void test_sync_end_reaches_the_backing_file(void)
 	void *opts = make_opts(kv);
 	struct ior_engine_args args = { .opts = opts, .target = &target };
 	void *state = NULL;
-	CU_ASSERT_EQUAL_FATAL(ok(ior_engine_dd.init(&state, &args)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_engine_dd.init(&state, &args)), IOR_OK);
 	struct ior_sample s;
-	CU_ASSERT_EQUAL(ok(ior_engine_dd.measure(state, &s)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_engine_dd.measure(state, &s)), IOR_OK);
 	/* The test holds the device open (ld.fd), so the engine's close was not the last one and
 	 * wrote nothing back: only the fsync can have put the data in the backing file. */
 	check_pattern(ld.backing, 128 << 10, 24);
@@ -219,7 +211,7 @@ static void test_default_input_writes_zeros_like_dd(void)
 	fill_device(0x5a);
 	struct ior_sample s;
 	const char *kv[] = { "rw", "write", "bs", "64k", "count", "10", NULL };
-	CU_ASSERT_EQUAL_FATAL(ok(run_dd(kv, &target, &s)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(run_dd(kv, &target, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 10u * 65536);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, "input=zero"));
 	int fd = open(ld.path, O_RDONLY);
@@ -243,11 +235,11 @@ static void test_each_repetition_opens_and_closes_the_target(void)
 	void *opts = make_opts(kv);
 	struct ior_engine_args args = { .opts = opts, .target = &target };
 	void *state = NULL;
-	CU_ASSERT_EQUAL_FATAL(ok(ior_engine_dd.init(&state, &args)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_engine_dd.init(&state, &args)), IOR_OK);
 	CU_ASSERT_TRUE(fd_flags_of(ld.path) >= 0); /* a device that cannot be opened fails at init */
 	for (int rep = 0; rep < 3; rep++) {
 		struct ior_sample s;
-		CU_ASSERT_EQUAL(ok(ior_engine_dd.measure(state, &s)), IOR_OK);
+		CU_ASSERT_EQUAL(ior_test_ok(ior_engine_dd.measure(state, &s)), IOR_OK);
 		CU_ASSERT_EQUAL(s.bytes, 8u * 65536);
 		CU_ASSERT_EQUAL(fd_flags_of(ld.path), -1);
 	}
@@ -265,7 +257,7 @@ static void test_refuses_non_destructive_target(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "destructive"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), ld.path));
 	const char *r[] = { "rw", "read", "count", "1", NULL };
-	CU_ASSERT_EQUAL(ok(run_dd(r, &t, &s)), IOR_OK); /* reading is allowed */
+	CU_ASSERT_EQUAL(ior_test_ok(run_dd(r, &t, &s)), IOR_OK); /* reading is allowed */
 }
 
 static void test_rejects_bad_combinations(void)

@@ -12,13 +12,6 @@
 
 extern const struct ior_engine_ops ior_engine_exec;
 
-static int ok(int rc)
-{
-	if (rc != IOR_OK)
-		fprintf(stderr, "  status %d: %s\n", rc, ior_error_last());
-	return rc;
-}
-
 static const struct ior_target no_target = { .name = "none", .path = "/nonexistent" };
 
 /* kv pairs → options → init + measure + cleanup. */
@@ -38,7 +31,7 @@ static int run_exec(const char *const *kv, struct ior_sample *out)
 static void check_split(const char *line, const char *const *want)
 {
 	char **argv = NULL;
-	CU_ASSERT_EQUAL_FATAL(ok(ior_argv_split(&argv, line)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_argv_split(&argv, line)), IOR_OK);
 	size_t i = 0;
 	for (; want[i]; i++) {
 		CU_ASSERT_PTR_NOT_NULL_FATAL(argv[i]);
@@ -69,7 +62,7 @@ static void test_runs_and_times_a_command(void)
 	struct ior_sample s;
 	/* dd burns its own CPU: the child's usr+sys must show it and stay within wall time × cores. */
 	const char *kv[] = { "command", "dd if=/dev/zero of=/dev/null bs=64k count=20000", NULL };
-	CU_ASSERT_EQUAL_FATAL(ok(run_exec(kv, &s)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(run_exec(kv, &s)), IOR_OK);
 	CU_ASSERT_STRING_EQUAL(s.unit, "s");
 	CU_ASSERT_FALSE(s.higher_is_better);
 	CU_ASSERT_TRUE(s.wall_s > 0);
@@ -85,7 +78,7 @@ static void test_never_uses_a_shell(void)
 	struct ior_sample s;
 	/* One argument "a;b": true only if test(1) sees exactly  a;b = a;b. */
 	const char *same[] = { "command", "/usr/bin/test 'a;b' = a\\;b", NULL };
-	CU_ASSERT_EQUAL(ok(run_exec(same, &s)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_test_ok(run_exec(same, &s)), IOR_OK);
 	const char *differ[] = { "command", "/usr/bin/test 'a;b' = a", NULL };
 	CU_ASSERT_EQUAL(run_exec(differ, &s), IOR_ERROR);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "exited with status 1"));
@@ -95,7 +88,7 @@ static void test_never_uses_a_shell(void)
 	snprintf(marker2, sizeof(marker2), "%s/substituted", ior_test_tmpdir());
 	snprintf(cmd, sizeof(cmd), "echo hi > %s; touch %s $(touch %s)", marker1, marker2, marker2);
 	const char *tricks[] = { "command", cmd, NULL };
-	CU_ASSERT_EQUAL(ok(run_exec(tricks, &s)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_test_ok(run_exec(tricks, &s)), IOR_OK);
 	CU_ASSERT_NOT_EQUAL(access(marker1, F_OK), 0);
 	CU_ASSERT_NOT_EQUAL(access(marker2, F_OK), 0);
 }
@@ -109,7 +102,7 @@ static void test_setup_and_cleanup_run_around_the_command(void)
 	snprintf(cleanup, sizeof(cleanup), "rm %s", file);
 	const char *kv[] = { "setup", setup, "command", command, "cleanup", cleanup, NULL };
 	struct ior_sample s;
-	CU_ASSERT_EQUAL(ok(run_exec(kv, &s)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_test_ok(run_exec(kv, &s)), IOR_OK);
 	CU_ASSERT_NOT_EQUAL(access(file, F_OK), 0);
 	/* The command fails: cleanup still runs, and the command's failure is reported. */
 	const char *failing[] = { "setup", setup, "command", "false", "cleanup", cleanup, NULL };
@@ -119,7 +112,7 @@ static void test_setup_and_cleanup_run_around_the_command(void)
 	/* dir is the working directory: a relative path resolves inside it. */
 	const char *indir[] = { "dir", ior_test_tmpdir(), "setup", "touch relative", "command", "test -e relative",
 				"cleanup", "rm relative", NULL };
-	CU_ASSERT_EQUAL(ok(run_exec(indir, &s)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_test_ok(run_exec(indir, &s)), IOR_OK);
 }
 
 static void test_bad_commands(void)
@@ -143,7 +136,7 @@ static void test_bad_commands(void)
 static void test_registered(void)
 {
 	CU_ASSERT_PTR_EQUAL(ior_engine_find("exec"), &ior_engine_exec);
-	CU_ASSERT_EQUAL(ok(ior_engine_validate(&ior_engine_exec)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_engine_validate(&ior_engine_exec)), IOR_OK);
 }
 
 int main(void)

@@ -14,13 +14,6 @@
 
 extern const struct ior_engine_ops ior_engine_fio;
 
-static int ok(int rc)
-{
-	if (rc != IOR_OK)
-		fprintf(stderr, "  status %d: %s\n", rc, ior_error_last());
-	return rc;
-}
-
 static char *slurp(const char *relative, size_t *len)
 {
 	FILE *f = fopen(ior_test_source_path(relative), "rb");
@@ -37,7 +30,7 @@ static void test_parses_randread_fixture(void)
 	size_t len;
 	char *text = slurp("tests/data/fio-3.33-randread.json", &len);
 	struct ior_fio_result r;
-	CU_ASSERT_EQUAL_FATAL(ok(ior_fio_json_parse(&r, text, len)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_fio_json_parse(&r, text, len)), IOR_OK);
 	CU_ASSERT_STRING_EQUAL(r.version, "fio-3.33");
 	CU_ASSERT_EQUAL(r.read.io_bytes, 33554432);
 	CU_ASSERT_EQUAL(r.read.total_ios, 8192);
@@ -60,7 +53,7 @@ static void test_parses_mixed_fixture(void)
 	size_t len;
 	char *text = slurp("tests/data/fio-3.33-randrw.json", &len);
 	struct ior_fio_result r;
-	CU_ASSERT_EQUAL_FATAL(ok(ior_fio_json_parse(&r, text, len)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_fio_json_parse(&r, text, len)), IOR_OK);
 	CU_ASSERT_EQUAL(r.read.io_bytes, 11657216);
 	CU_ASSERT_EQUAL(r.read.total_ios, 2846);
 	CU_ASSERT_EQUAL(r.write.io_bytes, 5120000);
@@ -79,7 +72,7 @@ static void test_skips_text_before_the_json(void)
 	char *text = slurp("tests/data/fio-3.33-write-note.json", &len);
 	CU_ASSERT_EQUAL(strncmp(text, "note:", 5), 0);
 	struct ior_fio_result r;
-	CU_ASSERT_EQUAL_FATAL(ok(ior_fio_json_parse(&r, text, len)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_fio_json_parse(&r, text, len)), IOR_OK);
 	CU_ASSERT_EQUAL(r.write.io_bytes, 16777216);
 	CU_ASSERT_EQUAL(r.write.total_ios, 256);
 	CU_ASSERT_DOUBLE_EQUAL(r.write.clat_p50_us, 15.424, 1e-9);
@@ -102,7 +95,7 @@ static void test_rejects_every_truncation(void)
 	CU_ASSERT_EQUAL(rejected, tried);
 	CU_ASSERT_EQUAL(ior_fio_json_parse(&r, text, last), IOR_EINVALID);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "truncated"));
-	CU_ASSERT_EQUAL(ok(ior_fio_json_parse(&r, text, last + 1)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_fio_json_parse(&r, text, last + 1)), IOR_OK);
 	free(text);
 }
 
@@ -189,7 +182,7 @@ static void test_real_randread_run(void)
 {
 	const char *kv[] = { "rw", "randread", "bs", "4k", "iodepth", "4", "numjobs", "2", "size", "8M", NULL };
 	struct ior_sample s;
-	CU_ASSERT_EQUAL_FATAL(ok(run_fio(kv, false, &s)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(run_fio(kv, false, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 2u * (8u << 20)); /* each job reads its size */
 	CU_ASSERT_EQUAL(s.ios, 2u * 2048);
 	CU_ASSERT_STRING_EQUAL(s.unit, "IOPS");
@@ -208,7 +201,7 @@ static void test_real_write_run_and_refusal(void)
 	struct ior_sample s;
 	CU_ASSERT_EQUAL(run_fio(kv, false, &s), IOR_EREFUSED);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "destructive"));
-	CU_ASSERT_EQUAL_FATAL(ok(run_fio(kv, true, &s)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(run_fio(kv, true, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 4u << 20);
 	CU_ASSERT_EQUAL(s.ios, 64);
 	CU_ASSERT_STRING_EQUAL(s.unit, "MiB/s");

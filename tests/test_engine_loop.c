@@ -7,14 +7,6 @@
 #include "tests/engine_opts.h"
 #include "tests/suite.h"
 
-/* Passes rc through, printing the error message when it is not IOR_OK, so a failed assertion says why. */
-static int ok(int rc)
-{
-	if (rc != IOR_OK)
-		fprintf(stderr, "  status %d: %s\n", rc, ior_error_last());
-	return rc;
-}
-
 #include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
@@ -114,11 +106,49 @@ static const struct ior_engine_ref *lookup(void *ctx, const char *name)
 
 static const struct ior_target unused_target = { .name = "cell", .path = "/nonexistent", .destructive = false };
 
+/* A journal that remembers what it was told, as the run's undo journal would. */
+struct noted {
+	char kind[16], target[64], original[32];
+	bool done;
+};
+static struct noted notes[16];
+static int nnotes;
+
+static int note(void *ctx, const char *kind, const char *target, const char *original, int64_t *id)
+{
+	(void)ctx;
+	CU_ASSERT_FATAL(nnotes < 16);
+	struct noted *n = &notes[nnotes++];
+	snprintf(n->kind, sizeof(n->kind), "%s", kind);
+	snprintf(n->target, sizeof(n->target), "%s", target);
+	snprintf(n->original, sizeof(n->original), "%s", original ? original : "");
+	n->done = false;
+	*id = nnotes;
+	return IOR_OK;
+}
+
+static void note_done(void *ctx, int64_t id)
+{
+	(void)ctx;
+	notes[id - 1].done = true;
+}
+
+static const struct ior_journal recorder = { .note = note, .done = note_done };
+
+/* The loop engine as the harness starts it: the matrix's engines, the recording journal and
+ * the cell's scheduler (NULL: none). */
+static int init_loop_sched(void **state, const char *const *kv, void **opts, const char *sched)
+{
+	nnotes = 0;
+	*opts = make_opts(&ior_engine_loop, kv);
+	struct ior_engine_args args = { .opts = *opts, .target = &unused_target, .lookup = lookup,
+					.journal = &recorder, .scheduler = sched };
+	return ior_engine_loop.init(state, &args);
+}
+
 static int init_loop(void **state, const char *const *kv, void **opts)
 {
-	*opts = make_opts(&ior_engine_loop, kv);
-	struct ior_engine_args args = { .opts = *opts, .target = &unused_target, .lookup = lookup };
-	return ior_engine_loop.init(state, &args);
+	return init_loop_sched(state, kv, opts, NULL);
 }
 
 static void set_writer(const char *const *kv)
@@ -140,7 +170,7 @@ static int count_in(const char *text, const char *needle)
 static void test_registered_and_valid(void)
 {
 	CU_ASSERT_PTR_EQUAL(ior_engine_find("loop"), &ior_engine_loop);
-	CU_ASSERT_EQUAL(ok(ior_engine_validate(&ior_engine_loop)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_engine_validate(&ior_engine_loop)), IOR_OK);
 }
 
 static void test_depth2_in_tmpfs_runs_dd_and_leaves_nothing(void)
@@ -150,14 +180,14 @@ static void test_depth2_in_tmpfs_runs_dd_and_leaves_nothing(void)
 	set_writer(dd);
 	const char *kv[] = { "inner", "writer", "size", "64M", "depth", "2", NULL };
 	void *state = NULL, *opts;
-	CU_ASSERT_EQUAL_FATAL(ok(init_loop(&state, kv, &opts)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(init_loop(&state, kv, &opts)), IOR_OK);
 	struct traces during = traces_now();
 	CU_ASSERT_EQUAL(during.mounts, before.mounts + 2);   /* tmpfs, ext4 of level 1 */
 	CU_ASSERT_EQUAL(during.loops, before.loops + 2);
 	CU_ASSERT_EQUAL(during.mountpoints, before.mountpoints + 2);
 	for (int rep = 0; rep < 2; rep++) {
 		struct ior_sample s;
-		CU_ASSERT_EQUAL_FATAL(ok(ior_engine_loop.measure(state, &s)), IOR_OK);
+		CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_engine_loop.measure(state, &s)), IOR_OK);
 		CU_ASSERT_EQUAL(s.bytes, 16u << 20);
 		CU_ASSERT_TRUE(s.value > 0);
 		CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, "tmpfs 64M > /dev/loop"));
@@ -208,54 +238,16 @@ static void test_partial_stacks_tear_down(void)
 	struct traces before = traces_now();
 	struct ior_loopstack_spec spec = { .backing = "tmpfs", .size = 32 << 20, .depth = 2, .top_fs = true };
 	struct ior_loopstack st;
-	CU_ASSERT_EQUAL_FATAL(ok(ior_loopstack_build(&st, &spec)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_loopstack_build(&st, &spec)), IOR_OK);
 	CU_ASSERT_TRUE(st.target_is_file);
 	CU_ASSERT_TRUE(st.target_size > 16u << 20 && st.target_size < 32u << 20);
-	CU_ASSERT_EQUAL(ok(ior_loopstack_teardown(&st)), IOR_OK);
-	CU_ASSERT_EQUAL(ok(ior_loopstack_teardown(&st)), IOR_OK); /* twice is harmless */
+	CU_ASSERT_EQUAL(ior_test_ok(ior_loopstack_teardown(&st)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_loopstack_teardown(&st)), IOR_OK); /* twice is harmless */
 	check_no_traces(&before);
 	spec.depth = 9;
 	CU_ASSERT_EQUAL(ior_loopstack_build(&st, &spec), IOR_EINVALID);
-	CU_ASSERT_EQUAL(ok(ior_loopstack_teardown(&st)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_loopstack_teardown(&st)), IOR_OK);
 	check_no_traces(&before);
-}
-
-/* A journal that remembers what it was told, as the run's undo journal would. */
-struct noted {
-	char kind[16], target[64], original[32];
-	bool done;
-};
-static struct noted notes[16];
-static int nnotes;
-
-static int note(void *ctx, const char *kind, const char *target, const char *original, int64_t *id)
-{
-	(void)ctx;
-	CU_ASSERT_FATAL(nnotes < 16);
-	struct noted *n = &notes[nnotes++];
-	snprintf(n->kind, sizeof(n->kind), "%s", kind);
-	snprintf(n->target, sizeof(n->target), "%s", target);
-	snprintf(n->original, sizeof(n->original), "%s", original ? original : "");
-	n->done = false;
-	*id = nnotes;
-	return IOR_OK;
-}
-
-static void note_done(void *ctx, int64_t id)
-{
-	(void)ctx;
-	notes[id - 1].done = true;
-}
-
-static const struct ior_journal recorder = { .note = note, .done = note_done };
-
-static int init_loop_sched(void **state, const char *const *kv, void **opts, const char *sched)
-{
-	nnotes = 0;
-	*opts = make_opts(&ior_engine_loop, kv);
-	struct ior_engine_args args = { .opts = *opts, .target = &unused_target, .lookup = lookup,
-					.journal = &recorder, .scheduler = sched };
-	return ior_engine_loop.init(state, &args);
 }
 
 /* The scheduler a cell names is the one its I/O goes through: for the loop engine that is every
@@ -273,9 +265,9 @@ static void test_cell_scheduler_is_set_on_every_level_and_restored(void)
 	set_writer(dd);
 	const char *kv[] = { "inner", "writer", "size", "32M", "depth", "2", NULL };
 	void *state = NULL, *opts;
-	CU_ASSERT_EQUAL_FATAL(ok(init_loop_sched(&state, kv, &opts, "mq-deadline")), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(init_loop_sched(&state, kv, &opts, "mq-deadline")), IOR_OK);
 	struct ior_sample s;
-	CU_ASSERT_EQUAL_FATAL(ok(ior_engine_loop.measure(state, &s)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_engine_loop.measure(state, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(count_in(s.detail, " [mq-deadline]"), 2);
 	int switched = 0;
 	for (int i = 0; i < nnotes; i++) {
@@ -283,7 +275,7 @@ static void test_cell_scheduler_is_set_on_every_level_and_restored(void)
 			continue;
 		switched++;
 		char active[32];
-		CU_ASSERT_EQUAL(ok(ior_scheduler_active(notes[i].target, active, sizeof(active))), IOR_OK);
+		CU_ASSERT_EQUAL(ior_test_ok(ior_scheduler_active(notes[i].target, active, sizeof(active))), IOR_OK);
 		CU_ASSERT_STRING_EQUAL(active, "mq-deadline");
 		CU_ASSERT_STRING_NOT_EQUAL(notes[i].original, "mq-deadline");
 		CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, notes[i].target));
@@ -294,7 +286,7 @@ static void test_cell_scheduler_is_set_on_every_level_and_restored(void)
 		CU_ASSERT_TRUE(notes[i].done);
 		char active[32];
 		if (strcmp(notes[i].kind, "scheduler") == 0 &&
-		    ok(ior_scheduler_active(notes[i].target, active, sizeof(active))) == IOR_OK)
+		    ior_test_ok(ior_scheduler_active(notes[i].target, active, sizeof(active))) == IOR_OK)
 			CU_ASSERT_STRING_EQUAL(active, notes[i].original);
 	}
 	free_opts(&ior_engine_loop, opts);
@@ -326,7 +318,7 @@ static void test_level_files_are_allocated_unless_sparse(void)
 	for (int sparse = 0; sparse <= 1; sparse++) {
 		struct ior_loopstack_spec spec = { .backing = "tmpfs", .size = 16 << 20, .depth = 2, .sparse = sparse };
 		struct ior_loopstack st;
-		CU_ASSERT_EQUAL_FATAL(ok(ior_loopstack_build(&st, &spec)), IOR_OK);
+		CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_loopstack_build(&st, &spec)), IOR_OK);
 		for (unsigned i = 0; i < st.depth; i++) {
 			struct stat sb;
 			CU_ASSERT_EQUAL_FATAL(stat(st.lv[i].ld.backing, &sb), 0);
@@ -337,7 +329,7 @@ static void test_level_files_are_allocated_unless_sparse(void)
 				CU_ASSERT_TRUE(allocated >= st.lv[i].size);
 			}
 		}
-		CU_ASSERT_EQUAL(ok(ior_loopstack_teardown(&st)), IOR_OK);
+		CU_ASSERT_EQUAL(ior_test_ok(ior_loopstack_teardown(&st)), IOR_OK);
 	}
 	check_no_traces(&before);
 }
@@ -349,12 +341,12 @@ static void test_ext4_top_and_directory_backing(void)
 	set_writer(dd);
 	const char *kv[] = { "inner", "writer", "backing", ior_test_tmpdir(), "size", "48M", "fs", "ext4", NULL };
 	void *state = NULL, *opts;
-	CU_ASSERT_EQUAL_FATAL(ok(init_loop(&state, kv, &opts)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(init_loop(&state, kv, &opts)), IOR_OK);
 	struct traces during = traces_now();
 	CU_ASSERT_EQUAL(during.mounts, before.mounts + 1);    /* ext4 only: no tmpfs */
 	CU_ASSERT_EQUAL(during.backing, before.backing + 1);
 	struct ior_sample s;
-	CU_ASSERT_EQUAL(ok(ior_engine_loop.measure(state, &s)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_engine_loop.measure(state, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 8u << 20);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, ior_test_tmpdir()));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, "ext4 > file"));
@@ -369,16 +361,16 @@ static void test_inner_by_type_and_unknown_inner(void)
 	/* No engine of the matrix is called "dd": the dd type with its defaults (64 × 1M). */
 	const char *kv[] = { "size", "80M", NULL };
 	void *state = NULL, *opts;
-	CU_ASSERT_EQUAL_FATAL(ok(init_loop(&state, kv, &opts)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(init_loop(&state, kv, &opts)), IOR_OK);
 	struct ior_sample s;
-	CU_ASSERT_EQUAL(ok(ior_engine_loop.measure(state, &s)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_engine_loop.measure(state, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 64u << 20);
 	ior_engine_loop.cleanup(state);
 	free_opts(&ior_engine_loop, opts);
 	/* inner_options set a type's keys through its own rows. */
 	const char *with[] = { "size", "32M", "inner_options", "bs=512k count=5 sync=end", NULL };
-	CU_ASSERT_EQUAL_FATAL(ok(init_loop(&state, with, &opts)), IOR_OK);
-	CU_ASSERT_EQUAL(ok(ior_engine_loop.measure(state, &s)), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(init_loop(&state, with, &opts)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_engine_loop.measure(state, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 5u * 512 * 1024);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, "sync=end"));
 	ior_engine_loop.cleanup(state);
