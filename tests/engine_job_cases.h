@@ -7,7 +7,7 @@
 #include "device/loopdev.h"
 #include "engines/engine.h"
 #include "engines/job.h"
-#include "tests/engine_opts.h"
+#include "tests/engine_fixture.h"
 #include "tests/suite.h"
 
 #include <fcntl.h>
@@ -21,17 +21,9 @@
 
 #define DEV_SIZE (64ull << 20)
 
-static struct ior_loopdev ld = { .fd = -1 };
-static bool have_ld;
+static const struct ior_loopdev *ld;
 static struct ior_target target;
 static const struct ior_engine_ops *ops;
-
-static void destroy_device(void)
-{
-	if (have_ld)
-		ior_loopdev_destroy(&ld);
-	have_ld = false;
-}
 
 static void *options(const char *const *kv)
 {
@@ -40,16 +32,9 @@ static void *options(const char *const *kv)
 
 static int measure_on(const struct ior_target *t, const char *const *kv, struct ior_sample *out)
 {
-	void *blob = options(kv), *state = NULL;
-	struct ior_engine_args args = { .opts = blob, .target = t };
-	int rc = ops->init(&state, &args);
-	if (rc == IOR_OK)
-		rc = ops->measure(state, out);
+	int rc = ior_test_engine_once(ops, kv, t, out);
 	if (rc)
 		fprintf(stderr, "(%d: %s) ", rc, ior_error_last());
-	ops->cleanup(state);
-	ior_options_free(ops->options, blob);
-	free(blob);
 	return rc;
 }
 
@@ -68,7 +53,7 @@ static double now_s(void)
 /* Zeroes the whole device with O_DIRECT writes, so a read-back sees only what a job wrote. */
 static void zero_device(void)
 {
-	int fd = open(ld.path, O_WRONLY | O_DIRECT);
+	int fd = open(ld->path, O_WRONLY | O_DIRECT);
 	CU_ASSERT_FATAL(fd >= 0);
 	void *buf = NULL;
 	CU_ASSERT_FATAL(posix_memalign(&buf, 4096, 1 << 20) == 0);
@@ -89,7 +74,7 @@ struct readback {
 static struct readback read_back(uint64_t from, uint64_t to)
 {
 	struct readback r = { 0, 0, 0, UINT64_MAX };
-	int fd = open(ld.path, O_RDONLY | O_DIRECT);
+	int fd = open(ld->path, O_RDONLY | O_DIRECT);
 	CU_ASSERT_FATAL(fd >= 0);
 	char *buf = NULL;
 	CU_ASSERT_FATAL(posix_memalign((void **)&buf, 4096, 1 << 20) == 0);
@@ -292,14 +277,10 @@ static int job_suite_main(const char *engine, const char *suite, const struct io
 	}
 	if (ops->supported && ops->supported(NULL))
 		ior_test_skip("%s", ior_error_last());
-	atexit(destroy_device);
-	if (ior_loopdev_create(&ld, "/tmp", DEV_SIZE, true)) {
+	if (!(ld = ior_test_scratch_device(&target, DEV_SIZE, true, true))) {
 		fprintf(stderr, "%s\n", ior_error_last());
 		return 1;
 	}
-	have_ld = true;
-	target = (struct ior_target){ .name = "scratch", .path = ld.path, .size = DEV_SIZE, .logical_block = 512,
-				      .destructive = true };
 	struct ior_test tests[32] = {
 		IOR_TEST(test_read_moves_size_times_numjobs),
 		IOR_TEST(test_write_lands_at_its_offsets_in_each_region),
@@ -315,9 +296,7 @@ static int job_suite_main(const char *engine, const char *suite, const struct io
 	for (; extra && extra->name && n < 31; extra++)
 		tests[n++] = *extra;
 	tests[n] = (struct ior_test)IOR_TEST_END;
-	int rc = ior_test_run(suite, tests);
-	destroy_device();
-	return rc;
+	return ior_test_run(suite, tests); /* the scratch device goes at exit */
 }
 
 #endif

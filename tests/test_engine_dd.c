@@ -2,7 +2,7 @@
 #include "common/error.h"
 #include "device/loopdev.h"
 #include "engines/engine.h"
-#include "tests/engine_opts.h"
+#include "tests/engine_fixture.h"
 #include "tests/suite.h"
 
 #include <dirent.h>
@@ -16,13 +16,8 @@
 
 extern const struct ior_engine_ops ior_engine_dd;
 
-static struct ior_loopdev ld = { .fd = -1 };
+static const struct ior_loopdev *ld;
 static struct ior_target target;
-
-static void destroy_loop(void)
-{
-	ior_loopdev_destroy(&ld);
-}
 
 /* Options from "key=value" pairs through the engine's own rows, as the matrix would fill them. */
 static void *make_opts(const char *const *kv)
@@ -32,27 +27,17 @@ static void *make_opts(const char *const *kv)
 
 static void free_opts(void *blob)
 {
-	ior_options_free(ior_engine_dd.options, blob);
-	free(blob);
+	ior_test_engine_opts_free(&ior_engine_dd, blob);
 }
 
-/* init + one measure + cleanup; returns the first non-OK status. */
 static int run_dd(const char *const *kv, const struct ior_target *t, struct ior_sample *out)
 {
-	void *opts = make_opts(kv);
-	struct ior_engine_args args = { .opts = opts, .target = t };
-	void *state = NULL;
-	int rc = ior_engine_dd.init(&state, &args);
-	if (rc == IOR_OK)
-		rc = ior_engine_dd.measure(state, out);
-	ior_engine_dd.cleanup(state);
-	free_opts(opts);
-	return rc;
+	return ior_test_engine_once(&ior_engine_dd, kv, t, out);
 }
 
 static void fill_device(unsigned char byte)
 {
-	int fd = open(ld.path, O_WRONLY);
+	int fd = open(ld->path, O_WRONLY);
 	CU_ASSERT_FATAL(fd >= 0);
 	char *z = malloc(1 << 20);
 	memset(z, byte, 1 << 20);
@@ -111,7 +96,7 @@ static void test_write_moves_what_was_asked_at_the_right_offsets(void)
 	CU_ASSERT_TRUE(s.wall_s > 0);
 	CU_ASSERT_DOUBLE_EQUAL(s.value, s.bytes / 1048576.0 / s.wall_s, s.value * 1e-9);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, "bs=65536 count=100"));
-	check_pattern(ld.path, 65536, 100);
+	check_pattern(ld->path, 65536, 100);
 }
 
 static void test_read_moves_what_was_asked(void)
@@ -130,7 +115,7 @@ static void test_read_moves_what_was_asked(void)
 static long fd_flags_of(const char *path)
 {
 	char skip[16];
-	snprintf(skip, sizeof(skip), "%d", ld.fd); /* the loop device's own descriptor */
+	snprintf(skip, sizeof(skip), "%d", ld->fd); /* the loop device's own descriptor */
 	DIR *d = opendir("/proc/self/fd");
 	CU_ASSERT_FATAL(d != NULL);
 	long flags = -1;
@@ -164,7 +149,7 @@ static void check_mode_flags(const char *mode, int want, int not_want)
 	struct ior_engine_args args = { .opts = opts, .target = &target };
 	void *state = NULL;
 	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_engine_dd.init(&state, &args)), IOR_OK);
-	long flags = fd_flags_of(ld.path);
+	long flags = fd_flags_of(ld->path);
 	CU_ASSERT_TRUE_FATAL(flags >= 0);
 	CU_ASSERT_EQUAL(flags & want, want);
 	CU_ASSERT_EQUAL(flags & not_want, 0);
@@ -172,7 +157,7 @@ static void check_mode_flags(const char *mode, int want, int not_want)
 	CU_ASSERT_EQUAL(ior_test_ok(ior_engine_dd.measure(state, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 16u * 4096);
 	ior_engine_dd.cleanup(state);
-	CU_ASSERT_EQUAL(fd_flags_of(ld.path), -1); /* closed when the repetition ended */
+	CU_ASSERT_EQUAL(fd_flags_of(ld->path), -1); /* closed when the repetition ended */
 	free_opts(opts);
 }
 
@@ -198,9 +183,9 @@ static void test_sync_end_reaches_the_backing_file(void)
 	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_engine_dd.init(&state, &args)), IOR_OK);
 	struct ior_sample s;
 	CU_ASSERT_EQUAL(ior_test_ok(ior_engine_dd.measure(state, &s)), IOR_OK);
-	/* The test holds the device open (ld.fd), so the engine's close was not the last one and
+	/* The test holds the device open (ld->fd), so the engine's close was not the last one and
 	 * wrote nothing back: only the fsync can have put the data in the backing file. */
-	check_pattern(ld.backing, 128 << 10, 24);
+	check_pattern(ld->backing, 128 << 10, 24);
 	ior_engine_dd.cleanup(state);
 	free_opts(opts);
 }
@@ -214,7 +199,7 @@ static void test_default_input_writes_zeros_like_dd(void)
 	CU_ASSERT_EQUAL_FATAL(ior_test_ok(run_dd(kv, &target, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 10u * 65536);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, "input=zero"));
-	int fd = open(ld.path, O_RDONLY);
+	int fd = open(ld->path, O_RDONLY);
 	CU_ASSERT_FATAL(fd >= 0);
 	unsigned char *buf = malloc(11u * 65536);
 	CU_ASSERT_EQUAL(pread(fd, buf, 11u * 65536, 0), 11 * 65536);
@@ -236,12 +221,12 @@ static void test_each_repetition_opens_and_closes_the_target(void)
 	struct ior_engine_args args = { .opts = opts, .target = &target };
 	void *state = NULL;
 	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_engine_dd.init(&state, &args)), IOR_OK);
-	CU_ASSERT_TRUE(fd_flags_of(ld.path) >= 0); /* a device that cannot be opened fails at init */
+	CU_ASSERT_TRUE(fd_flags_of(ld->path) >= 0); /* a device that cannot be opened fails at init */
 	for (int rep = 0; rep < 3; rep++) {
 		struct ior_sample s;
 		CU_ASSERT_EQUAL(ior_test_ok(ior_engine_dd.measure(state, &s)), IOR_OK);
 		CU_ASSERT_EQUAL(s.bytes, 8u * 65536);
-		CU_ASSERT_EQUAL(fd_flags_of(ld.path), -1);
+		CU_ASSERT_EQUAL(fd_flags_of(ld->path), -1);
 	}
 	ior_engine_dd.cleanup(state);
 	free_opts(opts);
@@ -255,7 +240,7 @@ static void test_refuses_non_destructive_target(void)
 	const char *w[] = { "rw", "write", "count", "1", NULL };
 	CU_ASSERT_EQUAL(run_dd(w, &t, &s), IOR_EREFUSED);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "destructive"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), ld.path));
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), ld->path));
 	const char *r[] = { "rw", "read", "count", "1", NULL };
 	CU_ASSERT_EQUAL(ior_test_ok(run_dd(r, &t, &s)), IOR_OK); /* reading is allowed */
 }
@@ -290,11 +275,8 @@ static void test_end_of_device_is_an_error(void)
 int main(void)
 {
 	ior_test_require_root("the dd engine is tested on a real loop device");
-	if (ior_loopdev_create(&ld, "/tmp", DEV_SIZE, false) != IOR_OK)
+	if (!(ld = ior_test_scratch_device(&target, DEV_SIZE, false, true)))
 		ior_test_skip("no scratch loop device: %s", ior_error_last());
-	atexit(destroy_loop);
-	target = (struct ior_target){ .name = "scratch", .path = ld.path, .size = DEV_SIZE,
-				      .logical_block = 512, .destructive = true };
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_registered_and_valid),
 		IOR_TEST(test_write_moves_what_was_asked_at_the_right_offsets),

@@ -2,7 +2,7 @@
 #include "common/error.h"
 #include "engines/engine.h"
 #include "engines/spawn.h"
-#include "tests/engine_opts.h"
+#include "tests/engine_fixture.h"
 #include "tests/suite.h"
 
 #include <stdio.h>

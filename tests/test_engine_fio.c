@@ -4,7 +4,7 @@
 #include "engines/engine.h"
 #include "engines/fio_json.h"
 #include "engines/spawn.h"
-#include "tests/engine_opts.h"
+#include "tests/engine_fixture.h"
 #include "tests/suite.h"
 
 #include <stdio.h>
@@ -148,34 +148,13 @@ static void test_rejects_nothing_and_empty_jobs(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "'jobs' is empty"));
 }
 
-static struct ior_loopdev ld = { .fd = -1 };
-
-static void destroy_loop(void)
-{
-	ior_loopdev_destroy(&ld);
-}
-
-static void *make_opts(const char *const *kv)
-{
-	return ior_test_engine_opts(&ior_engine_fio, kv);
-}
+static struct ior_target scratch; /* destructive per call: the refusal test needs both */
 
 static int run_fio(const char *const *kv, bool destructive, struct ior_sample *out)
 {
-	void *opts = make_opts(kv);
-	struct ior_target t = { .name = "scratch", .path = ld.path, .size = 64u << 20,
-				.logical_block = 512, .destructive = destructive };
-	struct ior_engine_args args = { .opts = opts, .target = &t };
-	void *state = NULL;
-	int rc = ior_engine_fio.supported ? ior_engine_fio.supported(opts) : IOR_OK;
-	if (rc == IOR_OK)
-		rc = ior_engine_fio.init(&state, &args);
-	if (rc == IOR_OK)
-		rc = ior_engine_fio.measure(state, out);
-	ior_engine_fio.cleanup(state);
-	ior_options_free(ior_engine_fio.options, opts);
-	free(opts);
-	return rc;
+	struct ior_target t = scratch;
+	t.destructive = destructive;
+	return ior_test_engine_once(&ior_engine_fio, kv, &t, out);
 }
 
 static void test_real_randread_run(void)
@@ -247,8 +226,7 @@ int main(void)
 		fprintf(stderr, "not root or no fio: only the JSON parser is tested\n");
 		return ior_test_run("engine_fio", offline);
 	}
-	if (ior_loopdev_create(&ld, "/tmp", 64u << 20, false) != IOR_OK)
+	if (!ior_test_scratch_device(&scratch, 64u << 20, false, false))
 		ior_test_skip("no scratch loop device: %s", ior_error_last());
-	atexit(destroy_loop);
 	return ior_test_run("engine_fio", all);
 }

@@ -3,7 +3,7 @@
 #include "common/stop.h"
 #include "device/loopdev.h"
 #include "engines/engine.h"
-#include "tests/engine_opts.h"
+#include "tests/engine_fixture.h"
 #include "tests/suite.h"
 
 #include <fcntl.h>
@@ -21,17 +21,9 @@
 #define DEV_SIZE (256ull << 20)
 #define MIB (1024.0 * 1024.0)
 
-static struct ior_loopdev ld = { .fd = -1 };
-static bool have_ld;
+static const struct ior_loopdev *ld;
 static struct ior_target target;
 static const struct ior_engine_ops *ops;
-
-static void destroy_device(void)
-{
-	if (have_ld)
-		ior_loopdev_destroy(&ld);
-	have_ld = false;
-}
 
 /* Options from the engine's own rows: defaults, then "key", "value" pairs. */
 static void *options(const char *const *kv)
@@ -39,24 +31,15 @@ static void *options(const char *const *kv)
 	return ior_test_engine_opts(ops, kv);
 }
 
-/* init + measure + cleanup once; returns the first failing status. */
 static int measure(const char *const *kv, struct ior_sample *out)
 {
-	void *blob = options(kv), *state = NULL;
-	struct ior_engine_args args = { .opts = blob, .target = &target };
-	int rc = ops->init(&state, &args);
-	if (rc == IOR_OK)
-		rc = ops->measure(state, out);
-	ops->cleanup(state);
-	ior_options_free(ops->options, blob);
-	free(blob);
-	return rc;
+	return ior_test_engine_once(ops, kv, &target, out);
 }
 
 /* Pages of the loop device that sit in the page cache, seen through mincore on a mapping of it. */
 static size_t cached_pages(void)
 {
-	int fd = open(ld.path, O_RDONLY);
+	int fd = open(ld->path, O_RDONLY);
 	CU_ASSERT_FATAL(fd >= 0);
 	void *map = mmap(NULL, DEV_SIZE, PROT_READ, MAP_SHARED, fd, 0);
 	CU_ASSERT_FATAL(map != MAP_FAILED);
@@ -74,7 +57,7 @@ static size_t cached_pages(void)
 
 static void drop_device_cache(void)
 {
-	int fd = open(ld.path, O_RDONLY);
+	int fd = open(ld->path, O_RDONLY);
 	CU_ASSERT_FATAL(fd >= 0);
 	CU_ASSERT_EQUAL(ioctl(fd, BLKFLSBUF, 0), 0);
 	close(fd);
@@ -197,13 +180,10 @@ int main(void)
 		fprintf(stderr, "%s\n", ior_error_last());
 		return 1;
 	}
-	atexit(destroy_device);
-	if (ior_loopdev_create(&ld, "/tmp", DEV_SIZE, false)) {
+	if (!(ld = ior_test_scratch_device(&target, DEV_SIZE, false, false))) {
 		fprintf(stderr, "%s\n", ior_error_last());
 		return 1;
 	}
-	have_ld = true;
-	target = (struct ior_target){ .name = "scratch", .path = ld.path, .size = DEV_SIZE, .logical_block = 512 };
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_buffered_reads_for_the_duration),
 		IOR_TEST(test_stops_at_the_end_of_the_device),
@@ -215,7 +195,5 @@ int main(void)
 		IOR_TEST(test_missing_device_and_registry),
 		IOR_TEST_END,
 	};
-	int rc = ior_test_run("engine_hdparm", tests);
-	destroy_device();
-	return rc;
+	return ior_test_run("engine_hdparm", tests); /* the scratch device goes at exit */
 }

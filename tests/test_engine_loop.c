@@ -4,7 +4,7 @@
 #include "engines/engine.h"
 #include "engines/loopstack.h"
 #include "device/scheduler.h"
-#include "tests/engine_opts.h"
+#include "tests/engine_fixture.h"
 #include "tests/suite.h"
 
 #include <dirent.h>
@@ -89,12 +89,6 @@ static void *make_opts(const struct ior_engine_ops *ops, const char *const *kv)
 	return ior_test_engine_opts(ops, kv);
 }
 
-static void free_opts(const struct ior_engine_ops *ops, void *blob)
-{
-	ior_options_free(ops->options, blob);
-	free(blob);
-}
-
 /* The matrix's engines as the harness would offer them: one dd named "writer". */
 static struct ior_engine_ref writer;
 
@@ -154,7 +148,7 @@ static int init_loop(void **state, const char *const *kv, void **opts)
 static void set_writer(const char *const *kv)
 {
 	if (writer.opts)
-		free_opts(&ior_engine_dd, (void *)writer.opts);
+		ior_test_engine_opts_free(&ior_engine_dd, (void *)writer.opts);
 	writer.ops = &ior_engine_dd;
 	writer.opts = make_opts(&ior_engine_dd, kv);
 }
@@ -198,7 +192,7 @@ static void test_depth2_in_tmpfs_runs_dd_and_leaves_nothing(void)
 		CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, "| dd write"));
 	}
 	ior_engine_loop.cleanup(state);
-	free_opts(&ior_engine_loop, opts);
+	ior_test_engine_opts_free(&ior_engine_loop, opts);
 	check_no_traces(&before);
 }
 
@@ -213,7 +207,7 @@ static void test_inner_failure_tears_down(void)
 	CU_ASSERT_PTR_NULL(state);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "exceeds"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "writer"));
-	free_opts(&ior_engine_loop, opts);
+	ior_test_engine_opts_free(&ior_engine_loop, opts);
 	check_no_traces(&before);
 }
 
@@ -228,7 +222,7 @@ static void test_stop_request_tears_down(void)
 	void *state = NULL, *opts;
 	CU_ASSERT_EQUAL(init_loop(&state, kv, &opts), IOR_EINTERRUPTED);
 	ior_stop_reset();
-	free_opts(&ior_engine_loop, opts);
+	ior_test_engine_opts_free(&ior_engine_loop, opts);
 	check_no_traces(&before);
 }
 
@@ -289,7 +283,7 @@ static void test_cell_scheduler_is_set_on_every_level_and_restored(void)
 		    ior_test_ok(ior_scheduler_active(notes[i].target, active, sizeof(active))) == IOR_OK)
 			CU_ASSERT_STRING_EQUAL(active, notes[i].original);
 	}
-	free_opts(&ior_engine_loop, opts);
+	ior_test_engine_opts_free(&ior_engine_loop, opts);
 	check_no_traces(&before);
 }
 
@@ -307,7 +301,7 @@ static void test_unoffered_scheduler_is_unsupported_and_leaves_nothing(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "level 1 (/dev/loop"));
 	for (int i = 0; i < nnotes; i++)
 		CU_ASSERT_TRUE(notes[i].done);
-	free_opts(&ior_engine_loop, opts);
+	ior_test_engine_opts_free(&ior_engine_loop, opts);
 	check_no_traces(&before);
 }
 
@@ -351,7 +345,7 @@ static void test_ext4_top_and_directory_backing(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, ior_test_tmpdir()));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, "ext4 > file"));
 	ior_engine_loop.cleanup(state);
-	free_opts(&ior_engine_loop, opts);
+	ior_test_engine_opts_free(&ior_engine_loop, opts);
 	check_no_traces(&before);
 }
 
@@ -366,7 +360,7 @@ static void test_inner_by_type_and_unknown_inner(void)
 	CU_ASSERT_EQUAL(ior_test_ok(ior_engine_loop.measure(state, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.bytes, 64u << 20);
 	ior_engine_loop.cleanup(state);
-	free_opts(&ior_engine_loop, opts);
+	ior_test_engine_opts_free(&ior_engine_loop, opts);
 	/* inner_options set a type's keys through its own rows. */
 	const char *with[] = { "size", "32M", "inner_options", "bs=512k count=5 sync=end", NULL };
 	CU_ASSERT_EQUAL_FATAL(ior_test_ok(init_loop(&state, with, &opts)), IOR_OK);
@@ -374,30 +368,30 @@ static void test_inner_by_type_and_unknown_inner(void)
 	CU_ASSERT_EQUAL(s.bytes, 5u * 512 * 1024);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s.detail, "sync=end"));
 	ior_engine_loop.cleanup(state);
-	free_opts(&ior_engine_loop, opts);
+	ior_test_engine_opts_free(&ior_engine_loop, opts);
 	const char *typo[] = { "inner_options", "bs=1M cuont=5", NULL };
 	CU_ASSERT_EQUAL(init_loop(&state, typo, &opts), IOR_EINVALID);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "count"));
-	free_opts(&ior_engine_loop, opts);
+	ior_test_engine_opts_free(&ior_engine_loop, opts);
 	const char *matrix_engine[] = { "inner", "writer", "inner_options", "count=5", NULL };
 	CU_ASSERT_EQUAL(init_loop(&state, matrix_engine, &opts), IOR_EINVALID);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "engine of the matrix"));
-	free_opts(&ior_engine_loop, opts);
+	ior_test_engine_opts_free(&ior_engine_loop, opts);
 	const char *bad[] = { "inner", "wrtier", NULL };
 	CU_ASSERT_EQUAL(init_loop(&state, bad, &opts), IOR_EINVALID);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "wrtier"));
-	free_opts(&ior_engine_loop, opts);
+	ior_test_engine_opts_free(&ior_engine_loop, opts);
 	const char *self[] = { "inner", "loop", NULL };
 	CU_ASSERT_EQUAL(init_loop(&state, self, &opts), IOR_EINVALID);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "depth"));
-	free_opts(&ior_engine_loop, opts);
+	ior_test_engine_opts_free(&ior_engine_loop, opts);
 	check_no_traces(&before);
 }
 
 static void free_writer(void)
 {
 	if (writer.opts)
-		free_opts(&ior_engine_dd, (void *)writer.opts);
+		ior_test_engine_opts_free(&ior_engine_dd, (void *)writer.opts);
 	writer.opts = NULL;
 }
 
