@@ -23,7 +23,7 @@ static double pooled_mad(const double *a, size_t na, const double *b, size_t nb)
 
 static bool far(double x, double centre, double mad)
 {
-	return mad > 0 && fabs(IOR_MODZ_CONSTANT * (x - centre) / mad) > IOR_MODZ_THRESHOLD;
+	return ior_modz_exceeds(x, centre, mad, IOR_MODZ_THRESHOLD);
 }
 
 /* Far from every value of the other side that is not itself an outlier

@@ -83,14 +83,18 @@ size_t ior_outliers_tukey(bool *flags, const double *x, size_t n, double k)
 	return count;
 }
 
+bool ior_modz_exceeds(double x, double centre, double mad, double threshold)
+{
+	return mad > 0 && fabs(IOR_MODZ_CONSTANT * (x - centre) / mad) > threshold;
+}
+
 size_t ior_outliers_modz(bool *flags, const double *x, size_t n, double threshold)
 {
 	double med = ior_median(x, n);
 	double mad = mad_of(x, n, med);
 	size_t count = 0;
 	for (size_t i = 0; i < n; i++) {
-		/* MAD 0 (over half the values equal) makes M undefined: flag nothing rather than everything. */
-		bool out = mad > 0 && fabs(IOR_MODZ_CONSTANT * (x[i] - med) / mad) > threshold;
+		bool out = ior_modz_exceeds(x[i], med, mad, threshold);
 		if (flags)
 			flags[i] = out;
 		count += out;

@@ -42,6 +42,9 @@ double ior_quantile_sorted(const double *sorted, size_t n, double p);
  * Modified z-score: |0.6745 (x - median) / MAD| > threshold; none when MAD is 0. */
 size_t ior_outliers_tukey(bool *flags, const double *x, size_t n, double k);
 size_t ior_outliers_modz(bool *flags, const double *x, size_t n, double threshold);
+/* |M| of x about centre with this MAD over threshold; never with MAD 0 (over half the values
+ * equal makes M undefined: flag nothing rather than everything). */
+bool ior_modz_exceeds(double x, double centre, double mad, double threshold);
 
 /* qsort comparator for doubles, shared by the reports. */
 int ior_double_cmp(const void *a, const void *b);
