@@ -100,7 +100,7 @@ static int ior_adaptive_pair(const double *a, const double *b, size_t *used)
 		n++;
 	*used = n;
 	struct ior_compare_opts o = cmp;
-	o.alpha = ior_adaptive_look_alpha(&ad);
+	o.alpha = ior_adaptive_look_alpha(&ad, n);
 	struct ior_comparison c;
 	if (ior_compare(&c, a, n, b, n, &o))
 		return 0;

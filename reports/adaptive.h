@@ -17,18 +17,18 @@ struct ior_adaptive {
 	size_t min_reps;         /* the matrix's repetitions: no decision before it */
 	size_t max_reps;         /* max_repetitions: the cap */
 	double target_cov;       /* stop when CoV <= this (without a baseline) */
+	double interim_alpha;    /* the level of every look before the cap (Haybittle-Peto) */
 	struct ior_compare_opts cmp;  /* verdict options; alpha is the overall level */
 };
 
 /* min_reps 5 (the fewest that can reach significance at alpha 0.01),
- * max_reps 15, target_cov 5%, compare defaults. */
+ * max_reps 15, target_cov 5%, interim_alpha 0.0002, compare defaults. */
 void ior_adaptive_default(struct ior_adaptive *a);
 
-/* The significance level of each look: alpha divided by the number of looks
- * the rule may take (Bonferroni), so stopping at the first significant look
- * keeps the false-alarm rate of the whole sequence at or under alpha. Use it
- * for the final verdict of an adaptively sampled cell too. */
-double ior_adaptive_look_alpha(const struct ior_adaptive *a);
+/* The significance level of the look taken with n samples (Haybittle-Peto):
+ * interim_alpha before the cap, the verdict's own alpha at it. The reasons
+ * are in adaptive.c. */
+double ior_adaptive_look_alpha(const struct ior_adaptive *a, size_t n);
 
 /* Called after each sample: x holds the cell's samples so far; base (may be
  * NULL) the baseline kernel's samples of the same cell. why (may be NULL)
