@@ -41,7 +41,7 @@
  *   at alpha / 2 brings its exactness and, with larger samples, its
  *   indifference to stalls; Welch carries the smallest samples, where the
  *   rank test cannot reach alpha / 2 at all (5 against 5 at alpha 0.01, up
- *   to 7 against 7 at the adaptive rule's per-look level).
+ *   to 8 against 8 at the adaptive rule's interim level).
  * - Which samples are outliers matters more than the test. Per side, the
  *   modified z-score (Iglewicz-Hoaglin, |M| > 3.5) misreads small samples: at
  *   n = 5 the MAD rests on three values, so it excludes genuine tail values
