@@ -79,17 +79,24 @@ static int lkp(const double *a, size_t na, const double *b, size_t nb)
 
 static struct ior_compare_opts cmp;
 
-static int ior_fixed(const double *a, size_t na, const double *b, size_t nb)
+/* -1 regression, +1 improvement, 0 otherwise; *same (may be NULL) says
+ * whether the verdict was "no change", the answer that would mark a
+ * regressed commit good in a bisection, where "inconclusive" skips it. */
+static int ior_fixed(const double *a, size_t na, const double *b, size_t nb, bool *same)
 {
 	struct ior_comparison c;
+	if (same)
+		*same = false;
 	if (ior_compare(&c, a, na, b, nb, &cmp))
 		return 0;
+	if (same)
+		*same = c.verdict == IOR_VERDICT_NO_CHANGE;
 	return c.verdict == IOR_VERDICT_REGRESSION ? -1 : c.verdict == IOR_VERDICT_IMPROVEMENT ? 1 : 0;
 }
 
 /* Baseline and candidate measured alternately, one more sample of each per
  * step, from the minimum until the rule stops (decided or the cap). */
-static int ior_adaptive_pair(const double *a, const double *b, size_t *used)
+static int ior_adaptive_pair(const double *a, const double *b, size_t *used, bool *same)
 {
 	struct ior_adaptive ad;
 	ior_adaptive_default(&ad);
@@ -99,11 +106,13 @@ static int ior_adaptive_pair(const double *a, const double *b, size_t *used)
 	while (ior_adaptive_next(&ad, b, n, a, n, NULL, 0) == IOR_ADAPT_CONTINUE)
 		n++;
 	*used = n;
-	struct ior_compare_opts o = cmp;
-	o.alpha = ior_adaptive_look_alpha(&ad, n);
+	/* then judged as `check` judges the stored samples: at the verdict's own
+	 * level, which an early stop at the stricter interim level also passes */
 	struct ior_comparison c;
-	if (ior_compare(&c, a, n, b, n, &o))
+	*same = false;
+	if (ior_compare(&c, a, n, b, n, &cmp))
 		return 0;
+	*same = c.verdict == IOR_VERDICT_NO_CHANGE;
 	return c.verdict == IOR_VERDICT_REGRESSION ? -1 : c.verdict == IOR_VERDICT_IMPROVEMENT ? 1 : 0;
 }
 
@@ -111,6 +120,7 @@ static int ior_adaptive_pair(const double *a, const double *b, size_t *used)
 
 struct tally {
 	size_t ior, mm, lkp, adaptive, reps_used;
+	size_t ior_same, adaptive_same;   /* regressions ioregress called "no change" */
 };
 
 /* shift > 0 is a throughput drop of that fraction; with shift 0 any claim is a false positive. */
@@ -123,16 +133,18 @@ static struct tally run(double cov, double shift, enum noise kind, size_t n, boo
 		fill(b, CAP, 100 * (1 - shift), cov, kind);
 		int want = shift > 0 ? -1 : 0;
 		int r;
+		bool same;
 		if (want)
-			t.ior += ior_fixed(a, n, b, n) == -1, t.mm += mmtests(a, n, b, n) == -1,
+			t.ior += ior_fixed(a, n, b, n, &same) == -1, t.ior_same += same, t.mm += mmtests(a, n, b, n) == -1,
 			t.lkp += lkp(a, n, b, n) == -1;
 		else
-			t.ior += ior_fixed(a, n, b, n) != 0, t.mm += mmtests(a, n, b, n) != 0,
+			t.ior += ior_fixed(a, n, b, n, NULL) != 0, t.mm += mmtests(a, n, b, n) != 0,
 			t.lkp += lkp(a, n, b, n) != 0;
 		if (adaptive) {
 			size_t used;
-			r = ior_adaptive_pair(a, b, &used);
+			r = ior_adaptive_pair(a, b, &used, &same);
 			t.adaptive += want ? r == -1 : r != 0;
+			t.adaptive_same += want && same;
 			t.reps_used += used;
 		}
 	}
@@ -163,22 +175,24 @@ static void false_positives(void)
 static void power_targets(void)
 {
 	printf("\nPower, shift = 4 x CoV, 5 repetitions each (%% of %zu pairs detected as a regression)\n", trials);
-	printf("%-5s %-6s %-9s | %9s %9s %9s\n", "CoV", "shift", "noise", "ioregress", "mmtests", "lkp");
+	printf("%-5s %-6s %-9s | %9s %9s %9s | %s\n", "CoV", "shift", "noise", "ioregress", "mmtests", "lkp",
+	       "ioregress misses said \"no change\" (the rest \"inconclusive\")");
 	for (int c = 0; c < NCOV; c++)
 		for (int k = 0; k < NNOISE; k++) {
 			struct tally t = run(covs[c], 4 * covs[c], k, 5, false);
-			printf("%3.0f%%  %4.0f%%  %-9s | %8.1f%% %8.1f%% %8.1f%%\n", covs[c] * 100, 400 * covs[c],
-			       noise_name[k], pct(t.ior), pct(t.mm), pct(t.lkp));
+			printf("%3.0f%%  %4.0f%%  %-9s | %8.1f%% %8.1f%% %8.1f%% | %8.1f%%\n", covs[c] * 100, 400 * covs[c],
+			       noise_name[k], pct(t.ior), pct(t.mm), pct(t.lkp), pct(t.ior_same));
 		}
 	printf("\nPower, shift = 2 x CoV: ioregress adaptive (cap %d) against fixed 5, and the baselines given all %d\n",
 	       CAP, CAP);
-	printf("%-5s %-6s %-9s | %12s %12s %10s %10s\n", "CoV", "shift", "noise", "adaptive", "(mean n)",
-	       "mmtests15", "lkp15");
+	printf("%-5s %-6s %-9s | %12s %12s %10s %10s | %s\n", "CoV", "shift", "noise", "adaptive", "(mean n)",
+	       "mmtests15", "lkp15", "said \"no change\"");
 	for (int c = 0; c < NCOV; c++)
 		for (int k = 0; k < NNOISE; k++) {
 			struct tally t = run(covs[c], 2 * covs[c], k, CAP, true);
-			printf("%3.0f%%  %4.0f%%  %-9s | %11.1f%% %12.1f %9.1f%% %9.1f%%%s\n", covs[c] * 100, 200 * covs[c],
-			       noise_name[k], pct(t.adaptive), (double)t.reps_used / (double)trials, pct(t.mm), pct(t.lkp),
+			printf("%3.0f%%  %4.0f%%  %-9s | %11.1f%% %12.1f %9.1f%% %9.1f%% | %8.1f%%%s\n", covs[c] * 100,
+			       200 * covs[c], noise_name[k], pct(t.adaptive), (double)t.reps_used / (double)trials, pct(t.mm),
+			       pct(t.lkp), pct(t.adaptive_same),
 			       2 * covs[c] < cmp.min_effect ? "  below the minimum effect, by design" : "");
 		}
 }

@@ -389,9 +389,14 @@ static void test_adaptive_rule(void)
 	char why[128];
 	CU_ASSERT_EQUAL(ior_adaptive_next(&a, x, 5, base, 15, why, sizeof(why)), IOR_ADAPT_STOP_DECIDED);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "regression"));
+	/* against a baseline of only 5 the rank test's floor at the interim level
+	 * holds every look until 5 against 14 (smallest p 2 / C(19, 5) < 0.0002) */
+	CU_ASSERT_EQUAL(ior_adaptive_next(&a, x, 13, base, 5, NULL, 0), IOR_ADAPT_CONTINUE);
+	CU_ASSERT_EQUAL(ior_adaptive_next(&a, x, 14, base, 5, why, sizeof(why)), IOR_ADAPT_STOP_DECIDED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "regression"));
 	/* the same drop under 10% noise needs more looks than the first */
 	gen(x, 15, &r, 90, 0.10);
-	CU_ASSERT_EQUAL(ior_adaptive_next(&a, x, 5, base, 5, NULL, 0), IOR_ADAPT_CONTINUE);
+	CU_ASSERT_EQUAL(ior_adaptive_next(&a, x, 5, base, 15, NULL, 0), IOR_ADAPT_CONTINUE);
 	/* Haybittle-Peto: strict before the cap, the verdict's own level at it */
 	NEAR(ior_adaptive_look_alpha(&a, 5), 0.0002, 1e-12);
 	NEAR(ior_adaptive_look_alpha(&a, 14), 0.0002, 1e-12);
