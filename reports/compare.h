@@ -70,9 +70,9 @@ int ior_welch(struct ior_welch *out, const double *a, size_t na, const double *b
 
 /* Flags (flags may be NULL) the samples of x that the verdict's t-test leaves
  * out, and returns how many: |0.6745 (x_i - median) / MAD| > 3.5 (the
- * Iglewicz-Hoaglin rule) both about x's own median and about the other
- * side's median, MAD pooled over both sides' deviations from their own
- * medians. The reasons are in compare.c. x is not modified. */
+ * Iglewicz-Hoaglin rule) about x's own median, and unexplained by the other
+ * side's body (exclude.c), MAD pooled over both sides' deviations from their
+ * own medians. The reasons are in compare.c and exclude.c. x is not modified. */
 size_t ior_compare_outliers(bool *flags, const double *x, size_t n, const double *other, size_t nother);
 
 /* --- the comparison and its verdict ------------------------------------------- */

@@ -221,6 +221,34 @@ static void test_compare_outliers(void)
 	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, z, 5, z, 5), 0);
 }
 
+/* With a body of ten or more values, the other side explains only values
+ * within its range (give or take a standard deviation): a stall just under a
+ * regressed candidate's lowest value goes, where a body of nine keeps it. */
+static void test_compare_outliers_large_body(void)
+{
+	double a[15], b[15];
+	for (int i = 0; i < 14; i++)
+		a[i] = 99 + 2.0 * i / 13;       /* 99 .. 101 */
+	a[14] = 87.5;                           /* a stall: 1.5 under b's lowest value */
+	for (int j = 0; j < 15; j++)
+		b[j] = 89 + 2.0 * j / 14;       /* 89 .. 91 */
+	bool f[15];
+	CU_ASSERT_EQUAL(ior_compare_outliers(f, a, 15, b, 15), 1);
+	CU_ASSERT_TRUE(f[14]);
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, b, 15, a, 15), 0);
+	/* nine values in b's body: within 3.5 of one of them, the stall stays */
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, a, 15, b, 9), 0);
+	/* two modes on both sides, 100 and 96: each side's minority lies inside
+	 * the other side's range, so nothing is left out */
+	double m1[15], m2[15];
+	for (int i = 0; i < 15; i++) {
+		m1[i] = (i < 10 ? 100 : 96) + 0.05 * (i % 5);
+		m2[i] = (i < 8 ? 96 : 100) + 0.05 * (i % 5);
+	}
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, m1, 15, m2, 15), 0);
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, m2, 15, m1, 15), 0);
+}
+
 static void noisy(double *out, size_t n, struct ior_rng *r, double mean, double cov, double stall_rate)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -415,6 +443,7 @@ int main(void)
 		IOR_TEST(test_t_distribution_matches_tables),
 		IOR_TEST(test_welch_matches_r),
 		IOR_TEST(test_compare_outliers),
+		IOR_TEST(test_compare_outliers_large_body),
 		IOR_TEST(test_one_stall_in_baseline_does_not_hide_a_regression),
 		IOR_TEST(test_no_shift_with_outliers_is_not_a_regression),
 		IOR_TEST(test_verdicts_known_shifts),
