@@ -20,14 +20,17 @@
  *   anything (Mann-Whitney cannot reach 0.0005 before 8 against 8) and
  *   starved the cap look, where noisy and outlier-ridden cells end: power
  *   at a shift of 2 x CoV with 10% of samples stalled was 69-70% at 5-10%
- *   CoV (1000 pairs); with this rule it is 84-87%.
+ *   CoV (1000 pairs); with this rule it is 82-85%, and 92% / 86.5% with
+ *   exclude.c's range rule for large bodies.
  * - Why 0.0002: by the union bound the whole sequence's false-alarm rate is
  *   at most alpha + 10 x interim_alpha. Fifteen samples against fifteen at
- *   the verdict's level already measure 0.94% with two-mode noise (10000
- *   pairs), so the looks before the cap have little room: 0.001 measured
- *   1.08-1.09%, 0.0005 1.02%, 0.0002 0.96% (10000 pairs). The looks are
- *   strongly correlated (each holds the previous one's samples), which is
- *   why the measured cost is a tenth of the bound.
+ *   the verdict's level already measure 0.62-0.94% with two-mode noise
+ *   (five runs of 10000 pairs), so the looks before the cap have little
+ *   room: on the run that gave 0.94%, 0.001 measured 1.08-1.09%, 0.0005
+ *   1.02% and 0.0002 0.96%; seven runs of 10000 pairs at 0.0002 gave
+ *   0.66-1.1%, 0.87% on average. The looks are strongly correlated (each
+ *   holds the previous one's samples), which is why the measured cost is a
+ *   tenth of the bound.
  * - The price is in early stops. A look is inconclusive while even complete
  *   separation could not reach its level with the rank test (compare.c), so
  *   when baseline and candidate grow together nothing stops before 8 against
