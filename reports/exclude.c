@@ -45,37 +45,41 @@ enum { BODY_SHOWS_ITS_MODES = 10 };
 #define RANGE_SLACK 1.0
 
 /* Nothing in the other side's body (its values that are not far from its
- * own median) explains x. */
-static bool unexplained(double x, const double *other, size_t nother, double their_median, double mad)
+ * own median, body[0..nbody)) explains x. */
+static bool unexplained(double x, const double *body, size_t nbody, double mad)
 {
-	size_t nbody = 0;
-	double lo = INFINITY, hi = -INFINITY;
-	bool near_one = false;
-	for (size_t j = 0; j < nother; j++) {
-		if (far(other[j], their_median, mad))
-			continue;
-		nbody++;
-		lo = fmin(lo, other[j]);
-		hi = fmax(hi, other[j]);
-		near_one = near_one || !far(x, other[j], mad);
-	}
 	if (nbody >= BODY_SHOWS_ITS_MODES) {
+		double lo = body[0], hi = body[0];
+		for (size_t j = 1; j < nbody; j++)
+			lo = fmin(lo, body[j]), hi = fmax(hi, body[j]);
 		double slack = RANGE_SLACK * mad / 0.6745;
 		return x < lo - slack || x > hi + slack;
 	}
-	return !near_one;
+	for (size_t j = 0; j < nbody; j++)
+		if (!far(x, body[j], mad))
+			return false;
+	return true;
 }
 
 size_t ior_compare_outliers(bool *flags, const double *x, size_t n, const double *other, size_t nother)
 {
 	double mad = pooled_mad(x, n, other, nother);
 	double own = ior_median(x, n), theirs = ior_median(other, nother);
+	/* the other side's body, found once rather than again for every x */
+	double *body = malloc((nother ? nother : 1) * sizeof(*body));
+	size_t nbody = 0;
+	if (body)
+		for (size_t j = 0; j < nother; j++)
+			if (!far(other[j], theirs, mad))
+				body[nbody++] = other[j];
 	size_t count = 0;
 	for (size_t i = 0; i < n; i++) {
-		bool out = far(x[i], own, mad) && unexplained(x[i], other, nother, theirs, mad);
+		/* out of memory: nothing is left out, the t-test then sees every value */
+		bool out = body && far(x[i], own, mad) && unexplained(x[i], body, nbody, mad);
 		if (flags)
 			flags[i] = out;
 		count += out;
 	}
+	free(body);
 	return count;
 }
