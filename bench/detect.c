@@ -79,18 +79,18 @@ static int lkp(const double *a, size_t na, const double *b, size_t nb)
 
 static struct ior_compare_opts cmp;
 
-/* -1 regression, +1 improvement, 0 otherwise; *same (may be NULL) says
- * whether the verdict was "no change", the answer that would mark a
- * regressed commit good in a bisection, where "inconclusive" skips it. */
-static int ior_fixed(const double *a, size_t na, const double *b, size_t nb, bool *same)
+/* The verdict on b against a at the verdict's own level: -1 regression, +1
+ * improvement, 0 otherwise. *same (may be NULL) says whether it was "no
+ * change", the answer that would mark a regressed commit good in a
+ * bisection, where "inconclusive" skips it. */
+static int ioregress_says(const double *a, size_t na, const double *b, size_t nb, bool *same)
 {
 	struct ior_comparison c;
+	int rc = ior_compare(&c, a, na, b, nb, &cmp);
 	if (same)
-		*same = false;
-	if (ior_compare(&c, a, na, b, nb, &cmp))
+		*same = rc == 0 && c.verdict == IOR_VERDICT_NO_CHANGE;
+	if (rc)
 		return 0;
-	if (same)
-		*same = c.verdict == IOR_VERDICT_NO_CHANGE;
 	return c.verdict == IOR_VERDICT_REGRESSION ? -1 : c.verdict == IOR_VERDICT_IMPROVEMENT ? 1 : 0;
 }
 
@@ -108,12 +108,7 @@ static int ior_adaptive_pair(const double *a, const double *b, size_t *used, boo
 	*used = n;
 	/* then judged as `check` judges the stored samples: at the verdict's own
 	 * level, which an early stop at the stricter interim level also passes */
-	struct ior_comparison c;
-	*same = false;
-	if (ior_compare(&c, a, n, b, n, &cmp))
-		return 0;
-	*same = c.verdict == IOR_VERDICT_NO_CHANGE;
-	return c.verdict == IOR_VERDICT_REGRESSION ? -1 : c.verdict == IOR_VERDICT_IMPROVEMENT ? 1 : 0;
+	return ioregress_says(a, n, b, n, same);
 }
 
 /* --- scenarios -------------------------------------------------------------- */
@@ -135,10 +130,10 @@ static struct tally run(double cov, double shift, enum noise kind, size_t n, boo
 		int r;
 		bool same;
 		if (want)
-			t.ior += ior_fixed(a, n, b, n, &same) == -1, t.ior_same += same, t.mm += mmtests(a, n, b, n) == -1,
+			t.ior += ioregress_says(a, n, b, n, &same) == -1, t.ior_same += same, t.mm += mmtests(a, n, b, n) == -1,
 			t.lkp += lkp(a, n, b, n) == -1;
 		else
-			t.ior += ior_fixed(a, n, b, n, NULL) != 0, t.mm += mmtests(a, n, b, n) != 0,
+			t.ior += ioregress_says(a, n, b, n, NULL) != 0, t.mm += mmtests(a, n, b, n) != 0,
 			t.lkp += lkp(a, n, b, n) != 0;
 		if (adaptive) {
 			size_t used;
