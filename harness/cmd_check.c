@@ -27,18 +27,15 @@ static int parse_args(struct check_args *a, int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *v;
 		bool missing = false;
+		/* the kernels are --baseline and --candidate, so --kernel is not a filter here */
+		if (ior_cmd_filter_option(argc, argv, &i,
+					  IOR_FILTER_HOST | IOR_FILTER_DEVICE | IOR_FILTER_SCHEDULER | IOR_FILTER_ENGINE,
+					  &a->filter, &missing))
+			continue;
 		if ((v = ior_cmd_option_value(argc, argv, &i, "--baseline", &missing)))
 			a->baseline = v;
 		else if ((v = ior_cmd_option_value(argc, argv, &i, "--candidate", &missing)))
 			a->candidate = v;
-		else if ((v = ior_cmd_option_value(argc, argv, &i, "--host", &missing)))
-			a->filter.host = v;
-		else if ((v = ior_cmd_option_value(argc, argv, &i, "--device", &missing)))
-			a->filter.device = v;
-		else if ((v = ior_cmd_option_value(argc, argv, &i, "--scheduler", &missing)))
-			a->filter.scheduler = v;
-		else if ((v = ior_cmd_option_value(argc, argv, &i, "--engine", &missing)))
-			a->filter.engine = v;
 		else if ((v = ior_cmd_option_value(argc, argv, &i, "--min-effect", &missing))) {
 			if (ior_parse_percent(v, &a->cmp.min_effect))
 				return ior_error_wrap(IOR_EINVALID, "--min-effect");

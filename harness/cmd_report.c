@@ -24,16 +24,13 @@ static int parse_args(struct report_args *a, int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *v;
 		bool missing = false;
+		if (ior_cmd_filter_option(argc, argv, &i, IOR_FILTER_HOST | IOR_FILTER_KERNEL | IOR_FILTER_DEVICE,
+					  &a->filter, &missing))
+			continue;
 		if ((v = ior_cmd_option_value(argc, argv, &i, "--format", &missing))) {
 			if (strcmp(v, "text") && strcmp(v, "json"))
 				return ior_error_set(IOR_EINVALID, "--format: '%s' is not text or json", v);
 			a->json = !strcmp(v, "json");
-		} else if ((v = ior_cmd_option_value(argc, argv, &i, "--host", &missing))) {
-			a->filter.host = v;
-		} else if ((v = ior_cmd_option_value(argc, argv, &i, "--kernel", &missing))) {
-			a->filter.kernel = v;
-		} else if ((v = ior_cmd_option_value(argc, argv, &i, "--device", &missing))) {
-			a->filter.device = v;
 		} else if ((v = ior_cmd_option_value(argc, argv, &i, "--alert-spread", &missing))) {
 			if (ior_parse_percent(v, &a->alerts.floor))
 				return ior_error_wrap(IOR_EINVALID, "--alert-spread");

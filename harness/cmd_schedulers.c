@@ -113,10 +113,12 @@ static int parse_args(int argc, char **argv, const char **host)
 {
 	*host = NULL;
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--host") == 0 && i + 1 < argc)
-			*host = argv[++i];
-		else if (strncmp(argv[i], "--host=", 7) == 0)
-			*host = argv[i] + 7;
+		bool missing = false;
+		const char *v = ior_cmd_option_value(argc, argv, &i, "--host", &missing);
+		if (v)
+			*host = v;
+		else if (missing)
+			return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[i]);
 		else
 			return ior_error_set(IOR_EINVALID, "unknown argument '%s' (see 'ioregress schedulers --help')",
 					     argv[i]);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 struct ior_db;
+struct ior_db_filter;
 
 enum ior_command_flags {
 	IOR_CMD_NEEDS_DB = 1u << 0,   /* the runner opens --db (default ./ioregress.db) before calling */
@@ -37,6 +38,20 @@ bool ior_cmd_option(int argc, char **argv, int *i, const char *key, const char *
 /* The same for if/else chains: the value, or NULL; *missing is set when key matched
  * without a value, so that is reported as such rather than as an unknown argument. */
 const char *ior_cmd_option_value(int argc, char **argv, int *i, const char *key, bool *missing);
+
+/* The database filter options a command accepts (a mask of these). */
+enum ior_cmd_filter {
+	IOR_FILTER_HOST = 1u << 0,      /* --host */
+	IOR_FILTER_KERNEL = 1u << 1,    /* --kernel */
+	IOR_FILTER_DEVICE = 1u << 2,    /* --device */
+	IOR_FILTER_SCHEDULER = 1u << 3, /* --scheduler */
+	IOR_FILTER_ENGINE = 1u << 4,    /* --engine */
+};
+/* Matches one of the filter options that accepted names at argv[*i] and stores
+ * its value in f: true when it did. A matched option without a value returns
+ * false with *missing set, as ior_cmd_option_value does. */
+bool ior_cmd_filter_option(int argc, char **argv, int *i, unsigned accepted, struct ior_db_filter *f,
+			   bool *missing);
 
 /* True when argv holds --help or -h; commands call it first and print their usage. */
 bool ior_cmd_wants_help(int argc, char **argv);

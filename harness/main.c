@@ -107,6 +107,34 @@ const char *ior_cmd_option_value(int argc, char **argv, int *i, const char *key,
 	return v;
 }
 
+bool ior_cmd_filter_option(int argc, char **argv, int *i, unsigned accepted, struct ior_db_filter *f,
+			   bool *missing)
+{
+	const struct {
+		unsigned bit;
+		const char *key;
+		const char **slot;
+	} opts[] = {
+		{ IOR_FILTER_HOST, "--host", &f->host },
+		{ IOR_FILTER_KERNEL, "--kernel", &f->kernel },
+		{ IOR_FILTER_DEVICE, "--device", &f->device },
+		{ IOR_FILTER_SCHEDULER, "--scheduler", &f->scheduler },
+		{ IOR_FILTER_ENGINE, "--engine", &f->engine },
+	};
+	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
+		if (!(accepted & opts[k].bit))
+			continue;
+		const char *v = ior_cmd_option_value(argc, argv, i, opts[k].key, missing);
+		if (v) {
+			*opts[k].slot = v;
+			return true;
+		}
+		if (*missing)
+			return false;
+	}
+	return false;
+}
+
 bool ior_cmd_wants_help(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
