@@ -9,7 +9,7 @@
 #include "engines/engine.h"
 
 /* Current schema version, kept in PRAGMA user_version (db/SCHEMA.md lists the steps). */
-#define IOR_DB_SCHEMA_VERSION 3
+#define IOR_DB_SCHEMA_VERSION 4
 
 /* PRAGMA application_id of every ioregress database ("iorg"): a file with
  * tables and another id is someone else's and is never touched. */
@@ -69,6 +69,13 @@ int ior_db_device_get(struct ior_db *db, int64_t host_id, const struct ior_db_de
 
 int ior_db_run_begin(struct ior_db *db, int64_t host_id, int64_t kernel_id, const char *matrix_file,
 		     const char *matrix_text, enum ior_run_status status, int64_t *run_id);
+/* The order the run's repetitions are taken in ("interleaved", "sequential", "random") and
+ * the seed of a random order (0 otherwise). */
+int ior_db_run_set_order(struct ior_db *db, int64_t run_id, const char *order, uint64_t seed);
+/* A scratch device (device_id, or 0 for one an engine built) was filled before measuring:
+ * with what, how many bytes, in how many seconds. */
+int ior_db_fill_add(struct ior_db *db, int64_t run_id, int64_t device_id, const char *target, const char *fill,
+		    uint64_t bytes, double seconds);
 /* Sets the final status and finished_at. */
 int ior_db_run_finish(struct ior_db *db, int64_t run_id, enum ior_run_status status);
 
@@ -106,8 +113,11 @@ struct ior_db_row {
 	char *engine_type, *run_status, *detail, *measured_at;  /* detail: NULL when empty */
 	uint64_t bytes, ios;
 	double wall_s, usr_s, sys_s;
-	bool has_latency;
-	double lat_p50_us, lat_p99_us, lat_p999_us;
+	bool has_latency;                 /* total latency (fio's lat) */
+	double lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us;
+	bool has_clat;                    /* completion latency (fio's clat) */
+	double clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us;
+	char *fill;                       /* scratch device's data: random, zeros, sparse; NULL unknown */
 };
 
 struct ior_db_filter {         /* NULL fields (and run_id 0) match everything */

@@ -18,6 +18,7 @@ static void row_clear(struct ior_db_row *r)
 	free(r->engine_type);
 	free(r->run_status);
 	free(r->detail);
+	free(r->fill);
 	free(r->measured_at);
 }
 
@@ -65,6 +66,13 @@ static bool row_read(sqlite3_stmt *st, struct ior_db_row *r)
 	r->lat_p50_us = sqlite3_column_double(st, 22);
 	r->lat_p99_us = sqlite3_column_double(st, 23);
 	r->lat_p999_us = sqlite3_column_double(st, 24);
+	r->lat_mean_us = sqlite3_column_double(st, 25);
+	r->has_clat = sqlite3_column_type(st, 26) != SQLITE_NULL;
+	r->clat_p50_us = sqlite3_column_double(st, 26);
+	r->clat_p99_us = sqlite3_column_double(st, 27);
+	r->clat_p999_us = sqlite3_column_double(st, 28);
+	r->clat_mean_us = sqlite3_column_double(st, 29);
+	r->fill = ior_db_column_dup(st, 30, &oom);
 	return !oom;
 }
 

@@ -135,6 +135,29 @@ int ior_db_run_finish(struct ior_db *db, int64_t run_id, enum ior_run_status sta
 	return rc;
 }
 
+int ior_db_run_set_order(struct ior_db *db, int64_t run_id, const char *order, uint64_t seed)
+{
+	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_RUN_SET_ORDER);
+	sqlite3_bind_int64(st, 1, run_id);
+	ior_db_bind_text(st, 2, order);
+	if (seed)
+		sqlite3_bind_int64(st, 3, (int64_t)(seed & INT64_MAX));
+	return ior_db_step_done(db, st, "cannot record the repetition order in");
+}
+
+int ior_db_fill_add(struct ior_db *db, int64_t run_id, int64_t device_id, const char *target, const char *fill,
+		    uint64_t bytes, double seconds)
+{
+	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_FILL_INSERT);
+	sqlite3_bind_int64(st, 1, run_id);
+	ior_db_bind_id(st, 2, device_id);
+	ior_db_bind_text(st, 3, target);
+	ior_db_bind_text(st, 4, fill);
+	sqlite3_bind_int64(st, 5, bytes > INT64_MAX ? INT64_MAX : (int64_t)bytes);
+	sqlite3_bind_double(st, 6, seconds);
+	return ior_db_step_done(db, st, "cannot record a scratch fill in");
+}
+
 int ior_db_offer_add(struct ior_db *db, int64_t run_id, int64_t device_id, const char *scheduler,
 		     bool active, const char *module_state)
 {
@@ -219,6 +242,12 @@ int ior_db_sample_add(struct ior_db *db, int64_t cell_id, int rep, const struct 
 	bind_real_or_null(st, 12, s->has_latency, s->lat_p99_us);
 	bind_real_or_null(st, 13, s->has_latency, s->lat_p999_us);
 	ior_db_bind_text(st, 14, s->detail[0] ? s->detail : NULL);
+	bind_real_or_null(st, 15, s->has_latency, s->lat_mean_us);
+	bind_real_or_null(st, 16, s->has_clat, s->clat_p50_us);
+	bind_real_or_null(st, 17, s->has_clat, s->clat_p99_us);
+	bind_real_or_null(st, 18, s->has_clat, s->clat_p999_us);
+	bind_real_or_null(st, 19, s->has_clat, s->clat_mean_us);
+	ior_db_bind_text(st, 20, s->fill);
 	return ior_db_step_done(db, st, "cannot add sample to");
 }
 

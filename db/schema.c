@@ -134,6 +134,50 @@ static const char step3[] =
 	"CREATE INDEX undo_log_pending ON undo_log (run_id) WHERE undone_at IS NULL;\n"
 	"PRAGMA user_version = 3;\n";
 
+/* What makes a figure trustworthy: the data a scratch device held (fill), latency as fio
+ * measures it (lat from before the submit call, clat from after it, and their means, so
+ * Little's law can be checked), and the order the repetitions ran in. Samples stored before
+ * this step were stamped after the submit call returned (and the fio engine stored fio's
+ * clat): they are completion latencies, so they move to clat_* and lat_* becomes NULL. */
+static const char step4[] =
+	"ALTER TABLE samples ADD COLUMN fill TEXT CHECK (fill IN ('random', 'zeros', 'sparse'));\n"
+	"ALTER TABLE samples ADD COLUMN lat_mean_us REAL;\n"
+	"ALTER TABLE samples ADD COLUMN clat_p50_us REAL;\n"
+	"ALTER TABLE samples ADD COLUMN clat_p99_us REAL;\n"
+	"ALTER TABLE samples ADD COLUMN clat_p999_us REAL;\n"
+	"ALTER TABLE samples ADD COLUMN clat_mean_us REAL;\n"
+	"UPDATE samples SET clat_p50_us = lat_p50_us, clat_p99_us = lat_p99_us, clat_p999_us = lat_p999_us,\n"
+	"  lat_p50_us = NULL, lat_p99_us = NULL, lat_p999_us = NULL WHERE lat_p50_us IS NOT NULL;\n"
+	"ALTER TABLE runs ADD COLUMN rep_order TEXT CHECK (rep_order IN ('interleaved', 'sequential', 'random'));\n"
+	"ALTER TABLE runs ADD COLUMN order_seed INTEGER;\n"
+	"CREATE TABLE fills (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+	"  device_id INTEGER REFERENCES devices(id),\n"
+	"  target TEXT NOT NULL,\n"
+	"  fill TEXT NOT NULL CHECK (fill IN ('random', 'zeros', 'sparse')),\n"
+	"  bytes INTEGER NOT NULL CHECK (bytes >= 0),\n"
+	"  seconds REAL NOT NULL CHECK (seconds >= 0),\n"
+	"  created_at TEXT NOT NULL DEFAULT (" IOR_NOW ")\n"
+	");\n"
+	"CREATE INDEX fills_run ON fills (run_id);\n"
+	"DROP VIEW sample_view;\n"
+	"CREATE VIEW sample_view AS\n"
+	"SELECT s.id AS sample_id, r.id AS run_id, c.id AS cell_id, h.id AS host_id, k.id AS kernel_id,\n"
+	"  d.id AS device_id, h.name AS host, k.release AS kernel, k.git_commit AS kernel_commit,\n"
+	"  d.name AS device, d.path AS device_path, c.scheduler, c.engine, c.engine_type, c.params,\n"
+	"  c.status AS cell_status, r.status AS run_status, r.started_at AS run_started_at,\n"
+	"  s.rep, s.value, s.unit, s.higher_is_better, s.bytes, s.ios, s.wall_s, s.usr_s, s.sys_s,\n"
+	"  s.lat_p50_us, s.lat_p99_us, s.lat_p999_us, s.detail, s.measured_at,\n"
+	"  s.fill, s.lat_mean_us, s.clat_p50_us, s.clat_p99_us, s.clat_p999_us, s.clat_mean_us, r.rep_order\n"
+	"FROM samples s\n"
+	"JOIN cells c ON c.id = s.cell_id\n"
+	"JOIN runs r ON r.id = c.run_id\n"
+	"JOIN hosts h ON h.id = r.host_id\n"
+	"JOIN kernels k ON k.id = r.kernel_id\n"
+	"JOIN devices d ON d.id = c.device_id;\n"
+	"PRAGMA user_version = 4;\n";
+
 static const struct {
 	int version;
 	const char *sql;
@@ -141,6 +185,7 @@ static const struct {
 	{ 1, step1 },
 	{ 2, step2 },
 	{ 3, step3 },
+	{ 4, step4 },
 };
 
 _Static_assert(sizeof(steps) / sizeof(steps[0]) == IOR_DB_SCHEMA_VERSION,

@@ -54,13 +54,15 @@ static const char *const sql[IOR_STMT_COUNT] = {
 	[IOR_STMT_CELL_SAMPLE_COUNT] = "SELECT count(*) FROM samples WHERE cell_id = ?1",
 	[IOR_STMT_SAMPLE_INSERT] =
 		"INSERT INTO samples (cell_id, rep, value, unit, higher_is_better, bytes, ios, wall_s, usr_s, "
-		"sys_s, lat_p50_us, lat_p99_us, lat_p999_us, detail) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+		"sys_s, lat_p50_us, lat_p99_us, lat_p999_us, detail, lat_mean_us, clat_p50_us, clat_p99_us, "
+		"clat_p999_us, clat_mean_us, fill) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
 	[IOR_STMT_SAMPLE_AT_REP] = "SELECT value, unit FROM samples WHERE cell_id = ?1 AND rep = ?2",
 	[IOR_STMT_SAMPLES] =
 		"SELECT run_id, cell_id, host, kernel, device, scheduler, engine, params, unit, rep, value, "
 		"higher_is_better, sample_id, engine_type, run_status, detail, measured_at, bytes, ios, "
-		"wall_s, usr_s, sys_s, lat_p50_us, lat_p99_us, lat_p999_us FROM sample_view "
+		"wall_s, usr_s, sys_s, lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us, clat_p50_us, "
+		"clat_p99_us, clat_p999_us, clat_mean_us, fill FROM sample_view "
 		"WHERE (?1 IS NULL OR host = ?1) AND (?2 IS NULL OR kernel = ?2) AND (?3 IS NULL OR device = ?3) "
 		"AND (?4 IS NULL OR scheduler = ?4) AND (?5 IS NULL OR engine = ?5) "
 		"AND (?6 IS NULL OR run_id = ?6) "
@@ -85,6 +87,9 @@ static const char *const sql[IOR_STMT_COUNT] = {
 	[IOR_STMT_RUN_INFO] =
 		"SELECT r.id, h.name, k.release, r.status, r.matrix_file, r.matrix_text FROM runs r "
 		"JOIN hosts h ON h.id = r.host_id JOIN kernels k ON k.id = r.kernel_id WHERE r.id = ?1",
+	[IOR_STMT_RUN_SET_ORDER] = "UPDATE runs SET rep_order = ?2, order_seed = ?3 WHERE id = ?1",
+	[IOR_STMT_FILL_INSERT] =
+		"INSERT INTO fills (run_id, device_id, target, fill, bytes, seconds) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[IOR_STMT_RUN_REOPEN] = "UPDATE runs SET status = 'running', finished_at = NULL WHERE id = ?1",
 };
 

@@ -22,6 +22,8 @@ struct ior_target {
 	uint64_t size;           /* bytes, 0 when unknown */
 	unsigned logical_block;  /* bytes, for O_DIRECT alignment; 0 = 512 */
 	bool destructive;        /* the matrix allows writes to it */
+	const char *fill;        /* what a scratch device was filled with ("random", "zeros", "sparse");
+				  * NULL when ioregress did not create it */
 };
 
 /* One repetition's measurement. The headline figure is value/unit; the rest is what the engine can tell. */
@@ -32,8 +34,13 @@ struct ior_sample {
 	uint64_t bytes;          /* bytes moved in the timed part */
 	uint64_t ios;            /* I/O requests completed in the timed part */
 	double wall_s, usr_s, sys_s;
-	bool has_latency;        /* completion latency percentiles, microseconds */
-	double lat_p50_us, lat_p99_us, lat_p999_us;
+	/* Latency as fio reports it, microseconds: lat from just before the submit call to the
+	 * completion (fio's "lat"), clat from after the submit call returned (fio's "clat"). */
+	bool has_latency;        /* lat_* are set */
+	double lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us;
+	bool has_clat;           /* clat_* are set */
+	double clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us;
+	const char *fill;        /* the data the measured device held; NULL: the target's fill */
 	char detail[256];        /* engine-specific facts worth keeping (tool version, loop stack, ...) */
 };
 

@@ -103,6 +103,8 @@ static void build_argv(struct fio_state *s)
 	if (o->rw == RW_RANDRW || o->rw == RW_RW)
 		ARG("--rwmixread=%d", (int)(o->rwmixread * 100 + 0.5));
 	ARG("--group_reporting");
+	ARG("--lat_percentiles=1"); /* total latency's percentiles too, beside clat's */
+	ARG("--clat_percentiles=1");
 	ARG("--output-format=json");
 	ARG("--eta=never");
 #undef ARG
@@ -165,11 +167,19 @@ static void fill_sample(struct ior_sample *out, const struct fio_state *s, const
 	out->sys_s = r->sys_s;
 	/* Mixed jobs: the direction that did more I/O gives the percentiles. */
 	const struct ior_fio_dir *lat = rd->total_ios >= wr->total_ios ? rd : wr;
-	if (lat->has_clat) {
+	if (lat->clat.has) {
+		out->has_clat = true;
+		out->clat_p50_us = lat->clat.p50_us;
+		out->clat_p99_us = lat->clat.p99_us;
+		out->clat_p999_us = lat->clat.p999_us;
+		out->clat_mean_us = lat->clat.mean_us;
+	}
+	if (lat->lat.has) {
 		out->has_latency = true;
-		out->lat_p50_us = lat->clat_p50_us;
-		out->lat_p99_us = lat->clat_p99_us;
-		out->lat_p999_us = lat->clat_p999_us;
+		out->lat_p50_us = lat->lat.p50_us;
+		out->lat_p99_us = lat->lat.p99_us;
+		out->lat_p999_us = lat->lat.p999_us;
+		out->lat_mean_us = lat->lat.mean_us;
 	}
 	snprintf(out->detail, sizeof(out->detail), "%s rw=%s bs=%llu iodepth=%llu numjobs=%llu ioengine=%s direct=%d%s",
 		 r->version, rw_names[s->o.rw], (unsigned long long)s->o.bs, (unsigned long long)s->o.iodepth,

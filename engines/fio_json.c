@@ -59,23 +59,29 @@ static int get_count(uint64_t *out, json_object *obj, const char *path, const ch
 	return IOR_OK;
 }
 
-/* clat_ns.percentile: keys are "50.000000" etc. and values nanoseconds. */
-static int get_percentiles(struct ior_fio_dir *d, json_object *dir, const char *path)
+/* KEY.percentile ("clat_ns" or "lat_ns"): keys are "50.000000" etc. and values nanoseconds;
+ * KEY.mean beside them. The whole object is optional for lat_ns, which fio 3.x always
+ * writes but fills with percentiles only under --lat_percentiles=1. */
+static int get_latency(struct ior_fio_lat *out, json_object *dir, const char *path, const char *key,
+		       uint64_t total_ios, bool required)
 {
 	char p[64];
-	json_object *clat, *pct;
-	snprintf(p, sizeof(p), "%s", path);
-	int rc = get(&clat, dir, p, "clat_ns", json_type_object);
+	json_object *obj, *pct;
+	if (!required && !json_object_object_get_ex(dir, key, &obj))
+		return IOR_OK;
+	int rc = get(&obj, dir, path, key, json_type_object);
 	if (rc != IOR_OK)
 		return rc;
-	snprintf(p, sizeof(p), "%s.clat_ns", path);
-	if (!json_object_object_get_ex(clat, "percentile", &pct)) {
-		if (d->total_ios == 0)
+	snprintf(p, sizeof(p), "%s.%s", path, key);
+	if (!json_object_object_get_ex(obj, "percentile", &pct)) {
+		if (total_ios == 0 || !required)
 			return IOR_OK; /* no I/O in this direction: fio leaves the percentiles out */
 		return ior_error_set(IOR_EINVALID, "fio json: missing '%s.percentile'", p);
 	}
-	rc = get(&pct, clat, p, "percentile", json_type_object);
-	snprintf(p, sizeof(p), "%s.clat_ns.percentile", path);
+	double mean = 0;
+	if ((rc = get(&pct, obj, p, "percentile", json_type_object)) || (rc = get_number(&mean, obj, p, "mean")))
+		return rc;
+	snprintf(p, sizeof(p), "%s.%s.percentile", path, key);
 	double ns[3];
 	static const char *const keys[3] = { "50.000000", "99.000000", "99.900000" };
 	for (int i = 0; rc == IOR_OK && i < 3; i++)
@@ -85,10 +91,8 @@ static int get_percentiles(struct ior_fio_dir *d, json_object *dir, const char *
 	if (ns[0] > ns[1] || ns[1] > ns[2])
 		return ior_error_set(IOR_EINVALID, "fio json: '%s' is not ordered (p50 %g > p99 %g or p99 > p99.9 %g)",
 				     p, ns[0], ns[1], ns[2]);
-	d->has_clat = true;
-	d->clat_p50_us = ns[0] / 1e3;
-	d->clat_p99_us = ns[1] / 1e3;
-	d->clat_p999_us = ns[2] / 1e3;
+	*out = (struct ior_fio_lat){ .has = true, .p50_us = ns[0] / 1e3, .p99_us = ns[1] / 1e3,
+				     .p999_us = ns[2] / 1e3, .mean_us = mean / 1e3 };
 	return IOR_OK;
 }
 
@@ -108,7 +112,9 @@ static int parse_dir(struct ior_fio_dir *d, json_object *job, const char *name)
 	    (rc = get_number(&runtime_ms, dir, path, "runtime")))
 		return rc;
 	d->runtime_s = runtime_ms / 1e3;
-	return get_percentiles(d, dir, path);
+	if ((rc = get_latency(&d->clat, dir, path, "clat_ns", d->total_ios, true)))
+		return rc;
+	return get_latency(&d->lat, dir, path, "lat_ns", d->total_ios, false);
 }
 
 static int parse_job(struct ior_fio_result *out, json_object *job)

@@ -6,13 +6,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* One of fio's latency objects (clat_ns, lat_ns) in microseconds. */
+struct ior_fio_lat {
+	bool has;                    /* its percentiles were present (absent when no I/O was done, and
+				      * for lat_ns unless fio ran with --lat_percentiles=1) */
+	double p50_us, p99_us, p999_us, mean_us;
+};
+
 struct ior_fio_dir {
 	uint64_t io_bytes, total_ios;
 	double bw_bytes;             /* bytes per second */
 	double iops;
 	double runtime_s;
-	bool has_clat;               /* clat_ns.percentile was present (it is absent when no I/O was done) */
-	double clat_p50_us, clat_p99_us, clat_p999_us;
+	struct ior_fio_lat clat;     /* from the submit call's return to the completion */
+	struct ior_fio_lat lat;      /* from just before the submit call: clat plus submission */
 };
 
 struct ior_fio_result {

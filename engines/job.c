@@ -26,6 +26,8 @@ const struct ior_option ior_job_rows[] = {
 	  "size of each request" },
 	{ "iodepth", IOR_OPT_UINT, offsetof(struct ior_job_opts, iodepth), 1, 4096, "1", NULL,
 	  "requests in flight per job" },
+	{ "iodepth_batch", IOR_OPT_UINT, offsetof(struct ior_job_opts, iodepth_batch), 1, 4096, "1", NULL,
+	  "requests handed to the kernel per submit call, as fio's iodepth_batch_submit (1: each as soon as it is ready)" },
 	{ "numjobs", IOR_OPT_UINT, offsetof(struct ior_job_opts, numjobs), 1, 256, "1", NULL,
 	  "jobs, each a thread with its own queue and its own region of the device" },
 	{ "size", IOR_OPT_SIZE, offsetof(struct ior_job_opts, size), 0, 0, "0", NULL,
@@ -58,7 +60,7 @@ struct ior_job_thread {
 	uint64_t rng;
 	/* figures of the measured phase */
 	uint64_t bytes, nios, reads, writes;
-	struct ior_lat_hist *hist;
+	struct ior_lat_hist *lat, *clat;  /* from before the submit call / from its return */
 	uint64_t start_ns, end_ns;
 	struct ior_cpu cpu0, cpu1;
 	int rc;
@@ -145,9 +147,10 @@ static int alloc_thread(struct ior_job *job, struct ior_job_thread *t, unsigned 
 	t->batch = calloc(depth, sizeof(*t->batch));
 	t->done = calloc(depth, sizeof(*t->done));
 	t->free_ios = calloc(depth, sizeof(*t->free_ios));
-	t->hist = calloc(1, sizeof(*t->hist));
+	t->lat = calloc(1, sizeof(*t->lat));
+	t->clat = calloc(1, sizeof(*t->clat));
 	char *priv = calloc(depth, job->be->priv_size ? job->be->priv_size : 1);
-	if (!t->ios || !t->batch || !t->done || !t->free_ios || !t->hist || !priv) {
+	if (!t->ios || !t->batch || !t->done || !t->free_ios || !t->lat || !t->clat || !priv) {
 		free(priv);
 		return ior_error_set(IOR_ERROR, "out of memory");
 	}
@@ -219,7 +222,8 @@ void ior_job_free(struct ior_job *job)
 		free(t->batch);
 		free(t->done);
 		free(t->free_ios);
-		free(t->hist);
+		free(t->lat);
+		free(t->clat);
 	}
 	free(job->threads);
 	pthread_mutex_destroy(&job->lock);
@@ -288,7 +292,8 @@ static int complete(struct ior_job_thread *t, unsigned n, uint64_t now, bool mea
 		}
 		if (!measure)
 			continue;
-		ior_lat_add(t->hist, now - io->issued_ns);
+		ior_lat_add(t->lat, now - io->start_ns);
+		ior_lat_add(t->clat, now - io->issued_ns);
 		t->bytes += bs;
 		t->nios++;
 		if (io->write)
@@ -304,6 +309,33 @@ static bool stopping(const struct ior_job_thread *t)
 	return ior_stop_requested() || atomic_load(&t->job->abort);
 }
 
+/* Submits up to iodepth_batch prepared requests per call, as fio does, stamping each just
+ * before the call (lat starts there) and after it returns (clat starts there). */
+static int submit_free(struct ior_job_thread *t, const struct phase *ph, uint64_t *issued, uint64_t *now)
+{
+	const struct ior_job_backend *be = t->job->be;
+	unsigned batch = (unsigned)t->job->o.iodepth_batch;
+	for (;;) {
+		bool more = !stopping(t) && (!ph->limit || *issued < ph->limit) &&
+			    (!ph->deadline_ns || *now < ph->deadline_ns);
+		unsigned n = 0;
+		while (more && n < batch && t->nfree > 0 && (!ph->limit || *issued + n < ph->limit))
+			t->batch[n++] = prep(t);
+		if (n == 0)
+			return IOR_OK;
+		uint64_t start = ior_clock_ns();
+		for (unsigned i = 0; i < n; i++)
+			t->batch[i]->start_ns = start;
+		int rc = be->submit(t->ctx, t->batch, n);
+		if (rc)
+			return rc; /* in-flight requests are cancelled by teardown */
+		*now = ior_clock_ns();
+		for (unsigned i = 0; i < n; i++)
+			t->batch[i]->issued_ns = *now;
+		*issued += n;
+	}
+}
+
 /* Keeps iodepth requests in flight until the deadline or the limit, then drains. */
 static int run_phase(struct ior_job_thread *t, const struct phase *ph)
 {
@@ -312,19 +344,8 @@ static int run_phase(struct ior_job_thread *t, const struct phase *ph)
 	uint64_t issued = 0, now = ior_clock_ns();
 	int rc = IOR_OK;
 	for (;;) {
-		bool more = !stopping(t) && (!ph->limit || issued < ph->limit) &&
-			    (!ph->deadline_ns || now < ph->deadline_ns);
-		unsigned n = 0;
-		while (more && t->nfree > 0 && (!ph->limit || issued + n < ph->limit))
-			t->batch[n++] = prep(t);
-		if (n) {
-			if ((rc = be->submit(t->ctx, t->batch, n)))
-				return rc; /* in-flight requests are cancelled by teardown */
-			now = ior_clock_ns();
-			for (unsigned i = 0; i < n; i++)
-				t->batch[i]->issued_ns = now;
-			issued += n;
-		}
+		if ((rc = submit_free(t, ph, &issued, &now)))
+			return rc;
 		if (t->nfree == depth)
 			break;
 		unsigned ndone = 0;
@@ -387,7 +408,8 @@ out:
 static void reset_thread(struct ior_job_thread *t)
 {
 	t->bytes = t->nios = t->reads = t->writes = 0;
-	memset(t->hist, 0, sizeof(*t->hist));
+	memset(t->lat, 0, sizeof(*t->lat));
+	memset(t->clat, 0, sizeof(*t->clat));
 	t->start_ns = t->end_ns = 0;
 	t->rc = 0;
 	t->err[0] = '\0';
@@ -419,7 +441,8 @@ static int start_threads(struct ior_job *job, unsigned *started)
 	return rc;
 }
 
-static void fill_sample(const struct ior_job *job, struct ior_sample *out, const struct ior_lat_hist *hist)
+static void fill_sample(const struct ior_job *job, struct ior_sample *out, const struct ior_lat_hist *lat,
+			const struct ior_lat_hist *clat)
 {
 	const struct ior_job_opts *o = &job->o;
 	uint64_t reads = 0, writes = 0, wall_ns = 0;
@@ -443,10 +466,16 @@ static void fill_sample(const struct ior_job *job, struct ior_sample *out, const
 	out->value = bw ? mib_s : iops;
 	out->unit = bw ? "MiB/s" : "IOPS";
 	out->higher_is_better = true;
-	out->has_latency = hist->n > 0;
-	out->lat_p50_us = ior_lat_percentile(hist, 0.50) / 1000.0;
-	out->lat_p99_us = ior_lat_percentile(hist, 0.99) / 1000.0;
-	out->lat_p999_us = ior_lat_percentile(hist, 0.999) / 1000.0;
+	out->has_latency = lat->n > 0;
+	out->lat_p50_us = ior_lat_percentile(lat, 0.50) / 1000.0;
+	out->lat_p99_us = ior_lat_percentile(lat, 0.99) / 1000.0;
+	out->lat_p999_us = ior_lat_percentile(lat, 0.999) / 1000.0;
+	out->lat_mean_us = ior_lat_mean(lat) / 1000.0;
+	out->has_clat = clat->n > 0;
+	out->clat_p50_us = ior_lat_percentile(clat, 0.50) / 1000.0;
+	out->clat_p99_us = ior_lat_percentile(clat, 0.99) / 1000.0;
+	out->clat_p999_us = ior_lat_percentile(clat, 0.999) / 1000.0;
+	out->clat_mean_us = ior_lat_mean(clat) / 1000.0;
 	snprintf(out->detail, sizeof(out->detail),
 		 "%s rw=%s bs=%llu iodepth=%llu numjobs=%llu iops=%.0f bw=%.2fMiB/s reads=%llu writes=%llu",
 		 job->be->name, rw_names[o->rw], (unsigned long long)o->bs, (unsigned long long)o->iodepth,
@@ -472,12 +501,18 @@ int ior_job_run(struct ior_job *job, struct ior_sample *out)
 	if (ior_stop_requested())
 		return ior_error_set(IOR_EINTERRUPTED, "%s job on '%s' interrupted", job->be->name, job->path);
 
-	struct ior_lat_hist *hist = calloc(1, sizeof(*hist));
-	if (!hist)
+	struct ior_lat_hist *lat = calloc(1, sizeof(*lat)), *clat = calloc(1, sizeof(*clat));
+	if (!lat || !clat) {
+		free(lat);
+		free(clat);
 		return ior_error_set(IOR_ERROR, "out of memory");
-	for (unsigned i = 0; i < n; i++)
-		ior_lat_merge(hist, job->threads[i].hist);
-	fill_sample(job, out, hist);
-	free(hist);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		ior_lat_merge(lat, job->threads[i].lat);
+		ior_lat_merge(clat, job->threads[i].clat);
+	}
+	fill_sample(job, out, lat, clat);
+	free(lat);
+	free(clat);
 	return IOR_OK;
 }

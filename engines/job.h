@@ -19,6 +19,7 @@ struct ior_job_opts {
 	double rwmixread;  /* randrw: fraction of reads */
 	uint64_t bs;
 	uint64_t iodepth;
+	uint64_t iodepth_batch; /* requests per submit call, fio's iodepth_batch_submit */
 	uint64_t numjobs;
 	uint64_t size;     /* per job, like fio; 0 = the device divided between the jobs */
 	double runtime;    /* seconds; > 0 makes the job time-based (loops over its region) */
@@ -43,7 +44,7 @@ void ior_offsets_init(struct ior_offsets *g, uint64_t nblocks, bool random, uint
 /* The next block index; starts a new pass (a new permutation) after the last one. */
 uint64_t ior_offsets_next(struct ior_offsets *g);
 
-/* ---- completion-latency histogram: fio's log-linear buckets, fixed size ---- */
+/* ---- latency histogram: fio's log-linear buckets, fixed size ---- */
 
 #define IOR_LAT_BITS 6
 #define IOR_LAT_VAL (1u << IOR_LAT_BITS)
@@ -53,9 +54,12 @@ uint64_t ior_offsets_next(struct ior_offsets *g);
 struct ior_lat_hist {
 	uint64_t count[IOR_LAT_BUCKETS];
 	uint64_t n;
+	uint64_t sum_ns;     /* for the mean, exact where percentiles are bucketed (wraps after 584 years) */
 };
 void ior_lat_add(struct ior_lat_hist *h, uint64_t ns);
 void ior_lat_merge(struct ior_lat_hist *into, const struct ior_lat_hist *from);
+/* The mean in nanoseconds; 0 when empty. */
+double ior_lat_mean(const struct ior_lat_hist *h);
 /* The value in nanoseconds below which fraction p (0..1) of the samples fall; 0 when empty. */
 double ior_lat_percentile(const struct ior_lat_hist *h, double p);
 /* Bucket index of a value and the middle of a bucket, exposed for tests. */
@@ -78,7 +82,8 @@ struct ior_job_io {
 	uint64_t offset;
 	bool write;
 	int64_t result;     /* bytes, or -errno, filled by the backend's reap */
-	uint64_t issued_ns;
+	uint64_t start_ns;  /* just before the submit call: where fio's lat starts */
+	uint64_t issued_ns; /* when the submit call returned: where fio's clat starts */
 	void *priv;         /* backend's per-request area (an iocb) */
 };
 

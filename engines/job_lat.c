@@ -1,4 +1,4 @@
-/* Completion-latency histogram with fio's log-linear buckets: fixed memory, about 1.6% resolution. */
+/* Latency histogram with fio's log-linear buckets: fixed memory, about 1.6% resolution. */
 #include "engines/job.h"
 
 unsigned ior_lat_index(uint64_t ns)
@@ -24,6 +24,7 @@ void ior_lat_add(struct ior_lat_hist *h, uint64_t ns)
 {
 	h->count[ior_lat_index(ns)]++;
 	h->n++;
+	h->sum_ns += ns;
 }
 
 void ior_lat_merge(struct ior_lat_hist *into, const struct ior_lat_hist *from)
@@ -31,6 +32,12 @@ void ior_lat_merge(struct ior_lat_hist *into, const struct ior_lat_hist *from)
 	for (unsigned i = 0; i < IOR_LAT_BUCKETS; i++)
 		into->count[i] += from->count[i];
 	into->n += from->n;
+	into->sum_ns += from->sum_ns;
+}
+
+double ior_lat_mean(const struct ior_lat_hist *h)
+{
+	return h->n ? (double)h->sum_ns / (double)h->n : 0;
 }
 
 double ior_lat_percentile(const struct ior_lat_hist *h, double p)

@@ -182,6 +182,71 @@ static void test_upgrade_from_older_version_keeps_data(void)
 	ior_db_free(db);
 }
 
+/* Before schema 4 the latency columns held completion latencies (stamped after the submit
+ * call, and fio's clat): the upgrade moves them to clat_* and leaves lat_* empty. */
+static void test_upgrade_to_v4_moves_latency_to_clat(void)
+{
+	const char *path = db_path("v3-latency.db");
+	make_v1(path);
+	sqlite3 *h = NULL;
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open(path, &h), SQLITE_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_db_schema_apply(h, path, 3), 0);
+	CU_ASSERT_EQUAL(sqlite3_exec(h, "UPDATE samples SET lat_p50_us = 95, lat_p99_us = 180, lat_p999_us = 400", NULL,
+				     NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	struct ior_db_row *rows = NULL;
+	size_t n = 0;
+	CU_ASSERT_EQUAL(ior_db_samples(db, NULL, &rows, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_FALSE(rows[0].has_latency);
+	CU_ASSERT_TRUE(rows[0].has_clat);
+	CU_ASSERT_DOUBLE_EQUAL(rows[0].clat_p50_us, 95, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(rows[0].clat_p99_us, 180, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(rows[0].clat_p999_us, 400, 1e-12);
+	CU_ASSERT_PTR_NULL(rows[0].fill);
+	ior_db_rows_free(rows, n);
+	ior_db_free(db);
+}
+
+/* The fields schema 4 added come back as stored: both latencies, the fill, the order. */
+static void test_v4_fields_round_trip(void)
+{
+	const char *path = db_path("v4-fields.db");
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	int64_t host, kernel, run, dev, cell;
+	struct ior_db_kernel k = { .release = "6.18.0" };
+	struct ior_db_device d = { .name = "scratch", .path = "/dev/loop7", .rotational = 0 };
+	CU_ASSERT_EQUAL_FATAL(ior_db_host_get(db, "h", NULL, &host), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_db_kernel_get(db, &k, &kernel), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_db_run_begin(db, host, kernel, "m.ini", "", IOR_RUN_RUNNING, &run), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_db_device_get(db, host, &d, &dev), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_db_cell_get(db, run, dev, "none", "randread", "aio", "bs=4k", &cell), 0);
+	CU_ASSERT_EQUAL(ior_db_run_set_order(db, run, "random", 12345), 0);
+	CU_ASSERT_EQUAL(ior_db_fill_add(db, run, dev, "/tmp/ioregress-loop.x", "random", 1 << 20, 0.25), 0);
+	struct ior_sample s = { .value = 1000, .unit = "IOPS", .higher_is_better = true, .has_latency = true,
+				.lat_p50_us = 120, .lat_p99_us = 300, .lat_p999_us = 900, .lat_mean_us = 130,
+				.has_clat = true, .clat_p50_us = 110, .clat_p99_us = 280, .clat_p999_us = 850,
+				.clat_mean_us = 121, .fill = "random" };
+	CU_ASSERT_EQUAL_FATAL(ior_db_sample_add(db, cell, 1, &s), 0);
+	struct ior_db_row *rows = NULL;
+	size_t n = 0;
+	CU_ASSERT_EQUAL(ior_db_samples(db, NULL, &rows, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_DOUBLE_EQUAL(rows[0].lat_mean_us, 130, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(rows[0].clat_p50_us, 110, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(rows[0].clat_mean_us, 121, 1e-12);
+	CU_ASSERT_STRING_EQUAL(rows[0].fill, "random");
+	ior_db_rows_free(rows, n);
+	sqlite3 *h = ior_db_handle(db);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT order_seed FROM runs"), 12345);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(*) FROM sample_view WHERE rep_order = 'random'"), 1);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT bytes FROM fills WHERE fill = 'random'"), 1 << 20);
+	ior_db_free(db);
+}
+
 /* Opening must fail, name the file, say why, and leave every byte as it was. */
 static void expect_refused(const char *path, const char *why)
 {
@@ -588,6 +653,8 @@ int main(void)
 		IOR_TEST(test_empty_file_becomes_database),
 		IOR_TEST(test_get_functions_return_one_row_per_identity),
 		IOR_TEST(test_upgrade_from_older_version_keeps_data),
+		IOR_TEST(test_upgrade_to_v4_moves_latency_to_clat),
+		IOR_TEST(test_v4_fields_round_trip),
 		IOR_TEST(test_refuses_newer_schema),
 		IOR_TEST(test_refuses_non_sqlite_files),
 		IOR_TEST(test_refuses_foreign_sqlite),

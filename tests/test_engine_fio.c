@@ -36,12 +36,12 @@ static void test_parses_randread_fixture(void)
 	CU_ASSERT_EQUAL(r.read.total_ios, 8192);
 	CU_ASSERT_DOUBLE_EQUAL(r.read.iops, 910222.222222, 1e-6);
 	CU_ASSERT_DOUBLE_EQUAL(r.read.bw_bytes, 3728270222.0, 0.5);
-	CU_ASSERT_TRUE(r.read.has_clat);
-	CU_ASSERT_DOUBLE_EQUAL(r.read.clat_p50_us, 4.128, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(r.read.clat_p99_us, 8.768, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(r.read.clat_p999_us, 107.008, 1e-9);
+	CU_ASSERT_TRUE(r.read.clat.has);
+	CU_ASSERT_DOUBLE_EQUAL(r.read.clat.p50_us, 4.128, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.read.clat.p99_us, 8.768, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.read.clat.p999_us, 107.008, 1e-9);
 	CU_ASSERT_EQUAL(r.write.io_bytes, 0);
-	CU_ASSERT_FALSE(r.write.has_clat);
+	CU_ASSERT_FALSE(r.write.clat.has);
 	CU_ASSERT_DOUBLE_EQUAL(r.usr_s, 0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(r.sys_s, 0.69230769 * 0.013, 1e-9); /* sys_cpu % × job_runtime ms */
 	CU_ASSERT_EQUAL(r.error, 0);
@@ -58,8 +58,8 @@ static void test_parses_mixed_fixture(void)
 	CU_ASSERT_EQUAL(r.read.total_ios, 2846);
 	CU_ASSERT_EQUAL(r.write.io_bytes, 5120000);
 	CU_ASSERT_EQUAL(r.write.total_ios, 1250);
-	CU_ASSERT_DOUBLE_EQUAL(r.read.clat_p50_us, 7.008, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(r.write.clat_p999_us, 518.144, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.read.clat.p50_us, 7.008, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.write.clat.p999_us, 518.144, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r.usr_s, 0.013, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r.sys_s, 0.025, 1e-9);
 	free(text);
@@ -75,8 +75,8 @@ static void test_skips_text_before_the_json(void)
 	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_fio_json_parse(&r, text, len)), IOR_OK);
 	CU_ASSERT_EQUAL(r.write.io_bytes, 16777216);
 	CU_ASSERT_EQUAL(r.write.total_ios, 256);
-	CU_ASSERT_DOUBLE_EQUAL(r.write.clat_p50_us, 15.424, 1e-9);
-	CU_ASSERT_FALSE(r.read.has_clat);
+	CU_ASSERT_DOUBLE_EQUAL(r.write.clat.p50_us, 15.424, 1e-9);
+	CU_ASSERT_FALSE(r.read.clat.has);
 	free(text);
 }
 

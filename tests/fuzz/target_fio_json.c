@@ -10,7 +10,7 @@
 
 static int check_dir(const struct ior_fio_dir *d, const char *name)
 {
-	double v[] = { d->bw_bytes, d->iops, d->runtime_s, d->clat_p50_us, d->clat_p99_us, d->clat_p999_us };
+	double v[] = { d->bw_bytes, d->iops, d->runtime_s, d->clat.p50_us, d->clat.p99_us, d->clat.p999_us, d->lat.p50_us, d->lat.mean_us };
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		if (!isfinite(v[i]) || v[i] < 0)
 			return ior_fuzz_fail("parsed %s figure %zu is %g", name, i, v[i]);
