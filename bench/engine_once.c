@@ -35,7 +35,11 @@ static void print_sample(const struct ior_sample *s)
 	printf("value=%.3f unit=%s bytes=%llu ios=%llu wall=%.6f usr=%.6f sys=%.6f", s->value, s->unit,
 	       (unsigned long long)s->bytes, (unsigned long long)s->ios, s->wall_s, s->usr_s, s->sys_s);
 	if (s->has_latency)
-		printf(" p50=%.1f p99=%.1f p999=%.1f", s->lat_p50_us, s->lat_p99_us, s->lat_p999_us);
+		printf(" p50=%.1f p99=%.1f p999=%.1f mean=%.1f", s->lat_p50_us, s->lat_p99_us, s->lat_p999_us,
+		       s->lat_mean_us);
+	if (s->has_clat)
+		printf(" clat_p50=%.1f clat_p99=%.1f clat_p999=%.1f clat_mean=%.1f", s->clat_p50_us, s->clat_p99_us,
+		       s->clat_p999_us, s->clat_mean_us);
 	printf(" detail=\"%s\"\n", s->detail);
 }
 

@@ -130,6 +130,16 @@ struct ior_db_filter {         /* NULL fields (and run_id 0) match everything */
 int ior_db_samples(struct ior_db *db, const struct ior_db_filter *f, struct ior_db_row **rows, size_t *n);
 void ior_db_rows_free(struct ior_db_row *rows, size_t n);
 
+/* A cell that did not run as asked: unavailable, skipped or failed, with its reason. */
+struct ior_db_cell_problem {
+	char *host, *kernel, *device, *scheduler, *engine, *status, *reason;  /* reason may be NULL */
+	int64_t run_id;
+};
+/* Every cell matching f whose status is not ok, ordered host, kernel, run, cell. */
+int ior_db_cells_not_ok(struct ior_db *db, const struct ior_db_filter *f, struct ior_db_cell_problem **out,
+			size_t *n);
+void ior_db_cell_problems_free(struct ior_db_cell_problem *p, size_t n);
+
 /* Distinct (host, kernel) pairs that have samples, ordered by host then
  * kernel text; version order is left to the caller. */
 int ior_db_host_kernels(struct ior_db *db, char ***hosts, char ***kernels, size_t *n);

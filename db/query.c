@@ -218,3 +218,58 @@ int ior_db_offered(struct ior_db *db, const char *host, const char *kernel, char
 	*offered = text;
 	return 0;
 }
+
+void ior_db_cell_problems_free(struct ior_db_cell_problem *p, size_t n)
+{
+	for (size_t i = 0; p && i < n; i++) {
+		free(p[i].host);
+		free(p[i].kernel);
+		free(p[i].device);
+		free(p[i].scheduler);
+		free(p[i].engine);
+		free(p[i].status);
+		free(p[i].reason);
+	}
+	free(p);
+}
+
+int ior_db_cells_not_ok(struct ior_db *db, const struct ior_db_filter *f, struct ior_db_cell_problem **out,
+			size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_CELLS_NOT_OK);
+	bind_filter(st, f);
+	struct ior_db_cell_problem *v = NULL;
+	size_t count = 0, cap = 0;
+	int rc, err = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		bool oom = !grow((void **)&v, &cap, count + 1, sizeof(*v));
+		if (!oom) {
+			struct ior_db_cell_problem *p = &v[count++];
+			memset(p, 0, sizeof(*p));
+			p->host = ior_db_column_dup(st, 0, &oom);
+			p->kernel = ior_db_column_dup(st, 1, &oom);
+			p->device = ior_db_column_dup(st, 2, &oom);
+			p->scheduler = ior_db_column_dup(st, 3, &oom);
+			p->engine = ior_db_column_dup(st, 4, &oom);
+			p->status = ior_db_column_dup(st, 5, &oom);
+			p->reason = ior_db_column_dup(st, 6, &oom);
+			p->run_id = sqlite3_column_int64(st, 7);
+		}
+		if (oom) {
+			err = ior_error_set(IOR_ERROR, "cannot read cells from '%s': out of memory", db->path);
+			break;
+		}
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = ior_db_fail(db, "cannot read cells from");
+	sqlite3_reset(st);
+	if (err) {
+		ior_db_cell_problems_free(v, count);
+		return err;
+	}
+	*out = v;
+	*n = count;
+	return IOR_OK;
+}

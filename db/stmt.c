@@ -67,6 +67,13 @@ static const char *const sql[IOR_STMT_COUNT] = {
 		"AND (?4 IS NULL OR scheduler = ?4) AND (?5 IS NULL OR engine = ?5) "
 		"AND (?6 IS NULL OR run_id = ?6) "
 		"ORDER BY host, kernel, device, scheduler, engine, run_id, rep",
+	[IOR_STMT_CELLS_NOT_OK] =
+		"SELECT h.name, k.release, d.name, c.scheduler, c.engine, c.status, c.reason, r.id FROM cells c "
+		"JOIN runs r ON r.id = c.run_id JOIN hosts h ON h.id = r.host_id JOIN kernels k ON k.id = r.kernel_id "
+		"JOIN devices d ON d.id = c.device_id WHERE c.status <> 'ok' "
+		"AND (?1 IS NULL OR h.name = ?1) AND (?2 IS NULL OR k.release = ?2) AND (?3 IS NULL OR d.name = ?3) "
+		"AND (?4 IS NULL OR c.scheduler = ?4) AND (?5 IS NULL OR c.engine = ?5) AND (?6 IS NULL OR r.id = ?6) "
+		"ORDER BY h.name, k.release, r.id, c.id",
 	[IOR_STMT_HOST_KERNELS] = "SELECT DISTINCT host, kernel FROM sample_view ORDER BY host, kernel",
 	[IOR_STMT_OFFERED] =
 		"SELECT DISTINCT o.scheduler FROM scheduler_offers o JOIN runs r ON r.id = o.run_id "

@@ -1,10 +1,11 @@
-/* Scratch loop devices: a private sparse file under a directory the caller names, attached with autoclear. */
+/* Scratch loop devices: a private file under a directory the caller names, filled, then attached with autoclear. */
 #include "device/loopdev.h"
 #include "common/error.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/loop.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,15 +87,15 @@ static void loopdev_reset(struct ior_loopdev *ld)
 	ld->fd = -1;
 }
 
-/* Sizes the new backing file and attaches it; on failure the file is removed again. */
-static int attach_new_file(struct ior_loopdev *out, int file_fd, uint64_t size, bool direct_io)
+/* Sizes and fills the new backing file and attaches it; on failure the file is removed again. */
+static int attach_new_file(struct ior_loopdev *out, int file_fd, uint64_t size, bool direct_io, enum ior_fill fill)
 {
 	out->own_backing = true;
 	int rc = IOR_OK;
 	if (ftruncate(file_fd, (off_t)size) != 0)
 		rc = ior_error_errno(IOR_ERROR, errno, "cannot size '%s' to %llu bytes", out->backing,
 				     (unsigned long long)size);
-	else
+	else if ((rc = ior_fill_fd(file_fd, out->backing, size, fill, &out->filled)) == IOR_OK)
 		rc = attach_fd(out, file_fd, direct_io);
 	close(file_fd); /* the loop device holds its own reference */
 	if (rc != IOR_OK) {
@@ -104,7 +105,7 @@ static int attach_new_file(struct ior_loopdev *out, int file_fd, uint64_t size, 
 	return rc;
 }
 
-int ior_loopdev_create(struct ior_loopdev *out, const char *dir, uint64_t size, bool direct_io)
+int ior_loopdev_create(struct ior_loopdev *out, const char *dir, uint64_t size, bool direct_io, enum ior_fill fill)
 {
 	loopdev_reset(out);
 	if (size == 0)
@@ -116,7 +117,7 @@ int ior_loopdev_create(struct ior_loopdev *out, const char *dir, uint64_t size, 
 		out->backing[0] = '\0';
 		return rc;
 	}
-	return attach_new_file(out, file_fd, size, direct_io);
+	return attach_new_file(out, file_fd, size, direct_io, fill);
 }
 
 void ior_loopdev_scratch_name(char *out, size_t len, const char *dir)
@@ -130,7 +131,8 @@ void ior_loopdev_scratch_name(char *out, size_t len, const char *dir)
 	snprintf(out, len, "%s/ioregress-loop.%016llx", dir && *dir ? dir : "/tmp", rnd);
 }
 
-int ior_loopdev_create_at(struct ior_loopdev *out, const char *file, uint64_t size, bool direct_io)
+int ior_loopdev_create_at(struct ior_loopdev *out, const char *file, uint64_t size, bool direct_io,
+			  enum ior_fill fill)
 {
 	loopdev_reset(out);
 	if (size == 0)
@@ -142,7 +144,30 @@ int ior_loopdev_create_at(struct ior_loopdev *out, const char *file, uint64_t si
 		loopdev_reset(out);
 		return rc;
 	}
-	return attach_new_file(out, file_fd, size, direct_io);
+	return attach_new_file(out, file_fd, size, direct_io, fill);
+}
+
+int ior_loopdev_backing_file(const char *path, char *out, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (strncmp(base, "loop", 4) != 0)
+		return ior_error_set(IOR_ENOTFOUND, "'%s' is not a loop device", path);
+	char sys[PATH_MAX];
+	snprintf(sys, sizeof(sys), "/sys/block/%s/loop/backing_file", base);
+	FILE *f = fopen(sys, "re");
+	if (!f)
+		return ior_error_set(IOR_ENOTFOUND, "'%s' has no backing file", path);
+	bool ok = fgets(out, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok || !out[0])
+		return ior_error_set(IOR_ENOTFOUND, "'%s' has no backing file", path);
+	out[strcspn(out, "\n")] = '\0';
+	/* the kernel appends " (deleted)" to a file removed while attached */
+	size_t n = strlen(out);
+	if (n > 10 && strcmp(out + n - 10, " (deleted)") == 0)
+		out[n - 10] = '\0';
+	return IOR_OK;
 }
 
 int ior_loopdev_attach(struct ior_loopdev *out, const char *file, bool direct_io)

@@ -207,15 +207,22 @@ static int fio_measure(void *state, struct ior_sample *out)
 	return rc;
 }
 
+/* A read job is no writer: it may run on a device that is not destructive = yes. */
+static unsigned fio_option_flags(const void *opts)
+{
+	return rw_writes(((const struct fio_opts *)opts)->rw) ? IOR_ENGINE_WRITES : 0;
+}
+
 const struct ior_engine_ops ior_engine_fio = {
 	.abi = IOR_ENGINE_ABI,
 	.name = "fio",
 	.help = "the real fio binary with the cell's job options, figures from its JSON output",
-	.flags = IOR_ENGINE_WRITES, /* may write (rw = write, randwrite, ...); init refuses those on a non-destructive device */
+	.flags = IOR_ENGINE_WRITES, /* upper bound; option_flags says which modes write */
 	.options = fio_rows,
 	.options_size = sizeof(struct fio_opts),
 	.supported = fio_supported,
 	.init = fio_init,
 	.measure = fio_measure,
 	.cleanup = fio_cleanup,
+	.option_flags = fio_option_flags,
 };

@@ -26,8 +26,6 @@ struct loop_opts {
 };
 
 static const char *const fs_names[] = { "none", "ext4", NULL };
-enum loop_file { LOOP_FILE_ZEROS, LOOP_FILE_SPARSE };
-static const char *const file_names[] = { "zeros", "sparse", NULL };
 
 static const struct ior_option loop_rows[] = {
 	{ "inner", IOR_OPT_STRING, offsetof(struct loop_opts, inner), 0, 0, "dd", NULL,
@@ -44,8 +42,9 @@ static const struct ior_option loop_rows[] = {
 	  "loop devices stacked: 2 = a loop device over a file on ext4 on another loop device" },
 	{ "fs", IOR_OPT_ENUM, offsetof(struct loop_opts, fs), 0, 0, "none", fs_names,
 	  "none: the inner engine writes the top loop device; ext4: a file on ext4 on it" },
-	{ "file", IOR_OPT_ENUM, offsetof(struct loop_opts, file), 0, 0, "zeros", file_names,
-	  "each level's file: zeros (written once before the repetitions, like dd if=/dev/zero of=FILE) or sparse (the first repetition allocates it)" },
+	{ "file", IOR_OPT_ENUM, offsetof(struct loop_opts, file), 0, 0, "random", ior_fill_names,
+	  "each level's file, written once before the repetitions: random (data no layer can compress), "
+	  "zeros (like dd if=/dev/zero of=FILE) or sparse (the first repetition allocates it)" },
 	IOR_OPTION_END
 };
 
@@ -60,6 +59,7 @@ struct loop_state {
 	struct ior_target target;    /* outlives the inner engine's state, which may keep its pointers */
 	char target_name[80];
 	char stack[192];
+	const char *fill;            /* what the stack's files hold, stored with each sample */
 };
 
 static void loop_cleanup(void *state)
@@ -147,12 +147,13 @@ static int build(struct loop_state *s, const struct loop_opts *o, const char *in
 		.size = o->size,
 		.depth = (unsigned)o->depth,
 		.top_fs = o->fs == LOOP_FS_EXT4,
-		.sparse = o->file == LOOP_FILE_SPARSE,
+		.fill = (enum ior_fill)o->file,
 	};
 	int rc = ior_loopstack_build(&s->st, &spec);
 	if (rc != IOR_OK)
 		return rc;
 	ior_loopstack_describe(&s->st, s->stack, sizeof(s->stack));
+	s->fill = ior_fill_names[spec.fill];
 	snprintf(s->target_name, sizeof(s->target_name), "loop:%s", inner_name);
 	s->target = (struct ior_target){
 		.name = s->target_name,
@@ -160,6 +161,7 @@ static int build(struct loop_state *s, const struct loop_opts *o, const char *in
 		.size = s->st.target_size,
 		.logical_block = 512,
 		.destructive = true, /* the stack is ours, made for this cell */
+		.fill = s->fill,
 	};
 	return IOR_OK;
 }
@@ -204,6 +206,7 @@ static int loop_measure(void *state, struct ior_sample *out)
 	/* The stack first: when both do not fit, the inner engine's detail loses its tail. */
 	int n = snprintf(out->detail, sizeof(out->detail), "%s | %s", s->stack, inner);
 	(void)n;
+	out->fill = s->fill; /* the stack's files, not the matrix device the cell names */
 	return IOR_OK;
 }
 

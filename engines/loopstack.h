@@ -18,9 +18,8 @@ struct ior_loopstack_spec {
 	uint64_t size;            /* each level's file: this, or what fits on the level below if less */
 	unsigned depth;           /* 1..IOR_LOOPSTACK_MAX_DEPTH loop devices */
 	bool top_fs;              /* ext4 on the top device too, and the target is a file on it */
-	bool sparse;              /* leave each level's file sparse: the first repetition then pays for
-				   * allocating it; false writes it with zeros first, like an image
-				   * made with dd if=/dev/zero of=FILE */
+	enum ior_fill fill;       /* what each level's file holds before the repetitions (device/fill.h);
+				   * sparse leaves the first repetition to pay for allocating it */
 	const char *scheduler;    /* the cell's scheduler, set on every level's loop device (where the
 				   * inner engine's I/O is queued) and restored before it is detached;
 				   * NULL or "" leaves them as they come */
@@ -49,6 +48,7 @@ struct ior_loopstack {
 	uint64_t target_size;
 	bool target_is_file;
 	char sched[32];           /* the scheduler every level runs, "" when left alone */
+	double fill_seconds;      /* every level's fill together: part of no repetition */
 };
 
 /* Builds the stack. On failure (or a stop request, IOR_EINTERRUPTED) what was

@@ -65,11 +65,41 @@ static int parse_args(int argc, char **argv, struct run_args *ra)
 	return 0;
 }
 
-static void print_summary(const struct ior_run_summary *s, const char *db_path)
+/* Everything a reader of the figures must know: fills, warnings, and every cell that did not
+ * run as asked, with its reason (the database has the same; nothing is only there). */
+static void print_summary(struct ior_db *db, const struct ior_run_summary *s, const char *db_path)
 {
-	printf("run %lld: %u cells (%u measured, %u unavailable, %u skipped, %u failed), %u samples in '%s'\n",
-	       (long long)s->run_id, s->cells, s->cells_ok, s->cells_unavailable, s->cells_skipped, s->cells_failed,
-	       s->samples, db_path);
+	for (size_t i = 0; i < s->nfills; i++) {
+		const struct ior_run_fill *f = &s->fills[i];
+		if (f->bytes)
+			printf("device '%s': filled %.1f MiB with %s data in %.2f s before measuring (part of no sample)\n",
+			       f->device, (double)f->bytes / 1048576.0, f->fill, f->seconds);
+		else
+			printf("device '%s': left sparse (fill = sparse): reads of holes measure the filesystem, not storage\n",
+			       f->device);
+	}
+	if (s->warnings[0])
+		for (const char *p = s->warnings; *p;) {
+			size_t len = strcspn(p, "\n");
+			fprintf(stderr, "warning: %.*s\n", (int)len, p);
+			p += len + (p[len] == '\n');
+		}
+	struct ior_db_filter f = { .run_id = s->run_id };
+	struct ior_db_cell_problem *bad = NULL;
+	size_t nbad = 0;
+	if (ior_db_cells_not_ok(db, &f, &bad, &nbad) != IOR_OK)
+		fprintf(stderr, "warning: %s\n", ior_error_last());
+	for (size_t i = 0; i < nbad; i++)
+		fprintf(stderr, "%s: %s %s %s: %s\n", bad[i].status, bad[i].device,
+			bad[i].scheduler ? bad[i].scheduler : "(no scheduler)", bad[i].engine,
+			bad[i].reason ? bad[i].reason : "no reason recorded");
+	ior_db_cell_problems_free(bad, nbad);
+	printf("run %lld: %u cells (%u measured, %u unavailable, %u skipped, %u failed), %u samples in '%s', "
+	       "order %s", (long long)s->run_id, s->cells, s->cells_ok, s->cells_unavailable, s->cells_skipped,
+	       s->cells_failed, s->samples, db_path, s->order ? s->order : "?");
+	if (s->order_seed)
+		printf(" (seed %llu)", (unsigned long long)s->order_seed);
+	printf("\n");
 	if (s->modules_loaded[0])
 		printf("scheduler modules loaded for the run and unloaded after it: %s\n", s->modules_loaded);
 }
@@ -157,7 +187,7 @@ int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	rc = ior_run_matrix(ctx->db, m, &opts, &summary);
 	ior_matrix_free(m);
 	if (summary.run_id)
-		print_summary(&summary, ctx->db_path);
+		print_summary(ctx->db, &summary, ctx->db_path);
 	if (rc == IOR_EINTERRUPTED) {
 		int sig = ior_stop_signal();
 		fprintf(stderr, "error: run %lld interrupted by signal %d (%s); its samples are kept\n",
@@ -166,7 +196,17 @@ int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	}
 	if (rc) {
 		fprintf(stderr, "error: %s\n", ior_error_last());
-		return 1;
+		return IOR_RUN_EXIT_FAILED;
 	}
-	return summary.cells_failed ? 1 : 0;
+	if (summary.cells_ok == 0) {
+		fprintf(stderr, "error: run %lld measured nothing: no cell could run (reasons above)\n",
+			(long long)summary.run_id);
+		return IOR_RUN_EXIT_NOTHING;
+	}
+	if (summary.cells_failed) {
+		fprintf(stderr, "error: run %lld: %u of %u cells failed (reasons above)\n", (long long)summary.run_id,
+			summary.cells_failed, summary.cells);
+		return IOR_RUN_EXIT_FAILED;
+	}
+	return 0;
 }

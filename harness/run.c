@@ -10,9 +10,12 @@
 #include "harness/run_modules.h"
 #include "kernel/info.h"
 
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static int record_host_and_kernel(struct ior_db *db, int64_t *host_id, int64_t *kernel_id, char *host, size_t len)
@@ -47,69 +50,65 @@ static size_t count_cells(const struct ior_matrix *m, struct ior_run_device *dev
 	return cells;
 }
 
-static bool offered(const struct ior_run_device *d, const char *sched)
-{
-	for (size_t i = 0; d->offered[i]; i++)
-		if (strcmp(d->offered[i], sched) == 0)
-			return true;
-	return false;
-}
-
-/* Before the first switch on a device: what it had, so recover can put it back after a crash. */
-static int journal_scheduler(struct ior_cell_runner *r, struct ior_run_device *dev)
-{
-	if (dev->sched_undo_id)
-		return IOR_OK;
-	char original[32];
-	int rc = ior_scheduler_active(dev->target.path, original, sizeof(original));
-	if (rc == IOR_OK)
-		rc = ior_db_undo_add(r->db, r->summary->run_id, "scheduler", dev->target.path, original,
-				     &dev->sched_undo_id);
-	return rc;
-}
-
-/* Every cell of one device and scheduler: unavailable, failed to switch, or run. */
-static int run_scheduler(struct ior_cell_runner *r, struct ior_run_device *dev, const char *sched)
-{
-	char reason[512] = "";
-	enum ior_cell_status forced = IOR_CELL_OK;
-	if (!dev->info.has_scheduler) {
-		forced = IOR_CELL_UNAVAILABLE;
-		snprintf(reason, sizeof(reason), "device '%s' has no I/O scheduler", dev->spec->name);
-	} else if (!offered(dev, sched)) {
-		/* Recorded, never silently dropped: a vanished scheduler is a finding. */
-		forced = IOR_CELL_UNAVAILABLE;
-		snprintf(reason, sizeof(reason), "scheduler '%s' is not offered on this kernel by '%s'", sched,
-			 dev->target.path);
-	} else if (journal_scheduler(r, dev) != IOR_OK || ior_scheduler_switch(dev->target.path, sched) != IOR_OK) {
-		forced = IOR_CELL_FAILED;
-		snprintf(reason, sizeof(reason), "cannot switch to '%s': %s", sched, ior_error_last());
-	}
-	for (size_t e = 0; e < r->m->nengines; e++) {
-		if (ior_stop_requested())
-			return IOR_EINTERRUPTED;
-		int rc = forced == IOR_CELL_OK ? ior_run_cell(r, dev, sched, &r->m->engines[e])
-					       : ior_run_cell_mark(r, dev, sched, &r->m->engines[e], forced, reason);
-		if (rc)
-			return rc;
-	}
-	return IOR_OK;
-}
-
 static int run_cells(struct ior_cell_runner *r, struct ior_run_device *devs)
 {
 	for (size_t d = 0; d < r->m->ndevices; d++) {
-		char **scheds = ior_matrix_schedulers_for(r->m, devs[d].offered);
-		if (!scheds)
-			return ior_error_set(IOR_ERROR, "out of memory");
-		int rc = IOR_OK;
-		for (size_t s = 0; rc == IOR_OK && scheds[s]; s++)
-			rc = run_scheduler(r, &devs[d], scheds[s]);
-		ior_strv_free(scheds);
+		int rc = ior_run_device_cells(r, &devs[d]);
 		if (rc)
 			return rc;
 	}
 	return IOR_OK;
+}
+
+/* A scheduler name no device offers and no kernel ever had is a typo: refused before anything
+ * runs, at the matrix's line. */
+static int check_scheduler_names(const struct ior_matrix *m, struct ior_run_device *devs)
+{
+	char **offered[m->ndevices ? m->ndevices : 1];
+	for (size_t d = 0; d < m->ndevices; d++)
+		offered[d] = devs[d].offered;
+	return ior_matrix_check_scheduler_names(m, (char *const *const *)offered, m->ndevices);
+}
+
+/* The repetition order, and for random the seed: the matrix's, or one drawn now; both recorded
+ * with the run so a random order can be repeated. */
+static int choose_order(struct ior_db *db, const struct ior_matrix *m, const struct ior_run_options *opts,
+			struct ior_run_summary *summary, uint64_t *rng)
+{
+	summary->order = ior_matrix_order_names[m->settings.order];
+	uint64_t seed = 0;
+	if (m->settings.order == IOR_ORDER_RANDOM) {
+		seed = m->settings.order_seed;
+		int fd = seed ? -1 : open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			if (read(fd, &seed, sizeof(seed)) != (ssize_t)sizeof(seed))
+				seed = 0;
+			close(fd);
+		}
+		if (!seed)
+			seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+		seed &= 0xffffffffu; /* fits the matrix's order_seed, so it can be given back */
+		if (!seed)
+			seed = 1;
+	}
+	summary->order_seed = seed;
+	*rng = seed;
+	/* --resume keeps the order the run was recorded with */
+	return opts->resume_run_id ? IOR_OK : ior_db_run_set_order(db, summary->run_id, summary->order, seed);
+}
+
+void ior_run_warn(struct ior_run_summary *s, const char *fmt, ...)
+{
+	size_t used = strlen(s->warnings);
+	if (used + 1 >= sizeof(s->warnings))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->warnings + used, sizeof(s->warnings) - used, fmt, ap);
+	va_end(ap);
+	used = strlen(s->warnings);
+	if (used + 1 < sizeof(s->warnings))
+		strcat(s->warnings, "\n");
 }
 
 static enum ior_run_status final_status(int rc)
@@ -169,12 +168,16 @@ static int run_body(struct ior_db *db, const struct ior_matrix *m, const struct 
 		rc = journal_modules(db, summary->run_id, &modules);
 	struct ior_run_device *devs = NULL;
 	if (rc == IOR_OK)
-		rc = ior_run_devices_prepare(&devs, m, db, summary->run_id);
+		rc = ior_run_devices_prepare(&devs, m, db, summary->run_id, summary);
 	if (rc == IOR_OK)
-		rc = ior_run_devices_record(devs, m->ndevices, db, host_id, summary->run_id, &modules);
+		rc = ior_run_devices_record(devs, m->ndevices, db, host_id, &modules, summary);
+	if (rc == IOR_OK)
+		rc = check_scheduler_names(m, devs);
+	struct ior_cell_runner runner;
+	ior_cell_runner_init(&runner, db, m, opts, summary);
+	if (rc == IOR_OK)
+		rc = choose_order(db, m, opts, summary, &runner.rng);
 	if (rc == IOR_OK) {
-		struct ior_cell_runner runner;
-		ior_cell_runner_init(&runner, db, m, opts, summary);
 		runner.host = host;
 		size_t cells = count_cells(m, devs);
 		ior_progress_start(&runner.progress, opts->progress, cells, cells * m->settings.repetitions);

@@ -18,12 +18,34 @@ struct ior_run_options {
 	int64_t resume_run_id;                  /* run --resume: complete this run's missing repetitions */
 };
 
+#define IOR_RUN_MAX_FILLS 16
+
+/* A scratch device filled before the first measurement (its time is part of no sample). */
+struct ior_run_fill {
+	char device[64];
+	const char *fill;           /* "random", "zeros", "sparse" */
+	uint64_t bytes;
+	double seconds;
+};
+
 struct ior_run_summary {
 	int64_t run_id;
 	unsigned cells, cells_ok, cells_unavailable, cells_skipped, cells_failed;
 	unsigned samples;
 	char modules_loaded[512];   /* scheduler modules this run loaded (and unloaded again) */
+	const char *order;          /* the repetition order used */
+	uint64_t order_seed;        /* its seed, for order = random */
+	struct ior_run_fill fills[IOR_RUN_MAX_FILLS];
+	size_t nfills;
+	char warnings[2048];        /* one per line: things the figures depend on that the user should know */
 };
+
+/* Exit statuses of `ioregress run` beside 0 (every cell measured, or skipped/unavailable with a
+ * reason) and 2 (usage): a cell failed or the run itself did; nothing at all was measured. */
+enum { IOR_RUN_EXIT_FAILED = 1, IOR_RUN_EXIT_NOTHING = 3 };
+
+/* Appends one line to s->warnings (cut when full). */
+void ior_run_warn(struct ior_run_summary *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Runs m and stores everything in db. Schedulers are restored and scratch devices
  * detached on every path out, including a stop request (IOR_EINTERRUPTED). */

@@ -1,8 +1,10 @@
-/* Running one cell (see run_cell.h): refuse or skip early, then init, repetitions, clean-up. */
+/* Running one device's cells (see run_cell.h): refuse or skip early, set up, repetitions in the matrix's order, clean-up. */
 #include "harness/run_cell.h"
+#include "harness/run_order.h"
 #include "common/error.h"
 #include "common/stop.h"
 #include "device/guard.h"
+#include "device/scheduler.h"
 #include "reports/adaptive.h"
 
 #include <errno.h>
@@ -77,6 +79,27 @@ static void count_status(struct ior_run_summary *s, enum ior_cell_status status)
 	}
 }
 
+/* One cell of the device while the device's cells run. */
+struct cell {
+	const struct ior_matrix_engine *engine;
+	const char *sched;
+	size_t index;                /* 1-based, for the progress line */
+	int64_t cell_id;
+	void *state;                 /* the engine's, between init and cleanup */
+	bool live;                   /* set up: takes repetitions, gets its status stored at the end */
+	bool writes;                 /* passes the write guards before every repetition */
+	bool stopped;                /* takes no more repetitions: decided, failed or skipped */
+	enum ior_cell_status status;
+	char reason[512];
+	char what[256];              /* "scratch mq-deadline randread", for the progress line */
+	int cap;                     /* repetitions at most */
+	bool adaptive;
+	struct ior_adaptive rule;
+	double *values;              /* the cell's samples so far, for the adaptive rule */
+	double *base;
+	size_t nbase;
+};
+
 static int cell_id_for(struct ior_cell_runner *r, struct ior_run_device *dev, const char *sched,
 		       const struct ior_matrix_engine *engine, int64_t *cell_id)
 {
@@ -84,19 +107,34 @@ static int cell_id_for(struct ior_cell_runner *r, struct ior_run_device *dev, co
 			       engine->params, cell_id);
 }
 
-int ior_run_cell_mark(struct ior_cell_runner *r, struct ior_run_device *dev, const char *sched,
-		      const struct ior_matrix_engine *engine, enum ior_cell_status status, const char *reason)
+/* Records a cell that never runs (scheduler unavailable, refused, unsupported) with its reason. */
+static int mark(struct ior_cell_runner *r, struct ior_run_device *dev, struct cell *c, enum ior_cell_status status,
+		const char *reason)
 {
-	r->cell_index++;
-	int64_t cell_id;
-	int rc = cell_id_for(r, dev, sched, engine, &cell_id);
+	int rc = cell_id_for(r, dev, c->sched, c->engine, &c->cell_id);
 	if (rc == IOR_OK)
-		rc = ior_db_cell_set_status(r->db, cell_id, status, reason);
+		rc = ior_db_cell_set_status(r->db, c->cell_id, status, reason);
 	if (rc == IOR_OK)
 		count_status(r->summary, status);
 	/* the cell's repetitions will never run: keep the ETA honest */
 	r->progress.reps_total -= r->progress.reps_total >= r->m->settings.repetitions ? r->m->settings.repetitions : 0;
 	return rc;
+}
+
+/* Why no cell of this scheduler can run on dev, or IOR_CELL_OK. */
+static enum ior_cell_status availability(const struct ior_run_device *dev, const char *sched, char *reason,
+					 size_t len)
+{
+	if (!dev->info.has_scheduler) {
+		snprintf(reason, len, "device '%s' has no I/O scheduler", dev->spec->name);
+		return IOR_CELL_UNAVAILABLE;
+	}
+	for (size_t i = 0; dev->offered[i]; i++)
+		if (strcmp(dev->offered[i], sched) == 0)
+			return IOR_CELL_OK;
+	/* Recorded, never silently dropped: a vanished scheduler is a finding. */
+	snprintf(reason, len, "scheduler '%s' is not offered on this kernel by '%s'", sched, dev->target.path);
+	return IOR_CELL_UNAVAILABLE;
 }
 
 /* Why this cell cannot run here, or IOR_CELL_OK when it can. A write engine passes the
@@ -161,24 +199,109 @@ static size_t baseline_values(struct ior_cell_runner *r, const struct ior_run_de
 	return kept;
 }
 
-struct cell_run {
-	const struct ior_matrix_engine *engine;
-	void *state;
-	int64_t cell_id;
-	const char *what;
-	char *reason;
-	size_t len;
-	enum ior_cell_status status;
-	bool adaptive;
-	struct ior_adaptive rule;
-	double *values;      /* the cell's samples so far, for the adaptive rule */
-	double *base;
-	size_t nbase;
-};
+/* Cell id, the resume short cut, the engine's init and the cell's buffers. A failure of the
+ * engine is the cell's (stored at the end); IOR_EINTERRUPTED and database errors are returned. */
+static int set_up(struct ior_cell_runner *r, struct ior_run_device *dev, struct cell *c)
+{
+	int rc = cell_id_for(r, dev, c->sched, c->engine, &c->cell_id);
+	if (rc)
+		return rc;
+	if (r->opts->resume_run_id && r->m->settings.max_repetitions == 0) {
+		/* a cell that was complete before the interruption is not even set up again */
+		int stored = 0;
+		if ((rc = ior_db_cell_sample_count(r->db, c->cell_id, &stored)) != 0)
+			return rc;
+		if ((uint64_t)stored >= r->m->settings.repetitions) {
+			count_status(r->summary, IOR_CELL_OK);
+			return ior_db_cell_set_status(r->db, c->cell_id, IOR_CELL_OK, NULL);
+		}
+	}
+	c->live = true;
+	c->writes = (ior_engine_flags(c->engine->ops, c->engine->opts) & IOR_ENGINE_WRITES) != 0;
+	snprintf(c->what, sizeof(c->what), "%s %s %s", dev->spec->name, c->sched, c->engine->name);
+	c->adaptive = adaptive_setup(r->m, &c->rule);
+	c->cap = c->adaptive ? (int)c->rule.max_reps : (int)r->m->settings.repetitions;
+	c->values = calloc((size_t)c->cap, sizeof(double));
+	c->base = calloc((size_t)c->cap * 4 + 64, sizeof(double));
+	if (!c->values || !c->base)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	c->nbase = c->adaptive ? baseline_values(r, dev, c->sched, c->engine, c->base, (size_t)c->cap * 4 + 64) : 0;
+	struct ior_engine_args args = {
+		.opts = c->engine->opts,
+		.target = &dev->target,
+		.lookup = lookup_engine,
+		.lookup_ctx = r,
+		.journal = &r->journal,
+		.scheduler = c->sched,
+	};
+	ior_error_clear();
+	rc = c->engine->ops->init(&c->state, &args);
+	if (rc == IOR_EINTERRUPTED)
+		return rc;
+	if (rc) {
+		/* "can't here" and "refused for safety" are skips with a reason, not failures */
+		c->state = NULL;
+		snprintf(c->reason, sizeof(c->reason), "%s", ior_error_last());
+		c->status = rc == IOR_EUNSUPPORTED || rc == IOR_EREFUSED ? IOR_CELL_SKIPPED : IOR_CELL_FAILED;
+		c->stopped = true;
+	}
+	return IOR_OK;
+}
 
-/* One repetition. Returns IOR_EINTERRUPTED or a database error; an engine's failure ends
- * the cell as failed with its reason (status). */
-static int one_repetition(struct ior_cell_runner *r, struct cell_run *c, int rep, int shown_reps)
+/* Ends the cell for good with a status and reason; the run goes on. */
+static void stop_cell(struct cell *c, enum ior_cell_status status, const char *fmt, const char *detail, int rep)
+{
+	char what[64] = "";
+	if (rep)
+		snprintf(what, sizeof(what), "repetition %d: ", rep);
+	snprintf(c->reason, sizeof(c->reason), "%s%s%s", what, fmt, detail);
+	c->status = status;
+	c->stopped = true;
+}
+
+/* Before a repetition: the write guards again (a device can be mounted meanwhile) and the
+ * cell's scheduler on the device, journaled before the device's first switch. */
+static int ready(struct ior_cell_runner *r, struct ior_run_device *dev, struct cell *c, int rep)
+{
+	if (c->writes) {
+		struct ior_guard_policy policy = {
+			.destructive = dev->spec->opts.destructive,
+			.scratch = dev->spec->opts.loop != 0,
+			.confirmed = r->opts->allow_destructive,
+			.nconfirmed = r->opts->nallow_destructive,
+		};
+		ior_error_clear();
+		if (ior_guard_check_write(dev->target.path, &policy) != IOR_OK) {
+			stop_cell(c, IOR_CELL_SKIPPED, "refused: ", ior_error_last(), rep);
+			return IOR_OK;
+		}
+	}
+	if (strcmp(dev->current, c->sched) == 0)
+		return IOR_OK;
+	int rc = IOR_OK;
+	if (!dev->sched_undo_id) {
+		char original[32];
+		if ((rc = ior_scheduler_active(dev->target.path, original, sizeof(original))) == IOR_OK &&
+		    (rc = ior_db_undo_add(r->db, r->summary->run_id, "scheduler", dev->target.path, original,
+					  &dev->sched_undo_id)) != IOR_OK)
+			return rc; /* the journal is the database: that is the run's error */
+	}
+	if (rc == IOR_OK)
+		rc = ior_scheduler_switch(dev->target.path, c->sched);
+	if (rc) {
+		char why[600];
+		snprintf(why, sizeof(why), "cannot switch to '%s': %s", c->sched, ior_error_last());
+		stop_cell(c, IOR_CELL_FAILED, why, "", rep);
+		dev->current[0] = '\0'; /* unknown now */
+		return IOR_OK;
+	}
+	snprintf(dev->current, sizeof(dev->current), "%s", c->sched);
+	return IOR_OK;
+}
+
+/* One repetition. Returns IOR_EINTERRUPTED or a database error; anything else that goes
+ * wrong ends the cell with its reason. */
+static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev, struct cell *c, int rep)
 {
 	if (ior_stop_requested())
 		return IOR_EINTERRUPTED;
@@ -189,23 +312,26 @@ static int one_repetition(struct ior_cell_runner *r, struct cell_run *c, int rep
 		if (rc || exists)
 			return rc;
 	}
-	ior_progress_update(&r->progress, r->cell_index, rep, shown_reps, c->what);
+	int rc = ready(r, dev, c, rep);
+	if (rc || c->stopped)
+		return rc;
+	ior_progress_update(&r->progress, c->index, rep, c->cap, c->what);
 	if (r->m->settings.drop_caches && drop_caches() != IOR_OK) {
-		snprintf(c->reason, c->len, "%s", ior_error_last());
-		c->status = IOR_CELL_FAILED;
+		stop_cell(c, IOR_CELL_FAILED, ior_error_last(), "", 0);
 		return IOR_OK;
 	}
 	struct ior_sample sample;
 	memset(&sample, 0, sizeof(sample));
 	ior_error_clear();
-	int rc = c->engine->ops->measure(c->state, &sample);
+	rc = c->engine->ops->measure(c->state, &sample);
 	if (rc == IOR_EINTERRUPTED || (rc && ior_stop_requested()))
 		return IOR_EINTERRUPTED;
 	if (rc) {
-		snprintf(c->reason, c->len, "repetition %d: %s", rep, ior_error_last());
-		c->status = rc == IOR_EUNSUPPORTED ? IOR_CELL_SKIPPED : IOR_CELL_FAILED;
+		stop_cell(c, rc == IOR_EUNSUPPORTED ? IOR_CELL_SKIPPED : IOR_CELL_FAILED, ior_error_last(), "", rep);
 		return IOR_OK;
 	}
+	if (!sample.fill)
+		sample.fill = dev->target.fill;
 	if ((rc = ior_db_sample_add(r->db, c->cell_id, rep, &sample)) != 0)
 		return rc;
 	c->values[rep - 1] = sample.value;
@@ -215,93 +341,128 @@ static int one_repetition(struct ior_cell_runner *r, struct cell_run *c, int rep
 	return IOR_OK;
 }
 
-/* The measured part of a cell: the fixed count, or adaptive repetitions up to the cap. */
-static int repetitions(struct ior_cell_runner *r, struct cell_run *c)
+/* After repetition rep: adaptive cells stop once stable (or decided against the baseline). */
+static void adaptive_look(struct cell *c, int rep)
 {
-	int reps = (int)r->m->settings.repetitions;
-	int cap = c->adaptive ? (int)c->rule.max_reps : reps;
-	for (int rep = 1; rep <= cap && c->status == IOR_CELL_OK; rep++) {
-		int rc = one_repetition(r, c, rep, cap);
-		if (rc)
-			return rc;
-		if (c->status != IOR_CELL_OK || !c->adaptive)
-			continue;
-		char why[256];
-		enum ior_adapt next = ior_adaptive_next(&c->rule, c->values, (size_t)rep, c->nbase ? c->base : NULL,
-							c->nbase, why, sizeof(why));
-		if (next != IOR_ADAPT_CONTINUE) {
-			/* the report shows how many repetitions the cell took, and why it stopped there */
-			snprintf(c->reason, c->len, "adaptive: stopped after %d repetitions: %s", rep, why);
-			break;
+	if (!c->adaptive || c->stopped)
+		return;
+	char why[256];
+	enum ior_adapt next = ior_adaptive_next(&c->rule, c->values, (size_t)rep, c->nbase ? c->base : NULL, c->nbase,
+						why, sizeof(why));
+	if (next != IOR_ADAPT_CONTINUE) {
+		/* the report shows how many repetitions the cell took, and why it stopped there */
+		snprintf(c->reason, sizeof(c->reason), "adaptive: stopped after %d repetitions: %s", rep, why);
+		c->stopped = true;
+	}
+}
+
+static int visit(struct ior_cell_runner *r, struct ior_run_device *dev, struct cell *c, int rep)
+{
+	if (!c->live || c->stopped || rep > c->cap)
+		return IOR_OK;
+	int rc = one_repetition(r, dev, c, rep);
+	if (rc == IOR_OK)
+		adaptive_look(c, rep);
+	return rc;
+}
+
+struct walk {
+	struct ior_cell_runner *r;
+	struct ior_run_device *dev;
+	struct cell *cells;
+};
+
+static int visit_cell(void *ctx, size_t i, int rep)
+{
+	struct walk *w = ctx;
+	return visit(w->r, w->dev, &w->cells[i], rep);
+}
+
+/* The repetitions of the device's cells, in the matrix's order (harness/run_order.c). */
+static int take_repetitions(struct ior_cell_runner *r, struct ior_run_device *dev, struct cell *cells, size_t n)
+{
+	int *caps = calloc(n ? n : 1, sizeof(*caps));
+	if (!caps)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		caps[i] = cells[i].live ? cells[i].cap : 0;
+	struct walk w = { r, dev, cells };
+	int rc = ior_run_order(r->m->settings.order, caps, n, &r->rng, visit_cell, &w);
+	free(caps);
+	return rc;
+}
+
+/* Builds the device's cells: marks those that cannot run, sets up the others. */
+static int build_cells(struct ior_cell_runner *r, struct ior_run_device *dev, char **scheds, struct cell *cells,
+		       size_t *n)
+{
+	*n = 0;
+	for (size_t s = 0; scheds[s]; s++) {
+		char why[512] = "";
+		enum ior_cell_status forced = availability(dev, scheds[s], why, sizeof(why));
+		for (size_t e = 0; e < r->m->nengines; e++) {
+			if (ior_stop_requested())
+				return IOR_EINTERRUPTED;
+			struct cell *c = &cells[(*n)++];
+			c->engine = &r->m->engines[e];
+			c->sched = scheds[s];
+			c->index = ++r->cell_index;
+			char reason[512];
+			enum ior_cell_status status = forced;
+			if (status == IOR_CELL_OK)
+				status = precheck(r, dev, c->engine, reason, sizeof(reason));
+			else
+				snprintf(reason, sizeof(reason), "%s", why);
+			int rc = status == IOR_CELL_OK ? set_up(r, dev, c) : mark(r, dev, c, status, reason);
+			if (rc)
+				return rc;
 		}
 	}
 	return IOR_OK;
 }
 
-int ior_run_cell(struct ior_cell_runner *r, struct ior_run_device *dev, const char *sched,
-		 const struct ior_matrix_engine *engine)
+/* Every cell that was set up: the engine cleaned up, the status stored and counted. */
+static int finish_cells(struct ior_cell_runner *r, struct cell *cells, size_t n, bool interrupted)
 {
-	char reason[512] = "";
-	enum ior_cell_status status = precheck(r, dev, engine, reason, sizeof(reason));
-	if (status != IOR_CELL_OK)
-		return ior_run_cell_mark(r, dev, sched, engine, status, reason);
+	int first = IOR_OK;
+	for (size_t i = 0; i < n; i++) {
+		struct cell *c = &cells[i];
+		if (c->state)
+			c->engine->ops->cleanup(c->state);
+		free(c->values);
+		free(c->base);
+		if (!c->live || interrupted)
+			continue; /* interrupted: the cell keeps the samples it has, status stays as it was */
+		int rc = ior_db_cell_set_status(r->db, c->cell_id, c->status, c->reason[0] ? c->reason : NULL);
+		if (rc == IOR_OK)
+			count_status(r->summary, c->status);
+		else if (first == IOR_OK)
+			first = rc;
+	}
+	return first;
+}
 
-	r->cell_index++;
-	int64_t cell_id;
-	int rc = cell_id_for(r, dev, sched, engine, &cell_id);
+int ior_run_device_cells(struct ior_cell_runner *r, struct ior_run_device *dev)
+{
+	char **scheds = ior_matrix_schedulers_for(r->m, dev->offered);
+	size_t nscheds = 0;
+	while (scheds && scheds[nscheds])
+		nscheds++;
+	struct cell *cells = scheds ? calloc(nscheds * r->m->nengines + 1, sizeof(*cells)) : NULL;
+	if (!cells) {
+		ior_strv_free(scheds);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	size_t n = 0;
+	int rc = build_cells(r, dev, scheds, cells, &n);
+	if (rc == IOR_OK)
+		rc = take_repetitions(r, dev, cells, n);
+	char message[1024];
+	snprintf(message, sizeof(message), "%s", ior_error_last());
+	int finished = finish_cells(r, cells, n, rc != IOR_OK);
+	free(cells);
+	ior_strv_free(scheds);
 	if (rc)
-		return rc;
-	if (r->opts->resume_run_id && r->m->settings.max_repetitions == 0) {
-		/* a cell that was complete before the interruption is not even set up again */
-		int stored = 0;
-		if ((rc = ior_db_cell_sample_count(r->db, cell_id, &stored)) != 0)
-			return rc;
-		if ((uint64_t)stored >= r->m->settings.repetitions) {
-			count_status(r->summary, IOR_CELL_OK);
-			return ior_db_cell_set_status(r->db, cell_id, IOR_CELL_OK, NULL);
-		}
-	}
-	struct ior_engine_args args = {
-		.opts = engine->opts,
-		.target = &dev->target,
-		.lookup = lookup_engine,
-		.lookup_ctx = r,
-		.journal = &r->journal,
-		.scheduler = sched,
-	};
-	void *state = NULL;
-	ior_error_clear();
-	rc = engine->ops->init(&state, &args);
-	if (rc == IOR_EINTERRUPTED)
-		return rc;
-	if (rc) {
-		/* "can't here" and "refused for safety" are skips with a reason, not failures */
-		snprintf(reason, sizeof(reason), "%s", ior_error_last());
-		status = rc == IOR_EUNSUPPORTED || rc == IOR_EREFUSED ? IOR_CELL_SKIPPED : IOR_CELL_FAILED;
-	} else {
-		char what[256];
-		snprintf(what, sizeof(what), "%s %s %s", dev->spec->name, sched, engine->name);
-		struct cell_run c = { .engine = engine, .state = state, .cell_id = cell_id, .what = what,
-				      .reason = reason, .len = sizeof(reason), .status = IOR_CELL_OK };
-		c.adaptive = adaptive_setup(r->m, &c.rule);
-		size_t cap = c.adaptive ? c.rule.max_reps : r->m->settings.repetitions;
-		c.values = calloc(cap, sizeof(double));
-		c.base = calloc(cap * 4 + 64, sizeof(double));
-		if (!c.values || !c.base)
-			rc = ior_error_set(IOR_ERROR, "out of memory");
-		else {
-			c.nbase = c.adaptive ? baseline_values(r, dev, sched, engine, c.base, cap * 4 + 64) : 0;
-			rc = repetitions(r, &c);
-		}
-		free(c.values);
-		free(c.base);
-		status = c.status;
-		engine->ops->cleanup(state);
-		if (rc)
-			return rc; /* interrupted: the cell keeps the samples it has, status stays as it was */
-	}
-	if ((rc = ior_db_cell_set_status(r->db, cell_id, status, reason[0] ? reason : NULL)) != 0)
-		return rc;
-	count_status(r->summary, status);
-	return IOR_OK;
+		return ior_error_set(rc, "%s", message);
+	return finished;
 }

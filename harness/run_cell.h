@@ -1,4 +1,4 @@
-/* One cell of a run: an engine on a device under a scheduler, repeated, each sample stored at once. */
+/* One device's cells of a run: each engine under each scheduler, set up once, repeated in the matrix's order, each sample stored at once. */
 #ifndef IOR_HARNESS_RUN_CELL_H
 #define IOR_HARNESS_RUN_CELL_H
 
@@ -17,19 +17,18 @@ struct ior_cell_runner {
 	struct ior_engine_ref ref;    /* answer of the last lookup (loop engine's inner = NAME) */
 	const char *host;             /* this host's name, for baseline look-ups */
 	struct ior_journal journal;   /* engines journal what they build (loop stacks) through this */
+	uint64_t rng;                 /* order = random: the shuffle's state, from the run's seed */
 };
 
 void ior_cell_runner_init(struct ior_cell_runner *r, struct ior_db *db, const struct ior_matrix *m,
 			  const struct ior_run_options *opts, struct ior_run_summary *summary);
 
-/* Runs the cell. A skip (writes to a non-destructive device, unsupported here) or an engine
- * failure is recorded on the cell and is not an error of the run; IOR_EINTERRUPTED and
- * database errors are. */
-int ior_run_cell(struct ior_cell_runner *r, struct ior_run_device *dev, const char *sched,
-		 const struct ior_matrix_engine *engine);
-
-/* Records a cell that cannot run (scheduler unavailable, switch failed) with its reason. */
-int ior_run_cell_mark(struct ior_cell_runner *r, struct ior_run_device *dev, const char *sched,
-		      const struct ior_matrix_engine *engine, enum ior_cell_status status, const char *reason);
+/* Runs every cell of dev: a scheduler the device does not offer makes its cells unavailable,
+ * a refused write or an unsupported engine a skip, an engine failure a failed cell, each with
+ * its reason and none an error of the run. The cells that can run are set up first, then
+ * take their repetitions in m's order (interleaved, sequential or random rounds), the
+ * scheduler switched before each repetition that needs another. IOR_EINTERRUPTED and
+ * database errors end the run; cells keep the samples they have. */
+int ior_run_device_cells(struct ior_cell_runner *r, struct ior_run_device *dev);
 
 #endif

@@ -20,19 +20,24 @@ struct ior_run_device {
 	int lock_fd;                      /* exclusive lock: one run per device at a time */
 	int64_t sched_undo_id;            /* journal entry of its first scheduler switch, 0 = none */
 	int64_t file_undo_id;             /* journal entry of a scratch device's backing file */
+	char current[32];                 /* the scheduler the run last set on it, "" before the first */
 	char *offered[IOR_MAX_SCHEDULERS + 1]; /* NULL-terminated view into info.schedulers */
 };
 
 /* Creates the matrix's scratch devices (each backing file journaled before it exists) and
  * probes all of them. On failure everything
  * created so far is torn down again. */
+struct ior_run_summary;
+/* A device given by path that is a loop device over a file with holes gets a warning in summary:
+ * its reads would measure how the filesystem serves holes. */
 int ior_run_devices_prepare(struct ior_run_device **out, const struct ior_matrix *m, struct ior_db *db,
-			    int64_t run_id);
+			    int64_t run_id, struct ior_run_summary *summary);
 
 struct ior_run_modules;
-/* Records each device and the schedulers it offers, with their module states. */
+/* Records each device and the schedulers it offers, with their module states, and each scratch
+ * device's fill (in the database and in summary). */
 int ior_run_devices_record(struct ior_run_device *devs, size_t n, struct ior_db *db, int64_t host_id,
-			   int64_t run_id, struct ior_run_modules *modules);
+			   struct ior_run_modules *modules, struct ior_run_summary *summary);
 
 /* Detaches scratch devices and removes their files; restores nothing (schedulers first!). */
 int ior_run_devices_teardown(struct ior_run_device *devs, size_t n, struct ior_db *db);

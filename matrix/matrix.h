@@ -17,7 +17,16 @@ struct ior_matrix_settings {
 	bool load_modules;         /* load scheduler modules the matrix asks for (issue: kernels) */
 	uint64_t max_repetitions;  /* adaptive repetitions cap; 0 = off (fixed count) */
 	double target_cov;         /* adaptive: stop when CoV falls below this */
+	int order;                 /* enum ior_matrix_order: how repetitions of a device's cells follow each other */
+	uint64_t order_seed;       /* order = random: the seed; 0 = one chosen at run time (and recorded) */
 };
+
+/* Repetition order. interleaved (the default): repetition 1 of every cell of a device, then
+ * repetition 2, ..., so slow drift of the host (thermal, other tenants, a filling cache) lands
+ * on every cell alike instead of on whichever cell ran during it. sequential: each cell's
+ * repetitions back to back. random: interleaved rounds, each in a fresh seeded random order. */
+enum ior_matrix_order { IOR_ORDER_INTERLEAVED, IOR_ORDER_SEQUENTIAL, IOR_ORDER_RANDOM, IOR_ORDER_COUNT };
+extern const char *const ior_matrix_order_names[IOR_ORDER_COUNT + 1];
 
 /* [device NAME]: an existing block device (path) or a scratch loop device (loop = SIZE). */
 struct ior_matrix_device_opts {
@@ -26,6 +35,7 @@ struct ior_matrix_device_opts {
 	char *backing_dir;         /* where the loop device's backing file goes; default /tmp */
 	bool direct_io;            /* losetup --direct-io=on */
 	bool destructive;          /* write engines allowed */
+	int fill;                  /* enum ior_fill: what a scratch device's file holds before measuring */
 };
 
 struct ior_matrix_device {
@@ -44,6 +54,8 @@ struct ior_matrix_engine {
 
 struct ior_matrix {
 	char *file;                /* as given, for messages; "(built-in default)" for the default */
+	int schedulers_line;       /* line of [matrix]'s schedulers key, 0 when defaulted or set on the command line */
+	bool schedulers_overridden; /* --set matrix.schedulers=... gave the list */
 	char *text;                /* the whole source text, stored with the run */
 	struct ior_matrix_settings settings;
 	struct ior_matrix_device *devices;
@@ -78,6 +90,13 @@ int ior_matrix_set(struct ior_matrix *m, const char *assignment);
  * of malloc'd strings (free with ior_strv_free), NULL when out of memory. */
 char **ior_matrix_schedulers_for(const struct ior_matrix *m, char *const *offered);
 void ior_strv_free(char **v);
+
+/* The matrix's listed schedulers against what this kernel's n devices offer (offered[d] is a
+ * NULL-terminated list) and the scheduler history: a name neither offered here nor ever
+ * upstream is a typo, reported as a matrix error at the schedulers key's file:line (or the
+ * --set override) with "did you mean". A known name this kernel lacks passes: the run
+ * records it as unavailable. "all" always passes. */
+int ior_matrix_check_scheduler_names(const struct ior_matrix *m, char *const *const *offered, size_t n);
 
 void ior_matrix_free(struct ior_matrix *m);
 

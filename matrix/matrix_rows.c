@@ -1,6 +1,7 @@
 /* Option rows of the [matrix] and [device NAME] sections, and the checks that span several keys. */
 #include "matrix/matrix_internal.h"
 #include "common/error.h"
+#include "device/fill.h"
 
 #include <ctype.h>
 #include <stddef.h>
@@ -24,6 +25,12 @@ static const struct ior_option settings_rows[] = {
 	  .def = "0", .help = "adaptive repetitions: repeat up to this many times until target_cov is met; 0 = off" },
 	{ .name = "target_cov", .type = IOR_OPT_PERCENT, .offset = SETTING(target_cov), .min = 0, .max = 1,
 	  .def = "5%", .help = "adaptive repetitions stop once the coefficient of variation is below this" },
+	{ .name = "order", .type = IOR_OPT_ENUM, .offset = SETTING(order), .def = "interleaved",
+	  .choices = ior_matrix_order_names,
+	  .help = "interleaved (repetition 1 of every cell of a device, then 2, ...: host drift spreads over the "
+		  "cells compared), sequential (each cell's repetitions back to back) or random (seeded rounds)" },
+	{ .name = "order_seed", .type = IOR_OPT_UINT, .offset = SETTING(order_seed), .min = 0, .max = 4294967295.0,
+	  .def = "0", .help = "order = random: the seed (0: chosen at run time); the run records the one used" },
 	IOR_OPTION_END
 };
 
@@ -38,7 +45,17 @@ static const struct ior_option device_rows[] = {
 	  .help = "attach the loop device with --direct-io=on" },
 	{ .name = "destructive", .type = IOR_OPT_BOOL, .offset = DEVICE(destructive), .def = "no",
 	  .help = "allow engines that write to the device" },
+	{ .name = "fill", .type = IOR_OPT_ENUM, .offset = DEVICE(fill), .def = "random", .choices = ior_fill_names,
+	  .help = "what a scratch device's file holds before the first measurement: random (data no layer can "
+		  "compress or deduplicate, as fio writes), zeros, or sparse (holes: reads measure the filesystem)" },
 	IOR_OPTION_END
+};
+
+const char *const ior_matrix_order_names[IOR_ORDER_COUNT + 1] = {
+	[IOR_ORDER_INTERLEAVED] = "interleaved",
+	[IOR_ORDER_SEQUENTIAL] = "sequential",
+	[IOR_ORDER_RANDOM] = "random",
+	[IOR_ORDER_COUNT] = NULL,
 };
 
 const struct ior_option *ior_matrix_settings_options(void)
@@ -122,7 +139,7 @@ int ior_matrix_check_device(const struct ior_matrix_device_opts *o, const char *
 
 int ior_matrix_check_device_key(const struct ior_matrix_device_opts *o, const char *key)
 {
-	if (o->path && (strcmp(key, "backing_dir") == 0 || strcmp(key, "direct_io") == 0))
+	if (o->path && (strcmp(key, "backing_dir") == 0 || strcmp(key, "direct_io") == 0 || strcmp(key, "fill") == 0))
 		return ior_error_set(IOR_EINVALID, "only applies to a loop device (this one has 'path = %s')", o->path);
 	return IOR_OK;
 }

@@ -1,6 +1,10 @@
-/* Expands the matrix's scheduler axis against what a kernel offers. */
+/* Expands the matrix's scheduler axis against what a kernel offers, and tells a mistyped scheduler name from one this kernel lacks. */
 #include "matrix/matrix.h"
+#include "common/error.h"
+#include "common/suggest.h"
+#include "kernel/sched_history.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,4 +56,55 @@ char **ior_matrix_schedulers_for(const struct ior_matrix *m, char *const *offere
 		p += len;
 	}
 	return v;
+}
+
+static bool offered_anywhere(const char *name, char *const *const *offered, size_t n)
+{
+	for (size_t d = 0; d < n; d++)
+		for (size_t i = 0; offered[d] && offered[d][i]; i++)
+			if (strcmp(offered[d][i], name) == 0)
+				return true;
+	return false;
+}
+
+/* The nearest name among what the devices offer and what any kernel ever offered. */
+static const char *nearest(const char *name, char *const *const *offered, size_t n)
+{
+	struct ior_suggestion near;
+	ior_suggest_init(&near);
+	for (size_t d = 0; d < n; d++)
+		for (size_t i = 0; offered[d] && offered[d][i]; i++)
+			ior_suggest_consider(&near, name, offered[d][i]);
+	size_t count = 0;
+	const struct ior_sched_info *known = ior_sched_history(&count);
+	for (size_t i = 0; i < count; i++)
+		ior_suggest_consider(&near, name, known[i].name);
+	return near.best;
+}
+
+int ior_matrix_check_scheduler_names(const struct ior_matrix *m, char *const *const *offered, size_t n)
+{
+	char **names = ior_matrix_schedulers_for(m, NULL);
+	if (!names)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	int rc = IOR_OK;
+	for (size_t i = 0; rc == IOR_OK && names[i]; i++) {
+		/* A vendor kernel's own scheduler that it offers runs; a known one it lacks is a finding. */
+		if (offered_anywhere(names[i], offered, n) || ior_sched_lookup(names[i]))
+			continue;
+		char where[512];
+		if (m->schedulers_overridden)
+			snprintf(where, sizeof(where), "override 'matrix.schedulers=%s'", m->settings.schedulers);
+		else
+			snprintf(where, sizeof(where), "%s:%d", m->file, m->schedulers_line);
+		const char *hint = nearest(names[i], offered, n);
+		char also[96] = "";
+		if (hint)
+			snprintf(also, sizeof(also), " (did you mean '%s'?)", hint);
+		rc = ior_error_set(IOR_EINVALID,
+				   "%s: schedulers: '%s' is not offered by this kernel and no kernel ever had it%s",
+				   where, names[i], also);
+	}
+	ior_strv_free(names);
+	return rc;
 }

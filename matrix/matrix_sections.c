@@ -66,6 +66,9 @@ static int build_settings(struct ior_matrix *m, const struct ior_ini_section *s,
 	if (*seen)
 		return duplicate(m->file, s, *seen);
 	*seen = s->line;
+	for (size_t i = 0; i < s->nentries; i++)
+		if (strcmp(s->entries[i].key, "schedulers") == 0)
+			m->schedulers_line = s->entries[i].line; /* run-time name checks point here */
 	int rc = apply_entries(ior_matrix_settings_options(), &m->settings, m->file, s, NULL);
 	if (!rc && (rc = ior_matrix_check_settings(&m->settings, &key)))
 		return locate(rc, m->file, s, key);

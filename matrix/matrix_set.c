@@ -137,6 +137,8 @@ int ior_matrix_set(struct ior_matrix *m, const char *assignment)
 	int rc = find_target(&t, m, lhs, &key);
 	if (!rc)
 		rc = apply(&t, key, eq + 1);
+	if (!rc && t.blob == &m->settings && strcmp(key, "schedulers") == 0)
+		m->schedulers_overridden = true; /* run-time name checks then name the override, not a line */
 	free(lhs);
 	return rc ? ior_error_wrap(rc, "override '%s'", assignment) : IOR_OK;
 }

@@ -38,7 +38,7 @@ static void destroy_scratch(void)
 const struct ior_loopdev *ior_test_scratch_device(struct ior_target *t, uint64_t size, bool direct_io,
 						  bool destructive)
 {
-	if (ior_loopdev_create(&scratch, "/tmp", size, direct_io) != IOR_OK)
+	if (ior_loopdev_create(&scratch, "/tmp", size, direct_io, IOR_FILL_RANDOM) != IOR_OK)
 		return NULL;
 	if (!have_scratch)
 		atexit(destroy_scratch);

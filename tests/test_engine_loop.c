@@ -305,24 +305,29 @@ static void test_unoffered_scheduler_is_unsupported_and_leaves_nothing(void)
 	check_no_traces(&before);
 }
 
-/* Each level's file is allocated (written with zeros) before the repetitions unless sparse is asked for. */
+/* Each level's file is allocated (written with random data or zeros) before the repetitions
+ * unless sparse is asked for; the fill is named in the stack's description. */
 static void test_level_files_are_allocated_unless_sparse(void)
 {
 	struct traces before = traces_now();
-	for (int sparse = 0; sparse <= 1; sparse++) {
-		struct ior_loopstack_spec spec = { .backing = "tmpfs", .size = 16 << 20, .depth = 2, .sparse = sparse };
+	for (int fill = 0; fill < IOR_FILL_COUNT; fill++) {
+		struct ior_loopstack_spec spec = { .backing = "tmpfs", .size = 16 << 20, .depth = 2, .fill = fill };
 		struct ior_loopstack st;
 		CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_loopstack_build(&st, &spec)), IOR_OK);
 		for (unsigned i = 0; i < st.depth; i++) {
 			struct stat sb;
 			CU_ASSERT_EQUAL_FATAL(stat(st.lv[i].ld.backing, &sb), 0);
 			uint64_t allocated = (uint64_t)sb.st_blocks * 512;
-			if (sparse) {
+			if (fill == IOR_FILL_SPARSE) {
 				CU_ASSERT_TRUE(allocated < st.lv[i].size / 2);
 			} else {
 				CU_ASSERT_TRUE(allocated >= st.lv[i].size);
 			}
 		}
+		CU_ASSERT_TRUE(fill == IOR_FILL_SPARSE ? st.fill_seconds == 0 : st.fill_seconds > 0);
+		char desc[256];
+		ior_loopstack_describe(&st, desc, sizeof(desc));
+		CU_ASSERT_PTR_NOT_NULL(strstr(desc, ior_fill_names[fill]));
 		CU_ASSERT_EQUAL(ior_test_ok(ior_loopstack_teardown(&st)), IOR_OK);
 	}
 	check_no_traces(&before);

@@ -24,7 +24,7 @@ static bool mounted, swapped;
 static void fresh_device(void)
 {
 	ior_loopdev_destroy(&ld);
-	if (ior_loopdev_create(&ld, ior_test_tmpdir(), 64 << 20, false) != IOR_OK)
+	if (ior_loopdev_create(&ld, ior_test_tmpdir(), 64 << 20, false, IOR_FILL_SPARSE) != IOR_OK)
 		CU_FAIL_FATAL("cannot create loop device");
 }
 

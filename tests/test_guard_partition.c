@@ -53,7 +53,7 @@ int main(void)
 	};
 	ior_test_require_root("partitions and mounts a loop device");
 	atexit(cleanup);
-	if (ior_loopdev_create(&ld, ior_test_tmpdir(), 64 << 20, false) != IOR_OK)
+	if (ior_loopdev_create(&ld, ior_test_tmpdir(), 64 << 20, false, IOR_FILL_SPARSE) != IOR_OK)
 		ior_test_skip("cannot create a loop device: %s", ior_error_last());
 	const char *table = ior_test_write_file("table.sfdisk", "label: dos\n,32M,83\n");
 	char *sfdisk[] = { "sfdisk", "-q", ld.path, NULL };

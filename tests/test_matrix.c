@@ -271,7 +271,10 @@ static void test_bad_files(void)
 		{ WITH("[matrix x]\n%s%s", dev, eng), 1, "[matrix x]: the [matrix] section takes no name" },
 		/* engine type: missing, unknown, twice */
 		{ WITH("%s[engine e]\ndirect = yes\n", dev), 3, "[engine e]: missing 'type = ENGINE' (engines: " },
-		{ WITH("%s[engine e]\ntype = hdprm\n", dev), 4, "type: unknown engine type 'hdprm' (did you mean 'hdparm'?)" },
+		{ WITH("%s[engine e]\ntype = hdprm\n", dev), 4, "type: unknown engine type 'hdprm' (did you mean 'hdparm'?; engine types: hdparm, aio, uring, dd, loop, fio, exec)" },
+		{ WITH("%s[engine e]\ntype = libaio\n", dev), 4, "type: unknown engine type 'libaio' (did you mean 'aio'?; engine types: hdparm, aio, uring, dd, loop, fio, exec)" },
+		{ WITH("%s[device d2]\nloop = 1G\nfill = noise\n", dev), 5, "fill: 'noise' is not one of random, zeros, sparse" },
+		{ WITH("[matrix]\norder = shuffled\n%s", dev), 2, "order: 'shuffled' is not one of interleaved, sequential, random" },
 		{ WITH("%s[engine e]\ntype = hdparm\ndirect = no\ntype = hdparm\n", dev), 6,
 		  "type: given twice in [engine e] (first at line 4)" },
 		{ WITH("%s[engine e]\ntype = hdparm\nbs = 100\n", dev), 5, "bs: '100' is out of range (512..1G)" },

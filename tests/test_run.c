@@ -283,7 +283,7 @@ static uint64_t device_checksum(const char *path)
 static void test_write_engine_refused_through_the_harness(void)
 {
 	struct ior_loopdev foreign;
-	CU_ASSERT_EQUAL_FATAL(ior_loopdev_create(&foreign, ior_test_tmpdir(), 32 << 20, false), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_loopdev_create(&foreign, ior_test_tmpdir(), 32 << 20, false, IOR_FILL_SPARSE), IOR_OK);
 	char *mkfs[] = { "mkfs.ext4", "-q", "-F", foreign.path, NULL };
 	CU_ASSERT_EQUAL_FATAL(ior_test_spawn(mkfs, NULL), 0);
 	uint64_t before = device_checksum(foreign.path);

@@ -100,7 +100,7 @@ int main(void)
 	};
 	ior_test_require_root("switches schedulers on a scratch loop device");
 	atexit(cleanup);
-	if (ior_loopdev_create(&ld, ior_test_tmpdir(), 32 << 20, false) != IOR_OK)
+	if (ior_loopdev_create(&ld, ior_test_tmpdir(), 32 << 20, false, IOR_FILL_SPARSE) != IOR_OK)
 		ior_test_skip("cannot create a loop device: %s", ior_error_last());
 	return ior_test_run("scheduler", tests);
 }

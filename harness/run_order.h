@@ -1,0 +1,18 @@
+/* The order a device's cells take their repetitions in: interleaved rounds, each cell's run back to back, or seeded random rounds. */
+#ifndef IOR_HARNESS_RUN_ORDER_H
+#define IOR_HARNESS_RUN_ORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Called for cell i's repetition rep (from 1); a non-zero return stops the walk and is returned. */
+typedef int (*ior_run_visit_fn)(void *ctx, size_t i, int rep);
+
+/* Visits each cell i for repetitions 1..caps[i] in order (enum ior_matrix_order):
+ * interleaved: round k visits every cell's repetition k, cells in their order;
+ * sequential: cell 0's repetitions, then cell 1's, ...;
+ * random: rounds as interleaved, each round's cells shuffled with *rng (advanced).
+ * A cell that stops early (adaptive, failed) is the visitor's to skip. */
+int ior_run_order(int order, const int *caps, size_t n, uint64_t *rng, ior_run_visit_fn visit, void *ctx);
+
+#endif
