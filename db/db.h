@@ -25,6 +25,9 @@ struct ior_db;
  * application, or one from a newer ioregress is refused (IOR_EINVALID) with
  * a message naming the file, and left unmodified. */
 int ior_db_open(struct ior_db **out, const char *path);
+/* The same for a file that must exist already (commands that only read): IOR_ENOTFOUND, and
+ * nothing created, when it does not. */
+int ior_db_open_existing(struct ior_db **out, const char *path);
 void ior_db_free(struct ior_db *db);   /* NULL is a no-op */
 int ior_db_user_version(struct ior_db *db);
 const char *ior_db_path(struct ior_db *db);

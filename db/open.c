@@ -141,12 +141,14 @@ static int rehearse_upgrade(struct ior_db *db, const char *path)
 	return IOR_OK;
 }
 
-static int open_handle(struct ior_db *db, const char *path)
+static int open_handle(struct ior_db *db, const char *path, bool create)
 {
 	int rc = check_file(path);
 	if (rc)
 		return rc;
-	int src = sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	int src = sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), NULL);
+	if (src == SQLITE_CANTOPEN && !create && access(path, F_OK) != 0)
+		return ior_error_set(IOR_ENOTFOUND, "database '%s' does not exist (nothing was created)", path);
 	if (src != SQLITE_OK)
 		return ior_error_set(IOR_ERROR, "cannot open database '%s': %s", path,
 				     db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(src));
@@ -162,7 +164,7 @@ static int open_handle(struct ior_db *db, const char *path)
 	return set_modes(db->h, path);
 }
 
-int ior_db_open(struct ior_db **out, const char *path)
+static int open_db(struct ior_db **out, const char *path, bool create)
 {
 	*out = NULL;
 	struct ior_db *db = calloc(1, sizeof(*db));
@@ -170,13 +172,23 @@ int ior_db_open(struct ior_db **out, const char *path)
 		free(db);
 		return ior_error_set(IOR_ERROR, "cannot open database '%s': out of memory", path);
 	}
-	int rc = open_handle(db, path);
+	int rc = open_handle(db, path, create);
 	if (rc) {
 		ior_db_free(db);
 		return rc;
 	}
 	*out = db;
 	return 0;
+}
+
+int ior_db_open(struct ior_db **out, const char *path)
+{
+	return open_db(out, path, true);
+}
+
+int ior_db_open_existing(struct ior_db **out, const char *path)
+{
+	return open_db(out, path, false);
 }
 
 void ior_db_free(struct ior_db *db)

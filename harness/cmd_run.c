@@ -186,8 +186,8 @@ int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	struct ior_run_summary summary;
 	rc = ior_run_matrix(ctx->db, m, &opts, &summary);
 	ior_matrix_free(m);
-	if (summary.run_id)
-		print_summary(ctx->db, &summary, ctx->db_path);
+	if (summary.run_id && (rc == IOR_OK || summary.cells))
+		print_summary(ctx->db, &summary, ctx->db_path); /* a matrix refused before any cell says only why */
 	if (rc == IOR_EINTERRUPTED) {
 		int sig = ior_stop_signal();
 		fprintf(stderr, "error: run %lld interrupted by signal %d (%s); its samples are kept\n",

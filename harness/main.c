@@ -44,7 +44,7 @@ static const struct ior_command commands[] = {
 	  "([active] marked), and the state of each known scheduler module: built-in, loaded,\n"
 	  "loadable (a module file exists) or absent, beside whether it is offered now.\n"
 	  "--modules-dir DIR --kernel RELEASE inspects the module tree DIR/RELEASE instead.\n" },
-	{ "report", cmd_report, IOR_CMD_NEEDS_DB, 1,
+	{ "report", cmd_report, IOR_CMD_NEEDS_DB | IOR_CMD_DB_EXISTS, 1,
 	  "report the stored samples: per kernel tables, spreads and alerts",
 	  "usage: ioregress report [--format text|json] [--host H] [--kernel K] [--device D]\n" },
 	{ "import", cmd_import, IOR_CMD_NEEDS_DB, 1,
@@ -54,7 +54,7 @@ static const struct ior_command commands[] = {
 	  "A file whose header is host,kernel,device,scheduler,engine,rep,value,unit holds samples;\n"
 	  "one whose header is host,kernel,offered holds the schedulers each kernel offered.\n"
 	  "A file with any bad row is rejected whole, with every bad line named.\n" },
-	{ "check", cmd_check, IOR_CMD_NEEDS_DB, 128,
+	{ "check", cmd_check, IOR_CMD_NEEDS_DB | IOR_CMD_DB_EXISTS, 128,
 	  "compare a candidate kernel with a baseline; exit status for git bisect run",
 	  "usage: ioregress check --baseline KERNEL [--candidate KERNEL] [filters]\n" },
 	{ "recover", cmd_recover, IOR_CMD_NEEDS_DB | IOR_CMD_NEEDS_ROOT, 1,
@@ -65,7 +65,7 @@ static const struct ior_command commands[] = {
 	  "puts back each scheduler, detaches loop devices, unmounts, removes scratch files and\n"
 	  "unloads modules of runs whose process is gone, and marks those runs interrupted.\n"
 	  "Then 'ioregress run --resume RUN_ID' measures exactly the missing repetitions.\n" },
-	{ "schedulers", cmd_schedulers, IOR_CMD_NEEDS_DB, 1,
+	{ "schedulers", cmd_schedulers, IOR_CMD_NEEDS_DB | IOR_CMD_DB_EXISTS, 1,
 	  "which schedulers each kernel offered, and why they changed",
 	  "usage: ioregress schedulers [--host H]\n" },
 };
@@ -231,7 +231,14 @@ static int run_command(const struct ior_command *cmd, int argc, char **argv, str
 			fprintf(stderr, "error: %s\n", ior_error_last());
 			return cmd->error_status;
 		}
-		if (ior_db_open(&ctx->db, ctx->db_path) != IOR_OK) {
+		bool existing = cmd->flags & IOR_CMD_DB_EXISTS;
+		int rc = existing ? ior_db_open_existing(&ctx->db, ctx->db_path) : ior_db_open(&ctx->db, ctx->db_path);
+		if (rc == IOR_ENOTFOUND && existing) {
+			/* a typo in --db must not look like an empty database: 2 at least, as for usage */
+			fprintf(stderr, "error: %s\n", ior_error_last());
+			return cmd->error_status > 2 ? cmd->error_status : 2;
+		}
+		if (rc != IOR_OK) {
 			ior_cmd_error("cannot open database '%s'", ctx->db_path);
 			return cmd->error_status;
 		}

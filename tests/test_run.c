@@ -319,6 +319,82 @@ static void test_write_engine_refused_through_the_harness(void)
 	ior_loopdev_destroy(&foreign);
 }
 
+/* The samples of run_id as "scheduler:rep" in the order of their timestamps. */
+static void order_of(struct ior_db *db, int64_t run_id, char *out, size_t len)
+{
+	char sql[256];
+	snprintf(sql, sizeof(sql), "SELECT scheduler || ':' || rep FROM sample_view WHERE run_id = %lld "
+		 "ORDER BY measured_at, sample_id", (long long)run_id);
+	sqlite3_stmt *st;
+	out[0] = '\0';
+	if (sqlite3_prepare_v2(ior_db_handle(db), sql, -1, &st, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		size_t used = strlen(out);
+		snprintf(out + used, len - used, "%s%s", used ? " " : "", (const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+}
+
+/* Interleaved (the default) takes repetition 1 of every cell, then 2, ...; sequential each cell's
+ * back to back; random shuffles each round with a recorded seed, and the same seed gives the same
+ * order again. The timestamps show it, and each run records its order. */
+static void test_repetition_orders_show_in_the_timestamps(void)
+{
+	struct ior_db *db = fresh_db("order.db");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+	struct ior_run_options o = { .progress = false };
+	struct ior_run_summary s;
+	char seq[512];
+
+	struct ior_matrix *m = small_matrix(3, "0.05s");
+	CU_ASSERT_EQUAL_FATAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
+	order_of(db, s.run_id, seq, sizeof(seq));
+	CU_ASSERT_STRING_EQUAL(seq, "mq-deadline:1 bfq:1 mq-deadline:2 bfq:2 mq-deadline:3 bfq:3");
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM runs WHERE rep_order = 'interleaved'"), 1);
+	ior_matrix_free(m);
+
+	m = matrix_with(3, "0.05s", "order = sequential\n");
+	CU_ASSERT_EQUAL_FATAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
+	order_of(db, s.run_id, seq, sizeof(seq));
+	CU_ASSERT_STRING_EQUAL(seq, "mq-deadline:1 mq-deadline:2 mq-deadline:3 bfq:1 bfq:2 bfq:3");
+	ior_matrix_free(m);
+
+	/* random: every round holds each cell once, and the seed repeats the order */
+	m = matrix_with(6, "0.05s", "order = random\norder_seed = 7\n");
+	CU_ASSERT_EQUAL_FATAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
+	CU_ASSERT_EQUAL(s.order_seed, 7);
+	char first[512], again[512];
+	order_of(db, s.run_id, first, sizeof(first));
+	CU_ASSERT_EQUAL_FATAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
+	order_of(db, s.run_id, again, sizeof(again));
+	CU_ASSERT_STRING_EQUAL(first, again);
+	for (int round = 1; round <= 6; round++) {
+		char a[32], b[32];
+		snprintf(a, sizeof(a), "mq-deadline:%d", round);
+		snprintf(b, sizeof(b), "bfq:%d", round);
+		CU_ASSERT_PTR_NOT_NULL(strstr(first, a));
+		CU_ASSERT_PTR_NOT_NULL(strstr(first, b));
+	}
+	/* rounds stay rounds: the first two samples are repetition 1 of both cells */
+	CU_ASSERT_TRUE(strncmp(first, "mq-deadline:1 bfq:1", 19) == 0 || strncmp(first, "bfq:1 mq-deadline:1", 19) == 0);
+	/* six rounds of two: a fixed order would be one of two strings; a shuffle shows both orders */
+	bool bfq_first = false, mq_first = false;
+	for (int round = 1; round <= 6; round++) {
+		char a[32], b[32];
+		snprintf(a, sizeof(a), "mq-deadline:%d", round);
+		snprintf(b, sizeof(b), "bfq:%d", round);
+		if (strstr(first, a) < strstr(first, b))
+			mq_first = true;
+		else
+			bfq_first = true;
+	}
+	CU_ASSERT_TRUE(mq_first && bfq_first);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM runs WHERE rep_order = 'random' AND order_seed = 7"), 2);
+	ior_matrix_free(m);
+	ior_db_free(db);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -328,6 +404,7 @@ int main(void)
 		IOR_TEST(test_missing_device_fails_before_anything_runs),
 		IOR_TEST(test_adaptive_repetitions_stop_stable_or_at_cap),
 		IOR_TEST(test_write_engine_refused_through_the_harness),
+		IOR_TEST(test_repetition_orders_show_in_the_timestamps),
 		IOR_TEST_END,
 	};
 	ior_test_require_root("creates loop devices and switches schedulers");

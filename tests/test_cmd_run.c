@@ -1,0 +1,149 @@
+/* Tests for `ioregress run` end to end on real scratch loop devices: what it prints about cells that did not run, its exit statuses, scheduler typos, sparse devices. */
+#include "common/error.h"
+#include "device/loopdev.h"
+#include "tests/suite.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char output[65536];
+
+static const char *db_path(const char *name)
+{
+	static char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", ior_test_tmpdir(), name);
+	return path;
+}
+
+/* Runs `ioregress --db DB run MATRIX` on text written to a file; returns the exit status. */
+static int run_matrix(const char *db, const char *name, const char *text)
+{
+	const char *file = ior_test_write_file(name, text);
+	char dbarg[4096], filearg[4096];
+	snprintf(dbarg, sizeof(dbarg), "%s", db);
+	snprintf(filearg, sizeof(filearg), "%s", file);
+	char *args[] = { "--db", dbarg, "--quiet", "run", filearg, NULL };
+	return ior_test_ioregress(args, output, sizeof(output));
+}
+
+static bool says(const char *text)
+{
+	if (strstr(output, text))
+		return true;
+	fprintf(stderr, "missing from output: %s\n--- output ---\n%s", text, output);
+	return false;
+}
+
+static char matrix[4096];
+
+/* A scratch device under the test's directory and the engines given. */
+static const char *with_engines(const char *settings, const char *engines)
+{
+	snprintf(matrix, sizeof(matrix), "[matrix]\nrepetitions = 2\ndrop_caches = no\n%s\n"
+		 "[device scratch]\nloop = 32M\ndirect_io = yes\nbacking_dir = %s\n%s",
+		 settings, ior_test_tmpdir(), engines);
+	return matrix;
+}
+
+static const char good[] = "[engine good]\ntype = aio\nrw = randread\ndirect = yes\nsize = 4M\n";
+static const char bad[] = "[engine odd]\ntype = aio\nrw = randread\nbs = 3000\ndirect = yes\nsize = 4M\n";
+
+/* The field report's silent failure: bs = 3000 fails every cell; the reason is printed for
+ * each, and a run that measured nothing exits 3, not 0. */
+static void test_every_cell_failing_prints_reasons_and_exits_3(void)
+{
+	const char *db = db_path("allfail.db");
+	int status = run_matrix(db, "allfail.ini", with_engines("schedulers = none mq-deadline", bad));
+	CU_ASSERT_EQUAL(status, 3);
+	CU_ASSERT_TRUE(says("failed: scratch none odd: bs: 3000 is not a multiple of the logical block size"));
+	CU_ASSERT_TRUE(says("failed: scratch mq-deadline odd: bs: 3000"));
+	CU_ASSERT_TRUE(says("measured nothing"));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM samples"), 0);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE status = 'failed' AND reason LIKE 'bs: 3000%'"), 2);
+}
+
+/* One good engine and one failing: the good one's samples are kept, the failure printed, exit 1. */
+static void test_one_failed_cell_exits_1_and_keeps_the_rest(void)
+{
+	char engines[512];
+	snprintf(engines, sizeof(engines), "%s%s", good, bad);
+	const char *db = db_path("onefail.db");
+	CU_ASSERT_EQUAL(run_matrix(db, "onefail.ini", with_engines("schedulers = none", engines)), 1);
+	CU_ASSERT_TRUE(says("failed: scratch none odd: bs: 3000"));
+	CU_ASSERT_TRUE(says("1 failed"));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM sample_view WHERE engine = 'good'"), 2);
+}
+
+/* A typo in a scheduler name is a matrix error at its line with a suggestion: nothing runs. A
+ * known scheduler this kernel lacks stays a visible unavailable cell and the run succeeds. */
+static void test_scheduler_typo_is_an_error_and_a_known_absent_one_is_unavailable(void)
+{
+	const char *db = db_path("typo.db");
+	CU_ASSERT_EQUAL(run_matrix(db, "typo.ini", with_engines("schedulers = none mq-dedline", good)), 1);
+	CU_ASSERT_TRUE(says("typo.ini:4: schedulers: 'mq-dedline' is not offered by this kernel and no kernel ever had it"));
+	CU_ASSERT_TRUE(says("did you mean 'mq-deadline'?"));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM samples"), 0);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells"), 0);
+
+	CU_ASSERT_EQUAL(run_matrix(db, "absent.ini", with_engines("schedulers = none anticipatory", good)), 0);
+	CU_ASSERT_TRUE(says("unavailable: scratch anticipatory good: scheduler 'anticipatory' is not offered on this kernel"));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE scheduler = 'anticipatory' AND status = 'unavailable'"), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM samples"), 2);
+}
+
+/* The fill is reported with its time, stored with every sample and in fills; a device given by
+ * path over a sparse file gets a warning naming the file. */
+static void test_fill_is_reported_and_a_sparse_path_device_warned(void)
+{
+	const char *db = db_path("fill.db");
+	CU_ASSERT_EQUAL(run_matrix(db, "fill.ini", with_engines("schedulers = none", good)), 0);
+	CU_ASSERT_TRUE(says("device 'scratch': filled 32.0 MiB with random data in"));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM samples WHERE fill = 'random'"), 2);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM fills WHERE fill = 'random' AND bytes = 33554432 AND seconds > 0"), 1);
+
+	struct ior_loopdev sparse;
+	CU_ASSERT_EQUAL_FATAL(ior_loopdev_create(&sparse, ior_test_tmpdir(), 16 << 20, false, IOR_FILL_SPARSE), IOR_OK);
+	snprintf(matrix, sizeof(matrix), "[matrix]\nrepetitions = 1\nschedulers = none\ndrop_caches = no\n"
+		 "[device theirs]\npath = %s\n%s", sparse.path, good);
+	CU_ASSERT_EQUAL(run_matrix(db, "sparse.ini", matrix), 0);
+	char want[512];
+	snprintf(want, sizeof(want), "warning: device 'theirs': '%s' is a loop device over '%s', which is sparse",
+		 sparse.path, sparse.backing);
+	CU_ASSERT_TRUE(says(want));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM sample_view WHERE device = 'theirs' AND fill IS NULL"), 1);
+	ior_loopdev_destroy(&sparse);
+}
+
+/* A fio read job reads: it runs on a device that is not destructive = yes instead of being
+ * skipped as a writer; its write job is still refused. */
+static void test_fio_read_job_is_not_a_writer(void)
+{
+	if (access("/usr/bin/fio", X_OK) != 0)
+		return; /* ci/setup.sh installs fio; without it the fio engine is a skip */
+	const char *db = db_path("fio.db");
+	const char *engines = "[engine r]\ntype = fio\nrw = randread\nsize = 4M\ndirect = yes\n"
+			      "[engine w]\ntype = fio\nrw = randwrite\nsize = 4M\ndirect = yes\n";
+	snprintf(matrix, sizeof(matrix), "[matrix]\nrepetitions = 1\nschedulers = none\ndrop_caches = no\n"
+		 "[device scratch]\nloop = 32M\ndirect_io = yes\ndestructive = no\nbacking_dir = %s\n%s",
+		 ior_test_tmpdir(), engines);
+	CU_ASSERT_EQUAL(run_matrix(db, "fio.ini", matrix), 0);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM sample_view WHERE engine = 'r'"), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE engine = 'w' AND status = 'skipped'"), 1);
+	CU_ASSERT_TRUE(says("skipped: scratch none w: engine 'w' writes"));
+}
+
+int main(void)
+{
+	ior_test_require_root("creates loop devices and switches schedulers through the ioregress binary");
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_every_cell_failing_prints_reasons_and_exits_3),
+		IOR_TEST(test_one_failed_cell_exits_1_and_keeps_the_rest),
+		IOR_TEST(test_scheduler_typo_is_an_error_and_a_known_absent_one_is_unavailable),
+		IOR_TEST(test_fill_is_reported_and_a_sparse_path_device_warned),
+		IOR_TEST(test_fio_read_job_is_not_a_writer),
+		IOR_TEST_END,
+	};
+	return ior_test_run("cmd_run", tests);
+}
