@@ -42,8 +42,7 @@ static int parse_args(struct check_args *a, int argc, char **argv)
 		} else if (missing)
 			return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[i]);
 		else
-			return ior_error_set(IOR_EINVALID, "unknown argument '%s' for 'check' "
-					     "(see 'ioregress check --help')", argv[i]);
+			return ior_cmd_unknown_argument(&ior_cmd_check, argv[i]);
 	}
 	if (!a->baseline)
 		return ior_error_set(IOR_EINVALID, "'check' needs --baseline KERNEL");
@@ -189,15 +188,12 @@ static void print_left_out(struct ior_db *db, const struct check_args *a, const 
 	}
 }
 
-int cmd_check(int argc, char **argv, struct ior_cmd_ctx *ctx)
+static int cmd_check(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	struct check_args a = { 0 };
 	ior_error_clear();
 	if (parse_args(&a, argc, argv)) {
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", ior_error_last());
-		ior_error_clear();
-		ior_cmd_error("%s", msg);
+		ior_cmd_error_last();
 		return CHECK_ERROR;
 	}
 	struct ior_db_row *base = NULL, *cand = NULL;
@@ -205,10 +201,7 @@ int cmd_check(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	int status = CHECK_ERROR;
 	if (load(ctx->db, &a, a.baseline, "baseline", &base, &nb) ||
 	    load(ctx->db, &a, a.candidate, "candidate", &cand, &nc)) {
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", ior_error_last());
-		ior_error_clear();
-		ior_cmd_error("%s", msg);
+		ior_cmd_error_last();
 	} else {
 		status = compare_all(&a, base, nb, cand, nc);
 		if (status != CHECK_ERROR)
@@ -218,3 +211,32 @@ int cmd_check(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	ior_db_rows_free(cand, nc);
 	return status;
 }
+
+static const struct ior_cmd_opt check_options[] = {
+	{ .name = "--baseline", .value = IOR_CMD_TEXT, .arg = "KERNEL", .required = true,
+	  .help = "the kernel release the candidate is judged against" },
+	{ .name = "--candidate", .value = IOR_CMD_TEXT, .arg = "KERNEL",
+	  .help = "the kernel release judged (default: the running kernel)" },
+	IOR_CMD_ROW_HOST,
+	IOR_CMD_ROW_DEVICE,
+	IOR_CMD_ROW_SCHEDULER,
+	IOR_CMD_ROW_ENGINE,
+	{ .name = "--min-effect", .value = IOR_CMD_NUMBER, .arg = "PERCENT",
+	  .help = "a significant change smaller than PERCENT of the baseline's median is no change" },
+	{ 0 },
+};
+
+const struct ior_command ior_cmd_check = {
+	.name = "check",
+	.fn = cmd_check,
+	.flags = IOR_CMD_NEEDS_DB | IOR_CMD_DB_EXISTS,
+	.error_status = CHECK_ERROR,
+	.summary = "compare a candidate kernel with a baseline; exit status for git bisect run",
+	.description = "Compares every cell measured on both kernels: medians, the change with its 95% "
+		       "confidence interval, the rank test's p and a verdict (regression, improvement, no change, "
+		       "inconclusive). Schedulers offered by only one of the kernels are left out, with the reason.\n\n"
+		       "Exit status: 0 good (no regression), 1 bad (a regression), 125 skip (inconclusive), "
+		       "128 or more on an error, so 'git bisect run ioregress check ...' aborts rather than "
+		       "marking a commit.",
+	.options = check_options,
+};

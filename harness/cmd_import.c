@@ -25,7 +25,7 @@ static int csv_kind(const char *path, enum csv_kind *kind)
 	return IOR_OK;
 }
 
-int cmd_import(int argc, char **argv, struct ior_cmd_ctx *ctx)
+static int cmd_import(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	if (argc < 2) {
 		ior_error_clear();
@@ -53,3 +53,17 @@ int cmd_import(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	}
 	return status;
 }
+
+const struct ior_command ior_cmd_import = {
+	.name = "import",
+	.fn = cmd_import,
+	.flags = IOR_CMD_NEEDS_DB,
+	.error_status = 1,
+	.summary = "import samples or offered schedulers from CSV files",
+	.operands = "FILE.csv...",
+	.operand_files = true,
+	.description = "A file whose header is host,kernel,device,scheduler,engine,rep,value,unit holds samples; "
+		       "one whose header is host,kernel,offered holds the schedulers each kernel offered. "
+		       "A file with any bad row is rejected whole, with every bad line named.",
+	.options = (const struct ior_cmd_opt[]){ { 0 } },
+};

@@ -179,7 +179,8 @@ static int parse_probe_args(int argc, char **argv, struct probe_args *pa)
 		else if (ior_cmd_option(argc, argv, &i, "--kernel", &v))
 			slot = &pa->kernel;
 		if (!slot) {
-			ior_cmd_error("unknown argument '%s' for 'probe' (see 'ioregress probe --help')", a);
+			ior_cmd_unknown_argument(&ior_cmd_probe, a);
+			ior_cmd_error_last();
 			return 2;
 		}
 		if (!v) {
@@ -195,7 +196,7 @@ static int parse_probe_args(int argc, char **argv, struct probe_args *pa)
 	return 0;
 }
 
-int cmd_probe(int argc, char **argv, struct ior_cmd_ctx *ctx)
+static int cmd_probe(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	(void)ctx;
 	struct probe_args pa = { 0 };
@@ -234,3 +235,23 @@ int cmd_probe(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	free(devs);
 	return 0;
 }
+
+static const struct ior_cmd_opt probe_options[] = {
+	{ .name = "--json", .help = "one JSON document instead of text" },
+	{ .name = "--modules-dir", .value = IOR_CMD_FILE, .arg = "DIR",
+	  .help = "inspect the module tree DIR/RELEASE instead of the running kernel's (needs --kernel)" },
+	{ .name = "--kernel", .value = IOR_CMD_TEXT, .arg = "RELEASE",
+	  .help = "with --modules-dir, the release whose tree is inspected" },
+	{ 0 },
+};
+
+const struct ior_command ior_cmd_probe = {
+	.name = "probe",
+	.fn = cmd_probe,
+	.error_status = 1,
+	.summary = "show the running kernel, its block devices and the schedulers they offer",
+	.description = "Prints the running kernel's record, every block device with the schedulers it offers "
+		       "([active] marked), and the state of each known scheduler module: built-in, loaded, "
+		       "loadable (a module file exists) or absent, beside whether it is offered now.",
+	.options = probe_options,
+};

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-int cmd_recover(int argc, char **argv, struct ior_cmd_ctx *ctx)
+static int cmd_recover(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	if (argc > 1) {
 		ior_error_clear();
@@ -23,3 +23,16 @@ int cmd_recover(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	}
 	return 0;
 }
+
+const struct ior_command ior_cmd_recover = {
+	.name = "recover",
+	.fn = cmd_recover,
+	.flags = IOR_CMD_NEEDS_DB | IOR_CMD_NEEDS_ROOT,
+	.error_status = 1,
+	.summary = "undo what killed runs changed: schedulers, loop devices, mounts, scratch files",
+	.description = "A run journals every change before it makes it. After a SIGKILL or a power loss this "
+		       "puts back each scheduler, detaches loop devices, unmounts, removes scratch files and "
+		       "unloads modules of runs whose process is gone, and marks those runs interrupted. "
+		       "Then 'ioregress run --resume RUN_ID' measures exactly the missing repetitions.",
+	.options = (const struct ior_cmd_opt[]){ { 0 } },
+};

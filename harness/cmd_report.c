@@ -37,8 +37,7 @@ static int parse_args(struct report_args *a, int argc, char **argv)
 		} else if (missing) {
 			return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[i]);
 		} else {
-			return ior_error_set(IOR_EINVALID, "unknown argument '%s' for 'report' (see 'ioregress report --help')",
-					     argv[i]);
+			return ior_cmd_unknown_argument(&ior_cmd_report, argv[i]);
 		}
 	}
 	return IOR_OK;
@@ -91,15 +90,12 @@ static int render(const struct report_args *a, struct ior_db *db, struct ior_db_
 	return rc;
 }
 
-int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
+static int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	struct report_args a = { 0 };
 	ior_error_clear();
 	if (parse_args(&a, argc, argv)) {
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", ior_error_last());
-		ior_error_clear();
-		ior_cmd_error("%s", msg);
+		ior_cmd_error_last();
 		return 2;
 	}
 	struct ior_db_row *rows = NULL;
@@ -116,3 +112,27 @@ int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	}
 	return 0;
 }
+
+static const struct ior_cmd_opt report_options[] = {
+	{ .name = "--format", .value = IOR_CMD_CHOICE, .arg = "text|json", .choices = "text json",
+	  .help = "text tables (default) or one JSON document" },
+	IOR_CMD_ROW_HOST,
+	IOR_CMD_ROW_KERNEL,
+	IOR_CMD_ROW_DEVICE,
+	{ .name = "--alert-spread", .value = IOR_CMD_NUMBER, .arg = "PERCENT",
+	  .help = "flag a cell or device whose (max-min)/min spread exceeds PERCENT (default 10%)" },
+	{ 0 },
+};
+
+const struct ior_command ior_cmd_report = {
+	.name = "report",
+	.fn = cmd_report,
+	.flags = IOR_CMD_NEEDS_DB | IOR_CMD_DB_EXISTS,
+	.error_status = 1,
+	.summary = "report the stored samples: per kernel tables, spreads and alerts",
+	.description = "Prints, per host and kernel, the field report's tables: each device's value per "
+		       "scheduler and engine with totals, shares and min-max spreads, then variance alerts and "
+		       "change points over the kernels in version order. Alerts compare a device with the other "
+		       "devices and kernels of its host, so they are computed before the filters apply.",
+	.options = report_options,
+};

@@ -53,7 +53,8 @@ static int parse_args(int argc, char **argv, struct run_args *ra)
 			}
 			ra->sets[ra->nsets++] = v;
 		} else if (a[0] == '-' && a[1]) {
-			ior_cmd_error("unknown option '%s' for 'run' (see 'ioregress run --help')", a);
+			ior_cmd_unknown_argument(&ior_cmd_run, a);
+			ior_cmd_error_last();
 			return 2;
 		} else if (ra->matrix_path) {
 			ior_cmd_error("'run' takes one matrix, got '%s' and '%s'", ra->matrix_path, a);
@@ -145,7 +146,7 @@ static int load_resumable(struct ior_db *db, const char *id_text, int64_t *run_i
 	return rc;
 }
 
-int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
+static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	const char *sets[argc > 0 ? argc : 1], *allow[argc > 0 ? argc : 1];
 	struct run_args ra = { .sets = sets, .allow = allow };
@@ -210,3 +211,38 @@ int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	}
 	return 0;
 }
+
+static const struct ior_cmd_opt run_options[] = {
+	{ .name = "--set", .alias = "-o", .value = IOR_CMD_TEXT, .arg = "KEY=VALUE", .repeat = true,
+	  .help = "override a matrix key: matrix.repetitions=5, engine.NAME.KEY=VALUE, device.NAME.KEY=VALUE" },
+	{ .name = "--allow-destructive", .value = IOR_CMD_FILE, .arg = "DEVICE", .repeat = true,
+	  .help = "confirm that write engines may destroy DEVICE (exact path); needed for any device "
+		  "ioregress did not create, together with destructive = yes in the matrix. Mounted devices, "
+		  "swap and the root filesystem's device are refused regardless." },
+	{ .name = "--baseline", .value = IOR_CMD_TEXT, .arg = "KERNEL",
+	  .help = "with max_repetitions set in the matrix (adaptive repetitions), a cell also stops as soon "
+		  "as it is decided against KERNEL's samples" },
+	{ .name = "--resume", .value = IOR_CMD_NUMBER, .arg = "RUN_ID", .alone = true,
+	  .help = "complete an interrupted run (after 'ioregress recover'): its stored matrix, exactly the "
+		  "missing repetitions, same host and kernel only" },
+	{ 0 },
+};
+
+const struct ior_command ior_cmd_run = {
+	.name = "run",
+	.fn = cmd_run,
+	.flags = IOR_CMD_NEEDS_DB | IOR_CMD_NEEDS_ROOT,
+	.error_status = 1,
+	.summary = "run a matrix (or the built-in default) and store every sample",
+	.operands = "[MATRIX]",
+	.operand_files = true,
+	.description = "Runs MATRIX, or without one the built-in default (a 1 GiB scratch loop device, every "
+		       "scheduler the kernel offers, the hdparm engine buffered and direct, 3 repetitions). "
+		       "Scratch devices are filled (random data by default) before the first measurement, and "
+		       "repetitions are interleaved across each device's cells unless the matrix says otherwise. "
+		       "Each sample is committed to the database as soon as it is measured. At the end every "
+		       "cell that did not run is printed with its reason. Exit status: 0 when every cell was "
+		       "measured or skipped for a stated reason, 1 when a cell (or the run) failed, 3 when "
+		       "nothing at all was measured.",
+	.options = run_options,
+};

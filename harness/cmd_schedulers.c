@@ -120,8 +120,7 @@ static int parse_args(int argc, char **argv, const char **host)
 		else if (missing)
 			return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[i]);
 		else
-			return ior_error_set(IOR_EINVALID, "unknown argument '%s' (see 'ioregress schedulers --help')",
-					     argv[i]);
+			return ior_cmd_unknown_argument(&ior_cmd_schedulers, argv[i]);
 	}
 	return IOR_OK;
 }
@@ -152,7 +151,7 @@ static int load(struct ior_db *db, const char *host, struct kernel_offer **out, 
 	return rc;
 }
 
-int cmd_schedulers(int argc, char **argv, struct ior_cmd_ctx *ctx)
+static int cmd_schedulers(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	const char *host;
 	ior_error_clear();
@@ -189,3 +188,16 @@ int cmd_schedulers(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	ior_db_host_kernels_free(hosts, kernels, npairs);
 	return rc ? 1 : 0;
 }
+
+const struct ior_command ior_cmd_schedulers = {
+	.name = "schedulers",
+	.fn = cmd_schedulers,
+	.flags = IOR_CMD_NEEDS_DB | IOR_CMD_DB_EXISTS,
+	.error_status = 1,
+	.summary = "which schedulers each kernel offered, and why they changed",
+	.description = "Lists, per host and in version order, the schedulers each stored kernel offered; "
+		       "explains each one that appeared or vanished between consecutive kernels from the "
+		       "scheduler history (anticipatory removed in 2.6.33; noop, deadline and cfq in 5.0), "
+		       "and names the schedulers common to all of them.",
+	.options = (const struct ior_cmd_opt[]){ IOR_CMD_ROW_HOST, { 0 } },
+};

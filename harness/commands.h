@@ -1,15 +1,15 @@
-/* Every subcommand's entry point; the table that maps verbs to them is in main.c. */
+/* Every subcommand's descriptor, each defined in its cmd_<verb>.c; main.c keeps the one list of them. */
 #ifndef IOR_HARNESS_COMMANDS_H
 #define IOR_HARNESS_COMMANDS_H
 
 #include "harness/command.h"
 
-int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx);
-int cmd_probe(int argc, char **argv, struct ior_cmd_ctx *ctx);
-int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx);
-int cmd_import(int argc, char **argv, struct ior_cmd_ctx *ctx);
-int cmd_check(int argc, char **argv, struct ior_cmd_ctx *ctx);
-int cmd_schedulers(int argc, char **argv, struct ior_cmd_ctx *ctx);
-int cmd_recover(int argc, char **argv, struct ior_cmd_ctx *ctx);
+extern const struct ior_command ior_cmd_run;
+extern const struct ior_command ior_cmd_probe;
+extern const struct ior_command ior_cmd_report;
+extern const struct ior_command ior_cmd_import;
+extern const struct ior_command ior_cmd_check;
+extern const struct ior_command ior_cmd_schedulers;
+extern const struct ior_command ior_cmd_recover;
 
 #endif

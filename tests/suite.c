@@ -128,35 +128,44 @@ int ior_test_spawn(char *const argv[], const char *input)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int ior_test_ioregress(char *const args[], char *out, size_t len)
+static void slurp(const char *path, char *buf, size_t len)
+{
+	if (!buf)
+		return;
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+}
+
+int ior_test_ioregress(char *const args[], char *out, size_t outlen, char *err, size_t errlen)
 {
 	const char *bin = getenv("IOR_BINARY");
 	if (!bin || access(bin, X_OK) != 0)
 		ior_test_skip("IOR_BINARY is not set to a built ioregress");
-	char *argv[32] = { (char *)bin };
-	for (int i = 0; args[i] && i < 30; i++)
+	char *argv[64] = { (char *)bin };
+	for (int i = 0; args[i] && i < 62; i++)
 		argv[i + 1] = args[i];
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/ioregress-output", ior_test_tmpdir());
+	char opath[PATH_MAX], epath[PATH_MAX];
+	snprintf(opath, sizeof(opath), "%s/.stdout", ior_test_tmpdir());
+	snprintf(epath, sizeof(epath), "%s/.stderr", ior_test_tmpdir());
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	posix_spawn_file_actions_addopen(&fa, 1, opath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 2, epath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	pid_t pid;
 	int rc = posix_spawn(&pid, bin, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0)
+	if (rc)
 		return -1;
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(out, 1, len - 1, f) : 0;
-	out[n] = '\0';
-	if (f)
-		fclose(f);
+	slurp(opath, out, outlen);
+	slurp(epath, err, errlen);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 

@@ -39,9 +39,10 @@ const char *ior_test_write_file(const char *name, const char *text);
  * discarded; returns its exit status, or -1 when it could not run or was killed. */
 int ior_test_spawn(char *const argv[], const char *input);
 
-/* Runs the built ioregress ($IOR_BINARY; the test skips when it is not set) with args
- * (NULL-terminated), stdout and stderr together into out; returns the exit status. */
-int ior_test_ioregress(char *const args[], char *out, size_t len);
+/* Runs the built ioregress (IOR_BINARY; skips the program when it is not set) with args
+ * (NULL-terminated): its stdout into out and its stderr into err (either may be NULL), each
+ * cut to fit. Returns the exit status, or -1 when it could not run or was killed. */
+int ior_test_ioregress(char *const args[], char *out, size_t outlen, char *err, size_t errlen);
 
 /* Each file matching a glob pattern with its first line ("PATH: LINE\n" ...), "" for none. */
 void ior_test_read_glob(const char *pattern, char *out, size_t len);

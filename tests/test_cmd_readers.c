@@ -7,18 +7,18 @@
 
 static void test_missing_database_is_an_error_and_not_created(void)
 {
-	char db[4096], out[8192];
+	char db[4096], out[8192], err[8192];
 	snprintf(db, sizeof(db), "%s/TYPO.db", ior_test_tmpdir());
 	const char *verbs[][3] = { { "report", NULL, NULL }, { "schedulers", NULL, NULL },
 				   { "check", "--baseline", "6.1.0" } };
 	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
 		char *args[] = { "--db", db, (char *)verbs[i][0], (char *)verbs[i][1], (char *)verbs[i][2], NULL };
-		int status = ior_test_ioregress(args, out, sizeof(out));
+		int status = ior_test_ioregress(args, out, sizeof(out), err, sizeof(err));
 		CU_ASSERT_TRUE(status >= 2);
 		/* check's errors stay >= 128 so git bisect run aborts rather than marking a commit bad */
 		if (strcmp(verbs[i][0], "check") == 0)
 			CU_ASSERT_TRUE(status >= 128);
-		CU_ASSERT_PTR_NOT_NULL(strstr(out, "TYPO.db' does not exist"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "TYPO.db' does not exist"));
 		CU_ASSERT_NOT_EQUAL(access(db, F_OK), 0);
 		char wal[4200];
 		snprintf(wal, sizeof(wal), "%s-wal", db);

@@ -1,47 +1,16 @@
 /* Tests for `ioregress schedulers` end to end: import CSVs into a fresh database, run the binary, read what it prints. */
 #include "tests/suite.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
 
 static char output[16384];
 
-/* Runs ioregress with argv[1..], stdout into output; returns the exit status. */
+/* Runs ioregress with args, stdout into output; returns the exit status. */
 static int ioregress(char *const args[])
 {
-	const char *bin = getenv("IOR_BINARY");
-	if (!bin || access(bin, X_OK) != 0)
-		ior_test_skip("IOR_BINARY is not set to a built ioregress");
-	char *argv[16] = { (char *)bin };
-	for (int i = 0; args[i] && i < 14; i++)
-		argv[i + 1] = args[i];
-	char out[4096];
-	snprintf(out, sizeof(out), "%s/stdout", ior_test_tmpdir());
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	pid_t pid;
-	int err = posix_spawn(&pid, bin, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (err)
-		return -1;
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	FILE *f = fopen(out, "r");
-	size_t n = f ? fread(output, 1, sizeof(output) - 1, f) : 0;
-	output[n] = '\0';
-	if (f)
-		fclose(f);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return ior_test_ioregress(args, output, sizeof(output), NULL, 0);
 }
 
 static const char *find(const char *text)
