@@ -150,8 +150,8 @@ static int welch_logs(struct ior_comparison *c, const double *a, size_t na, cons
 		rc = ior_error_set(IOR_ERROR, "out of memory");
 		goto out;
 	}
-	c->excluded_a = ior_compare_outliers(fa, a, na, b, nb);
-	c->excluded_b = ior_compare_outliers(fb, b, nb, a, na);
+	c->excluded_a = ior_compare_outliers(fa, a, na, b, nb, &c->capped_a);
+	c->excluded_b = ior_compare_outliers(fb, b, nb, a, na, &c->capped_b);
 	size_t ka = 0, kb = 0;
 	for (size_t i = 0; i < na; i++)
 		if (!fa[i])
@@ -168,9 +168,13 @@ out:
 /* The tests in words: both p-values, the level each is held to, what was left out. */
 static void evidence(char *buf, size_t len, const struct ior_comparison *c, double alpha)
 {
-	snprintf(buf, len, "Welch p = %.3g on log values with %zu of %zu baseline and %zu of %zu candidate samples "
-		 "left out as outliers, Mann-Whitney p = %.3g, each held to %g", c->welch.p, c->excluded_a, c->na,
-		 c->excluded_b, c->nb, c->mw.p, alpha / 2);
+	int n = snprintf(buf, len, "Welch p = %.3g on log values with %zu of %zu baseline and %zu of %zu candidate samples "
+			 "left out as outliers, Mann-Whitney p = %.3g, each held to %g", c->welch.p, c->excluded_a, c->na,
+			 c->excluded_b, c->nb, c->mw.p, alpha / 2);
+	if ((c->capped_a || c->capped_b) && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; noise too large: more than 1 in %d %s samples looked like outliers, "
+			 "so none were left out", IOR_OUTLIER_CAP_ONE_IN,
+			 c->capped_a && c->capped_b ? "baseline and candidate" : c->capped_a ? "baseline" : "candidate");
 }
 
 static void decide(struct ior_comparison *c, const struct ior_compare_opts *o)
@@ -187,7 +191,7 @@ static void decide(struct ior_comparison *c, const struct ior_compare_opts *o)
 	}
 	/* Bonferroni over the two tests: either may claim the change at alpha / 2. */
 	bool significant = c->welch.p < o->alpha / 2 || c->mw.p < o->alpha / 2;   /* NAN is not significant */
-	char ev[224];
+	char ev[384];
 	evidence(ev, sizeof(ev), c, o->alpha);
 	/* Could the change be as large as the minimum effect, in the direction it went? */
 	bool meaningful = c->ratio < 1 ? c->ratio_lo <= 1 - o->min_effect : c->ratio_hi >= 1 + o->min_effect;

@@ -68,12 +68,18 @@ int ior_welch(struct ior_welch *out, const double *a, size_t na, const double *b
 
 /* --- outliers left out of the verdict's test ------------------------------------ */
 
+/* At most one sample in this many of a side is ever left out (floor(n / 5): none of 3 or 4). */
+#define IOR_OUTLIER_CAP_ONE_IN 5
+
 /* Flags (flags may be NULL) the samples of x that the verdict's t-test leaves
  * out, and returns how many: |0.6745 (x_i - median) / MAD| > 3.5 (the
  * Iglewicz-Hoaglin rule) about x's own median, and unexplained by the other
  * side's body (exclude.c), MAD pooled over both sides' deviations from their
- * own medians. The reasons are in compare.c and exclude.c. x is not modified. */
-size_t ior_compare_outliers(bool *flags, const double *x, size_t n, const double *other, size_t nother);
+ * own medians. When more than n / IOR_OUTLIER_CAP_ONE_IN would be flagged,
+ * none is, and *capped (may be NULL) is set. The reasons are in compare.c and
+ * exclude.c. x is not modified. */
+size_t ior_compare_outliers(bool *flags, const double *x, size_t n, const double *other, size_t nother,
+			    bool *capped);
 
 /* --- the comparison and its verdict ------------------------------------------- */
 
@@ -109,8 +115,9 @@ struct ior_comparison {
 	/* The verdict: significant when Welch or Mann-Whitney gives p < alpha / 2 (reasons in compare.c). */
 	struct ior_welch welch;   /* Welch's t-test on log values without the excluded samples */
 	size_t excluded_a, excluded_b;  /* samples left out of that test (ior_compare_outliers); raw data untouched */
+	bool capped_a, capped_b;  /* more than one in five looked like outliers: none left out, noise too large */
 	enum ior_verdict verdict;
-	char reason[384];         /* the verdict in words, with the evidence */
+	char reason[640];         /* the verdict in words, with the evidence */
 };
 
 /* Compares b (candidate) against a (baseline); each needs at least one value. */

@@ -200,25 +200,67 @@ static void test_compare_outliers(void)
 {
 	const double a[] = { 100.3, 99.6, 55.0, 100.1, 99.8 }, b[] = { 90.2, 89.7, 90.4, 89.9, 90.1 };
 	bool f[5];
-	CU_ASSERT_EQUAL(ior_compare_outliers(f, a, 5, b, 5), 1);
+	CU_ASSERT_EQUAL(ior_compare_outliers(f, a, 5, b, 5, NULL), 1);
 	CU_ASSERT_TRUE(f[2]);
 	CU_ASSERT_FALSE(f[0] || f[1] || f[3] || f[4]);
-	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, b, 5, a, 5), 0);
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, b, 5, a, 5, NULL), 0);
 	/* two modes, 100 and 96: a's lone 96 is where all of b lies, so it stays */
 	const double m1[] = { 100.1, 99.9, 100.0, 100.2, 96.0 }, m2[] = { 96.1, 95.9, 96.0, 96.2, 95.8 };
-	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, m1, 5, m2, 5), 0);
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, m1, 5, m2, 5, NULL), 0);
 	/* the same lone 96 is left out when b shows no such mode */
 	const double m3[] = { 100.1, 99.8, 100.0, 100.3, 99.9 };
-	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, m1, 5, m3, 5), 1);
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, m1, 5, m3, 5, NULL), 1);
 	/* a minority mode on both sides leaves both sides alike */
 	const double m4[] = { 100.1, 99.9, 100.2, 96.1, 95.9 };
-	CU_ASSERT_EQUAL(ior_compare_outliers(f, m1, 5, m4, 5), 1);
+	CU_ASSERT_EQUAL(ior_compare_outliers(f, m1, 5, m4, 5, NULL), 1);
 	CU_ASSERT_TRUE(f[4]);
-	CU_ASSERT_EQUAL(ior_compare_outliers(f, m4, 5, m1, 5), 2);
-	CU_ASSERT_TRUE(f[3] && f[4]);
+	/* two of five would go: over the cap of one in five, so none does, and that is said */
+	bool capped = false;
+	CU_ASSERT_EQUAL(ior_compare_outliers(f, m4, 5, m1, 5, &capped), 0);
+	CU_ASSERT_TRUE(capped);
+	CU_ASSERT_FALSE(f[0] || f[1] || f[2] || f[3] || f[4]);
 	/* MAD 0: nothing is far */
 	const double z[] = { 5, 5, 5, 5, 9 };
-	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, z, 5, z, 5), 0);
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, z, 5, z, 5, NULL), 0);
+}
+
+/* The cap on generated data: whatever plain gaussian noise looks like at n = 5, 10 or 15, at
+ * most one sample in five of a side is ever left out; a side with 3 or 4 samples keeps all;
+ * and a side where more would go says "noise too large" in the verdict. */
+static void test_outlier_cap_on_generated_data(void)
+{
+	struct ior_rng rng;
+	ior_rng_seed(&rng, 20261201);
+	size_t sizes[] = { 3, 4, 5, 10, 15 };
+	size_t most[5] = { 0 }, capped_seen = 0;
+	for (int trial = 0; trial < 4000; trial++) {
+		for (size_t k = 0; k < 5; k++) {
+			size_t n = sizes[k];
+			double a[15], b[15];
+			for (size_t i = 0; i < n; i++) { /* 5% CoV around 100 */
+				a[i] = 100 + 5 * ior_rng_normal(&rng);
+				b[i] = 100 + 5 * ior_rng_normal(&rng);
+			}
+			bool capped = false;
+			size_t out = ior_compare_outliers(NULL, a, n, b, n, &capped);
+			if (out > most[k])
+				most[k] = out;
+			capped_seen += capped;
+			CU_ASSERT_TRUE(out <= n / 5);
+			CU_ASSERT_TRUE(!capped || out == 0);
+		}
+	}
+	CU_ASSERT_EQUAL(most[0], 0);
+	CU_ASSERT_EQUAL(most[1], 0);
+	CU_ASSERT_TRUE(capped_seen > 0); /* the cap is reached by this noise, so it is what held the counts */
+
+	/* a side whose every value is far from its median but two: the verdict names the noise */
+	const double base[] = { 100, 100.2, 99.9, 100.1, 99.8 }, cand[] = { 100, 60, 140, 100.1, 55 };
+	struct ior_comparison c;
+	CU_ASSERT_EQUAL_FATAL(ior_compare(&c, base, 5, cand, 5, NULL), IOR_OK);
+	CU_ASSERT_TRUE(c.capped_b);
+	CU_ASSERT_EQUAL(c.excluded_b, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "noise too large"));
 }
 
 /* With a body of ten or more values, the other side explains only values
@@ -233,11 +275,11 @@ static void test_compare_outliers_large_body(void)
 	for (int j = 0; j < 15; j++)
 		b[j] = 89 + 2.0 * j / 14;       /* 89 .. 91 */
 	bool f[15];
-	CU_ASSERT_EQUAL(ior_compare_outliers(f, a, 15, b, 15), 1);
+	CU_ASSERT_EQUAL(ior_compare_outliers(f, a, 15, b, 15, NULL), 1);
 	CU_ASSERT_TRUE(f[14]);
-	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, b, 15, a, 15), 0);
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, b, 15, a, 15, NULL), 0);
 	/* nine values in b's body: within 3.5 of one of them, the stall stays */
-	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, a, 15, b, 9), 0);
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, a, 15, b, 9, NULL), 0);
 	/* two modes on both sides, 100 and 96: each side's minority lies inside
 	 * the other side's range, so nothing is left out */
 	double m1[15], m2[15];
@@ -245,8 +287,8 @@ static void test_compare_outliers_large_body(void)
 		m1[i] = (i < 10 ? 100 : 96) + 0.05 * (i % 5);
 		m2[i] = (i < 8 ? 96 : 100) + 0.05 * (i % 5);
 	}
-	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, m1, 15, m2, 15), 0);
-	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, m2, 15, m1, 15), 0);
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, m1, 15, m2, 15, NULL), 0);
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, m2, 15, m1, 15, NULL), 0);
 }
 
 static void noisy(double *out, size_t n, struct ior_rng *r, double mean, double cov, double stall_rate)
@@ -261,7 +303,9 @@ static void noisy(double *out, size_t n, struct ior_rng *r, double mean, double 
 /* Issue 5's motivating case: one stall among the baseline's five samples
  * used to hide a 10% regression (Mann-Whitney needs complete separation).
  * The verdict must still call it, say that one sample was left out, and
- * leave the samples themselves untouched. */
+ * leave the samples themselves untouched. Since the one-in-five cap (#11), a
+ * trial where a second baseline value also looks far is judged on all five
+ * (3 of these 50 trials): such a miss is inconclusive, never "no change". */
 static void test_one_stall_in_baseline_does_not_hide_a_regression(void)
 {
 	struct ior_rng r;
@@ -278,6 +322,7 @@ static void test_one_stall_in_baseline_does_not_hide_a_regression(void)
 		CU_ASSERT_EQUAL(memcmp(a, copy, sizeof(a)), 0);
 		CU_ASSERT_TRUE(c.mw.p > 0.01);   /* the rank test alone would have missed it */
 		found += c.verdict == IOR_VERDICT_REGRESSION;
+		CU_ASSERT_NOT_EQUAL(c.verdict, IOR_VERDICT_NO_CHANGE);
 		if (trial == 0) {
 			CU_ASSERT_EQUAL(c.excluded_a, 1);
 			CU_ASSERT_EQUAL(c.excluded_b, 0);
@@ -285,7 +330,9 @@ static void test_one_stall_in_baseline_does_not_hide_a_regression(void)
 			CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "Mann-Whitney p ="));
 		}
 	}
-	CU_ASSERT_TRUE(found >= 48);
+	if (found < 45)
+		fprintf(stderr, "found %d of 50\n", found);
+	CU_ASSERT_TRUE(found >= 45);
 }
 
 /* And the other way: no shift, outliers on either side (one in ten samples
@@ -443,6 +490,7 @@ int main(void)
 		IOR_TEST(test_t_distribution_matches_tables),
 		IOR_TEST(test_welch_matches_r),
 		IOR_TEST(test_compare_outliers),
+		IOR_TEST(test_outlier_cap_on_generated_data),
 		IOR_TEST(test_compare_outliers_large_body),
 		IOR_TEST(test_one_stall_in_baseline_does_not_hide_a_regression),
 		IOR_TEST(test_no_shift_with_outliers_is_not_a_regression),
