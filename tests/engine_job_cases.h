@@ -11,6 +11,7 @@
 #include "tests/suite.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -105,12 +106,38 @@ static uint64_t detail_count(const struct ior_sample *s, const char *key)
 
 static void check_latency(const struct ior_sample *s)
 {
-	CU_ASSERT_TRUE(s->has_latency);
+	CU_ASSERT_TRUE(s->has_latency && s->has_clat);
 	CU_ASSERT_TRUE(s->lat_p50_us > 0);
 	CU_ASSERT_TRUE(s->lat_p50_us <= s->lat_p99_us);
 	CU_ASSERT_TRUE(s->lat_p99_us <= s->lat_p999_us);
 	/* A completion cannot take longer than the whole run. */
 	CU_ASSERT_TRUE(s->lat_p999_us <= s->wall_s * 1e6 * 1.02 + 10);
+	/* clat starts when the submit call returns, lat before it: never the longer one */
+	CU_ASSERT_TRUE(s->clat_mean_us <= s->lat_mean_us);
+	CU_ASSERT_TRUE(s->clat_p50_us <= s->lat_p50_us * 1.02);
+}
+
+/* Little's law on a real loop device: requests in flight = throughput x time in flight, so mean
+ * total latency x IOPS must come back to iodepth x numjobs. A latency stamped after the submit
+ * call (as before #11) left the submission out and failed this; so would a wrong IOPS. */
+static void test_latency_obeys_littles_law(void)
+{
+	static const struct {
+		const char *depth, *jobs;
+	} cases[] = { { "8", "1" }, { "4", "2" }, { "1", "1" } };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ior_sample s;
+		CU_ASSERT_EQUAL_FATAL(measure((const char *[]){ "rw", "randread", "bs", "4k", "iodepth", cases[i].depth,
+							       "numjobs", cases[i].jobs, "size", "16M", "direct", "yes",
+							       "runtime", "1s", NULL }, &s), IOR_OK);
+		check_latency(&s);
+		double in_flight = s.lat_mean_us / 1e6 * s.value;
+		double want = atof(cases[i].depth) * atof(cases[i].jobs);
+		if (fabs(in_flight / want - 1) > 0.2)
+			fprintf(stderr, "iodepth %s numjobs %s: mean lat %.1f us x %.0f IOPS = %.2f in flight, want %.0f\n",
+				cases[i].depth, cases[i].jobs, s.lat_mean_us, s.value, in_flight, want);
+		CU_ASSERT_TRUE(fabs(in_flight / want - 1) <= 0.2);
+	}
 }
 
 /* ---- the cases ---- */
@@ -291,8 +318,9 @@ static int job_suite_main(const char *engine, const char *suite, const struct io
 		IOR_TEST(test_stop_request_interrupts),
 		IOR_TEST(test_writes_need_a_destructive_device),
 		IOR_TEST(test_bad_sizes_are_refused),
+		IOR_TEST(test_latency_obeys_littles_law),
 	};
-	size_t n = 9;
+	size_t n = 10;
 	for (; extra && extra->name && n < 31; extra++)
 		tests[n++] = *extra;
 	tests[n] = (struct ior_test)IOR_TEST_END;
