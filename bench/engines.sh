@@ -7,7 +7,9 @@
 # medians of throughput and of CPU seconds per GiB, and the ratios engine/tool.
 # Usage (root): bench/engines.sh [BUILD_DIR] [PAIRS]   — BUILD_DIR holds bench/engine_once (default ./build).
 # Targets: aio/uring throughput >= 0.97 x fio, CPU s/GiB <= 1.05 x fio; dd (bench/dd.sh, run at the end)
-# within 0.95-1.05 x coreutils dd. Each ratio comes with a bootstrap interval and a verdict: meets,
+# within 0.95-1.05 x coreutils dd; latency (a second table, every job): p50 and p99 of total latency
+# (fio's lat, --lat_percentiles=1) and of completion latency (clat) within 0.90-1.10 x fio's on the
+# tight 4k jobs (one job: 8 jobs on 2 cores measure the CPU scheduler's queueing, not the device's). Each ratio comes with a bootstrap interval and a verdict: meets,
 # misses, or undecided when the runs are too noisy to tell. BENCH_ONLY=REGEX runs only the cases whose
 # "case engine" matches (dd's are "dd-each dd" and "dd-end dd"), e.g. BENCH_ONLY='1M-write|dd'.
 set -euo pipefail
@@ -23,6 +25,8 @@ command -v fio >/dev/null || { echo "bench/engines.sh: fio is not installed" >&2
 # ---- the cases: NAME | rw | bs | iodepth | numjobs (size 128M per job, direct, time-based) ----
 fio_cases=(
 	"4k-randread|randread|4k|8|8"
+	"4k-rr-1job|randread|4k|8|1"
+	"4k-rr-qd1|randread|4k|1|1"
 	"1M-read|read|1M|8|8"
 	"4k-randwrite|randwrite|4k|8|8"
 	"1M-write|write|1M|8|8"
@@ -33,54 +37,65 @@ file=$(mktemp "${BENCH_DIR:-/dev/shm}/ioregress-bench-engines.XXXXXX")
 dev=
 cleanup() { [ -n "$dev" ] && losetup -d "$dev" 2>/dev/null; rm -f "$file"; }
 trap cleanup EXIT INT TERM
-dd if=/dev/zero of="$file" bs=1M count=1024 conv=fsync status=none   # 8 jobs x 128M, allocated
+dd if=/dev/urandom of="$file" bs=1M count=1024 conv=fsync status=none   # 8 jobs x 128M, allocated with data, as ioregress fills its scratch devices
 dev=$(losetup -f --show --direct-io=on "$file")
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-# One fio run -> "MiB/s CPU-s/GiB". fio's group figures: cpu% is of the summed job runtimes.
+# One fio run -> "MiB/s CPU-s/GiB lat-p50 lat-p99 clat-p50 clat-p99" (microseconds, of the direction that
+# moved more I/O, as the fio engine stores). fio's group figures: cpu% is of the summed job runtimes.
 run_fio() { # ioengine rw bs iodepth numjobs
 	fio --name=bench --filename="$dev" --ioengine="$1" --rw="$2" --bs="$3" --iodepth="$4" --numjobs="$5" \
 		--size=128M --offset_increment=128M --direct=1 --time_based --runtime="$runtime" \
-		--group_reporting --output-format=json 2>/dev/null |
+		--lat_percentiles=1 --clat_percentiles=1 --group_reporting --output-format=json 2>/dev/null |
 	python3 -c '
 import json, sys
 j = json.load(sys.stdin)["jobs"][0]
 b = j["read"]["io_bytes"] + j["write"]["io_bytes"]
 bw = (j["read"]["bw_bytes"] + j["write"]["bw_bytes"]) / 2**20
 cpu = (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] / 1000
-print("%.2f %.4f" % (bw, cpu / (b / 2**30)))'
+d = j["read"] if j["read"]["total_ios"] >= j["write"]["total_ios"] else j["write"]
+p = lambda k, q: d[k]["percentile"][q] / 1000
+print("%.2f %.4f %.2f %.2f %.2f %.2f" % (bw, cpu / (b / 2**30), p("lat_ns", "50.000000"), p("lat_ns", "99.000000"),
+      p("clat_ns", "50.000000"), p("clat_ns", "99.000000")))'
 }
 
-# One engine run -> "MiB/s CPU-s/GiB".
+# One engine run -> the same six figures.
 run_engine() { # engine rw bs iodepth numjobs
 	"$once" --destructive "$1" "$dev" rw="$2" bs="$3" iodepth="$4" numjobs="$5" size=128M direct=yes \
 		runtime="${runtime}s" |
 	awk '{for (i = 1; i <= NF; i++) {split($i, kv, "="); v[kv[1]] = kv[2]}}
-	     END {printf "%.2f %.4f\n", v["bytes"] / 1048576 / v["wall"], (v["usr"] + v["sys"]) / (v["bytes"] / 2^30)}'
+	     END {printf "%.2f %.4f %s %s %s %s\n", v["bytes"] / 1048576 / v["wall"], (v["usr"] + v["sys"]) / (v["bytes"] / 2^30),
+		  v["p50"], v["p99"], v["clat_p50"], v["clat_p99"]}'
 }
 
 results=()
+lat_rows=()
 for c in "${fio_cases[@]}"; do
 	IFS='|' read -r name rw bs depth jobs <<<"$c"
 	for e in "${fio_engines[@]}"; do
 		IFS='|' read -r engine ioengine <<<"$e"
 		[[ -z $only || "$name $engine" =~ $only ]] || continue
-		ft=(); fc=(); et=(); ec=()
+		ft=(); fc=(); et=(); ec=(); fl=(); el=()   # fl/el: "lat50 lat99 clat50 clat99" per run
 		for ((i = 0; i < pairs; i++)); do
 			# ABBA order: who goes first alternates, so drift in the device does not favour one tool.
 			for who in $( ((i % 2)) && echo "engine fio" || echo "fio engine"); do
 				if [ $who = fio ]; then
-					read -r t cpu < <(run_fio "$ioengine" "$rw" "$bs" "$depth" "$jobs"); ft+=("$t"); fc+=("$cpu")
+					read -r t cpu l50 l99 c50 c99 < <(run_fio "$ioengine" "$rw" "$bs" "$depth" "$jobs")
+					ft+=("$t"); fc+=("$cpu"); fl+=("$l50 $l99 $c50 $c99")
 				else
-					read -r t cpu < <(run_engine "$engine" "$rw" "$bs" "$depth" "$jobs"); et+=("$t"); ec+=("$cpu")
+					read -r t cpu l50 l99 c50 c99 < <(run_engine "$engine" "$rw" "$bs" "$depth" "$jobs")
+					et+=("$t"); ec+=("$cpu"); el+=("$l50 $l99 $c50 $c99")
 				fi
 			done
 		done
 		echo "$name $engine: fio MiB/s ${ft[*]} | engine MiB/s ${et[*]}" >&2
 		echo "$name $engine: fio CPU s/GiB ${fc[*]} | engine CPU s/GiB ${ec[*]}" >&2
 		results+=("$(bench_row "$name" "$engine" "${ft[*]}" "${et[*]}" "${fc[*]}" "${ec[*]}" 0.97 -)")
+		# the latency table: the tight 4k one-job cases are judged against 0.90-1.10, the rest shown
+		lo=-; hi=-; [[ $name == 4k-rr-* ]] && { lo=0.90; hi=1.10; }
+		lat_rows+=("$(bench_lat_row "$name" "$engine" "${fl[*]}" "${el[*]}" "$lo" "$hi")")
 	done
 done
 
@@ -98,3 +113,9 @@ echo "# target: aio/uring MiB/s >= 0.97 x fio, dd within 0.95-1.05 x coreutils d
 printf '%-13s %-6s %9s %9s  %-22s %-9s | %8s %8s  %s\n' case engine "tool MiB/s" "ours MiB/s" "ratio [95% CI]" verdict \
 	"tool CPU/GiB" "ours CPU/GiB" "ratio [95% CI] verdict"
 printf '%s\n' "${results[@]}"
+
+echo
+echo "# latency, microseconds: medians of $pairs runs; ratio = ours / fio [95% bootstrap interval] and verdict"
+echo "# against 0.90-1.10 on the tight 4k one-job cases (the others are shown, not judged)"
+printf '%-13s %-6s | %-40s | %-40s | %-40s | %-40s\n' case engine "lat p50 fio ours ratio" "lat p99" "clat p50" "clat p99"
+printf '%s\n' "${lat_rows[@]}"
