@@ -3,6 +3,7 @@
 
 #include "common/error.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,35 +103,60 @@ static bool grow(void **v, size_t *cap, size_t need, size_t size)
 	return true;
 }
 
-int ior_db_samples(struct ior_db *db, const struct ior_db_filter *f, struct ior_db_row **rows, size_t *n)
+/* Steps st to its end, each row read into a new element of size bytes (zeroed first) by read;
+ * on failure every element read so far is cleared with clear and freed. what names the rows
+ * in messages ("samples"). */
+static int collect(struct ior_db *db, sqlite3_stmt *st, size_t size, bool (*read)(sqlite3_stmt *, void *),
+		   void (*clear)(void *), const char *what, void **out, size_t *n)
 {
-	*rows = NULL;
+	*out = NULL;
 	*n = 0;
-	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_SAMPLES);
-	bind_filter(st, f);
-	struct ior_db_row *v = NULL;
+	char *v = NULL;
 	size_t count = 0, cap = 0;
-	int rc, out = 0;
+	int rc, err = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (!grow((void **)&v, &cap, count + 1, sizeof(*v))) {
-			out = ior_error_set(IOR_ERROR, "cannot read samples from '%s': out of memory", db->path);
-			break;
+		bool ok = grow((void **)&v, &cap, count + 1, size);
+		if (ok) {
+			memset(v + count * size, 0, size);
+			ok = read(st, v + count++ * size);
 		}
-		if (!row_read(st, &v[count++])) {
-			out = ior_error_set(IOR_ERROR, "cannot read samples from '%s': out of memory", db->path);
+		if (!ok) {
+			err = ior_error_set(IOR_ERROR, "cannot read %s from '%s': out of memory", what, db->path);
 			break;
 		}
 	}
-	if (!out && rc != SQLITE_DONE)
-		out = ior_db_fail(db, "cannot read samples from");
+	if (!err && rc != SQLITE_DONE) {
+		char where[64];
+		snprintf(where, sizeof(where), "cannot read %s from", what);
+		err = ior_db_fail(db, where);
+	}
 	sqlite3_reset(st);
-	if (out) {
-		ior_db_rows_free(v, count);
-		return out;
+	if (err) {
+		for (size_t i = 0; i < count; i++)
+			clear(v + i * size);
+		free(v);
+		return err;
 	}
-	*rows = v;
+	*out = v;
 	*n = count;
 	return 0;
+}
+
+static bool read_row(sqlite3_stmt *st, void *out)
+{
+	return row_read(st, out);
+}
+
+static void clear_row(void *r)
+{
+	row_clear(r);
+}
+
+int ior_db_samples(struct ior_db *db, const struct ior_db_filter *f, struct ior_db_row **rows, size_t *n)
+{
+	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_SAMPLES);
+	bind_filter(st, f);
+	return collect(db, st, sizeof(**rows), read_row, clear_row, "samples", (void **)rows, n);
 }
 
 void ior_db_host_kernels_free(char **hosts, char **kernels, size_t n)
@@ -219,57 +245,44 @@ int ior_db_offered(struct ior_db *db, const char *host, const char *kernel, char
 	return 0;
 }
 
+static void clear_problem(void *v)
+{
+	struct ior_db_cell_problem *p = v;
+	free(p->host);
+	free(p->kernel);
+	free(p->device);
+	free(p->scheduler);
+	free(p->engine);
+	free(p->status);
+	free(p->reason);
+}
+
 void ior_db_cell_problems_free(struct ior_db_cell_problem *p, size_t n)
 {
-	for (size_t i = 0; p && i < n; i++) {
-		free(p[i].host);
-		free(p[i].kernel);
-		free(p[i].device);
-		free(p[i].scheduler);
-		free(p[i].engine);
-		free(p[i].status);
-		free(p[i].reason);
-	}
+	for (size_t i = 0; p && i < n; i++)
+		clear_problem(&p[i]);
 	free(p);
+}
+
+static bool read_problem(sqlite3_stmt *st, void *v)
+{
+	struct ior_db_cell_problem *p = v;
+	bool oom = false;
+	p->host = ior_db_column_dup(st, 0, &oom);
+	p->kernel = ior_db_column_dup(st, 1, &oom);
+	p->device = ior_db_column_dup(st, 2, &oom);
+	p->scheduler = ior_db_column_dup(st, 3, &oom);
+	p->engine = ior_db_column_dup(st, 4, &oom);
+	p->status = ior_db_column_dup(st, 5, &oom);
+	p->reason = ior_db_column_dup(st, 6, &oom);
+	p->run_id = sqlite3_column_int64(st, 7);
+	return !oom;
 }
 
 int ior_db_cells_not_ok(struct ior_db *db, const struct ior_db_filter *f, struct ior_db_cell_problem **out,
 			size_t *n)
 {
-	*out = NULL;
-	*n = 0;
 	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_CELLS_NOT_OK);
 	bind_filter(st, f);
-	struct ior_db_cell_problem *v = NULL;
-	size_t count = 0, cap = 0;
-	int rc, err = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		bool oom = !grow((void **)&v, &cap, count + 1, sizeof(*v));
-		if (!oom) {
-			struct ior_db_cell_problem *p = &v[count++];
-			memset(p, 0, sizeof(*p));
-			p->host = ior_db_column_dup(st, 0, &oom);
-			p->kernel = ior_db_column_dup(st, 1, &oom);
-			p->device = ior_db_column_dup(st, 2, &oom);
-			p->scheduler = ior_db_column_dup(st, 3, &oom);
-			p->engine = ior_db_column_dup(st, 4, &oom);
-			p->status = ior_db_column_dup(st, 5, &oom);
-			p->reason = ior_db_column_dup(st, 6, &oom);
-			p->run_id = sqlite3_column_int64(st, 7);
-		}
-		if (oom) {
-			err = ior_error_set(IOR_ERROR, "cannot read cells from '%s': out of memory", db->path);
-			break;
-		}
-	}
-	if (!err && rc != SQLITE_DONE)
-		err = ior_db_fail(db, "cannot read cells from");
-	sqlite3_reset(st);
-	if (err) {
-		ior_db_cell_problems_free(v, count);
-		return err;
-	}
-	*out = v;
-	*n = count;
-	return IOR_OK;
+	return collect(db, st, sizeof(**out), read_problem, clear_problem, "cells", (void **)out, n);
 }

@@ -1,6 +1,7 @@
 /* Filling scratch backing files before the first measurement, and finding holes in them (see fill.h). */
 #include "device/fill.h"
 #include "common/error.h"
+#include "common/rng.h"
 #include "common/stop.h"
 
 #include <errno.h>
@@ -27,49 +28,19 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* xoshiro256**: fast enough that a GiB costs a fraction of a second, and each chunk new, so
- * no two blocks of the device are alike (a deduplicating layer finds nothing to share). */
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static uint64_t next(uint64_t s[4])
-{
-	uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
-}
-
-static void seed(uint64_t s[4])
-{
-	uint64_t x = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	for (int i = 0; i < 4; i++) {
-		/* splitmix64 spreads one number over the four words */
-		x += 0x9e3779b97f4a7c15ULL;
-		uint64_t z = x;
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		s[i] = z ^ (z >> 31);
-	}
-}
-
 static int write_all(int fd, const char *what, uint64_t size, enum ior_fill fill, unsigned char *buf)
 {
-	uint64_t s[4];
-	seed(s);
+	/* seeded from the clock: a new fill never repeats an earlier one, so no two scratch
+	 * files (nor two blocks of one) share data a deduplicating layer could fold */
+	struct ior_rng rng;
+	ior_rng_seed(&rng, (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)buf);
 	for (uint64_t off = 0; off < size; off += CHUNK) {
 		if (ior_stop_requested())
 			return ior_error_set(IOR_EINTERRUPTED, "stop requested while filling '%s'", what);
 		size_t n = size - off < CHUNK ? (size_t)(size - off) : CHUNK;
 		if (fill == IOR_FILL_RANDOM)
 			for (size_t i = 0; i < n; i += 8) {
-				uint64_t v = next(s);
+				uint64_t v = ior_rng_next(&rng);
 				memcpy(buf + i, &v, n - i < 8 ? n - i : 8);
 			}
 		for (size_t done = 0; done < n;) {

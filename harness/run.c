@@ -73,7 +73,7 @@ static int check_scheduler_names(const struct ior_matrix *m, struct ior_run_devi
 /* The repetition order, and for random the seed: the matrix's, or one drawn now; both recorded
  * with the run so a random order can be repeated. */
 static int choose_order(struct ior_db *db, const struct ior_matrix *m, const struct ior_run_options *opts,
-			struct ior_run_summary *summary, uint64_t *rng)
+			struct ior_run_summary *summary, struct ior_rng *rng)
 {
 	summary->order = ior_matrix_order_names[m->settings.order];
 	uint64_t seed = 0;
@@ -92,7 +92,7 @@ static int choose_order(struct ior_db *db, const struct ior_matrix *m, const str
 			seed = 1;
 	}
 	summary->order_seed = seed;
-	*rng = seed;
+	ior_rng_seed(rng, seed);
 	/* --resume keeps the order the run was recorded with */
 	return opts->resume_run_id ? IOR_OK : ior_db_run_set_order(db, summary->run_id, summary->order, seed);
 }

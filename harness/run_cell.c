@@ -137,21 +137,27 @@ static enum ior_cell_status availability(const struct ior_run_device *dev, const
 	return IOR_CELL_UNAVAILABLE;
 }
 
+/* The device guards for a write engine (device/guard.c), with the run's confirmations. */
+static int check_write(const struct ior_cell_runner *r, const struct ior_run_device *dev)
+{
+	struct ior_guard_policy policy = {
+		.destructive = dev->spec->opts.destructive,
+		.scratch = dev->spec->opts.loop != 0,
+		.confirmed = r->opts->allow_destructive,
+		.nconfirmed = r->opts->nallow_destructive,
+	};
+	ior_error_clear();
+	return ior_guard_check_write(dev->target.path, &policy);
+}
+
 /* Why this cell cannot run here, or IOR_CELL_OK when it can. A write engine passes the
- * device guards first, every time: a device can be mounted between two cells. */
+ * device guards here and again before every repetition: a device can be mounted meanwhile. */
 static enum ior_cell_status precheck(const struct ior_cell_runner *r, const struct ior_run_device *dev,
 				     const struct ior_matrix_engine *engine, char *reason, size_t len)
 {
 	/* by the cell's options: an aio read job is not a writer, an aio write job is */
 	if (ior_engine_flags(engine->ops, engine->opts) & IOR_ENGINE_WRITES) {
-		struct ior_guard_policy policy = {
-			.destructive = dev->spec->opts.destructive,
-			.scratch = dev->spec->opts.loop != 0,
-			.confirmed = r->opts->allow_destructive,
-			.nconfirmed = r->opts->nallow_destructive,
-		};
-		ior_error_clear();
-		if (ior_guard_check_write(dev->target.path, &policy) != IOR_OK) {
+		if (check_write(r, dev) != IOR_OK) {
 			snprintf(reason, len, "engine '%s' writes: %s", engine->name, ior_error_last());
 			return IOR_CELL_SKIPPED;
 		}
@@ -263,18 +269,9 @@ static void stop_cell(struct cell *c, enum ior_cell_status status, const char *f
  * cell's scheduler on the device, journaled before the device's first switch. */
 static int ready(struct ior_cell_runner *r, struct ior_run_device *dev, struct cell *c, int rep)
 {
-	if (c->writes) {
-		struct ior_guard_policy policy = {
-			.destructive = dev->spec->opts.destructive,
-			.scratch = dev->spec->opts.loop != 0,
-			.confirmed = r->opts->allow_destructive,
-			.nconfirmed = r->opts->nallow_destructive,
-		};
-		ior_error_clear();
-		if (ior_guard_check_write(dev->target.path, &policy) != IOR_OK) {
-			stop_cell(c, IOR_CELL_SKIPPED, "refused: ", ior_error_last(), rep);
-			return IOR_OK;
-		}
+	if (c->writes && check_write(r, dev) != IOR_OK) {
+		stop_cell(c, IOR_CELL_SKIPPED, "refused: ", ior_error_last(), rep);
+		return IOR_OK;
 	}
 	if (strcmp(dev->current, c->sched) == 0)
 		return IOR_OK;

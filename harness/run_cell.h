@@ -2,6 +2,7 @@
 #ifndef IOR_HARNESS_RUN_CELL_H
 #define IOR_HARNESS_RUN_CELL_H
 
+#include "common/rng.h"
 #include "db/db.h"
 #include "harness/progress.h"
 #include "harness/run.h"
@@ -17,7 +18,7 @@ struct ior_cell_runner {
 	struct ior_engine_ref ref;    /* answer of the last lookup (loop engine's inner = NAME) */
 	const char *host;             /* this host's name, for baseline look-ups */
 	struct ior_journal journal;   /* engines journal what they build (loop stacks) through this */
-	uint64_t rng;                 /* order = random: the shuffle's state, from the run's seed */
+	struct ior_rng rng;           /* order = random: the shuffle's state, from the run's seed */
 };
 
 void ior_cell_runner_init(struct ior_cell_runner *r, struct ior_db *db, const struct ior_matrix *m,

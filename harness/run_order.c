@@ -1,30 +1,22 @@
 /* Walking a device's cells in the matrix's repetition order (see run_order.h). */
 #include "harness/run_order.h"
 #include "common/error.h"
+#include "common/rng.h"
 #include "matrix/matrix.h"
 
 #include <stdlib.h>
 
-/* splitmix64: small and seedable, so a recorded seed gives the same order again. */
-static uint64_t next_random(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static void shuffle(size_t *perm, size_t n, uint64_t *rng)
+static void shuffle(size_t *perm, size_t n, struct ior_rng *rng)
 {
 	for (size_t i = n; i > 1; i--) {
-		size_t j = (size_t)(next_random(rng) % i);
+		size_t j = ior_rng_below(rng, i);
 		size_t t = perm[i - 1];
 		perm[i - 1] = perm[j];
 		perm[j] = t;
 	}
 }
 
-int ior_run_order(int order, const int *caps, size_t n, uint64_t *rng, ior_run_visit_fn visit, void *ctx)
+int ior_run_order(int order, const int *caps, size_t n, struct ior_rng *rng, ior_run_visit_fn visit, void *ctx)
 {
 	int rc = IOR_OK;
 	if (order == IOR_ORDER_SEQUENTIAL) {

@@ -6,16 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* --- the seeded generator (xoshiro256**, seeded through splitmix64) ------- */
-
-struct ior_rng {
-	uint64_t s[4];
-};
-void ior_rng_seed(struct ior_rng *r, uint64_t seed);
-uint64_t ior_rng_next(struct ior_rng *r);
-double ior_rng_uniform(struct ior_rng *r);          /* [0, 1) */
-size_t ior_rng_below(struct ior_rng *r, size_t n);  /* [0, n) */
-double ior_rng_normal(struct ior_rng *r);           /* standard normal */
+#include "common/rng.h"   /* the seeded generator the bootstraps use */
 
 /* --- Mann-Whitney U ----------------------------------------------------------- */
 

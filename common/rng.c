@@ -1,5 +1,5 @@
-/* A small seeded PRNG (xoshiro256** seeded by splitmix64, Blackman & Vigna) so bootstraps and permutation tests repeat exactly. */
-#include "reports/compare.h"
+/* A small seeded PRNG (xoshiro256** seeded by splitmix64, Blackman & Vigna) so bootstraps, permutation tests and shuffles repeat exactly. */
+#include "common/rng.h"
 
 #include <math.h>
 
