@@ -149,7 +149,7 @@ static int set_scheduler(struct ior_loopstack *st, struct ior_loopstack_level *l
 static int add_level(struct ior_loopstack *st, const struct ior_loopstack_spec *spec, bool with_fs)
 {
 	const char *below = st->depth ? st->lv[st->depth - 1].mnt : st->base;
-	uint64_t room;
+	uint64_t room = 0; /* gcc -O3 cannot see that room_in sets it whenever rc is IOR_OK */
 	int rc = check_stop("adding a loop device");
 	if (rc == IOR_OK)
 		rc = room_in(below, &room);
