@@ -37,6 +37,7 @@ dd if=/dev/zero of="$file" bs=1M count=1024 conv=fsync status=none   # 8 jobs x 
 dev=$(losetup -f --show --direct-io=on "$file")
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 
 # One fio run -> "MiB/s CPU-s/GiB". fio's group figures: cpu% is of the summed job runtimes.
@@ -71,7 +72,7 @@ for c in "${fio_cases[@]}"; do
 		for ((i = 0; i < pairs; i++)); do
 			# ABBA order: who goes first alternates, so drift in the device does not favour one tool.
 			for who in $( ((i % 2)) && echo "engine fio" || echo "fio engine"); do
-				if [ $who = fio ]; then
+				if [ "$who" = fio ]; then
 					read -r t cpu < <(run_fio "$ioengine" "$rw" "$bs" "$depth" "$jobs"); ft+=("$t"); fc+=("$cpu")
 				else
 					read -r t cpu < <(run_engine "$engine" "$rw" "$bs" "$depth" "$jobs"); et+=("$t"); ec+=("$cpu")
