@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "matrix/option.h"
+#include "options/option.h"
 
 /* Bumped when struct ior_engine_ops changes; registration refuses a mismatch. */
 #define IOR_ENGINE_ABI 1

@@ -8,7 +8,7 @@
 
 #include "engines/clock.h"
 #include "engines/engine.h"
-#include "matrix/option.h"
+#include "options/option.h"
 
 /* ---- options: one struct and one table of rows for every fio-style engine ---- */
 

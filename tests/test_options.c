@@ -1,6 +1,6 @@
 /* Tests of option rows: unit parsers with their bounds and junk, the generic setter, defaults, formatting, copies. */
 #include "tests/suite.h"
-#include "matrix/option.h"
+#include "options/option.h"
 #include "common/error.h"
 
 #include <stddef.h>

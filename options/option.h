@@ -1,6 +1,6 @@
 /* Option rows: data that describes one settable key (fio's fio_option model), shared by the matrix file, the command line and every engine. */
-#ifndef IOR_MATRIX_OPTION_H
-#define IOR_MATRIX_OPTION_H
+#ifndef IOR_OPTIONS_OPTION_H
+#define IOR_OPTIONS_OPTION_H
 
 #include <stdbool.h>
 #include <stddef.h>
