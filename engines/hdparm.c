@@ -25,15 +25,19 @@ struct hdparm_opts {
 	double settle;
 };
 
+#define HDPARM_OPT(field) offsetof(struct hdparm_opts, field)
+
 static const struct ior_option hdparm_rows[] = {
-	{ "direct", IOR_OPT_BOOL, offsetof(struct hdparm_opts, direct), 0, 0, "no", NULL,
-	  "open with O_DIRECT and an aligned buffer, like hdparm --direct" },
-	{ "duration", IOR_OPT_DURATION, offsetof(struct hdparm_opts, duration), 0.01, 86400, "3s", NULL,
-	  "read for at least this long (hdparm -t: 3 s), less when the device ends first" },
-	{ "bs", IOR_OPT_SIZE, offsetof(struct hdparm_opts, bs), 512, 1024.0 * 1024 * 1024, "2M", NULL,
-	  "size of each read (hdparm: 2 MiB)" },
-	{ "settle", IOR_OPT_DURATION, offsetof(struct hdparm_opts, settle), 0, 60, "3s", NULL,
-	  "pause after the flush before timing (hdparm -t: sync, then 3 s for the drive to settle)" },
+	{ .name = "direct", .type = IOR_OPT_BOOL, .offset = HDPARM_OPT(direct),
+	  .def = "no", .help = "open with O_DIRECT and an aligned buffer, like hdparm --direct" },
+	{ .name = "duration", .type = IOR_OPT_DURATION, .offset = HDPARM_OPT(duration), .min = 0.01, .max = 86400,
+	  .def = "3s",
+	  .help = "read for at least this long (hdparm -t: 3 s), less when the device ends first" },
+	{ .name = "bs", .type = IOR_OPT_SIZE, .offset = HDPARM_OPT(bs), .min = 512, .max = 1024.0 * 1024 * 1024,
+	  .def = "2M", .help = "size of each read (hdparm: 2 MiB)" },
+	{ .name = "settle", .type = IOR_OPT_DURATION, .offset = HDPARM_OPT(settle), .min = 0, .max = 60,
+	  .def = "3s",
+	  .help = "pause after the flush before timing (hdparm -t: sync, then 3 s for the drive to settle)" },
 	IOR_OPTION_END,
 };
 
