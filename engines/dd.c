@@ -43,7 +43,7 @@ static const char *const input_names[] = {
 static const struct ior_option dd_rows[] = {
 	{ .name = "rw", .type = IOR_OPT_ENUM, .offset = DD_OPT(rw),
 	  .def = "write", .choices = rw_names, .help = "write or read, sequentially from offset 0" },
-	{ .name = "bs", .type = IOR_OPT_SIZE, .offset = DD_OPT(bs), .min = 512, .max = 1024.0 * 1024 * 1024,
+	{ .name = "bs", .type = IOR_OPT_SIZE, .offset = DD_OPT(bs), .min = 512, .max = IOR_GIB,
 	  .def = "1M", .help = "block size of each read or write" },
 	{ .name = "count", .type = IOR_OPT_UINT, .offset = DD_OPT(count), .min = 1, .max = 1e9,
 	  .def = "64", .help = "number of blocks" },
@@ -238,10 +238,9 @@ static int dd_measure(void *state, struct ior_sample *out)
 		return rc;
 	}
 	memset(out, 0, sizeof(*out));
-	/* MiB/s, like hdparm's "MB/s" and the aio engine, so cells compare; coreutils dd
-	 * prints SI MB/s (10^6 bytes), 4.9% larger for the same speed. */
-	out->value = wall > 0 ? moved / 1048576.0 / wall : 0;
-	out->unit = "MiB/s";
+	/* coreutils dd prints SI MB/s (10^6 bytes), 4.9% larger for the same speed. */
+	out->value = wall > 0 ? (double)moved / IOR_MIB / wall : 0;
+	out->unit = IOR_UNIT_MIB_S;
 	out->higher_is_better = true;
 	out->bytes = moved;
 	out->ios = s->o.count;

@@ -126,7 +126,7 @@ static int exec_measure(void *state, struct ior_sample *out)
 		return rc;
 	memset(out, 0, sizeof(*out));
 	out->value = res.wall_s;
-	out->unit = "s";
+	out->unit = IOR_UNIT_SECONDS;
 	out->higher_is_better = false;
 	out->wall_s = res.wall_s;
 	out->usr_s = res.usr_s;

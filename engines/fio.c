@@ -34,7 +34,7 @@ struct fio_opts {
 static const struct ior_option fio_rows[] = {
 	{ .name = "rw", .type = IOR_OPT_ENUM, .offset = FIO_OPT(rw),
 	  .def = "read", .choices = rw_names, .help = "fio's rw" },
-	{ .name = "bs", .type = IOR_OPT_SIZE, .offset = FIO_OPT(bs), .min = 512, .max = 1024.0 * 1024 * 1024,
+	{ .name = "bs", .type = IOR_OPT_SIZE, .offset = FIO_OPT(bs), .min = 512, .max = IOR_GIB,
 	  .def = "4k", .help = "block size" },
 	{ .name = "iodepth", .type = IOR_OPT_UINT, .offset = FIO_OPT(iodepth), .min = 1, .max = 65536,
 	  .def = "1", .help = "I/Os in flight per job" },
@@ -166,10 +166,10 @@ static void fill_sample(struct ior_sample *out, const struct fio_state *s, const
 	/* The aio and uring engines' convention: IOPS below 64k blocks, MiB/s from 64k up. */
 	if (s->o.bs < 65536) {
 		out->value = rd->iops + wr->iops;
-		out->unit = "IOPS";
+		out->unit = IOR_UNIT_IOPS;
 	} else {
-		out->value = (rd->bw_bytes + wr->bw_bytes) / 1048576.0;
-		out->unit = "MiB/s";
+		out->value = (rd->bw_bytes + wr->bw_bytes) / IOR_MIB;
+		out->unit = IOR_UNIT_MIB_S;
 	}
 	out->higher_is_better = true;
 	out->wall_s = rd->runtime_s > wr->runtime_s ? rd->runtime_s : wr->runtime_s;

@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MIB (1024.0 * 1024.0)
 
 struct hdparm_opts {
 	bool direct;
@@ -33,7 +32,7 @@ static const struct ior_option hdparm_rows[] = {
 	{ .name = "duration", .type = IOR_OPT_DURATION, .offset = HDPARM_OPT(duration), .min = 0.01, .max = 86400,
 	  .def = "3s",
 	  .help = "read for at least this long (hdparm -t: 3 s), less when the device ends first" },
-	{ .name = "bs", .type = IOR_OPT_SIZE, .offset = HDPARM_OPT(bs), .min = 512, .max = 1024.0 * 1024 * 1024,
+	{ .name = "bs", .type = IOR_OPT_SIZE, .offset = HDPARM_OPT(bs), .min = 512, .max = IOR_GIB,
 	  .def = "2M", .help = "size of each read (hdparm: 2 MiB)" },
 	{ .name = "settle", .type = IOR_OPT_DURATION, .offset = HDPARM_OPT(settle), .min = 0, .max = 60,
 	  .def = "3s",
@@ -198,8 +197,8 @@ static int hdparm_measure(void *state, struct ior_sample *out)
 	out->wall_s = elapsed;
 	out->usr_s = cpu1.usr_s - cpu0.usr_s;
 	out->sys_s = cpu1.sys_s - cpu0.sys_s;
-	out->value = (double)out->bytes / MIB / elapsed;
-	out->unit = "MB/s";
+	out->value = (double)out->bytes / IOR_MIB / elapsed;
+	out->unit = IOR_UNIT_MIB_S; /* hdparm's own "MB/sec" is this unit */
 	out->higher_is_better = true;
 	snprintf(out->detail, sizeof(out->detail), "%s reads of %llu bytes%s", s->opts.direct ? "O_DIRECT" : "buffered",
 		 (unsigned long long)s->opts.bs, reads == s->max_reads ? ", stopped at the end of the device" : "");

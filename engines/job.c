@@ -28,7 +28,7 @@ const struct ior_option ior_job_rows[] = {
 	  .def = "read", .choices = rw_names, .help = "I/O pattern, as fio's rw" },
 	{ .name = "rwmixread", .type = IOR_OPT_PERCENT, .offset = JOB_OPT(rwmixread), .min = 0, .max = 1,
 	  .def = "50%", .help = "randrw: share of reads" },
-	{ .name = "bs", .type = IOR_OPT_SIZE, .offset = JOB_OPT(bs), .min = 512, .max = 64.0 * 1024 * 1024,
+	{ .name = "bs", .type = IOR_OPT_SIZE, .offset = JOB_OPT(bs), .min = 512, .max = 64 * IOR_MIB,
 	  .def = "4k", .help = "size of each request" },
 	{ .name = "iodepth", .type = IOR_OPT_UINT, .offset = JOB_OPT(iodepth), .min = 1, .max = 4096,
 	  .def = "1", .help = "requests in flight per job" },
@@ -468,10 +468,10 @@ static void fill_sample(const struct ior_job *job, struct ior_sample *out, const
 	/* Like fio's group_reporting: all bytes over the longest job's runtime. */
 	out->wall_s = (double)wall_ns / 1e9;
 	double wall = out->wall_s > 0 ? out->wall_s : 1e-9;
-	double mib_s = (double)out->bytes / (1024.0 * 1024.0) / wall, iops = (double)out->ios / wall;
+	double mib_s = (double)out->bytes / IOR_MIB / wall, iops = (double)out->ios / wall;
 	bool bw = o->bs >= IOR_JOB_BW_MIN_BS;
 	out->value = bw ? mib_s : iops;
-	out->unit = bw ? "MiB/s" : "IOPS";
+	out->unit = bw ? IOR_UNIT_MIB_S : IOR_UNIT_IOPS;
 	out->higher_is_better = true;
 	out->has_latency = lat->n > 0;
 	out->lat_p50_us = ior_lat_percentile(lat, 0.50) / 1000.0;

@@ -39,7 +39,7 @@ static const struct ior_option loop_rows[] = {
 	  .def = "tmpfs", .help = "tmpfs (a private tmpfs is mounted) or a directory for the first file" },
 	{ .name = "backing_size", .type = IOR_OPT_SIZE, .offset = LOOP_OPT(backing_size),
 	  .def = "0", .help = "size of the tmpfs; 0 = size" },
-	{ .name = "size", .type = IOR_OPT_SIZE, .offset = LOOP_OPT(size), .min = 1048576, .max = 1099511627776.0,
+	{ .name = "size", .type = IOR_OPT_SIZE, .offset = LOOP_OPT(size), .min = IOR_MIB, .max = IOR_TIB,
 	  .def = "256M", .help = "each level's file (less when the level below cannot hold it)" },
 	{ .name = "depth", .type = IOR_OPT_UINT, .offset = LOOP_OPT(depth), .min = 1, .max = IOR_LOOPSTACK_MAX_DEPTH,
 	  .def = "1",

@@ -27,6 +27,13 @@ struct ior_option {
 	const char *help;
 };
 
+/* Size units, powers of 1024 as the size suffixes k, M, G and T read them: for row ranges and
+ * for figures in MiB (integers: divide a double by them, or the division truncates). */
+#define IOR_KIB (UINT64_C(1) << 10)
+#define IOR_MIB (UINT64_C(1) << 20)
+#define IOR_GIB (UINT64_C(1) << 30)
+#define IOR_TIB (UINT64_C(1) << 40)
+
 /* A table of rows ends with a row whose name is NULL. */
 #define IOR_OPTION_END { .name = NULL }
 
