@@ -31,3 +31,7 @@ endif()
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/matrix/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples
         FILES_MATCHING PATTERN "*.ini" PATTERN "*.md")
 install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/COPYING DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# The bash completion (harness/CMakeLists.txt writes it from the command descriptors), where
+# bash-completion looks for it on demand.
+install(FILES ${IOR_COMPLETION_FILE} DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)

@@ -1,8 +1,11 @@
 /* The documents keep up with the code: every matrix key and every command option is in its man page, and db/SCHEMA.md is at the code's schema version. */
 #include "db/db.h"
 #include "engines/engine.h"
+#include "harness/commands.h"
 #include "matrix/matrix.h"
 #include "tests/suite.h"
+
+#include <glob.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +166,110 @@ static void test_a_missing_or_extra_key_is_caught(void)
 	page_free(&p);
 }
 
+/* The definition-list lines (those starting with "*") of a page's OPTIONS and COMMANDS sections,
+ * joined, so "*--host* _H_, *--device* _D_" documents both; the SYNOPSIS alone documents nothing. */
+static void term_lines(char *out, size_t len, const char *relative)
+{
+	FILE *f = fopen(ior_test_source_path(relative), "r");
+	if (!f)
+		fprintf(stderr, "\n  no man page %s", relative);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	size_t used = 0;
+	char line[512];
+	out[0] = '\0';
+	bool listing = false;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "# ", 2))
+			listing = !strcmp(line, "# OPTIONS\n") || !strcmp(line, "# COMMANDS\n");
+		else if (listing && line[0] == '*' && used + strlen(line) < len)
+			used += (size_t)snprintf(out + used, len - used, "%s", line);
+	}
+	fclose(f);
+}
+
+static bool documents(const char *terms, const char *page, const char *name)
+{
+	char bold[80];
+	snprintf(bold, sizeof(bold), "*%s*", name);
+	bool there = strstr(terms, bold) != NULL;
+	if (!there)
+		fprintf(stderr, "\n  %s: no term for '%s'", page, name);
+	return there;
+}
+
+/* Every "*--option*" of the terms is a row of rows or of the global options: none is stale. */
+static void check_no_stale_option(const char *terms, const char *page, const struct ior_cmd_opt *rows)
+{
+	for (const char *p = terms; (p = strstr(p, "*-")); p++) {
+		const char *end = strchr(p + 1, '*');
+		if (!end)
+			break;
+		char name[64];
+		snprintf(name, sizeof(name), "%.*s", (int)(end - p - 1), p + 1);
+		bool known = false;
+		for (const struct ior_cmd_opt *set[] = { rows, ior_cmd_global_options }, **r = set; r < set + 2; r++)
+			for (const struct ior_cmd_opt *o = *r; o && o->name; o++)
+				known |= !strcmp(o->name, name) || (o->alias && !strcmp(o->alias, name));
+		known |= !strcmp(name, "--version"); /* ioregress(1): main's own */
+		if (!known)
+			fprintf(stderr, "\n  %s: '%s' is no option of the command", page, name);
+		CU_ASSERT_TRUE(known);
+		p = end;
+	}
+}
+
+static void test_each_command_page_has_every_option(void)
+{
+	static char terms[1 << 16];
+	for (size_t c = 0; c < ior_command_count; c++) {
+		const struct ior_command *cmd = ior_commands[c];
+		char page[128];
+		snprintf(page, sizeof(page), "harness/man/ioregress-%s.1.scd", cmd->name);
+		term_lines(terms, sizeof(terms), page);
+		for (const struct ior_cmd_opt *o = cmd->options; o && o->name; o++) {
+			CU_ASSERT_TRUE(documents(terms, page, o->name));
+			if (o->alias)
+				CU_ASSERT_TRUE(documents(terms, page, o->alias));
+			char choices[256];
+			snprintf(choices, sizeof(choices), "%s", o->value == IOR_CMD_CHOICE && o->choices ? o->choices : "");
+			for (char *v = strtok(choices, " "); v; v = strtok(NULL, " "))
+				CU_ASSERT_PTR_NOT_NULL(strstr(terms, v));
+		}
+		check_no_stale_option(terms, page, cmd->options);
+	}
+}
+
+/* ioregress(1) lists every command and the global options; every page in harness/man is one of them. */
+static void test_main_page_lists_commands_and_global_options(void)
+{
+	static char terms[1 << 16];
+	const char *page = "harness/man/ioregress.1.scd";
+	term_lines(terms, sizeof(terms), page);
+	for (size_t c = 0; c < ior_command_count; c++)
+		CU_ASSERT_TRUE(documents(terms, page, ior_commands[c]->name));
+	for (const struct ior_cmd_opt *o = ior_cmd_global_options; o->name; o++) {
+		CU_ASSERT_TRUE(documents(terms, page, o->name));
+		if (o->alias)
+			CU_ASSERT_TRUE(documents(terms, page, o->alias));
+	}
+	check_no_stale_option(terms, page, NULL);
+	glob_t g;
+	CU_ASSERT_EQUAL_FATAL(glob(ior_test_source_path("harness/man/ioregress-*.1.scd"), 0, NULL, &g), 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *name = strrchr(g.gl_pathv[i], '/') + strlen("/ioregress-");
+		bool command = false;
+		for (size_t c = 0; c < ior_command_count; c++) {
+			size_t len = strlen(ior_commands[c]->name);
+			command |= !strncmp(name, ior_commands[c]->name, len) && !strcmp(name + len, ".1.scd");
+		}
+		if (!command)
+			fprintf(stderr, "\n  %s is the page of no command", g.gl_pathv[i]);
+		CU_ASSERT_TRUE(command);
+	}
+	CU_ASSERT_EQUAL(g.gl_pathc, ior_command_count);
+	globfree(&g);
+}
+
 /* db/SCHEMA.md says "(now **N**)" and has one upgrade row per version up to N. */
 static void test_schema_md_is_at_the_code_version(void)
 {
@@ -193,6 +300,8 @@ int main(void)
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_matrix_page_has_every_key_of_every_section_and_engine),
 		IOR_TEST(test_a_missing_or_extra_key_is_caught),
+		IOR_TEST(test_each_command_page_has_every_option),
+		IOR_TEST(test_main_page_lists_commands_and_global_options),
 		IOR_TEST(test_schema_md_is_at_the_code_version),
 		IOR_TEST_END,
 	};
