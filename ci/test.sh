@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The README's second command: install, lint the scripts, build normally and with ASan+UBSan and
-# run the whole ctest suite on both builds, then build (only) every other build type and clang.
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The README's second command: install, build normally and with ASan+UBSan and run the whole
+# ctest suite on both builds, lint the scripts and SPDX lines, then build (only) every other build
+# type and clang.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/setup.sh
 status=0
-echo "== shellcheck"
-bash ci/lint.sh || status=1
 for kind in release sanitize; do
   bash ci/build.sh "$kind"
   dir=build; [ "$kind" = sanitize ] && dir=build-asan
@@ -15,6 +15,8 @@ for kind in release sanitize; do
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     ctest --test-dir "$dir" --output-on-failure --timeout 600 || status=1
 done
+echo "== lint (shellcheck, SPDX lines)"
+bash ci/lint.sh || status=1
 for kind in debug optimise minsize clang; do
   echo "== build only ($kind)"
   bash ci/build.sh "$kind" || status=1
