@@ -15,6 +15,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 build=${1:-build}
 once=${ENGINE_ONCE:-$build/bench/engine_once}

@@ -41,6 +41,7 @@ dd if=/dev/urandom of="$file" bs=1M count=1024 conv=fsync status=none   # 8 jobs
 dev=$(losetup -f --show --direct-io=on "$file")
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 
 # One fio run -> "MiB/s CPU-s/GiB lat-p50 lat-p99 clat-p50 clat-p99" (microseconds, of the direction that
@@ -81,7 +82,7 @@ for c in "${fio_cases[@]}"; do
 		for ((i = 0; i < pairs; i++)); do
 			# ABBA order: who goes first alternates, so drift in the device does not favour one tool.
 			for who in $( ((i % 2)) && echo "engine fio" || echo "fio engine"); do
-				if [ $who = fio ]; then
+				if [ "$who" = fio ]; then
 					read -r t cpu l50 l99 c50 c99 < <(run_fio "$ioengine" "$rw" "$bs" "$depth" "$jobs")
 					ft+=("$t"); fc+=("$cpu"); fl+=("$l50 $l99 $c50 $c99")
 				else

@@ -53,7 +53,7 @@ for t in "${targets[@]}"; do
 	[ -d "$seeds" ] || { echo "fuzz.sh: no corpus '$seeds'" >&2; exit 2; }
 	mkdir -p "$work/$t/corpus" "$work/$t/tmp"
 	log="$work/$t.log"
-	echo "== fuzz_$t for ${seconds}s (seeds: $(ls "$seeds" | wc -l) files in $seeds)"
+	echo "== fuzz_$t for ${seconds}s (seeds: $(find "$seeds" -type f | wc -l) files in $seeds)"
 	status=0
 	# -timeout: an input that takes 10 s is a hang worth reporting. detect_leaks: a leak is a crash.
 	TMPDIR="$work/$t/tmp" ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \

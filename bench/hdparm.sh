@@ -21,6 +21,7 @@ dd if=/dev/urandom of="$file" bs=1M count=$(( $(numfmt --from=iec "$size") >> 20
 dev=$(losetup -f --show "$file")
 cat "$file" >/dev/null
 
+# shellcheck source=bench/lib.sh
 . "$(cd "$(dirname "$0")" && pwd)/lib.sh"
 # hdparm prints "... = 123.45 MB/sec" (or kB/sec below 1 MB/s).
 hdparm_mb() { hdparm "$@" "$dev" | awk '/Timing/ {v=$(NF-1); if ($NF=="kB/sec") v/=1024; print v}'; }
@@ -36,7 +37,7 @@ for mode in buffered direct; do
 		# goes first alternates (ABBA) so drift does not favour one tool.
 		for who in $( ((i % 2)) && echo "engine hdparm" || echo "hdparm engine"); do
 			sync; blockdev --flushbufs "$dev"
-			if [ $who = hdparm ]; then h+=("$(hdparm_mb "${hflags[@]}")"); else e+=("$(engine_mb "${eopts[@]}")"); fi
+			if [ "$who" = hdparm ]; then h+=("$(hdparm_mb "${hflags[@]}")"); else e+=("$(engine_mb "${eopts[@]}")"); fi
 		done
 	done
 	printf '%-9s %-6s %s\n' $mode hdparm "${h[*]}"

@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
-# Configures and builds ioregress into a build folder: ci/build.sh [release|sanitize] (default release).
+# Configures and builds ioregress into a build folder, warnings as errors: ci/build.sh [KIND]
+# (default release). release and sanitize are the builds the tests run on; the others are built
+# so that every build type compiles with every compiler a user may have.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind=${1:-release}
+cc=
 case "$kind" in
-  release)  dir=build;      flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
-  sanitize) dir=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DIOR_SANITIZE=ON) ;;
-  *) echo "error: unknown build kind '$kind' (release or sanitize)" >&2; exit 2 ;;
+  release)  dir=build;         type=RelWithDebInfo; flags=() ;;
+  sanitize) dir=build-asan;    type=Debug;          flags=(-DIOR_SANITIZE=ON) ;;
+  debug)    dir=build-debug;   type=Debug;          flags=() ;;
+  optimise) dir=build-release; type=Release;        flags=() ;;
+  minsize)  dir=build-minsize; type=MinSizeRel;     flags=() ;;
+  clang)    dir=build-clang;   type=Release;        flags=(); cc=clang ;;
+  *) echo "error: unknown build kind '$kind' (release, sanitize, debug, optimise, minsize or clang)" >&2
+     exit 2 ;;
 esac
-cmake -S . -B "$dir" "${flags[@]}" >/dev/null
+if [ -n "$cc" ]; then
+  export CC=$cc
+fi
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE="$type" -DIOR_WERROR=ON "${flags[@]}" >/dev/null
 cmake --build "$dir" -j"$(nproc)"

@@ -4,10 +4,13 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
-  libsqlite3-dev sqlite3 libaio-dev liburing-dev libgit2-dev libkmod-dev libblkid-dev
-  libinih-dev libjson-c-dev libcunit1-dev zlib1g-dev libssl-dev
+  libsqlite3-dev sqlite3 libaio-dev liburing-dev libkmod-dev libblkid-dev
+  libjson-c-dev libcunit1-dev zlib1g-dev libssl-dev
   util-linux fdisk e2fsprogs kmod hdparm fio valgrind
-  clang libclang-rt-14-dev        # bench/fuzz.sh: libFuzzer and the sanitizer runtimes
+  clang libclang-rt-14-dev        # the clang Release build; bench/fuzz.sh: libFuzzer, sanitizer runtimes
+  scdoc man-db                    # the man pages and their test (man -l)
+  dpkg-dev file                   # cpack -G DEB: dpkg-shlibdeps computes Depends:
+  shellcheck                      # ci/lint.sh
 )
 
 missing=()

@@ -11,14 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 
-enum dd_rw { DD_WRITE, DD_READ };
+enum dd_rw { DD_WRITE, DD_READ, DD_RW_COUNT };
 /* none: page cache only; each: O_SYNC (oflag=sync); dsync: O_DSYNC (oflag=dsync);
  * direct: O_DIRECT (oflag/iflag=direct); end: one fsync inside the timing (conv=fsync). */
-enum dd_sync { DD_SYNC_NONE, DD_SYNC_EACH, DD_SYNC_DSYNC, DD_SYNC_DIRECT, DD_SYNC_END };
+enum dd_sync { DD_SYNC_NONE, DD_SYNC_EACH, DD_SYNC_DSYNC, DD_SYNC_DIRECT, DD_SYNC_END, DD_SYNC_COUNT };
 /* zero: every block is first read from /dev/zero, as `dd if=/dev/zero` does, so the figure is
  * dd's (the field reports' numbers are dd's); pattern: no input read, each block starts with
  * its byte offset, so a read-back can tell which write landed where. */
-enum dd_input { DD_INPUT_ZERO, DD_INPUT_PATTERN };
+enum dd_input { DD_INPUT_ZERO, DD_INPUT_PATTERN, DD_INPUT_COUNT };
 
 struct dd_opts {
 	int rw;
@@ -28,21 +28,30 @@ struct dd_opts {
 	int input;
 };
 
-static const char *const rw_names[] = { "write", "read", NULL };
-static const char *const sync_names[] = { "none", "each", "dsync", "direct", "end", NULL };
-static const char *const input_names[] = { "zero", "pattern", NULL };
+/* The choices of each enum key by value; at index COUNT, the NULL that ends the list. */
+static const char *const rw_names[] = { [DD_WRITE] = "write", [DD_READ] = "read", [DD_RW_COUNT] = NULL };
+static const char *const sync_names[] = {
+	[DD_SYNC_NONE] = "none", [DD_SYNC_EACH] = "each", [DD_SYNC_DSYNC] = "dsync",
+	[DD_SYNC_DIRECT] = "direct", [DD_SYNC_END] = "end", [DD_SYNC_COUNT] = NULL,
+};
+static const char *const input_names[] = {
+	[DD_INPUT_ZERO] = "zero", [DD_INPUT_PATTERN] = "pattern", [DD_INPUT_COUNT] = NULL,
+};
+
+#define DD_OPT(field) offsetof(struct dd_opts, field)
 
 static const struct ior_option dd_rows[] = {
-	{ "rw", IOR_OPT_ENUM, offsetof(struct dd_opts, rw), 0, 0, "write", rw_names,
-	  "write or read, sequentially from offset 0" },
-	{ "bs", IOR_OPT_SIZE, offsetof(struct dd_opts, bs), 512, 1024.0 * 1024 * 1024, "1M", NULL,
-	  "block size of each read or write" },
-	{ "count", IOR_OPT_UINT, offsetof(struct dd_opts, count), 1, 1e9, "64", NULL,
-	  "number of blocks" },
-	{ "sync", IOR_OPT_ENUM, offsetof(struct dd_opts, sync), 0, 0, "none", sync_names,
-	  "none, each (O_SYNC), dsync (O_DSYNC), direct (O_DIRECT), end (one fsync, timed)" },
-	{ "input", IOR_OPT_ENUM, offsetof(struct dd_opts, input), 0, 0, "zero", input_names,
-	  "what a write writes: zero (read from /dev/zero, timed, as dd if=/dev/zero) or pattern (offset-stamped blocks)" },
+	{ .name = "rw", .type = IOR_OPT_ENUM, .offset = DD_OPT(rw),
+	  .def = "write", .choices = rw_names, .help = "write or read, sequentially from offset 0" },
+	{ .name = "bs", .type = IOR_OPT_SIZE, .offset = DD_OPT(bs), .min = 512, .max = IOR_GIB,
+	  .def = "1M", .help = "block size of each read or write" },
+	{ .name = "count", .type = IOR_OPT_UINT, .offset = DD_OPT(count), .min = 1, .max = 1e9,
+	  .def = "64", .help = "number of blocks" },
+	{ .name = "sync", .type = IOR_OPT_ENUM, .offset = DD_OPT(sync), .def = "none", .choices = sync_names,
+	  .help = "none, each (O_SYNC), dsync (O_DSYNC), direct (O_DIRECT), end (one fsync, timed)" },
+	{ .name = "input", .type = IOR_OPT_ENUM, .offset = DD_OPT(input),
+	  .def = "zero", .choices = input_names,
+	  .help = "what a write writes: zero (read from /dev/zero, timed, as dd if=/dev/zero) or pattern (offset-stamped blocks)" },
 	IOR_OPTION_END
 };
 
@@ -229,10 +238,9 @@ static int dd_measure(void *state, struct ior_sample *out)
 		return rc;
 	}
 	memset(out, 0, sizeof(*out));
-	/* MiB/s, like hdparm's "MB/s" and the aio engine, so cells compare; coreutils dd
-	 * prints SI MB/s (10^6 bytes), 4.9% larger for the same speed. */
-	out->value = wall > 0 ? moved / 1048576.0 / wall : 0;
-	out->unit = "MiB/s";
+	/* coreutils dd prints SI MB/s (10^6 bytes), 4.9% larger for the same speed. */
+	out->value = wall > 0 ? (double)moved / IOR_MIB / wall : 0;
+	out->unit = IOR_UNIT_MIB_S;
 	out->higher_is_better = true;
 	out->bytes = moved;
 	out->ios = s->o.count;

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "matrix/option.h"
+#include "options/option.h"
 
 /* Bumped when struct ior_engine_ops changes; registration refuses a mismatch. */
 #define IOR_ENGINE_ABI 1
@@ -26,10 +26,16 @@ struct ior_target {
 				  * NULL when ioregress did not create it */
 };
 
+/* A sample's unit: one name per quantity whichever engine measured it, so that cells of
+ * different engines compare (hdparm prints MiB/s as "MB/s", coreutils dd prints SI MB/s). */
+#define IOR_UNIT_MIB_S "MiB/s" /* IOR_MIB bytes a second */
+#define IOR_UNIT_IOPS "IOPS"
+#define IOR_UNIT_SECONDS "s"
+
 /* One repetition's measurement. The headline figure is value/unit; the rest is what the engine can tell. */
 struct ior_sample {
 	double value;            /* e.g. 112.4 */
-	const char *unit;        /* e.g. "MB/s" (MiB/s, hdparm's convention), "IOPS", "s" */
+	const char *unit;        /* one of the IOR_UNIT_ names */
 	bool higher_is_better;
 	uint64_t bytes;          /* bytes moved in the timed part */
 	uint64_t ios;            /* I/O requests completed in the timed part */

@@ -17,15 +17,17 @@ struct exec_opts {
 	char *dir;
 };
 
+#define EXEC_OPT(field) offsetof(struct exec_opts, field)
+
 static const struct ior_option exec_rows[] = {
-	{ "command", IOR_OPT_STRING, offsetof(struct exec_opts, command), 0, 0, NULL, NULL,
-	  "the timed command, an argument list (quotes allowed, no shell)" },
-	{ "setup", IOR_OPT_STRING, offsetof(struct exec_opts, setup), 0, 0, NULL, NULL,
-	  "run before each repetition, untimed (e.g. make clean)" },
-	{ "cleanup", IOR_OPT_STRING, offsetof(struct exec_opts, cleanup), 0, 0, NULL, NULL,
-	  "run after each repetition, untimed, even when the command failed" },
-	{ "dir", IOR_OPT_STRING, offsetof(struct exec_opts, dir), 0, 0, NULL, NULL,
-	  "working directory of all three commands" },
+	{ .name = "command", .type = IOR_OPT_STRING, .offset = EXEC_OPT(command),
+	  .help = "the timed command, an argument list (quotes allowed, no shell)" },
+	{ .name = "setup", .type = IOR_OPT_STRING, .offset = EXEC_OPT(setup),
+	  .help = "run before each repetition, untimed (e.g. make clean)" },
+	{ .name = "cleanup", .type = IOR_OPT_STRING, .offset = EXEC_OPT(cleanup),
+	  .help = "run after each repetition, untimed, even when the command failed" },
+	{ .name = "dir", .type = IOR_OPT_STRING, .offset = EXEC_OPT(dir),
+	  .help = "working directory of all three commands" },
 	IOR_OPTION_END
 };
 
@@ -124,7 +126,7 @@ static int exec_measure(void *state, struct ior_sample *out)
 		return rc;
 	memset(out, 0, sizeof(*out));
 	out->value = res.wall_s;
-	out->unit = "s";
+	out->unit = IOR_UNIT_SECONDS;
 	out->higher_is_better = false;
 	out->wall_s = res.wall_s;
 	out->usr_s = res.usr_s;

@@ -8,8 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum fio_rw { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_RW };
-static const char *const rw_names[] = { "read", "write", "randread", "randwrite", "randrw", "rw", NULL };
+enum fio_rw { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_RW, RW_COUNT };
+/* By value; at RW_COUNT, the NULL that ends the choices. */
+static const char *const rw_names[] = {
+	[RW_READ] = "read", [RW_WRITE] = "write", [RW_RANDREAD] = "randread", [RW_RANDWRITE] = "randwrite",
+	[RW_RANDRW] = "randrw", [RW_RW] = "rw", [RW_COUNT] = NULL,
+};
 
 struct fio_opts {
 	int rw;
@@ -25,23 +29,31 @@ struct fio_opts {
 	char *binary;
 };
 
+#define FIO_OPT(field) offsetof(struct fio_opts, field)
+
 static const struct ior_option fio_rows[] = {
-	{ "rw", IOR_OPT_ENUM, offsetof(struct fio_opts, rw), 0, 0, "read", rw_names, "fio's rw" },
-	{ "bs", IOR_OPT_SIZE, offsetof(struct fio_opts, bs), 512, 1024.0 * 1024 * 1024, "4k", NULL, "block size" },
-	{ "iodepth", IOR_OPT_UINT, offsetof(struct fio_opts, iodepth), 1, 65536, "1", NULL, "I/Os in flight per job" },
-	{ "numjobs", IOR_OPT_UINT, offsetof(struct fio_opts, numjobs), 1, 1024, "1", NULL, "jobs (fio processes)" },
-	{ "size", IOR_OPT_SIZE, offsetof(struct fio_opts, size), 0, 0, "0", NULL,
-	  "region per job, jobs side by side (offset_increment); 0 = the whole target, shared" },
-	{ "runtime", IOR_OPT_DURATION, offsetof(struct fio_opts, runtime), 0, 86400, "0", NULL,
-	  "time-based run of this length; 0 = until size is done" },
-	{ "ramp_time", IOR_OPT_DURATION, offsetof(struct fio_opts, ramp_time), 0, 86400, "0", NULL,
-	  "warm-up excluded from the figures" },
-	{ "ioengine", IOR_OPT_STRING, offsetof(struct fio_opts, ioengine), 0, 0, "libaio", NULL, "fio's ioengine" },
-	{ "direct", IOR_OPT_BOOL, offsetof(struct fio_opts, direct), 0, 0, "yes", NULL, "O_DIRECT" },
-	{ "rwmixread", IOR_OPT_PERCENT, offsetof(struct fio_opts, rwmixread), 0, 1, "50%", NULL,
-	  "share of reads for randrw and rw" },
-	{ "binary", IOR_OPT_STRING, offsetof(struct fio_opts, binary), 0, 0, "fio", NULL,
-	  "the fio program (looked up in PATH)" },
+	{ .name = "rw", .type = IOR_OPT_ENUM, .offset = FIO_OPT(rw),
+	  .def = "read", .choices = rw_names, .help = "fio's rw" },
+	{ .name = "bs", .type = IOR_OPT_SIZE, .offset = FIO_OPT(bs), .min = 512, .max = IOR_GIB,
+	  .def = "4k", .help = "block size" },
+	{ .name = "iodepth", .type = IOR_OPT_UINT, .offset = FIO_OPT(iodepth), .min = 1, .max = 65536,
+	  .def = "1", .help = "I/Os in flight per job" },
+	{ .name = "numjobs", .type = IOR_OPT_UINT, .offset = FIO_OPT(numjobs), .min = 1, .max = 1024,
+	  .def = "1", .help = "jobs (fio processes)" },
+	{ .name = "size", .type = IOR_OPT_SIZE, .offset = FIO_OPT(size), .def = "0",
+	  .help = "region per job, jobs side by side (offset_increment); 0 = the whole target, shared" },
+	{ .name = "runtime", .type = IOR_OPT_DURATION, .offset = FIO_OPT(runtime), .min = 0, .max = 86400,
+	  .def = "0", .help = "time-based run of this length; 0 = until size is done" },
+	{ .name = "ramp_time", .type = IOR_OPT_DURATION, .offset = FIO_OPT(ramp_time), .min = 0, .max = 86400,
+	  .def = "0", .help = "warm-up excluded from the figures" },
+	{ .name = "ioengine", .type = IOR_OPT_STRING, .offset = FIO_OPT(ioengine),
+	  .def = "libaio", .help = "fio's ioengine" },
+	{ .name = "direct", .type = IOR_OPT_BOOL, .offset = FIO_OPT(direct),
+	  .def = "yes", .help = "O_DIRECT" },
+	{ .name = "rwmixread", .type = IOR_OPT_PERCENT, .offset = FIO_OPT(rwmixread), .min = 0, .max = 1,
+	  .def = "50%", .help = "share of reads for randrw and rw" },
+	{ .name = "binary", .type = IOR_OPT_STRING, .offset = FIO_OPT(binary),
+	  .def = "fio", .help = "the fio program (looked up in PATH)" },
 	IOR_OPTION_END
 };
 
@@ -154,10 +166,10 @@ static void fill_sample(struct ior_sample *out, const struct fio_state *s, const
 	/* The aio and uring engines' convention: IOPS below 64k blocks, MiB/s from 64k up. */
 	if (s->o.bs < 65536) {
 		out->value = rd->iops + wr->iops;
-		out->unit = "IOPS";
+		out->unit = IOR_UNIT_IOPS;
 	} else {
-		out->value = (rd->bw_bytes + wr->bw_bytes) / 1048576.0;
-		out->unit = "MiB/s";
+		out->value = (rd->bw_bytes + wr->bw_bytes) / IOR_MIB;
+		out->unit = IOR_UNIT_MIB_S;
 	}
 	out->higher_is_better = true;
 	out->wall_s = rd->runtime_s > wr->runtime_s ? rd->runtime_s : wr->runtime_s;

@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MIB (1024.0 * 1024.0)
 
 struct hdparm_opts {
 	bool direct;
@@ -25,15 +24,19 @@ struct hdparm_opts {
 	double settle;
 };
 
+#define HDPARM_OPT(field) offsetof(struct hdparm_opts, field)
+
 static const struct ior_option hdparm_rows[] = {
-	{ "direct", IOR_OPT_BOOL, offsetof(struct hdparm_opts, direct), 0, 0, "no", NULL,
-	  "open with O_DIRECT and an aligned buffer, like hdparm --direct" },
-	{ "duration", IOR_OPT_DURATION, offsetof(struct hdparm_opts, duration), 0.01, 86400, "3s", NULL,
-	  "read for at least this long (hdparm -t: 3 s), less when the device ends first" },
-	{ "bs", IOR_OPT_SIZE, offsetof(struct hdparm_opts, bs), 512, 1024.0 * 1024 * 1024, "2M", NULL,
-	  "size of each read (hdparm: 2 MiB)" },
-	{ "settle", IOR_OPT_DURATION, offsetof(struct hdparm_opts, settle), 0, 60, "3s", NULL,
-	  "pause after the flush before timing (hdparm -t: sync, then 3 s for the drive to settle)" },
+	{ .name = "direct", .type = IOR_OPT_BOOL, .offset = HDPARM_OPT(direct),
+	  .def = "no", .help = "open with O_DIRECT and an aligned buffer, like hdparm --direct" },
+	{ .name = "duration", .type = IOR_OPT_DURATION, .offset = HDPARM_OPT(duration), .min = 0.01, .max = 86400,
+	  .def = "3s",
+	  .help = "read for at least this long (hdparm -t: 3 s), less when the device ends first" },
+	{ .name = "bs", .type = IOR_OPT_SIZE, .offset = HDPARM_OPT(bs), .min = 512, .max = IOR_GIB,
+	  .def = "2M", .help = "size of each read (hdparm: 2 MiB)" },
+	{ .name = "settle", .type = IOR_OPT_DURATION, .offset = HDPARM_OPT(settle), .min = 0, .max = 60,
+	  .def = "3s",
+	  .help = "pause after the flush before timing (hdparm -t: sync, then 3 s for the drive to settle)" },
 	IOR_OPTION_END,
 };
 
@@ -194,8 +197,8 @@ static int hdparm_measure(void *state, struct ior_sample *out)
 	out->wall_s = elapsed;
 	out->usr_s = cpu1.usr_s - cpu0.usr_s;
 	out->sys_s = cpu1.sys_s - cpu0.sys_s;
-	out->value = (double)out->bytes / MIB / elapsed;
-	out->unit = "MB/s";
+	out->value = (double)out->bytes / IOR_MIB / elapsed;
+	out->unit = IOR_UNIT_MIB_S; /* hdparm's own "MB/sec" is this unit */
 	out->higher_is_better = true;
 	snprintf(out->detail, sizeof(out->detail), "%s reads of %llu bytes%s", s->opts.direct ? "O_DIRECT" : "buffered",
 		 (unsigned long long)s->opts.bs, reads == s->max_reads ? ", stopped at the end of the device" : "");

@@ -15,29 +15,36 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const rw_names[] = { "read", "write", "randread", "randwrite", "randrw", NULL };
+/* By value; at IOR_RW_COUNT, the NULL that ends the choices. */
+static const char *const rw_names[] = {
+	[IOR_RW_READ] = "read", [IOR_RW_WRITE] = "write", [IOR_RW_RANDREAD] = "randread",
+	[IOR_RW_RANDWRITE] = "randwrite", [IOR_RW_RANDRW] = "randrw", [IOR_RW_COUNT] = NULL,
+};
+
+#define JOB_OPT(field) offsetof(struct ior_job_opts, field)
 
 const struct ior_option ior_job_rows[] = {
-	{ "rw", IOR_OPT_ENUM, offsetof(struct ior_job_opts, rw), 0, 0, "read", rw_names,
-	  "I/O pattern, as fio's rw" },
-	{ "rwmixread", IOR_OPT_PERCENT, offsetof(struct ior_job_opts, rwmixread), 0, 1, "50%", NULL,
-	  "randrw: share of reads" },
-	{ "bs", IOR_OPT_SIZE, offsetof(struct ior_job_opts, bs), 512, 64.0 * 1024 * 1024, "4k", NULL,
-	  "size of each request" },
-	{ "iodepth", IOR_OPT_UINT, offsetof(struct ior_job_opts, iodepth), 1, 4096, "1", NULL,
-	  "requests in flight per job" },
-	{ "iodepth_batch", IOR_OPT_UINT, offsetof(struct ior_job_opts, iodepth_batch), 1, 4096, "1", NULL,
-	  "requests handed to the kernel per submit call, as fio's iodepth_batch_submit (1: each as soon as it is ready)" },
-	{ "numjobs", IOR_OPT_UINT, offsetof(struct ior_job_opts, numjobs), 1, 256, "1", NULL,
-	  "jobs, each a thread with its own queue and its own region of the device" },
-	{ "size", IOR_OPT_SIZE, offsetof(struct ior_job_opts, size), 0, 0, "0", NULL,
-	  "bytes per job, like fio; 0 = the device shared out between the jobs" },
-	{ "runtime", IOR_OPT_DURATION, offsetof(struct ior_job_opts, runtime), 0, 86400, "0", NULL,
-	  "when set the job is time-based: it loops over its region for this long" },
-	{ "ramp_time", IOR_OPT_DURATION, offsetof(struct ior_job_opts, ramp_time), 0, 86400, "0", NULL,
-	  "run this long before measuring; excluded from the figures" },
-	{ "direct", IOR_OPT_BOOL, offsetof(struct ior_job_opts, direct), 0, 0, "no", NULL,
-	  "open with O_DIRECT" },
+	{ .name = "rw", .type = IOR_OPT_ENUM, .offset = JOB_OPT(rw),
+	  .def = "read", .choices = rw_names, .help = "I/O pattern, as fio's rw" },
+	{ .name = "rwmixread", .type = IOR_OPT_PERCENT, .offset = JOB_OPT(rwmixread), .min = 0, .max = 1,
+	  .def = "50%", .help = "randrw: share of reads" },
+	{ .name = "bs", .type = IOR_OPT_SIZE, .offset = JOB_OPT(bs), .min = 512, .max = 64 * IOR_MIB,
+	  .def = "4k", .help = "size of each request" },
+	{ .name = "iodepth", .type = IOR_OPT_UINT, .offset = JOB_OPT(iodepth), .min = 1, .max = 4096,
+	  .def = "1", .help = "requests in flight per job" },
+	{ .name = "iodepth_batch", .type = IOR_OPT_UINT, .offset = JOB_OPT(iodepth_batch), .min = 1, .max = 4096,
+	  .def = "1",
+	  .help = "requests handed to the kernel per submit call, as fio's iodepth_batch_submit (1: each as soon as it is ready)" },
+	{ .name = "numjobs", .type = IOR_OPT_UINT, .offset = JOB_OPT(numjobs), .min = 1, .max = 256,
+	  .def = "1", .help = "jobs, each a thread with its own queue and its own region of the device" },
+	{ .name = "size", .type = IOR_OPT_SIZE, .offset = JOB_OPT(size),
+	  .def = "0", .help = "bytes per job, like fio; 0 = the device shared out between the jobs" },
+	{ .name = "runtime", .type = IOR_OPT_DURATION, .offset = JOB_OPT(runtime), .min = 0, .max = 86400,
+	  .def = "0", .help = "when set the job is time-based: it loops over its region for this long" },
+	{ .name = "ramp_time", .type = IOR_OPT_DURATION, .offset = JOB_OPT(ramp_time), .min = 0, .max = 86400,
+	  .def = "0", .help = "run this long before measuring; excluded from the figures" },
+	{ .name = "direct", .type = IOR_OPT_BOOL, .offset = JOB_OPT(direct),
+	  .def = "no", .help = "open with O_DIRECT" },
 	IOR_OPTION_END,
 };
 
@@ -461,10 +468,10 @@ static void fill_sample(const struct ior_job *job, struct ior_sample *out, const
 	/* Like fio's group_reporting: all bytes over the longest job's runtime. */
 	out->wall_s = (double)wall_ns / 1e9;
 	double wall = out->wall_s > 0 ? out->wall_s : 1e-9;
-	double mib_s = (double)out->bytes / (1024.0 * 1024.0) / wall, iops = (double)out->ios / wall;
+	double mib_s = (double)out->bytes / IOR_MIB / wall, iops = (double)out->ios / wall;
 	bool bw = o->bs >= IOR_JOB_BW_MIN_BS;
 	out->value = bw ? mib_s : iops;
-	out->unit = bw ? "MiB/s" : "IOPS";
+	out->unit = bw ? IOR_UNIT_MIB_S : IOR_UNIT_IOPS;
 	out->higher_is_better = true;
 	out->has_latency = lat->n > 0;
 	out->lat_p50_us = ior_lat_percentile(lat, 0.50) / 1000.0;

@@ -8,11 +8,11 @@
 
 #include "engines/clock.h"
 #include "engines/engine.h"
-#include "matrix/option.h"
+#include "options/option.h"
 
 /* ---- options: one struct and one table of rows for every fio-style engine ---- */
 
-enum ior_rw { IOR_RW_READ, IOR_RW_WRITE, IOR_RW_RANDREAD, IOR_RW_RANDWRITE, IOR_RW_RANDRW };
+enum ior_rw { IOR_RW_READ, IOR_RW_WRITE, IOR_RW_RANDREAD, IOR_RW_RANDWRITE, IOR_RW_RANDRW, IOR_RW_COUNT };
 
 struct ior_job_opts {
 	int rw;            /* enum ior_rw */

@@ -12,7 +12,7 @@
 /* fs = none: the inner engine gets the top loop device (the field report: dd to the loop block device).
  * fs = ext4: the top device gets ext4 too and the inner engine gets a file on it.
  * Lower levels always carry ext4, because the next level's file lives on it. */
-enum loop_fs { LOOP_FS_NONE, LOOP_FS_EXT4 };
+enum loop_fs { LOOP_FS_NONE, LOOP_FS_EXT4, LOOP_FS_COUNT };
 
 struct loop_opts {
 	char *inner;
@@ -25,26 +25,31 @@ struct loop_opts {
 	int file;
 };
 
-static const char *const fs_names[] = { "none", "ext4", NULL };
+/* By value; at LOOP_FS_COUNT, the NULL that ends the choices. */
+static const char *const fs_names[] = { [LOOP_FS_NONE] = "none", [LOOP_FS_EXT4] = "ext4", [LOOP_FS_COUNT] = NULL };
+
+#define LOOP_OPT(field) offsetof(struct loop_opts, field)
 
 static const struct ior_option loop_rows[] = {
-	{ "inner", IOR_OPT_STRING, offsetof(struct loop_opts, inner), 0, 0, "dd", NULL,
-	  "engine run on the top of the stack: an [engine NAME] of the matrix, or an engine type with its defaults" },
-	{ "inner_options", IOR_OPT_STRING, offsetof(struct loop_opts, inner_options), 0, 0, NULL, NULL,
-	  "key=value settings for an inner engine type, e.g. \"bs=1M count=256 sync=each\" (not for the matrix's engines)" },
-	{ "backing", IOR_OPT_STRING, offsetof(struct loop_opts, backing), 0, 0, "tmpfs", NULL,
-	  "tmpfs (a private tmpfs is mounted) or a directory for the first file" },
-	{ "backing_size", IOR_OPT_SIZE, offsetof(struct loop_opts, backing_size), 0, 0, "0", NULL,
-	  "size of the tmpfs; 0 = size" },
-	{ "size", IOR_OPT_SIZE, offsetof(struct loop_opts, size), 1048576, 1099511627776.0, "256M", NULL,
-	  "each level's file (less when the level below cannot hold it)" },
-	{ "depth", IOR_OPT_UINT, offsetof(struct loop_opts, depth), 1, IOR_LOOPSTACK_MAX_DEPTH, "1", NULL,
-	  "loop devices stacked: 2 = a loop device over a file on ext4 on another loop device" },
-	{ "fs", IOR_OPT_ENUM, offsetof(struct loop_opts, fs), 0, 0, "none", fs_names,
-	  "none: the inner engine writes the top loop device; ext4: a file on ext4 on it" },
-	{ "file", IOR_OPT_ENUM, offsetof(struct loop_opts, file), 0, 0, "random", ior_fill_names,
-	  "each level's file, written once before the repetitions: random (data no layer can compress), "
-	  "zeros (like dd if=/dev/zero of=FILE) or sparse (the first repetition allocates it)" },
+	{ .name = "inner", .type = IOR_OPT_STRING, .offset = LOOP_OPT(inner), .def = "dd",
+	  .help = "engine run on the top of the stack: an [engine NAME] of the matrix, or an engine type with its defaults" },
+	{ .name = "inner_options", .type = IOR_OPT_STRING, .offset = LOOP_OPT(inner_options),
+	  .help = "key=value settings for an inner engine type, e.g. \"bs=1M count=256 sync=each\" (not for the matrix's engines)" },
+	{ .name = "backing", .type = IOR_OPT_STRING, .offset = LOOP_OPT(backing),
+	  .def = "tmpfs", .help = "tmpfs (a private tmpfs is mounted) or a directory for the first file" },
+	{ .name = "backing_size", .type = IOR_OPT_SIZE, .offset = LOOP_OPT(backing_size),
+	  .def = "0", .help = "size of the tmpfs; 0 = size" },
+	{ .name = "size", .type = IOR_OPT_SIZE, .offset = LOOP_OPT(size), .min = IOR_MIB, .max = IOR_TIB,
+	  .def = "256M", .help = "each level's file (less when the level below cannot hold it)" },
+	{ .name = "depth", .type = IOR_OPT_UINT, .offset = LOOP_OPT(depth), .min = 1, .max = IOR_LOOPSTACK_MAX_DEPTH,
+	  .def = "1",
+	  .help = "loop devices stacked: 2 = a loop device over a file on ext4 on another loop device" },
+	{ .name = "fs", .type = IOR_OPT_ENUM, .offset = LOOP_OPT(fs), .def = "none", .choices = fs_names,
+	  .help = "none: the inner engine writes the top loop device; ext4: a file on ext4 on it" },
+	{ .name = "file", .type = IOR_OPT_ENUM, .offset = LOOP_OPT(file),
+	  .def = "random", .choices = ior_fill_names,
+	  .help = "each level's file, written once before the repetitions: random (data no layer can compress), "
+		  "zeros (like dd if=/dev/zero of=FILE) or sparse (the first repetition allocates it)" },
 	IOR_OPTION_END
 };
 

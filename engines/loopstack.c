@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MIB (1024ull * 1024)
 #define TARGET_NAME "ioregress-data"
 
 static int check_stop(const char *step)
@@ -89,7 +88,7 @@ static int room_in(const char *dir, uint64_t *bytes)
 	struct statvfs vfs;
 	if (statvfs(dir, &vfs) != 0)
 		return ior_error_errno(IOR_ERROR, errno, "loop: cannot statvfs '%s'", dir);
-	*bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize / MIB * MIB;
+	*bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize / IOR_MIB * IOR_MIB;
 	return IOR_OK;
 }
 
@@ -149,14 +148,14 @@ static int set_scheduler(struct ior_loopstack *st, struct ior_loopstack_level *l
 static int add_level(struct ior_loopstack *st, const struct ior_loopstack_spec *spec, bool with_fs)
 {
 	const char *below = st->depth ? st->lv[st->depth - 1].mnt : st->base;
-	uint64_t room;
+	uint64_t room = 0; /* gcc -O3 cannot see that room_in sets it whenever rc is IOR_OK */
 	int rc = check_stop("adding a loop device");
 	if (rc == IOR_OK)
 		rc = room_in(below, &room);
 	if (rc != IOR_OK)
 		return rc;
 	uint64_t size = spec->size < room ? spec->size : room;
-	if (size < MIB)
+	if (size < IOR_MIB)
 		return ior_error_set(IOR_ERROR, "loop: no room for level %u's file on '%s' (%llu bytes free)",
 				     st->depth + 1, below, (unsigned long long)room);
 	struct ior_loopstack_level *lv = &st->lv[st->depth];
@@ -202,7 +201,7 @@ int ior_loopstack_build(struct ior_loopstack *st, const struct ior_loopstack_spe
 		snprintf(st->sched, sizeof(st->sched), "%s", spec->scheduler);
 	if (spec->depth < 1 || spec->depth > IOR_LOOPSTACK_MAX_DEPTH)
 		return ior_error_set(IOR_EINVALID, "loop: depth %u is outside 1..%d", spec->depth, IOR_LOOPSTACK_MAX_DEPTH);
-	if (spec->size < MIB)
+	if (spec->size < IOR_MIB)
 		return ior_error_set(IOR_EINVALID, "loop: size must be at least 1M");
 	int rc;
 	if (!spec->backing || !spec->backing[0] || strcmp(spec->backing, "tmpfs") == 0)
@@ -299,10 +298,10 @@ int ior_loopstack_teardown(struct ior_loopstack *st)
 
 static void size_text(char *buf, size_t len, uint64_t bytes)
 {
-	if (bytes % (1024 * MIB) == 0)
-		snprintf(buf, len, "%lluG", (unsigned long long)(bytes / (1024 * MIB)));
+	if (bytes % IOR_GIB == 0)
+		snprintf(buf, len, "%lluG", (unsigned long long)(bytes / IOR_GIB));
 	else
-		snprintf(buf, len, "%lluM", (unsigned long long)(bytes / MIB));
+		snprintf(buf, len, "%lluM", (unsigned long long)(bytes / IOR_MIB));
 }
 
 void ior_loopstack_describe(const struct ior_loopstack *st, char *buf, size_t len)

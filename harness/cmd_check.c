@@ -3,7 +3,7 @@
 #include "kernel/sched_history.h"
 #include "db/db.h"
 #include "harness/commands.h"
-#include "matrix/option.h"
+#include "options/option.h"
 #include "reports/compare.h"
 
 #include <stdio.h>

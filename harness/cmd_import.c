@@ -62,6 +62,7 @@ const struct ior_command ior_cmd_import = {
 	.summary = "import samples or offered schedulers from CSV files",
 	.operands = "FILE.csv...",
 	.operand_files = true,
+	.operand_glob = "*.csv",
 	.description = "A file whose header is host,kernel,device,scheduler,engine,rep,value,unit holds samples; "
 		       "one whose header is host,kernel,offered holds the schedulers each kernel offered. "
 		       "A file with any bad row is rejected whole, with every bad line named.",

@@ -2,7 +2,7 @@
 #include "common/error.h"
 #include "db/db.h"
 #include "harness/commands.h"
-#include "matrix/option.h"
+#include "options/option.h"
 #include "reports/alerts.h"
 #include "reports/changepoint.h"
 #include "reports/report.h"

@@ -236,6 +236,7 @@ const struct ior_command ior_cmd_run = {
 	.summary = "run a matrix (or the built-in default) and store every sample",
 	.operands = "[MATRIX]",
 	.operand_files = true,
+	.operand_glob = "*.ini",
 	.description = "Runs MATRIX, or without one the built-in default (a 1 GiB scratch loop device, every "
 		       "scheduler the kernel offers, the hdparm engine buffered and direct, 3 repetitions). "
 		       "Scratch devices are filled (random data by default) before the first measurement, and "

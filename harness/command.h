@@ -64,6 +64,7 @@ struct ior_command {
 	const char *summary;  /* one line for `ioregress --help` */
 	const char *operands; /* what follows the options in the synopsis ("[MATRIX]", "FILE.csv..."), or NULL */
 	bool operand_files;   /* the operands are paths (for completion) */
+	const char *operand_glob; /* the files completion offers for them ("*.ini"), NULL for any */
 	const char *description;  /* paragraphs after the synopsis, or NULL */
 	const struct ior_cmd_opt *options; /* rows ending with { 0 } */
 };

@@ -1,4 +1,4 @@
-/* Every subcommand's descriptor, each defined in its cmd_<verb>.c; main.c keeps the one list of them. */
+/* Every subcommand's descriptor, each defined in its cmd_<verb>.c, and the one list of them (command_list.c). */
 #ifndef IOR_HARNESS_COMMANDS_H
 #define IOR_HARNESS_COMMANDS_H
 
@@ -11,5 +11,9 @@ extern const struct ior_command ior_cmd_import;
 extern const struct ior_command ior_cmd_check;
 extern const struct ior_command ior_cmd_schedulers;
 extern const struct ior_command ior_cmd_recover;
+
+/* Every command above, in the order `ioregress --help` shows them. */
+extern const struct ior_command *const ior_commands[];
+extern const size_t ior_command_count;
 
 #endif

@@ -1,4 +1,4 @@
-/* ioregress's entry point: global options, the one list of commands, and the shared set-up each command asks for. */
+/* ioregress's entry point: global options, dispatch from the list of commands, and the shared set-up each command asks for. */
 #include "common/error.h"
 #include "db/db.h"
 #include "harness/commands.h"
@@ -12,18 +12,6 @@
 
 #define DEFAULT_DB "./ioregress.db"
 
-/* The one list of commands, in the order `ioregress --help` shows them. */
-static const struct ior_command *const commands[] = {
-	&ior_cmd_run,
-	&ior_cmd_probe,
-	&ior_cmd_report,
-	&ior_cmd_import,
-	&ior_cmd_check,
-	&ior_cmd_recover,
-	&ior_cmd_schedulers,
-};
-
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 /* Takes --db and --quiet out of argv wherever they stand, so every command accepts them.
  * A malformed one is reported and skipped; the caller fails with the command's own error status. */
@@ -65,7 +53,7 @@ static int strip_global_options(int *argc, char **argv, struct ior_cmd_ctx *ctx)
 
 static const struct ior_command *find_command(const char *name, const char **suggest)
 {
-	return ior_cmd_find(commands, NCOMMANDS, name, suggest);
+	return ior_cmd_find(ior_commands, ior_command_count, name, suggest);
 }
 
 /* git's check: output that could not be written is an error, not a silent truncation. */
@@ -123,7 +111,7 @@ int main(int argc, char **argv)
 		return cmd ? cmd->error_status : 2;
 	}
 	if (argc < 2) {
-		ior_cmd_print_overview(stderr, commands, NCOMMANDS);
+		ior_cmd_print_overview(stderr, ior_commands, ior_command_count);
 		return 2;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
@@ -131,7 +119,7 @@ int main(int argc, char **argv)
 		return close_stdout(0);
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
-		ior_cmd_print_overview(stdout, commands, NCOMMANDS);
+		ior_cmd_print_overview(stdout, ior_commands, ior_command_count);
 		return close_stdout(0);
 	}
 	const char *near = NULL;

@@ -4,6 +4,7 @@
 #include "common/error.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,11 +237,25 @@ static void expect_bad(const struct bad *b)
 	CU_ASSERT_STRING_EQUAL(ior_error_last(), want);
 }
 
+/* The rows' texts: each call formats into the next of 64 buffers. A function rather than
+ * buf[k++] in each row: the rows of an initialiser are evaluated in no set order, and clang's
+ * -Wunsequenced refuses several k++ in one. */
+static const char *row_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *row_text(const char *fmt, ...)
+{
+	static char buf[64][512];
+	static unsigned next;
+	char *out = buf[next++ % 64];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(out, sizeof(buf[0]), fmt, ap);
+	va_end(ap);
+	return out;
+}
+
 static void test_bad_files(void)
 {
-	char buf[64][512];
-	int k = 0;
-#define WITH(...) (snprintf(buf[k], sizeof(buf[k]), __VA_ARGS__), buf[k++])
+#define WITH(...) row_text(__VA_ARGS__)
 	const struct bad bad[] = {
 		/* unknown engine key, with a suggestion */
 		{ WITH("%s[engine e]\ntype = hdparm\nduratoin = 3s\n", dev), 5,

@@ -1,6 +1,6 @@
 /* Tests of option rows: unit parsers with their bounds and junk, the generic setter, defaults, formatting, copies. */
 #include "tests/suite.h"
-#include "matrix/option.h"
+#include "options/option.h"
 #include "common/error.h"
 
 #include <stddef.h>
@@ -20,15 +20,25 @@ struct opts {
 
 static const char *const rw_choices[] = { "read", "write", "randread", "randwrite", NULL };
 
+#define OPT(field) offsetof(struct opts, field)
+
 static const struct ior_option rows[] = {
-	{ "flag", IOR_OPT_BOOL, offsetof(struct opts, flag), 0, 0, "yes", NULL, "a switch" },
-	{ "iodepth", IOR_OPT_UINT, offsetof(struct opts, count), 1, 1024, "8", NULL, "queue depth" },
-	{ "bs", IOR_OPT_SIZE, offsetof(struct opts, bs), 512, 64 << 20, "4k", NULL, "block size" },
-	{ "runtime", IOR_OPT_DURATION, offsetof(struct opts, runtime), 0, 0, "10s", NULL, "time" },
-	{ "spread", IOR_OPT_PERCENT, offsetof(struct opts, spread), 0, 0.5, "10%", NULL, "threshold" },
-	{ "ratio", IOR_OPT_DOUBLE, offsetof(struct opts, ratio), -1, 1, NULL, NULL, "a plain number" },
-	{ "label", IOR_OPT_STRING, offsetof(struct opts, label), 0, 0, "a,b=c", NULL, "text" },
-	{ "rw", IOR_OPT_ENUM, offsetof(struct opts, rw), 0, 0, "randread", rw_choices, "pattern" },
+	{ .name = "flag", .type = IOR_OPT_BOOL, .offset = OPT(flag),
+	  .def = "yes", .help = "a switch" },
+	{ .name = "iodepth", .type = IOR_OPT_UINT, .offset = OPT(count), .min = 1, .max = 1024,
+	  .def = "8", .help = "queue depth" },
+	{ .name = "bs", .type = IOR_OPT_SIZE, .offset = OPT(bs), .min = 512, .max = 64 << 20,
+	  .def = "4k", .help = "block size" },
+	{ .name = "runtime", .type = IOR_OPT_DURATION, .offset = OPT(runtime),
+	  .def = "10s", .help = "time" },
+	{ .name = "spread", .type = IOR_OPT_PERCENT, .offset = OPT(spread), .min = 0, .max = 0.5,
+	  .def = "10%", .help = "threshold" },
+	{ .name = "ratio", .type = IOR_OPT_DOUBLE, .offset = OPT(ratio), .min = -1, .max = 1,
+	  .help = "a plain number" },
+	{ .name = "label", .type = IOR_OPT_STRING, .offset = OPT(label),
+	  .def = "a,b=c", .help = "text" },
+	{ .name = "rw", .type = IOR_OPT_ENUM, .offset = OPT(rw),
+	  .def = "randread", .choices = rw_choices, .help = "pattern" },
 	IOR_OPTION_END
 };
 
@@ -265,8 +275,8 @@ static void test_bad_default(void)
 {
 	struct small { char *name; uint64_t n; } s;
 	const struct ior_option bad[] = {
-		{ "name", IOR_OPT_STRING, offsetof(struct small, name), 0, 0, "x", NULL, "" },
-		{ "n", IOR_OPT_UINT, offsetof(struct small, n), 1, 10, "11", NULL, "" },
+		{ .name = "name", .type = IOR_OPT_STRING, .offset = offsetof(struct small, name), .def = "x" },
+		{ .name = "n", .type = IOR_OPT_UINT, .offset = offsetof(struct small, n), .min = 1, .max = 10, .def = "11" },
 		IOR_OPTION_END
 	};
 	CU_ASSERT_EQUAL(ior_options_defaults(bad, &s), IOR_EINVALID);

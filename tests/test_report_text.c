@@ -122,7 +122,9 @@ static void check_seed_alerts(const struct ior_alert *a, size_t n)
 	CU_ASSERT_EQUAL(n, 2);
 }
 
-static char *render(const struct ior_rt *rt, const struct ior_alert *a, size_t n, bool json)
+/* Not inlined: gcc 12 at -O3 then takes pointers into open_memstream's buffer for pointers to
+ * the local that held its address (-Wdangling-pointer, a false positive). */
+__attribute__((noinline)) static char *render(const struct ior_rt *rt, const struct ior_alert *a, size_t n, bool json)
 {
 	char *buf = NULL;
 	size_t len = 0;

@@ -107,7 +107,7 @@ static void test_small_matrix_stores_samples_and_restores(void)
 	int per_sched[2] = { 0, 0 };
 	for (size_t i = 0; i < n; i++) {
 		CU_ASSERT_TRUE(rows[i].value > 0);
-		CU_ASSERT_STRING_EQUAL(rows[i].unit, "MB/s");
+		CU_ASSERT_STRING_EQUAL(rows[i].unit, "MiB/s");
 		CU_ASSERT_STRING_EQUAL(rows[i].device, "scratch");
 		per_sched[0] += strcmp(rows[i].scheduler, "mq-deadline") == 0;
 		per_sched[1] += strcmp(rows[i].scheduler, "bfq") == 0;

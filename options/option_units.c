@@ -1,5 +1,5 @@
 /* Unit parsers and canonical formatters for option values: sizes, durations, percentages, booleans. */
-#include "matrix/option.h"
+#include "options/option.h"
 #include "common/error.h"
 
 #include <ctype.h>

@@ -1,5 +1,5 @@
 /* Option rows: one generic parser, range checks, defaults, canonical formatting and freeing for every table of rows. */
-#include "matrix/option.h"
+#include "options/option.h"
 #include "common/error.h"
 #include "common/suggest.h"
 

@@ -1,6 +1,6 @@
 /* Option rows: data that describes one settable key (fio's fio_option model), shared by the matrix file, the command line and every engine. */
-#ifndef IOR_MATRIX_OPTION_H
-#define IOR_MATRIX_OPTION_H
+#ifndef IOR_OPTIONS_OPTION_H
+#define IOR_OPTIONS_OPTION_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,6 +26,13 @@ struct ior_option {
 	const char *const *choices;  /* IOR_OPT_ENUM: NULL-terminated names */
 	const char *help;
 };
+
+/* Size units, powers of 1024 as the size suffixes k, M, G and T read them: for row ranges and
+ * for figures in MiB (integers: divide a double by them, or the division truncates). */
+#define IOR_KIB (UINT64_C(1) << 10)
+#define IOR_MIB (UINT64_C(1) << 20)
+#define IOR_GIB (UINT64_C(1) << 30)
+#define IOR_TIB (UINT64_C(1) << 40)
 
 /* A table of rows ends with a row whose name is NULL. */
 #define IOR_OPTION_END { .name = NULL }

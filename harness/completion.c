@@ -1,0 +1,134 @@
+/* The bash completion script, written from the command descriptors (git's and kubectl's way: the rows the parsers take are the only source). */
+#include "harness/completion.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+/* The helpers every completion needs; the command tables follow them. */
+static const char prologue[] =
+	"# bash completion for ioregress(1), written from its command descriptors by\n"
+	"# ior_completion_bash (harness/completion.c) at build time: change the descriptors, not this.\n"
+	"\n"
+	"# Offers files matching $1 (\"*.ini\") and directories to walk into, any file for \"\", or\n"
+	"# directories only for \"dir\".\n"
+	"_ioregress_files()\n"
+	"{\n"
+	"\tcompopt -o filenames 2>/dev/null\n"
+	"\tcase $1 in\n"
+	"\tdir) mapfile -t COMPREPLY < <(compgen -d -- \"$cur\") ;;\n"
+	"\t'') mapfile -t COMPREPLY < <(compgen -f -- \"$cur\") ;;\n"
+	"\t*) mapfile -t COMPREPLY < <(compgen -f -X \"!$1\" -- \"$cur\"; compgen -d -- \"$cur\") ;;\n"
+	"\tesac\n"
+	"}\n"
+	"\n"
+	"_ioregress()\n"
+	"{\n"
+	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd='' i\n"
+	"\tCOMPREPLY=()\n"
+	"\t# bash splits --format=json at the '=' (COMP_WORDBREAKS): complete the value after it\n"
+	"\tif [[ $cur == = ]]; then\n"
+	"\t\tcur=''\n"
+	"\telif [[ $prev == = ]]; then\n"
+	"\t\tprev=${COMP_WORDS[COMP_CWORD-2]}\n"
+	"\tfi\n";
+
+/* " --name alias" for every row of rows. */
+static void print_words(FILE *out, const struct ior_cmd_opt *rows)
+{
+	for (const struct ior_cmd_opt *o = rows; o && o->name; o++) {
+		fprintf(out, " %s", o->name);
+		if (o->alias)
+			fprintf(out, " %s", o->alias);
+	}
+}
+
+/* The command word is the first word that is neither an option nor a global option's value. */
+static void print_find_command(FILE *out)
+{
+	fputs("\tfor ((i = 1; i < COMP_CWORD; i++)); do\n\t\tcase ${COMP_WORDS[i]} in\n", out);
+	for (const struct ior_cmd_opt *o = ior_cmd_global_options; o->name; o++) {
+		if (o->value == IOR_CMD_FLAG)
+			continue;
+		fprintf(out, "\t\t%s%s%s)\n", o->name, o->alias ? "|" : "", o->alias ? o->alias : "");
+		fputs("\t\t\t[[ ${COMP_WORDS[i+1]} == = ]] && ((i++))\n\t\t\t((i++)) ;;\n", out);
+	}
+	fputs("\t\t-*|=) ;;\n\t\t*) cmd=${COMP_WORDS[i]}; break ;;\n\t\tesac\n\tdone\n", out);
+}
+
+/* "cmd:--name|cmd:alias" for the case pattern of an option's value. */
+static void print_pattern(FILE *out, const char *cmd, const struct ior_cmd_opt *o, bool *first)
+{
+	fprintf(out, "%s%s:%s", *first ? "\t" : "|", cmd, o->name);
+	if (o->alias)
+		fprintf(out, "|%s:%s", cmd, o->alias);
+	*first = false;
+}
+
+/* What follows an option that takes a value: its choices, files, or (free text, a number) nothing
+ * to offer, which must not fall through to the option list. */
+static void print_values(FILE *out, const struct ior_command *const *list, size_t n)
+{
+	fputs("\tcase $cmd:$prev in\n", out);
+	bool first = true;
+	for (size_t c = 0; c <= n; c++) {
+		const char *cmd = c < n ? list[c]->name : "*";
+		for (const struct ior_cmd_opt *o = c < n ? list[c]->options : ior_cmd_global_options; o && o->name; o++) {
+			bool one = true;
+			if (o->value == IOR_CMD_CHOICE && o->choices) {
+				print_pattern(out, cmd, o, &one);
+				fprintf(out, ")\n\t\tmapfile -t COMPREPLY < <(compgen -W '%s' -- \"$cur\")\n\t\treturn ;;\n", o->choices);
+			} else if (o->value == IOR_CMD_FILE) {
+				print_pattern(out, cmd, o, &one);
+				fprintf(out, ")\n\t\t_ioregress_files '%s'\n\t\treturn ;;\n",
+					o->arg && !strcmp(o->arg, "DIR") ? "dir" : "");
+			}
+		}
+	}
+	for (size_t c = 0; c <= n; c++) {
+		const char *cmd = c < n ? list[c]->name : "*";
+		for (const struct ior_cmd_opt *o = c < n ? list[c]->options : ior_cmd_global_options; o && o->name; o++)
+			if (o->value == IOR_CMD_TEXT || o->value == IOR_CMD_NUMBER)
+				print_pattern(out, cmd, o, &first);
+	}
+	if (!first)
+		fputs(")\n\t\treturn ;;\n", out);
+	fputs("\tesac\n", out);
+}
+
+static void print_top_level(FILE *out, const struct ior_command *const *list, size_t n)
+{
+	fputs("\tif [[ -z $cmd ]]; then\n\t\tif [[ $cur == -* ]]; then\n\t\t\tmapfile -t COMPREPLY < <(compgen -W '", out);
+	print_words(out, ior_cmd_global_options);
+	fputs(" --version' -- \"$cur\")\n\t\telse\n\t\t\tmapfile -t COMPREPLY < <(compgen -W '", out);
+	for (size_t c = 0; c < n; c++)
+		fprintf(out, " %s", list[c]->name);
+	fputs("' -- \"$cur\")\n\t\tfi\n\t\treturn\n\tfi\n", out);
+}
+
+static void print_commands(FILE *out, const struct ior_command *const *list, size_t n)
+{
+	fputs("\tlocal opts='' operands=no glob=''\n\tcase $cmd in\n", out);
+	for (size_t c = 0; c < n; c++) {
+		fprintf(out, "\t%s)\n\t\topts='", list[c]->name);
+		print_words(out, list[c]->options);
+		fputs("'", out);
+		if (list[c]->operand_files)
+			fprintf(out, "\n\t\toperands=files glob='%s'", list[c]->operand_glob ? list[c]->operand_glob : "");
+		fputs(" ;;\n", out);
+	}
+	fputs("\t*) return ;;\n\tesac\n", out);
+	fputs("\tif [[ $cur == -* || $operands == no ]]; then\n\t\tmapfile -t COMPREPLY < <(compgen -W \"$opts", out);
+	print_words(out, ior_cmd_global_options);
+	fputs("\" -- \"$cur\")\n\telse\n\t\t_ioregress_files \"$glob\"\n\tfi\n}\n\ncomplete -F _ioregress ioregress\n",
+	      out);
+}
+
+int ior_completion_bash(FILE *out, const struct ior_command *const *list, size_t n)
+{
+	fputs(prologue, out);
+	print_find_command(out);
+	print_values(out, list, n);
+	print_top_level(out, list, n);
+	print_commands(out, list, n);
+	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}

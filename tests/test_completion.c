@@ -1,0 +1,195 @@
+/* The bash completion the build installs, run in bash against the command descriptors: every command, exactly each command's options, the choices of choice options, matrix and CSV files. */
+#include "harness/commands.h"
+#include "harness/completion.h"
+#include "tests/suite.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char script[PATH_MAX];   /* the completion file under test */
+static char words[8192];    /* what the last completion offered, one per line */
+
+/* Completes the command line given as words (the last one is the word under the cursor) the way
+ * bash does on TAB, in the test directory; returns bash's exit status. */
+static int complete(const char *first, ...)
+{
+	char driver[4096];
+	int len = snprintf(driver, sizeof(driver),
+			   "cd '%s' || exit 9\nsource '%s' || exit 8\nCOMP_WORDS=(", ior_test_tmpdir(), script);
+	va_list ap;
+	va_start(ap, first);
+	int n = 0;
+	for (const char *w = first; w; w = va_arg(ap, const char *), n++)
+		len += snprintf(driver + len, sizeof(driver) - (size_t)len, " '%s'", w);
+	va_end(ap);
+	snprintf(driver + len, sizeof(driver) - (size_t)len,
+		 ")\nCOMP_CWORD=%d\n_ioregress\nprintf '%%s\\n' \"${COMPREPLY[@]}\"\n", n - 1);
+	const char *path = ior_test_write_file("complete.sh", driver);
+	char cmd[1200];
+	snprintf(cmd, sizeof(cmd), "bash --norc --noprofile '%s'", path);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	size_t got = fread(words, 1, sizeof(words) - 1, p);
+	words[got] = '\0';
+	int status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static bool offered(const char *word)
+{
+	size_t len = strlen(word);
+	for (const char *p = words; (p = strstr(p, word)); p += len)
+		if ((p == words || p[-1] == '\n') && p[len] == '\n')
+			return true;
+	return false;
+}
+
+static size_t count_offered(void)
+{
+	size_t n = 0;
+	for (const char *p = words; *p; p++)
+		n += *p == '\n';
+	return n == 1 && words[0] == '\n' ? 0 : n; /* printf of an empty array prints one empty line */
+}
+
+/* Each row's name and alias is offered; returns how many that is. */
+static size_t expect_rows(const char *cmd, const struct ior_cmd_opt *rows)
+{
+	size_t n = 0;
+	for (const struct ior_cmd_opt *o = rows; o && o->name; o++, n++) {
+		if (!offered(o->name))
+			fprintf(stderr, "\n  'ioregress %s -<TAB>' does not offer %s", cmd, o->name);
+		CU_ASSERT_TRUE(offered(o->name));
+		if (o->alias) {
+			CU_ASSERT_TRUE(offered(o->alias));
+			n++;
+		}
+	}
+	return n;
+}
+
+static void test_every_command_is_offered(void)
+{
+	CU_ASSERT_EQUAL_FATAL(complete("ioregress", "", NULL), 0);
+	for (size_t c = 0; c < ior_command_count; c++)
+		CU_ASSERT_TRUE(offered(ior_commands[c]->name));
+	CU_ASSERT_EQUAL(count_offered(), ior_command_count);
+	/* a prefix narrows it; the global --db and its value before the command are skipped */
+	CU_ASSERT_EQUAL(complete("ioregress", "--db", "x.db", "rep", NULL), 0);
+	CU_ASSERT_TRUE(offered("report"));
+	CU_ASSERT_EQUAL(count_offered(), 1);
+	CU_ASSERT_EQUAL(complete("ioregress", "--db", "=", "x.db", "sch", NULL), 0);
+	CU_ASSERT_TRUE(offered("schedulers"));
+	CU_ASSERT_EQUAL(complete("ioregress", "-", NULL), 0);
+	CU_ASSERT_TRUE(offered("--version"));
+	CU_ASSERT_EQUAL(count_offered(), expect_rows("", ior_cmd_global_options) + 1);
+}
+
+/* Exactly the options the command's parser takes, and the global ones: nothing stale, nothing missing. */
+static void test_each_command_offers_exactly_its_options(void)
+{
+	for (size_t c = 0; c < ior_command_count; c++) {
+		const struct ior_command *cmd = ior_commands[c];
+		CU_ASSERT_EQUAL_FATAL(complete("ioregress", cmd->name, "-", NULL), 0);
+		size_t want = expect_rows(cmd->name, cmd->options) + expect_rows(cmd->name, ior_cmd_global_options);
+		if (count_offered() != want)
+			fprintf(stderr, "\n  'ioregress %s -<TAB>' offers %zu words, the rows have %zu:\n%s", cmd->name,
+				count_offered(), want, words);
+		CU_ASSERT_EQUAL(count_offered(), want);
+	}
+}
+
+/* After a choice option its values, after a text option nothing (not the option list). */
+static void test_values_follow_their_option(void)
+{
+	size_t choices = 0;
+	for (size_t c = 0; c < ior_command_count; c++) {
+		for (const struct ior_cmd_opt *o = ior_commands[c]->options; o && o->name; o++) {
+			if (o->value != IOR_CMD_CHOICE)
+				continue;
+			CU_ASSERT_EQUAL_FATAL(complete("ioregress", ior_commands[c]->name, o->name, "", NULL), 0);
+			char copy[256];
+			snprintf(copy, sizeof(copy), "%s", o->choices);
+			for (char *v = strtok(copy, " "); v; v = strtok(NULL, " ")) {
+				CU_ASSERT_TRUE(offered(v));
+				choices++;
+			}
+		}
+	}
+	CU_ASSERT_TRUE(choices >= 2); /* report --format text|json at least */
+	CU_ASSERT_EQUAL(complete("ioregress", "report", "--format", "", NULL), 0);
+	CU_ASSERT_TRUE(offered("text") && offered("json"));
+	CU_ASSERT_EQUAL(count_offered(), 2);
+	CU_ASSERT_EQUAL(complete("ioregress", "report", "--format", "=", "j", NULL), 0);
+	CU_ASSERT_TRUE(offered("json"));
+	CU_ASSERT_EQUAL(count_offered(), 1);
+	CU_ASSERT_EQUAL(complete("ioregress", "check", "--baseline", "", NULL), 0);
+	CU_ASSERT_EQUAL(count_offered(), 0);
+}
+
+/* run's operand is a matrix: .ini files and directories to walk into, not the CSV beside them;
+ * import's are CSV files. */
+static void test_matrix_and_csv_files(void)
+{
+	ior_test_write_file("seed.ini", "[matrix]\n");
+	ior_test_write_file("samples.csv", "host,kernel,offered\n");
+	char dir[1024];
+	snprintf(dir, sizeof(dir), "mkdir -p '%s/matrices'", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(system(dir), 0);
+	CU_ASSERT_EQUAL(complete("ioregress", "run", "", NULL), 0);
+	CU_ASSERT_TRUE(offered("seed.ini"));
+	CU_ASSERT_TRUE(offered("matrices"));
+	CU_ASSERT_FALSE(offered("samples.csv"));
+	CU_ASSERT_EQUAL(complete("ioregress", "run", "--set", "matrix.repetitions=5", "se", NULL), 0);
+	CU_ASSERT_TRUE(offered("seed.ini"));
+	CU_ASSERT_EQUAL(count_offered(), 1);
+	CU_ASSERT_EQUAL(complete("ioregress", "import", "", NULL), 0);
+	CU_ASSERT_TRUE(offered("samples.csv"));
+	CU_ASSERT_FALSE(offered("seed.ini"));
+}
+
+/* The installed file is what the descriptors give today, not a stale copy. */
+static void test_build_file_is_current(void)
+{
+	char *now = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&now, &len);
+	CU_ASSERT_EQUAL_FATAL(ior_completion_bash(f, ior_commands, ior_command_count), 0);
+	fclose(f);
+	FILE *built = fopen(script, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(built);
+	char *text = calloc(1, len + 2);
+	size_t got = fread(text, 1, len + 1, built);
+	fclose(built);
+	CU_ASSERT_EQUAL(got, len);
+	CU_ASSERT_TRUE(got == len && memcmp(text, now, len) == 0);
+	free(text);
+	free(now);
+}
+
+int main(void)
+{
+	const char *dir = getenv("IOR_BUILD_DIR");
+	char relative[1024];
+	snprintf(relative, sizeof(relative), "%s/completion/ioregress", dir && *dir ? dir : "build");
+	if (!realpath(relative, script)) /* absolute: the completions run in the test directory */
+		ior_test_skip("no completion file at %s (build the 'completion' target)", relative);
+	if (system("command -v bash >/dev/null") != 0)
+		ior_test_skip("no bash here");
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_every_command_is_offered),
+		IOR_TEST(test_each_command_offers_exactly_its_options),
+		IOR_TEST(test_values_follow_their_option),
+		IOR_TEST(test_matrix_and_csv_files),
+		IOR_TEST(test_build_file_is_current),
+		IOR_TEST_END,
+	};
+	return ior_test_run("completion", tests);
+}
