@@ -119,24 +119,30 @@ static void check_latency(const struct ior_sample *s)
 
 /* Little's law on a real loop device: requests in flight = throughput x time in flight, so mean
  * total latency x IOPS must come back to iodepth x numjobs. A latency stamped after the submit
- * call (as before #11) left the submission out and failed this; so would a wrong IOPS. */
+ * call (as before #11) left the submission out and failed this (6.33 in flight for 8, 0.76 for
+ * 1); so would a wrong IOPS. A busy host can only lower the figure (a job descheduled between a
+ * completion and its next submission has fewer in flight), never raise it, so the best of three
+ * measurements is judged: load cannot make a wrong stamp pass. */
 static void test_latency_obeys_littles_law(void)
 {
 	static const struct {
 		const char *depth, *jobs;
 	} cases[] = { { "8", "1" }, { "4", "2" }, { "1", "1" } };
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct ior_sample s;
-		CU_ASSERT_EQUAL_FATAL(measure((const char *[]){ "rw", "randread", "bs", "4k", "iodepth", cases[i].depth,
-							       "numjobs", cases[i].jobs, "size", "16M", "direct", "yes",
-							       "runtime", "1s", NULL }, &s), IOR_OK);
-		check_latency(&s);
-		double in_flight = s.lat_mean_us / 1e6 * s.value;
-		double want = atof(cases[i].depth) * atof(cases[i].jobs);
-		if (fabs(in_flight / want - 1) > 0.2)
+		double want = atof(cases[i].depth) * atof(cases[i].jobs), best = 0;
+		for (int attempt = 0; attempt < 3 && fabs(best / want - 1) > 0.2; attempt++) {
+			struct ior_sample s;
+			CU_ASSERT_EQUAL_FATAL(measure((const char *[]){ "rw", "randread", "bs", "4k", "iodepth",
+								       cases[i].depth, "numjobs", cases[i].jobs, "size", "16M",
+								       "direct", "yes", "runtime", "1s", NULL }, &s), IOR_OK);
+			check_latency(&s);
+			double in_flight = s.lat_mean_us / 1e6 * s.value;
 			fprintf(stderr, "iodepth %s numjobs %s: mean lat %.1f us x %.0f IOPS = %.2f in flight, want %.0f\n",
 				cases[i].depth, cases[i].jobs, s.lat_mean_us, s.value, in_flight, want);
-		CU_ASSERT_TRUE(fabs(in_flight / want - 1) <= 0.2);
+			if (fabs(in_flight / want - 1) < fabs(best / want - 1))
+				best = in_flight;
+		}
+		CU_ASSERT_TRUE(fabs(best / want - 1) <= 0.2);
 	}
 }
 
