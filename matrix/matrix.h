@@ -8,6 +8,8 @@
 
 #include "engines/engine.h"
 
+struct ior_ini;
+
 /* [matrix] section: the run's axes and policies. Filled from ior_matrix_options(). */
 struct ior_matrix_settings {
 	uint64_t repetitions;      /* fixed count per cell; default 3 */
@@ -19,6 +21,7 @@ struct ior_matrix_settings {
 	double target_cov;         /* adaptive: stop when CoV falls below this */
 	int order;                 /* enum ior_matrix_order: how repetitions of a device's cells follow each other */
 	uint64_t order_seed;       /* order = random: the seed; 0 = one chosen at run time (and recorded) */
+	uint64_t max_cells;        /* a matrix that expands past this many cells is refused (sweeps multiply) */
 };
 
 /* Repetition order. interleaved (the default): repetition 1 of every cell of a device, then
@@ -40,12 +43,15 @@ struct ior_matrix_device_opts {
 
 struct ior_matrix_device {
 	char *name;
+	const char *file;          /* the file of the section header (owned by the matrix's ini) */
 	int line;                  /* line of the section header */
 	struct ior_matrix_device_opts opts;
 };
 
 struct ior_matrix_engine {
-	char *name;
+	char *name;                /* the section's name, or for a sweep "name[key=value,...]" */
+	char *section;             /* the [engine NAME] it comes from */
+	const char *file;          /* where that section's header is */
 	int line;
 	const struct ior_engine_ops *ops;
 	void *opts;                /* ops->options_size bytes, filled from ops->options */
@@ -55,7 +61,10 @@ struct ior_matrix_engine {
 struct ior_matrix {
 	char *file;                /* as given, for messages; "(built-in default)" for the default */
 	int schedulers_line;       /* line of [matrix]'s schedulers key, 0 when defaulted or set on the command line */
+	char *schedulers_file;     /* the file it is in (an included one, maybe), or the override's label */
 	bool schedulers_overridden; /* --set matrix.schedulers=... gave the list */
+	char *warnings;            /* one per line, "" when none: keys that parse but do nothing */
+	struct ior_ini *ini;       /* the sections as parsed, kept so overrides can rebuild what depends on them */
 	char *text;                /* the whole source text, stored with the run */
 	struct ior_matrix_settings settings;
 	struct ior_matrix_device *devices;
@@ -80,8 +89,11 @@ int ior_matrix_default(struct ior_matrix **out);
 /* Command-line override, same rows and checks as the file:
  * "matrix.repetitions=5", "engine.seqread.direct=yes", "device.scratch.loop=2G".
  * Setting a device's path drops its loop size and vice versa; an engine's type
- * cannot be overridden. On failure the matrix is unchanged and the message is
- * "override 'ASSIGNMENT': key: problem". m->text keeps the file as written. */
+ * cannot be overridden. "defaults.KEY=V" and "defaults.TYPE.KEY=V" reach [defaults] and
+ * [defaults TYPE] (made when missing), and a swept key takes several values
+ * ("engine.r.bs=4k 1M"). On failure the matrix is unchanged and the message is
+ * "override 'ASSIGNMENT': key: problem". After an override m->text is the matrix as it now
+ * reads (sections and keys, comments gone), which is what a run stores. */
 int ior_matrix_set(struct ior_matrix *m, const char *assignment);
 
 /* The scheduler list for a device: "all" gives every offered scheduler;

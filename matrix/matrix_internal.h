@@ -7,13 +7,15 @@
 struct ior_ini_entry {
 	char *key;
 	char *value;
-	int line;
+	const char *file;      /* the file it was written in (owned by the ior_ini); a --set override's label */
+	int line;              /* 0 for a --set override: messages then name no line */
 };
 
 /* One "[kind name]" section with its "key = value" lines, in file order. */
 struct ior_ini_section {
 	char *kind;
 	char *name;            /* NULL for "[matrix]" */
+	const char *file;      /* where its header is (owned by the ior_ini) */
 	int line;
 	struct ior_ini_entry *entries;
 	size_t nentries;
@@ -22,12 +24,30 @@ struct ior_ini_section {
 struct ior_ini {
 	struct ior_ini_section *sections;
 	size_t nsections;
+	char **files;          /* every file name entries point to, owned */
+	size_t nfiles;
+	size_t includes;       /* include = FILE lines followed: the text as written is then not the whole matrix */
 };
 
-/* Splits text into sections and entries. Syntax errors, a key outside any
- * section and a key given twice in one section are reported as "file:line: ...". */
+/* Splits text into sections and entries. `include = FILE` before the first section or in
+ * [matrix] reads FILE (relative to the including file's folder) as if written there; a cycle
+ * is refused. Syntax errors, a key outside any section and a key given twice in one section
+ * are reported as "file:line: ...", naming the included file where it is one. */
 int ior_matrix_ini_parse(struct ior_ini *out, const char *file, const char *text);
 void ior_matrix_ini_free(struct ior_ini *ini);
+/* The sections and entries as INI text (comments and includes gone): what a run stores when
+ * the matrix included other files, so --resume needs none of them. Malloc'd, NULL when out of memory. */
+char *ior_matrix_ini_text(const struct ior_ini *ini);
+/* Deep copy of src into dst; IOR_ERROR when out of memory (dst is then empty). */
+int ior_matrix_ini_copy(struct ior_ini *dst, const struct ior_ini *src);
+/* Sets key = value in the section [kind name] (name may be NULL), adding the section or the
+ * entry when missing; file and line say where it came from (a --set override: its label, 0). */
+int ior_matrix_ini_set(struct ior_ini *ini, const char *kind, const char *name, const char *key, const char *value,
+		       const char *file, int line);
+/* name kept by the ini (entries and sections point to it), NULL when out of memory. */
+const char *ior_matrix_ini_name(struct ior_ini *ini, const char *name);
+/* The file:line prefix of an entry for messages: "file:line" or, for an override, its label. */
+const char *ior_matrix_ini_where(const char *file, int line, char *buf, size_t len);
 /* "[kind name]" or "[kind]", for messages. */
 const char *ior_matrix_ini_label(const struct ior_ini_section *s, char *buf, size_t len);
 
@@ -41,8 +61,30 @@ int ior_matrix_check_device_key(const struct ior_matrix_device_opts *o, const ch
 /* "[a-zA-Z0-9_-]+", up to 63 characters: section names must survive "engine.NAME.key". */
 bool ior_matrix_valid_name(const char *name);
 
+/* A matrix named name whose stored text is text, built from a copy of ini. */
+int ior_matrix_from_ini(struct ior_matrix **out, const char *name, const char *text, const struct ior_ini *ini);
 /* Fills m (file, text and settings defaults already set) from the sections. */
 int ior_matrix_build(struct ior_matrix *m, const struct ior_ini *ini);
+/* m's engines from the [engine NAME] sections, with what they inherit from [defaults] and
+ * [defaults TYPE] and one engine per combination of a swept key's values (matrix_engines.c).
+ * On failure m's engines are as they were. Warnings (a default no engine uses) go to m->warnings. */
+int ior_matrix_build_engines(struct ior_matrix *m, const struct ior_ini *ini);
+/* Refuses a matrix that expands past max_cells, with the count. */
+int ior_matrix_check_cells(const struct ior_matrix *m);
+void ior_matrix_engines_free(struct ior_matrix_engine *e, size_t n);
+
+/* --- locating messages (matrix_sections.c) --- */
+/* The entry of s named key, or NULL. */
+const struct ior_ini_entry *ior_matrix_entry(const struct ior_ini_section *s, const char *key);
+/* Adds "file:line: key" (the entry's place; the header's when key is not given in s) or, for
+ * key NULL, "file:line: [section]" in front of the current message. */
+int ior_matrix_locate(int rc, const struct ior_ini_section *s, const char *key);
+/* ior_option_set of e's key to value, the message prefixed with e's file:line. */
+int ior_matrix_apply_entry(const struct ior_option *rows, void *blob, const struct ior_ini_entry *e, const char *value);
+/* A named section's name: present, well formed. */
+int ior_matrix_check_name(const struct ior_ini_section *s);
+/* "section given twice (first at ...)". */
+int ior_matrix_duplicate(const struct ior_ini_section *s, const char *first_file, int first);
 
 /* ops->options formatted into a malloc'd canonical string. */
 int ior_matrix_engine_params(char **out, const struct ior_engine_ops *ops, const void *opts);

@@ -24,28 +24,46 @@ int ior_matrix_engine_params(char **out, const struct ior_engine_ops *ops, const
 	return ior_error_set(IOR_ERROR, "engine '%s': parameters longer than 1 MiB", ops->name);
 }
 
-int ior_matrix_parse_string(struct ior_matrix **out, const char *name, const char *text)
+int ior_matrix_from_ini(struct ior_matrix **out, const char *name, const char *text, const struct ior_ini *ini)
 {
 	*out = NULL;
 	struct ior_matrix *m = calloc(1, sizeof(*m));
 	if (!m)
 		return ior_error_set(IOR_ERROR, "out of memory");
-	if (!(m->file = strdup(name)) || !(m->text = strdup(text))) {
-		ior_matrix_free(m);
-		return ior_error_set(IOR_ERROR, "out of memory");
-	}
-	struct ior_ini ini;
-	int rc = ior_options_defaults(ior_matrix_settings_options(), &m->settings);
-	if (!rc && !(rc = ior_matrix_ini_parse(&ini, name, text))) {
-		rc = ior_matrix_build(m, &ini);
-		ior_matrix_ini_free(&ini);
-	}
+	m->ini = calloc(1, sizeof(*m->ini));
+	int rc = IOR_OK;
+	if (!m->ini || !(m->file = strdup(name)) || !(m->text = strdup(text)))
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+	if (rc == IOR_OK)
+		rc = ior_matrix_ini_copy(m->ini, ini);
+	if (rc == IOR_OK)
+		rc = ior_options_defaults(ior_matrix_settings_options(), &m->settings);
+	if (rc == IOR_OK)
+		rc = ior_matrix_build(m, m->ini);
 	if (rc) {
 		ior_matrix_free(m);
 		return rc;
 	}
 	*out = m;
 	return IOR_OK;
+}
+
+int ior_matrix_parse_string(struct ior_matrix **out, const char *name, const char *text)
+{
+	*out = NULL;
+	struct ior_ini ini;
+	int rc = ior_matrix_ini_parse(&ini, name, text);
+	if (rc)
+		return rc;
+	/* a matrix that includes other files is stored as what it reads, so a resumed run needs none */
+	char *flat = ini.includes ? ior_matrix_ini_text(&ini) : NULL;
+	if (ini.includes && !flat)
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+	else
+		rc = ior_matrix_from_ini(out, name, flat ? flat : text, &ini);
+	free(flat);
+	ior_matrix_ini_free(&ini);
+	return rc;
 }
 
 /* The whole file as one string; a NUL byte inside would silently cut the matrix short. */
@@ -103,15 +121,13 @@ void ior_matrix_free(struct ior_matrix *m)
 		ior_options_free(ior_matrix_device_options(), &m->devices[i].opts);
 		free(m->devices[i].name);
 	}
-	for (size_t i = 0; i < m->nengines; i++) {
-		struct ior_matrix_engine *e = &m->engines[i];
-		if (e->ops)
-			ior_options_free(e->ops->options, e->opts);
-		free(e->opts);
-		free(e->params);
-		free(e->name);
-	}
+	ior_matrix_engines_free(m->engines, m->nengines);
 	ior_options_free(ior_matrix_settings_options(), &m->settings);
+	if (m->ini)
+		ior_matrix_ini_free(m->ini);
+	free(m->ini);
+	free(m->warnings);
+	free(m->schedulers_file);
 	free(m->devices);
 	free(m->engines);
 	free(m->file);

@@ -29,6 +29,9 @@ static const struct ior_option settings_rows[] = {
 	  .choices = ior_matrix_order_names,
 	  .help = "interleaved (repetition 1 of every cell of a device, then 2, ...: host drift spreads over the "
 		  "cells compared), sequential (each cell's repetitions back to back) or random (seeded rounds)" },
+	{ .name = "max_cells", .type = IOR_OPT_UINT, .offset = SETTING(max_cells), .min = 1, .max = 1e9,
+	  .def = "10000", .help = "refuse a matrix that expands to more cells than this (devices x schedulers x engines, "
+				  "after sweeps)" },
 	{ .name = "order_seed", .type = IOR_OPT_UINT, .offset = SETTING(order_seed), .min = 0, .max = 4294967295.0,
 	  .def = "0", .help = "order = random: the seed (0: chosen at run time); the run records the one used" },
 	IOR_OPTION_END

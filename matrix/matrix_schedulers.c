@@ -1,5 +1,5 @@
 /* Expands the matrix's scheduler axis against what a kernel offers, and tells a mistyped scheduler name from one this kernel lacks. */
-#include "matrix/matrix.h"
+#include "matrix/matrix_internal.h"
 #include "common/error.h"
 #include "common/suggest.h"
 #include "kernel/sched_history.h"
@@ -92,11 +92,11 @@ int ior_matrix_check_scheduler_names(const struct ior_matrix *m, char *const *co
 		/* A vendor kernel's own scheduler that it offers runs; a known one it lacks is a finding. */
 		if (offered_anywhere(names[i], offered, n) || ior_sched_lookup(names[i]))
 			continue;
-		char where[512];
-		if (m->schedulers_overridden)
-			snprintf(where, sizeof(where), "override 'matrix.schedulers=%s'", m->settings.schedulers);
+		char where[1024];
+		if (m->schedulers_file)
+			ior_matrix_ini_where(m->schedulers_file, m->schedulers_line, where, sizeof(where));
 		else
-			snprintf(where, sizeof(where), "%s:%d", m->file, m->schedulers_line);
+			snprintf(where, sizeof(where), "%s", m->file);
 		const char *hint = nearest(names[i], offered, n);
 		char also[96] = "";
 		if (hint)

@@ -1,19 +1,11 @@
-/* Command-line overrides ("engine.NAME.key=value"): the file's rows and checks, tried on a copy so a bad one changes nothing. */
+/* Command-line overrides ("engine.NAME.key=value", "defaults.key=value"): written into a copy of the parsed sections, which are built again with the file's rows and checks, so a bad one changes nothing. */
 #include "matrix/matrix_internal.h"
 #include "common/error.h"
 #include "common/suggest.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* What an override points at: a row table and the blob it fills. */
-struct target {
-	const struct ior_option *rows;
-	void *blob;
-	size_t size;
-	struct ior_matrix_device *device;  /* set for device.NAME.key */
-	struct ior_matrix_engine *engine;  /* set for engine.NAME.key */
-};
 
 /* "no engine 'x' in the matrix", with the nearest name of that kind. */
 static int unknown_name(const char *kind, const char *name, const struct ior_suggestion *near)
@@ -23,104 +15,105 @@ static int unknown_name(const char *kind, const char *name, const struct ior_sug
 	return ior_error_set(IOR_EINVALID, "no %s '%s' in the matrix", kind, name);
 }
 
-/* Splits "kind.NAME.key" or "matrix.key" and finds what it names; *key points into lhs. */
-static int find_target(struct target *t, struct ior_matrix *m, char *lhs, const char **key)
+/* The section an override names must exist, except [defaults] and [defaults TYPE], which an
+ * override may create. */
+static int check_section(const struct ior_ini *ini, const char *kind, const char *name, const char *key)
 {
-	memset(t, 0, sizeof(*t));
+	if (strcmp(kind, "matrix") == 0 || strcmp(kind, "defaults") == 0)
+		return IOR_OK;
+	struct ior_suggestion near;
+	ior_suggest_init(&near);
+	for (size_t i = 0; i < ini->nsections; i++) {
+		const struct ior_ini_section *s = &ini->sections[i];
+		if (strcmp(s->kind, kind) != 0 || !s->name)
+			continue;
+		if (strcmp(s->name, name) == 0) {
+			if (strcmp(kind, "engine") == 0 && strcmp(key, "type") == 0)
+				return ior_error_set(IOR_EINVALID,
+						     "type: an engine's type cannot be overridden (write another [engine] section)");
+			return IOR_OK;
+		}
+		ior_suggest_consider(&near, name, s->name);
+	}
+	return unknown_name(kind, name, &near);
+}
+
+/* Splits "matrix.key", "defaults.key", "defaults.TYPE.key", "device.NAME.key" or
+ * "engine.NAME.key" (lhs is cut up in place). */
+static int split(char *lhs, const char **kind, const char **name, const char **key)
+{
 	char *dot = strchr(lhs, '.');
 	if (!dot)
 		return ior_error_set(IOR_EINVALID, "expected matrix.KEY, device.NAME.KEY or engine.NAME.KEY before '='");
 	*dot = '\0';
-	char *rest = dot + 1;
-	if (strcmp(lhs, "matrix") == 0) {
-		*t = (struct target){ ior_matrix_settings_options(), &m->settings, sizeof(m->settings), NULL, NULL };
-		*key = rest;
+	*kind = lhs;
+	*name = NULL;
+	*key = dot + 1;
+	if (strcmp(lhs, "matrix") == 0)
+		return IOR_OK;
+	if (strcmp(lhs, "defaults") == 0) {
+		if ((dot = strchr(*key, '.'))) { /* defaults.TYPE.key */
+			*dot = '\0';
+			*name = *key;
+			*key = dot + 1;
+		}
 		return IOR_OK;
 	}
-	struct ior_suggestion near;
-	ior_suggest_init(&near);
 	if (strcmp(lhs, "device") != 0 && strcmp(lhs, "engine") != 0) {
-		ior_suggest_consider(&near, lhs, "matrix");
-		ior_suggest_consider(&near, lhs, "device");
-		ior_suggest_consider(&near, lhs, "engine");
+		struct ior_suggestion near;
+		ior_suggest_init(&near);
+		static const char *const kinds[] = { "matrix", "defaults", "device", "engine" };
+		for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			ior_suggest_consider(&near, lhs, kinds[i]);
 		return unknown_name("section kind", lhs, &near);
 	}
-	char *name = rest;
-	if (!(dot = strchr(rest, '.')))
+	if (!(dot = strchr(*key, '.')))
 		return ior_error_set(IOR_EINVALID, "expected %s.NAME.KEY before '='", lhs);
 	*dot = '\0';
+	*name = *key;
 	*key = dot + 1;
-	if (strcmp(lhs, "device") == 0) {
-		for (size_t i = 0; i < m->ndevices; i++) {
-			if (strcmp(m->devices[i].name, name) == 0)
-				*t = (struct target){ ior_matrix_device_options(), &m->devices[i].opts,
-						      sizeof(m->devices[i].opts), &m->devices[i], NULL };
-			ior_suggest_consider(&near, name, m->devices[i].name);
-		}
-		return t->rows ? IOR_OK : unknown_name("device", name, &near);
-	}
-	for (size_t i = 0; i < m->nengines; i++) {
-		if (strcmp(m->engines[i].name, name) == 0)
-			*t = (struct target){ m->engines[i].ops->options, m->engines[i].opts,
-					      m->engines[i].ops->options_size, NULL, &m->engines[i] };
-		ior_suggest_consider(&near, name, m->engines[i].name);
-	}
-	if (!t->blob)
-		return unknown_name("engine", name, &near);
-	if (strcmp(*key, "type") == 0)
-		return ior_error_set(IOR_EINVALID, "type: an engine's type cannot be overridden (write another [engine] section)");
 	return IOR_OK;
 }
 
-/* The checks the file parser runs on the whole object, here on the candidate copy. */
-static int check(const struct target *t, void *copy, const char *key, char **params)
+/* Naming one kind of device replaces the other: path drops loop and the keys only a loop
+ * device has (backing_dir, direct_io, fill), loop drops path. */
+static void drop_other_kind(struct ior_ini *ini, const char *kind, const char *name, const char *key)
 {
-	const char *bad = NULL;
-	int rc = IOR_OK;
-	if (t->device) {
-		struct ior_matrix_device_opts *o = copy;
-		/* Naming one kind of device replaces the other. */
-		if (strcmp(key, "path") == 0)
-			o->loop = 0;
-		if (strcmp(key, "loop") == 0) {
-			free(o->path);
-			o->path = NULL;
+	if (strcmp(kind, "device") != 0 || (strcmp(key, "path") != 0 && strcmp(key, "loop") != 0))
+		return;
+	static const char *const loop_only[] = { "loop", "backing_dir", "direct_io", "fill", NULL };
+	static const char *const path_only[] = { "path", NULL };
+	const char *const *drop = strcmp(key, "path") == 0 ? loop_only : path_only;
+	for (size_t i = 0; i < ini->nsections; i++) {
+		struct ior_ini_section *s = &ini->sections[i];
+		if (strcmp(s->kind, "device") != 0 || !s->name || strcmp(s->name, name) != 0)
+			continue;
+		for (size_t j = 0; j < s->nentries;) {
+			bool gone = false;
+			for (size_t k = 0; drop[k] && !gone; k++)
+				gone = strcmp(s->entries[j].key, drop[k]) == 0;
+			if (!gone) {
+				j++;
+				continue;
+			}
+			free(s->entries[j].key);
+			free(s->entries[j].value);
+			memmove(&s->entries[j], &s->entries[j + 1], (s->nentries - j - 1) * sizeof(s->entries[0]));
+			s->nentries--;
 		}
-		if ((rc = ior_matrix_check_device_key(o, key)))
-			return ior_error_wrap(rc, "%s", key);
-		if ((rc = ior_matrix_check_device(o, &bad)))
-			return bad ? ior_error_wrap(rc, "%s", bad) : ior_error_wrap(rc, "[device %s]", t->device->name);
-	} else if (t->engine) {
-		rc = ior_matrix_engine_params(params, t->engine->ops, copy);
-	} else if ((rc = ior_matrix_check_settings(copy, &bad))) {
-		return ior_error_wrap(rc, "%s", bad);
 	}
-	return rc;
 }
 
-static int apply(const struct target *t, const char *key, const char *value)
+/* m becomes the new build, keeping its file name; what m was is freed. */
+static void take(struct ior_matrix *m, struct ior_matrix *fresh)
 {
-	char *params = NULL;
-	void *copy = calloc(1, t->size ? t->size : 1);
-	if (!copy)
-		return ior_error_set(IOR_ERROR, "out of memory");
-	int rc = ior_options_copy(t->rows, copy, t->blob, t->size);
-	if (!rc && !(rc = ior_option_set(t->rows, copy, key, value)))
-		rc = check(t, copy, key, &params);
-	if (rc) {
-		ior_options_free(t->rows, copy);
-		free(copy);
-		free(params);
-		return rc;
-	}
-	ior_options_free(t->rows, t->blob);
-	memcpy(t->blob, copy, t->size);
-	free(copy);
-	if (t->engine) {
-		free(t->engine->params);
-		t->engine->params = params;
-	}
-	return IOR_OK;
+	char *file = fresh->file;
+	fresh->file = m->file;
+	m->file = file;
+	struct ior_matrix old = *m;
+	*m = *fresh;
+	*fresh = old;
+	ior_matrix_free(fresh);
 }
 
 int ior_matrix_set(struct ior_matrix *m, const char *assignment)
@@ -130,15 +123,39 @@ int ior_matrix_set(struct ior_matrix *m, const char *assignment)
 		return ior_error_set(IOR_EINVALID, "override '%s': expected SECTION.KEY=VALUE, e.g. matrix.repetitions=5",
 				     assignment);
 	char *lhs = strndup(assignment, (size_t)(eq - assignment));
-	if (!lhs)
-		return ior_error_set(IOR_ERROR, "out of memory");
-	struct target t;
-	const char *key = NULL;
-	int rc = find_target(&t, m, lhs, &key);
-	if (!rc)
-		rc = apply(&t, key, eq + 1);
-	if (!rc && t.blob == &m->settings && strcmp(key, "schedulers") == 0)
-		m->schedulers_overridden = true; /* run-time name checks then name the override, not a line */
+	char label[600];
+	snprintf(label, sizeof(label), "override '%s'", assignment);
+	struct ior_ini copy;
+	memset(&copy, 0, sizeof(copy));
+	const char *kind = NULL, *name = NULL, *key = NULL;
+	int rc = lhs ? split(lhs, &kind, &name, &key) : ior_error_set(IOR_ERROR, "out of memory");
+	if (rc == IOR_OK)
+		rc = check_section(m->ini, kind, name, key);
+	if (rc) {
+		free(lhs);
+		return ior_error_wrap(rc, "%s", label);
+	}
+	rc = ior_matrix_ini_copy(&copy, m->ini);
+	const char *where = rc == IOR_OK ? ior_matrix_ini_name(&copy, label) : NULL;
+	if (rc == IOR_OK && !where)
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+	if (rc == IOR_OK) {
+		drop_other_kind(&copy, kind, name, key);
+		rc = ior_matrix_ini_set(&copy, kind, name, key, eq + 1, where, 0);
+	}
 	free(lhs);
-	return rc ? ior_error_wrap(rc, "override '%s'", assignment) : IOR_OK;
+	struct ior_matrix *fresh = NULL;
+	/* built again from the edited sections: every message names the override (its place is line 0);
+	 * the text a run stores is then these sections, so --resume runs what ran */
+	char *text = rc == IOR_OK ? ior_matrix_ini_text(&copy) : NULL;
+	if (rc == IOR_OK && !text)
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+	if (rc == IOR_OK)
+		rc = ior_matrix_from_ini(&fresh, m->file, text, &copy);
+	free(text);
+	ior_matrix_ini_free(&copy);
+	if (rc)
+		return rc;
+	take(m, fresh);
+	return IOR_OK;
 }

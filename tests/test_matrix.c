@@ -264,7 +264,7 @@ static void test_bad_files(void)
 		/* unknown section kind */
 		{ WITH("[devcie x]\nloop = 1G\n%s", eng), 1, "[devcie x]: unknown section kind 'devcie' (did you mean 'device'?)" },
 		{ WITH("%s%s[global]\n", dev, eng), 5,
-		  "[global]: unknown section kind 'global' (sections are [matrix], [device NAME], [engine NAME])" },
+		  "[global]: unknown section kind 'global' (fio's [global] is [defaults] here)" },
 		/* a key before any section */
 		{ WITH("repetitions = 3\n%s%s", dev, eng), 1,
 		  "repetitions: key outside any section (put it under [matrix], [device NAME] or [engine NAME])" },
