@@ -132,4 +132,5 @@ const struct ior_engine_ops ior_engine_aio = {
 	.measure = aio_measure,
 	.cleanup = aio_cleanup,
 	.option_flags = aio_option_flags,
+	.duration = ior_job_duration,
 };

@@ -101,6 +101,10 @@ struct ior_engine_ops {
 	 * read .flags (aio/uring: .flags has IOR_ENGINE_WRITES, option_flags only for
 	 * the write modes, so a read job may run on a non-destructive device). */
 	unsigned (*option_flags)(const void *opts);
+	/* Optional, added compatibly: seconds one repetition takes with these options, as far as the
+	 * options tell (a time-based job's runtime); negative when they do not (a size-based job).
+	 * `run --dry-run` adds them up into its estimate. */
+	double (*duration)(const void *opts);
 };
 
 /* The engine's flags for these options: option_flags(opts) when the engine has it, else .flags. */

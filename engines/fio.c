@@ -225,6 +225,12 @@ static unsigned fio_option_flags(const void *opts)
 	return rw_writes(((const struct fio_opts *)opts)->rw) ? IOR_ENGINE_WRITES : 0;
 }
 
+static double fio_duration(const void *opts)
+{
+	const struct fio_opts *o = opts;
+	return o->runtime > 0 ? o->ramp_time + o->runtime : -1;
+}
+
 const struct ior_engine_ops ior_engine_fio = {
 	.abi = IOR_ENGINE_ABI,
 	.name = "fio",
@@ -237,4 +243,5 @@ const struct ior_engine_ops ior_engine_fio = {
 	.measure = fio_measure,
 	.cleanup = fio_cleanup,
 	.option_flags = fio_option_flags,
+	.duration = fio_duration,
 };

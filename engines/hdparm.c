@@ -217,6 +217,13 @@ static void hdparm_cleanup(void *state)
 	free(s);
 }
 
+/* hdparm -t reads for duration after settling. */
+static double hdparm_duration(const void *opts)
+{
+	const struct hdparm_opts *o = opts;
+	return o->settle + o->duration;
+}
+
 const struct ior_engine_ops ior_engine_hdparm = {
 	.abi = IOR_ENGINE_ABI,
 	.name = "hdparm",
@@ -227,4 +234,5 @@ const struct ior_engine_ops ior_engine_hdparm = {
 	.init = hdparm_init,
 	.measure = hdparm_measure,
 	.cleanup = hdparm_cleanup,
+	.duration = hdparm_duration,
 };

@@ -48,6 +48,12 @@ const struct ior_option ior_job_rows[] = {
 	IOR_OPTION_END,
 };
 
+double ior_job_duration(const void *opts)
+{
+	const struct ior_job_opts *o = opts;
+	return o->runtime > 0 ? o->ramp_time + o->runtime : -1;
+}
+
 bool ior_job_writes(const struct ior_job_opts *o)
 {
 	return o->rw == IOR_RW_WRITE || o->rw == IOR_RW_RANDWRITE || o->rw == IOR_RW_RANDRW;

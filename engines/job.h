@@ -30,6 +30,8 @@ struct ior_job_opts {
 extern const struct ior_option ior_job_rows[];
 
 bool ior_job_writes(const struct ior_job_opts *o);
+/* A repetition's seconds: ramp_time + runtime for a time-based job, -1 for a size-based one. */
+double ior_job_duration(const void *opts);
 
 /* ---- offsets: each block of a job's region exactly once per pass, in O(1) memory ---- */
 

@@ -175,4 +175,5 @@ const struct ior_engine_ops ior_engine_uring = {
 	.measure = uring_measure,
 	.cleanup = uring_cleanup,
 	.option_flags = uring_option_flags,
+	.duration = ior_job_duration,
 };

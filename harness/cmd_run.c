@@ -2,6 +2,7 @@
 #include "common/error.h"
 #include "common/stop.h"
 #include "harness/commands.h"
+#include "harness/dry_run.h"
 #include "db/db.h"
 #include "harness/run.h"
 #include "harness/trust.h"
@@ -22,6 +23,7 @@ struct run_args {
 	int nallow;
 	const char *baseline;       /* --baseline KERNEL: adaptive cells stop once decided against it */
 	const char *resume;         /* --resume RUN_ID */
+	bool dry_run;               /* --dry-run: show the cells and the estimate, run nothing */
 };
 
 /* Collects MATRIX, --set and --allow-destructive; returns 0, or 2 after a usage error. */
@@ -52,6 +54,8 @@ static int parse_args(int argc, char **argv, struct run_args *ra)
 				return 2;
 			}
 			ra->sets[ra->nsets++] = v;
+		} else if (strcmp(a, "--dry-run") == 0) {
+			ra->dry_run = true;
 		} else if (a[0] == '-' && a[1]) {
 			ior_cmd_unknown_argument(&ior_cmd_run, a);
 			ior_cmd_error_last();
@@ -156,8 +160,8 @@ static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		return status;
 	const char *path = ra.matrix_path;
 
-	if (ra.resume && (path || ra.nsets)) {
-		ior_cmd_error("'--resume' runs the stored matrix as it was: give no MATRIX and no --set");
+	if (ra.resume && (path || ra.nsets || ra.dry_run)) {
+		ior_cmd_error("'--resume' runs the stored matrix as it was: give no MATRIX, --set or --dry-run");
 		return 2;
 	}
 	struct ior_matrix *m = NULL;
@@ -174,6 +178,18 @@ static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		fprintf(stderr, "error: %s\n", ior_error_last());
 		ior_matrix_free(m);
 		return 1;
+	}
+	for (const char *p = m->warnings; p && *p;) {
+		size_t len = strcspn(p, "\n");
+		fprintf(stderr, "warning: %.*s\n", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+	if (ra.dry_run) {
+		rc = ior_dry_run(stdout, m);
+		ior_matrix_free(m);
+		if (rc)
+			fprintf(stderr, "error: %s\n", ior_error_last());
+		return rc ? 1 : 0;
 	}
 
 	ior_stop_install_handlers();
@@ -214,7 +230,8 @@ static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 
 static const struct ior_cmd_opt run_options[] = {
 	{ .name = "--set", .alias = "-o", .value = IOR_CMD_TEXT, .arg = "KEY=VALUE", .repeat = true,
-	  .help = "override a matrix key: matrix.repetitions=5, engine.NAME.KEY=VALUE, device.NAME.KEY=VALUE" },
+	  .help = "override a matrix key: matrix.repetitions=5, engine.NAME.KEY=VALUE, device.NAME.KEY=VALUE, "
+		  "defaults.KEY=VALUE, defaults.TYPE.KEY=VALUE; several values sweep a key (engine.r.bs=\"4k 1M\")" },
 	{ .name = "--allow-destructive", .value = IOR_CMD_FILE, .arg = "DEVICE", .repeat = true,
 	  .help = "confirm that write engines may destroy DEVICE (exact path); needed for any device "
 		  "ioregress did not create, together with destructive = yes in the matrix. Mounted devices, "
@@ -222,6 +239,9 @@ static const struct ior_cmd_opt run_options[] = {
 	{ .name = "--baseline", .value = IOR_CMD_TEXT, .arg = "KERNEL",
 	  .help = "with max_repetitions set in the matrix (adaptive repetitions), a cell also stops as soon "
 		  "as it is decided against KERNEL's samples" },
+	{ .name = "--dry-run",
+	  .help = "print the cells the matrix expands to on this kernel (sweeps and defaults applied), their "
+		  "count and an estimate of the time, and run nothing; needs neither root nor the database" },
 	{ .name = "--resume", .value = IOR_CMD_NUMBER, .arg = "RUN_ID", .alone = true,
 	  .help = "complete an interrupted run (after 'ioregress recover'): its stored matrix, exactly the "
 		  "missing repetitions, same host and kernel only" },
@@ -231,7 +251,7 @@ static const struct ior_cmd_opt run_options[] = {
 const struct ior_command ior_cmd_run = {
 	.name = "run",
 	.fn = cmd_run,
-	.flags = IOR_CMD_NEEDS_DB | IOR_CMD_NEEDS_ROOT,
+	.flags = IOR_CMD_NEEDS_DB | IOR_CMD_NEEDS_ROOT | IOR_CMD_DRY_RUN,
 	.error_status = 1,
 	.summary = "run a matrix (or the built-in default) and store every sample",
 	.operands = "[MATRIX]",

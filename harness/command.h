@@ -13,6 +13,7 @@ enum ior_command_flags {
 	IOR_CMD_NEEDS_DB = 1u << 0,   /* the runner opens --db (default ./ioregress.db) before calling */
 	IOR_CMD_NEEDS_ROOT = 1u << 1, /* refused up front when not root */
 	IOR_CMD_DB_EXISTS = 1u << 2,  /* with NEEDS_DB: the file must exist; a missing one is an error, not created */
+	IOR_CMD_DRY_RUN = 1u << 3,    /* takes --dry-run, which needs neither root nor the database */
 };
 
 struct ior_cmd_ctx {

@@ -2,6 +2,7 @@
 #include "common/error.h"
 #include "db/db.h"
 #include "harness/commands.h"
+#include "harness/engine_help.h"
 #include "harness/trust.h"
 
 #include <errno.h>
@@ -73,12 +74,17 @@ static int run_command(const struct ior_command *cmd, int argc, char **argv, str
 		ior_cmd_print_help(stdout, cmd);
 		return 0;
 	}
-	if ((cmd->flags & IOR_CMD_NEEDS_ROOT) && geteuid() != 0) {
+	/* a dry run shows what would run: no root, no database */
+	bool dry = false;
+	for (int i = 1; (cmd->flags & IOR_CMD_DRY_RUN) && i < argc; i++)
+		dry |= strcmp(argv[i], "--dry-run") == 0;
+	unsigned flags = dry ? cmd->flags & ~(unsigned)(IOR_CMD_NEEDS_ROOT | IOR_CMD_NEEDS_DB) : cmd->flags;
+	if ((flags & IOR_CMD_NEEDS_ROOT) && geteuid() != 0) {
 		ior_error_clear();
 		ior_cmd_error("'ioregress %s' needs root (it switches schedulers and creates loop devices)", cmd->name);
 		return cmd->error_status;
 	}
-	if (cmd->flags & IOR_CMD_NEEDS_DB) {
+	if (flags & IOR_CMD_NEEDS_DB) {
 		ior_error_clear();
 		if (ior_check_trusted_file(ctx->db_path, "database") != IOR_OK) {
 			fprintf(stderr, "error: %s\n", ior_error_last());
@@ -102,6 +108,32 @@ static int run_command(const struct ior_command *cmd, int argc, char **argv, str
 	return status;
 }
 
+/* `ioregress help engines`, `help engine NAME`, `help COMMAND`. */
+static int help_topic(int argc, char **argv)
+{
+	if (strcmp(argv[0], "engines") == 0 && argc == 1) {
+		ior_help_engines(stdout);
+		return 0;
+	}
+	if (strcmp(argv[0], "engine") == 0 && argc == 2) {
+		ior_error_clear();
+		if (ior_help_engine(stdout, argv[1]) == IOR_OK)
+			return 0;
+		ior_cmd_error_last();
+		return 2;
+	}
+	const char *near = NULL;
+	const struct ior_command *cmd = argc == 1 ? find_command(argv[0], &near) : NULL;
+	if (cmd) {
+		ior_cmd_print_help(stdout, cmd);
+		return 0;
+	}
+	ior_error_clear();
+	ior_cmd_error("no help on '%s'%s%s%s (topics: engines, engine NAME, a command)", argv[0], near ? " (did you mean '" : "",
+		      near ? near : "", near ? "'?)" : "");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	struct ior_cmd_ctx ctx = { .db_path = DEFAULT_DB };
@@ -118,6 +150,8 @@ int main(int argc, char **argv)
 		printf("ioregress %s\n", IOR_VERSION);
 		return close_stdout(0);
 	}
+	if (strcmp(argv[1], "help") == 0 && argc > 2)
+		return close_stdout(help_topic(argc - 2, argv + 2));
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
 		ior_cmd_print_overview(stdout, ior_commands, ior_command_count);
 		return close_stdout(0);

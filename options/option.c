@@ -81,7 +81,7 @@ static int parse_enum(const struct ior_option *row, const char *text, int *out)
 }
 
 /* A number in the row's own unit, for range messages. */
-static void format_bound(const struct ior_option *row, double x, char *buf, size_t len)
+void ior_option_format_bound(const struct ior_option *row, double x, char *buf, size_t len)
 {
 	switch (row->type) {
 	case IOR_OPT_SIZE:
@@ -106,8 +106,8 @@ static int check_range(const struct ior_option *row, const char *text, double x)
 	if (x >= row->min && x <= row->max)
 		return IOR_OK;
 	char lo[32], hi[32];
-	format_bound(row, row->min, lo, sizeof(lo));
-	format_bound(row, row->max, hi, sizeof(hi));
+	ior_option_format_bound(row, row->min, lo, sizeof(lo));
+	ior_option_format_bound(row, row->max, hi, sizeof(hi));
 	return ior_error_set(IOR_EINVALID, "'%s' is out of range (%s..%s)", text, lo, hi);
 }
 

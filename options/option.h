@@ -34,6 +34,9 @@ struct ior_option {
 #define IOR_GIB (UINT64_C(1) << 30)
 #define IOR_TIB (UINT64_C(1) << 40)
 
+/* A range bound of row as its type writes it ("1M", "1.5s", "10%", "4096"), for messages and help. */
+void ior_option_format_bound(const struct ior_option *row, double x, char *buf, size_t len);
+
 /* A table of rows ends with a row whose name is NULL. */
 #define IOR_OPTION_END { .name = NULL }
 
