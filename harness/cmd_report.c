@@ -1,92 +1,135 @@
-/* `ioregress report`: the stored samples as the field report's tables, with spreads and variance alerts, as text or JSON. */
+/* `ioregress report`: builds the report model from the database and the filters and prints it with the renderer --format names. */
 #include "common/error.h"
 #include "db/db.h"
 #include "harness/commands.h"
 #include "options/option.h"
-#include "reports/alerts.h"
-#include "reports/changepoint.h"
-#include "reports/report.h"
-#include "reports/table.h"
+#include "reports/model.h"
+#include "reports/render.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* --fail-on's condition held: distinct from 1 (error) and 2 (bad usage). */
+enum { REPORT_FAILED_ON = 3 };
+
+enum fail_on { FAIL_NEVER, FAIL_REGRESSION, FAIL_ALERT };
 
 struct report_args {
+	struct ior_report_opts opts;
 	struct ior_db_filter filter;
-	bool json;
-	struct ior_alert_opts alerts;
+	const struct ior_renderer *renderer;
+	const char *output;
+	enum fail_on fail_on;
 };
 
-static int parse_args(struct report_args *a, int argc, char **argv)
+/* YYYY-MM-DD, optionally followed by THH:MM[:SS[.sss]][Z]: compared as text with the stored UTC times. */
+static bool iso_time(const char *s)
 {
-	ior_alert_opts_default(&a->alerts);
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		bool missing = false;
-		if (ior_cmd_filter_option(argc, argv, &i, IOR_FILTER_HOST | IOR_FILTER_KERNEL | IOR_FILTER_DEVICE,
-					  &a->filter, &missing))
-			continue;
-		if ((v = ior_cmd_option_value(argc, argv, &i, "--format", &missing))) {
-			if (strcmp(v, "text") && strcmp(v, "json"))
-				return ior_error_set(IOR_EINVALID, "--format: '%s' is not text or json", v);
-			a->json = !strcmp(v, "json");
-		} else if ((v = ior_cmd_option_value(argc, argv, &i, "--alert-spread", &missing))) {
-			if (ior_parse_percent(v, &a->alerts.floor))
-				return ior_error_wrap(IOR_EINVALID, "--alert-spread");
-		} else if (missing) {
-			return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[i]);
-		} else {
-			return ior_cmd_unknown_argument(&ior_cmd_report, argv[i]);
-		}
+	static const char shape[] = "dddd-dd-dd";
+	for (size_t i = 0; i < sizeof(shape) - 1; i++)
+		if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != shape[i])
+			return false;
+	const char *t = s + 10;
+	if (!*t)
+		return true;
+	if (*t != 'T' || !isdigit((unsigned char)t[1]) || !isdigit((unsigned char)t[2]) || t[3] != ':' ||
+	    !isdigit((unsigned char)t[4]) || !isdigit((unsigned char)t[5]))
+		return false;
+	for (t += 6; *t; t++)
+		if (!isdigit((unsigned char)*t) && !strchr(":.Z", *t))
+			return false;
+	return true;
+}
+
+static int parse_value(struct report_args *a, const char *key, const char *v)
+{
+	if (!strcmp(key, "--format"))
+		return ior_renderer_find(&a->renderer, v) ? ior_error_wrap(IOR_EINVALID, "--format") : IOR_OK;
+	if (!strcmp(key, "--alert-spread"))
+		return ior_parse_percent(v, &a->opts.alerts.floor) ? ior_error_wrap(IOR_EINVALID, "--alert-spread") : IOR_OK;
+	if (!strcmp(key, "--min-effect"))
+		return ior_parse_percent(v, &a->opts.compare.min_effect) ? ior_error_wrap(IOR_EINVALID, "--min-effect")
+									  : IOR_OK;
+	if (!strcmp(key, "--since")) {
+		if (!iso_time(v))
+			return ior_error_set(IOR_EINVALID, "--since: '%s' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)", v);
+		a->opts.since = v;
+	} else if (!strcmp(key, "--fail-on")) {
+		if (strcmp(v, "regression") && strcmp(v, "alert"))
+			return ior_error_set(IOR_EINVALID, "--fail-on: '%s' is not regression or alert", v);
+		a->fail_on = !strcmp(v, "regression") ? FAIL_REGRESSION : FAIL_ALERT;
+	} else if (!strcmp(key, "-o") || !strcmp(key, "--output")) {
+		a->output = v;
+	} else if (!strcmp(key, "--baseline")) {
+		a->opts.baseline = v;
+	} else if (!strcmp(key, "--candidate")) {
+		a->opts.candidate = v;
 	}
 	return IOR_OK;
 }
 
-/* Alerts compare a device with other devices and other kernels, so they are
- * computed over every kernel and device of the host, then kept to the filter.
- * The alerts point into ctx_rows, which the caller frees after rendering. */
-static int context_alerts(const struct report_args *a, struct ior_db *db, struct ior_db_row **ctx_rows,
-			  size_t *nctx, struct ior_alert **alerts, size_t *n)
+static int parse_args(struct report_args *a, int argc, char **argv)
 {
-	struct ior_db_filter f = { .host = a->filter.host };
-	struct ior_rt *rt = NULL;
-	int rc = ior_db_samples(db, &f, ctx_rows, nctx);
-	if (!rc)
-		rc = ior_rt_build(&rt, *ctx_rows, *nctx);
-	if (!rc)
-		rc = ior_alerts_compute(alerts, n, rt, &a->alerts);
-	ior_rt_free(rt);
-	size_t kept = 0;
-	for (size_t i = 0; !rc && i < *n; i++) {
-		if (a->filter.device && strcmp((*alerts)[i].device, a->filter.device))
+	static const char *const keys[] = { "--format", "--alert-spread", "--min-effect", "--since", "--fail-on",
+					    "-o", "--output", "--baseline", "--candidate" };
+	ior_report_opts_default(&a->opts);
+	ior_renderer_find(&a->renderer, "text");
+	for (int i = 1; i < argc; i++) {
+		bool missing = false, matched = false;
+		if (ior_cmd_filter_option(argc, argv, &i, IOR_FILTER_HOST | IOR_FILTER_KERNEL | IOR_FILTER_DEVICE |
+					  IOR_FILTER_SCHEDULER | IOR_FILTER_ENGINE, &a->filter, &missing))
 			continue;
-		(*alerts)[kept++] = (*alerts)[i];
+		if (!missing && !strcmp(argv[i], "--alerts")) {
+			a->opts.alerts_only = true;
+			continue;
+		}
+		for (size_t k = 0; !missing && !matched && k < sizeof(keys) / sizeof(keys[0]); k++) {
+			const char *v = ior_cmd_option_value(argc, argv, &i, keys[k], &missing);
+			if (v && parse_value(a, keys[k], v))
+				return IOR_EINVALID;
+			matched = v != NULL;
+		}
+		if (matched)
+			continue;
+		if (missing)
+			return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[i]);
+		return ior_cmd_unknown_argument(&ior_cmd_report, argv[i]);
 	}
-	if (!rc)
-		*n = kept;
-	return rc;
+	a->opts.host = a->filter.host;
+	a->opts.kernel = a->filter.kernel;
+	a->opts.device = a->filter.device;
+	a->opts.scheduler = a->filter.scheduler;
+	a->opts.engine = a->filter.engine;
+	a->opts.parts = a->renderer->parts | (a->fail_on == FAIL_ALERT ? IOR_REPORT_ALERTS : 0) |
+			(a->fail_on != FAIL_NEVER ? IOR_REPORT_VERDICTS : 0);
+	if (a->opts.candidate && !a->opts.baseline)
+		return ior_error_set(IOR_EINVALID, "--candidate needs --baseline");
+	if (a->fail_on == FAIL_REGRESSION && !a->opts.baseline)
+		return ior_error_set(IOR_EINVALID, "--fail-on regression needs --baseline KERNEL");
+	return IOR_OK;
 }
 
-static int render(const struct report_args *a, struct ior_db *db, struct ior_db_row *rows, size_t n)
+/* -o FILE is written beside it and renamed at the end: a failed report leaves no half file. */
+static int render_to(const struct report_args *a, const struct ior_report *r)
 {
-	struct ior_rt *rt = NULL;
-	struct ior_alert *alerts = NULL;
-	struct ior_db_row *ctx_rows = NULL;
-	size_t nalerts = 0, nctx = 0;
-	int rc = ior_rt_build(&rt, rows, n);
-	if (!rc)
-		rc = context_alerts(a, db, &ctx_rows, &nctx, &alerts, &nalerts);
-	if (!rc)
-		rc = a->json ? ior_report_json(stdout, rt, alerts, nalerts) : ior_report_text(stdout, rt, alerts, nalerts);
-	if (!rc && !a->json) {
-		struct ior_cp_opts cp;
-		ior_cp_opts_default(&cp);
-		rc = ior_report_changes(stdout, rt, &cp);
-	}
-	free(alerts);
-	ior_rt_free(rt);
-	ior_db_rows_free(ctx_rows, nctx);
+	if (!a->output)
+		return a->renderer->render(stdout, r);
+	char tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", a->output, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", tmp);
+	int rc = a->renderer->render(f, r);
+	if (fclose(f) && !rc)
+		rc = ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", a->output);
+	if (!rc && rename(tmp, a->output))
+		rc = ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", a->output);
+	if (rc)
+		unlink(tmp);
 	return rc;
 }
 
@@ -98,29 +141,50 @@ static int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		ior_cmd_error_last();
 		return 2;
 	}
-	struct ior_db_row *rows = NULL;
-	size_t n = 0;
-	if (ior_db_samples(ctx->db, &a.filter, &rows, &n)) {
-		ior_cmd_error("cannot read samples from '%s'", ctx->db_path);
+	struct ior_report *r = NULL;
+	if (ior_report_build(&r, ctx->db, &a.opts)) {
+		ior_cmd_error("cannot build the report from '%s'", ctx->db_path);
 		return 1;
 	}
-	int rc = render(&a, ctx->db, rows, n);
-	ior_db_rows_free(rows, n);
-	if (rc) {
+	int rc = render_to(&a, r);
+	int status = rc ? 1 : 0;
+	if (rc)
 		ior_cmd_error("cannot render the report");
-		return 1;
-	}
-	return 0;
+	else if ((a.fail_on == FAIL_REGRESSION && ior_report_has_regression(r)) ||
+		 (a.fail_on == FAIL_ALERT && ior_report_has_alert(r)))
+		status = REPORT_FAILED_ON;
+	ior_report_free(r);
+	return status;
 }
 
 static const struct ior_cmd_opt report_options[] = {
-	{ .name = "--format", .value = IOR_CMD_CHOICE, .arg = "text|json", .choices = "text json",
-	  .help = "text tables (default) or one JSON document" },
+	{ .name = "--format", .value = IOR_CMD_CHOICE, .arg = "text|md|html|json|junit|csv",
+	  .choices = "text md html json junit csv",
+	  .help = "text tables (default); Markdown to paste into a mail; one self-contained HTML page with "
+		  "charts; JSON (reports/report.schema.json); JUnit XML (a regression fails, inconclusive is "
+		  "skipped); CSV of every raw sample with its context" },
+	{ .name = "--output", .alias = "-o", .value = IOR_CMD_FILE, .arg = "FILE",
+	  .help = "write the report to FILE (whole or not at all) instead of standard output" },
 	IOR_CMD_ROW_HOST,
 	IOR_CMD_ROW_KERNEL,
 	IOR_CMD_ROW_DEVICE,
+	IOR_CMD_ROW_SCHEDULER,
+	IOR_CMD_ROW_ENGINE,
+	{ .name = "--since", .value = IOR_CMD_TEXT, .arg = "DATE",
+	  .help = "only runs started on or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM, UTC)" },
+	{ .name = "--alerts", .value = IOR_CMD_FLAG,
+	  .help = "only variance alerts and regressions, most severe first (and the change points found)" },
+	{ .name = "--baseline", .value = IOR_CMD_TEXT, .arg = "KERNEL",
+	  .help = "add verdicts: every cell of the candidate kernel against this one, as check judges them" },
+	{ .name = "--candidate", .value = IOR_CMD_TEXT, .arg = "KERNEL",
+	  .help = "the kernel judged against --baseline (default: each host's newest other kernel)" },
+	{ .name = "--fail-on", .value = IOR_CMD_CHOICE, .arg = "regression|alert", .choices = "regression alert",
+	  .help = "exit 3 when the report holds a regression (needs --baseline), or a regression or a variance "
+		  "alert: for CI" },
 	{ .name = "--alert-spread", .value = IOR_CMD_NUMBER, .arg = "PERCENT",
 	  .help = "flag a cell or device whose (max-min)/min spread exceeds PERCENT (default 10%)" },
+	{ .name = "--min-effect", .value = IOR_CMD_NUMBER, .arg = "PERCENT",
+	  .help = "with --baseline: a significant change smaller than PERCENT of the baseline's median is no change" },
 	{ 0 },
 };
 
@@ -129,10 +193,16 @@ const struct ior_command ior_cmd_report = {
 	.fn = cmd_report,
 	.flags = IOR_CMD_NEEDS_DB | IOR_CMD_DB_EXISTS,
 	.error_status = 1,
-	.summary = "report the stored samples: per kernel tables, spreads and alerts",
-	.description = "Prints, per host and kernel, the field report's tables: each device's value per "
-		       "scheduler and engine with totals, shares and min-max spreads, then variance alerts and "
-		       "change points over the kernels in version order. Alerts compare a device with the other "
-		       "devices and kernels of its host, so they are computed before the filters apply.",
+	.summary = "report the stored samples: tables, spreads, alerts, change points, verdicts",
+	.description = "Builds one report from the database and prints it in the chosen format; every format "
+		       "carries the same facts. Per host and kernel (version order) and engine, the field "
+		       "report's tables: each device's values per scheduler with totals, shares, the best "
+		       "scheduler and min-max spreads; the schedulers each kernel offered and what changed; "
+		       "the scratch fills; every cell that did not run, with its reason; variance alerts; "
+		       "change points over the kernels; with --baseline, verdicts as check gives them. Alerts "
+		       "and change points compare a device with the other devices and kernels of its host, so "
+		       "they are computed before the other filters apply.\n\n"
+		       "Exit status: 0, 1 on an error, 2 on a bad argument or a missing database, 3 when "
+		       "--fail-on's condition holds.",
 	.options = report_options,
 };

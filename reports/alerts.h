@@ -38,15 +38,42 @@ void ior_alert_opts_default(struct ior_alert_opts *o);
 
 enum ior_alert_kind { IOR_ALERT_DEVICE, IOR_ALERT_CELL };
 
+/* Peers are listed by name in the words (up to this many per axis: for the other kernels,
+ * the nearest ones in version order); every peer counts in the median. */
+#define IOR_ALERT_PEERS_LISTED 8
+
+struct ior_alert_peer {
+	const char *label;        /* a device, scheduler or kernel */
+	double spread;
+};
+
+/* One axis of comparison: "other devices on this kernel" or "the same device on other kernels". */
+struct ior_alert_axis {
+	size_t n;                 /* peers with a spread */
+	double median;            /* NAN when n is 0 */
+	struct ior_alert_peer listed[IOR_ALERT_PEERS_LISTED];
+	size_t nlisted;
+};
+
+/* An alert as structured fields; ior_alert_describe() puts it in words. */
 struct ior_alert {
 	enum ior_alert_kind kind;
-	const char *host, *kernel, *engine, *device, *scheduler;  /* scheduler NULL for a device alert */
-	double spread;
-	double peer_median;     /* NAN without peers */
-	char text[1280];         /* the alert in words, with the comparison to its peers */
+	const char *host, *kernel, *engine, *params, *device, *scheduler;  /* scheduler NULL for a device alert */
+	size_t group, index;      /* the group in the model, and the device or cell in it */
+	size_t n;
+	double min, max, spread;
+	double peer_median;       /* over both axes; NAN without peers */
+	double threshold;         /* what the spread had to exceed: the floor, or peer_ratio x the peers' median */
+	double floor, peer_ratio;
+	double severity;          /* spread / threshold: how far past it, for "most severe first" */
+	struct ior_alert_axis here, elsewhere;
 };
 
 /* Every alert over the model, devices first within each group. */
 int ior_alerts_compute(struct ior_alert **out, size_t *n, const struct ior_rt *rt, const struct ior_alert_opts *o);
+
+/* The alert in words, with the comparison to its peers:
+ * "device 'SSD RAID' on 2.6.32: spread 66.9% over 9 samples (...), 3.6x the peers' median ...". */
+void ior_alert_describe(char *buf, size_t len, const struct ior_alert *a);
 
 #endif

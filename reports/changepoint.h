@@ -1,9 +1,13 @@
-/* Change points over a series of kernels in version order: E-divisive (Matteson & James 2014) with a seeded permutation test, as Apache Otava (hunter) uses. */
+/* Change points over a series of kernels in version order: E-divisive (Matteson & James 2014) with a seeded, sequentially stopped permutation test, as Apache Otava (hunter) uses. */
 #ifndef IOR_REPORTS_CHANGEPOINT_H
 #define IOR_REPORTS_CHANGEPOINT_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* A segment of this many kernels or more is searched on its kernels' medians, a shorter
+ * one on the raw samples (changepoint.c says why). */
+#define IOR_CP_SUMMARY_FROM 20
 
 /* One kernel of the series: its samples of one cell. */
 struct ior_cp_point {

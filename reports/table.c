@@ -1,4 +1,4 @@
-/* Groups sample rows into the report model and computes totals, shares, best schedulers and spreads. */
+/* Groups stored cells into the report model and computes totals, shares, best schedulers and spreads. */
 #include "reports/table.h"
 
 #include "common/error.h"
@@ -7,46 +7,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_str(const char *a, const char *b)
+int ior_rt_build_series(struct ior_rt *rt);  /* table_series.c */
+
+int ior_rt_strcmp(const char *a, const char *b)
 {
 	return strcmp(a ? a : "", b ? b : "");
 }
 
-/* Rows are sorted through an index: host, kernel (version order), engine,
- * then cell id so devices and schedulers keep the order they were run or imported in. */
-static int row_order(const void *x, const void *y, void *ctx)
+/* Inputs are sorted through an index: host, kernel (version order), engine, params, then
+ * the cell id so devices and schedulers keep the order they were run or imported in. */
+static int input_order(const void *x, const void *y, void *ctx)
 {
-	const struct ior_db_row *rows = ctx;
-	const struct ior_db_row *a = &rows[*(const size_t *)x], *b = &rows[*(const size_t *)y];
-	int c = cmp_str(a->host, b->host);
+	const struct ior_rt_input *in = ctx;
+	const struct ior_rt_input *a = &in[*(const size_t *)x], *b = &in[*(const size_t *)y];
+	int c = ior_rt_strcmp(a->host, b->host);
 	if (!c)
 		c = ior_kver_cmp(a->kernel, b->kernel);
 	if (!c)
-		c = cmp_str(a->kernel, b->kernel);
+		c = ior_rt_strcmp(a->kernel, b->kernel);
 	if (!c)
-		c = cmp_str(a->engine, b->engine);
+		c = ior_rt_strcmp(a->engine, b->engine);
 	if (!c)
-		c = (a->cell_id > b->cell_id) - (a->cell_id < b->cell_id);
+		c = ior_rt_strcmp(a->params, b->params);
 	if (!c)
-		c = (a->run_id > b->run_id) - (a->run_id < b->run_id);
-	if (!c)
-		c = (a->rep > b->rep) - (a->rep < b->rep);
+		c = (a->order > b->order) - (a->order < b->order);
 	if (!c)
 		c = (*(const size_t *)x > *(const size_t *)y) - (*(const size_t *)x < *(const size_t *)y);
 	return c;
 }
 
-static bool same_group(const struct ior_db_row *a, const struct ior_db_row *b)
+static bool same_group(const struct ior_rt_group *g, const struct ior_rt_input *r)
 {
-	return !cmp_str(a->host, b->host) && !cmp_str(a->kernel, b->kernel) && !cmp_str(a->engine, b->engine);
+	return !ior_rt_strcmp(g->host, r->host) && !ior_rt_strcmp(g->kernel, r->kernel) &&
+	       !ior_rt_strcmp(g->engine, r->engine) && !ior_rt_strcmp(g->params, r->params);
 }
 
-static int push(double **v, size_t *n, double x)
+static int append(double **v, size_t *n, const double *x, size_t k)
 {
-	double *nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	if (!k)
+		return IOR_OK;
+	double *nv = realloc(*v, (*n + k) * sizeof(*nv));
 	if (!nv)
 		return ior_error_set(IOR_ERROR, "out of memory");
-	nv[(*n)++] = x;
+	memcpy(nv + *n, x, k * sizeof(*x));
+	*n += k;
 	*v = nv;
 	return IOR_OK;
 }
@@ -54,7 +58,7 @@ static int push(double **v, size_t *n, double x)
 static struct ior_rt_device *device_slot(struct ior_rt_group *g, const char *name)
 {
 	for (size_t i = 0; i < g->ndevices; i++)
-		if (!cmp_str(g->devices[i].name, name))
+		if (!ior_rt_strcmp(g->devices[i].name, name))
 			return &g->devices[i];
 	struct ior_rt_device *d = realloc(g->devices, (g->ndevices + 1) * sizeof(*d));
 	if (!d)
@@ -68,7 +72,7 @@ static struct ior_rt_device *device_slot(struct ior_rt_group *g, const char *nam
 static struct ior_rt_cell *cell_slot(struct ior_rt_group *g, const char *device, const char *scheduler)
 {
 	for (size_t i = 0; i < g->ncells; i++)
-		if (!cmp_str(g->cells[i].device, device) && !cmp_str(g->cells[i].scheduler, scheduler))
+		if (!ior_rt_strcmp(g->cells[i].device, device) && !ior_rt_strcmp(g->cells[i].scheduler, scheduler))
 			return &g->cells[i];
 	struct ior_rt_cell *c = realloc(g->cells, (g->ncells + 1) * sizeof(*c));
 	if (!c)
@@ -80,47 +84,50 @@ static struct ior_rt_cell *cell_slot(struct ior_rt_group *g, const char *device,
 	return &c[g->ncells++];
 }
 
-static int add_row(struct ior_rt_group *g, const struct ior_db_row *r)
+static int add_input(struct ior_rt_group *g, const struct ior_rt_input *r)
 {
 	struct ior_rt_device *d = device_slot(g, r->device);
 	struct ior_rt_cell *c = d ? cell_slot(g, r->device, r->scheduler) : NULL;
 	if (!c)
 		return ior_error_set(IOR_ERROR, "out of memory");
-	int rc = push(&c->values, &c->n, r->value);
+	int rc = append(&c->values, &c->n, r->values, r->n);
 	if (!rc)
-		rc = push(&d->values, &d->n, r->value);
-	c->total += r->value;
-	d->total += r->value;
+		rc = append(&d->values, &d->n, r->values, r->n);
+	for (size_t i = 0; i < r->n; i++) {
+		c->total += r->values[i];
+		d->total += r->values[i];
+	}
 	return rc;
 }
 
-/* Devices first-seen order is the cell order's device order; keep cells grouped by device. */
-static void group_cells_by_device(struct ior_rt_group *g)
+/* Devices' first-seen order is the cell order's device order; keep cells grouped by device. */
+static int group_cells_by_device(struct ior_rt_group *g)
 {
 	struct ior_rt_cell *sorted = malloc((g->ncells ? g->ncells : 1) * sizeof(*sorted));
 	if (!sorted)
-		return;
+		return ior_error_set(IOR_ERROR, "out of memory");
 	size_t k = 0;
 	for (size_t d = 0; d < g->ndevices; d++)
 		for (size_t i = 0; i < g->ncells; i++)
-			if (!cmp_str(g->cells[i].device, g->devices[d].name))
+			if (!ior_rt_strcmp(g->cells[i].device, g->devices[d].name))
 				sorted[k++] = g->cells[i];
 	memcpy(g->cells, sorted, k * sizeof(*sorted));
 	free(sorted);
+	return IOR_OK;
 }
 
 static int finish_group(struct ior_rt_group *g)
 {
-	group_cells_by_device(g);
+	if (group_cells_by_device(g))
+		return IOR_ERROR;
 	for (size_t d = 0; d < g->ndevices; d++) {
 		struct ior_rt_device *dev = &g->devices[d];
-		int rc = ior_stats_compute(&dev->st, dev->values, dev->n);
-		if (rc)
-			return rc;
+		if (ior_stats_compute(&dev->st, dev->values, dev->n))
+			return IOR_ERROR;
 		struct ior_rt_cell *best = NULL;
 		for (size_t i = 0; i < g->ncells; i++) {
 			struct ior_rt_cell *c = &g->cells[i];
-			if (cmp_str(c->device, dev->name))
+			if (ior_rt_strcmp(c->device, dev->name))
 				continue;
 			c->share = dev->total != 0 ? c->total / dev->total : 0;
 			if (!best || (g->higher_is_better ? c->total > best->total : c->total < best->total))
@@ -130,49 +137,58 @@ static int finish_group(struct ior_rt_group *g)
 			best->best = true;
 	}
 	for (size_t i = 0; i < g->ncells; i++) {
-		int rc = ior_stats_compute(&g->cells[i].st, g->cells[i].values, g->cells[i].n);
-		if (rc)
-			return rc;
+		if (ior_stats_compute(&g->cells[i].st, g->cells[i].values, g->cells[i].n))
+			return IOR_ERROR;
 		if (g->cells[i].n > g->max_n)
 			g->max_n = g->cells[i].n;
 	}
 	return IOR_OK;
 }
 
-static struct ior_rt_group *new_group(struct ior_rt *rt, const struct ior_db_row *r)
+static struct ior_rt_group *new_group(struct ior_rt *rt, size_t *cap, const struct ior_rt_input *r)
 {
-	struct ior_rt_group *g = realloc(rt->groups, (rt->ngroups + 1) * sizeof(*g));
-	if (!g)
-		return NULL;
-	rt->groups = g;
-	g = &g[rt->ngroups++];
+	if (rt->ngroups == *cap) {
+		size_t n = *cap ? *cap * 2 : 16;
+		struct ior_rt_group *g = realloc(rt->groups, n * sizeof(*g));
+		if (!g)
+			return NULL;
+		rt->groups = g;
+		*cap = n;
+	}
+	struct ior_rt_group *g = &rt->groups[rt->ngroups++];
 	memset(g, 0, sizeof(*g));
 	g->host = r->host;
 	g->kernel = r->kernel;
 	g->engine = r->engine;
+	g->params = r->params;
 	g->unit = r->unit;
 	g->higher_is_better = r->higher_is_better;
 	return g;
 }
 
-static int fill(struct ior_rt *rt, const struct ior_db_row *rows, const size_t *idx, size_t n)
+static int fill(struct ior_rt *rt, const struct ior_rt_input *in, const size_t *idx, size_t n)
 {
 	struct ior_rt_group *g = NULL;
+	size_t cap = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct ior_db_row *r = &rows[idx[i]];
-		if (!g || !same_group(&rows[idx[i - 1]], r)) {
+		const struct ior_rt_input *r = &in[idx[i]];
+		if (!r->n)
+			continue;  /* a cell that stored nothing is not a cell of the tables */
+		if (!g || !same_group(g, r)) {
 			if (g && finish_group(g))
 				return IOR_ERROR;
-			if (!(g = new_group(rt, r)))
+			if (!(g = new_group(rt, &cap, r)))
 				return ior_error_set(IOR_ERROR, "out of memory");
 		}
-		if (add_row(g, r))
+		if (!g->unit)
+			g->unit = r->unit;
+		if (add_input(g, r))
 			return IOR_ERROR;
 	}
 	return g ? finish_group(g) : IOR_OK;
 }
 
-int ior_rt_build(struct ior_rt **out, const struct ior_db_row *rows, size_t n)
+int ior_rt_build_cells(struct ior_rt **out, const struct ior_rt_input *in, size_t n)
 {
 	*out = NULL;
 	struct ior_rt *rt = calloc(1, sizeof(*rt));
@@ -183,15 +199,65 @@ int ior_rt_build(struct ior_rt **out, const struct ior_db_row *rows, size_t n)
 	}
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
-	qsort_r(idx, n, sizeof(*idx), row_order, (void *)rows);
-	int rc = fill(rt, rows, idx, n);
+	qsort_r(idx, n, sizeof(*idx), input_order, (void *)in);
+	int rc = fill(rt, in, idx, n);
 	free(idx);
+	if (!rc)
+		rc = ior_rt_build_series(rt);
 	if (rc) {
 		ior_rt_free(rt);
 		return rc;
 	}
 	*out = rt;
 	return IOR_OK;
+}
+
+/* Rows ordered by cell, run and repetition, so each cell's values come out in that order. */
+static int row_order(const void *x, const void *y, void *ctx)
+{
+	const struct ior_db_row *rows = ctx;
+	const struct ior_db_row *a = &rows[*(const size_t *)x], *b = &rows[*(const size_t *)y];
+	int c = (a->cell_id > b->cell_id) - (a->cell_id < b->cell_id);
+	if (!c)
+		c = (a->run_id > b->run_id) - (a->run_id < b->run_id);
+	if (!c)
+		c = (a->rep > b->rep) - (a->rep < b->rep);
+	if (!c)
+		c = (*(const size_t *)x > *(const size_t *)y) - (*(const size_t *)x < *(const size_t *)y);
+	return c;
+}
+
+int ior_rt_build(struct ior_rt **out, const struct ior_db_row *rows, size_t n)
+{
+	*out = NULL;
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	double *values = malloc((n ? n : 1) * sizeof(*values));
+	struct ior_rt_input *in = calloc(n ? n : 1, sizeof(*in));
+	int rc = IOR_OK;
+	if (!idx || !values || !in)
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+	size_t nin = 0;
+	for (size_t i = 0; !rc && i < n; i++)
+		idx[i] = i;
+	if (!rc)
+		qsort_r(idx, n, sizeof(*idx), row_order, (void *)rows);
+	for (size_t i = 0; !rc && i < n; i++) {
+		const struct ior_db_row *r = &rows[idx[i]];
+		values[i] = r->value;
+		if (!nin || rows[idx[i - 1]].cell_id != r->cell_id)
+			in[nin++] = (struct ior_rt_input){ .host = r->host, .kernel = r->kernel, .engine = r->engine,
+							   .params = r->params, .device = r->device,
+							   .scheduler = r->scheduler, .unit = r->unit,
+							   .higher_is_better = r->higher_is_better,
+							   .order = r->cell_id, .values = &values[i] };
+		in[nin - 1].n++;
+	}
+	if (!rc)
+		rc = ior_rt_build_cells(out, in, nin);
+	free(idx);
+	free(values);
+	free(in);
+	return rc;
 }
 
 void ior_rt_free(struct ior_rt *rt)
@@ -207,6 +273,12 @@ void ior_rt_free(struct ior_rt *rt)
 		free(g->cells);
 		free(g->devices);
 	}
+	for (size_t i = 0; i < rt->nseries; i++)
+		free(rt->series[i].m);
+	for (size_t i = 0; i < rt->ndseries; i++)
+		free(rt->dseries[i].m);
+	free(rt->series);
+	free(rt->dseries);
 	free(rt->groups);
 	free(rt);
 }
@@ -216,8 +288,8 @@ const struct ior_rt_group *ior_rt_find(const struct ior_rt *rt, const char *host
 {
 	for (size_t i = 0; i < rt->ngroups; i++) {
 		const struct ior_rt_group *g = &rt->groups[i];
-		if ((!host || !cmp_str(g->host, host)) && !cmp_str(g->kernel, kernel) &&
-		    (!engine || !cmp_str(g->engine, engine)))
+		if ((!host || !ior_rt_strcmp(g->host, host)) && !ior_rt_strcmp(g->kernel, kernel) &&
+		    (!engine || !ior_rt_strcmp(g->engine, engine)))
 			return g;
 	}
 	return NULL;
@@ -226,7 +298,7 @@ const struct ior_rt_group *ior_rt_find(const struct ior_rt *rt, const char *host
 const struct ior_rt_cell *ior_rt_cell_find(const struct ior_rt_group *g, const char *device, const char *scheduler)
 {
 	for (size_t i = 0; g && i < g->ncells; i++)
-		if (!cmp_str(g->cells[i].device, device) && !cmp_str(g->cells[i].scheduler, scheduler))
+		if (!ior_rt_strcmp(g->cells[i].device, device) && !ior_rt_strcmp(g->cells[i].scheduler, scheduler))
 			return &g->cells[i];
 	return NULL;
 }
@@ -234,7 +306,7 @@ const struct ior_rt_cell *ior_rt_cell_find(const struct ior_rt_group *g, const c
 const struct ior_rt_device *ior_rt_device_find(const struct ior_rt_group *g, const char *device)
 {
 	for (size_t i = 0; g && i < g->ndevices; i++)
-		if (!cmp_str(g->devices[i].name, device))
+		if (!ior_rt_strcmp(g->devices[i].name, device))
 			return &g->devices[i];
 	return NULL;
 }

@@ -1,4 +1,4 @@
-/* The report model: samples grouped by host, kernel (in version order) and engine, then device and scheduler, with their statistics. */
+/* The statistics part of the report model: samples grouped by host, kernel (in version order) and engine, then device and scheduler, with the series that follow one cell or device across kernels. */
 #ifndef IOR_REPORTS_TABLE_H
 #define IOR_REPORTS_TABLE_H
 
@@ -9,15 +9,17 @@
 #include "db/db.h"
 #include "reports/stats.h"
 
-/* One cell: a device and scheduler under one host, kernel and engine. */
+/* One cell: a device and scheduler under one host, kernel and engine with its parameters.
+ * The cell key every command uses is (host, engine, params, device, scheduler), per kernel. */
 struct ior_rt_cell {
-	const char *device, *scheduler;  /* borrowed from the rows */
-	double *values;                  /* in row order (run, repetition) */
+	const char *device, *scheduler;  /* borrowed from the input */
+	double *values;                  /* in run and repetition order */
 	size_t n;
 	double total;                    /* sum of the values, the field report's total */
 	double share;                    /* total / the device's total over its schedulers */
 	bool best;                       /* best total of its device, by the metric's direction */
 	struct ior_stats st;
+	size_t series;                   /* index into ior_rt.series */
 };
 
 /* All of one device's samples on one kernel: the field report's spread. */
@@ -27,10 +29,11 @@ struct ior_rt_device {
 	size_t n;
 	double total;
 	struct ior_stats st;
+	size_t series;                   /* index into ior_rt.dseries */
 };
 
 struct ior_rt_group {
-	const char *host, *kernel, *engine, *unit;
+	const char *host, *kernel, *engine, *params, *unit;
 	bool higher_is_better;
 	struct ior_rt_cell *cells;       /* devices in order of first appearance, then schedulers */
 	size_t ncells;
@@ -39,12 +42,38 @@ struct ior_rt_group {
 	size_t max_n;                    /* the widest cell, for the repetition columns */
 };
 
-struct ior_rt {
-	struct ior_rt_group *groups;     /* host, then kernel by ior_kver_cmp, then engine */
-	size_t ngroups;
+/* One cell (or device) followed over the kernels of its host: group and index per kernel. */
+struct ior_rt_member {
+	size_t group, index;
+};
+struct ior_rt_series {
+	const char *host, *engine, *params, *device, *scheduler;  /* scheduler NULL for a device series */
+	bool higher_is_better;
+	struct ior_rt_member *m;         /* in kernel version order */
+	size_t n;
 };
 
-/* Builds the model from rows (any order); the rows must outlive it. */
+struct ior_rt {
+	struct ior_rt_group *groups;     /* host, then kernel by ior_kver_cmp, then engine and params */
+	size_t ngroups;
+	struct ior_rt_series *series;    /* one per cell key */
+	size_t nseries;
+	struct ior_rt_series *dseries;   /* one per (host, engine, params, device) */
+	size_t ndseries;
+};
+
+/* One stored cell's samples, as the builder takes them; several inputs with one key merge. */
+struct ior_rt_input {
+	const char *host, *kernel, *engine, *params, *device, *scheduler, *unit;
+	bool higher_is_better;
+	int64_t order;                   /* the cell id: devices and schedulers keep the order they ran in */
+	const double *values;
+	size_t n;
+};
+
+/* Builds the model from inputs (any order); strings must outlive it, values are copied. */
+int ior_rt_build_cells(struct ior_rt **out, const struct ior_rt_input *in, size_t n);
+/* The same from sample rows (any order); the rows must outlive it. */
 int ior_rt_build(struct ior_rt **out, const struct ior_db_row *rows, size_t n);
 void ior_rt_free(struct ior_rt *rt);  /* NULL is a no-op */
 
@@ -52,5 +81,8 @@ const struct ior_rt_group *ior_rt_find(const struct ior_rt *rt, const char *host
 				       const char *engine);
 const struct ior_rt_cell *ior_rt_cell_find(const struct ior_rt_group *g, const char *device, const char *scheduler);
 const struct ior_rt_device *ior_rt_device_find(const struct ior_rt_group *g, const char *device);
+
+/* strcmp with NULL as "". */
+int ior_rt_strcmp(const char *a, const char *b);
 
 #endif

@@ -3,7 +3,8 @@
 #include "db/db.h"
 #include "reports/alerts.h"
 #include "reports/changepoint.h"
-#include "reports/report.h"
+#include "reports/model.h"
+#include "reports/render.h"
 #include "reports/table.h"
 #include "tests/suite.h"
 
@@ -107,9 +108,15 @@ static void check_seed_alerts(const struct ior_alert *a, size_t n)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(x);
 	NEAR(x->spread * 100, 66.9, 0.05);
 	/* the words compare it with the other device here and the same device elsewhere */
-	CU_ASSERT_PTR_NOT_NULL(strstr(x->text, "SATA RAID 3.1%"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(x->text, "2.6.30-2 18.6%"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(x->text, "2.6.33-rc5 54.6%"));
+	char text[1600];
+	ior_alert_describe(text, sizeof(text), x);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "SATA RAID 3.1%"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "2.6.30-2 18.6%"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "2.6.33-rc5 54.6%"));
+	/* and as fields: one device beside it, two other kernels */
+	CU_ASSERT_EQUAL(x->here.n, 1);
+	CU_ASSERT_EQUAL(x->elsewhere.n, 2);
+	NEAR(x->here.median * 100, 3.1, 0.05);
 	CU_ASSERT_PTR_NOT_NULL(device_alert(a, n, "2.6.33-rc5", "SSD RAID"));
 	const char *kernels[] = { "2.6.30-2", "2.6.31", "2.6.32", "2.6.33-rc5" };
 	for (int k = 0; k < 4; k++)
@@ -122,15 +129,21 @@ static void check_seed_alerts(const struct ior_alert *a, size_t n)
 	CU_ASSERT_EQUAL(n, 2);
 }
 
-/* Not inlined: gcc 12 at -O3 then takes pointers into open_memstream's buffer for pointers to
- * the local that held its address (-Wdangling-pointer, a false positive). */
-__attribute__((noinline)) static char *render(const struct ior_rt *rt, const struct ior_alert *a, size_t n, bool json)
+/* The model from rows and one renderer's output. Not inlined: gcc 12 at -O3 then takes pointers
+ * into open_memstream's buffer for pointers to the local that held its address
+ * (-Wdangling-pointer, a false positive). */
+__attribute__((noinline)) static char *render_rows(const struct ior_db_row *rows, size_t n, const char *format)
 {
+	struct ior_report *r;
+	CU_ASSERT_EQUAL_FATAL(ior_report_from_rows(&r, rows, n, NULL), 0);
+	const struct ior_renderer *x;
+	CU_ASSERT_EQUAL_FATAL(ior_renderer_find(&x, format), 0);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	CU_ASSERT_EQUAL(json ? ior_report_json(f, rt, a, n) : ior_report_text(f, rt, a, n), 0);
+	CU_ASSERT_EQUAL(x->render(f, r), 0);
 	fclose(f);
+	ior_report_free(r);
 	return buf;
 }
 
@@ -187,7 +200,9 @@ static void test_alone_a_device_meets_only_the_floor(void)
 	CU_ASSERT_EQUAL_FATAL(ior_alerts_compute(&a, &n, rt, NULL), 0);
 	const struct ior_alert *x = device_alert(a, n, "2.6.30-2", "SSD RAID");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(x);
-	CU_ASSERT_PTR_NOT_NULL(strstr(x->text, "nothing to compare it with"));
+	char text[1600];
+	ior_alert_describe(text, sizeof(text), x);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "nothing to compare it with"));
 	free(a);
 	ior_rt_free(rt);
 }
@@ -195,12 +210,7 @@ static void test_alone_a_device_meets_only_the_floor(void)
 static void test_text_report_layout(void)
 {
 	load_seed_in_memory();
-	struct ior_rt *rt;
-	CU_ASSERT_EQUAL_FATAL(ior_rt_build(&rt, mem_rows, mem_n), 0);
-	struct ior_alert *a;
-	size_t n;
-	ior_alerts_compute(&a, &n, rt, NULL);
-	char *text = render(rt, a, n, false);
+	char *text = render_rows(mem_rows, mem_n, "text");
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "quadcore-8g, kernel 2.6.30-2, hdparm-t (MB/s, higher is better)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "   115.51    107.73    104.52     327.76   33.564% *\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "323.39   33.117%\n"));
@@ -215,12 +225,10 @@ static void test_text_report_layout(void)
 	if (getenv("IOR_SHOW_REPORT"))
 		fputs(text, stderr);
 	free(text);
-	char *json = render(rt, a, n, true);
-	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"kernel\":\"2.6.32\"") ? json : strstr(json, "\"kernel\": \"2.6.32\""));
+	char *json = render_rows(mem_rows, mem_n, "json");
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"kernel\":\"2.6.32\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"alerts\""));
 	free(json);
-	free(a);
-	ior_rt_free(rt);
 }
 
 /* The same figures through the real path: CSV import into SQLite, then ior_db_samples. */
@@ -258,15 +266,9 @@ static void test_seed_through_database(void)
 static void test_change_points_section(void)
 {
 	load_seed_in_memory();
-	struct ior_rt *rt;
-	CU_ASSERT_EQUAL_FATAL(ior_rt_build(&rt, mem_rows, mem_n), 0);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct ior_cp_opts o;
-	ior_cp_opts_default(&o);
-	CU_ASSERT_EQUAL(ior_report_changes(f, rt, &o), 0);
-	fclose(f);
+	char *all = render_rows(mem_rows, mem_n, "text");
+	char *buf = strstr(all, "change points across kernels");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "quadcore-8g, hdparm-t, SSD RAID noop over 3 kernels (2.6.30-2 .. 2.6.33-rc5): "
 					   "change arrived in 2.6.32"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "SATA RAID noop over 3 kernels (2.6.30-2 .. 2.6.33-rc5): no change point"));
@@ -274,8 +276,7 @@ static void test_change_points_section(void)
 	/* every SATA RAID series is flat: no change point on any of its schedulers */
 	for (const char *p = buf; (p = strstr(p, "SATA RAID")); p++)
 		CU_ASSERT_EQUAL(strncmp(strstr(p, "): ") + 3, "no change point", 15), 0);
-	free(buf);
-	ior_rt_free(rt);
+	free(all);
 }
 
 int main(void)

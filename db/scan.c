@@ -1,0 +1,115 @@
+/* Streaming reads for reports: one statement per scan, prepared here because a report runs each once. */
+#include "db/scan.h"
+#include "db/internal.h"
+
+#include "common/error.h"
+
+/* Cells with their context; the three sub-selects use samples' UNIQUE (cell_id, rep) index. */
+static const char cells_sql[] =
+	"SELECT c.id, r.id, h.name, k.release, d.name, d.model, c.scheduler, c.engine, c.engine_type, c.params, "
+	"c.status, c.reason, r.status, r.started_at, "
+	"(SELECT unit FROM samples WHERE cell_id = c.id ORDER BY rep LIMIT 1), "
+	"(SELECT higher_is_better FROM samples WHERE cell_id = c.id ORDER BY rep LIMIT 1), "
+	"(SELECT count(*) FROM samples WHERE cell_id = c.id) "
+	"FROM cells c JOIN runs r ON r.id = c.run_id JOIN hosts h ON h.id = r.host_id "
+	"JOIN kernels k ON k.id = r.kernel_id JOIN devices d ON d.id = c.device_id "
+	"WHERE (?1 IS NULL OR h.name = ?1) AND (?2 IS NULL OR d.name = ?2) AND (?3 IS NULL OR c.scheduler = ?3) "
+	"AND (?4 IS NULL OR c.engine = ?4) AND ((?5 IS NULL AND ?6 IS NULL) OR k.release = ?5 OR k.release = ?6) "
+	"AND (?7 IS NULL OR r.started_at >= ?7) ORDER BY c.id";
+
+static const char samples_sql[] =
+	"SELECT cell_id, id, rep, value FROM samples WHERE cell_id BETWEEN ?1 AND ?2 ORDER BY cell_id, rep";
+
+static const char samples_detail_sql[] =
+	"SELECT cell_id, id, rep, value, bytes, ios, wall_s, usr_s, sys_s, lat_p50_us, lat_p99_us, lat_p999_us, "
+	"measured_at, detail FROM samples WHERE cell_id BETWEEN ?1 AND ?2 ORDER BY cell_id, rep";
+
+static const char *text(sqlite3_stmt *st, int col)
+{
+	return (const char *)sqlite3_column_text(st, col);
+}
+
+static sqlite3_stmt *prepare(struct ior_db *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) {
+		ior_db_fail(db, "cannot read");
+		return NULL;
+	}
+	return st;
+}
+
+/* Steps st, calling row() for each row; an error of the callback or of SQLite ends it. */
+static int each_row(struct ior_db *db, sqlite3_stmt *st, int (*row)(sqlite3_stmt *, void *, void *), void *fn,
+		    void *ctx)
+{
+	int rc, out = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if ((out = row(st, fn, ctx)))
+			break;
+	if (!out && rc != SQLITE_DONE)
+		out = ior_db_fail(db, "cannot read samples from");
+	sqlite3_finalize(st);
+	return out;
+}
+
+static int cell_row(sqlite3_stmt *st, void *fn, void *ctx)
+{
+	struct ior_db_cell_row c = {
+		.cell_id = sqlite3_column_int64(st, 0), .run_id = sqlite3_column_int64(st, 1),
+		.host = text(st, 2), .kernel = text(st, 3), .device = text(st, 4), .device_model = text(st, 5),
+		.scheduler = text(st, 6), .engine = text(st, 7), .engine_type = text(st, 8), .params = text(st, 9),
+		.status = text(st, 10), .reason = text(st, 11), .run_status = text(st, 12),
+		.run_started_at = text(st, 13), .unit = text(st, 14),
+		.higher_is_better = sqlite3_column_int(st, 15) != 0, .samples = sqlite3_column_int64(st, 16),
+	};
+	return ((ior_db_cell_fn)fn)(ctx, &c);
+}
+
+int ior_db_scan_cells(struct ior_db *db, const struct ior_db_scan_filter *f, ior_db_cell_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = prepare(db, cells_sql);
+	if (!st)
+		return IOR_ERROR;
+	if (f) {
+		ior_db_bind_text(st, 1, f->host);
+		ior_db_bind_text(st, 2, f->device);
+		ior_db_bind_text(st, 3, f->scheduler);
+		ior_db_bind_text(st, 4, f->engine);
+		ior_db_bind_text(st, 5, f->kernels[0]);
+		ior_db_bind_text(st, 6, f->kernels[1]);
+		ior_db_bind_text(st, 7, f->since);
+	}
+	return each_row(db, st, cell_row, (void *)fn, ctx);
+}
+
+static int sample_row(sqlite3_stmt *st, void *fn, void *ctx)
+{
+	struct ior_db_sample_row s = { .cell_id = sqlite3_column_int64(st, 0), .sample_id = sqlite3_column_int64(st, 1),
+				       .rep = sqlite3_column_int(st, 2), .value = sqlite3_column_double(st, 3) };
+	if (sqlite3_column_count(st) > 4) {
+		s.bytes = (uint64_t)sqlite3_column_int64(st, 4);
+		s.ios = (uint64_t)sqlite3_column_int64(st, 5);
+		s.wall_s = sqlite3_column_double(st, 6);
+		s.usr_s = sqlite3_column_double(st, 7);
+		s.sys_s = sqlite3_column_double(st, 8);
+		s.has_latency = sqlite3_column_type(st, 9) != SQLITE_NULL;
+		s.lat_p50_us = sqlite3_column_double(st, 9);
+		s.lat_p99_us = sqlite3_column_double(st, 10);
+		s.lat_p999_us = sqlite3_column_double(st, 11);
+		s.measured_at = text(st, 12);
+		s.detail = text(st, 13);
+	}
+	return ((ior_db_sample_fn)fn)(ctx, &s);
+}
+
+int ior_db_scan_samples(struct ior_db *db, int64_t first_cell, int64_t last_cell, bool detail,
+			ior_db_sample_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = prepare(db, detail ? samples_detail_sql : samples_sql);
+	if (!st)
+		return IOR_ERROR;
+	sqlite3_bind_int64(st, 1, first_cell);
+	sqlite3_bind_int64(st, 2, last_cell);
+	return each_row(db, st, sample_row, (void *)fn, ctx);
+}

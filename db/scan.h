@@ -1,0 +1,55 @@
+/* Streaming reads for reports at scale: cells (every status, with their reasons) and their samples, one callback a row, nothing copied. */
+#ifndef IOR_DB_SCAN_H
+#define IOR_DB_SCAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "db/db.h"
+
+/* NULL fields match everything. kernels[0] and kernels[1] both NULL: any kernel;
+ * otherwise a cell's kernel must be one of the non-NULL ones. since: an ISO date or
+ * time ("2026-11-30", "2026-11-30T10:00:00Z"); only runs started at or after it. */
+struct ior_db_scan_filter {
+	const char *host, *device, *scheduler, *engine;
+	const char *kernels[2];
+	const char *since;
+};
+
+/* One cell with its context. Strings are valid only during the callback. */
+struct ior_db_cell_row {
+	int64_t cell_id, run_id;
+	const char *host, *kernel, *device, *device_model, *scheduler, *engine, *engine_type, *params;
+	const char *status, *reason;          /* "ok", "unavailable", "skipped", "failed"; reason NULL for ok */
+	const char *run_status, *run_started_at;
+	const char *unit;                     /* of its first sample; NULL without samples */
+	bool higher_is_better;
+	int64_t samples;                      /* how many it stored */
+};
+
+/* One sample; detail fields are filled only when asked for. */
+struct ior_db_sample_row {
+	int64_t cell_id, sample_id;
+	int rep;
+	double value;
+	/* detail */
+	uint64_t bytes, ios;
+	double wall_s, usr_s, sys_s;
+	bool has_latency;
+	double lat_p50_us, lat_p99_us, lat_p999_us;
+	const char *measured_at, *detail;
+};
+
+/* A callback returns 0 to go on, or an error code that stops the scan and is returned. */
+typedef int (*ior_db_cell_fn)(void *ctx, const struct ior_db_cell_row *c);
+typedef int (*ior_db_sample_fn)(void *ctx, const struct ior_db_sample_row *s);
+
+/* Cells matching f in id order. */
+int ior_db_scan_cells(struct ior_db *db, const struct ior_db_scan_filter *f, ior_db_cell_fn fn, void *ctx);
+
+/* Samples of cells first_cell..last_cell (ids, inclusive) ordered by cell and repetition:
+ * one pass over the samples' (cell, rep) index; the caller skips cells it did not keep. */
+int ior_db_scan_samples(struct ior_db *db, int64_t first_cell, int64_t last_cell, bool detail,
+			ior_db_sample_fn fn, void *ctx);
+
+#endif

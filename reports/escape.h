@@ -1,0 +1,17 @@
+/* Writing model strings into each format's syntax: JSON strings, XML/HTML text and attributes, CSV fields, Markdown table cells. */
+#ifndef IOR_REPORTS_ESCAPE_H
+#define IOR_REPORTS_ESCAPE_H
+
+#include <stdio.h>
+
+/* Strings reach these already cleaned (reports/intern.h: valid UTF-8, no control
+ * characters); these add only the format's own escapes. NULL writes the format's "none". */
+void ior_esc_json(FILE *out, const char *s);   /* "..." with \" \\ and \uXXXX; null for NULL */
+void ior_esc_xml(FILE *out, const char *s);    /* &amp; &lt; &gt; &quot; &#39;; nothing for NULL */
+void ior_esc_csv(FILE *out, const char *s);    /* RFC 4180: quoted when it holds , " or a space at an end */
+void ior_esc_md(FILE *out, const char *s);     /* backslash before Markdown's punctuation, | in tables; entities for < > & */
+
+/* A number for JSON: %.15g when finite, null otherwise. */
+void ior_json_num(FILE *out, double v);
+
+#endif

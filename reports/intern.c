@@ -1,0 +1,179 @@
+/* Interned strings: an open-addressing hash set over strings kept in large blocks. */
+#include "reports/intern.h"
+
+#include "common/error.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct block {
+	struct block *next;
+	size_t used, cap;
+	char data[];
+};
+
+struct ior_intern {
+	const char **slot;   /* power-of-two table */
+	size_t cap, n;
+	struct block *blocks;
+};
+
+int ior_intern_new(struct ior_intern **out)
+{
+	struct ior_intern *in = calloc(1, sizeof(*in));
+	if (in) {
+		in->cap = 256;
+		in->slot = calloc(in->cap, sizeof(*in->slot));
+	}
+	if (!in || !in->slot) {
+		ior_intern_free(in);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	*out = in;
+	return IOR_OK;
+}
+
+void ior_intern_free(struct ior_intern *in)
+{
+	if (!in)
+		return;
+	for (struct block *b = in->blocks, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(in->slot);
+	free(in);
+}
+
+static uint64_t hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;  /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static const char *intern_clean(struct ior_intern *in, const char *s, int *oom);
+
+static bool grow(struct ior_intern *in)
+{
+	size_t cap = in->cap * 2;
+	const char **slot = calloc(cap, sizeof(*slot));
+	if (!slot)
+		return false;
+	for (size_t i = 0; i < in->cap; i++) {
+		if (!in->slot[i])
+			continue;
+		size_t j = hash(in->slot[i]) & (cap - 1);
+		while (slot[j])
+			j = (j + 1) & (cap - 1);
+		slot[j] = in->slot[i];
+	}
+	free(in->slot);
+	in->slot = slot;
+	in->cap = cap;
+	return true;
+}
+
+static const char *store(struct ior_intern *in, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	struct block *b = in->blocks;
+	if (!b || b->cap - b->used < len) {
+		size_t cap = len > 65536 ? len : 65536;
+		if (!(b = malloc(sizeof(*b) + cap)))
+			return NULL;
+		b->next = in->blocks;
+		b->used = 0;
+		b->cap = cap;
+		in->blocks = b;
+	}
+	char *copy = b->data + b->used;
+	memcpy(copy, s, len);
+	b->used += len;
+	return copy;
+}
+
+/* Valid UTF-8 with invalid bytes and control characters replaced, so that no renderer
+ * can emit a broken document or a terminal escape from a name in the database. */
+static char *clean(const char *s, char *buf, size_t cap)
+{
+	size_t need = strlen(s) * 3 + 1;
+	char *out = need <= cap ? buf : malloc(need);
+	if (!out)
+		return NULL;
+	size_t o = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		size_t len = ior_utf8_valid_len(p);
+		if (len == 1 && (*p == '\t' || *p == '\n' || *p == '\r')) {
+			out[o++] = ' ';
+		} else if (len == 0 || (len == 1 && (*p < 0x20 || *p == 0x7f))) {
+			memcpy(out + o, "\xef\xbf\xbd", 3);  /* U+FFFD */
+			o += 3;
+			len = 1;
+		} else {
+			memcpy(out + o, p, len);
+			o += len;
+		}
+		p += len;
+	}
+	out[o] = 0;
+	return out;
+}
+
+size_t ior_utf8_valid_len(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return 1;
+	size_t len = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+	for (size_t i = 1; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	/* overlong forms, surrogates and code points past U+10FFFF */
+	if ((len == 3 && p[0] == 0xe0 && p[1] < 0xa0) || (len == 3 && p[0] == 0xed && p[1] >= 0xa0) ||
+	    (len == 4 && p[0] == 0xf0 && p[1] < 0x90) || (len == 4 && p[0] == 0xf4 && p[1] >= 0x90))
+		return 0;
+	return len;
+}
+
+const char *ior_intern(struct ior_intern *in, const char *raw, int *oom)
+{
+	if (!raw)
+		return NULL;
+	char buf[512];
+	char *s = clean(raw, buf, sizeof(buf));
+	if (!s) {
+		*oom = 1;
+		return NULL;
+	}
+	const char *kept = intern_clean(in, s, oom);
+	if (s != buf)
+		free(s);
+	return kept;
+}
+
+static const char *intern_clean(struct ior_intern *in, const char *s, int *oom)
+{
+	if (in->n * 2 >= in->cap && !grow(in)) {
+		*oom = 1;
+		return NULL;
+	}
+	size_t j = hash(s) & (in->cap - 1);
+	while (in->slot[j]) {
+		if (!strcmp(in->slot[j], s))
+			return in->slot[j];
+		j = (j + 1) & (in->cap - 1);
+	}
+	const char *copy = store(in, s);
+	if (!copy) {
+		*oom = 1;
+		return NULL;
+	}
+	in->slot[j] = copy;
+	in->n++;
+	return copy;
+}
+

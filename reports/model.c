@@ -1,0 +1,270 @@
+/* Builds the report model: load, tables, which parts are in view, alerts, change points, verdicts. */
+#include "reports/model_internal.h"
+
+#include "common/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ior_report_opts_default(struct ior_report_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->parts = IOR_REPORT_ALL;
+	ior_alert_opts_default(&o->alerts);
+	ior_cp_opts_default(&o->changes);
+	ior_compare_opts_default(&o->compare);
+}
+
+static int tables(struct ior_report *r)
+{
+	struct ior_rt_input *in = malloc((r->ncells ? r->ncells : 1) * sizeof(*in));
+	if (!in)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	size_t n = 0;
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct ior_report_cell *c = &r->cells[i];
+		if (c->n)
+			in[n++] = (struct ior_rt_input){ .host = c->host, .kernel = c->kernel, .engine = c->engine,
+							 .params = c->params, .device = c->device,
+							 .scheduler = c->scheduler, .unit = c->unit,
+							 .higher_is_better = c->higher_is_better, .order = c->cell_id,
+							 .values = r->values + c->first, .n = c->n };
+	}
+	int rc = ior_rt_build_cells(&r->rt, in, n);
+	free(in);
+	return rc;
+}
+
+static int views(struct ior_report *r)
+{
+	const struct ior_rt *rt = r->rt;
+	r->group_in_view = calloc(rt->ngroups ? rt->ngroups : 1, sizeof(*r->group_in_view));
+	r->cell_in_view = calloc(rt->ngroups ? rt->ngroups : 1, sizeof(*r->cell_in_view));
+	if (!r->group_in_view || !r->cell_in_view)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t g = 0; g < rt->ngroups; g++) {
+		const struct ior_rt_group *grp = &rt->groups[g];
+		if (!(r->cell_in_view[g] = calloc(grp->ncells ? grp->ncells : 1, sizeof(bool))))
+			return ior_error_set(IOR_ERROR, "out of memory");
+		for (size_t c = 0; c < grp->ncells; c++) {
+			bool v = ior_report_cell_matches_view(&r->opts, grp->kernel, grp->cells[c].device,
+							      grp->cells[c].scheduler, grp->engine);
+			r->cell_in_view[g][c] = v;
+			r->group_in_view[g] |= v;
+		}
+	}
+	for (size_t i = 0; i < r->ncells; i++)
+		r->nnot_ok += r->cells[i].in_view && strcmp(r->cells[i].status ? r->cells[i].status : "ok", "ok");
+	return IOR_OK;
+}
+
+static const struct ior_report *order_ctx;
+
+static int by_severity(const void *a, const void *b)
+{
+	double x = order_ctx->alerts[*(const size_t *)a].severity, y = order_ctx->alerts[*(const size_t *)b].severity;
+	if (x != y)
+		return x > y ? -1 : 1;
+	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+static int alerts(struct ior_report *r)
+{
+	if (ior_alerts_compute(&r->alerts, &r->nalerts, r->rt, &r->opts.alerts))
+		return IOR_ERROR;
+	r->alert_in_view = calloc(r->nalerts ? r->nalerts : 1, sizeof(*r->alert_in_view));
+	r->alert_order = malloc((r->nalerts ? r->nalerts : 1) * sizeof(*r->alert_order));
+	if (!r->alert_in_view || !r->alert_order)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t i = 0; i < r->nalerts; i++) {
+		const struct ior_alert *a = &r->alerts[i];
+		bool v = r->group_in_view[a->group] &&
+			 (a->kind == IOR_ALERT_DEVICE ? !r->opts.device || !strcmp(r->opts.device, a->device)
+						      : r->cell_in_view[a->group][a->index]);
+		r->alert_in_view[i] = v;
+		if (v)
+			r->alert_order[r->nalert_order++] = i;
+	}
+	order_ctx = r;
+	qsort(r->alert_order, r->nalert_order, sizeof(*r->alert_order), by_severity);
+	return IOR_OK;
+}
+
+static int build_parts(struct ior_report *r, struct ior_db *db)
+{
+	if (tables(r) || views(r) || ior_report_kernels(r, db))
+		return IOR_ERROR;
+	if ((r->opts.parts & IOR_REPORT_ALERTS) && alerts(r))
+		return IOR_ERROR;
+	if ((r->opts.parts & IOR_REPORT_CHANGES) && ior_report_changes_build(r))
+		return IOR_ERROR;
+	if ((r->opts.parts & IOR_REPORT_VERDICTS) && r->opts.baseline && ior_report_verdicts_build(r, db))
+		return IOR_ERROR;
+	return IOR_OK;
+}
+
+static int start(struct ior_report **out, const struct ior_report_opts *o)
+{
+	*out = NULL;
+	struct ior_report *r = calloc(1, sizeof(*r));
+	if (!r)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	if (o)
+		r->opts = *o;
+	else
+		ior_report_opts_default(&r->opts);
+	if (ior_intern_new(&r->pool)) {
+		free(r);
+		return IOR_ERROR;
+	}
+	*out = r;
+	return IOR_OK;
+}
+
+int ior_report_build(struct ior_report **out, struct ior_db *db, const struct ior_report_opts *o)
+{
+	struct ior_report *r;
+	if (start(&r, o))
+		return IOR_ERROR;
+	/* Alerts and change points need the whole host as context; verdicts alone need two kernels. */
+	struct ior_db_scan_filter f = { .host = r->opts.host, .since = r->opts.since };
+	if (!(r->opts.parts & (IOR_REPORT_ALERTS | IOR_REPORT_CHANGES))) {
+		f.device = r->opts.device;
+		f.scheduler = r->opts.scheduler;
+		f.engine = r->opts.engine;
+		if (r->opts.baseline && r->opts.candidate) {
+			f.kernels[0] = r->opts.baseline;
+			f.kernels[1] = r->opts.candidate;
+		} else if (!r->opts.baseline) {
+			f.kernels[0] = r->opts.kernel;
+		}
+	}
+	int rc = ior_report_load(r, db, &f);
+	if (!rc)
+		rc = build_parts(r, db);
+	if (rc) {
+		ior_report_free(r);
+		return rc;
+	}
+	*out = r;
+	return IOR_OK;
+}
+
+static int row_order(const void *x, const void *y, void *ctx)
+{
+	const struct ior_db_row *rows = ctx;
+	const struct ior_db_row *a = &rows[*(const size_t *)x], *b = &rows[*(const size_t *)y];
+	int c = (a->cell_id > b->cell_id) - (a->cell_id < b->cell_id);
+	if (!c)
+		c = (a->run_id > b->run_id) - (a->run_id < b->run_id);
+	if (!c)
+		c = (a->rep > b->rep) - (a->rep < b->rep);
+	return c;
+}
+
+/* Rows become one stored cell each (in cell, run, repetition order), as the database would give them. */
+static int cells_from_rows(struct ior_report *r, const struct ior_db_row *rows, size_t n)
+{
+	r->cells = calloc(n ? n : 1, sizeof(*r->cells));
+	r->values = malloc((n ? n : 1) * sizeof(*r->values));
+	r->reps = malloc((n ? n : 1) * sizeof(*r->reps));
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	if (!r->cells || !r->values || !r->reps || !idx) {
+		free(idx);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	qsort_r(idx, n, sizeof(*idx), row_order, (void *)rows);
+	int oom = 0;
+	struct ior_intern *in = r->pool;
+	for (size_t i = 0; i < n; i++) {
+		const struct ior_db_row *x = &rows[idx[i]];
+		r->values[i] = x->value;
+		r->reps[i] = x->rep;
+		r->cells[r->ncells++] = (struct ior_report_cell){
+			.cell_id = x->cell_id, .run_id = x->run_id, .host = ior_intern(in, x->host, &oom),
+			.kernel = ior_intern(in, x->kernel, &oom), .device = ior_intern(in, x->device, &oom),
+			.scheduler = ior_intern(in, x->scheduler, &oom), .engine = ior_intern(in, x->engine, &oom),
+			.params = ior_intern(in, x->params, &oom), .unit = ior_intern(in, x->unit, &oom),
+			.status = ior_intern(in, "ok", &oom), .higher_is_better = x->higher_is_better,
+			.first = i, .n = 1,
+		};
+		struct ior_report_cell *c = &r->cells[r->ncells - 1];
+		c->in_view = ior_report_cell_matches_view(&r->opts, c->kernel, c->device, c->scheduler, c->engine);
+	}
+	free(idx);
+	r->nsamples = n;
+	return oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
+}
+
+int ior_report_from_rows(struct ior_report **out, const struct ior_db_row *rows, size_t n,
+			 const struct ior_report_opts *o)
+{
+	struct ior_report *r;
+	if (start(&r, o))
+		return IOR_ERROR;
+	r->opts.parts &= ~(unsigned)(IOR_REPORT_VERDICTS | IOR_REPORT_DETAIL);
+	int rc = cells_from_rows(r, rows, n);
+	if (!rc)
+		rc = build_parts(r, NULL);
+	if (rc) {
+		ior_report_free(r);
+		return rc;
+	}
+	*out = r;
+	return IOR_OK;
+}
+
+void ior_report_free(struct ior_report *r)
+{
+	if (!r)
+		return;
+	for (size_t g = 0; r->cell_in_view && r->rt && g < r->rt->ngroups; g++)
+		free(r->cell_in_view[g]);
+	free(r->cell_in_view);
+	free(r->group_in_view);
+	ior_rt_free(r->rt);
+	for (size_t k = 0; k < r->nkernels; k++) {
+		free(r->kernels[k].unavailable);
+		free(r->kernels[k].changes);
+	}
+	free(r->kernels);
+	free(r->cells);
+	free(r->values);
+	free(r->reps);
+	free(r->detail);
+	free(r->alerts);
+	free(r->alert_in_view);
+	free(r->alert_order);
+	for (size_t i = 0; i < r->nchanges; i++)
+		free(r->changes[i].cp);
+	free(r->changes);
+	free(r->verdicts);
+	free(r->regression_order);
+	free(r->common);
+	free(r->common_hosts);
+	ior_intern_free(r->pool);
+	free(r);
+}
+
+const struct ior_rt_member *ior_report_member(const struct ior_report *r, const struct ior_rt_series *s,
+					      size_t group)
+{
+	(void)r;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->m[i].group == group)
+			return &s->m[i];
+	return NULL;
+}
+
+bool ior_report_has_regression(const struct ior_report *r)
+{
+	return r->nregression_order > 0;
+}
+
+bool ior_report_has_alert(const struct ior_report *r)
+{
+	return r->nalert_order > 0 || ior_report_has_regression(r);
+}

@@ -1,0 +1,142 @@
+/* The report model: everything a report says, built once from the database and the filters; every renderer and `check` only print it. */
+#ifndef IOR_REPORTS_MODEL_H
+#define IOR_REPORTS_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db/scan.h"
+#include "kernel/sched_history.h"
+#include "reports/alerts.h"
+#include "reports/changepoint.h"
+#include "reports/compare.h"
+#include "reports/table.h"
+
+/* What a renderer needs beyond the tables (struct ior_renderer.parts); the builder computes only those. */
+enum ior_report_part {
+	IOR_REPORT_ALERTS = 1u << 0,
+	IOR_REPORT_CHANGES = 1u << 1,
+	IOR_REPORT_VERDICTS = 1u << 2,   /* only when a baseline is given */
+	IOR_REPORT_DETAIL = 1u << 3,     /* every sample's bytes, CPU, latency, time (the CSV) */
+};
+#define IOR_REPORT_ALL (IOR_REPORT_ALERTS | IOR_REPORT_CHANGES | IOR_REPORT_VERDICTS)
+
+struct ior_report_opts {
+	/* The view: what the report shows. Alerts and change points are judged over every kernel
+	 * and device of the host (the peers they need), then kept to the view. */
+	const char *host, *kernel, *device, *scheduler, *engine, *since;
+	const char *baseline, *candidate;   /* verdicts when baseline is set; candidate NULL: the host's newest kernel */
+	bool alerts_only;                   /* --alerts: only variance alerts and regressions, most severe first */
+	unsigned parts;
+	struct ior_alert_opts alerts;
+	struct ior_cp_opts changes;
+	struct ior_compare_opts compare;
+};
+void ior_report_opts_default(struct ior_report_opts *o);
+
+/* A stored cell as the database has it, whatever its status: the raw samples' context. */
+struct ior_report_cell {
+	int64_t cell_id, run_id;
+	const char *host, *kernel, *device, *device_model, *scheduler, *engine, *engine_type, *params;
+	const char *status, *reason, *run_status, *run_started_at, *unit;
+	bool higher_is_better;
+	size_t first, n;                    /* its samples in ior_report.values / reps / detail */
+	bool in_view;
+};
+
+struct ior_report_sample_detail {
+	int64_t sample_id;
+	uint64_t bytes, ios;
+	double wall_s, usr_s, sys_s;
+	bool has_latency;
+	double lat_p50_us, lat_p99_us, lat_p999_us;
+	char measured_at[32];
+};
+
+/* A scheduler offered on the previous kernel of the host and not on this one, or the reverse. */
+struct ior_report_sched_change {
+	const char *name;
+	bool offered_before, offered_now;
+	enum ior_sched_change kind;
+	char text[320];                     /* ior_sched_explain's words */
+};
+
+struct ior_report_kernel {
+	const char *host, *release;
+	const char *offered;                /* space separated, NULL when nothing was recorded */
+	char *unavailable;                  /* schedulers the matrix asked for and this kernel lacked; NULL when none */
+	struct ior_report_sched_change *changes;  /* against the host's previous kernel */
+	size_t nchanges;
+	bool in_view;
+};
+
+/* Change points of one cell series (three kernels or more). */
+struct ior_report_series_changes {
+	size_t series;                      /* index into rt->series */
+	struct ior_changepoint *cp;
+	size_t ncp;
+	bool in_view;
+};
+
+struct ior_report_verdict {
+	size_t series;                      /* index into rt->series */
+	size_t base_group, cand_group;      /* the two kernels' groups in rt */
+	struct ior_comparison c;
+	bool in_view;
+};
+
+struct ior_report {
+	struct ior_report_opts opts;        /* as given (strings borrowed from the caller) */
+	struct ior_rt *rt;
+	/* every group, device and cell of rt: shown or only there as a peer */
+	bool *group_in_view;                /* per rt group */
+	bool **cell_in_view;                /* per rt group, per cell */
+	struct ior_report_kernel *kernels;  /* host, then version order */
+	size_t nkernels;
+	struct ior_report_cell *cells;      /* every stored cell, id order */
+	size_t ncells;
+	double *values;                     /* every sample, cell by cell */
+	int *reps;
+	struct ior_report_sample_detail *detail;  /* NULL unless IOR_REPORT_DETAIL */
+	size_t nsamples;
+	struct ior_alert *alerts;
+	size_t nalerts;
+	bool *alert_in_view;
+	size_t *alert_order;                /* in-view alerts, most severe first */
+	size_t nalert_order;
+	struct ior_report_series_changes *changes;
+	size_t nchanges;
+	struct ior_report_verdict *verdicts;
+	size_t nverdicts;
+	const char *baseline, *candidate;   /* the kernels compared, NULL without verdicts */
+	size_t verdict_only_baseline;       /* baseline cells without candidate samples */
+	size_t regressions, improvements, inconclusive, unchanged;
+	size_t *regression_order;           /* in-view regressions, largest change first */
+	size_t nregression_order;
+	struct ior_sched_common *common;    /* per verdict host: the schedulers both kernels offered */
+	const char **common_hosts;
+	size_t ncommon;
+	size_t nnot_ok;                     /* in-view cells with a status other than ok */
+	struct ior_intern *pool;
+};
+
+/* Builds the model. IOR_ENOTFOUND when a verdict kernel has no samples. */
+int ior_report_build(struct ior_report **out, struct ior_db *db, const struct ior_report_opts *o);
+void ior_report_free(struct ior_report *r);  /* NULL is a no-op */
+
+/* Builds the model from sample rows already read (tests, and the old in-memory path):
+ * tables, alerts and change points only. */
+int ior_report_from_rows(struct ior_report **out, const struct ior_db_row *rows, size_t n,
+			 const struct ior_report_opts *o);
+
+/* The series' member in a group, or NULL. */
+const struct ior_rt_member *ior_report_member(const struct ior_report *r, const struct ior_rt_series *s,
+					      size_t group);
+
+/* "regression" for --fail-on: true when a verdict in view is a regression; "alert": a
+ * variance alert or a regression in view. */
+bool ior_report_has_regression(const struct ior_report *r);
+bool ior_report_has_alert(const struct ior_report *r);
+
+#endif

@@ -1,0 +1,20 @@
+/* Private to the report model's files: the steps of ior_report_build. */
+#ifndef IOR_REPORTS_MODEL_INTERNAL_H
+#define IOR_REPORTS_MODEL_INTERNAL_H
+
+#include "reports/intern.h"
+#include "reports/model.h"
+
+bool ior_report_cell_matches_view(const struct ior_report_opts *o, const char *kernel, const char *device,
+				  const char *scheduler, const char *engine);
+
+/* model_load.c: r->cells, values, reps (and detail) from the database. */
+int ior_report_load(struct ior_report *r, struct ior_db *db, const struct ior_db_scan_filter *f);
+/* model_kernels.c: r->kernels, with offered lists when db is not NULL. */
+int ior_report_kernels(struct ior_report *r, struct ior_db *db);
+/* model_changes.c: change points of every in-view series of three kernels or more. */
+int ior_report_changes_build(struct ior_report *r);
+/* model_verdicts.c: baseline against candidate on every in-view series; db for the offered lists. */
+int ior_report_verdicts_build(struct ior_report *r, struct ior_db *db);
+
+#endif

@@ -1,0 +1,144 @@
+/* The kernels of the report model: per host in version order, the schedulers each offered, the ones a matrix asked for and it lacked, and what changed from the previous kernel. */
+#include "reports/model_internal.h"
+
+#include "common/error.h"
+#include "kernel/version.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int kernel_order(const void *x, const void *y)
+{
+	const struct ior_report_kernel *a = x, *b = y;
+	int c = ior_rt_strcmp(a->host, b->host);
+	if (!c)
+		c = ior_kver_cmp(a->release, b->release);
+	return c ? c : ior_rt_strcmp(a->release, b->release);
+}
+
+/* Appends name to a space-separated list unless it is there already. */
+static int add_word(char **list, const char *name)
+{
+	if (*list && ior_sched_list_has(*list, name))
+		return IOR_OK;
+	size_t len = *list ? strlen(*list) : 0, w = strlen(name);
+	char *p = realloc(*list, len + w + 2);
+	if (!p)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	if (len)
+		p[len++] = ' ';
+	memcpy(p + len, name, w + 1);
+	*list = p;
+	return IOR_OK;
+}
+
+static struct ior_report_kernel *find(struct ior_report *r, const char *host, const char *release)
+{
+	for (size_t k = 0; k < r->nkernels; k++)  /* interned: pointers compare */
+		if (r->kernels[k].host == host && r->kernels[k].release == release)
+			return &r->kernels[k];
+	return NULL;
+}
+
+/* Distinct (host, kernel) pairs over every stored cell: cells are few next to samples. */
+static int collect(struct ior_report *r)
+{
+	size_t cap = 0;
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct ior_report_cell *c = &r->cells[i];
+		if ((i && c->host == r->cells[i - 1].host && c->kernel == r->cells[i - 1].kernel) ||
+		    find(r, c->host, c->kernel))
+			continue;
+		if (r->nkernels == cap) {
+			cap = cap ? cap * 2 : 16;
+			struct ior_report_kernel *v = realloc(r->kernels, cap * sizeof(*v));
+			if (!v)
+				return ior_error_set(IOR_ERROR, "out of memory");
+			r->kernels = v;
+		}
+		r->kernels[r->nkernels++] = (struct ior_report_kernel){
+			.host = c->host, .release = c->kernel,
+			.in_view = !r->opts.kernel || !strcmp(r->opts.kernel, c->kernel) };
+	}
+	qsort(r->kernels, r->nkernels, sizeof(*r->kernels), kernel_order);
+	return IOR_OK;
+}
+
+static int unavailable(struct ior_report *r)
+{
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct ior_report_cell *c = &r->cells[i];
+		if (!c->status || strcmp(c->status, "unavailable") || !c->scheduler)
+			continue;
+		struct ior_report_kernel *k = find(r, c->host, c->kernel);
+		if (k && add_word(&k->unavailable, c->scheduler))
+			return IOR_ERROR;
+	}
+	return IOR_OK;
+}
+
+static int note_change(struct ior_report_kernel *k, const struct ior_report_kernel *prev, const char *name)
+{
+	bool before = ior_sched_list_has(prev->offered, name), now = ior_sched_list_has(k->offered, name);
+	char text[320];
+	enum ior_sched_change kind = ior_sched_explain(text, sizeof(text), name, prev->release, k->release, before, now);
+	if (kind == IOR_SCHED_UNCHANGED)
+		return IOR_OK;
+	struct ior_report_sched_change *v = realloc(k->changes, (k->nchanges + 1) * sizeof(*v));
+	if (!v)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	k->changes = v;
+	struct ior_report_sched_change *c = &v[k->nchanges++];
+	*c = (struct ior_report_sched_change){ .name = name, .offered_before = before, .offered_now = now, .kind = kind };
+	snprintf(c->text, sizeof(c->text), "%s", text);
+	return IOR_OK;
+}
+
+/* For each name in either list, from list's own copy (interned, so it outlives the call). */
+static int changes_between(struct ior_report *r, struct ior_report_kernel *k, const struct ior_report_kernel *prev)
+{
+	const char *lists[2] = { prev->offered, k->offered };
+	for (int l = 0; l < 2; l++) {
+		char word[64];
+		for (const char *p = lists[l]; p && *p;) {
+			size_t w = strcspn(p, " ");
+			if (w && w < sizeof(word)) {
+				memcpy(word, p, w);
+				word[w] = 0;
+				/* brackets mark the active scheduler in sysfs lists */
+				char *name = word[0] == '[' ? word + 1 : word;
+				name[strcspn(name, "]")] = 0;
+				int oom = 0;
+				const char *kept = ior_intern(r->pool, name, &oom);
+				bool seen = l == 1 && ior_sched_list_has(prev->offered, name);
+				if (oom || (!seen && note_change(k, prev, kept)))
+					return IOR_ERROR;
+			}
+			p += w;
+			p += strspn(p, " ");
+		}
+	}
+	return IOR_OK;
+}
+
+int ior_report_kernels(struct ior_report *r, struct ior_db *db)
+{
+	if (collect(r) || unavailable(r))
+		return IOR_ERROR;
+	for (size_t i = 0; db && i < r->nkernels; i++) {
+		struct ior_report_kernel *k = &r->kernels[i];
+		char *offered = NULL;
+		if (ior_db_offered(db, k->host, k->release, &offered))
+			return IOR_ERROR;
+		int oom = 0;
+		k->offered = ior_intern(r->pool, offered, &oom);
+		free(offered);
+		if (oom)
+			return ior_error_set(IOR_ERROR, "out of memory");
+		const struct ior_report_kernel *prev = i ? &r->kernels[i - 1] : NULL;
+		if (prev && prev->host == k->host && prev->offered && k->offered && changes_between(r, k, prev))
+			return IOR_ERROR;
+	}
+	return IOR_OK;
+}

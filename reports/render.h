@@ -1,0 +1,42 @@
+/* The renderers: one file each (render_<name>.c), listed in one explicit registry; each prints the report model and computes nothing. */
+#ifndef IOR_REPORTS_RENDER_H
+#define IOR_REPORTS_RENDER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "reports/model.h"
+
+/* The version of the JSON document (reports/report.schema.json); bumped on any change of its shape. */
+#define IOR_REPORT_JSON_VERSION 1
+
+struct ior_renderer {
+	const char *name;     /* the --format word */
+	const char *summary;  /* one line for --help */
+	unsigned parts;       /* what of the model it prints (enum ior_report_part) */
+	int (*render)(FILE *out, const struct ior_report *r);
+};
+
+/* Every renderer, in the registry's order. */
+const struct ior_renderer *const *ior_renderers(size_t *n);
+
+/* The renderer called name; IOR_EINVALID with the valid names and a "did you mean" otherwise. */
+int ior_renderer_find(const struct ior_renderer **out, const char *name);
+
+/* The renderers (render_<name>.c). */
+#define IOR_RENDERER_LIST(X) X(text) X(json)
+#define IOR_RENDERER_DECLARE(name) extern const struct ior_renderer ior_renderer_##name;
+IOR_RENDERER_LIST(IOR_RENDERER_DECLARE)
+
+/* The verdict table `check` prints: one row per compared cell, the left-out schedulers, the summary line. */
+int ior_render_verdicts_text(FILE *out, const struct ior_report *r);
+
+/* Helpers the renderers share for words (no statistics): */
+/* "SSD RAID noop" style label of a series' scheduler ("-" when none). */
+const char *ior_render_sched(const char *scheduler);
+/* The kernels of a series' change point: where it arrived and the one before. */
+const char *ior_render_series_kernel(const struct ior_report *r, const struct ior_rt_series *s, size_t index);
+/* Whether a change point made things worse, by the metric's direction. */
+int ior_render_worse(const struct ior_rt_series *s, double ratio);
+
+#endif

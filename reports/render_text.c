@@ -1,0 +1,226 @@
+/* The text report: the field report's tables per host, kernel and engine, then schedulers, cells that did not run, change points and verdicts. */
+#include "reports/render.h"
+
+#include "common/error.h"
+
+#include <math.h>
+#include <string.h>
+
+static int width_of(const struct ior_report *r, size_t gi, bool device)
+{
+	const struct ior_rt_group *g = &r->rt->groups[gi];
+	int w = device ? 6 : 9;  /* "device", "scheduler" */
+	for (size_t i = 0; i < g->ncells; i++) {
+		int l = (int)strlen(device ? g->cells[i].device : ior_render_sched(g->cells[i].scheduler));
+		if (l > w)
+			w = l;
+	}
+	return w;
+}
+
+static void header(FILE *out, const struct ior_rt_group *g, int dw, int sw)
+{
+	fprintf(out, "%s, kernel %s, %s", g->host, g->kernel, g->engine);
+	if (g->params)
+		fprintf(out, " [%s]", g->params);
+	fprintf(out, " (%s, %s is better)\n", g->unit ? g->unit : "?", g->higher_is_better ? "higher" : "lower");
+	fprintf(out, "%-*s  %-*s", dw, "device", sw, "scheduler");
+	for (size_t r = 0; r < g->max_n; r++) {
+		char col[24];
+		snprintf(col, sizeof(col), "#%zu", r + 1);
+		fprintf(out, " %9s", col);
+	}
+	fprintf(out, " %10s %9s\n", "total", "share");
+}
+
+static void cell_rows(FILE *out, const struct ior_report *r, size_t gi, int dw, int sw)
+{
+	const struct ior_rt_group *g = &r->rt->groups[gi];
+	for (size_t i = 0; i < g->ncells; i++) {
+		const struct ior_rt_cell *c = &g->cells[i];
+		if (!r->cell_in_view[gi][i])
+			continue;
+		fprintf(out, "%-*s  %-*s", dw, c->device, sw, ior_render_sched(c->scheduler));
+		for (size_t k = 0; k < g->max_n; k++) {
+			if (k < c->n)
+				fprintf(out, " %9.2f", c->values[k]);
+			else
+				fprintf(out, " %9s", "-");
+		}
+		fprintf(out, " %10.2f %8.3f%%%s\n", c->total, c->share * 100, c->best ? " *" : "");
+	}
+}
+
+static bool device_in_view(const struct ior_report *r, const char *device)
+{
+	return !r->opts.device || !strcmp(r->opts.device, device);
+}
+
+/* Each device's total against the first device's: the field report's "SSD is 1.45x SATA". */
+static void device_ratios(FILE *out, const struct ior_report *r, const struct ior_rt_group *g)
+{
+	if (g->ndevices < 2 || r->opts.device)
+		return;
+	const struct ior_rt_device *ref = &g->devices[0];
+	for (size_t d = 1; d < g->ndevices; d++) {
+		const struct ior_rt_device *o = &g->devices[d];
+		if (o->n == ref->n && o->total != 0)
+			fprintf(out, "ratio %s / %s: %.3f\n", ref->name, o->name, ref->total / o->total);
+		else  /* unequal sample counts: totals would mislead, use means */
+			fprintf(out, "ratio %s / %s: %.3f (means; %zu and %zu samples)\n", ref->name, o->name,
+				ref->st.mean / o->st.mean, ref->n, o->n);
+	}
+}
+
+static void device_spreads(FILE *out, const struct ior_report *r, const struct ior_rt_group *g, int dw)
+{
+	fprintf(out, "%-*s  %9s %9s %8s %8s %3s\n", dw, "device", "min", "max", "spread", "CoV", "n");
+	for (size_t d = 0; d < g->ndevices; d++) {
+		const struct ior_stats *st = &g->devices[d].st;
+		if (device_in_view(r, g->devices[d].name))
+			fprintf(out, "%-*s  %9.2f %9.2f %7.1f%% %7.1f%% %3zu\n", dw, g->devices[d].name, st->min, st->max,
+				st->spread * 100, st->cov * 100, st->n);
+	}
+}
+
+static void group_alerts(FILE *out, const struct ior_report *r, size_t gi)
+{
+	size_t shown = 0;
+	char words[1600];
+	for (size_t i = 0; i < r->nalerts; i++) {
+		if (r->alerts[i].group != gi || !r->alert_in_view[i])
+			continue;
+		ior_alert_describe(words, sizeof(words), &r->alerts[i]);
+		fprintf(out, "%s %s\n", shown++ ? "      " : "alert:", words);
+	}
+	if (!shown && (r->opts.parts & IOR_REPORT_ALERTS))
+		fprintf(out, "alerts: none\n");
+}
+
+static void tables(FILE *out, const struct ior_report *r)
+{
+	bool any = false;
+	for (size_t i = 0; i < r->rt->ngroups; i++) {
+		if (!r->group_in_view[i])
+			continue;
+		const struct ior_rt_group *g = &r->rt->groups[i];
+		int dw = width_of(r, i, true), sw = width_of(r, i, false);
+		if (any)
+			fputc('\n', out);
+		any = true;
+		header(out, g, dw, sw);
+		cell_rows(out, r, i, dw, sw);
+		device_ratios(out, r, g);
+		fputc('\n', out);
+		device_spreads(out, r, g, dw);
+		group_alerts(out, r, i);
+	}
+	if (!any)
+		fprintf(out, "no samples match\n");
+}
+
+static void schedulers(FILE *out, const struct ior_report *r)
+{
+	bool header = false;
+	for (size_t k = 0; k < r->nkernels; k++) {
+		const struct ior_report_kernel *x = &r->kernels[k];
+		if (!x->in_view || (!x->offered && !x->unavailable && !x->nchanges))
+			continue;
+		if (!header)
+			fputs("\nschedulers per kernel:\n", out);
+		header = true;
+		fprintf(out, "%s, %s: offered %s", x->host, x->release, x->offered ? x->offered : "(not recorded)");
+		if (x->unavailable)
+			fprintf(out, "; unavailable: %s", x->unavailable);
+		fputc('\n', out);
+		for (size_t c = 0; c < x->nchanges; c++)
+			fprintf(out, "  changed: %s\n", x->changes[c].text);
+	}
+}
+
+static void not_run(FILE *out, const struct ior_report *r)
+{
+	if (!r->nnot_ok)
+		return;
+	fprintf(out, "\ncells that did not run or did not finish (%zu):\n", r->nnot_ok);
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct ior_report_cell *c = &r->cells[i];
+		if (c->in_view && strcmp(c->status, "ok"))
+			fprintf(out, "%s, %s, %s %s, %s: %s: %s (%zu samples)\n", c->host, c->kernel, c->device,
+				ior_render_sched(c->scheduler), c->engine, c->status, c->reason ? c->reason : "no reason recorded",
+				c->n);
+	}
+}
+
+static void series_line(FILE *out, const struct ior_report *r, const struct ior_report_series_changes *sc)
+{
+	const struct ior_rt_series *s = &r->rt->series[sc->series];
+	fprintf(out, "%s, %s, %s %s over %zu kernels (%s .. %s): ", s->host, s->engine, s->device,
+		ior_render_sched(s->scheduler), s->n, ior_render_series_kernel(r, s, 0),
+		ior_render_series_kernel(r, s, s->n - 1));
+	if (!sc->ncp) {
+		fputs("no change point\n", out);
+		return;
+	}
+	for (size_t i = 0; i < sc->ncp; i++) {
+		const struct ior_changepoint *c = &sc->cp[i];
+		fprintf(out, "%schange arrived in %s (after %s): level x%.3f (%+.1f%%, %s), p = %.3f", i ? "; " : "",
+			ior_render_series_kernel(r, s, c->index), ior_render_series_kernel(r, s, c->index - 1), c->ratio,
+			(c->ratio - 1.0) * 100.0, ior_render_worse(s, c->ratio) ? "worse" : "better", c->p);
+	}
+	fputc('\n', out);
+}
+
+static void changes(FILE *out, const struct ior_report *r)
+{
+	if (!r->nchanges)
+		return;
+	fputs("\nchange points across kernels (E-divisive, permutation test):\n", out);
+	for (size_t i = 0; i < r->nchanges; i++)
+		if (r->changes[i].in_view && (!r->opts.alerts_only || r->changes[i].ncp))
+			series_line(out, r, &r->changes[i]);
+}
+
+/* --alerts: regressions (largest change first), then variance alerts (furthest past their threshold first). */
+static void alerts_only(FILE *out, const struct ior_report *r)
+{
+	char words[1600];
+	fprintf(out, "alerts and regressions, most severe first: %zu regression(s), %zu variance alert(s)\n",
+		r->nregression_order, r->nalert_order);
+	for (size_t i = 0; i < r->nregression_order; i++) {
+		const struct ior_report_verdict *v = &r->verdicts[r->regression_order[i]];
+		const struct ior_rt_series *s = &r->rt->series[v->series];
+		fprintf(out, "regression: %s, %s, %s %s, %s -> %s: %+.1f%% (%s)\n", s->host, s->engine, s->device,
+			ior_render_sched(s->scheduler), r->baseline, r->candidate, (v->c.ratio - 1) * 100, v->c.reason);
+	}
+	for (size_t i = 0; i < r->nalert_order; i++) {
+		const struct ior_alert *a = &r->alerts[r->alert_order[i]];
+		ior_alert_describe(words, sizeof(words), a);
+		fprintf(out, "alert (%.1fx its threshold): %s, %s: %s\n", a->severity, a->host, a->engine, words);
+	}
+}
+
+static int render_text(FILE *out, const struct ior_report *r)
+{
+	if (r->opts.alerts_only) {
+		alerts_only(out, r);
+		changes(out, r);
+	} else {
+		tables(out, r);
+		schedulers(out, r);
+		not_run(out, r);
+		changes(out, r);
+		if (r->baseline) {
+			fputc('\n', out);
+			ior_render_verdicts_text(out, r);
+		}
+	}
+	return ferror(out) ? ior_error_set(IOR_ERROR, "cannot write the report") : IOR_OK;
+}
+
+const struct ior_renderer ior_renderer_text = {
+	.name = "text",
+	.summary = "the field report's tables, for a terminal",
+	.parts = IOR_REPORT_ALL,
+	.render = render_text,
+};

@@ -1,0 +1,53 @@
+/* The registry of renderers (an explicit list, as engines/registry.c has) and the word helpers they share. */
+#include "reports/render.h"
+
+#include "common/error.h"
+#include "common/suggest.h"
+
+#include <string.h>
+
+#define IOR_RENDERER_ENTRY(name) &ior_renderer_##name,
+static const struct ior_renderer *const renderers[] = { IOR_RENDERER_LIST(IOR_RENDERER_ENTRY) };
+#define NRENDERERS (sizeof(renderers) / sizeof(renderers[0]))
+
+const struct ior_renderer *const *ior_renderers(size_t *n)
+{
+	*n = NRENDERERS;
+	return renderers;
+}
+
+int ior_renderer_find(const struct ior_renderer **out, const char *name)
+{
+	*out = NULL;
+	struct ior_suggestion near;
+	ior_suggest_init(&near);
+	char names[128] = "";
+	for (size_t i = 0; i < NRENDERERS; i++) {
+		if (!strcmp(renderers[i]->name, name)) {
+			*out = renderers[i];
+			return IOR_OK;
+		}
+		ior_suggest_consider(&near, name, renderers[i]->name);
+		strncat(names, i ? ", " : "", sizeof(names) - strlen(names) - 1);
+		strncat(names, renderers[i]->name, sizeof(names) - strlen(names) - 1);
+	}
+	if (near.best)
+		return ior_error_set(IOR_EINVALID, "unknown format '%s'; did you mean '%s'? (formats: %s)", name, near.best,
+				     names);
+	return ior_error_set(IOR_EINVALID, "unknown format '%s' (formats: %s)", name, names);
+}
+
+const char *ior_render_sched(const char *scheduler)
+{
+	return scheduler ? scheduler : "-";
+}
+
+const char *ior_render_series_kernel(const struct ior_report *r, const struct ior_rt_series *s, size_t index)
+{
+	return index < s->n ? r->rt->groups[s->m[index].group].kernel : "?";
+}
+
+int ior_render_worse(const struct ior_rt_series *s, double ratio)
+{
+	return s->higher_is_better ? ratio < 1.0 : ratio > 1.0;
+}
