@@ -10,7 +10,8 @@ static const char cells_sql[] =
 	"c.status, c.reason, r.status, r.started_at, "
 	"(SELECT unit FROM samples WHERE cell_id = c.id ORDER BY rep LIMIT 1), "
 	"(SELECT higher_is_better FROM samples WHERE cell_id = c.id ORDER BY rep LIMIT 1), "
-	"(SELECT count(*) FROM samples WHERE cell_id = c.id) "
+	"(SELECT count(*) FROM samples WHERE cell_id = c.id), "
+	"(SELECT fill FROM samples WHERE cell_id = c.id ORDER BY rep LIMIT 1), r.rep_order "
 	"FROM cells c JOIN runs r ON r.id = c.run_id JOIN hosts h ON h.id = r.host_id "
 	"JOIN kernels k ON k.id = r.kernel_id JOIN devices d ON d.id = c.device_id "
 	"WHERE (?1 IS NULL OR h.name = ?1) AND (?2 IS NULL OR d.name = ?2) AND (?3 IS NULL OR c.scheduler = ?3) "
@@ -22,7 +23,7 @@ static const char samples_sql[] =
 
 static const char samples_detail_sql[] =
 	"SELECT cell_id, id, rep, value, bytes, ios, wall_s, usr_s, sys_s, lat_p50_us, lat_p99_us, lat_p999_us, "
-	"measured_at, detail FROM samples WHERE cell_id BETWEEN ?1 AND ?2 ORDER BY cell_id, rep";
+	"measured_at, detail, lat_mean_us, clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us, fill FROM samples WHERE cell_id BETWEEN ?1 AND ?2 ORDER BY cell_id, rep";
 
 static const char *text(sqlite3_stmt *st, int col)
 {
@@ -62,6 +63,7 @@ static int cell_row(sqlite3_stmt *st, void *fn, void *ctx)
 		.status = text(st, 10), .reason = text(st, 11), .run_status = text(st, 12),
 		.run_started_at = text(st, 13), .unit = text(st, 14),
 		.higher_is_better = sqlite3_column_int(st, 15) != 0, .samples = sqlite3_column_int64(st, 16),
+		.fill = text(st, 17), .rep_order = text(st, 18),
 	};
 	return ((ior_db_cell_fn)fn)(ctx, &c);
 }
@@ -99,6 +101,13 @@ static int sample_row(sqlite3_stmt *st, void *fn, void *ctx)
 		s.lat_p999_us = sqlite3_column_double(st, 11);
 		s.measured_at = text(st, 12);
 		s.detail = text(st, 13);
+		s.lat_mean_us = sqlite3_column_double(st, 14);
+		s.has_clat = sqlite3_column_type(st, 15) != SQLITE_NULL;
+		s.clat_p50_us = sqlite3_column_double(st, 15);
+		s.clat_p99_us = sqlite3_column_double(st, 16);
+		s.clat_p999_us = sqlite3_column_double(st, 17);
+		s.clat_mean_us = sqlite3_column_double(st, 18);
+		s.fill = text(st, 19);
 	}
 	return ((ior_db_sample_fn)fn)(ctx, &s);
 }
@@ -112,4 +121,33 @@ int ior_db_scan_samples(struct ior_db *db, int64_t first_cell, int64_t last_cell
 	sqlite3_bind_int64(st, 1, first_cell);
 	sqlite3_bind_int64(st, 2, last_cell);
 	return each_row(db, st, sample_row, (void *)fn, ctx);
+}
+
+static const char fills_sql[] =
+	"SELECT f.run_id, h.name, k.release, d.name, f.target, f.fill, f.bytes, f.seconds FROM fills f "
+	"JOIN runs r ON r.id = f.run_id JOIN hosts h ON h.id = r.host_id JOIN kernels k ON k.id = r.kernel_id "
+	"LEFT JOIN devices d ON d.id = f.device_id "
+	"WHERE (?1 IS NULL OR h.name = ?1) AND ((?2 IS NULL AND ?3 IS NULL) OR k.release = ?2 OR k.release = ?3) "
+	"AND (?4 IS NULL OR r.started_at >= ?4) ORDER BY f.id";
+
+static int fill_row(sqlite3_stmt *st, void *fn, void *ctx)
+{
+	struct ior_db_fill_row f = { .run_id = sqlite3_column_int64(st, 0), .host = text(st, 1), .kernel = text(st, 2),
+				     .device = text(st, 3), .target = text(st, 4), .fill = text(st, 5),
+				     .bytes = (uint64_t)sqlite3_column_int64(st, 6), .seconds = sqlite3_column_double(st, 7) };
+	return ((ior_db_fill_fn)fn)(ctx, &f);
+}
+
+int ior_db_scan_fills(struct ior_db *db, const struct ior_db_scan_filter *f, ior_db_fill_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = prepare(db, fills_sql);
+	if (!st)
+		return IOR_ERROR;
+	if (f) {
+		ior_db_bind_text(st, 1, f->host);
+		ior_db_bind_text(st, 2, f->kernels[0]);
+		ior_db_bind_text(st, 3, f->kernels[1]);
+		ior_db_bind_text(st, 4, f->since);
+	}
+	return each_row(db, st, fill_row, (void *)fn, ctx);
 }

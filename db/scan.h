@@ -23,6 +23,8 @@ struct ior_db_cell_row {
 	const char *status, *reason;          /* "ok", "unavailable", "skipped", "failed"; reason NULL for ok */
 	const char *run_status, *run_started_at;
 	const char *unit;                     /* of its first sample; NULL without samples */
+	const char *fill;                     /* what its scratch device held (its first sample's): random, zeros, sparse; NULL unknown */
+	const char *rep_order;                /* the run's repetition order; NULL for imports and older runs */
 	bool higher_is_better;
 	int64_t samples;                      /* how many it stored */
 };
@@ -35,14 +37,26 @@ struct ior_db_sample_row {
 	/* detail */
 	uint64_t bytes, ios;
 	double wall_s, usr_s, sys_s;
-	bool has_latency;
-	double lat_p50_us, lat_p99_us, lat_p999_us;
-	const char *measured_at, *detail;
+	bool has_latency;                     /* total latency (fio's lat) */
+	double lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us;
+	bool has_clat;                        /* completion latency (fio's clat) */
+	double clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us;
+	const char *measured_at, *detail, *fill;
+};
+
+/* A scratch device filled before a run measured on it (the fills table). */
+struct ior_db_fill_row {
+	int64_t run_id;
+	const char *host, *kernel, *device;   /* device NULL: one an engine built */
+	const char *target, *fill;
+	uint64_t bytes;
+	double seconds;
 };
 
 /* A callback returns 0 to go on, or an error code that stops the scan and is returned. */
 typedef int (*ior_db_cell_fn)(void *ctx, const struct ior_db_cell_row *c);
 typedef int (*ior_db_sample_fn)(void *ctx, const struct ior_db_sample_row *s);
+typedef int (*ior_db_fill_fn)(void *ctx, const struct ior_db_fill_row *f);
 
 /* Cells matching f in id order. */
 int ior_db_scan_cells(struct ior_db *db, const struct ior_db_scan_filter *f, ior_db_cell_fn fn, void *ctx);
@@ -51,5 +65,8 @@ int ior_db_scan_cells(struct ior_db *db, const struct ior_db_scan_filter *f, ior
  * one pass over the samples' (cell, rep) index; the caller skips cells it did not keep. */
 int ior_db_scan_samples(struct ior_db *db, int64_t first_cell, int64_t last_cell, bool detail,
 			ior_db_sample_fn fn, void *ctx);
+
+/* Fills of the runs whose host, kernel and start match f (device and engine are ignored). */
+int ior_db_scan_fills(struct ior_db *db, const struct ior_db_scan_filter *f, ior_db_fill_fn fn, void *ctx);
 
 #endif

@@ -27,7 +27,7 @@ static int tables(struct ior_report *r)
 		if (c->n)
 			in[n++] = (struct ior_rt_input){ .host = c->host, .kernel = c->kernel, .engine = c->engine,
 							 .params = c->params, .device = c->device,
-							 .scheduler = c->scheduler, .unit = c->unit,
+							 .scheduler = c->scheduler, .unit = c->unit, .fill = c->fill,
 							 .higher_is_better = c->higher_is_better, .order = c->cell_id,
 							 .values = r->values + c->first, .n = c->n };
 	}
@@ -188,7 +188,8 @@ static int cells_from_rows(struct ior_report *r, const struct ior_db_row *rows, 
 			.kernel = ior_intern(in, x->kernel, &oom), .device = ior_intern(in, x->device, &oom),
 			.scheduler = ior_intern(in, x->scheduler, &oom), .engine = ior_intern(in, x->engine, &oom),
 			.params = ior_intern(in, x->params, &oom), .unit = ior_intern(in, x->unit, &oom),
-			.status = ior_intern(in, "ok", &oom), .higher_is_better = x->higher_is_better,
+			.status = ior_intern(in, "ok", &oom), .fill = ior_intern(in, x->fill, &oom),
+			.higher_is_better = x->higher_is_better,
 			.first = i, .n = 1,
 		};
 		struct ior_report_cell *c = &r->cells[r->ncells - 1];
@@ -232,6 +233,7 @@ void ior_report_free(struct ior_report *r)
 	}
 	free(r->kernels);
 	free(r->cells);
+	free(r->fills);
 	free(r->values);
 	free(r->reps);
 	free(r->detail);

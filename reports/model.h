@@ -40,6 +40,8 @@ struct ior_report_cell {
 	int64_t cell_id, run_id;
 	const char *host, *kernel, *device, *device_model, *scheduler, *engine, *engine_type, *params;
 	const char *status, *reason, *run_status, *run_started_at, *unit;
+	const char *fill;                   /* what the scratch device held: random, zeros, sparse; NULL unknown */
+	const char *rep_order;              /* interleaved, sequential, random; NULL unknown */
 	bool higher_is_better;
 	size_t first, n;                    /* its samples in ior_report.values / reps / detail */
 	bool in_view;
@@ -49,9 +51,20 @@ struct ior_report_sample_detail {
 	int64_t sample_id;
 	uint64_t bytes, ios;
 	double wall_s, usr_s, sys_s;
-	bool has_latency;
-	double lat_p50_us, lat_p99_us, lat_p999_us;
+	bool has_latency, has_clat;
+	double lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us;
+	double clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us;
+	const char *fill;
 	char measured_at[32];
+};
+
+/* A scratch device filled before its run measured (not part of any sample). */
+struct ior_report_fill {
+	int64_t run_id;
+	const char *host, *kernel, *device, *target, *fill;
+	uint64_t bytes;
+	double seconds;
+	bool in_view;
 };
 
 /* A scheduler offered on the previous kernel of the host and not on this one, or the reverse. */
@@ -100,6 +113,8 @@ struct ior_report {
 	int *reps;
 	struct ior_report_sample_detail *detail;  /* NULL unless IOR_REPORT_DETAIL */
 	size_t nsamples;
+	struct ior_report_fill *fills;
+	size_t nfills;
 	struct ior_alert *alerts;
 	size_t nalerts;
 	bool *alert_in_view;

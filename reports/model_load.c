@@ -50,6 +50,7 @@ static int on_cell(void *ctx, const struct ior_db_cell_row *c)
 		.status = ior_intern(in, c->status, &l->oom), .reason = ior_intern(in, c->reason, &l->oom),
 		.run_status = ior_intern(in, c->run_status, &l->oom),
 		.run_started_at = ior_intern(in, c->run_started_at, &l->oom), .unit = ior_intern(in, c->unit, &l->oom),
+		.fill = ior_intern(in, c->fill, &l->oom), .rep_order = ior_intern(in, c->rep_order, &l->oom),
 		.higher_is_better = c->higher_is_better, .first = r->nsamples, .n = 0,
 	};
 	x->in_view = ior_report_cell_matches_view(&r->opts, x->kernel, x->device, x->scheduler, x->engine);
@@ -77,16 +78,40 @@ static int on_sample(void *ctx, const struct ior_db_sample_row *s)
 		*d = (struct ior_report_sample_detail){ .sample_id = s->sample_id, .bytes = s->bytes, .ios = s->ios,
 							.wall_s = s->wall_s, .usr_s = s->usr_s, .sys_s = s->sys_s,
 							.has_latency = s->has_latency, .lat_p50_us = s->lat_p50_us,
-							.lat_p99_us = s->lat_p99_us, .lat_p999_us = s->lat_p999_us };
+							.lat_p99_us = s->lat_p99_us, .lat_p999_us = s->lat_p999_us,
+							.lat_mean_us = s->lat_mean_us, .has_clat = s->has_clat,
+							.clat_p50_us = s->clat_p50_us, .clat_p99_us = s->clat_p99_us,
+							.clat_p999_us = s->clat_p999_us, .clat_mean_us = s->clat_mean_us,
+							.fill = ior_intern(r->pool, s->fill, &l->oom) };
 		snprintf(d->measured_at, sizeof(d->measured_at), "%s", s->measured_at ? s->measured_at : "");
 	}
-	return IOR_OK;
+	return l->oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
+}
+
+static int on_fill(void *ctx, const struct ior_db_fill_row *f)
+{
+	struct loader *l = ctx;
+	struct ior_report *r = l->r;
+	struct ior_report_fill *v = realloc(r->fills, (r->nfills + 1) * sizeof(*v));
+	if (!v)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	r->fills = v;
+	struct ior_intern *in = r->pool;
+	v[r->nfills++] = (struct ior_report_fill){
+		.run_id = f->run_id, .host = ior_intern(in, f->host, &l->oom), .kernel = ior_intern(in, f->kernel, &l->oom),
+		.device = ior_intern(in, f->device, &l->oom), .target = ior_intern(in, f->target, &l->oom),
+		.fill = ior_intern(in, f->fill, &l->oom), .bytes = f->bytes, .seconds = f->seconds,
+		.in_view = (!r->opts.kernel || !strcmp(r->opts.kernel, f->kernel)) &&
+			   (!r->opts.device || (f->device && !strcmp(r->opts.device, f->device))) };
+	return l->oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
 }
 
 int ior_report_load(struct ior_report *r, struct ior_db *db, const struct ior_db_scan_filter *f)
 {
 	struct loader l = { .r = r, .detail = (r->opts.parts & IOR_REPORT_DETAIL) != 0 };
 	int rc = ior_db_scan_cells(db, f, on_cell, &l);
+	if (!rc)
+		rc = ior_db_scan_fills(db, f, on_fill, &l);
 	if (rc)
 		return rc;
 	size_t n = r->nsamples ? r->nsamples : 1;

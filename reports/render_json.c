@@ -152,6 +152,7 @@ static void cell(FILE *out, const struct ior_rt_cell *c)
 	num(&o, "total", c->total);
 	num(&o, "share", c->share);
 	boolean(&o, "best", c->best);
+	str(&o, "fill", c->fill);
 	stats(&o, "stats", &c->st);
 	close_obj(&o);
 }
@@ -188,6 +189,7 @@ static void group(FILE *out, const struct ior_report *r, size_t gi)
 		struct obj x = open_obj(out);
 		str(&x, "device", g->devices[d].name);
 		num(&x, "total", g->devices[d].total);
+		str(&x, "fill", g->devices[d].fill);
 		stats(&x, "stats", &g->devices[d].st);
 		close_obj(&x);
 	}
@@ -256,6 +258,31 @@ static void alerts(struct obj *root, const struct ior_report *r)
 		axis(&o, "other_kernels", &a->elsewhere);
 		ior_alert_describe(text, sizeof(text), a);
 		str(&o, "text", text);
+		close_obj(&o);
+	}
+	fputc(']', root->out);
+}
+
+static void fills(struct obj *root, const struct ior_report *r)
+{
+	key(root, "fills");
+	fputc('[', root->out);
+	bool first = true;
+	for (size_t i = 0; !r->opts.alerts_only && i < r->nfills; i++) {
+		const struct ior_report_fill *f = &r->fills[i];
+		if (!f->in_view)
+			continue;
+		fputs(first ? "\n" : ",\n", root->out);
+		first = false;
+		struct obj o = open_obj(root->out);
+		count(&o, "run", (size_t)f->run_id);
+		str(&o, "host", f->host);
+		str(&o, "kernel", f->kernel);
+		str(&o, "device", f->device);
+		str(&o, "target", f->target);
+		str(&o, "fill", f->fill);
+		count(&o, "bytes", (size_t)f->bytes);
+		num(&o, "seconds", f->seconds);
 		close_obj(&o);
 	}
 	fputc(']', root->out);
@@ -442,6 +469,7 @@ static int render_json(FILE *out, const struct ior_report *r)
 	kernels(&root, r);
 	groups(&root, r);
 	alerts(&root, r);
+	fills(&root, r);
 	not_run(&root, r);
 	changes(&root, r);
 	verdicts(&root, r);

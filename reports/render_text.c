@@ -72,14 +72,24 @@ static void device_ratios(FILE *out, const struct ior_report *r, const struct io
 	}
 }
 
+/* The fill column appears when a device's data is known (runs, not imports): a sparse scratch
+ * device measures how the filesystem under it serves holes, so the reader must see it. */
 static void device_spreads(FILE *out, const struct ior_report *r, const struct ior_rt_group *g, int dw)
 {
-	fprintf(out, "%-*s  %9s %9s %8s %8s %3s\n", dw, "device", "min", "max", "spread", "CoV", "n");
+	bool fills = false;
+	for (size_t d = 0; d < g->ndevices; d++)
+		fills |= g->devices[d].fill != NULL;
+	fprintf(out, "%-*s  %9s %9s %8s %8s %3s%s\n", dw, "device", "min", "max", "spread", "CoV", "n",
+		fills ? "  fill" : "");
 	for (size_t d = 0; d < g->ndevices; d++) {
 		const struct ior_stats *st = &g->devices[d].st;
-		if (device_in_view(r, g->devices[d].name))
-			fprintf(out, "%-*s  %9.2f %9.2f %7.1f%% %7.1f%% %3zu\n", dw, g->devices[d].name, st->min, st->max,
-				st->spread * 100, st->cov * 100, st->n);
+		if (!device_in_view(r, g->devices[d].name))
+			continue;
+		fprintf(out, "%-*s  %9.2f %9.2f %7.1f%% %7.1f%% %3zu", dw, g->devices[d].name, st->min, st->max,
+			st->spread * 100, st->cov * 100, st->n);
+		if (fills)
+			fprintf(out, "  %s", g->devices[d].fill ? g->devices[d].fill : "-");
+		fputc('\n', out);
 	}
 }
 
@@ -135,6 +145,21 @@ static void schedulers(FILE *out, const struct ior_report *r)
 		fputc('\n', out);
 		for (size_t c = 0; c < x->nchanges; c++)
 			fprintf(out, "  changed: %s\n", x->changes[c].text);
+	}
+}
+
+static void fills(FILE *out, const struct ior_report *r)
+{
+	bool header = false;
+	for (size_t i = 0; i < r->nfills; i++) {
+		const struct ior_report_fill *f = &r->fills[i];
+		if (!f->in_view)
+			continue;
+		if (!header)
+			fputs("\nscratch devices filled before measuring (not part of any sample):\n", out);
+		header = true;
+		fprintf(out, "%s, %s, run %lld: %s (%s): %s, %.1f MiB in %.2f s\n", f->host, f->kernel, (long long)f->run_id,
+			f->device ? f->device : "engine-built", f->target, f->fill, (double)f->bytes / (1 << 20), f->seconds);
 	}
 }
 
@@ -208,6 +233,7 @@ static int render_text(FILE *out, const struct ior_report *r)
 	} else {
 		tables(out, r);
 		schedulers(out, r);
+		fills(out, r);
 		not_run(out, r);
 		changes(out, r);
 		if (r->baseline) {

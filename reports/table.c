@@ -84,12 +84,23 @@ static struct ior_rt_cell *cell_slot(struct ior_rt_group *g, const char *device,
 	return &c[g->ncells++];
 }
 
+/* The first input's fill, or "mixed" once two inputs disagree. */
+static void merge_fill(const char **have, bool first, const char *fill)
+{
+	if (first)
+		*have = fill;
+	else if (ior_rt_strcmp(*have, fill))
+		*have = "mixed";
+}
+
 static int add_input(struct ior_rt_group *g, const struct ior_rt_input *r)
 {
 	struct ior_rt_device *d = device_slot(g, r->device);
 	struct ior_rt_cell *c = d ? cell_slot(g, r->device, r->scheduler) : NULL;
 	if (!c)
 		return ior_error_set(IOR_ERROR, "out of memory");
+	merge_fill(&c->fill, c->n == 0, r->fill);
+	merge_fill(&d->fill, d->n == 0, r->fill);
 	int rc = append(&c->values, &c->n, r->values, r->n);
 	if (!rc)
 		rc = append(&d->values, &d->n, r->values, r->n);
@@ -247,7 +258,7 @@ int ior_rt_build(struct ior_rt **out, const struct ior_db_row *rows, size_t n)
 		if (!nin || rows[idx[i - 1]].cell_id != r->cell_id)
 			in[nin++] = (struct ior_rt_input){ .host = r->host, .kernel = r->kernel, .engine = r->engine,
 							   .params = r->params, .device = r->device,
-							   .scheduler = r->scheduler, .unit = r->unit,
+							   .scheduler = r->scheduler, .unit = r->unit, .fill = r->fill,
 							   .higher_is_better = r->higher_is_better,
 							   .order = r->cell_id, .values = &values[i] };
 		in[nin - 1].n++;

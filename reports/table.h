@@ -19,6 +19,7 @@ struct ior_rt_cell {
 	double share;                    /* total / the device's total over its schedulers */
 	bool best;                       /* best total of its device, by the metric's direction */
 	struct ior_stats st;
+	const char *fill;                /* the scratch data it ran on; "mixed" when its runs differ; NULL unknown */
 	size_t series;                   /* index into ior_rt.series */
 };
 
@@ -29,6 +30,7 @@ struct ior_rt_device {
 	size_t n;
 	double total;
 	struct ior_stats st;
+	const char *fill;                /* as for a cell, over the device's cells */
 	size_t series;                   /* index into ior_rt.dseries */
 };
 
@@ -51,6 +53,7 @@ struct ior_rt_series {
 	bool higher_is_better;
 	struct ior_rt_member *m;         /* in kernel version order */
 	size_t n;
+	double level;                    /* the median of its kernels' medians: what "usual" is for this series */
 };
 
 struct ior_rt {
@@ -65,6 +68,7 @@ struct ior_rt {
 /* One stored cell's samples, as the builder takes them; several inputs with one key merge. */
 struct ior_rt_input {
 	const char *host, *kernel, *engine, *params, *device, *scheduler, *unit;
+	const char *fill;                /* NULL unknown */
 	bool higher_is_better;
 	int64_t order;                   /* the cell id: devices and schedulers keep the order they ran in */
 	const double *values;

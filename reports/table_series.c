@@ -64,6 +64,26 @@ static int cut(struct ior_rt *rt, struct keyed *k, size_t n, bool devices)
 	return IOR_OK;
 }
 
+/* The median of the members' medians, each kernel counted once however many samples it has. */
+static int levels(struct ior_rt *rt, struct ior_rt_series *all, size_t n, bool devices)
+{
+	size_t longest = 0;
+	for (size_t i = 0; i < n; i++)
+		longest = all[i].n > longest ? all[i].n : longest;
+	double *m = malloc((longest ? longest : 1) * sizeof(*m));
+	if (!m)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < all[i].n; k++) {
+			const struct ior_rt_group *g = &rt->groups[all[i].m[k].group];
+			m[k] = devices ? g->devices[all[i].m[k].index].st.median : g->cells[all[i].m[k].index].st.median;
+		}
+		all[i].level = ior_median(m, all[i].n);
+	}
+	free(m);
+	return IOR_OK;
+}
+
 /* Hosts compare by pointer in cut(): make equal host names one pointer first. */
 static void share_hosts(struct ior_rt *rt)
 {
@@ -93,6 +113,8 @@ static int build(struct ior_rt *rt, bool devices)
 	qsort(k, n, sizeof(*k), key_order);
 	int rc = cut(rt, k, n, devices);
 	free(k);
+	if (!rc)
+		rc = devices ? levels(rt, rt->dseries, rt->ndseries, true) : levels(rt, rt->series, rt->nseries, false);
 	return rc;
 }
 

@@ -1,0 +1,653 @@
+/* The HTML report: one self-contained page (inline CSS and SVG, no script, nothing fetched) with alerts first, a heat-map overview, full charts for the cells that need a look, raw samples, and every table. */
+#include "reports/render.h"
+
+#include "common/error.h"
+#include "reports/escape.h"
+#include "reports/svg.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A chart shows at most this many kernels, around the one that matters (change, alert, candidate). */
+#define CHART_KERNELS 40
+/* Past this many groups in view the per-kernel tables give way to the heat map (and to csv/json). */
+#define FULL_TABLES_MAX 60
+/* All verdict cells are charted up to this many; past it only regressions and improvements. */
+#define CHART_ALL_VERDICTS_MAX 50
+
+static const char style[] =
+	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;max-width:1400px}"
+	"h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}"
+	"table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}"
+	"td.l,th.l{text-align:left}.alert{background:#fff4f0}.reg{background:#ffe8e8}.ok{color:#080}"
+	"svg text{font:11px sans-serif;fill:#333}.t{font-weight:bold}.yl{text-anchor:end}.xl{text-anchor:start}"
+	".ax{stroke:#555}.grid{stroke:#eee}.box{fill:#cde;stroke:#468}.med{stroke:#024;stroke-width:2}"
+	".wh{stroke:#468}.dot{fill:#c40;fill-opacity:.7}.mk .box{fill:#fdc}.line{fill:none;stroke:#246;stroke-width:2}"
+	".pt{fill:#246}.cp{stroke:#c00;stroke-dasharray:4 3;stroke-width:2}.cpl{fill:#c00}.bar{fill:#8ab}"
+	".hot{fill:#d43}.thr{stroke:#c00;stroke-dasharray:6 3}.thl{fill:#c00;text-anchor:end}"
+	".spark polyline{fill:none;stroke:#246}.spark circle{fill:#c00}.hl{text-anchor:start}.hr{text-anchor:end}"
+	".legend span{display:inline-block;width:1em;height:1em;vertical-align:middle;margin:0 .3em}";
+
+static void text(FILE *out, const char *s)
+{
+	ior_esc_xml(out, s);
+}
+
+static void td(FILE *out, const char *s)
+{
+	fputs("<td class=\"l\">", out);
+	text(out, s);
+	fputs("</td>", out);
+}
+
+/* --- which series get full charts ----------------------------------------------- */
+
+struct marks {
+	bool *cell;      /* per cell series: charted */
+	bool *device;    /* per device series: charted */
+	size_t ncharts;
+};
+
+static int mark(struct marks *m, const struct ior_report *r)
+{
+	const struct ior_rt *rt = r->rt;
+	m->cell = calloc(rt->nseries ? rt->nseries : 1, sizeof(bool));
+	m->device = calloc(rt->ndseries ? rt->ndseries : 1, sizeof(bool));
+	if (!m->cell || !m->device)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t i = 0; i < r->nalert_order; i++) {
+		const struct ior_alert *a = &r->alerts[r->alert_order[i]];
+		const struct ior_rt_group *g = &rt->groups[a->group];
+		if (a->kind == IOR_ALERT_CELL)
+			m->cell[g->cells[a->index].series] = true;
+		else
+			m->device[g->devices[a->index].series] = true;
+	}
+	for (size_t i = 0; i < r->nchanges; i++)
+		if (r->changes[i].in_view && r->changes[i].ncp)
+			m->cell[r->changes[i].series] = true;
+	for (size_t i = 0; i < r->nverdicts; i++) {
+		enum ior_verdict v = r->verdicts[i].c.verdict;
+		if (r->nverdicts <= CHART_ALL_VERDICTS_MAX || v == IOR_VERDICT_REGRESSION || v == IOR_VERDICT_IMPROVEMENT)
+			m->cell[r->verdicts[i].series] = true;
+	}
+	for (size_t i = 0; i < rt->nseries; i++)
+		m->ncharts += m->cell[i] ? 2 : 0;
+	for (size_t i = 0; i < rt->ndseries; i++)
+		m->ncharts += m->device[i];
+	return IOR_OK;
+}
+
+/* The kernel a chart of series si centres on: its first change point, else its newest kernel. */
+static size_t focus(const struct ior_report *r, size_t si)
+{
+	for (size_t i = 0; i < r->nchanges; i++)
+		if (r->changes[i].series == si && r->changes[i].ncp)
+			return r->changes[i].cp[0].index;
+	return r->rt->series[si].n - 1;
+}
+
+static void window(size_t n, size_t at, size_t *lo, size_t *hi)
+{
+	*lo = 0;
+	*hi = n;
+	if (n <= CHART_KERNELS)
+		return;
+	*lo = at > CHART_KERNELS / 2 ? at - CHART_KERNELS / 2 : 0;
+	if (*lo + CHART_KERNELS > n)
+		*lo = n - CHART_KERNELS;
+	*hi = *lo + CHART_KERNELS;
+}
+
+static bool is_change(const struct ior_report *r, size_t si, size_t k)
+{
+	for (size_t i = 0; i < r->nchanges; i++)
+		if (r->changes[i].series == si)
+			for (size_t c = 0; c < r->changes[i].ncp; c++)
+				if (r->changes[i].cp[c].index == k)
+					return true;
+	return false;
+}
+
+static void series_name(char *buf, size_t len, const struct ior_rt_series *s)
+{
+	snprintf(buf, len, "%s, %s%s%s%s, %s %s", s->host, s->engine, s->params ? " [" : "", s->params ? s->params : "",
+		 s->params ? "]" : "", s->device, ior_render_sched(s->scheduler));
+}
+
+static int cell_charts(FILE *out, const struct ior_report *r, size_t si)
+{
+	const struct ior_rt_series *s = &r->rt->series[si];
+	size_t lo, hi;
+	window(s->n, focus(r, si), &lo, &hi);
+	struct ior_svg_column *cols = calloc(hi - lo, sizeof(*cols));
+	if (!cols)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t k = lo; k < hi; k++) {
+		const struct ior_rt_group *g = &r->rt->groups[s->m[k].group];
+		const struct ior_rt_cell *c = &g->cells[s->m[k].index];
+		cols[k - lo] = (struct ior_svg_column){ .label = g->kernel, .values = c->values, .n = c->n, .min = c->st.min,
+							.q1 = c->st.q1, .median = c->st.median, .q3 = c->st.q3,
+							.max = c->st.max, .marked = is_change(r, si, k) };
+	}
+	char name[600], title[700], id[64];
+	series_name(name, sizeof(name), s);
+	fprintf(out, "<section class=\"cell\" id=\"cell-%zu\"><h3>", si);
+	text(out, name);
+	fprintf(out, "</h3><p><a href=\"#raw-%zu\">raw samples</a>%s</p>\n", si,
+		hi - lo < s->n ? " (chart shows the kernels around the change; the table has them all)" : "");
+	snprintf(title, sizeof(title), "every sample per kernel: %s", name);
+	snprintf(id, sizeof(id), "dots-%zu", si);
+	struct ior_svg_chart ch = { .title = title, .unit = r->rt->groups[s->m[0].group].unit, .id = id, .cols = cols,
+				    .ncols = hi - lo, .threshold = NAN };
+	ior_svg_dots_box(out, &ch);
+	snprintf(title, sizeof(title), "median per kernel, change points dashed: %s", name);
+	snprintf(id, sizeof(id), "series-%zu", si);
+	ior_svg_series(out, &ch);
+	fputs("</section>\n", out);
+	free(cols);
+	return IOR_OK;
+}
+
+static const struct ior_alert *device_alert_at(const struct ior_report *r, size_t group, size_t index)
+{
+	for (size_t i = 0; i < r->nalert_order; i++) {
+		const struct ior_alert *a = &r->alerts[r->alert_order[i]];
+		if (a->kind == IOR_ALERT_DEVICE && a->group == group && a->index == index)
+			return a;
+	}
+	return NULL;
+}
+
+static int device_chart(FILE *out, const struct ior_report *r, size_t di)
+{
+	const struct ior_rt_series *s = &r->rt->dseries[di];
+	size_t at = s->n - 1;
+	for (size_t k = 0; k < s->n; k++)
+		if (device_alert_at(r, s->m[k].group, s->m[k].index))
+			at = k;
+	size_t lo, hi;
+	window(s->n, at, &lo, &hi);
+	struct ior_svg_column *cols = calloc(hi - lo, sizeof(*cols));
+	if (!cols)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t k = lo; k < hi; k++) {
+		const struct ior_rt_group *g = &r->rt->groups[s->m[k].group];
+		const struct ior_rt_device *d = &g->devices[s->m[k].index];
+		cols[k - lo] = (struct ior_svg_column){ .label = g->kernel, .n = 1, .min = 0, .max = d->st.spread,
+							.median = d->st.spread,
+							.marked = device_alert_at(r, s->m[k].group, s->m[k].index) != NULL };
+	}
+	char title[700], id[64], thr[96];
+	snprintf(title, sizeof(title), "spread (max-min)/min per kernel: %s, %s, device %s", s->host, s->engine, s->device);
+	snprintf(id, sizeof(id), "spread-%zu", di);
+	snprintf(thr, sizeof(thr), "alert floor %.0f%% (and %.1fx the peers' median)", r->opts.alerts.floor * 100,
+		 r->opts.alerts.peer_ratio);
+	fprintf(out, "<section class=\"device\" id=\"device-%zu\">", di);
+	struct ior_svg_chart ch = { .title = title, .unit = "spread", .id = id, .cols = cols, .ncols = hi - lo,
+				    .threshold = r->opts.alerts.floor, .threshold_label = thr };
+	ior_svg_spread(out, &ch);
+	fputs("</section>\n", out);
+	free(cols);
+	return IOR_OK;
+}
+
+/* --- alerts and regressions ----------------------------------------------------- */
+
+static void spark_of_series(FILE *out, const struct ior_report *r, const struct ior_rt_series *s, bool devices,
+			    bool spreads, size_t group)
+{
+	double v[CHART_KERNELS];
+	size_t at = 0;
+	while (at < s->n && s->m[at].group != group)
+		at++;
+	size_t lo, hi;
+	window(s->n, at < s->n ? at : s->n - 1, &lo, &hi);
+	for (size_t k = lo; k < hi; k++) {
+		const struct ior_rt_group *g = &r->rt->groups[s->m[k].group];
+		const struct ior_stats *st = devices ? &g->devices[s->m[k].index].st : &g->cells[s->m[k].index].st;
+		v[k - lo] = spreads ? st->spread : st->median;
+	}
+	ior_svg_sparkline(out, v, hi - lo, at - lo);
+}
+
+static void alert_rows(FILE *out, const struct ior_report *r)
+{
+	char words[1600];
+	for (size_t i = 0; i < r->nalert_order; i++) {
+		const struct ior_alert *a = &r->alerts[r->alert_order[i]];
+		const struct ior_rt_group *g = &r->rt->groups[a->group];
+		bool dev = a->kind == IOR_ALERT_DEVICE;
+		size_t series = dev ? g->devices[a->index].series : g->cells[a->index].series;
+		fputs("<tr class=\"alert\"><td class=\"l\">variance</td>", out);
+		td(out, a->host);
+		td(out, a->kernel);
+		td(out, a->engine);
+		td(out, a->device);
+		td(out, dev ? "(all)" : ior_render_sched(a->scheduler));
+		fprintf(out, "<td>spread %.1f%%</td><td>threshold %.1f%%</td><td>%.1fx</td><td>%zu</td><td>-</td><td>", a->spread * 100,
+			a->threshold * 100, a->severity, a->n);
+		spark_of_series(out, r, dev ? &r->rt->dseries[series] : &r->rt->series[series], dev, true, a->group);
+		ior_alert_describe(words, sizeof(words), a);
+		fputs("</td><td class=\"l\">", out);
+		text(out, words);
+		if (dev)
+			fprintf(out, " <a href=\"#device-%zu\">chart</a>", series);
+		else
+			fprintf(out, " <a href=\"#cell-%zu\">chart</a> <a href=\"#raw-%zu\">samples</a>", series, series);
+		fputs("</td></tr>\n", out);
+	}
+}
+
+static void regression_rows(FILE *out, const struct ior_report *r)
+{
+	for (size_t i = 0; i < r->nregression_order; i++) {
+		const struct ior_report_verdict *v = &r->verdicts[r->regression_order[i]];
+		const struct ior_rt_series *s = &r->rt->series[v->series];
+		const struct ior_comparison *c = &v->c;
+		fputs("<tr class=\"reg\"><td class=\"l\">regression</td>", out);
+		td(out, s->host);
+		td(out, r->candidate);
+		td(out, s->engine);
+		td(out, s->device);
+		td(out, ior_render_sched(s->scheduler));
+		fprintf(out, "<td>%+.1f%%</td><td>%+.1f%% .. %+.1f%%</td><td>p %.3g (MW), %.3g (Welch)</td><td>%zu / %zu</td><td>%.2f &#8594; %.2f</td><td>",
+			(c->ratio - 1) * 100, (c->ratio_lo - 1) * 100, (c->ratio_hi - 1) * 100, c->mw.p, c->welch.p, c->na, c->nb,
+			c->median_a, c->median_b);
+		spark_of_series(out, r, s, false, false, v->cand_group);
+		fputs("</td><td class=\"l\">", out);
+		text(out, c->reason);
+		fprintf(out, " <a href=\"#cell-%zu\">chart</a> <a href=\"#raw-%zu\">samples</a></td></tr>\n", v->series, v->series);
+	}
+}
+
+static void alerts_section(FILE *out, const struct ior_report *r)
+{
+	fprintf(out, "<h2 id=\"alerts\">Alerts and regressions, most severe first (%zu regression(s), %zu variance alert(s))</h2>\n",
+		r->nregression_order, r->nalert_order);
+	if (!r->nregression_order && !r->nalert_order) {
+		fputs("<p class=\"ok\">None.</p>\n", out);
+		return;
+	}
+	fputs("<table><tr><th class=\"l\">kind</th><th class=\"l\">host</th><th class=\"l\">kernel</th><th class=\"l\">engine</th>"
+	      "<th class=\"l\">device</th><th class=\"l\">scheduler</th><th>effect</th><th>interval / threshold</th>"
+	      "<th>p / severity</th><th>samples</th><th>medians</th><th>kernels</th><th class=\"l\">why</th></tr>\n", out);
+	regression_rows(out, r);
+	alert_rows(out, r);
+	fputs("</table>\n", out);
+}
+
+/* --- overview: median per kernel x cell, against the cell's usual level --------------- */
+
+static int heatmaps(FILE *out, const struct ior_report *r)
+{
+	const struct ior_rt *rt = r->rt;
+	fputs("<h2 id=\"overview\">Overview: median per kernel and cell</h2>\n<p class=\"legend\">Each square is a cell's median on a kernel "
+	      "against that cell's usual level (the median over its kernels): <span style=\"background:#ff0000\"></span>20% worse "
+	      "<span style=\"background:#ffffff;border:1px solid #ccc\"></span>usual <span style=\"background:#0000ff\"></span>20% better.</p>\n", out);
+	for (size_t i = 0; i < rt->nseries;) {
+		size_t j = i;
+		while (j < rt->nseries && rt->series[j].host == rt->series[i].host &&
+		       !ior_rt_strcmp(rt->series[j].engine, rt->series[i].engine) &&
+		       !ior_rt_strcmp(rt->series[j].params, rt->series[i].params))
+			j++;
+		const char *cols[4096];
+		size_t ncols = 0;
+		for (size_t k = 0; k < r->nkernels && ncols < 4096; k++)
+			if (r->kernels[k].host == rt->series[i].host && r->kernels[k].in_view)
+				cols[ncols++] = r->kernels[k].release;
+		size_t nrows = j - i;
+		const char **rows = calloc(nrows, sizeof(*rows));
+		char (*names)[160] = calloc(nrows, sizeof(*names));
+		bool *low = calloc(nrows, sizeof(*low));
+		size_t cells = nrows * ncols;
+		double *ratio = malloc((cells ? cells : 1) * sizeof(*ratio));
+		if (!rows || !names || !low || !ratio) {
+			free(rows), free(names), free(low), free(ratio);
+			return ior_error_set(IOR_ERROR, "out of memory");
+		}
+		size_t kept = 0;
+		for (size_t s = i; s < j; s++) {
+			const struct ior_rt_series *x = &rt->series[s];
+			if ((r->opts.device && ior_rt_strcmp(r->opts.device, x->device)) ||
+			    (r->opts.scheduler && ior_rt_strcmp(r->opts.scheduler, x->scheduler)))
+				continue;
+			snprintf(names[kept], sizeof(names[kept]), "%s %s", x->device, ior_render_sched(x->scheduler));
+			rows[kept] = names[kept];
+			low[kept] = x->higher_is_better;
+			for (size_t c = 0; c < ncols; c++)
+				ratio[kept * ncols + c] = NAN;
+			for (size_t m = 0, c = 0; m < x->n; m++) {
+				const struct ior_rt_group *g = &rt->groups[x->m[m].group];
+				while (c < ncols && cols[c] != g->kernel)
+					c++;
+				if (c < ncols)
+					ratio[kept * ncols + c] = g->cells[x->m[m].index].st.median / x->level;
+			}
+			kept++;
+		}
+		if (kept && ncols) {
+			fputs("<h3>", out);
+			text(out, rt->series[i].host);
+			fputs(", ", out);
+			text(out, rt->series[i].engine);
+			if (rt->series[i].params) {
+				fputs(" [", out);
+				text(out, rt->series[i].params);
+				fputc(']', out);
+			}
+			fputs("</h3>\n", out);
+			char id[48];
+			snprintf(id, sizeof(id), "heat-%zu", i);
+			ior_svg_heatmap(out, id, rows, low, kept, cols, ncols, ratio);
+		}
+		free(rows), free(names), free(low), free(ratio);
+		i = j;
+	}
+	return IOR_OK;
+}
+
+/* --- raw samples of the charted cells -------------------------------------------- */
+
+static void raw_samples(FILE *out, const struct ior_report *r, const struct marks *m)
+{
+	fputs("<h2 id=\"raw\">Raw samples of the charted cells</h2>\n", out);
+	for (size_t si = 0; si < r->rt->nseries; si++) {
+		if (!m->cell[si])
+			continue;
+		const struct ior_rt_series *s = &r->rt->series[si];
+		char name[600];
+		series_name(name, sizeof(name), s);
+		fprintf(out, "<h3 id=\"raw-%zu\">", si);
+		text(out, name);
+		fputs("</h3><table><tr><th class=\"l\">kernel</th><th>n</th><th>median</th><th class=\"l\">samples in run and repetition order</th></tr>\n", out);
+		for (size_t k = 0; k < s->n; k++) {
+			const struct ior_rt_group *g = &r->rt->groups[s->m[k].group];
+			const struct ior_rt_cell *c = &g->cells[s->m[k].index];
+			fputs("<tr>", out);
+			td(out, g->kernel);
+			fprintf(out, "<td>%zu</td><td>%.2f</td><td class=\"l\">", c->n, c->st.median);
+			for (size_t v = 0; v < c->n; v++)
+				fprintf(out, "%s%.2f", v ? " " : "", c->values[v]);
+			fputs("</td></tr>\n", out);
+		}
+		fputs("</table>\n", out);
+	}
+}
+
+/* --- the tables ------------------------------------------------------------------ */
+
+static void group_table(FILE *out, const struct ior_report *r, size_t gi)
+{
+	const struct ior_rt_group *g = &r->rt->groups[gi];
+	fputs("<h3>", out);
+	text(out, g->host);
+	fputs(", kernel ", out);
+	text(out, g->kernel);
+	fputs(", ", out);
+	text(out, g->engine);
+	fputs(" (", out);
+	text(out, g->unit ? g->unit : "?");
+	fprintf(out, ", %s is better)</h3>\n<table><tr><th class=\"l\">device</th><th class=\"l\">scheduler</th>",
+		g->higher_is_better ? "higher" : "lower");
+	for (size_t k = 0; k < g->max_n; k++)
+		fprintf(out, "<th>#%zu</th>", k + 1);
+	fputs("<th>total</th><th>share</th><th>best</th></tr>\n", out);
+	for (size_t i = 0; i < g->ncells; i++) {
+		const struct ior_rt_cell *c = &g->cells[i];
+		if (!r->cell_in_view[gi][i])
+			continue;
+		fputs("<tr>", out);
+		td(out, c->device);
+		td(out, ior_render_sched(c->scheduler));
+		for (size_t k = 0; k < g->max_n; k++)
+			k < c->n ? fprintf(out, "<td>%.2f</td>", c->values[k]) : fputs("<td>-</td>", out);
+		fprintf(out, "<td>%.2f</td><td>%.3f%%</td><td>%s</td></tr>\n", c->total, c->share * 100, c->best ? "*" : "");
+	}
+	fputs("</table>\n<table><tr><th class=\"l\">device</th><th>min</th><th>max</th><th>spread</th><th>CoV</th><th>n</th><th class=\"l\">fill</th></tr>\n", out);
+	for (size_t d = 0; d < g->ndevices; d++) {
+		const struct ior_rt_device *dev = &g->devices[d];
+		if (r->opts.device && strcmp(r->opts.device, dev->name))
+			continue;
+		fputs(device_alert_at(r, gi, d) ? "<tr class=\"alert\">" : "<tr>", out);
+		td(out, dev->name);
+		fprintf(out, "<td>%.2f</td><td>%.2f</td><td>%.1f%%</td><td>%.1f%%</td><td>%zu</td>", dev->st.min, dev->st.max,
+			dev->st.spread * 100, dev->st.cov * 100, dev->st.n);
+		td(out, dev->fill ? dev->fill : "-");
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+static void tables(FILE *out, const struct ior_report *r)
+{
+	size_t n = 0;
+	for (size_t g = 0; g < r->rt->ngroups; g++)
+		n += r->group_in_view[g];
+	fprintf(out, "<h2 id=\"tables\">Tables per kernel (%zu)</h2>\n", n);
+	if (n > FULL_TABLES_MAX) {
+		fprintf(out, "<p>%zu tables are more than a page should hold: the overview above has every cell's median per kernel; "
+			"narrow the report with --kernel, --device or --engine, or take every figure from --format json or csv.</p>\n", n);
+		return;
+	}
+	for (size_t g = 0; g < r->rt->ngroups; g++)
+		if (r->group_in_view[g])
+			group_table(out, r, g);
+}
+
+static void kernels(FILE *out, const struct ior_report *r)
+{
+	fputs("<h2 id=\"schedulers\">Schedulers per kernel</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">kernel</th>"
+	      "<th class=\"l\">offered</th><th class=\"l\">unavailable</th><th class=\"l\">changed</th></tr>\n", out);
+	for (size_t k = 0; k < r->nkernels; k++) {
+		const struct ior_report_kernel *x = &r->kernels[k];
+		if (!x->in_view)
+			continue;
+		fputs("<tr>", out);
+		td(out, x->host);
+		td(out, x->release);
+		td(out, x->offered ? x->offered : "(not recorded)");
+		td(out, x->unavailable ? x->unavailable : "");
+		fputs("<td class=\"l\">", out);
+		for (size_t c = 0; c < x->nchanges; c++) {
+			fputs(c ? "<br>" : "", out);
+			text(out, x->changes[c].text);
+		}
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+static void fills_and_not_run(FILE *out, const struct ior_report *r)
+{
+	fputs("<h2 id=\"fills\">Scratch devices filled before measuring</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">kernel</th>"
+	      "<th>run</th><th class=\"l\">device</th><th class=\"l\">fill</th><th>MiB</th><th>seconds</th></tr>\n", out);
+	for (size_t i = 0; i < r->nfills; i++) {
+		const struct ior_report_fill *f = &r->fills[i];
+		if (!f->in_view)
+			continue;
+		fputs("<tr>", out);
+		td(out, f->host);
+		td(out, f->kernel);
+		fprintf(out, "<td>%lld</td>", (long long)f->run_id);
+		td(out, f->device ? f->device : f->target);
+		td(out, f->fill);
+		fprintf(out, "<td>%.1f</td><td>%.2f</td></tr>\n", (double)f->bytes / (1 << 20), f->seconds);
+	}
+	fprintf(out, "</table>\n<h2 id=\"notrun\">Cells that did not run or did not finish (%zu)</h2>\n<table><tr><th class=\"l\">host</th>"
+		"<th class=\"l\">kernel</th><th class=\"l\">device</th><th class=\"l\">scheduler</th><th class=\"l\">engine</th>"
+		"<th class=\"l\">status</th><th class=\"l\">reason</th><th>samples</th></tr>\n", r->nnot_ok);
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct ior_report_cell *c = &r->cells[i];
+		if (!c->in_view || !strcmp(c->status, "ok"))
+			continue;
+		fputs("<tr class=\"alert\">", out);
+		td(out, c->host);
+		td(out, c->kernel);
+		td(out, c->device);
+		td(out, ior_render_sched(c->scheduler));
+		td(out, c->engine);
+		td(out, c->status);
+		td(out, c->reason ? c->reason : "no reason recorded");
+		fprintf(out, "<td>%zu</td></tr>\n", c->n);
+	}
+	fputs("</table>\n", out);
+}
+
+static void changes(FILE *out, const struct ior_report *r)
+{
+	fputs("<h2 id=\"changes\">Change points across kernels</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">engine</th>"
+	      "<th class=\"l\">device</th><th class=\"l\">scheduler</th><th>kernels</th><th class=\"l\">change points (E-divisive, permutation test)</th></tr>\n", out);
+	for (size_t i = 0; i < r->nchanges; i++) {
+		const struct ior_report_series_changes *sc = &r->changes[i];
+		if (!sc->in_view || (!sc->ncp && r->nchanges > FULL_TABLES_MAX))
+			continue;
+		const struct ior_rt_series *s = &r->rt->series[sc->series];
+		fputs("<tr>", out);
+		td(out, s->host);
+		td(out, s->engine);
+		td(out, s->device);
+		td(out, ior_render_sched(s->scheduler));
+		fprintf(out, "<td>%zu</td><td class=\"l\">", s->n);
+		if (!sc->ncp)
+			fputs("none", out);
+		for (size_t c = 0; c < sc->ncp; c++) {
+			fprintf(out, "%s<a href=\"#cell-%zu\">arrived in ", c ? "; " : "", sc->series);
+			text(out, ior_render_series_kernel(r, s, sc->cp[c].index));
+			fputs("</a> (after ", out);
+			text(out, ior_render_series_kernel(r, s, sc->cp[c].index - 1));
+			fprintf(out, "): %+.1f%%, %s, p = %.3f", (sc->cp[c].ratio - 1) * 100,
+				ior_render_worse(s, sc->cp[c].ratio) ? "worse" : "better", sc->cp[c].p);
+		}
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+static void verdicts(FILE *out, const struct ior_report *r)
+{
+	if (!r->baseline)
+		return;
+	fputs("<h2 id=\"verdicts\">Verdicts: baseline ", out);
+	text(out, r->baseline);
+	fputs(", candidate ", out);
+	text(out, r->candidate ? r->candidate : "(none)");
+	fprintf(out, "</h2>\n<p>%zu cell(s) compared: %zu regression(s), %zu improvement(s), %zu inconclusive, %zu no change "
+		"(alpha %g, minimum effect %.1f%%).</p>\n", r->nverdicts, r->regressions, r->improvements, r->inconclusive,
+		r->unchanged, r->opts.compare.alpha, r->opts.compare.min_effect * 100);
+	fputs("<table><tr><th class=\"l\">host</th><th class=\"l\">device</th><th class=\"l\">scheduler</th><th class=\"l\">engine</th>"
+	      "<th>n</th><th>median A</th><th>median B</th><th>change</th><th>95% CI</th><th>p</th><th class=\"l\">verdict</th></tr>\n", out);
+	for (size_t i = 0; i < r->nverdicts; i++) {
+		const struct ior_report_verdict *v = &r->verdicts[i];
+		const struct ior_rt_series *s = &r->rt->series[v->series];
+		const struct ior_comparison *c = &v->c;
+		fputs(c->verdict == IOR_VERDICT_REGRESSION ? "<tr class=\"reg\">" : "<tr>", out);
+		td(out, s->host);
+		td(out, s->device);
+		td(out, ior_render_sched(s->scheduler));
+		td(out, s->engine);
+		fprintf(out, "<td>%zu / %zu</td><td>%.2f</td><td>%.2f</td><td>%+.1f%%</td><td>%+.1f%% .. %+.1f%%</td><td>%.3g</td>",
+			c->na, c->nb, c->median_a, c->median_b, (c->ratio - 1) * 100, (c->ratio_lo - 1) * 100,
+			(c->ratio_hi - 1) * 100, c->mw.p);
+		fputs("<td class=\"l\">", out);
+		text(out, ior_verdict_name(c->verdict));
+		fputs(": ", out);
+		text(out, c->reason);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	for (size_t h = 0; h < r->ncommon; h++)
+		for (size_t k = 0; k < r->common[h].n_left_out; k++) {
+			fputs("<p>left out ", out);
+			text(out, r->common[h].left_out[k].name);
+			fputs(" on ", out);
+			text(out, r->common_hosts[h]);
+			fputs(": ", out);
+			text(out, r->common[h].left_out[k].reason);
+			fputs("</p>\n", out);
+		}
+}
+
+static int charts(FILE *out, const struct ior_report *r, const struct marks *m)
+{
+	size_t cells = 0, devices = 0;
+	for (size_t i = 0; i < r->rt->nseries; i++)
+		cells += m->cell[i];
+	for (size_t i = 0; i < r->rt->ndseries; i++)
+		devices += m->device[i];
+	fprintf(out, "<h2 id=\"charts\">Charts</h2>\n<p id=\"chart-count\" data-charts=\"%zu\" data-cells=\"%zu\" data-devices=\"%zu\">"
+		"%zu chart(s): for each of the %zu cell(s) with an alert, a change point or a verdict, every sample per kernel "
+		"as dots over a box (quartiles, median, whiskers to min and max) and the median per kernel with change points "
+		"dashed; for each of the %zu device(s) with an alert, its spread per kernel with the alert floor.</p>\n",
+		m->ncharts, cells, devices, m->ncharts, cells, devices);
+	for (size_t i = 0; i < r->rt->ndseries; i++)
+		if (m->device[i] && device_chart(out, r, i))
+			return IOR_ERROR;
+	for (size_t i = 0; i < r->rt->nseries; i++)
+		if (m->cell[i] && cell_charts(out, r, i))
+			return IOR_ERROR;
+	return IOR_OK;
+}
+
+static void head(FILE *out, const struct ior_report *r)
+{
+	const struct ior_report_opts *o = &r->opts;
+	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
+		"<title>ioregress report</title><style>%s</style></head><body>\n<h1>ioregress report</h1>\n<p>", style);
+	const char *names[] = { "host", "kernel", "device", "scheduler", "engine", "since" };
+	const char *vals[] = { o->host, o->kernel, o->device, o->scheduler, o->engine, o->since };
+	bool any = false;
+	for (size_t i = 0; i < 6; i++)
+		if (vals[i]) {
+			fprintf(out, "%s%s ", any ? ", " : "Filters: ", names[i]);
+			text(out, vals[i]);
+			any = true;
+		}
+	size_t groups = 0;
+	for (size_t g = 0; g < r->rt->ngroups; g++)
+		groups += r->group_in_view[g];
+	fprintf(out, "%s%zu table(s), %zu kernel(s), %zu stored cell(s) of which %zu did not run or finish. "
+		"<a href=\"#alerts\">alerts</a> · <a href=\"#overview\">overview</a> · <a href=\"#charts\">charts</a> · "
+		"<a href=\"#tables\">tables</a> · <a href=\"#schedulers\">schedulers</a> · <a href=\"#notrun\">not run</a> · "
+		"<a href=\"#changes\">change points</a>%s</p>\n", any ? ". " : "", groups, r->nkernels, r->ncells, r->nnot_ok,
+		r->baseline ? " · <a href=\"#verdicts\">verdicts</a>" : "");
+}
+
+static int render_html(FILE *out, const struct ior_report *r)
+{
+	struct marks m = { 0 };
+	int rc = mark(&m, r);
+	if (!rc) {
+		head(out, r);
+		alerts_section(out, r);
+		if (!r->opts.alerts_only)
+			rc = heatmaps(out, r);
+	}
+	if (!rc)
+		rc = charts(out, r, &m);
+	if (!rc) {
+		raw_samples(out, r, &m);
+		if (!r->opts.alerts_only) {
+			tables(out, r);
+			kernels(out, r);
+			fills_and_not_run(out, r);
+		}
+		changes(out, r);
+		verdicts(out, r);
+		fputs("</body></html>\n", out);
+	}
+	free(m.cell);
+	free(m.device);
+	if (!rc && ferror(out))
+		rc = ior_error_set(IOR_ERROR, "cannot write the report");
+	return rc;
+}
+
+const struct ior_renderer ior_renderer_html = {
+	.name = "html",
+	.summary = "one self-contained page with inline SVG charts",
+	.parts = IOR_REPORT_ALL,
+	.render = render_html,
+};

@@ -1,0 +1,261 @@
+/* The Markdown report: the same facts as the text report as GitHub-flavoured tables, fit to paste into a mail to a kernel list or a merge request. */
+#include "reports/render.h"
+
+#include "common/error.h"
+#include "reports/escape.h"
+
+#include <string.h>
+
+static void cell_table(FILE *out, const struct ior_report *r, size_t gi)
+{
+	const struct ior_rt_group *g = &r->rt->groups[gi];
+	fputs("| device | scheduler |", out);
+	for (size_t k = 0; k < g->max_n; k++)
+		fprintf(out, " #%zu |", k + 1);
+	fputs(" total | share | best |\n|---|---|", out);
+	for (size_t k = 0; k < g->max_n; k++)
+		fputs("---:|", out);
+	fputs("---:|---:|:-:|\n", out);
+	for (size_t i = 0; i < g->ncells; i++) {
+		const struct ior_rt_cell *c = &g->cells[i];
+		if (!r->cell_in_view[gi][i])
+			continue;
+		fputs("| ", out);
+		ior_esc_md(out, c->device);
+		fputs(" | ", out);
+		ior_esc_md(out, ior_render_sched(c->scheduler));
+		fputs(" |", out);
+		for (size_t k = 0; k < g->max_n; k++)
+			k < c->n ? fprintf(out, " %.2f |", c->values[k]) : fputs(" - |", out);
+		fprintf(out, " %.2f | %.3f%% | %s |\n", c->total, c->share * 100, c->best ? "*" : "");
+	}
+}
+
+static void device_table(FILE *out, const struct ior_report *r, const struct ior_rt_group *g)
+{
+	fputs("\n| device | min | max | spread | CoV | n | fill |\n|---|---:|---:|---:|---:|---:|---|\n", out);
+	for (size_t d = 0; d < g->ndevices; d++) {
+		const struct ior_rt_device *dev = &g->devices[d];
+		if (r->opts.device && strcmp(r->opts.device, dev->name))
+			continue;
+		fputs("| ", out);
+		ior_esc_md(out, dev->name);
+		fprintf(out, " | %.2f | %.2f | %.1f%% | %.1f%% | %zu | %s |\n", dev->st.min, dev->st.max, dev->st.spread * 100,
+			dev->st.cov * 100, dev->st.n, dev->fill ? dev->fill : "-");
+	}
+}
+
+static void alert_item(FILE *out, const struct ior_alert *a)
+{
+	char words[1600];
+	ior_alert_describe(words, sizeof(words), a);
+	fprintf(out, "- **alert** (%.1fx its threshold): ", a->severity);
+	ior_esc_md(out, words);
+	fputc('\n', out);
+}
+
+static void groups(FILE *out, const struct ior_report *r)
+{
+	bool any = false;
+	for (size_t gi = 0; gi < r->rt->ngroups; gi++) {
+		if (!r->group_in_view[gi])
+			continue;
+		any = true;
+		const struct ior_rt_group *g = &r->rt->groups[gi];
+		fputs("\n## ", out);
+		ior_esc_md(out, g->host);
+		fputs(", kernel ", out);
+		ior_esc_md(out, g->kernel);
+		fputs(", ", out);
+		ior_esc_md(out, g->engine);
+		if (g->params) {
+			fputs(" [", out);
+			ior_esc_md(out, g->params);
+			fputc(']', out);
+		}
+		fputs(" (", out);
+		ior_esc_md(out, g->unit ? g->unit : "?");
+		fprintf(out, ", %s is better)\n\n", g->higher_is_better ? "higher" : "lower");
+		cell_table(out, r, gi);
+		device_table(out, r, g);
+		bool header = false;
+		for (size_t i = 0; i < r->nalerts; i++) {
+			if (r->alerts[i].group != gi || !r->alert_in_view[i])
+				continue;
+			if (!header)
+				fputc('\n', out);
+			header = true;
+			alert_item(out, &r->alerts[i]);
+		}
+	}
+	if (!any)
+		fputs("\nNo samples match.\n", out);
+}
+
+static void kernels(FILE *out, const struct ior_report *r)
+{
+	fputs("\n## Schedulers per kernel\n\n| host | kernel | offered | unavailable | changed |\n|---|---|---|---|---|\n", out);
+	for (size_t k = 0; k < r->nkernels; k++) {
+		const struct ior_report_kernel *x = &r->kernels[k];
+		if (!x->in_view)
+			continue;
+		fputs("| ", out);
+		ior_esc_md(out, x->host);
+		fputs(" | ", out);
+		ior_esc_md(out, x->release);
+		fputs(" | ", out);
+		ior_esc_md(out, x->offered ? x->offered : "(not recorded)");
+		fputs(" | ", out);
+		ior_esc_md(out, x->unavailable ? x->unavailable : "");
+		fputs(" | ", out);
+		for (size_t c = 0; c < x->nchanges; c++) {
+			fputs(c ? "; " : "", out);
+			ior_esc_md(out, x->changes[c].text);
+		}
+		fputs(" |\n", out);
+	}
+}
+
+static void fills_and_not_run(FILE *out, const struct ior_report *r)
+{
+	bool header = false;
+	for (size_t i = 0; i < r->nfills; i++) {
+		const struct ior_report_fill *f = &r->fills[i];
+		if (!f->in_view)
+			continue;
+		if (!header)
+			fputs("\n## Scratch devices filled before measuring\n\n| host | kernel | run | device | fill | MiB | seconds |\n"
+			      "|---|---|---:|---|---|---:|---:|\n", out);
+		header = true;
+		fputs("| ", out);
+		ior_esc_md(out, f->host);
+		fputs(" | ", out);
+		ior_esc_md(out, f->kernel);
+		fprintf(out, " | %lld | ", (long long)f->run_id);
+		ior_esc_md(out, f->device ? f->device : f->target);
+		fprintf(out, " | %s | %.1f | %.2f |\n", f->fill, (double)f->bytes / (1 << 20), f->seconds);
+	}
+	if (!r->nnot_ok)
+		return;
+	fprintf(out, "\n## Cells that did not run or did not finish (%zu)\n\n"
+		"| host | kernel | device | scheduler | engine | status | reason | samples |\n"
+		"|---|---|---|---|---|---|---|---:|\n", r->nnot_ok);
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct ior_report_cell *c = &r->cells[i];
+		if (!c->in_view || !strcmp(c->status, "ok"))
+			continue;
+		const char *f[] = { c->host, c->kernel, c->device, ior_render_sched(c->scheduler), c->engine, c->status,
+				    c->reason ? c->reason : "no reason recorded" };
+		for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+			fputs("| ", out);
+			ior_esc_md(out, f[k]);
+			fputc(' ', out);
+		}
+		fprintf(out, "| %zu |\n", c->n);
+	}
+}
+
+static void changes(FILE *out, const struct ior_report *r)
+{
+	if (!r->nchanges)
+		return;
+	fputs("\n## Change points across kernels\n\nE-divisive with a permutation test; a change \"arrived in\" the first kernel after it.\n\n"
+	      "| host | engine | device | scheduler | kernels | change points |\n|---|---|---|---|---|---|\n", out);
+	for (size_t i = 0; i < r->nchanges; i++) {
+		const struct ior_report_series_changes *sc = &r->changes[i];
+		if (!sc->in_view || (r->opts.alerts_only && !sc->ncp))
+			continue;
+		const struct ior_rt_series *s = &r->rt->series[sc->series];
+		const char *f[] = { s->host, s->engine, s->device, ior_render_sched(s->scheduler) };
+		for (size_t k = 0; k < 4; k++) {
+			fputs("| ", out);
+			ior_esc_md(out, f[k]);
+			fputc(' ', out);
+		}
+		fprintf(out, "| %zu (", s->n);
+		ior_esc_md(out, ior_render_series_kernel(r, s, 0));
+		fputs(" .. ", out);
+		ior_esc_md(out, ior_render_series_kernel(r, s, s->n - 1));
+		fputs(") | ", out);
+		if (!sc->ncp)
+			fputs("none", out);
+		for (size_t c = 0; c < sc->ncp; c++) {
+			fputs(c ? "; " : "", out);
+			fputs("**", out);
+			ior_esc_md(out, ior_render_series_kernel(r, s, sc->cp[c].index));
+			fprintf(out, "** %+.1f%% (%s), p = %.3f", (sc->cp[c].ratio - 1) * 100,
+				ior_render_worse(s, sc->cp[c].ratio) ? "worse" : "better", sc->cp[c].p);
+		}
+		fputs(" |\n", out);
+	}
+}
+
+static void verdict_row(FILE *out, const struct ior_report *r, const struct ior_report_verdict *v)
+{
+	const struct ior_rt_series *s = &r->rt->series[v->series];
+	const struct ior_comparison *c = &v->c;
+	const char *f[] = { s->host, s->device, ior_render_sched(s->scheduler), s->engine };
+	for (size_t k = 0; k < 4; k++) {
+		fputs("| ", out);
+		ior_esc_md(out, f[k]);
+		fputc(' ', out);
+	}
+	fprintf(out, "| %zu / %zu | %.2f | %.2f | %+.1f%% | %+.1f%% .. %+.1f%% | %.3g | **%s** | ", c->na, c->nb,
+		c->median_a, c->median_b, (c->ratio - 1) * 100, (c->ratio_lo - 1) * 100, (c->ratio_hi - 1) * 100, c->mw.p,
+		ior_verdict_name(c->verdict));
+	ior_esc_md(out, c->reason);
+	fputs(" |\n", out);
+}
+
+static void verdicts(FILE *out, const struct ior_report *r)
+{
+	if (!r->baseline)
+		return;
+	fputs("\n## Verdicts: baseline ", out);
+	ior_esc_md(out, r->baseline);
+	fputs(", candidate ", out);
+	ior_esc_md(out, r->candidate ? r->candidate : "(none)");
+	fprintf(out, "\n\n%zu cell(s) compared: %zu regression(s), %zu improvement(s), %zu inconclusive, %zu no change "
+		"(alpha %g, minimum effect %.1f%%).\n\n", r->nverdicts, r->regressions, r->improvements, r->inconclusive,
+		r->unchanged, r->opts.compare.alpha, r->opts.compare.min_effect * 100);
+	fputs("| host | device | scheduler | engine | n | median A | median B | change | 95% CI | p | verdict | why |\n"
+	      "|---|---|---|---|---:|---:|---:|---:|---|---:|---|---|\n", out);
+	size_t n = r->opts.alerts_only ? r->nregression_order : r->nverdicts;
+	for (size_t i = 0; i < n; i++)
+		verdict_row(out, r, &r->verdicts[r->opts.alerts_only ? r->regression_order[i] : i]);
+	for (size_t h = 0; h < r->ncommon; h++)
+		for (size_t k = 0; k < r->common[h].n_left_out; k++) {
+			fputs("\n- left out ", out);
+			ior_esc_md(out, r->common[h].left_out[k].name);
+			fputs(" on ", out);
+			ior_esc_md(out, r->common_hosts[h]);
+			fputs(": ", out);
+			ior_esc_md(out, r->common[h].left_out[k].reason);
+		}
+	fputc('\n', out);
+}
+
+static int render_md(FILE *out, const struct ior_report *r)
+{
+	fputs("# ioregress report\n", out);
+	if (r->opts.alerts_only) {
+		fprintf(out, "\nAlerts and regressions, most severe first: %zu regression(s), %zu variance alert(s).\n\n",
+			r->nregression_order, r->nalert_order);
+		for (size_t i = 0; i < r->nalert_order; i++)
+			alert_item(out, &r->alerts[r->alert_order[i]]);
+	} else {
+		groups(out, r);
+		kernels(out, r);
+		fills_and_not_run(out, r);
+	}
+	changes(out, r);
+	verdicts(out, r);
+	return ferror(out) ? ior_error_set(IOR_ERROR, "cannot write the report") : IOR_OK;
+}
+
+const struct ior_renderer ior_renderer_md = {
+	.name = "md",
+	.summary = "Markdown tables, to paste into a mail or a merge request",
+	.parts = IOR_REPORT_ALL,
+	.render = render_md,
+};

@@ -1,0 +1,237 @@
+/* Inline SVG drawing for the HTML report; every label goes through the XML escape. */
+#include "reports/svg.h"
+
+#include "reports/escape.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { W = 760, H = 240, LEFT = 64, RIGHT = 16, TOP = 28, BOTTOM = 56 };
+
+struct scale {
+	double lo, hi;
+};
+
+static struct scale y_scale(const struct ior_svg_chart *c, bool from_zero)
+{
+	struct scale s = { INFINITY, -INFINITY };
+	for (size_t i = 0; i < c->ncols; i++) {
+		if (c->cols[i].n == 0 && isnan(c->cols[i].median))
+			continue;
+		s.lo = fmin(s.lo, c->cols[i].min);
+		s.hi = fmax(s.hi, c->cols[i].max);
+	}
+	if (!isnan(c->threshold))
+		s.hi = fmax(s.hi, c->threshold);
+	if (from_zero || !isfinite(s.lo))
+		s.lo = fmin(0, isfinite(s.lo) ? s.lo : 0);
+	if (!isfinite(s.hi) || s.hi <= s.lo)
+		s.hi = s.lo + 1;
+	double pad = (s.hi - s.lo) * 0.05;
+	s.lo -= from_zero ? 0 : pad;
+	s.hi += pad;
+	return s;
+}
+
+static double ypos(struct scale s, double v)
+{
+	return TOP + (H - TOP - BOTTOM) * (1 - (v - s.lo) / (s.hi - s.lo));
+}
+
+static double xpos(size_t i, size_t n)
+{
+	double step = (double)(W - LEFT - RIGHT) / (double)(n ? n : 1);
+	return LEFT + step * ((double)i + 0.5);
+}
+
+static void open_chart(FILE *out, const struct ior_svg_chart *c, const char *kind)
+{
+	fprintf(out, "<svg class=\"chart %s\" id=\"", kind);
+	ior_esc_xml(out, c->id);
+	fprintf(out, "\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\"><title>", W, H, W, H);
+	ior_esc_xml(out, c->title);
+	fprintf(out, "</title><text x=\"%d\" y=\"16\" class=\"t\">", LEFT);
+	ior_esc_xml(out, c->title);
+	fputs("</text>", out);
+}
+
+/* Y axis with five ticks and the unit; X labels every kernel, or every k-th when crowded. */
+static void axes(FILE *out, const struct ior_svg_chart *c, struct scale s, bool percent)
+{
+	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"ax\"/>", LEFT, TOP, LEFT, H - BOTTOM);
+	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"ax\"/>", LEFT, H - BOTTOM, W - RIGHT, H - BOTTOM);
+	for (int t = 0; t <= 4; t++) {
+		double v = s.lo + (s.hi - s.lo) * t / 4;
+		double y = ypos(s, v);
+		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" class=\"grid\"/>", LEFT, y, W - RIGHT, y);
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" class=\"yl\">%.*f%s</text>", LEFT - 4, y + 4, percent ? 1 : 2,
+			percent ? v * 100 : v, percent ? "%" : "");
+	}
+	fprintf(out, "<text x=\"4\" y=\"%d\" class=\"u\">", TOP - 8);
+	ior_esc_xml(out, c->unit);
+	fputs("</text>", out);
+	size_t every = c->ncols > 24 ? (c->ncols + 23) / 24 : 1;
+	for (size_t i = 0; i < c->ncols; i++) {
+		if (i % every && !c->cols[i].marked)
+			continue;
+		double x = xpos(i, c->ncols);
+		fprintf(out, "<text x=\"%.1f\" y=\"%d\" class=\"xl\" transform=\"rotate(30 %.1f %d)\">", x, H - BOTTOM + 14, x,
+			H - BOTTOM + 14);
+		ior_esc_xml(out, c->cols[i].label);
+		fputs("</text>", out);
+	}
+}
+
+void ior_svg_dots_box(FILE *out, const struct ior_svg_chart *c)
+{
+	struct scale s = y_scale(c, false);
+	open_chart(out, c, "dots");
+	axes(out, c, s, false);
+	double half = fmin(18, (double)(W - LEFT - RIGHT) / (double)(c->ncols ? c->ncols : 1) * 0.3);
+	for (size_t i = 0; i < c->ncols; i++) {
+		const struct ior_svg_column *k = &c->cols[i];
+		if (!k->n)
+			continue;
+		double x = xpos(i, c->ncols);
+		fprintf(out, "<g%s><title>", k->marked ? " class=\"mk\"" : "");
+		ior_esc_xml(out, k->label);
+		fprintf(out, ": median %.2f, %zu samples</title>", k->median, k->n);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"wh\"/>", x, ypos(s, k->min), x,
+			ypos(s, k->max));
+		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"box\"/>", x - half,
+			ypos(s, k->q3), 2 * half, fmax(0.5, ypos(s, k->q1) - ypos(s, k->q3)));
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"med\"/>", x - half,
+			ypos(s, k->median), x + half, ypos(s, k->median));
+		for (size_t j = 0; j < k->n; j++) {
+			double jitter = (fmod((double)j * 0.618034, 1.0) - 0.5) * half * 1.4;  /* spread the dots sideways */
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.2\" class=\"dot\"/>", x + jitter,
+				ypos(s, k->values[j]));
+		}
+		fputs("</g>", out);
+	}
+	fputs("</svg>\n", out);
+}
+
+void ior_svg_series(FILE *out, const struct ior_svg_chart *c)
+{
+	struct scale s = y_scale(c, false);
+	open_chart(out, c, "series");
+	axes(out, c, s, false);
+	for (size_t i = 0; i < c->ncols; i++)
+		if (c->cols[i].marked) {
+			double x = xpos(i, c->ncols) - (double)(W - LEFT - RIGHT) / (double)c->ncols / 2;
+			fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"cp\"/>", x, TOP, x, H - BOTTOM);
+			fprintf(out, "<text x=\"%.1f\" y=\"%d\" class=\"cpl\">change: ", x + 3, TOP + 10);
+			ior_esc_xml(out, c->cols[i].label);
+			fputs("</text>", out);
+		}
+	fputs("<polyline class=\"line\" points=\"", out);
+	for (size_t i = 0; i < c->ncols; i++)
+		if (c->cols[i].n)
+			fprintf(out, "%.1f,%.1f ", xpos(i, c->ncols), ypos(s, c->cols[i].median));
+	fputs("\"/>", out);
+	for (size_t i = 0; i < c->ncols; i++)
+		if (c->cols[i].n) {
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" class=\"pt\"><title>", xpos(i, c->ncols),
+				ypos(s, c->cols[i].median));
+			ior_esc_xml(out, c->cols[i].label);
+			fprintf(out, ": median %.2f</title></circle>", c->cols[i].median);
+		}
+	fputs("</svg>\n", out);
+}
+
+void ior_svg_spread(FILE *out, const struct ior_svg_chart *c)
+{
+	struct scale s = y_scale(c, true);
+	open_chart(out, c, "spread");
+	axes(out, c, s, true);
+	double bw = fmax(1, (double)(W - LEFT - RIGHT) / (double)(c->ncols ? c->ncols : 1) * 0.6);
+	for (size_t i = 0; i < c->ncols; i++) {
+		const struct ior_svg_column *k = &c->cols[i];
+		if (isnan(k->median))
+			continue;
+		double x = xpos(i, c->ncols), y = ypos(s, k->median);
+		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"%s\"><title>", x - bw / 2, y, bw,
+			fmax(0, ypos(s, 0) - y), k->marked ? "bar hot" : "bar");
+		ior_esc_xml(out, k->label);
+		fprintf(out, ": spread %.1f%%</title></rect>", k->median * 100);
+	}
+	if (!isnan(c->threshold)) {
+		double y = ypos(s, c->threshold);
+		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" class=\"thr\"/>", LEFT, y, W - RIGHT, y);
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" class=\"thl\">", W - RIGHT - 4, y - 4);
+		ior_esc_xml(out, c->threshold_label);
+		fputs("</text>", out);
+	}
+	fputs("</svg>\n", out);
+}
+
+void ior_svg_sparkline(FILE *out, const double *v, size_t n, size_t mark)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i])) {
+			lo = fmin(lo, v[i]);
+			hi = fmax(hi, v[i]);
+		}
+	if (!isfinite(lo))
+		return;
+	if (hi <= lo)
+		hi = lo + 1;
+	fputs("<svg class=\"spark\" viewBox=\"0 0 100 24\" width=\"100\" height=\"24\"><polyline points=\"", out);
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			fprintf(out, "%.1f,%.1f ", n > 1 ? 100.0 * (double)i / (double)(n - 1) : 50.0, 22 - 20 * (v[i] - lo) / (hi - lo));
+	fputs("\"/>", out);
+	if (mark < n && isfinite(v[mark]))
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"/>", n > 1 ? 100.0 * (double)mark / (double)(n - 1) : 50.0,
+			22 - 20 * (v[mark] - lo) / (hi - lo));
+	fputs("</svg>", out);
+}
+
+/* Blue for better, red for worse, white at the usual level; full colour at 20% off. */
+static void colour(FILE *out, double ratio, bool worse_is_low)
+{
+	if (isnan(ratio)) {
+		fputs("#eee", out);
+		return;
+	}
+	double t = fmax(-1, fmin(1, (ratio - 1) / 0.2));
+	if (worse_is_low)
+		t = -t;
+	int r = t > 0 ? 255 : (int)(255 * (1 + t)), g = (int)(255 * (1 - fabs(t))), b = t < 0 ? 255 : (int)(255 * (1 - t));
+	fprintf(out, "#%02x%02x%02x", r, g, b);
+}
+
+void ior_svg_heatmap(FILE *out, const char *id, const char *const *rows, const bool *worse_is_low, size_t nrows,
+		     const char *const *cols, size_t ncols, const double *ratio)
+{
+	enum { LABEL = 220, CW_MAX = 24, CH = 12, HEAD = 70 };
+	double cw = ncols ? fmin(CW_MAX, fmax(3, 900.0 / (double)ncols)) : CW_MAX;
+	double width = LABEL + cw * (double)ncols + 8, height = HEAD + CH * (double)nrows + 8;
+	fputs("<svg class=\"heatmap\" id=\"", out);
+	ior_esc_xml(out, id);
+	fprintf(out, "\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\">", width, height, width, height);
+	size_t every = cw < 10 ? (size_t)ceil(10 / cw) : 1;
+	for (size_t c = 0; c < ncols; c += every) {
+		double x = LABEL + cw * ((double)c + 0.5);
+		fprintf(out, "<text x=\"%.1f\" y=\"%d\" class=\"hl\" transform=\"rotate(-60 %.1f %d)\">", x, HEAD - 4, x, HEAD - 4);
+		ior_esc_xml(out, cols[c]);
+		fputs("</text>", out);
+	}
+	for (size_t r = 0; r < nrows; r++) {
+		double y = HEAD + CH * (double)r;
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" class=\"hr\">", LABEL - 4, y + CH - 2);
+		ior_esc_xml(out, rows[r]);
+		fputs("</text>", out);
+		for (size_t c = 0; c < ncols; c++) {
+			double v = ratio[r * ncols + c];
+			if (isnan(v))
+				continue;
+			fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"", LABEL + cw * (double)c, y, cw, CH);
+			colour(out, v, worse_is_low[r]);
+			fputs("\"/>", out);
+		}
+	}
+	fputs("</svg>\n", out);
+}
