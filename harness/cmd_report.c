@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -114,16 +115,27 @@ static int parse_args(struct report_args *a, int argc, char **argv)
 	return IOR_OK;
 }
 
+/* A report is tens of megabytes at a million samples: one thread writes it, so stdio need not
+ * lock per character, and a large buffer saves write calls. */
+static void fast_stream(FILE *f)
+{
+	__fsetlocking(f, FSETLOCKING_BYCALLER);
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+}
+
 /* -o FILE is written beside it and renamed at the end: a failed report leaves no half file. */
 static int render_to(const struct report_args *a, const struct ior_report *r)
 {
-	if (!a->output)
+	if (!a->output) {
+		fast_stream(stdout);
 		return a->renderer->render(stdout, r);
+	}
 	char tmp[4096];
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", a->output, (long)getpid());
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", tmp);
+	fast_stream(f);
 	int rc = a->renderer->render(f, r);
 	if (fclose(f) && !rc)
 		rc = ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", a->output);

@@ -14,7 +14,7 @@ void ior_alert_opts_default(struct ior_alert_opts *o)
 	o->peer_ratio = IOR_ALERT_PEER_RATIO;
 }
 
-/* Every peer spread of one alert candidate, both axes, for the median. */
+/* The peers on this kernel (other devices, or other schedulers): a handful, sorted per candidate. */
 struct pool {
 	double *v;
 	size_t n, cap;
@@ -34,49 +34,127 @@ static int pool_add(struct pool *p, double x)
 	return IOR_OK;
 }
 
-static int axis_add(struct ior_alert_axis *ax, struct pool *all, struct pool *mine, const char *label, double spread)
+/* Each series' spreads, sorted once: the peers "on other kernels" of every member are its
+ * series less itself, so medians come from a walk over this instead of a copy and a select
+ * per candidate (50,000 candidates of 200 kernels each at a million samples). */
+struct sorted {
+	double *v;
+	size_t n;
+};
+
+static double spread_of(const struct ior_rt *rt, const struct ior_rt_member *m, bool devices)
+{
+	const struct ior_rt_group *g = &rt->groups[m->group];
+	return devices ? g->devices[m->index].st.spread : g->cells[m->index].st.spread;
+}
+
+static int sorted_build(struct sorted **out, const struct ior_rt *rt, const struct ior_rt_series *all, size_t n,
+			bool devices)
+{
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		struct sorted *x = &(*out)[i];
+		if (!(x->v = malloc((all[i].n ? all[i].n : 1) * sizeof(*x->v))))
+			return ior_error_set(IOR_ERROR, "out of memory");
+		for (size_t k = 0; k < all[i].n; k++) {
+			double sp = spread_of(rt, &all[i].m[k], devices);
+			if (!isnan(sp))
+				x->v[x->n++] = sp;
+		}
+		qsort(x->v, x->n, sizeof(*x->v), ior_double_cmp);
+	}
+	return IOR_OK;
+}
+
+static void sorted_free(struct sorted *s, size_t n)
+{
+	for (size_t i = 0; s && i < n; i++)
+		free(s[i].v);
+	free(s);
+}
+
+/* The median of (a less one copy of skip, unless skip is NAN) together with h, both sorted:
+ * a merge walk to the middle. */
+static double median_union(const double *a, size_t na, double skip, const double *h, size_t nh)
+{
+	bool skipping = !isnan(skip);
+	size_t total = na - (skipping ? 1 : 0) + nh;
+	if (!total)
+		return NAN;
+	size_t want = total / 2, i = 0, j = 0;
+	double prev = NAN, cur = NAN;
+	for (size_t step = 0; step <= want; step++) {
+		if (skipping && i < na && a[i] == skip) {
+			skipping = false;
+			i++;
+			step--;
+			continue;
+		}
+		prev = cur;
+		if (j >= nh || (i < na && a[i] <= h[j]))
+			cur = a[i++];
+		else
+			cur = h[j++];
+	}
+	return total % 2 ? cur : (prev + cur) / 2;
+}
+
+static void list_peer(struct ior_alert_axis *ax, const char *label, double spread)
+{
+	if (ax->nlisted < IOR_ALERT_PEERS_LISTED)
+		ax->listed[ax->nlisted++] = (struct ior_alert_peer){ label, spread };
+}
+
+static int here_add(struct ior_alert_axis *ax, struct pool *here, const char *label, double spread)
 {
 	if (isnan(spread))
 		return IOR_OK;
-	if (ax->nlisted < IOR_ALERT_PEERS_LISTED)
-		ax->listed[ax->nlisted++] = (struct ior_alert_peer){ label, spread };
+	list_peer(ax, label, spread);
 	ax->n++;
-	return pool_add(all, spread) || pool_add(mine, spread) ? IOR_ERROR : IOR_OK;
+	return pool_add(here, spread);
 }
 
-/* The same device or cell on the other kernels of its series, nearest kernels listed first
- * (so with 200 kernels the words name the neighbours, and the median still takes them all). */
-static int other_kernels(struct ior_alert *a, const struct ior_rt *rt, const struct ior_rt_series *s, size_t group,
-			 bool devices, struct pool *all, struct pool *mine)
+/* Where group sits in s (members are in group order). */
+static size_t position(const struct ior_rt_series *s, size_t group)
 {
-	size_t at = 0;
-	while (at < s->n && s->m[at].group != group)
-		at++;
-	for (size_t d = 1; d < s->n; d++) {
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->m[mid].group < group)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The same device or cell on the other kernels of its series: the nearest kernels are listed
+ * (so with 200 kernels the words name the neighbours), the median takes them all. */
+static void other_kernels(struct ior_alert *a, const struct ior_rt *rt, const struct ior_rt_series *s,
+			  const struct sorted *sorted, size_t group, bool devices, double self)
+{
+	size_t at = position(s, group);
+	for (size_t d = 1; d < s->n && a->elsewhere.nlisted < IOR_ALERT_PEERS_LISTED; d++) {
 		size_t idx[2] = { at >= d ? at - d : SIZE_MAX, at + d < s->n ? at + d : SIZE_MAX };
 		if (idx[0] == SIZE_MAX && idx[1] == SIZE_MAX)
 			break;
 		for (int side = 0; side < 2; side++) {
 			if (idx[side] == SIZE_MAX)
 				continue;
-			const struct ior_rt_member *m = &s->m[idx[side]];
-			const struct ior_rt_group *og = &rt->groups[m->group];
-			double sp = devices ? og->devices[m->index].st.spread : og->cells[m->index].st.spread;
-			if (axis_add(&a->elsewhere, all, mine, og->kernel, sp))
-				return IOR_ERROR;
+			double sp = spread_of(rt, &s->m[idx[side]], devices);
+			if (!isnan(sp))
+				list_peer(&a->elsewhere, rt->groups[s->m[idx[side]].group].kernel, sp);
 		}
 	}
-	return IOR_OK;
-}
-
-static double median_of(struct pool *p)
-{
-	return p->n ? ior_median(p->v, p->n) : NAN;
+	a->elsewhere.n = sorted->n - (isnan(self) ? 0 : 1);
+	a->elsewhere.median = median_union(sorted->v, sorted->n, self, NULL, 0);
 }
 
 /* Applies the rule; returns whether it alerts. */
-static bool judge(struct ior_alert *a, const struct ior_stats *st, struct pool *all, struct pool *here,
-		  struct pool *elsewhere, const struct ior_alert_opts *o)
+static bool judge(struct ior_alert *a, const struct ior_stats *st, struct pool *here, const struct sorted *sorted,
+		  const struct ior_alert_opts *o)
 {
 	a->n = st->n;
 	a->min = st->min;
@@ -84,9 +162,9 @@ static bool judge(struct ior_alert *a, const struct ior_stats *st, struct pool *
 	a->spread = st->spread;
 	a->floor = o->floor;
 	a->peer_ratio = o->peer_ratio;
-	a->peer_median = median_of(all);
-	a->here.median = median_of(here);
-	a->elsewhere.median = median_of(elsewhere);
+	qsort(here->v, here->n, sizeof(*here->v), ior_double_cmp);
+	a->here.median = median_union(here->v, here->n, NAN, NULL, 0);
+	a->peer_median = median_union(sorted->v, sorted->n, st->spread, here->v, here->n);
 	a->threshold = isnan(a->peer_median) ? o->floor : fmax(o->floor, o->peer_ratio * a->peer_median);
 	a->severity = isnan(st->spread) ? 0 : st->spread / a->threshold;
 	if (isnan(st->spread) || st->spread <= o->floor)
@@ -108,61 +186,57 @@ static int push_alert(struct ior_alert **out, size_t *n, size_t *cap, const stru
 	return IOR_OK;
 }
 
-struct pools {
-	struct pool all, here, elsewhere;
+struct ctx {
+	const struct ior_rt *rt;
+	const struct ior_alert_opts *o;
+	struct sorted *cells, *devices;  /* per series, per device series */
+	struct pool here;
 };
 
-static void pools_reset(struct pools *p)
+static int device_alert(struct ior_alert *a, struct ctx *x, size_t gi, size_t d, bool *alerts)
 {
-	p->all.n = p->here.n = p->elsewhere.n = 0;
-}
-
-static int device_alert(struct ior_alert *a, const struct ior_rt *rt, size_t gi, size_t d, struct pools *p,
-			const struct ior_alert_opts *o, bool *alerts)
-{
-	const struct ior_rt_group *g = &rt->groups[gi];
+	const struct ior_rt_group *g = &x->rt->groups[gi];
+	const struct ior_rt_device *dev = &g->devices[d];
 	*a = (struct ior_alert){ .kind = IOR_ALERT_DEVICE, .host = g->host, .kernel = g->kernel, .engine = g->engine,
-				 .params = g->params, .device = g->devices[d].name, .group = gi, .index = d };
-	pools_reset(p);
+				 .params = g->params, .device = dev->name, .group = gi, .index = d };
+	x->here.n = 0;
 	for (size_t k = 0; k < g->ndevices; k++)
-		if (k != d && axis_add(&a->here, &p->all, &p->here, g->devices[k].name, g->devices[k].st.spread))
+		if (k != d && here_add(&a->here, &x->here, g->devices[k].name, g->devices[k].st.spread))
 			return IOR_ERROR;
-	if (other_kernels(a, rt, &rt->dseries[g->devices[d].series], gi, true, &p->all, &p->elsewhere))
-		return IOR_ERROR;
-	*alerts = judge(a, &g->devices[d].st, &p->all, &p->here, &p->elsewhere, o);
+	const struct sorted *sorted = &x->devices[dev->series];
+	other_kernels(a, x->rt, &x->rt->dseries[dev->series], sorted, gi, true, dev->st.spread);
+	*alerts = judge(a, &dev->st, &x->here, sorted, x->o);
 	return IOR_OK;
 }
 
-static int cell_alert(struct ior_alert *a, const struct ior_rt *rt, size_t gi, size_t c, struct pools *p,
-		      const struct ior_alert_opts *o, bool *alerts)
+static int cell_alert(struct ior_alert *a, struct ctx *x, size_t gi, size_t c, bool *alerts)
 {
-	const struct ior_rt_group *g = &rt->groups[gi];
+	const struct ior_rt_group *g = &x->rt->groups[gi];
 	const struct ior_rt_cell *cell = &g->cells[c];
 	*a = (struct ior_alert){ .kind = IOR_ALERT_CELL, .host = g->host, .kernel = g->kernel, .engine = g->engine,
 				 .params = g->params, .device = cell->device, .scheduler = cell->scheduler,
 				 .group = gi, .index = c };
-	pools_reset(p);
+	x->here.n = 0;
 	for (size_t k = 0; k < g->ncells; k++)
 		if (k != c && !ior_rt_strcmp(g->cells[k].device, cell->device) &&
-		    axis_add(&a->here, &p->all, &p->here, g->cells[k].scheduler, g->cells[k].st.spread))
+		    here_add(&a->here, &x->here, g->cells[k].scheduler, g->cells[k].st.spread))
 			return IOR_ERROR;
-	if (other_kernels(a, rt, &rt->series[cell->series], gi, false, &p->all, &p->elsewhere))
-		return IOR_ERROR;
-	*alerts = judge(a, &cell->st, &p->all, &p->here, &p->elsewhere, o);
+	const struct sorted *sorted = &x->cells[cell->series];
+	other_kernels(a, x->rt, &x->rt->series[cell->series], sorted, gi, false, cell->st.spread);
+	*alerts = judge(a, &cell->st, &x->here, sorted, x->o);
 	return IOR_OK;
 }
 
-static int group_alerts(struct ior_alert **out, size_t *n, size_t *cap, const struct ior_rt *rt, size_t gi,
-			struct pools *p, const struct ior_alert_opts *o)
+static int group_alerts(struct ior_alert **out, size_t *n, size_t *cap, struct ctx *x, size_t gi)
 {
-	const struct ior_rt_group *g = &rt->groups[gi];
+	const struct ior_rt_group *g = &x->rt->groups[gi];
 	struct ior_alert a;
 	bool hit;
 	for (size_t d = 0; d < g->ndevices; d++)
-		if (device_alert(&a, rt, gi, d, p, o, &hit) || (hit && push_alert(out, n, cap, &a)))
+		if (device_alert(&a, x, gi, d, &hit) || (hit && push_alert(out, n, cap, &a)))
 			return IOR_ERROR;
 	for (size_t c = 0; c < g->ncells; c++)
-		if (cell_alert(&a, rt, gi, c, p, o, &hit) || (hit && push_alert(out, n, cap, &a)))
+		if (cell_alert(&a, x, gi, c, &hit) || (hit && push_alert(out, n, cap, &a)))
 			return IOR_ERROR;
 	return IOR_OK;
 }
@@ -177,13 +251,15 @@ int ior_alerts_compute(struct ior_alert **out, size_t *n, const struct ior_rt *r
 	*out = NULL;
 	*n = 0;
 	size_t cap = 0;
-	struct pools p = { 0 };
-	int rc = IOR_OK;
+	struct ctx x = { .rt = rt, .o = o };
+	int rc = sorted_build(&x.cells, rt, rt->series, rt->nseries, false);
+	if (!rc)
+		rc = sorted_build(&x.devices, rt, rt->dseries, rt->ndseries, true);
 	for (size_t g = 0; !rc && g < rt->ngroups; g++)
-		rc = group_alerts(out, n, &cap, rt, g, &p, o);
-	free(p.all.v);
-	free(p.here.v);
-	free(p.elsewhere.v);
+		rc = group_alerts(out, n, &cap, &x, g);
+	sorted_free(x.cells, rt->nseries);
+	sorted_free(x.devices, rt->ndseries);
+	free(x.here.v);
 	if (rc) {
 		free(*out);
 		*out = NULL;

@@ -11,7 +11,10 @@ void ior_esc_xml(FILE *out, const char *s);    /* &amp; &lt; &gt; &quot; &#39;; 
 void ior_esc_csv(FILE *out, const char *s);    /* RFC 4180: quoted when it holds , " or a space at an end */
 void ior_esc_md(FILE *out, const char *s);     /* backslash before Markdown's punctuation, | in tables; entities for < > & */
 
-/* A number for JSON: %.15g when finite, null otherwise. */
+/* A finite number as JSON and CSV write it: up to nine decimals without trailing zeros in
+ * [1e-3, 1e6), %.15g outside. Returns its length (0 when buf is too small). */
+size_t ior_num_format(char *buf, size_t len, double v);
+/* A number for JSON: ior_num_format when finite, null otherwise. */
 void ior_json_num(FILE *out, double v);
 
 #endif

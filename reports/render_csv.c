@@ -5,6 +5,7 @@
 #include "reports/escape.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char header[] =
@@ -12,57 +13,79 @@ static const char header[] =
 	"cell_status,rep,value,unit,higher_is_better,fill,bytes,ios,wall_s,usr_s,sys_s,lat_p50_us,lat_p99_us,"
 	"lat_p999_us,lat_mean_us,clat_p50_us,clat_p99_us,clat_p999_us,clat_mean_us,measured_at\n";
 
-static void field(FILE *out, const char *s)
+/* Appends s as a CSV field and a comma to the line being built. */
+static void field(FILE *line, const char *s)
 {
-	ior_esc_csv(out, s);
-	fputc(',', out);
+	ior_esc_csv(line, s);
+	fputc(',', line);
 }
 
-/* An empty field for a figure the source did not have (imports, engines without latency). */
-static void number(FILE *out, bool known, double v, bool last)
+/* A figure the source did not have (imports, engines without latency) is an empty field. */
+static char *number(char *at, bool known, double v, char sep)
 {
 	if (known)
-		fprintf(out, "%.15g", v);
-	fputc(last ? '\n' : ',', out);
+		at += ior_num_format(at, 48, v);
+	*at++ = sep;
+	return at;
 }
 
-static void sample(FILE *out, const struct ior_report *r, const struct ior_report_cell *c, size_t at)
+/* The columns every sample of a cell shares, escaped once per cell rather than once per sample. */
+static char *cell_prefix(const struct ior_report_cell *c, size_t *len)
 {
-	field(out, c->host);
-	field(out, c->kernel);
-	field(out, c->device);
-	field(out, c->device_model);
-	field(out, c->scheduler);
-	field(out, c->engine);
-	field(out, c->engine_type);
-	field(out, c->params);
-	fprintf(out, "%" PRId64 ",", c->run_id);
-	field(out, c->run_status);
-	field(out, c->run_started_at);
-	field(out, c->rep_order);
-	field(out, c->status);
-	fprintf(out, "%d,%.15g,", r->reps[at], r->values[at]);
-	field(out, c->unit);
-	fprintf(out, "%d,", c->higher_is_better);
+	char *buf = NULL;
+	FILE *line = open_memstream(&buf, len);
+	if (!line)
+		return NULL;
+	field(line, c->host);
+	field(line, c->kernel);
+	field(line, c->device);
+	field(line, c->device_model);
+	field(line, c->scheduler);
+	field(line, c->engine);
+	field(line, c->engine_type);
+	field(line, c->params);
+	fprintf(line, "%" PRId64 ",", c->run_id);
+	field(line, c->run_status);
+	field(line, c->run_started_at);
+	field(line, c->rep_order);
+	field(line, c->status);
+	if (fclose(line)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void sample(FILE *out, const struct ior_report *r, const struct ior_report_cell *c, const char *unit, size_t at)
+{
+	char row[1024], *p = row;
+	p += snprintf(p, 32, "%d,", r->reps[at]);
+	p = number(p, true, r->values[at], ',');
+	*p = 0;
+	fputs(row, out);
+	fputs(unit, out);
 	const struct ior_report_sample_detail *d = r->detail ? &r->detail[at] : NULL;
-	field(out, d ? d->fill : c->fill);
-	bool timed = d && d->wall_s > 0;
+	const char *fill = d ? d->fill : c->fill;
+	p = row;
+	p += snprintf(p, 48, ",%d,%s,", c->higher_is_better, fill ? fill : "");  /* fill is one of three words */
+	bool timed = d && d->wall_s > 0, lat = d && d->has_latency, clat = d && d->has_clat;
 	if (timed)
-		fprintf(out, "%" PRIu64 ",%" PRIu64 ",", d->bytes, d->ios);
+		p += snprintf(p, 48, "%" PRIu64 ",%" PRIu64 ",", d->bytes, d->ios);
 	else
-		fputs(",,", out);
-	number(out, timed, d ? d->wall_s : 0, false);
-	number(out, timed, d ? d->usr_s : 0, false);
-	number(out, timed, d ? d->sys_s : 0, false);
-	bool lat = d && d->has_latency, clat = d && d->has_clat;
-	number(out, lat, d ? d->lat_p50_us : 0, false);
-	number(out, lat, d ? d->lat_p99_us : 0, false);
-	number(out, lat, d ? d->lat_p999_us : 0, false);
-	number(out, lat, d ? d->lat_mean_us : 0, false);
-	number(out, clat, d ? d->clat_p50_us : 0, false);
-	number(out, clat, d ? d->clat_p99_us : 0, false);
-	number(out, clat, d ? d->clat_p999_us : 0, false);
-	number(out, clat, d ? d->clat_mean_us : 0, false);
+		*p++ = ',', *p++ = ',';
+	p = number(p, timed, d ? d->wall_s : 0, ',');
+	p = number(p, timed, d ? d->usr_s : 0, ',');
+	p = number(p, timed, d ? d->sys_s : 0, ',');
+	p = number(p, lat, d ? d->lat_p50_us : 0, ',');
+	p = number(p, lat, d ? d->lat_p99_us : 0, ',');
+	p = number(p, lat, d ? d->lat_p999_us : 0, ',');
+	p = number(p, lat, d ? d->lat_mean_us : 0, ',');
+	p = number(p, clat, d ? d->clat_p50_us : 0, ',');
+	p = number(p, clat, d ? d->clat_p99_us : 0, ',');
+	p = number(p, clat, d ? d->clat_p999_us : 0, ',');
+	p = number(p, clat, d ? d->clat_mean_us : 0, ',');
+	*p = 0;
+	fputs(row, out);
 	ior_esc_csv(out, d ? d->measured_at : NULL);
 	fputc('\n', out);
 }
@@ -96,10 +119,28 @@ static int render_csv(FILE *out, const struct ior_report *r)
 	fputs(header, out);
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct ior_report_cell *c = &r->cells[i];
-		if (!wanted(r, c))
+		if (!wanted(r, c) || !c->n)
 			continue;
-		for (size_t k = 0; k < c->n; k++)
-			sample(out, r, c, c->first + k);
+		size_t len;
+		char *prefix = cell_prefix(c, &len);
+		char *unit = NULL;
+		size_t ulen;
+		FILE *u = open_memstream(&unit, &ulen);
+		if (u) {
+			ior_esc_csv(u, c->unit);
+			fclose(u);
+		}
+		if (!prefix || !unit) {
+			free(prefix);
+			free(unit);
+			return ior_error_set(IOR_ERROR, "out of memory");
+		}
+		for (size_t k = 0; k < c->n; k++) {
+			fwrite(prefix, 1, len, out);
+			sample(out, r, c, unit, c->first + k);
+		}
+		free(prefix);
+		free(unit);
 	}
 	return ferror(out) ? ior_error_set(IOR_ERROR, "cannot write the report") : IOR_OK;
 }
