@@ -11,6 +11,8 @@ packages=(
   scdoc man-db                    # the man pages and their test (man -l)
   dpkg-dev file                   # cpack -G DEB: dpkg-shlibdeps computes Depends:
   shellcheck                      # ci/lint.sh
+  chromium fonts-dejavu-core      # tests/test_report_html.c: the HTML report in headless Chromium
+  libxml2-utils python3-jsonschema  # tests/test_report_formats.c: xmllint on JUnit, the JSON schema
 )
 
 missing=()

@@ -1,0 +1,498 @@
+/* Every report format end to end, through the binary: the seed data and a run's data (cells that failed or were unavailable, scratch fills, latencies), checked against the database; text and JSON agree; JSON meets its schema; JUnit is well-formed; hostile names come out escaped in every format. */
+#include "db/db.h"
+#include "tests/suite.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char *const formats[] = { "text", "md", "html", "json", "junit", "csv" };
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+/* Runs ioregress --db DB ARGS... with stdout into a file; returns the exit status, *out the file's text. */
+static int run(const char *db, char *const args[], char **out)
+{
+	const char *bin = getenv("IOR_BINARY");
+	if (!bin || access(bin, X_OK) != 0)
+		ior_test_skip("IOR_BINARY is not set to a built ioregress");
+	char *argv[32] = { (char *)bin, "--db", (char *)db };
+	int n = 3;
+	for (int i = 0; args[i] && n < 31; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/stdout", ior_test_tmpdir());
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	pid_t pid;
+	int err = posix_spawn(&pid, bin, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (err)
+		return -1;
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (out) {
+		FILE *f = fopen(path, "r");
+		size_t cap = 1 << 16, len = 0;
+		*out = malloc(cap);
+		while (f && *out) {
+			size_t got = fread(*out + len, 1, cap - len - 1, f);
+			len += got;
+			if (len < cap - 1)
+				break;
+			*out = realloc(*out, cap *= 2);
+		}
+		if (*out)
+			(*out)[len] = 0;
+		if (f)
+			fclose(f);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static char *report(const char *db, const char *format, const char *extra)
+{
+	char *out = NULL;
+	char *args[] = { "report", "--format", (char *)format, (char *)extra, NULL };
+	int rc = run(db, args, &out);
+	if (rc)
+		fprintf(stderr, "report --format %s exited %d\n", format, rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	return out;
+}
+
+static const char *seed_db(void)
+{
+	static char path[4096];
+	if (*path)
+		return path;
+	snprintf(path, sizeof(path), "%s/seed.db", ior_test_tmpdir());
+	char a[4096], b[4096];
+	snprintf(a, sizeof(a), "%s", ior_test_source_path("tests/data/hdparm-2.6-kernels.csv"));
+	snprintf(b, sizeof(b), "%s", ior_test_source_path("tests/data/hdparm-2.6-schedulers.csv"));
+	char *args[] = { "import", a, b, NULL };
+	CU_ASSERT_EQUAL_FATAL(run(path, args, NULL), 0);
+	return path;
+}
+
+/* --- a run's data, stored as `run` stores it ------------------------------------ */
+
+#define HOSTILE_HOST "lab<&\"'>"
+#define HOSTILE_DEVICE "disk \xff\xfe|*_`x"   /* invalid UTF-8 and Markdown punctuation */
+#define HOSTILE_MODEL "Loop <model> & \"quoted\", with comma"
+
+static void add_samples(struct ior_db *db, int64_t cell, const double *v, int n, const char *fill)
+{
+	for (int i = 0; i < n; i++) {
+		struct ior_sample s = { .value = v[i], .unit = "IOPS", .higher_is_better = true, .bytes = 4096u * 1000,
+					.ios = 1000, .wall_s = 1.0 + i * 0.01, .usr_s = 0.1, .sys_s = 0.2,
+					.has_latency = true, .lat_p50_us = 100 + i, .lat_p99_us = 200 + i,
+					.lat_p999_us = 300 + i, .lat_mean_us = 110 + i, .has_clat = true,
+					.clat_p50_us = 90 + i, .clat_p99_us = 190 + i, .clat_p999_us = 290 + i,
+					.clat_mean_us = 100 + i, .fill = fill };
+		CU_ASSERT_EQUAL(ior_test_ok(ior_db_sample_add(db, cell, i + 1, &s)), 0);
+	}
+}
+
+/* Three kernels of one host: on the third, none loses 20%; kyber is unavailable on the
+ * second; one engine fails on the first with its reason. */
+static const char *run_db(void)
+{
+	static char path[4096];
+	if (*path)
+		return path;
+	snprintf(path, sizeof(path), "%s/run.db", ior_test_tmpdir());
+	struct ior_db *db;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_open(&db, path)), 0);
+	int64_t host;
+	CU_ASSERT_EQUAL_FATAL(ior_db_host_get(db, HOSTILE_HOST, "x86_64", &host), 0);
+	const char *kernels[] = { "6.1.0-47-cloud-amd64", "6.1.0-57-cloud-amd64", "6.12.38+deb13-cloud-amd64" };
+	for (int k = 0; k < 3; k++) {
+		int64_t kid, run, dev, cell;
+		struct ior_db_kernel kr = { .release = kernels[k], .machine = "x86_64" };
+		CU_ASSERT_EQUAL_FATAL(ior_db_kernel_get(db, &kr, &kid), 0);
+		CU_ASSERT_EQUAL_FATAL(ior_db_run_begin(db, host, kid, "m.ini", "[matrix]\n", IOR_RUN_RUNNING, &run), 0);
+		CU_ASSERT_EQUAL(ior_db_run_set_order(db, run, "interleaved", 0), 0);
+		struct ior_db_device d = { .name = HOSTILE_DEVICE, .path = "/dev/loop7", .model = HOSTILE_MODEL,
+					   .rotational = 0, .size = 1u << 30, .logical_block = 512, .physical_block = 512 };
+		CU_ASSERT_EQUAL_FATAL(ior_db_device_get(db, host, &d, &dev), 0);
+		CU_ASSERT_EQUAL(ior_db_fill_add(db, run, dev, "/tmp/ior-scratch.img", "random", 1u << 30, 2.5 + k), 0);
+		ior_db_offer_add(db, run, dev, "none", true, "built-in");
+		ior_db_offer_add(db, run, dev, "mq-deadline", false, "built-in");
+		if (k != 1)
+			ior_db_offer_add(db, run, dev, "kyber", false, "loadable");
+		const char *scheds[] = { "none", "mq-deadline", "kyber" };
+		for (int s = 0; s < 3; s++) {
+			CU_ASSERT_EQUAL_FATAL(ior_db_cell_get(db, run, dev, scheds[s], "randread", "aio",
+							      "rw=randread bs=4k iodepth=8", &cell), 0);
+			if (s == 2 && k == 1) {
+				ior_db_cell_set_status(db, cell, IOR_CELL_UNAVAILABLE, "scheduler kyber not offered by 6.1.0-57-cloud-amd64");
+				continue;
+			}
+			double level = 1000.0 * (s + 1) * (s == 0 && k == 2 ? 0.8 : 1.0);
+			double v[6];
+			for (int i = 0; i < 6; i++)
+				v[i] = level * (1 + 0.004 * ((i * 7 + k * 3 + s) % 5 - 2));
+			add_samples(db, cell, v, 6, "random");
+		}
+		CU_ASSERT_EQUAL_FATAL(ior_db_cell_get(db, run, dev, "none", "seqwrite", "dd", "bs=1M", &cell), 0);
+		if (k == 0)
+			ior_db_cell_set_status(db, cell, IOR_CELL_FAILED, "dd: write error: No space left <on> device");
+		else {
+			double v[3] = { 500, 505, 498 };
+			add_samples(db, cell, v, 3, "random");
+		}
+		CU_ASSERT_EQUAL(ior_db_run_finish(db, run, IOR_RUN_COMPLETE), 0);
+	}
+	ior_db_free(db);
+	return path;
+}
+
+/* --- helpers -------------------------------------------------------------------- */
+
+static bool valid_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		int len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
+		if (!len)
+			return false;
+		for (int i = 1; i < len; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+		p += len;
+	}
+	return true;
+}
+
+static const char *tmpfile_with(const char *name, const char *text)
+{
+	return ior_test_write_file(name, text);
+}
+
+static int tool(char *const argv[])
+{
+	return ior_test_spawn(argv, NULL);
+}
+
+/* The figures of the database itself, per (host, kernel, device, scheduler, engine). */
+static double sql_double(const char *db, const char *sql)
+{
+	long long v = ior_test_query(db, sql);
+	return (double)v;
+}
+
+/* --- seed data -------------------------------------------------------------------- */
+
+static json_object *parse(const char *text)
+{
+	json_object *j = json_tokener_parse(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	return j;
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+	json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+/* Every cell of the JSON against the database's own sum and count, and against the text report's row. */
+static void test_seed_json_against_database_and_text(void)
+{
+	const char *db = seed_db();
+	char *json = report(db, "json", NULL), *text = report(db, "text", NULL), *md = report(db, "md", NULL);
+	json_object *root = parse(json);
+	CU_ASSERT_STRING_EQUAL(json_object_get_string(get(root, "schema")), "ioregress-report");
+	CU_ASSERT_EQUAL(json_object_get_int(get(root, "version")), 1);
+	json_object *groups = get(root, "groups");
+	CU_ASSERT_EQUAL_FATAL(json_object_array_length(groups), 4);
+	size_t cells = 0;
+	for (size_t g = 0; g < json_object_array_length(groups); g++) {
+		json_object *grp = json_object_array_get_idx(groups, g);
+		const char *host = json_object_get_string(get(grp, "host")), *kernel = json_object_get_string(get(grp, "kernel"));
+		json_object *cs = get(grp, "cells");
+		for (size_t c = 0; c < json_object_array_length(cs); c++, cells++) {
+			json_object *cell = json_object_array_get_idx(cs, c);
+			const char *dev = json_object_get_string(get(cell, "device")), *sch = json_object_get_string(get(cell, "scheduler"));
+			double total = json_object_get_double(get(cell, "total")), share = json_object_get_double(get(cell, "share"));
+			char sql[1024];
+			snprintf(sql, sizeof(sql), "SELECT round(sum(value) * 100) FROM sample_view WHERE host = '%s' AND kernel = '%s' "
+				 "AND device = '%s' AND scheduler = '%s'", host, kernel, dev, sch);
+			CU_ASSERT_DOUBLE_EQUAL(total * 100, sql_double(db, sql), 0.5);
+			snprintf(sql, sizeof(sql), "SELECT count(*) FROM sample_view WHERE host = '%s' AND kernel = '%s' "
+				 "AND device = '%s' AND scheduler = '%s'", host, kernel, dev, sch);
+			CU_ASSERT_EQUAL(json_object_array_length(get(cell, "values")), (size_t)ior_test_query(db, sql));
+			char row[128];
+			snprintf(row, sizeof(row), " %10.2f %8.3f%%", total, share * 100);
+			CU_ASSERT_PTR_NOT_NULL(strstr(text, row));
+			snprintf(row, sizeof(row), "| %.2f | %.3f%% |", total, share * 100);
+			CU_ASSERT_PTR_NOT_NULL(strstr(md, row));
+		}
+	}
+	CU_ASSERT_EQUAL(cells, (size_t)ior_test_query(db, "SELECT count(DISTINCT cell_id) FROM sample_view"));
+	/* alerts: the same words in text and JSON; the field report's SSD RAID on 2.6.32 first */
+	json_object *alerts = get(root, "alerts");
+	CU_ASSERT_EQUAL_FATAL(json_object_array_length(alerts), 2);
+	CU_ASSERT_STRING_EQUAL(json_object_get_string(get(json_object_array_get_idx(alerts, 0), "kernel")), "2.6.32");
+	for (size_t i = 0; i < json_object_array_length(alerts); i++)
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, json_object_get_string(get(json_object_array_get_idx(alerts, i), "text"))));
+	/* change points: in both, SSD RAID noop at 2.6.32, nothing on SATA RAID */
+	json_object *cps = get(root, "change_points");
+	bool noop = false;
+	for (size_t i = 0; i < json_object_array_length(cps); i++) {
+		json_object *s = json_object_array_get_idx(cps, i), *ch = get(s, "changes");
+		const char *dev = json_object_get_string(get(s, "device"));
+		if (!strcmp(dev, "SATA RAID"))
+			CU_ASSERT_EQUAL(json_object_array_length(ch), 0);
+		for (size_t c = 0; c < json_object_array_length(ch); c++) {
+			json_object *x = json_object_array_get_idx(ch, c);
+			char words[256];
+			snprintf(words, sizeof(words), "%s %s over %zu kernels", dev, json_object_get_string(get(s, "scheduler")),
+				 json_object_array_length(get(s, "kernels")));
+			CU_ASSERT_PTR_NOT_NULL(strstr(text, words));
+			snprintf(words, sizeof(words), "change arrived in %s (after %s): level x%.3f",
+				 json_object_get_string(get(x, "kernel")), json_object_get_string(get(x, "after")),
+				 json_object_get_double(get(x, "ratio")));
+			CU_ASSERT_PTR_NOT_NULL(strstr(text, words));
+			noop |= !strcmp(dev, "SSD RAID") && !strcmp(json_object_get_string(get(s, "scheduler")), "noop") &&
+				!strcmp(json_object_get_string(get(x, "kernel")), "2.6.32");
+		}
+	}
+	CU_ASSERT_TRUE(noop);
+	/* the scheduler change the field tester handled by hand */
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "removed upstream in 2.6.33"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "anticipatory: offered on 2.6.32, absent on 2.6.33-rc5"));
+	json_object_put(root);
+	free(json), free(text), free(md);
+}
+
+static void test_seed_csv_is_the_sample_view(void)
+{
+	const char *db = seed_db();
+	char *csv = report(db, "csv", NULL);
+	size_t rows = 0;
+	double sum = 0;
+	for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+		rows++;
+		/* value is the 15th column */
+		char *p = line + 1;
+		for (int c = 0; c < 14 && p; c++)
+			p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		sum += atof(p);
+	}
+	CU_ASSERT_EQUAL(rows, (size_t)ior_test_query(db, "SELECT count(*) FROM sample_view"));
+	CU_ASSERT_DOUBLE_EQUAL(sum * 100, sql_double(db, "SELECT round(sum(value) * 100) FROM sample_view"), 0.5);
+	CU_ASSERT_EQUAL(strncmp(csv, "host,kernel,device,", 19), 0);
+	free(csv);
+}
+
+static void test_json_meets_its_schema(void)
+{
+	const char *dbs[] = { seed_db(), run_db() };
+	for (int d = 0; d < 2; d++) {
+		char *json = report(dbs[d], "json", d ? "--baseline=6.1.0-47-cloud-amd64" : NULL);
+		const char *doc = tmpfile_with(d ? "run.json" : "seed.json", json);
+		char schema[4096];
+		snprintf(schema, sizeof(schema), "%s", ior_test_source_path("reports/report.schema.json"));
+		char *argv[] = { "/usr/bin/python3", "-c",
+				 "import json, sys, jsonschema\n"
+				 "jsonschema.Draft7Validator(json.load(open(sys.argv[2]))).validate(json.load(open(sys.argv[1])))",
+				 (char *)doc, schema, NULL };
+		if (access("/usr/bin/python3", X_OK))
+			ior_test_skip("no /usr/bin/python3 with jsonschema (ci/setup.sh installs python3-jsonschema)");
+		CU_ASSERT_EQUAL(tool(argv), 0);
+		free(json);
+	}
+}
+
+static int xpath_count(const char *file, const char *xpath)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd), "xmllint --xpath '%s' '%s' 2>/dev/null", xpath, file);
+	FILE *p = popen(cmd, "r");
+	int n = -1;
+	if (p && fscanf(p, "%d", &n) != 1)
+		n = -1;
+	if (p)
+		pclose(p);
+	return n;
+}
+
+/* One test case per compared cell; a regression fails, inconclusive is skipped; the counts in
+ * the suite's attributes; cells that did not run are errors or skipped, with their reason. */
+static void test_junit_structure(void)
+{
+	const char *db = run_db();
+	char *xml = report(db, "junit", "--baseline=6.1.0-57-cloud-amd64");
+	const char *file = tmpfile_with("run.xml", xml);
+	char *lint[] = { "xmllint", "--noout", (char *)file, NULL };
+	CU_ASSERT_EQUAL_FATAL(tool(lint), 0);
+	CU_ASSERT_EQUAL(xpath_count(file, "count(/testsuites/testsuite[1]/testcase)"), 3);  /* none, mq-deadline, dd */
+	CU_ASSERT_EQUAL(xpath_count(file, "count(/testsuites/testsuite[1]/testcase/failure)"), 1);
+	CU_ASSERT_EQUAL(xpath_count(file, "number(/testsuites/testsuite[1]/@failures)"), 1);
+	CU_ASSERT_EQUAL(xpath_count(file, "count(/testsuites/testsuite[1]/testcase[@name=\"none\"]/failure[@type=\"regression\"])"), 1);
+	CU_ASSERT_EQUAL(xpath_count(file, "count(//testcase/properties/property[@name=\"median_candidate\"])"), 3);
+	CU_ASSERT_EQUAL(xpath_count(file, "count(//testsuite[@name=\"ioregress cells not run\"]/testcase/error)"), 1);
+	CU_ASSERT_EQUAL(xpath_count(file, "count(//testsuite[@name=\"ioregress cells not run\"]/testcase/skipped)"), 1);
+	/* the seed data's 3 against 3 comparisons are all inconclusive: skipped */
+	char *seed = report(seed_db(), "junit", "--baseline=2.6.30-2");
+	const char *sfile = tmpfile_with("seed.xml", seed);
+	CU_ASSERT_EQUAL(xpath_count(sfile, "count(/testsuites/testsuite[1]/testcase/skipped)"), 6);
+	CU_ASSERT_EQUAL(xpath_count(sfile, "count(//testsuite[@name=\"ioregress variance alerts\"]/testcase/failure)"), 2);
+	free(xml), free(seed);
+}
+
+/* A run's data: the regression, the unavailable scheduler and the failed cell with their reasons, in every format. */
+static void test_run_data_in_every_format(void)
+{
+	const char *db = run_db();
+	for (size_t f = 0; f < NFORMATS; f++) {
+		char *out = report(db, formats[f], "--baseline=6.1.0-57-cloud-amd64");
+		CU_ASSERT_TRUE(valid_utf8(out));
+		bool markup = strcmp(formats[f], "text") && strcmp(formats[f], "csv");
+		if (markup)  /* text and CSV carry the name as it is; every markup escapes it */
+			CU_ASSERT_PTR_NULL(strstr(out, "lab<&"));
+		CU_ASSERT_PTR_NULL(strstr(out, "\xff"));              /* invalid bytes replaced */
+		if (strcmp(formats[f], "csv")) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "No space left"));    /* the failed cell's reason */
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "kyber"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "regression"));
+		}
+		if (!strcmp(formats[f], "text"))
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, HOSTILE_HOST));
+		if (!strcmp(formats[f], "csv"))  /* RFC 4180: quoted, the quote doubled */
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n\"lab<&\"\"'>\","));
+		if (!strcmp(formats[f], "md"))
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "disk \xef\xbf\xbd\xef\xbf\xbd\\|\\*\\_\\`x"));
+		if (!strcmp(formats[f], "text")) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "unavailable: kyber"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "failed: dd: write error: No space left <on> device"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "random"));     /* the fill */
+		}
+		if (!strcmp(formats[f], "html") || !strcmp(formats[f], "junit")) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "lab&lt;&amp;&quot;&#39;&gt;"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "No space left &lt;on&gt; device"));
+		}
+		if (!strcmp(formats[f], "md"))
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "lab&lt;&amp;\"'&gt;"));
+		if (!strcmp(formats[f], "json")) {
+			json_object *j = parse(out);
+			CU_ASSERT_STRING_EQUAL(json_object_get_string(get(json_object_array_get_idx(get(j, "kernels"), 0), "host")),
+					       HOSTILE_HOST);
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "disk \xef\xbf\xbd\xef\xbf\xbd|*_`x"));  /* U+FFFD for each bad byte */
+			json_object *nr = get(j, "not_run");
+			CU_ASSERT_EQUAL(json_object_array_length(nr), 2);
+			json_object *k = get(j, "kernels");
+			CU_ASSERT_STRING_EQUAL(json_object_get_string(json_object_array_get_idx(
+				get(json_object_array_get_idx(k, 1), "unavailable"), 0)), "kyber");
+			CU_ASSERT_EQUAL(json_object_get_int(get(get(get(j, "verdicts"), "summary"), "regressions")), 1);
+			json_object *fills = get(j, "fills");
+			CU_ASSERT_EQUAL(json_object_array_length(fills), 3);
+			json_object_put(j);
+		}
+		if (!strcmp(formats[f], "csv")) {
+			/* 3 kernels x (3 + 3 + 6 or 0 ...) samples, the quoted model and device */
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"Loop <model> & \"\"quoted\"\", with comma\""));
+			size_t rows = 0;
+			for (const char *p = strchr(out, '\n'); p && p[1]; p = strchr(p + 1, '\n'))
+				rows++;
+			CU_ASSERT_EQUAL(rows, (size_t)ior_test_query(db, "SELECT count(*) FROM samples"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, ",interleaved,ok,1,"));
+		}
+		free(out);
+	}
+}
+
+/* --fail-on and --alerts: a non-zero status for CI, the worst first. */
+static void test_fail_on_and_alerts(void)
+{
+	const char *db = run_db();
+	char *out;
+	char *reg[] = { "report", "--format", "junit", "--baseline", "6.1.0-57-cloud-amd64", "--fail-on", "regression", NULL };
+	CU_ASSERT_EQUAL(run(db, reg, &out), 3);
+	free(out);
+	char *none[] = { "report", "--baseline", "6.1.0-47-cloud-amd64", "--candidate", "6.1.0-57-cloud-amd64", "--fail-on",
+			 "regression", NULL };
+	CU_ASSERT_EQUAL(run(db, none, &out), 0);
+	free(out);
+	char *alerts[] = { "report", "--alerts", "--baseline", "6.1.0-57-cloud-amd64", NULL };
+	CU_ASSERT_EQUAL(run(db, alerts, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "1 regression(s)"));
+	CU_ASSERT_PTR_NULL(strstr(out, "ratio "));  /* no tables */
+	free(out);
+	char *typo[] = { "report", "--format", "htm", NULL };
+	CU_ASSERT_EQUAL(run(db, typo, &out), 2);
+	free(out);
+	char *fail[] = { "report", "--fail-on", "sometimes", NULL };
+	CU_ASSERT_EQUAL(run(db, fail, &out), 2);
+	free(out);
+}
+
+/* check reads the same model: its rows are the report's verdicts, and it shows what did not run. */
+static void test_check_shows_what_did_not_run(void)
+{
+	const char *db = run_db();
+	char *out;
+	char *args[] = { "check", "--baseline", "6.1.0-47-cloud-amd64", "--candidate", "6.1.0-57-cloud-amd64", NULL };
+	int rc = run(db, args, &out);
+	CU_ASSERT_TRUE(rc == 0 || rc == 125);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "not compared: lab<&\"'>, 6.1.0-47-cloud-amd64"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "failed: dd: write error"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "unavailable: scheduler kyber not offered by 6.1.0-57-cloud-amd64"));
+	free(out);
+	char *text = report(db, "text", "--since=2000-01-01");
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "randread"));
+	free(text);
+	text = report(db, "text", "--since=2999-01-01");
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "no samples match"));
+	free(text);
+}
+
+/* -o writes the file whole, or leaves nothing. */
+static void test_output_file(void)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/report.html", ior_test_tmpdir());
+	char *args[] = { "report", "--format", "html", "-o", path, NULL };
+	CU_ASSERT_EQUAL(run(seed_db(), args, NULL), 0);
+	FILE *f = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	char head[64] = "";
+	CU_ASSERT_PTR_NOT_NULL(fgets(head, sizeof(head), f));
+	CU_ASSERT_EQUAL(strncmp(head, "<!DOCTYPE html>", 15), 0);
+	fclose(f);
+	char bad[4096];
+	snprintf(bad, sizeof(bad), "%s/no-such-dir/report.html", ior_test_tmpdir());
+	char *args2[] = { "report", "-o", bad, NULL };
+	CU_ASSERT_EQUAL(run(seed_db(), args2, NULL), 1);
+}
+
+int main(void)
+{
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_seed_json_against_database_and_text),
+		IOR_TEST(test_seed_csv_is_the_sample_view),
+		IOR_TEST(test_json_meets_its_schema),
+		IOR_TEST(test_junit_structure),
+		IOR_TEST(test_run_data_in_every_format),
+		IOR_TEST(test_fail_on_and_alerts),
+		IOR_TEST(test_check_shows_what_did_not_run),
+		IOR_TEST(test_output_file),
+		IOR_TEST_END,
+	};
+	return ior_test_run("report_formats", tests);
+}
