@@ -162,7 +162,8 @@ static bool judge(struct ior_alert *a, const struct ior_stats *st, struct pool *
 	a->spread = st->spread;
 	a->floor = o->floor;
 	a->peer_ratio = o->peer_ratio;
-	qsort(here->v, here->n, sizeof(*here->v), ior_double_cmp);
+	if (here->n > 1)
+		qsort(here->v, here->n, sizeof(*here->v), ior_double_cmp);
 	a->here.median = median_union(here->v, here->n, NAN, NULL, 0);
 	a->peer_median = median_union(sorted->v, sorted->n, st->spread, here->v, here->n);
 	a->threshold = isnan(a->peer_median) ? o->floor : fmax(o->floor, o->peer_ratio * a->peer_median);

@@ -61,7 +61,8 @@ static int collect(struct ior_report *r)
 			.host = c->host, .release = c->kernel,
 			.in_view = !r->opts.kernel || !strcmp(r->opts.kernel, c->kernel) };
 	}
-	qsort(r->kernels, r->nkernels, sizeof(*r->kernels), kernel_order);
+	if (r->nkernels > 1)
+		qsort(r->kernels, r->nkernels, sizeof(*r->kernels), kernel_order);
 	return IOR_OK;
 }
 
