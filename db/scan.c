@@ -22,8 +22,8 @@ static const char samples_sql[] =
 	"SELECT cell_id, id, rep, value FROM samples WHERE cell_id BETWEEN ?1 AND ?2 ORDER BY cell_id, rep";
 
 static const char samples_detail_sql[] =
-	"SELECT cell_id, id, rep, value, bytes, ios, wall_s, usr_s, sys_s, lat_p50_us, lat_p99_us, lat_p999_us, "
-	"measured_at, detail, lat_mean_us, clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us, fill FROM samples WHERE cell_id BETWEEN ?1 AND ?2 ORDER BY cell_id, rep";
+	"SELECT cell_id, id, rep, value, bytes, ios, wall_s, usr_s, sys_s, measured_at, detail, fill, "
+	"lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us, clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us FROM samples WHERE cell_id BETWEEN ?1 AND ?2 ORDER BY cell_id, rep";
 
 static const char *text(sqlite3_stmt *st, int col)
 {
@@ -68,21 +68,35 @@ static int cell_row(sqlite3_stmt *st, void *fn, void *ctx)
 	return ((ior_db_cell_fn)fn)(ctx, &c);
 }
 
+/* The statement with f's fields bound as ?1..?7 (every scan numbers them alike; a statement
+ * need not use them all). */
+static sqlite3_stmt *prepare_filtered(struct ior_db *db, const char *sql, const struct ior_db_scan_filter *f)
+{
+	sqlite3_stmt *st = prepare(db, sql);
+	if (!st || !f)
+		return st;
+	const char *values[] = { f->host, f->device, f->scheduler, f->engine, f->kernels[0], f->kernels[1], f->since };
+	int params = sqlite3_bind_parameter_count(st);
+	for (int i = 0; i < 7; i++)
+		if (i + 1 <= params && sqlite3_bind_parameter_name(st, i + 1))
+			ior_db_bind_text(st, i + 1, values[i]);
+	return st;
+}
+
 int ior_db_scan_cells(struct ior_db *db, const struct ior_db_scan_filter *f, ior_db_cell_fn fn, void *ctx)
 {
-	sqlite3_stmt *st = prepare(db, cells_sql);
-	if (!st)
-		return IOR_ERROR;
-	if (f) {
-		ior_db_bind_text(st, 1, f->host);
-		ior_db_bind_text(st, 2, f->device);
-		ior_db_bind_text(st, 3, f->scheduler);
-		ior_db_bind_text(st, 4, f->engine);
-		ior_db_bind_text(st, 5, f->kernels[0]);
-		ior_db_bind_text(st, 6, f->kernels[1]);
-		ior_db_bind_text(st, 7, f->since);
-	}
-	return each_row(db, st, cell_row, (void *)fn, ctx);
+	sqlite3_stmt *st = prepare_filtered(db, cells_sql, f);
+	return st ? each_row(db, st, cell_row, (void *)fn, ctx) : IOR_ERROR;
+}
+
+/* Four latency columns from col on (p50, p99, p99.9, mean); false when the engine had none. */
+static bool latency(sqlite3_stmt *st, int col, double *p50, double *p99, double *p999, double *mean)
+{
+	*p50 = sqlite3_column_double(st, col);
+	*p99 = sqlite3_column_double(st, col + 1);
+	*p999 = sqlite3_column_double(st, col + 2);
+	*mean = sqlite3_column_double(st, col + 3);
+	return sqlite3_column_type(st, col) != SQLITE_NULL;
 }
 
 static int sample_row(sqlite3_stmt *st, void *fn, void *ctx)
@@ -95,19 +109,11 @@ static int sample_row(sqlite3_stmt *st, void *fn, void *ctx)
 		s.wall_s = sqlite3_column_double(st, 6);
 		s.usr_s = sqlite3_column_double(st, 7);
 		s.sys_s = sqlite3_column_double(st, 8);
-		s.has_latency = sqlite3_column_type(st, 9) != SQLITE_NULL;
-		s.lat_p50_us = sqlite3_column_double(st, 9);
-		s.lat_p99_us = sqlite3_column_double(st, 10);
-		s.lat_p999_us = sqlite3_column_double(st, 11);
-		s.measured_at = text(st, 12);
-		s.detail = text(st, 13);
-		s.lat_mean_us = sqlite3_column_double(st, 14);
-		s.has_clat = sqlite3_column_type(st, 15) != SQLITE_NULL;
-		s.clat_p50_us = sqlite3_column_double(st, 15);
-		s.clat_p99_us = sqlite3_column_double(st, 16);
-		s.clat_p999_us = sqlite3_column_double(st, 17);
-		s.clat_mean_us = sqlite3_column_double(st, 18);
-		s.fill = text(st, 19);
+		s.measured_at = text(st, 9);
+		s.detail = text(st, 10);
+		s.fill = text(st, 11);
+		s.has_latency = latency(st, 12, &s.lat_p50_us, &s.lat_p99_us, &s.lat_p999_us, &s.lat_mean_us);
+		s.has_clat = latency(st, 16, &s.clat_p50_us, &s.clat_p99_us, &s.clat_p999_us, &s.clat_mean_us);
 	}
 	return ((ior_db_sample_fn)fn)(ctx, &s);
 }
@@ -127,8 +133,8 @@ static const char fills_sql[] =
 	"SELECT f.run_id, h.name, k.release, d.name, f.target, f.fill, f.bytes, f.seconds FROM fills f "
 	"JOIN runs r ON r.id = f.run_id JOIN hosts h ON h.id = r.host_id JOIN kernels k ON k.id = r.kernel_id "
 	"LEFT JOIN devices d ON d.id = f.device_id "
-	"WHERE (?1 IS NULL OR h.name = ?1) AND ((?2 IS NULL AND ?3 IS NULL) OR k.release = ?2 OR k.release = ?3) "
-	"AND (?4 IS NULL OR r.started_at >= ?4) ORDER BY f.id";
+	"WHERE (?1 IS NULL OR h.name = ?1) AND ((?5 IS NULL AND ?6 IS NULL) OR k.release = ?5 OR k.release = ?6) "
+	"AND (?7 IS NULL OR r.started_at >= ?7) ORDER BY f.id";
 
 static int fill_row(sqlite3_stmt *st, void *fn, void *ctx)
 {
@@ -140,14 +146,6 @@ static int fill_row(sqlite3_stmt *st, void *fn, void *ctx)
 
 int ior_db_scan_fills(struct ior_db *db, const struct ior_db_scan_filter *f, ior_db_fill_fn fn, void *ctx)
 {
-	sqlite3_stmt *st = prepare(db, fills_sql);
-	if (!st)
-		return IOR_ERROR;
-	if (f) {
-		ior_db_bind_text(st, 1, f->host);
-		ior_db_bind_text(st, 2, f->kernels[0]);
-		ior_db_bind_text(st, 3, f->kernels[1]);
-		ior_db_bind_text(st, 4, f->since);
-	}
-	return each_row(db, st, fill_row, (void *)fn, ctx);
+	sqlite3_stmt *st = prepare_filtered(db, fills_sql, f);
+	return st ? each_row(db, st, fill_row, (void *)fn, ctx) : IOR_ERROR;
 }

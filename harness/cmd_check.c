@@ -84,7 +84,7 @@ static int cmd_check(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	if (!r->nverdicts) {
 		ior_error_clear();
 		ior_cmd_error("no cell was measured on both '%s' and '%s'", a.opts.baseline, a.opts.candidate);
-	} else if ((a.renderer ? a.renderer->render(stdout, r) : ior_render_verdicts_text(stdout, r)) == IOR_OK) {
+	} else if ((a.renderer ? ior_render(a.renderer, stdout, r) : ior_render_verdicts_text(stdout, r)) == IOR_OK) {
 		status = r->regressions ? CHECK_BAD : r->inconclusive ? CHECK_SKIP : CHECK_GOOD;
 	} else {
 		fail();

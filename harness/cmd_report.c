@@ -128,7 +128,7 @@ static int render_to(const struct report_args *a, const struct ior_report *r)
 {
 	if (!a->output) {
 		fast_stream(stdout);
-		return a->renderer->render(stdout, r);
+		return ior_render(a->renderer, stdout, r);
 	}
 	char tmp[4096];
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", a->output, (long)getpid());
@@ -136,7 +136,7 @@ static int render_to(const struct report_args *a, const struct ior_report *r)
 	if (!f)
 		return ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", tmp);
 	fast_stream(f);
-	int rc = a->renderer->render(f, r);
+	int rc = ior_render(a->renderer, f, r);
 	if (fclose(f) && !rc)
 		rc = ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", a->output);
 	if (!rc && rename(tmp, a->output))

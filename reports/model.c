@@ -151,18 +151,6 @@ int ior_report_build(struct ior_report **out, struct ior_db *db, const struct io
 	return IOR_OK;
 }
 
-static int row_order(const void *x, const void *y, void *ctx)
-{
-	const struct ior_db_row *rows = ctx;
-	const struct ior_db_row *a = &rows[*(const size_t *)x], *b = &rows[*(const size_t *)y];
-	int c = (a->cell_id > b->cell_id) - (a->cell_id < b->cell_id);
-	if (!c)
-		c = (a->run_id > b->run_id) - (a->run_id < b->run_id);
-	if (!c)
-		c = (a->rep > b->rep) - (a->rep < b->rep);
-	return c;
-}
-
 /* Rows become one stored cell each (in cell, run, repetition order), as the database would give them. */
 static int cells_from_rows(struct ior_report *r, const struct ior_db_row *rows, size_t n)
 {
@@ -176,7 +164,7 @@ static int cells_from_rows(struct ior_report *r, const struct ior_db_row *rows, 
 	}
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
-	qsort_r(idx, n, sizeof(*idx), row_order, (void *)rows);
+	qsort_r(idx, n, sizeof(*idx), ior_rt_row_order, (void *)rows);
 	int oom = 0;
 	struct ior_intern *in = r->pool;
 	for (size_t i = 0; i < n; i++) {

@@ -20,6 +20,9 @@ struct ior_renderer {
 /* Every renderer, in the registry's order. */
 const struct ior_renderer *const *ior_renderers(size_t *n);
 
+/* Prints r with renderer x; IOR_ERROR when x fails or out could not be written. */
+int ior_render(const struct ior_renderer *x, FILE *out, const struct ior_report *r);
+
 /* The renderer called name; IOR_EINVALID with the valid names and a "did you mean" otherwise. */
 int ior_renderer_find(const struct ior_renderer **out, const char *name);
 

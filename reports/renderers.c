@@ -16,6 +16,14 @@ const struct ior_renderer *const *ior_renderers(size_t *n)
 	return renderers;
 }
 
+int ior_render(const struct ior_renderer *x, FILE *out, const struct ior_report *r)
+{
+	int rc = x->render(out, r);
+	if (!rc && (fflush(out) || ferror(out)))
+		rc = ior_error_set(IOR_ERROR, "cannot write the report");
+	return rc;
+}
+
 int ior_renderer_find(const struct ior_renderer **out, const char *name)
 {
 	*out = NULL;

@@ -223,8 +223,7 @@ int ior_rt_build_cells(struct ior_rt **out, const struct ior_rt_input *in, size_
 	return IOR_OK;
 }
 
-/* Rows ordered by cell, run and repetition, so each cell's values come out in that order. */
-static int row_order(const void *x, const void *y, void *ctx)
+int ior_rt_row_order(const void *x, const void *y, void *ctx)
 {
 	const struct ior_db_row *rows = ctx;
 	const struct ior_db_row *a = &rows[*(const size_t *)x], *b = &rows[*(const size_t *)y];
@@ -251,7 +250,7 @@ int ior_rt_build(struct ior_rt **out, const struct ior_db_row *rows, size_t n)
 	for (size_t i = 0; !rc && i < n; i++)
 		idx[i] = i;
 	if (!rc)
-		qsort_r(idx, n, sizeof(*idx), row_order, (void *)rows);
+		qsort_r(idx, n, sizeof(*idx), ior_rt_row_order, (void *)rows);
 	for (size_t i = 0; !rc && i < n; i++) {
 		const struct ior_db_row *r = &rows[idx[i]];
 		values[i] = r->value;

@@ -86,6 +86,10 @@ const struct ior_rt_group *ior_rt_find(const struct ior_rt *rt, const char *host
 const struct ior_rt_cell *ior_rt_cell_find(const struct ior_rt_group *g, const char *device, const char *scheduler);
 const struct ior_rt_device *ior_rt_device_find(const struct ior_rt_group *g, const char *device);
 
+/* qsort_r comparator of indexes into rows (ctx): by cell, run and repetition, so each cell's
+ * values come out in that order. */
+int ior_rt_row_order(const void *x, const void *y, void *rows);
+
 /* strcmp with NULL as "". */
 int ior_rt_strcmp(const char *a, const char *b);
 

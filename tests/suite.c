@@ -110,22 +110,52 @@ const char *ior_test_write_file(const char *name, const char *text)
 
 extern char **environ;
 
-int ior_test_spawn(char *const argv[], const char *input)
+int ior_test_spawn_to(char *const argv[], const char *input, const char *out, const char *err)
 {
 	pid_t pid;
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, input ? input : "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 2, err ? err : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc != 0)
 		return -1;
 	int status;
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int ior_test_spawn(char *const argv[], const char *input)
+{
+	return ior_test_spawn_to(argv, input, NULL, NULL);
+}
+
+char *ior_test_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = malloc(cap);
+	while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (n + 1 == cap) {
+			char *bigger = realloc(buf, cap *= 2);
+			if (!bigger)
+				free(buf);
+			buf = bigger;
+		}
+	}
+	fclose(f);
+	if (buf)
+		buf[n] = 0;
+	if (len)
+		*len = n;
+	return buf;
 }
 
 static void slurp(const char *path, char *buf, size_t len)
@@ -150,23 +180,10 @@ int ior_test_ioregress(char *const args[], char *out, size_t outlen, char *err, 
 	char opath[PATH_MAX], epath[PATH_MAX];
 	snprintf(opath, sizeof(opath), "%s/.stdout", ior_test_tmpdir());
 	snprintf(epath, sizeof(epath), "%s/.stderr", ior_test_tmpdir());
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, opath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_addopen(&fa, 2, epath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	pid_t pid;
-	int rc = posix_spawn(&pid, bin, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
-		return -1;
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
+	int status = ior_test_spawn_to(argv, NULL, opath, epath);
 	slurp(opath, out, outlen);
 	slurp(epath, err, errlen);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return status;
 }
 
 void ior_test_read_glob(const char *pattern, char *out, size_t len)

@@ -38,6 +38,12 @@ const char *ior_test_write_file(const char *name, const char *text);
 /* Runs argv (PATH lookup, no shell) with stdin from input (NULL = /dev/null) and output
  * discarded; returns its exit status, or -1 when it could not run or was killed. */
 int ior_test_spawn(char *const argv[], const char *input);
+/* The same with stdout and stderr into the files out and err (NULL: discarded). */
+int ior_test_spawn_to(char *const argv[], const char *input, const char *out, const char *err);
+
+/* A whole file, NUL-terminated (the caller frees it), its length in *len (len may be NULL);
+ * NULL when it cannot be read. */
+char *ior_test_read_file(const char *path, size_t *len);
 
 /* Runs the built ioregress (IOR_BINARY; skips the program when it is not set) with args
  * (NULL-terminated): its stdout into out and its stderr into err (either may be NULL), each

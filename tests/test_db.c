@@ -24,20 +24,6 @@ static const char *db_path(const char *name)
 	return p;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *buf = malloc((size_t)n + 1);
-	*len = fread(buf, 1, (size_t)n, f);
-	fclose(f);
-	return buf;
-}
-
 static long long query_int(sqlite3 *h, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
@@ -251,7 +237,7 @@ static void test_v4_fields_round_trip(void)
 static void expect_refused(const char *path, const char *why)
 {
 	size_t len0 = 0, len1 = 0;
-	char *before = slurp(path, &len0);
+	char *before = ior_test_read_file(path, &len0);
 	struct ior_db *db = (struct ior_db *)1;
 	CU_ASSERT_EQUAL(ior_db_open(&db, path), IOR_EINVALID);
 	CU_ASSERT_PTR_NULL(db);
@@ -259,7 +245,7 @@ static void expect_refused(const char *path, const char *why)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), why));
 	if (!strstr(ior_error_last(), why))
 		fprintf(stderr, "message: %s\n", ior_error_last());
-	char *after = slurp(path, &len1);
+	char *after = ior_test_read_file(path, &len1);
 	CU_ASSERT_FATAL(before && after);
 	CU_ASSERT_EQUAL(len0, len1);
 	CU_ASSERT(len0 == len1 && memcmp(before, after, len0) == 0);

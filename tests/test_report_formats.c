@@ -2,18 +2,12 @@
 #include "db/db.h"
 #include "tests/suite.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 static const char *const formats[] = { "text", "md", "html", "json", "junit", "csv" };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
@@ -31,34 +25,10 @@ static int run(const char *db, char *const args[], char **out)
 	argv[n] = NULL;
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/stdout", ior_test_tmpdir());
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	pid_t pid;
-	int err = posix_spawn(&pid, bin, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (err)
-		return -1;
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (out) {
-		FILE *f = fopen(path, "r");
-		size_t cap = 1 << 16, len = 0;
-		*out = malloc(cap);
-		while (f && *out) {
-			size_t got = fread(*out + len, 1, cap - len - 1, f);
-			len += got;
-			if (len < cap - 1)
-				break;
-			*out = realloc(*out, cap *= 2);
-		}
-		if (*out)
-			(*out)[len] = 0;
-		if (f)
-			fclose(f);
-	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	int rc = ior_test_spawn_to(argv, NULL, path, NULL);
+	if (out)
+		*out = ior_test_read_file(path, NULL);
+	return rc;
 }
 
 static char *report(const char *db, const char *format, const char *extra)

@@ -1,20 +1,14 @@
 /* The HTML report in headless Chromium (Debian's chromium, from ci/setup.sh): it loads with no console message, holds one chart per cell and device that needs one, fetches nothing, and its screenshot is not blank. */
 #include "tests/suite.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <json-c/json.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
-
-extern char **environ;
 
 static const char *chromium(void)
 {
@@ -23,43 +17,6 @@ static const char *chromium(void)
 		if (!access(names[i], X_OK))
 			return names[i];
 	ior_test_skip("no chromium (ci/setup.sh installs Debian's chromium)");
-}
-
-/* Runs argv with stdout and stderr into files; the exit status. */
-static int spawn_to(char *const argv[], const char *out, const char *err)
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	pid_t pid;
-	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
-		return -1;
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *buf = malloc((size_t)n + 1);
-	size_t got = buf ? fread(buf, 1, (size_t)n, f) : 0;
-	fclose(f);
-	if (buf)
-		buf[got] = 0;
-	if (len)
-		*len = got;
-	return buf;
 }
 
 static const char *path_in_tmp(const char *name)
@@ -79,7 +36,7 @@ static int ioregress(char *const args[], const char *out)
 	char *argv[24] = { (char *)bin };
 	for (int i = 0; args[i] && i < 22; i++)
 		argv[i + 1] = args[i];
-	return spawn_to(argv, out, path_in_tmp("ioregress.err"));
+	return ior_test_spawn_to(argv, NULL, out, path_in_tmp("ioregress.err"));
 }
 
 /* Loads url in headless Chromium: the DOM as Chromium built it into dom, its log into log. */
@@ -91,13 +48,13 @@ static int load(const char *url, const char *dom, const char *log, const char *s
 	char *argv[] = { (char *)chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
 			 profile, "--enable-logging=stderr", "--v=0", "--window-size=1280,2400",
 			 screenshot ? shot : "--dump-dom", (char *)url, NULL };
-	return spawn_to(argv, dom, log);
+	return ior_test_spawn_to(argv, NULL, dom, log);
 }
 
 /* Console messages (errors, CSP refusals, failed loads) in Chromium's log. */
 static int console_lines(const char *log)
 {
-	char *text = slurp(log, NULL);
+	char *text = ior_test_read_file(log, NULL);
 	int n = 0;
 	for (const char *p = text; p && (p = strstr(p, "CONSOLE")); p++)
 		n++;
@@ -115,7 +72,7 @@ static void test_console_errors_are_seen(void)
 	char url[4200];
 	snprintf(url, sizeof(url), "file://%s", page);
 	CU_ASSERT_EQUAL(load(url, path_in_tmp("error.dom"), path_in_tmp("error.log"), NULL), 0);
-	char *log = slurp(path_in_tmp("error.log"), NULL);
+	char *log = ior_test_read_file(path_in_tmp("error.log"), NULL);
 	CU_ASSERT_PTR_NOT_NULL(log && strstr(log, "CONSOLE") ? strstr(log, "planted") : NULL);
 	free(log);
 }
@@ -147,7 +104,7 @@ static void add_key(struct key *keys, size_t *n, json_object *o, bool device)
  * cell alert, a change point or a verdict, one per device with a device alert. */
 static size_t expected_charts(const char *json_path)
 {
-	char *text = slurp(json_path, NULL);
+	char *text = ior_test_read_file(json_path, NULL);
 	json_object *root = json_tokener_parse(text);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
 	static struct key cells[512], devices[512];
@@ -196,7 +153,7 @@ static int paeth(int a, int b, int c)
 static double drawn_share(const char *png)
 {
 	size_t len;
-	unsigned char *f = (unsigned char *)slurp(png, &len);
+	unsigned char *f = (unsigned char *)ior_test_read_file(png, &len);
 	if (!f || len < 33 || memcmp(f, "\x89PNG\r\n\x1a\n", 8)) {
 		free(f);
 		return -1;
@@ -255,7 +212,7 @@ static void test_seed_report_in_chromium(void)
 	char *j[] = { "--db", (char *)db, "report", "--format", "json", "--baseline", "2.6.30-2", "-o", (char *)json, NULL };
 	CU_ASSERT_EQUAL_FATAL(ioregress(h, path_in_tmp("html.out")), 0);
 	CU_ASSERT_EQUAL_FATAL(ioregress(j, path_in_tmp("json.out")), 0);
-	char *page = slurp(html, NULL);
+	char *page = ior_test_read_file(html, NULL);
 	/* self-contained: no script, nothing to fetch */
 	CU_ASSERT_PTR_NULL(strstr(page, "<script"));
 	CU_ASSERT_PTR_NULL(strstr(page, "src=\""));
@@ -265,7 +222,7 @@ static void test_seed_report_in_chromium(void)
 	const char *dom = path_in_tmp("seed.dom"), *log = path_in_tmp("seed.log");
 	CU_ASSERT_EQUAL_FATAL(load(url, dom, log, NULL), 0);
 	CU_ASSERT_EQUAL(console_lines(log), 0);
-	char *built = slurp(dom, NULL);
+	char *built = ior_test_read_file(dom, NULL);
 	size_t want = expected_charts(json);
 	CU_ASSERT_EQUAL(want, 13);  /* 6 compared cells x 2, the SSD RAID device */
 	CU_ASSERT_EQUAL(count(built, "<svg class=\"chart "), want);

@@ -141,7 +141,7 @@ __attribute__((noinline)) static char *render_rows(const struct ior_db_row *rows
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	CU_ASSERT_EQUAL(x->render(f, r), 0);
+	CU_ASSERT_EQUAL(ior_render(x, f, r), 0);
 	fclose(f);
 	ior_report_free(r);
 	return buf;
