@@ -3,12 +3,15 @@
 # (default 200 x ... x 25 = 1,000,000), imports it, and times every format of `report` (and `check`)
 # as whole processes: wall seconds, peak memory, output size. Targets: under 2 s and 300 MB each.
 #   bench/report_scale.sh [KERNELS [REPS]]      e.g. bench/report_scale.sh 200 25
-#   bench/report_scale.sh growth                 the same at 50/100/200 kernels and 5/25/100 repetitions
+#   bench/report_scale.sh growth                 text/html/json/csv at 50/100/200/400 kernels x 25 repetitions
+#                                                and at 200 kernels x 5 and x 50 repetitions
 # The data: a level per (device, scheduler, engine), 2% Gaussian noise, a kernel-to-kernel wobble of
 # 1%, and three planted changes (one cell loses 15% from kernel 120 on, one gains 10% from kernel
 # 60 on, one device gets five times the noise on kernel 150), so there is something to find.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 bin=${IOREGRESS:-build/harness/ioregress}
 [ -x "$bin" ] || { echo "error: build first (bash ci/build.sh release): no '$bin'" >&2; exit 2; }
 work=${TMPDIR:-/tmp}/ior-report-scale.$$
@@ -39,16 +42,35 @@ generate() {
 	function gauss(  u, v) { u = rand(); v = rand(); if (u < 1e-12) u = 1e-12; return sqrt(-2 * log(u)) * cos(6.283185307 * v) }'
 }
 
-# measure LABEL ARGS... : one row: wall seconds, peak RSS MiB, output bytes (as a whole process)
+# measure LABEL ARGS... : one row, as whole processes over RUNS runs (default 3): the median wall
+# seconds, the median CPU seconds (user + system: what the machine's other load does not change),
+# the largest peak RSS, the output's size and the exit status.
 measure() {
 	local label=$1; shift
-	local out="$work/out" tf="$work/time"
-	local rc=0
-	/usr/bin/time -f '%e %M' -o "$tf" "$bin" --db "$db" "$@" >"$out" 2>"$work/err" || rc=$?
-	# a non-zero exit makes time(1) write "Command exited with non-zero status N" first
-	local secs kb
-	read -r secs kb < <(grep -v '^Command' "$tf")
-	printf '%-34s %8s %9.0f %12s %4s\n' "$label" "$secs" "$((kb / 1024))" "$(stat -c %s "$out")" "$rc"
+	local out="$work/out" tf="$work/time" walls=() cpus=() peak=0 rc=0 secs usr sys kb
+	for _ in $(seq "${RUNS:-3}"); do
+		rc=0
+		/usr/bin/time -f '%e %U %S %M' -o "$tf" "$bin" --db "$db" "$@" >"$out" 2>"$work/err" || rc=$?
+		# a non-zero exit makes time(1) write "Command exited with non-zero status N" first
+		read -r secs usr sys kb < <(grep -v '^Command' "$tf")
+		walls+=("$secs")
+		cpus+=("$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')")
+		[ "$kb" -gt "$peak" ] && peak=$kb
+	done
+	printf '%-34s %8s %8s %9d %12s %4s\n' "$label" "$(printf '%s\n' "${walls[@]}" | median)" \
+		"$(printf '%s\n' "${cpus[@]}" | median)" "$((peak / 1024))" "$(stat -c %s "$out")" "$rc"
+}
+
+# The HTML page of the whole database, loaded by headless Chromium (Debian's chromium): seconds
+# from start to the DOM dumped, as a whole process.
+chromium_load() {
+	command -v chromium >/dev/null || { echo "chromium: not installed, page load not measured"; return; }
+	"$bin" --db "$db" report --format html -o "$work/report.html"
+	local tf="$work/ctime"
+	/usr/bin/time -f '%e' -o "$tf" chromium --headless=new --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$work/chromium" --dump-dom "file://$work/report.html" >"$work/dom" 2>/dev/null || true
+	echo "chromium headless: $(stat -c %s "$work/report.html") bytes of HTML loaded and its DOM dumped in $(cat "$tf") s" \
+		"($(grep -c '<svg' "$work/dom") SVG elements)"
 }
 
 build_db() {
@@ -61,7 +83,7 @@ build_db() {
 }
 
 table() {
-	printf '%-34s %8s %9s %12s %4s\n' "command" "seconds" "peak MiB" "output bytes" "exit"
+	printf '%-34s %8s %8s %9s %12s %4s\n' "command" "wall s" "CPU s" "peak MiB" "output bytes" "exit"
 	for f in text md html json junit csv; do
 		measure "report --format $f" report --format "$f"
 	done
@@ -70,10 +92,19 @@ table() {
 	measure "check --baseline --candidate" check --baseline "6.1.$(( $1 - 2 ))" --candidate "6.1.$(( $1 - 1 ))"
 }
 
+# growth: the same formats, once each, on databases that grow by kernels and by repetitions
+growth_table() {
+	printf '%-34s %8s %8s %9s %12s %4s\n' "command" "wall s" "CPU s" "peak MiB" "output bytes" "exit"
+	for f in text html json csv; do
+		RUNS=1 measure "report --format $f" report --format "$f"
+	done
+}
+
 if [ "${1:-}" = growth ]; then
-	for k in 50 100 200; do build_db "$k" 25; table "$k"; rm -f "$db"*; echo; done
-	for r in 5 100; do build_db 200 "$r"; table 200; rm -f "$db"*; echo; done
+	for k in 50 100 200 400; do build_db "$k" 25; growth_table; rm -f "$db"*; echo; done
+	for r in 5 50; do build_db 200 "$r"; growth_table; rm -f "$db"*; echo; done
 else
 	build_db "${1:-200}" "${2:-25}"
 	table "${1:-200}"
+	chromium_load
 fi

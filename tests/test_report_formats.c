@@ -61,6 +61,7 @@ static const char *seed_db(void)
 #define HOSTILE_HOST "lab<&\"'>"
 #define HOSTILE_DEVICE "disk \xff\xfe|*_`x"   /* invalid UTF-8 and Markdown punctuation */
 #define HOSTILE_MODEL "Loop <model> & \"quoted\", with comma"
+#define HOSTILE_KERNEL "5.10.0-<rc>&\"'"
 
 static void add_samples(struct ior_db *db, int64_t cell, const double *v, int n, const char *fill)
 {
@@ -75,8 +76,8 @@ static void add_samples(struct ior_db *db, int64_t cell, const double *v, int n,
 	}
 }
 
-/* Three kernels of one host: on the third, none loses 20%; kyber is unavailable on the
- * second; one engine fails on the first with its reason. */
+/* Four kernels of one host (the oldest with a hostile name): on the newest, none loses 20%;
+ * kyber is unavailable on 6.1.0-57; one engine fails on 6.1.0-47 with its reason. */
 static const char *run_db(void)
 {
 	static char path[4096];
@@ -87,8 +88,9 @@ static const char *run_db(void)
 	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_open(&db, path)), 0);
 	int64_t host;
 	CU_ASSERT_EQUAL_FATAL(ior_db_host_get(db, HOSTILE_HOST, "x86_64", &host), 0);
-	const char *kernels[] = { "6.1.0-47-cloud-amd64", "6.1.0-57-cloud-amd64", "6.12.38+deb13-cloud-amd64" };
-	for (int k = 0; k < 3; k++) {
+	const char *kernels[] = { "6.1.0-47-cloud-amd64", "6.1.0-57-cloud-amd64", "6.12.38+deb13-cloud-amd64",
+				  HOSTILE_KERNEL };
+	for (int k = 0; k < 4; k++) {
 		int64_t kid, run, dev, cell;
 		struct ior_db_kernel kr = { .release = kernels[k], .machine = "x86_64" };
 		CU_ASSERT_EQUAL_FATAL(ior_db_kernel_get(db, &kr, &kid), 0);
@@ -110,7 +112,7 @@ static const char *run_db(void)
 				ior_db_cell_set_status(db, cell, IOR_CELL_UNAVAILABLE, "scheduler kyber not offered by 6.1.0-57-cloud-amd64");
 				continue;
 			}
-			double level = 1000.0 * (s + 1) * (s == 0 && k == 2 ? 0.8 : 1.0);
+			double level = 1000.0 * (s + 1) * (s == 0 && k == 2 ? 0.8 : 1.0);  /* k 3: as k 0 */
 			double v[6];
 			for (int i = 0; i < 6; i++)
 				v[i] = level * (1 + 0.004 * ((i * 7 + k * 3 + s) % 5 - 2));
@@ -355,6 +357,7 @@ static void test_run_data_in_every_format(void)
 		}
 		if (!strcmp(formats[f], "html") || !strcmp(formats[f], "junit")) {
 			CU_ASSERT_PTR_NOT_NULL(strstr(out, "lab&lt;&amp;&quot;&#39;&gt;"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "5.10.0-&lt;rc&gt;&amp;&quot;&#39;"));
 			CU_ASSERT_PTR_NOT_NULL(strstr(out, "No space left &lt;on&gt; device"));
 		}
 		if (!strcmp(formats[f], "md"))
@@ -368,10 +371,12 @@ static void test_run_data_in_every_format(void)
 			CU_ASSERT_EQUAL(json_object_array_length(nr), 2);
 			json_object *k = get(j, "kernels");
 			CU_ASSERT_STRING_EQUAL(json_object_get_string(json_object_array_get_idx(
-				get(json_object_array_get_idx(k, 1), "unavailable"), 0)), "kyber");
+				get(json_object_array_get_idx(k, 2), "unavailable"), 0)), "kyber");
 			CU_ASSERT_EQUAL(json_object_get_int(get(get(get(j, "verdicts"), "summary"), "regressions")), 1);
 			json_object *fills = get(j, "fills");
-			CU_ASSERT_EQUAL(json_object_array_length(fills), 3);
+			CU_ASSERT_EQUAL(json_object_array_length(fills), 4);
+			/* kernels in version order: the hostile 5.10 first, its name intact */
+			CU_ASSERT_STRING_EQUAL(json_object_get_string(get(json_object_array_get_idx(k, 0), "kernel")), HOSTILE_KERNEL);
 			json_object_put(j);
 		}
 		if (!strcmp(formats[f], "csv")) {
