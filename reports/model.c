@@ -54,8 +54,6 @@ static int views(struct ior_report *r)
 			r->group_in_view[g] |= v;
 		}
 	}
-	for (size_t i = 0; i < r->ncells; i++)
-		r->nnot_ok += r->cells[i].in_view && strcmp(r->cells[i].status ? r->cells[i].status : "ok", "ok");
 	return IOR_OK;
 }
 
@@ -93,7 +91,15 @@ static int alerts(struct ior_report *r)
 
 static int build_parts(struct ior_report *r, struct ior_db *db)
 {
-	if (tables(r) || views(r) || ior_report_kernels(r, db))
+	for (size_t i = 0; i < r->ncells; i++)
+		r->nnot_ok += r->cells[i].in_view && strcmp(r->cells[i].status ? r->cells[i].status : "ok", "ok");
+	if (r->opts.parts & (IOR_REPORT_ALERTS | IOR_REPORT_CHANGES | IOR_REPORT_VERDICTS))
+		r->opts.parts |= IOR_REPORT_TABLES;
+	if (ior_report_kernels(r, db))
+		return IOR_ERROR;
+	if (!(r->opts.parts & IOR_REPORT_TABLES))
+		return IOR_OK;
+	if (tables(r) || views(r))
 		return IOR_ERROR;
 	if ((r->opts.parts & IOR_REPORT_ALERTS) && alerts(r))
 		return IOR_ERROR;

@@ -19,8 +19,9 @@ enum ior_report_part {
 	IOR_REPORT_CHANGES = 1u << 1,
 	IOR_REPORT_VERDICTS = 1u << 2,   /* only when a baseline is given */
 	IOR_REPORT_DETAIL = 1u << 3,     /* every sample's bytes, CPU, latency, time (the CSV) */
+	IOR_REPORT_TABLES = 1u << 4,     /* rt: groups, cells, statistics, series (the others need them) */
 };
-#define IOR_REPORT_ALL (IOR_REPORT_ALERTS | IOR_REPORT_CHANGES | IOR_REPORT_VERDICTS)
+#define IOR_REPORT_ALL (IOR_REPORT_TABLES | IOR_REPORT_ALERTS | IOR_REPORT_CHANGES | IOR_REPORT_VERDICTS)
 
 struct ior_report_opts {
 	/* The view: what the report shows. Alerts and change points are judged over every kernel
@@ -101,7 +102,7 @@ struct ior_report_verdict {
 
 struct ior_report {
 	struct ior_report_opts opts;        /* as given (strings borrowed from the caller) */
-	struct ior_rt *rt;
+	struct ior_rt *rt;                  /* NULL without IOR_REPORT_TABLES (the CSV needs only the cells) */
 	/* every group, device and cell of rt: shown or only there as a peer */
 	bool *group_in_view;                /* per rt group */
 	bool **cell_in_view;                /* per rt group, per cell */

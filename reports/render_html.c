@@ -23,7 +23,7 @@ static const char style[] =
 	"td.l,th.l{text-align:left}.alert{background:#fff4f0}.reg{background:#ffe8e8}.ok{color:#080}"
 	"svg text{font:11px sans-serif;fill:#333}.t{font-weight:bold}.yl{text-anchor:end}.xl{text-anchor:start}"
 	".ax{stroke:#555}.grid{stroke:#eee}.box{fill:#cde;stroke:#468}.med{stroke:#024;stroke-width:2}"
-	".wh{stroke:#468}.dot{fill:#c40;fill-opacity:.7}.mk .box{fill:#fdc}.line{fill:none;stroke:#246;stroke-width:2}"
+	".wh{stroke:#468}.dot{stroke:#c40;stroke-opacity:.7;stroke-width:4.4;stroke-linecap:round;fill:none}.mk .box{fill:#fdc}.line{fill:none;stroke:#246;stroke-width:2}"
 	".pt{fill:#246}.cp{stroke:#c00;stroke-dasharray:4 3;stroke-width:2}.cpl{fill:#c00}.bar{fill:#8ab}"
 	".hot{fill:#d43}.thr{stroke:#c00;stroke-dasharray:6 3}.thl{fill:#c00;text-anchor:end}"
 	".spark polyline{fill:none;stroke:#246}.spark circle{fill:#c00}.hl{text-anchor:start}.hr{text-anchor:end}"
@@ -79,13 +79,31 @@ static int mark(struct marks *m, const struct ior_report *r)
 	return IOR_OK;
 }
 
-/* The kernel a chart of series si centres on: its first change point, else its newest kernel. */
+static size_t position_of(const struct ior_rt_series *s, size_t group)
+{
+	for (size_t k = 0; k < s->n; k++)
+		if (s->m[k].group == group)
+			return k;
+	return s->n - 1;
+}
+
+/* The kernel a chart of series si centres on: its first change point, else the kernel of its
+ * worst alert, else the verdict's candidate, else its newest kernel. */
 static size_t focus(const struct ior_report *r, size_t si)
 {
+	const struct ior_rt_series *s = &r->rt->series[si];
 	for (size_t i = 0; i < r->nchanges; i++)
 		if (r->changes[i].series == si && r->changes[i].ncp)
 			return r->changes[i].cp[0].index;
-	return r->rt->series[si].n - 1;
+	for (size_t i = 0; i < r->nalert_order; i++) {
+		const struct ior_alert *a = &r->alerts[r->alert_order[i]];
+		if (a->kind == IOR_ALERT_CELL && r->rt->groups[a->group].cells[a->index].series == si)
+			return position_of(s, a->group);
+	}
+	for (size_t i = 0; i < r->nverdicts; i++)
+		if (r->verdicts[i].series == si)
+			return position_of(s, r->verdicts[i].cand_group);
+	return s->n - 1;
 }
 
 static void window(size_t n, size_t at, size_t *lo, size_t *hi)
@@ -361,8 +379,19 @@ static void raw_samples(FILE *out, const struct ior_report *r, const struct mark
 		series_name(name, sizeof(name), s);
 		fprintf(out, "<h3 id=\"raw-%zu\">", si);
 		text(out, name);
-		fputs("</h3><table><tr><th class=\"l\">kernel</th><th>n</th><th>median</th><th class=\"l\">samples in run and repetition order</th></tr>\n", out);
-		for (size_t k = 0; k < s->n; k++) {
+		size_t lo, hi;
+		window(s->n, focus(r, si), &lo, &hi);
+		fputs("</h3>", out);
+		if (hi - lo < s->n) {
+			fprintf(out, "<p>The %zu kernels the chart shows, of %zu; every sample of every kernel: "
+				"<code>ioregress report --format csv --device ", hi - lo, s->n);
+			text(out, s->device);
+			fputs(" --engine ", out);
+			text(out, s->engine);
+			fputs("</code>.</p>", out);
+		}
+		fputs("<table><tr><th class=\"l\">kernel</th><th>n</th><th>median</th><th class=\"l\">samples in run and repetition order</th></tr>\n", out);
+		for (size_t k = lo; k < hi; k++) {
 			const struct ior_rt_group *g = &r->rt->groups[s->m[k].group];
 			const struct ior_rt_cell *c = &g->cells[s->m[k].index];
 			fputs("<tr>", out);

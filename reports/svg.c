@@ -102,12 +102,14 @@ void ior_svg_dots_box(FILE *out, const struct ior_svg_chart *c)
 			ypos(s, k->q3), 2 * half, fmax(0.5, ypos(s, k->q1) - ypos(s, k->q3)));
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"med\"/>", x - half,
 			ypos(s, k->median), x + half, ypos(s, k->median));
+		/* the dots of a column as one path of zero-length round-capped strokes: one element
+		 * instead of one per sample keeps a page of thousands of samples quick to open */
+		fputs("<path class=\"dot\" d=\"", out);
 		for (size_t j = 0; j < k->n; j++) {
 			double jitter = (fmod((double)j * 0.618034, 1.0) - 0.5) * half * 1.4;  /* spread the dots sideways */
-			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.2\" class=\"dot\"/>", x + jitter,
-				ypos(s, k->values[j]));
+			fprintf(out, "M%.1f %.1fh0", x + jitter, ypos(s, k->values[j]));
 		}
-		fputs("</g>", out);
+		fputs("\"/></g>", out);
 	}
 	fputs("</svg>\n", out);
 }
@@ -189,18 +191,23 @@ void ior_svg_sparkline(FILE *out, const double *v, size_t n, size_t mark)
 	fputs("</svg>", out);
 }
 
-/* Blue for better, red for worse, white at the usual level; full colour at 20% off. */
-static void colour(FILE *out, double ratio, bool worse_is_low)
+/* The colour scale in steps: ratio 0.8 (or 1.2 for lower-is-better) is full "worse" red, 1 is
+ * white, the other end full blue; 2 x HEAT_STEPS + 1 buckets, each drawn as one path. */
+#define HEAT_STEPS 10
+
+static int bucket(double ratio, bool worse_is_low)
 {
-	if (isnan(ratio)) {
-		fputs("#eee", out);
-		return;
-	}
 	double t = fmax(-1, fmin(1, (ratio - 1) / 0.2));
 	if (worse_is_low)
 		t = -t;
-	int r = t > 0 ? 255 : (int)(255 * (1 + t)), g = (int)(255 * (1 - fabs(t))), b = t < 0 ? 255 : (int)(255 * (1 - t));
-	fprintf(out, "#%02x%02x%02x", r, g, b);
+	return (int)lround(t * HEAT_STEPS);  /* -HEAT_STEPS (better) .. +HEAT_STEPS (worse) */
+}
+
+static void bucket_colour(FILE *out, int b)
+{
+	double t = (double)b / HEAT_STEPS;
+	int r = t > 0 ? 255 : (int)(255 * (1 + t)), g = (int)(255 * (1 - fabs(t))), bl = t < 0 ? 255 : (int)(255 * (1 - t));
+	fprintf(out, "#%02x%02x%02x", r, g, bl);
 }
 
 void ior_svg_heatmap(FILE *out, const char *id, const char *const *rows, const bool *worse_is_low, size_t nrows,
@@ -220,18 +227,28 @@ void ior_svg_heatmap(FILE *out, const char *id, const char *const *rows, const b
 		fputs("</text>", out);
 	}
 	for (size_t r = 0; r < nrows; r++) {
-		double y = HEAD + CH * (double)r;
-		fprintf(out, "<text x=\"%d\" y=\"%.1f\" class=\"hr\">", LABEL - 4, y + CH - 2);
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" class=\"hr\">", LABEL - 4, HEAD + CH * (double)r + CH - 2);
 		ior_esc_xml(out, rows[r]);
 		fputs("</text>", out);
-		for (size_t c = 0; c < ncols; c++) {
-			double v = ratio[r * ncols + c];
-			if (isnan(v))
-				continue;
-			fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"", LABEL + cw * (double)c, y, cw, CH);
-			colour(out, v, worse_is_low[r]);
+	}
+	/* one path per colour: 21 elements however many kernels and cells */
+	for (int b = -HEAT_STEPS; b <= HEAT_STEPS; b++) {
+		bool open = false;
+		for (size_t r = 0; r < nrows; r++)
+			for (size_t c = 0; c < ncols; c++) {
+				double v = ratio[r * ncols + c];
+				if (isnan(v) || bucket(v, worse_is_low[r]) != b)
+					continue;
+				if (!open) {
+					fputs("<path fill=\"", out);
+					bucket_colour(out, b);
+					fputs("\" d=\"", out);
+					open = true;
+				}
+				fprintf(out, "M%.1f %.1fh%.1fv%dh-%.1fz", LABEL + cw * (double)c, HEAD + CH * (double)r, cw, CH, cw);
+			}
+		if (open)
 			fputs("\"/>", out);
-		}
 	}
 	fputs("</svg>\n", out);
 }
