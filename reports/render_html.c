@@ -27,7 +27,7 @@ static const char style[] =
 	".pt{fill:#246}.cp{stroke:#c00;stroke-dasharray:4 3;stroke-width:2}.cpl{fill:#c00}.bar{fill:#8ab}"
 	".hot{fill:#d43}.thr{stroke:#c00;stroke-dasharray:6 3}.thl{fill:#c00;text-anchor:end}"
 	".spark polyline{fill:none;stroke:#246}.spark circle{fill:#c00}.hl{text-anchor:start}.hr{text-anchor:end}"
-	".legend span{display:inline-block;width:1em;height:1em;vertical-align:middle;margin:0 .3em}";
+	"tr.why td{font-size:.9em;border-top:none;padding-bottom:6px}.legend span{display:inline-block;width:1em;height:1em;vertical-align:middle;margin:0 .3em}";
 
 static void text(FILE *out, const char *s)
 {
@@ -248,7 +248,7 @@ static void alert_rows(FILE *out, const struct ior_report *r)
 			a->threshold * 100, a->severity, a->n);
 		spark_of_series(out, r, dev ? &r->rt->dseries[series] : &r->rt->series[series], dev, true, a->group);
 		ior_alert_describe(words, sizeof(words), a);
-		fputs("</td><td class=\"l\">", out);
+		fputs("</td></tr>\n<tr class=\"alert why\"><td colspan=\"12\" class=\"l\">", out);
 		text(out, words);
 		if (dev)
 			fprintf(out, " <a href=\"#device-%zu\">chart</a>", series);
@@ -274,7 +274,7 @@ static void regression_rows(FILE *out, const struct ior_report *r)
 			(c->ratio - 1) * 100, (c->ratio_lo - 1) * 100, (c->ratio_hi - 1) * 100, c->mw.p, c->welch.p, c->na, c->nb,
 			c->median_a, c->median_b);
 		spark_of_series(out, r, s, false, false, v->cand_group);
-		fputs("</td><td class=\"l\">", out);
+		fputs("</td></tr>\n<tr class=\"reg why\"><td colspan=\"12\" class=\"l\">", out);
 		text(out, c->reason);
 		fprintf(out, " <a href=\"#cell-%zu\">chart</a> <a href=\"#raw-%zu\">samples</a></td></tr>\n", v->series, v->series);
 	}
@@ -290,7 +290,7 @@ static void alerts_section(FILE *out, const struct ior_report *r)
 	}
 	fputs("<table><tr><th class=\"l\">kind</th><th class=\"l\">host</th><th class=\"l\">kernel</th><th class=\"l\">engine</th>"
 	      "<th class=\"l\">device</th><th class=\"l\">scheduler</th><th>effect</th><th>interval / threshold</th>"
-	      "<th>p / severity</th><th>samples</th><th>medians</th><th>kernels</th><th class=\"l\">why</th></tr>\n", out);
+	      "<th>p / severity</th><th>samples</th><th>medians</th><th>kernels</th></tr>\n", out);
 	regression_rows(out, r);
 	alert_rows(out, r);
 	fputs("</table>\n", out);
