@@ -215,6 +215,18 @@ static void test_seed_json_against_database_and_text(void)
 		}
 	}
 	CU_ASSERT_EQUAL(cells, (size_t)ior_test_query(db, "SELECT count(DISTINCT cell_id) FROM sample_view"));
+	/* each device's spread line: min, max, spread, CoV and n as the text prints them */
+	for (size_t g = 0; g < json_object_array_length(groups); g++) {
+		json_object *ds = get(json_object_array_get_idx(groups, g), "devices");
+		for (size_t d = 0; d < json_object_array_length(ds); d++) {
+			json_object *st = get(json_object_array_get_idx(ds, d), "stats");
+			char line[160];
+			snprintf(line, sizeof(line), " %9.2f %9.2f %7.1f%% %7.1f%% %3d", json_object_get_double(get(st, "min")),
+				 json_object_get_double(get(st, "max")), json_object_get_double(get(st, "spread")) * 100,
+				 json_object_get_double(get(st, "cov")) * 100, json_object_get_int(get(st, "n")));
+			CU_ASSERT_PTR_NOT_NULL(strstr(text, line));
+		}
+	}
 	/* alerts: the same words in text and JSON; the field report's SSD RAID on 2.6.32 first */
 	json_object *alerts = get(root, "alerts");
 	CU_ASSERT_EQUAL_FATAL(json_object_array_length(alerts), 2);
@@ -392,6 +404,27 @@ static void test_run_data_in_every_format(void)
 	}
 }
 
+/* The verdicts of text (check's table) and JSON are the same figures. */
+static void test_verdicts_agree(void)
+{
+	const char *db = run_db();
+	char *json = report(db, "json", "--baseline=6.1.0-57-cloud-amd64"), *text = report(db, "text", "--baseline=6.1.0-57-cloud-amd64");
+	json_object *root = parse(json), *cells = get(get(root, "verdicts"), "cells");
+	CU_ASSERT_EQUAL_FATAL(json_object_array_length(cells), 3);
+	for (size_t i = 0; i < json_object_array_length(cells); i++) {
+		json_object *c = json_object_array_get_idx(cells, i);
+		char row[256];
+		snprintf(row, sizeof(row), " %3d %3d %10.2f %10.2f %+7.1f%%", json_object_get_int(get(c, "n_baseline")),
+			 json_object_get_int(get(c, "n_candidate")), json_object_get_double(get(c, "median_baseline")),
+			 json_object_get_double(get(c, "median_candidate")), (json_object_get_double(get(c, "ratio")) - 1) * 100);
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, row));
+		snprintf(row, sizeof(row), "%s: %s", json_object_get_string(get(c, "verdict")), json_object_get_string(get(c, "reason")));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, row));
+	}
+	json_object_put(root);
+	free(json), free(text);
+}
+
 /* --fail-on and --alerts: a non-zero status for CI, the worst first. */
 static void test_fail_on_and_alerts(void)
 {
@@ -464,6 +497,7 @@ int main(void)
 		IOR_TEST(test_json_meets_its_schema),
 		IOR_TEST(test_junit_structure),
 		IOR_TEST(test_run_data_in_every_format),
+		IOR_TEST(test_verdicts_agree),
 		IOR_TEST(test_fail_on_and_alerts),
 		IOR_TEST(test_check_shows_what_did_not_run),
 		IOR_TEST(test_output_file),
