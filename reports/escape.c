@@ -124,3 +124,44 @@ void ior_json_num(FILE *out, double v)
 	else
 		fputs("null", out);
 }
+
+size_t ior_fixed_format(char *buf, size_t len, double v, int decimals)
+{
+	static const double scale[] = { 1, 10, 100, 1000, 10000 };
+	double a = fabs(v), scaled = a * scale[decimals];
+	double frac = scaled - floor(scaled);
+	/* Integer digits where they cannot differ from printf's: not near a tie (printf rounds the
+	 * exact binary value, the product above may round a hair either way), not too large. */
+	if (decimals < 0 || decimals > 4 || !isfinite(v) || scaled >= 1e15 || fabs(frac - 0.5) < 1e-6) {
+		int n = snprintf(buf, len, "%.*f", decimals < 0 ? 0 : decimals, v);
+		return n > 0 && (size_t)n < len ? (size_t)n : 0;
+	}
+	long long q = llround(scaled);
+	char tmp[40];
+	size_t n = 0;
+	for (int d = 0; d < decimals; d++, q /= 10)
+		tmp[n++] = (char)('0' + q % 10);
+	if (decimals)
+		tmp[n++] = '.';
+	do {
+		tmp[n++] = (char)('0' + q % 10);
+		q /= 10;
+	} while (q);
+	if (v < 0)
+		tmp[n++] = '-';
+	if (n + 1 > len)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = 0;
+	return n;
+}
+
+void ior_put_fixed(FILE *out, int width, double v, int decimals)
+{
+	char buf[64];
+	size_t n = ior_fixed_format(buf, sizeof(buf), v, decimals);
+	for (int pad = width - (int)n; pad > 0; pad--)
+		fputc(' ', out);
+	fwrite(buf, 1, n, out);
+}

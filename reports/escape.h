@@ -14,6 +14,14 @@ void ior_esc_md(FILE *out, const char *s);     /* backslash before Markdown's pu
 /* A finite number as JSON and CSV write it: up to nine decimals without trailing zeros in
  * [1e-3, 1e6), %.15g outside. Returns its length (0 when buf is too small). */
 size_t ior_num_format(char *buf, size_t len, double v);
+/* v with decimals (0 to 4) digits after the point, exactly as printf's "%.*f" writes it, by
+ * integer arithmetic except next to a tie; a million table entries are printf's heaviest work.
+ * Returns the length (0 when buf is too small). */
+size_t ior_fixed_format(char *buf, size_t len, double v, int decimals);
+
+/* The same written to out right-aligned in width columns: fprintf's "%*.*f". */
+void ior_put_fixed(FILE *out, int width, double v, int decimals);
+
 /* A number for JSON: ior_num_format when finite, null otherwise. */
 void ior_json_num(FILE *out, double v);
 

@@ -25,9 +25,19 @@ static void cell_table(FILE *out, const struct ior_report *r, size_t gi)
 		fputs(" | ", out);
 		ior_esc_md(out, ior_render_sched(c->scheduler));
 		fputs(" |", out);
-		for (size_t k = 0; k < g->max_n; k++)
-			k < c->n ? fprintf(out, " %.2f |", c->values[k]) : fputs(" - |", out);
-		fprintf(out, " %.2f | %.3f%% | %s |\n", c->total, c->share * 100, c->best ? "*" : "");
+		for (size_t k = 0; k < g->max_n; k++) {
+			fputc(' ', out);
+			if (k < c->n)
+				ior_put_fixed(out, 0, c->values[k], 2);
+			else
+				fputc('-', out);
+			fputs(" |", out);
+		}
+		fputc(' ', out);
+		ior_put_fixed(out, 0, c->total, 2);
+		fputs(" | ", out);
+		ior_put_fixed(out, 0, c->share * 100, 3);
+		fputs(c->best ? "% | * |\n" : "% |  |\n", out);
 	}
 }
 

@@ -2,6 +2,7 @@
 #include "reports/render.h"
 
 #include "common/error.h"
+#include "reports/escape.h"
 
 #include <math.h>
 #include <string.h>
@@ -42,12 +43,17 @@ static void cell_rows(FILE *out, const struct ior_report *r, size_t gi, int dw, 
 			continue;
 		fprintf(out, "%-*s  %-*s", dw, c->device, sw, ior_render_sched(c->scheduler));
 		for (size_t k = 0; k < g->max_n; k++) {
+			fputc(' ', out);
 			if (k < c->n)
-				fprintf(out, " %9.2f", c->values[k]);
+				ior_put_fixed(out, 9, c->values[k], 2);
 			else
-				fprintf(out, " %9s", "-");
+				fputs("        -", out);
 		}
-		fprintf(out, " %10.2f %8.3f%%%s\n", c->total, c->share * 100, c->best ? " *" : "");
+		fputc(' ', out);
+		ior_put_fixed(out, 10, c->total, 2);
+		fputc(' ', out);
+		ior_put_fixed(out, 8, c->share * 100, 3);
+		fputs(c->best ? "% *\n" : "%\n", out);
 	}
 }
 
