@@ -20,11 +20,12 @@ static int input_order(const void *x, const void *y, void *ctx)
 {
 	const struct ior_rt_input *in = ctx;
 	const struct ior_rt_input *a = &in[*(const size_t *)x], *b = &in[*(const size_t *)y];
-	int c = ior_rt_strcmp(a->host, b->host);
-	if (!c)
+	int c = a->host == b->host ? 0 : ior_rt_strcmp(a->host, b->host);
+	if (!c && a->kernel != b->kernel) {  /* interned names: one pointer, no parse */
 		c = ior_kver_cmp(a->kernel, b->kernel);
-	if (!c)
-		c = ior_rt_strcmp(a->kernel, b->kernel);
+		if (!c)
+			c = ior_rt_strcmp(a->kernel, b->kernel);
+	}
 	if (!c)
 		c = ior_rt_strcmp(a->engine, b->engine);
 	if (!c)
