@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # report at scale: generates a database of KERNELS x 5 devices x 4 schedulers x 10 engines x REPS samples
 # (default 200 x ... x 25 = 1,000,000), imports it, and times every format of `report` (and `check`)
 # as whole processes: wall seconds, peak memory, output size. Targets: under 2 s and 300 MB each.

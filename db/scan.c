@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Streaming reads for reports: one statement per scan, prepared here because a report runs each once. */
 #include "db/scan.h"
 #include "db/internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Format escapes for model strings. */
 #include "reports/escape.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Interned strings: an open-addressing hash set over strings kept in large blocks. */
 #include "reports/intern.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Builds the report model: load, tables, which parts are in view, alerts, change points, verdicts. */
 #include "reports/model_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private to the report model's files: the steps of ior_report_build. */
 #ifndef IOR_REPORTS_MODEL_INTERNAL_H
 #define IOR_REPORTS_MODEL_INTERNAL_H

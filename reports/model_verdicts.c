@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Verdicts of the report model: the candidate kernel against the baseline on every in-view cell key both measured, and the schedulers left out because only one kernel offered them. */
 #include "reports/model_internal.h"
 

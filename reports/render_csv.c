@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The CSV report: every raw sample joined with its context (the sample view's columns), one row a sample, RFC 4180. */
 #include "reports/render.h"
 

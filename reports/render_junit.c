@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The JUnit XML report: one test case per compared cell (a regression fails, inconclusive is skipped) and one per device and kernel for the variance alerts, figures in properties, as Jenkins and GitLab read it. */
 #include "reports/render.h"
 

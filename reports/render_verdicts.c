@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verdict table of `check` and of the text report: one row per compared cell, what was left out, and the summary line. */
 #include "reports/render.h"
 

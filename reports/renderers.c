@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The registry of renderers (an explicit list, as engines/registry.c has) and the word helpers they share. */
 #include "reports/render.h"
 

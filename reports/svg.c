@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Inline SVG drawing for the HTML report; every label goes through the XML escape. */
 #include "reports/svg.h"
 
