@@ -252,7 +252,7 @@ static void alert_rows(FILE *out, const struct ior_report *r)
 		fputs("</td></tr>\n<tr class=\"alert why\"><td colspan=\"12\" class=\"l\">", out);
 		text(out, words);
 		if (dev)
-			fprintf(out, " <a href=\"#device-%zu\">chart</a>", series);
+			fprintf(out, " <a href=\"#device-%zu\">chart</a> <a href=\"#raw-device-%zu\">samples</a>", series, series);
 		else
 			fprintf(out, " <a href=\"#cell-%zu\">chart</a> <a href=\"#raw-%zu\">samples</a>", series, series);
 		fputs("</td></tr>\n", out);
@@ -369,6 +369,37 @@ static int heatmaps(FILE *out, const struct ior_report *r)
 
 /* --- raw samples of the charted cells -------------------------------------------- */
 
+/* A charted device's samples per kernel (all its schedulers), around the alert's kernel. */
+static void raw_device(FILE *out, const struct ior_report *r, size_t di)
+{
+	const struct ior_rt_series *s = &r->rt->dseries[di];
+	size_t at = s->n - 1, lo, hi;
+	for (size_t k = 0; k < s->n; k++)
+		if (device_alert_at(r, s->m[k].group, s->m[k].index))
+			at = k;
+	window(s->n, at, &lo, &hi);
+	fprintf(out, "<h3 id=\"raw-device-%zu\">", di);
+	text(out, s->host);
+	fputs(", ", out);
+	text(out, s->engine);
+	fputs(", device ", out);
+	text(out, s->device);
+	fputs(" (every scheduler)</h3><table><tr><th class=\"l\">kernel</th><th>n</th><th>min</th><th>max</th><th>spread</th>"
+	      "<th class=\"l\">samples in cell, run and repetition order</th></tr>\n", out);
+	for (size_t k = lo; k < hi; k++) {
+		const struct ior_rt_group *g = &r->rt->groups[s->m[k].group];
+		const struct ior_rt_device *d = &g->devices[s->m[k].index];
+		fputs(device_alert_at(r, s->m[k].group, s->m[k].index) ? "<tr class=\"alert\">" : "<tr>", out);
+		td(out, g->kernel);
+		fprintf(out, "<td>%zu</td><td>%.2f</td><td>%.2f</td><td>%.1f%%</td><td class=\"l\">", d->n, d->st.min, d->st.max,
+			d->st.spread * 100);
+		for (size_t v = 0; v < d->n; v++)
+			fprintf(out, "%s%.2f", v ? " " : "", d->values[v]);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
 static void raw_samples(FILE *out, const struct ior_report *r, const struct marks *m)
 {
 	fputs("<h2 id=\"raw\">Raw samples of the charted cells</h2>\n", out);
@@ -404,6 +435,9 @@ static void raw_samples(FILE *out, const struct ior_report *r, const struct mark
 		}
 		fputs("</table>\n", out);
 	}
+	for (size_t di = 0; di < r->rt->ndseries; di++)
+		if (m->device[di])
+			raw_device(out, r, di);
 }
 
 /* --- the tables ------------------------------------------------------------------ */

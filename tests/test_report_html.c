@@ -218,6 +218,17 @@ static void test_seed_report_in_chromium(void)
 	CU_ASSERT_PTR_NULL(strstr(page, "<script"));
 	CU_ASSERT_PTR_NULL(strstr(page, "src=\""));
 	CU_ASSERT_PTR_NULL(strstr(page, "href=\"http"));
+	/* every link inside the page lands on an anchor of the page (alerts to charts and samples) */
+	size_t links = 0;
+	for (const char *p = page; (p = strstr(p, "href=\"#")); p += 7, links++) {
+		char id[128];
+		snprintf(id, sizeof(id), "id=\"%.*s\"", (int)strcspn(p + 7, "\""), p + 7);
+		if (!strstr(page, id))
+			fprintf(stderr, "no anchor for %s\n", id);
+		CU_ASSERT_PTR_NOT_NULL(strstr(page, id));
+	}
+	CU_ASSERT_TRUE(links > 10);
+	CU_ASSERT_PTR_NOT_NULL(strstr(page, "href=\"#raw-device-"));
 	char url[4200];
 	snprintf(url, sizeof(url), "file://%s", html);
 	const char *dom = path_in_tmp("seed.dom"), *log = path_in_tmp("seed.log");
