@@ -79,39 +79,47 @@ void ior_esc_md(FILE *out, const char *s)
 	}
 }
 
+/* "-whole.frac" with frac written in fdigits digits (none: no point) into buf; its length, or 0
+ * when buf is too small. */
+static size_t put_digits(char *buf, size_t len, bool negative, unsigned long long whole, unsigned long long frac,
+			 int fdigits)
+{
+	char tmp[48];
+	size_t n = 0;
+	for (int d = 0; d < fdigits; d++, frac /= 10)
+		tmp[n++] = (char)('0' + frac % 10);
+	if (fdigits)
+		tmp[n++] = '.';
+	do {
+		tmp[n++] = (char)('0' + whole % 10);
+		whole /= 10;
+	} while (whole);
+	if (negative)
+		tmp[n++] = '-';
+	if (n + 1 > len)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = 0;
+	return n;
+}
+
 size_t ior_num_format(char *buf, size_t len, double v)
 {
 	double a = fabs(v);
 	/* Fixed point with nine decimals, trailing zeros dropped, by integer arithmetic: exact for
 	 * the figures tools print (115.51, 4521.375) and ten times faster than printf's %g, which a
-	 * million samples feel. Outside [1e-3, 1e6) nine decimals are too few, or more than a double holds (1e6 x 1e9 nears 2^53): %g. */
+	 * million samples feel. Outside [1e-3, 1e6) nine decimals are too few, or more than a double
+	 * holds (1e6 x 1e9 nears 2^53): %g. */
 	if (v == 0 || (a >= 1e-3 && a < 1e6)) {
-		long long scaled = llround(a * 1e9);
-		long long whole = scaled / 1000000000, frac = scaled % 1000000000;
-		char tmp[40];
-		size_t n = 0;
-		if (frac) {
-			int digits = 9;
-			while (frac % 10 == 0) {
-				frac /= 10;
-				digits--;
-			}
-			for (int d = 0; d < digits; d++, frac /= 10)
-				tmp[n++] = (char)('0' + frac % 10);
-			tmp[n++] = '.';
+		unsigned long long scaled = (unsigned long long)llround(a * 1e9);
+		unsigned long long frac = scaled % 1000000000ull;
+		int digits = frac ? 9 : 0;
+		while (frac && frac % 10 == 0) {
+			frac /= 10;
+			digits--;
 		}
-		do {
-			tmp[n++] = (char)('0' + whole % 10);
-			whole /= 10;
-		} while (whole);
-		if (v < 0 && scaled)
-			tmp[n++] = '-';
-		if (n + 1 > len)
-			return 0;
-		for (size_t i = 0; i < n; i++)
-			buf[i] = tmp[n - 1 - i];
-		buf[n] = 0;
-		return n;
+		return put_digits(buf, len, v < 0 && scaled, scaled / 1000000000ull, frac, digits);
 	}
 	int n = snprintf(buf, len, "%.15g", v);
 	return n > 0 && (size_t)n < len ? (size_t)n : 0;
@@ -128,34 +136,17 @@ void ior_json_num(FILE *out, double v)
 
 size_t ior_fixed_format(char *buf, size_t len, double v, int decimals)
 {
-	static const double scale[] = { 1, 10, 100, 1000, 10000 };
-	double a = fabs(v), scaled = a * scale[decimals];
-	double frac = scaled - floor(scaled);
+	static const unsigned long long pow10[] = { 1, 10, 100, 1000, 10000 };
+	bool fast = decimals >= 0 && decimals <= 4 && isfinite(v);
+	double scaled = fast ? fabs(v) * (double)pow10[decimals] : 0;
 	/* Integer digits where they cannot differ from printf's: not near a tie (printf rounds the
 	 * exact binary value, the product above may round a hair either way), not too large. */
-	if (decimals < 0 || decimals > 4 || !isfinite(v) || scaled >= 1e15 || fabs(frac - 0.5) < 1e-6) {
+	if (!fast || scaled >= 1e15 || fabs(scaled - floor(scaled) - 0.5) < 1e-6) {
 		int n = snprintf(buf, len, "%.*f", decimals < 0 ? 0 : decimals, v);
 		return n > 0 && (size_t)n < len ? (size_t)n : 0;
 	}
-	long long q = llround(scaled);
-	char tmp[40];
-	size_t n = 0;
-	for (int d = 0; d < decimals; d++, q /= 10)
-		tmp[n++] = (char)('0' + q % 10);
-	if (decimals)
-		tmp[n++] = '.';
-	do {
-		tmp[n++] = (char)('0' + q % 10);
-		q /= 10;
-	} while (q);
-	if (v < 0)
-		tmp[n++] = '-';
-	if (n + 1 > len)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	buf[n] = 0;
-	return n;
+	unsigned long long q = (unsigned long long)llround(scaled);
+	return put_digits(buf, len, v < 0, q / pow10[decimals], q % pow10[decimals], decimals);
 }
 
 void ior_put_fixed(FILE *out, int width, double v, int decimals)

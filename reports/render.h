@@ -35,6 +35,16 @@ IOR_RENDERER_LIST(IOR_RENDERER_DECLARE)
 /* The verdict table `check` prints: one row per compared cell, the left-out schedulers, the summary line. */
 int ior_render_verdicts_text(FILE *out, const struct ior_report *r);
 
+/* A cell's figures in the field report's order: each repetition, the total, the share, the
+ * best mark; each renderer gives its syntax. */
+struct ior_row_syntax {
+	const char *open, *close;             /* around each figure: " " and "" (text), " " and " |", "<td>" and "</td>" */
+	int value_width, total_width, share_width;  /* right-aligned widths, 0 for none */
+	const char *best, *not_best;          /* the last column, with its own separators */
+};
+void ior_render_figures(FILE *out, const struct ior_rt_group *g, const struct ior_rt_cell *c,
+			const struct ior_row_syntax *s);
+
 /* Helpers the renderers share for words (no statistics): */
 /* "SSD RAID noop" style label of a series' scheduler ("-" when none). */
 const char *ior_render_sched(const char *scheduler);

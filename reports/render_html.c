@@ -465,9 +465,9 @@ static void group_table(FILE *out, const struct ior_report *r, size_t gi)
 		fputs("<tr>", out);
 		td(out, c->device);
 		td(out, ior_render_sched(c->scheduler));
-		for (size_t k = 0; k < g->max_n; k++)
-			k < c->n ? fprintf(out, "<td>%.2f</td>", c->values[k]) : fputs("<td>-</td>", out);
-		fprintf(out, "<td>%.2f</td><td>%.3f%%</td><td>%s</td></tr>\n", c->total, c->share * 100, c->best ? "*" : "");
+		static const struct ior_row_syntax html = { .open = "<td>", .close = "</td>", .best = "<td>*</td></tr>\n",
+							    .not_best = "<td></td></tr>\n" };
+		ior_render_figures(out, g, c, &html);
 	}
 	fputs("</table>\n<table><tr><th class=\"l\">device</th><th>min</th><th>max</th><th>spread</th><th>CoV</th><th>n</th><th class=\"l\">fill</th></tr>\n", out);
 	for (size_t d = 0; d < g->ndevices; d++) {

@@ -26,19 +26,8 @@ static void cell_table(FILE *out, const struct ior_report *r, size_t gi)
 		fputs(" | ", out);
 		ior_esc_md(out, ior_render_sched(c->scheduler));
 		fputs(" |", out);
-		for (size_t k = 0; k < g->max_n; k++) {
-			fputc(' ', out);
-			if (k < c->n)
-				ior_put_fixed(out, 0, c->values[k], 2);
-			else
-				fputc('-', out);
-			fputs(" |", out);
-		}
-		fputc(' ', out);
-		ior_put_fixed(out, 0, c->total, 2);
-		fputs(" | ", out);
-		ior_put_fixed(out, 0, c->share * 100, 3);
-		fputs(c->best ? "% | * |\n" : "% |  |\n", out);
+		static const struct ior_row_syntax md = { .open = " ", .close = " |", .best = " * |\n", .not_best = "  |\n" };
+		ior_render_figures(out, g, c, &md);
 	}
 }
 

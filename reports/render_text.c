@@ -42,19 +42,10 @@ static void cell_rows(FILE *out, const struct ior_report *r, size_t gi, int dw, 
 		const struct ior_rt_cell *c = &g->cells[i];
 		if (!r->cell_in_view[gi][i])
 			continue;
+		static const struct ior_row_syntax text = { .open = " ", .close = "", .value_width = 9, .total_width = 10,
+							    .share_width = 8, .best = " *\n", .not_best = "\n" };
 		fprintf(out, "%-*s  %-*s", dw, c->device, sw, ior_render_sched(c->scheduler));
-		for (size_t k = 0; k < g->max_n; k++) {
-			fputc(' ', out);
-			if (k < c->n)
-				ior_put_fixed(out, 9, c->values[k], 2);
-			else
-				fputs("        -", out);
-		}
-		fputc(' ', out);
-		ior_put_fixed(out, 10, c->total, 2);
-		fputc(' ', out);
-		ior_put_fixed(out, 8, c->share * 100, 3);
-		fputs(c->best ? "% *\n" : "%\n", out);
+		ior_render_figures(out, g, c, &text);
 	}
 }
 

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "common/suggest.h"
+#include "reports/escape.h"
 
 #include <string.h>
 
@@ -44,6 +45,27 @@ int ior_renderer_find(const struct ior_renderer **out, const char *name)
 		return ior_error_set(IOR_EINVALID, "unknown format '%s'; did you mean '%s'? (formats: %s)", name, near.best,
 				     names);
 	return ior_error_set(IOR_EINVALID, "unknown format '%s' (formats: %s)", name, names);
+}
+
+void ior_render_figures(FILE *out, const struct ior_rt_group *g, const struct ior_rt_cell *c,
+			const struct ior_row_syntax *s)
+{
+	for (size_t k = 0; k < g->max_n; k++) {
+		fputs(s->open, out);
+		if (k < c->n)
+			ior_put_fixed(out, s->value_width, c->values[k], 2);
+		else  /* a cell with fewer repetitions than the widest */
+			fprintf(out, "%*s", s->value_width, "-");
+		fputs(s->close, out);
+	}
+	fputs(s->open, out);
+	ior_put_fixed(out, s->total_width, c->total, 2);
+	fputs(s->close, out);
+	fputs(s->open, out);
+	ior_put_fixed(out, s->share_width, c->share * 100, 3);
+	fputc('%', out);
+	fputs(s->close, out);
+	fputs(c->best ? s->best : s->not_best, out);
 }
 
 const char *ior_render_sched(const char *scheduler)
