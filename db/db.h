@@ -9,7 +9,7 @@
 #include "engines/engine.h"
 
 /* Current schema version, kept in PRAGMA user_version (db/SCHEMA.md lists the steps). */
-#define IOR_DB_SCHEMA_VERSION 4
+#define IOR_DB_SCHEMA_VERSION 5
 
 /* PRAGMA application_id of every ioregress database ("iorg"): a file with
  * tables and another id is someone else's and is never touched. */
@@ -213,5 +213,26 @@ const char *ior_db_import_problems(struct ior_db *db);
 
 /* Raw handle for tests and ad-hoc inspection; reports go through the functions above. */
 struct sqlite3 *ior_db_handle(struct ior_db *db);
+
+/* --- merging other databases (db/merge.c) ------------------------------------ */
+
+/* What one merge added and found already present, per table. */
+struct ior_db_merge_stats {
+	size_t ntables;
+	struct {
+		const char *table;
+		size_t added, present;
+	} t[16];
+};
+
+/* Merges every run of the ioregress database at path into db, with each run's host, kernel,
+ * devices, offers, cells, samples and VM boots: rows already in db (the same identity) are not
+ * added again, so merging a file twice adds nothing. All or nothing: an error leaves db as it
+ * was. A file of an older schema is upgraded in memory first (the file is only read); one of a
+ * newer schema, another application's database or db's own file is refused (IOR_EINVALID). */
+int ior_db_merge(struct ior_db *db, const char *path, struct ior_db_merge_stats *stats);
+/* The rows of table that the merge added (0 for a table it did not touch). */
+size_t ior_db_merge_added(const struct ior_db_merge_stats *stats, const char *table);
+size_t ior_db_merge_present(const struct ior_db_merge_stats *stats, const char *table);
 
 #endif
