@@ -11,6 +11,9 @@ packages=(
   scdoc man-db                    # the man pages and their test (man -l)
   dpkg-dev file                   # cpack -G DEB: dpkg-shlibdeps computes Depends:
   shellcheck                      # ci/lint.sh
+  libarchive-dev                  # vm/: the guest's initramfs, written as a newc cpio archive
+  qemu-system-x86 busybox-static  # vm run: the guest machine and the initramfs's userland
+  yamllint                        # ci/templates: the CI fleet templates are linted
 )
 
 missing=()

@@ -214,6 +214,28 @@ const char *ior_db_import_problems(struct ior_db *db);
 /* Raw handle for tests and ad-hoc inspection; reports go through the functions above. */
 struct sqlite3 *ior_db_handle(struct ior_db *db);
 
+/* --- VM boots (db/vm_boots.c) ------------------------------------------------ */
+
+/* One boot of `vm run`, the vm_boots row (db/SCHEMA.md). NULL text and negative numbers are
+ * stored as NULL. */
+struct ior_db_vm_boot {
+	int64_t host_id, run_id;          /* run_id 0: the guest stored no run */
+	const char *kernel, *kernel_release, *package_version;
+	int boot_index;
+	const char *outcome, *reason;
+	int guest_status;
+	const char *accelerator;
+	int cpus, memory_mb;
+	const char *cache_mode, *pinned_cpus, *qemu_version, *matrix_file;
+	double boot_s, total_s;
+	const char *console;
+	size_t console_len;
+	const char *started_at;           /* NULL: now */
+};
+int ior_db_vm_boot_add(struct ior_db *db, const struct ior_db_vm_boot *b, int64_t *id);
+/* The newest run's id (a guest's database holds one), IOR_ENOTFOUND when there is none. */
+int ior_db_latest_run(struct ior_db *db, int64_t *run_id);
+
 /* --- merging other databases (db/merge.c) ------------------------------------ */
 
 /* What one merge added and found already present, per table. */

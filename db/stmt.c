@@ -98,6 +98,12 @@ static const char *const sql[IOR_STMT_COUNT] = {
 	[IOR_STMT_FILL_INSERT] =
 		"INSERT INTO fills (run_id, device_id, target, fill, bytes, seconds) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[IOR_STMT_RUN_REOPEN] = "UPDATE runs SET status = 'running', finished_at = NULL WHERE id = ?1",
+	[IOR_STMT_VM_BOOT_INSERT] =
+		"INSERT INTO vm_boots (host_id, run_id, kernel, kernel_release, kernel_package_version, boot_index, "
+		"outcome, reason, guest_status, accelerator, cpus, memory_mb, cache_mode, pinned_cpus, qemu_version, "
+		"matrix_file, boot_s, total_s, console_log, started_at, finished_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+		"?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ifnull(?20, " IOR_NOW "), " IOR_NOW ")",
+	[IOR_STMT_LATEST_RUN] = "SELECT max(id) FROM runs WHERE id IS NOT NULL HAVING max(id) IS NOT NULL",
 };
 
 int ior_db_stmt_prepare_all(struct ior_db *db)

@@ -32,7 +32,8 @@ static void test_help_lists_every_row(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--db FILE"));
 	/* no line of any help is wider than a terminal */
 	const struct ior_command *all[] = { &ior_cmd_run, &ior_cmd_probe, &ior_cmd_report, &ior_cmd_import,
-					    &ior_cmd_check, &ior_cmd_recover, &ior_cmd_schedulers, &ior_cmd_merge };
+					    &ior_cmd_check, &ior_cmd_recover, &ior_cmd_schedulers, &ior_cmd_merge,
+					    &ior_cmd_vm };
 	for (size_t c = 0; c < sizeof(all) / sizeof(all[0]); c++) {
 		help_of(all[c]);
 		for (const struct ior_cmd_opt *o = all[c]->options; o->name; o++)
@@ -89,7 +90,8 @@ static void test_parsers_take_their_rows(void)
 	char overview[sizeof(out)];
 	memcpy(overview, out, sizeof(out));
 	const struct ior_command *all[] = { &ior_cmd_run, &ior_cmd_probe, &ior_cmd_report, &ior_cmd_import,
-					    &ior_cmd_check, &ior_cmd_recover, &ior_cmd_schedulers, &ior_cmd_merge };
+					    &ior_cmd_check, &ior_cmd_recover, &ior_cmd_schedulers, &ior_cmd_merge,
+					    &ior_cmd_vm };
 	for (size_t c = 0; c < sizeof(all) / sizeof(all[0]); c++) {
 		const struct ior_command *cmd = all[c];
 		char listed[64];
