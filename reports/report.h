@@ -21,4 +21,9 @@ int ior_report_json(FILE *out, const struct ior_rt *rt, const struct ior_alert *
 struct ior_cp_opts;
 int ior_report_changes(FILE *out, const struct ior_rt *rt, const struct ior_cp_opts *opts);
 
+/* The VM boots of `vm run`: kernel, outcome, accelerator, CPUs, memory, cache mode, qemu
+ * version, boot and total seconds, the reason of each boot that was not ok. */
+struct ior_db_vm_boot_row;
+int ior_report_vm_boots(FILE *out, const struct ior_db_vm_boot_row *rows, size_t n);
+
 #endif
