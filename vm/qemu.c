@@ -353,8 +353,16 @@ int ior_vm_boot_once(const struct ior_vm_machine *m, const char *accel, const st
 	snprintf(b->cache_mode, sizeof(b->cache_mode), "%s", cache_mode_for(scratch));
 	struct qemu_argv q = { 0 };
 	build_argv(&q, m, accel, k, initramfs, probe, scratch, results, b->cache_mode);
+	/* the log starts with the command line, so a boot can be reproduced by hand */
+	append_console(b, "$", 1);
+	for (int i = 0; i < q.n; i++) {
+		append_console(b, " ", 1);
+		append_console(b, q.argv[i], strlen(q.argv[i]));
+	}
+	append_console(b, "\n", 1);
 	struct watch w = { .up_at = -1 };
 	w.t0 = w.last_out = now_s();
+	w.scan_from = b->console_len;
 	if ((rc = spawn_qemu(&q, &w))) {
 		b->outcome = IOR_VM_INFRA_ERROR;
 		snprintf(b->reason, sizeof(b->reason), "%s", ior_error_last());
