@@ -103,8 +103,11 @@ static void test_parsers_take_their_rows(void)
 			continue;
 		for (const struct ior_cmd_opt *o = cmd->options; o->name; o++) {
 			const char *v = sample_value(o);
-			char *args[8] = { "--db", db, (char *)cmd->name, (char *)o->name };
-			int n = 4;
+			char *args[8] = { "--db", db, (char *)cmd->name };
+			int n = 3;
+			if (cmd->operands && strncmp(cmd->operands, "run ", 4) == 0)
+				args[n++] = "run"; /* vm's subcommand; without a KERNEL nothing boots */
+			args[n++] = (char *)o->name;
 			if (v)
 				args[n++] = (char *)v;
 			if (!strcmp(cmd->name, "run"))

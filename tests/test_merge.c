@@ -60,6 +60,17 @@ static void make_source(const char *path, const char *host, const char *release,
 	ior_db_free(db);
 }
 
+/* Opens out, merges in, closes out: the merge's status, its error left for the caller. */
+static int merge_file(const char *out, const char *in, struct ior_db_merge_stats *s)
+{
+	struct ior_db *db = NULL;
+	int rc = ior_db_open(&db, out);
+	if (rc == IOR_OK)
+		rc = ior_db_merge(db, in, s);
+	ior_db_free(db);
+	return rc;
+}
+
 static long long count(const char *path, const char *sql)
 {
 	return ior_test_query(path, sql);
@@ -117,16 +128,13 @@ static void test_merge_twice_adds_nothing(void)
 	const char *a = path_of("twice.db"), *out = path_of("twice-out.db");
 	make_source(a, "h", "6.1.0-47-cloud-amd64", 100, 3);
 	unlink(out);
-	struct ior_db *db = NULL;
 	struct ior_db_merge_stats s;
-	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, out), 0);
-	CU_ASSERT_EQUAL(ior_test_ok(ior_db_merge(db, a, &s)), 0);
-	CU_ASSERT_EQUAL(ior_test_ok(ior_db_merge(db, a, &s)), 0);
+	CU_ASSERT_EQUAL(ior_test_ok(merge_file(out, a, &s)), 0);
+	CU_ASSERT_EQUAL(ior_test_ok(merge_file(out, a, &s)), 0);
 	CU_ASSERT_EQUAL(ior_db_merge_added(&s, "runs"), 0);
 	CU_ASSERT_EQUAL(ior_db_merge_present(&s, "runs"), 1);
 	for (size_t i = 0; i < s.ntables; i++)
 		CU_ASSERT_EQUAL(s.t[i].added, 0);
-	ior_db_free(db);
 	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM samples"), 6);
 	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM runs"), 1);
 	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM vm_boots"), 1);
@@ -137,24 +145,19 @@ static void test_merge_twice_adds_nothing(void)
 	CU_ASSERT_EQUAL(sqlite3_exec(ior_db_handle(src), "INSERT INTO samples (cell_id, rep, value, unit, higher_is_better) "
 				     "SELECT cell_id, 4, 99, unit, 1 FROM samples WHERE rep = 3", NULL, NULL, NULL), SQLITE_OK);
 	ior_db_free(src);
-	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, out), 0);
-	CU_ASSERT_EQUAL(ior_test_ok(ior_db_merge(db, a, &s)), 0);
+	CU_ASSERT_EQUAL(ior_test_ok(merge_file(out, a, &s)), 0);
 	CU_ASSERT_EQUAL(ior_db_merge_added(&s, "samples"), 2);
 	CU_ASSERT_EQUAL(ior_db_merge_present(&s, "samples"), 6);
-	ior_db_free(db);
 }
 
 static void expect_refused(const char *out, const char *in, const char *message)
 {
-	struct ior_db *db = NULL;
 	struct ior_db_merge_stats s;
-	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, out), 0);
 	ior_error_clear();
-	CU_ASSERT_EQUAL(ior_db_merge(db, in, &s), IOR_EINVALID);
+	CU_ASSERT_EQUAL(merge_file(out, in, &s), IOR_EINVALID);
 	if (!strstr(ior_error_last(), message))
 		fprintf(stderr, "expected '%s' in: %s\n", message, ior_error_last());
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), message));
-	ior_db_free(db);
 }
 
 static void test_refuses_newer_foreign_and_itself(void)
@@ -218,11 +221,8 @@ static void test_older_schema_is_upgraded_in_memory(void)
 		"INSERT INTO samples (cell_id, rep, value, unit, higher_is_better, lat_p50_us) VALUES (1, 1, 5, 'IOPS', 1, 77);",
 		NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(h);
-	struct ior_db *db = NULL;
 	struct ior_db_merge_stats s;
-	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, out), 0);
-	CU_ASSERT_EQUAL(ior_test_ok(ior_db_merge(db, old, &s)), 0);
-	ior_db_free(db);
+	CU_ASSERT_EQUAL(ior_test_ok(merge_file(out, old, &s)), 0);
 	CU_ASSERT_EQUAL(count(old, "PRAGMA user_version"), 3);
 	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM samples WHERE clat_p50_us = 77 AND lat_p50_us IS NULL"), 1);
 }
@@ -234,11 +234,8 @@ static void test_every_table_is_classified(void)
 	const char *a = path_of("classified.db"), *out = path_of("classified-out.db");
 	make_source(a, "h", "6.1.0-47-cloud-amd64", 1, 1);
 	unlink(out);
-	struct ior_db *db = NULL;
 	struct ior_db_merge_stats s;
-	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, out), 0);
-	CU_ASSERT_EQUAL(ior_test_ok(ior_db_merge(db, a, &s)), 0);
-	ior_db_free(db);
+	CU_ASSERT_EQUAL(ior_test_ok(merge_file(out, a, &s)), 0);
 	long long tables = count(a, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
 	CU_ASSERT_EQUAL(s.ntables + 1, (size_t)tables);   /* + undo_log, this machine's own */
 
@@ -247,10 +244,8 @@ static void test_every_table_is_classified(void)
 	CU_ASSERT_EQUAL_FATAL(sqlite3_open(a, &h), SQLITE_OK);
 	CU_ASSERT_EQUAL(sqlite3_exec(h, "CREATE TABLE bisect_steps (id INTEGER PRIMARY KEY)", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(h);
-	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, out), 0);
-	CU_ASSERT_NOT_EQUAL(ior_db_merge(db, a, &s), IOR_OK);
+	CU_ASSERT_NOT_EQUAL(merge_file(out, a, &s), IOR_OK);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "does not know table 'bisect_steps'"));
-	ior_db_free(db);
 }
 
 /* The command: OUT created, each input whole or not at all, a bad one does not stop the next. */

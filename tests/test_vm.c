@@ -136,6 +136,11 @@ static void test_two_debian_kernels_merged(void)
 	CU_ASSERT_EQUAL(ior_test_ioregress(report, out, sizeof(out), NULL, 0), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, R61));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, R612));
+	char *rep[] = { "--db", (char *)db, "report", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(rep, out, sizeof(out), NULL, 0), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "kernel " R612 ", direct"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nVM boots (vm run)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, R61 " "));
 	char *check[] = { "--db", (char *)db, "check", "--baseline", R61, "--candidate", R612, NULL };
 	int st = ior_test_ioregress(check, out, sizeof(out), NULL, 0);
 	CU_ASSERT(st == 0 || st == 1 || st == 125);

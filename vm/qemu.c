@@ -21,7 +21,7 @@
 
 extern char **environ;
 
-#define RESULTS_DISK_MB 64
+#define RESULTS_DISK_MB 1024   /* sparse: a guest database of any likely size fits, at no cost */
 
 const char *ior_vm_outcome_name(enum ior_vm_outcome o)
 {
