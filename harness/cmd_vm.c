@@ -155,8 +155,8 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 }
 
 static const struct ior_cmd_opt vm_options[] = {
-	{ .name = "--matrix", .value = IOR_CMD_FILE, .arg = "FILE", .required = true,
-	  .help = "the matrix run inside each guest (with load_modules = yes)" },
+	{ .name = "--matrix", .value = IOR_CMD_FILE, .arg = "FILE",
+	  .help = "the matrix run inside each guest (with load_modules = yes); required unless --boot-only" },
 	{ .name = "--boots", .value = IOR_CMD_NUMBER, .arg = "N",
 	  .help = "boot each kernel N times, interleaved (A B C A B C), so drift of the host lands on every kernel "
 		  "alike (default 1)" },
@@ -191,7 +191,8 @@ const struct ior_command ior_cmd_vm = {
 	.flags = IOR_CMD_NEEDS_DB,
 	.error_status = 1,
 	.summary = "boot kernels under qemu, run a matrix inside each and merge the results",
-	.operands = "run KERNEL...",
+	.subcommand = "run",
+	.operands = "KERNEL...",
 	.description =
 		"KERNEL is a Debian kernel package name (linux-image-6.1.0-47-cloud-amd64: fetched with apt-get "
 		"download, unpacked with dpkg-deb -x, cached) or PATH/bzImage:MODULES_DIR for a kernel built from a "

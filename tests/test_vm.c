@@ -186,6 +186,23 @@ static void test_truncated_image_and_hang(void)
 	assert_clean(before);
 }
 
+/* A kernel that panics mid-run (sysrq's crash, from the matrix's own command) is a panic, with
+ * the panic in its console log, and qemu ends by itself (panic=-1 with -no-reboot). */
+static void test_panic(void)
+{
+	int before = ior_test_count_glob("/tmp/ioregress-vm.*");
+	const char *db = db_in_tmp("panic.db");
+	const char *crash = ior_test_write_file("crash.ini", "[matrix]\nrepetitions = 1\nschedulers = none\n"
+					       "[device vda]\npath = /dev/vda\n[engine crash]\ntype = exec\n"
+					       "command = sh -c \"echo c > /proc/sysrq-trigger\"\n");
+	char m[4096];
+	snprintf(m, sizeof(m), "%s", crash);
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", K61, NULL }), 1);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'panic' AND run_id IS NULL AND "
+			      "console_log LIKE '%Kernel panic%' AND total_s < 60"), 1);
+	assert_clean(before);
+}
+
 /* SIGINT while a guest runs: qemu is ended, the work directory removed, the boot recorded. */
 static void test_sigint_cleans_up(void)
 {
@@ -232,6 +249,7 @@ int main(void)
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_two_debian_kernels_merged),
 		IOR_TEST(test_truncated_image_and_hang),
+		IOR_TEST(test_panic),
 		IOR_TEST(test_sigint_cleans_up),
 		IOR_TEST_END,
 	};
