@@ -11,15 +11,13 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-extern char **environ;
 
 #define RESULTS_DISK_MB 1024   /* sparse: a guest database of any likely size fits, at no cost */
 
@@ -255,20 +253,32 @@ static void watch_console(struct watch *w, struct ior_vm_boot *b, const struct i
 	}
 }
 
+/* fork and exec rather than posix_spawn: the child asks to be killed when ioregress dies, so
+ * even a SIGKILLed vm run leaves no guest running on. */
 static int spawn_qemu(struct qemu_argv *q, struct watch *w)
 {
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		return ior_error_errno(IOR_ERROR, errno, "cannot create the console pipe");
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-	int err = posix_spawnp(&w->pid, q->argv[0], &fa, NULL, q->argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	pid_t parent = getpid();
+	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	w->pid = fork();
+	if (w->pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		dup2(devnull, 0);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		execvp(q->argv[0], q->argv);
+		dprintf(2, "cannot start '%s': %s\n", q->argv[0], strerror(errno));
+		_exit(127);
+	}
+	int err = errno;
 	close(fds[1]);
-	if (err) {
+	if (devnull >= 0)
+		close(devnull);
+	if (w->pid < 0) {
 		close(fds[0]);
 		return ior_error_errno(IOR_ERROR, err, "cannot start '%s'", q->argv[0]);
 	}
@@ -313,6 +323,9 @@ static void judge(struct ior_vm_boot *b, const struct watch *w, int status, cons
 	} else if (w->killed == KILLED_TOTAL) {
 		b->outcome = IOR_VM_HANG;
 		set_reason(b, "still running after the total limit of %.0f s", m->total_timeout_s);
+	} else if (w->up_at < 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		b->outcome = IOR_VM_INFRA_ERROR;   /* exec failed: no qemu to blame the kernel on */
+		snprintf(b->reason, sizeof(b->reason), "qemu could not be started: %s", tail);
 	} else if (w->up_at < 0) {
 		b->outcome = IOR_VM_BOOT_FAILED;
 		snprintf(b->reason, sizeof(b->reason), "qemu ended (%s %d) before init: %s",
