@@ -186,6 +186,16 @@ static void test_truncated_image_and_hang(void)
 	assert_clean(before);
 }
 
+/* --boot-only: init reached and powered off, recorded ok, no run (bench/vm.sh's bare boot). */
+static void test_boot_only(void)
+{
+	const char *db = db_in_tmp("boot.db");
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--boot-only", "--accel", "tcg", K612, NULL }), 0);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'ok' AND run_id IS NULL AND boot_s > 0 "
+			      "AND total_s >= boot_s AND matrix_file IS NULL"), 1);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM runs"), 0);
+}
+
 /* A kernel that panics mid-run (sysrq's crash, from the matrix's own command) is a panic, with
  * the panic in its console log, and qemu ends by itself (panic=-1 with -no-reboot). */
 static void test_panic(void)
@@ -249,6 +259,7 @@ int main(void)
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_two_debian_kernels_merged),
 		IOR_TEST(test_truncated_image_and_hang),
+		IOR_TEST(test_boot_only),
 		IOR_TEST(test_panic),
 		IOR_TEST(test_sigint_cleans_up),
 		IOR_TEST_END,

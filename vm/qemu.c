@@ -307,7 +307,7 @@ static void last_line(const struct ior_vm_boot *b, char *out, size_t len)
 }
 
 static void judge(struct ior_vm_boot *b, const struct watch *w, int status, const struct ior_vm_machine *m,
-		  const char *workdir, const char *results)
+		  bool probe, const char *workdir, const char *results)
 {
 	char tail[200];
 	last_line(b, tail, sizeof(tail));
@@ -330,6 +330,10 @@ static void judge(struct ior_vm_boot *b, const struct watch *w, int status, cons
 		b->outcome = IOR_VM_BOOT_FAILED;
 		snprintf(b->reason, sizeof(b->reason), "qemu ended (%s %d) before init: %s",
 			 WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			 tail);
+	} else if (probe) { /* a boot to init and straight off: nothing on the results disk */
+		b->outcome = w->done ? IOR_VM_OK : IOR_VM_INFRA_ERROR;
+		snprintf(b->reason, sizeof(b->reason), w->done ? "reached init and powered off" : "init did not finish: %s",
 			 tail);
 	} else if (ior_vm_results_read(results, workdir, &b->guest_status, b->guest_db, sizeof(b->guest_db)) ||
 		   b->guest_status < 0) {
@@ -390,7 +394,7 @@ int ior_vm_boot_once(const struct ior_vm_machine *m, const char *accel, const st
 		;
 	b->total_s = now_s() - w.t0;
 	b->boot_s = w.up_at;
-	judge(b, &w, status, m, workdir, results);
+	judge(b, &w, status, m, probe, workdir, results);
 	unlink(scratch);
 	unlink(results);
 	return w.killed == KILLED_STOP ? ior_error_set(IOR_EINTERRUPTED, "vm run interrupted") : IOR_OK;
