@@ -90,6 +90,7 @@ struct qemu_argv {
 	int n;
 	char store[8][PATH_MAX + 128];
 	int nstore;
+	char smp[16], mem[16];
 };
 
 static void arg(struct qemu_argv *q, const char *s)
@@ -110,9 +111,8 @@ static void build_argv(struct qemu_argv *q, const struct ior_vm_machine *m, cons
 		       const struct ior_vm_kernel *k, const char *initramfs, bool probe, const char *scratch,
 		       const char *results, const char *cache)
 {
-	static char smp[16], mem[16];
-	snprintf(smp, sizeof(smp), "%u", m->cpus);
-	snprintf(mem, sizeof(mem), "%u", m->memory_mb);
+	snprintf(q->smp, sizeof(q->smp), "%u", m->cpus);
+	snprintf(q->mem, sizeof(q->mem), "%u", m->memory_mb);
 	arg(q, m->qemu);
 	arg(q, "-nodefaults");
 	arg(q, "-no-user-config");
@@ -124,9 +124,9 @@ static void build_argv(struct qemu_argv *q, const struct ior_vm_machine *m, cons
 	arg(q, "-accel");
 	arg(q, strcmp(accel, "kvm") == 0 ? "kvm" : m->cpus > 1 ? "tcg,thread=multi" : "tcg");
 	arg(q, "-smp");
-	arg(q, smp);
+	arg(q, q->smp);
 	arg(q, "-m");
-	arg(q, mem);
+	arg(q, q->mem);
 	arg(q, "-serial");
 	arg(q, "stdio");
 	arg(q, "-kernel");
