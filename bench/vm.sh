@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmark of `ioregress vm run`: per kernel, the whole command's seconds with matrix/examples/vm.ini, beside the bare boot-and-power-off time of the same kernel under the same qemu settings and the matrix's own measuring time inside the guest.
 # overhead = total - bare boot - measuring: fetching from the cache, the initramfs, qemu's start,
 # the results disk and the merge. Target: <= 5 s per kernel. Each kernel gets RUNS pairs of
@@ -9,6 +10,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 build=${1:-build}
 bin=$build/harness/ioregress

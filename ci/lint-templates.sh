@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Lints the CI fleet templates: yamllint on both, actionlint on the GitHub workflow.
 set -euo pipefail
 cd "$(dirname "$0")/.."
