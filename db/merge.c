@@ -268,7 +268,7 @@ static int merge_table(struct merge *m, const struct merge_table *t)
 		    sqlite3_prepare_v2(m->db->h, sql + 2 * SQL_LEN, -1, &lookup, NULL) != SQLITE_OK))
 		rc = ior_db_fail(m->db, "cannot prepare the merge into");
 	size_t added = 0, present = 0;
-	int step;
+	int step = SQLITE_DONE;
 	while (!rc && (step = sqlite3_step(row)) == SQLITE_ROW) {
 		int64_t id;
 		bool is_new;

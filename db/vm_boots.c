@@ -75,7 +75,7 @@ int ior_db_vm_boots(struct ior_db *db, struct ior_db_vm_boot_row **rows, size_t 
 	*n = 0;
 	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_VM_BOOTS);
 	size_t cap = 0;
-	int rc, out = IOR_OK;
+	int rc = SQLITE_DONE, out = IOR_OK;
 	bool oom = false;
 	while (!out && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (*n == cap) {

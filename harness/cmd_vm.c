@@ -32,7 +32,7 @@ static int number(const char *opt, const char *v, double min, double max, double
 
 static int uint_opt(const char *opt, const char *v, double min, double max, unsigned *out)
 {
-	double d;
+	double d = 0;
 	int rc = number(opt, v, min, max, &d);
 	if (!rc && d != (unsigned)d)
 		rc = ior_error_set(IOR_EINVALID, "%s: '%s' is not a whole number", opt, v);

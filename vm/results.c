@@ -55,7 +55,7 @@ int ior_vm_results_read(const char *disk, const char *dir, int *guest_status, ch
 	if (archive_read_open_filename(r, disk, 1 << 16) != ARCHIVE_OK)
 		rc = ior_error_set(IOR_ERROR, "cannot read results disk '%s': %s", disk, archive_error_string(r));
 	struct archive_entry *e;
-	int got;
+	int got = ARCHIVE_EOF;
 	while (!rc && (got = archive_read_next_header(r, &e)) == ARCHIVE_OK) {
 		const char *name = archive_entry_pathname(e);
 		if (!wanted(name))
