@@ -165,7 +165,7 @@ static const struct ior_cmd_opt vm_options[] = {
 	{ .name = "--boot-timeout", .value = IOR_CMD_NUMBER, .arg = "S",
 	  .help = "no sign of the guest's init by then: boot-failed (default 120)" },
 	{ .name = "--idle-timeout", .value = IOR_CMD_NUMBER, .arg = "S",
-	  .help = "no console output for this long: hang (default 120)" },
+	  .help = "no console output for this long once the guest's init is up: hang (default 120)" },
 	{ .name = "--accel", .value = IOR_CMD_CHOICE, .arg = "auto|kvm|tcg", .choices = "auto kvm tcg",
 	  .help = "auto (default): KVM when /dev/kvm opens and a probe boot under it reaches init, else TCG" },
 	{ .name = "--cpus", .value = IOR_CMD_NUMBER, .arg = "N",

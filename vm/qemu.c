@@ -246,8 +246,8 @@ static void watch_console(struct watch *w, struct ior_vm_boot *b, const struct i
 			kill_qemu(w, KILLED_BOOT);
 		else if (w->up_at < 0 && t - w->t0 > m->boot_timeout_s)
 			kill_qemu(w, KILLED_BOOT);
-		else if (t - w->last_out > m->idle_timeout_s)
-			kill_qemu(w, KILLED_IDLE);
+		else if (w->up_at >= 0 && t - w->last_out > m->idle_timeout_s)
+			kill_qemu(w, KILLED_IDLE); /* before init a quiet kernel prints nothing: the boot deadline rules */
 		else if (t - w->t0 > m->total_timeout_s)
 			kill_qemu(w, KILLED_TOTAL);
 	}

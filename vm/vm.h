@@ -60,7 +60,7 @@ struct ior_vm_machine {
 	const char *accel;         /* "auto" (KVM after a probe boot succeeds, else TCG), "kvm", "tcg" */
 	unsigned cpus, memory_mb, scratch_mb;
 	double boot_timeout_s;     /* no sign of init by then: boot-failed */
-	double idle_timeout_s;     /* no console output for this long: hang */
+	double idle_timeout_s;     /* no console output for this long once init is up: hang */
 	double total_timeout_s;    /* the whole boot */
 };
 void ior_vm_machine_default(struct ior_vm_machine *m);
