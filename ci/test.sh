@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/setup.sh
 status=0
+echo "== CI templates"
+bash ci/lint-templates.sh || status=1
 for kind in release sanitize; do
   bash ci/build.sh "$kind"
   dir=build; [ "$kind" = sanitize ] && dir=build-asan

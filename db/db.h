@@ -9,7 +9,7 @@
 #include "engines/engine.h"
 
 /* Current schema version, kept in PRAGMA user_version (db/SCHEMA.md lists the steps). */
-#define IOR_DB_SCHEMA_VERSION 4
+#define IOR_DB_SCHEMA_VERSION 5
 
 /* PRAGMA application_id of every ioregress database ("iorg"): a file with
  * tables and another id is someone else's and is never touched. */
@@ -213,5 +213,61 @@ const char *ior_db_import_problems(struct ior_db *db);
 
 /* Raw handle for tests and ad-hoc inspection; reports go through the functions above. */
 struct sqlite3 *ior_db_handle(struct ior_db *db);
+
+/* --- VM boots (db/vm_boots.c) ------------------------------------------------ */
+
+/* One boot of `vm run`, the vm_boots row (db/SCHEMA.md). NULL text and negative numbers are
+ * stored as NULL. */
+struct ior_db_vm_boot {
+	int64_t host_id, run_id;          /* run_id 0: the guest stored no run */
+	const char *kernel, *kernel_release, *package_version;
+	int boot_index;
+	const char *outcome, *reason;
+	int guest_status;
+	const char *accelerator;
+	int cpus, memory_mb;
+	const char *cache_mode, *pinned_cpus, *qemu_version, *matrix_file;
+	double boot_s, total_s;
+	const char *console;
+	size_t console_len;
+	const char *started_at;           /* NULL: now */
+};
+int ior_db_vm_boot_add(struct ior_db *db, const struct ior_db_vm_boot *b, int64_t *id);
+/* The newest run's id (a guest's database holds one), IOR_ENOTFOUND when there is none. */
+int ior_db_latest_run(struct ior_db *db, int64_t *run_id);
+
+/* The module state of each scheduler (host, kernel) offered, "mq-deadline:built-in kyber:loaded",
+ * NULL when none was recorded (imports); free() it. */
+int ior_db_offered_states(struct ior_db *db, const char *host, const char *kernel, char **states);
+
+/* Every VM boot, oldest first, as a report shows it. */
+struct ior_db_vm_boot_row {
+	char *kernel, *release, *outcome, *reason, *accel, *cache_mode, *qemu_version, *host, *pinned;
+	int boot_index, cpus, memory_mb;
+	double boot_s, total_s;   /* -1: not known */
+};
+int ior_db_vm_boots(struct ior_db *db, struct ior_db_vm_boot_row **rows, size_t *n);
+void ior_db_vm_boots_free(struct ior_db_vm_boot_row *rows, size_t n);
+
+/* --- merging other databases (db/merge.c) ------------------------------------ */
+
+/* What one merge added and found already present, per table. */
+struct ior_db_merge_stats {
+	size_t ntables;
+	struct {
+		const char *table;
+		size_t added, present;
+	} t[16];
+};
+
+/* Merges every run of the ioregress database at path into db, with each run's host, kernel,
+ * devices, offers, cells, samples and VM boots: rows already in db (the same identity) are not
+ * added again, so merging a file twice adds nothing. All or nothing: an error leaves db as it
+ * was. A file of an older schema is upgraded in memory first (the file is only read); one of a
+ * newer schema, another application's database or db's own file is refused (IOR_EINVALID). */
+int ior_db_merge(struct ior_db *db, const char *path, struct ior_db_merge_stats *stats);
+/* The rows of table that the merge added (0 for a table it did not touch). */
+size_t ior_db_merge_added(const struct ior_db_merge_stats *stats, const char *table);
+size_t ior_db_merge_present(const struct ior_db_merge_stats *stats, const char *table);
 
 #endif

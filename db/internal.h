@@ -43,6 +43,10 @@ enum ior_stmt {
 	IOR_STMT_RUN_SET_ORDER,
 	IOR_STMT_FILL_INSERT,
 	IOR_STMT_RUN_REOPEN,
+	IOR_STMT_VM_BOOT_INSERT,
+	IOR_STMT_LATEST_RUN,
+	IOR_STMT_OFFERED_STATES,
+	IOR_STMT_VM_BOOTS,
 	IOR_STMT_COUNT
 };
 
@@ -77,6 +81,14 @@ int ior_db_step_id(struct ior_db *db, sqlite3_stmt *st, const char *what, int64_
 
 /* strdup of a column, NULL for SQL NULL; sets *oom on allocation failure. */
 char *ior_db_column_dup(sqlite3_stmt *st, int col, bool *oom);
+
+/* Refuses what is not ours to change: another application's database (its own
+ * application_id, or tables without ours) and a newer schema. Only reads. */
+int ior_db_check_identity(sqlite3 *h, const char *path);
+
+/* A copy in memory of the database open on from, upgraded to the current schema (*copy is
+ * closed with sqlite3_close). path names the file in messages. */
+int ior_db_upgraded_copy(sqlite3 *from, const char *path, sqlite3 **copy);
 
 /* Imported runs: the run with status imported for (host, kernel), created on first use. */
 int ior_db_imported_run(struct ior_db *db, const char *host, const char *kernel, const char *source,

@@ -59,7 +59,7 @@ static int pragma_int(sqlite3 *h, const char *path, const char *sql, int *value)
 
 /* Refuses what is not ours to change: another application's database (its
  * own application_id, or tables without ours) and a newer schema. Only reads. */
-static int check_identity(sqlite3 *h, const char *path)
+int ior_db_check_identity(sqlite3 *h, const char *path)
 {
 	int app = 0, version = 0, objects = 0, rc;
 	if ((rc = pragma_int(h, path, "PRAGMA application_id", &app)) ||
@@ -110,6 +110,28 @@ static int set_modes(sqlite3 *h, const char *path)
 	return 0;
 }
 
+int ior_db_upgraded_copy(sqlite3 *from, const char *path, sqlite3 **copy)
+{
+	*copy = NULL;
+	if (sqlite3_open_v2(":memory:", copy, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		sqlite3_close(*copy);
+		*copy = NULL;
+		return ior_error_set(IOR_ERROR, "cannot copy database '%s': out of memory", path);
+	}
+	int rc = IOR_OK;
+	sqlite3_backup *b = sqlite3_backup_init(*copy, "main", from, "main");
+	if (!b || sqlite3_backup_step(b, -1) != SQLITE_DONE)
+		rc = ior_error_set(IOR_EINVALID, "cannot read database '%s': %s", path, sqlite3_errmsg(*copy));
+	sqlite3_backup_finish(b);
+	if (rc == IOR_OK)
+		rc = ior_db_schema_apply(*copy, path, IOR_DB_SCHEMA_VERSION);
+	if (rc) {
+		sqlite3_close(*copy);
+		*copy = NULL;
+	}
+	return rc;
+}
+
 /* An older file is upgraded first in a copy in memory, with every statement prepared
  * against the result: a file that an upgrade would leave unusable (a damaged view, a
  * missing column) is refused before anything is written to it. */
@@ -121,17 +143,8 @@ static int rehearse_upgrade(struct ior_db *db, const char *path)
 	if (version == 0 || version >= IOR_DB_SCHEMA_VERSION)
 		return IOR_OK; /* new file, or current: nothing to upgrade */
 	struct ior_db copy = { .path = db->path };
-	if (sqlite3_open_v2(":memory:", &copy.h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-		sqlite3_close(copy.h);
-		return ior_error_set(IOR_ERROR, "cannot upgrade database '%s': out of memory", path);
-	}
-	int rc = IOR_OK;
-	sqlite3_backup *b = sqlite3_backup_init(copy.h, "main", db->h, "main");
-	if (!b || sqlite3_backup_step(b, -1) != SQLITE_DONE)
-		rc = ior_error_set(IOR_EINVALID, "cannot read database '%s' to upgrade it: %s", path,
-				   sqlite3_errmsg(copy.h));
-	sqlite3_backup_finish(b);
-	if (rc == IOR_OK && (rc = ior_db_schema_apply(copy.h, path, IOR_DB_SCHEMA_VERSION)) == IOR_OK)
+	int rc = ior_db_upgraded_copy(db->h, path, &copy.h);
+	if (rc == IOR_OK)
 		rc = ior_db_stmt_prepare_all(&copy);
 	ior_db_stmt_finalize_all(&copy);
 	sqlite3_close(copy.h);
@@ -156,7 +169,7 @@ static int open_handle(struct ior_db *db, const char *path, bool create)
 	sqlite3_busy_timeout(db->h, IOR_DB_BUSY_TIMEOUT_MS);
 	/* Statements are prepared before anything writes to a current file: a
 	 * damaged schema is then refused with the file as it was. */
-	if ((rc = check_identity(db->h, path)) ||
+	if ((rc = ior_db_check_identity(db->h, path)) ||
 	    (rc = rehearse_upgrade(db, path)) ||
 	    (rc = ior_db_schema_apply(db->h, path, IOR_DB_SCHEMA_VERSION)) ||
 	    (rc = ior_db_stmt_prepare_all(db)))

@@ -178,6 +178,37 @@ static const char step4[] =
 	"JOIN devices d ON d.id = c.device_id;\n"
 	"PRAGMA user_version = 4;\n";
 
+/* VM boots (`ioregress vm run`): one row per boot of one kernel, whatever its outcome, with the
+ * settings it ran under and its console log; run_id is the guest's run once it is merged in. */
+static const char step5[] =
+	"CREATE TABLE vm_boots (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  host_id INTEGER NOT NULL REFERENCES hosts(id),\n"
+	"  run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,\n"
+	"  kernel TEXT NOT NULL CHECK (kernel <> ''),\n"
+	"  kernel_release TEXT,\n"
+	"  kernel_package_version TEXT,\n"
+	"  boot_index INTEGER NOT NULL CHECK (boot_index >= 1),\n"
+	"  outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'test-failed', 'panic', 'hang', 'boot-failed', 'infra-error')),\n"
+	"  reason TEXT,\n"
+	"  guest_status INTEGER,\n"
+	"  accelerator TEXT,\n"
+	"  cpus INTEGER,\n"
+	"  memory_mb INTEGER,\n"
+	"  cache_mode TEXT,\n"
+	"  pinned_cpus TEXT,\n"
+	"  qemu_version TEXT,\n"
+	"  matrix_file TEXT,\n"
+	"  boot_s REAL,\n"
+	"  total_s REAL,\n"
+	"  console_log TEXT,\n"
+	"  started_at TEXT NOT NULL DEFAULT (" IOR_NOW "),\n"
+	"  finished_at TEXT\n"
+	");\n"
+	"CREATE INDEX vm_boots_host ON vm_boots (host_id, started_at);\n"
+	"CREATE INDEX vm_boots_run ON vm_boots (run_id);\n"
+	"PRAGMA user_version = 5;\n";
+
 static const struct {
 	int version;
 	const char *sql;
@@ -186,6 +217,7 @@ static const struct {
 	{ 2, step2 },
 	{ 3, step3 },
 	{ 4, step4 },
+	{ 5, step5 },
 };
 
 _Static_assert(sizeof(steps) / sizeof(steps[0]) == IOR_DB_SCHEMA_VERSION,

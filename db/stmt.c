@@ -98,6 +98,21 @@ static const char *const sql[IOR_STMT_COUNT] = {
 	[IOR_STMT_FILL_INSERT] =
 		"INSERT INTO fills (run_id, device_id, target, fill, bytes, seconds) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[IOR_STMT_RUN_REOPEN] = "UPDATE runs SET status = 'running', finished_at = NULL WHERE id = ?1",
+	[IOR_STMT_VM_BOOT_INSERT] =
+		"INSERT INTO vm_boots (host_id, run_id, kernel, kernel_release, kernel_package_version, boot_index, "
+		"outcome, reason, guest_status, accelerator, cpus, memory_mb, cache_mode, pinned_cpus, qemu_version, "
+		"matrix_file, boot_s, total_s, console_log, started_at, finished_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+		"?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ifnull(?20, " IOR_NOW "), " IOR_NOW ")",
+	[IOR_STMT_OFFERED_STATES] =
+		"SELECT o.scheduler, max(o.module_state) FROM scheduler_offers o JOIN runs r ON r.id = o.run_id "
+		"JOIN hosts h ON h.id = r.host_id JOIN kernels k ON k.id = r.kernel_id "
+		"WHERE h.name = ?1 AND k.release = ?2 AND o.module_state IS NOT NULL GROUP BY o.scheduler ORDER BY o.scheduler",
+	[IOR_STMT_VM_BOOTS] =
+		"SELECT b.kernel, ifnull(b.kernel_release, ''), b.boot_index, b.outcome, ifnull(b.reason, ''), "
+		"ifnull(b.accelerator, ''), ifnull(b.cpus, 0), ifnull(b.memory_mb, 0), ifnull(b.cache_mode, ''), "
+		"ifnull(b.qemu_version, ''), ifnull(b.boot_s, -1), ifnull(b.total_s, -1), h.name, "
+		"ifnull(b.pinned_cpus, '') FROM vm_boots b JOIN hosts h ON h.id = b.host_id ORDER BY b.started_at, b.id",
+	[IOR_STMT_LATEST_RUN] = "SELECT max(id) FROM runs WHERE id IS NOT NULL HAVING max(id) IS NOT NULL",
 };
 
 int ior_db_stmt_prepare_all(struct ior_db *db)

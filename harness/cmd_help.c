@@ -71,7 +71,8 @@ static void print_rows(FILE *out, const struct ior_cmd_opt *rows)
 
 static void print_synopsis(FILE *out, const struct ior_command *cmd)
 {
-	int col = fprintf(out, "usage: ioregress %s", cmd->name);
+	int col = fprintf(out, "usage: ioregress %s%s%s", cmd->name, cmd->subcommand ? " " : "",
+			  cmd->subcommand ? cmd->subcommand : "");
 	int indent = col + 1;
 	for (const struct ior_cmd_opt *o = cmd->options; o && o->name; o++) {
 		if (o->alone)
@@ -93,7 +94,8 @@ static void print_synopsis(FILE *out, const struct ior_command *cmd)
 	fputc('\n', out);
 	for (const struct ior_cmd_opt *o = cmd->options; o && o->name; o++)
 		if (o->alone)
-			fprintf(out, "       ioregress %s %s%s%s\n", cmd->name, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+			fprintf(out, "       ioregress %s%s%s %s%s%s\n", cmd->name, cmd->subcommand ? " " : "",
+				cmd->subcommand ? cmd->subcommand : "", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 }
 
 void ior_cmd_print_help(FILE *out, const struct ior_command *cmd)

@@ -12,6 +12,7 @@
 struct kernel_offer {
 	const char *host, *kernel;
 	char *offered; /* space separated; "" when no list was stored */
+	char *states;  /* "mq-deadline:built-in kyber:loaded", NULL when not recorded */
 };
 
 static int by_host_then_version(const void *a, const void *b)
@@ -84,6 +85,35 @@ static int print_common(const char *title, const struct kernel_offer *k, size_t 
 	return rc;
 }
 
+/* "built-in: mq-deadline; loaded: bfq kyber": how each scheduler came to be offered (Debian's
+ * 6.1 builds mq-deadline in, 6.12 cloud loads it as a module). */
+static void print_states(int width, const char *states)
+{
+	static const char *const kinds[] = { "built-in", "loaded", "loadable", "absent" };
+	if (!states)
+		return;
+	printf("  %-*s  ", width, "");
+	const char *sep = "";
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		bool any = false;
+		char copy[1024];
+		snprintf(copy, sizeof(copy), "%s", states);
+		for (char *save, *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+			char *colon = strchr(tok, ':');
+			if (!colon || strcmp(colon + 1, kinds[k]))
+				continue;
+			*colon = '\0';
+			if (!any)
+				printf("%s%s:", sep, kinds[k]);
+			printf(" %s", tok);
+			any = true;
+		}
+		if (any)
+			sep = "; ";
+	}
+	putchar('\n');
+}
+
 static int print_host(const struct kernel_offer *k, size_t n)
 {
 	printf("host %s\n", k[0].host);
@@ -91,8 +121,10 @@ static int print_host(const struct kernel_offer *k, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(k[i].kernel) > width)
 			width = (int)strlen(k[i].kernel);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		printf("  %-*s  %s\n", width, k[i].kernel, k[i].offered[0] ? k[i].offered : "(no scheduler list stored)");
+		print_states(width, k[i].states);
+	}
 	size_t changes = 0, compared = 0;
 	const struct kernel_offer *prev = NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -141,6 +173,8 @@ static int load(struct ior_db *db, const char *host, struct kernel_offer **out, 
 		k[n].host = (*hosts)[i];
 		k[n].kernel = (*kernels)[i];
 		rc = ior_db_offered(db, k[n].host, k[n].kernel, &k[n].offered);
+		if (!rc)
+			rc = ior_db_offered_states(db, k[n].host, k[n].kernel, &k[n].states);
 		if (!rc && !k[n].offered && !(k[n].offered = calloc(1, 1)))
 			rc = ior_error_set(IOR_ERROR, "out of memory");
 		n++;
@@ -182,8 +216,10 @@ static int cmd_schedulers(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	}
 	if (rc)
 		ior_cmd_error("cannot list schedulers");
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(k[i].offered);
+		free(k[i].states);
+	}
 	free(k);
 	ior_db_host_kernels_free(hosts, kernels, npairs);
 	return rc ? 1 : 0;

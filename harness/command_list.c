@@ -6,6 +6,8 @@ const struct ior_command *const ior_commands[] = {
 	&ior_cmd_probe,
 	&ior_cmd_report,
 	&ior_cmd_import,
+	&ior_cmd_merge,
+	&ior_cmd_vm,
 	&ior_cmd_check,
 	&ior_cmd_recover,
 	&ior_cmd_schedulers,

@@ -11,6 +11,8 @@ extern const struct ior_command ior_cmd_import;
 extern const struct ior_command ior_cmd_check;
 extern const struct ior_command ior_cmd_schedulers;
 extern const struct ior_command ior_cmd_recover;
+extern const struct ior_command ior_cmd_merge;
+extern const struct ior_command ior_cmd_vm;
 
 /* Every command above, in the order `ioregress --help` shows them. */
 extern const struct ior_command *const ior_commands[];

@@ -179,6 +179,55 @@ int ior_kmod_path(struct ior_kmod *k, const char *module, char *path, size_t len
 	return IOR_OK;
 }
 
+static int append_path(const char *p, char (*paths)[4096], size_t max, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp(paths[i], p) == 0)
+			return IOR_OK;
+	if (*n == max)
+		return ior_error_set(IOR_ERROR, "more than %zu modules to load", max);
+	snprintf(paths[(*n)++], sizeof(paths[0]), "%s", p);
+	return IOR_OK;
+}
+
+/* Depth first, dependencies before the module; libkmod's list is modules.dep's line. */
+static int add_with_deps(struct kmod_module *mod, char (*paths)[4096], size_t max, size_t *n, int depth)
+{
+	if (depth > 32)
+		return ior_error_set(IOR_ERROR, "module dependencies nest deeper than 32 at '%s'", kmod_module_get_name(mod));
+	struct kmod_list *deps = kmod_module_get_dependencies(mod), *l;
+	int rc = IOR_OK;
+	kmod_list_foreach(l, deps) {
+		struct kmod_module *d = kmod_module_get_module(l);
+		if (!rc)
+			rc = add_with_deps(d, paths, max, n, depth + 1);
+		kmod_module_unref(d);
+	}
+	kmod_module_unref_list(deps);
+	const char *p = kmod_module_get_path(mod);
+	return rc ? rc : p ? append_path(p, paths, max, n) : IOR_OK;
+}
+
+int ior_kmod_load_order(struct ior_kmod *k, const char *module, char (*paths)[4096], size_t max, size_t *n)
+{
+	enum ior_mod_state st;
+	int rc = ior_kmod_state(k, module, &st);
+	if (rc || st == IOR_MOD_BUILTIN)
+		return rc;
+	if (st != IOR_MOD_LOADABLE && st != IOR_MOD_LOADED)
+		return ior_error_set(IOR_ENOTFOUND, "module '%s' is not in '%s'", module, k->tree);
+	char norm[64];
+	normalize(norm, sizeof(norm), module);
+	struct kmod_module *mod = NULL;
+	int err = kmod_module_new_from_name_lookup(k->ctx, norm, &mod);
+	if (err < 0 || !mod)
+		return ior_error_errno(IOR_ENOTFOUND, err < 0 ? -err : ENOENT, "cannot look up module '%s' in '%s'", module,
+				       k->tree);
+	rc = add_with_deps(mod, paths, max, n, 0);
+	kmod_module_unref(mod);
+	return rc;
+}
+
 /* Without a tree, the config still tells built-in (=y) from not configured (not set). */
 static enum ior_mod_state state_without_tree(const struct ior_kmod *k, const char *module)
 {

@@ -41,6 +41,11 @@ int ior_kmod_state(struct ior_kmod *k, const char *module, enum ior_mod_state *s
 /* The module file for a loadable module, "" when it has none. */
 int ior_kmod_path(struct ior_kmod *k, const char *module, char *path, size_t len);
 
+/* The files to insert, in order, for module to be usable: what it depends on first, each file
+ * once across calls (paths[0..*n) is appended to, at most max, each PATH_MAX long). A built-in
+ * module adds nothing; one the tree does not have is IOR_ENOTFOUND. For building an initramfs. */
+int ior_kmod_load_order(struct ior_kmod *k, const char *module, char (*paths)[4096], size_t max, size_t *n);
+
 /* Loads module (and what it depends on) into the running kernel and records every module
  * this call inserted. Nothing is recorded for a module already loaded or built in. Refused
  * (IOR_EREFUSED) on a tree that is not the running kernel's; IOR_EUNSUPPORTED without a tree. */

@@ -31,9 +31,11 @@ static void test_help_lists_every_row(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(help_of(&ior_cmd_run), "       ioregress run --resume RUN_ID\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "-o, --set KEY=VALUE"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--db FILE"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(help_of(&ior_cmd_vm), "usage: ioregress vm run [--matrix FILE] [--boots N]"));
 	/* no line of any help is wider than a terminal */
 	const struct ior_command *all[] = { &ior_cmd_run, &ior_cmd_probe, &ior_cmd_report, &ior_cmd_import,
-					    &ior_cmd_check, &ior_cmd_recover, &ior_cmd_schedulers };
+					    &ior_cmd_check, &ior_cmd_recover, &ior_cmd_schedulers, &ior_cmd_merge,
+					    &ior_cmd_vm };
 	for (size_t c = 0; c < sizeof(all) / sizeof(all[0]); c++) {
 		help_of(all[c]);
 		for (const struct ior_cmd_opt *o = all[c]->options; o->name; o++)
@@ -90,7 +92,8 @@ static void test_parsers_take_their_rows(void)
 	char overview[sizeof(out)];
 	memcpy(overview, out, sizeof(out));
 	const struct ior_command *all[] = { &ior_cmd_run, &ior_cmd_probe, &ior_cmd_report, &ior_cmd_import,
-					    &ior_cmd_check, &ior_cmd_recover, &ior_cmd_schedulers };
+					    &ior_cmd_check, &ior_cmd_recover, &ior_cmd_schedulers, &ior_cmd_merge,
+					    &ior_cmd_vm };
 	for (size_t c = 0; c < sizeof(all) / sizeof(all[0]); c++) {
 		const struct ior_command *cmd = all[c];
 		char listed[64];
@@ -102,8 +105,11 @@ static void test_parsers_take_their_rows(void)
 			continue;
 		for (const struct ior_cmd_opt *o = cmd->options; o->name; o++) {
 			const char *v = sample_value(o);
-			char *args[8] = { "--db", db, (char *)cmd->name, (char *)o->name };
-			int n = 4;
+			char *args[8] = { "--db", db, (char *)cmd->name };
+			int n = 3;
+			if (cmd->subcommand)
+				args[n++] = (char *)cmd->subcommand; /* vm run: without a KERNEL nothing boots */
+			args[n++] = (char *)o->name;
 			if (v)
 				args[n++] = (char *)v;
 			if (!strcmp(cmd->name, "run"))

@@ -1,0 +1,66 @@
+/* `ioregress merge OUT.db IN.db...`: runs from other databases (a VM's, another host's, a CI job's) into one, each input all or nothing. */
+#include "common/error.h"
+#include "db/db.h"
+#include "harness/commands.h"
+#include "harness/trust.h"
+
+#include <stdio.h>
+
+static void print_stats(const char *path, const struct ior_db_merge_stats *s)
+{
+	printf("%s: %zu runs added, %zu already present; %zu samples, %zu cells, %zu VM boots added\n", path,
+	       ior_db_merge_added(s, "runs"), ior_db_merge_present(s, "runs"), ior_db_merge_added(s, "samples"),
+	       ior_db_merge_added(s, "cells"), ior_db_merge_added(s, "vm_boots"));
+}
+
+static int cmd_merge(int argc, char **argv, struct ior_cmd_ctx *ctx)
+{
+	(void)ctx;
+	ior_error_clear();
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1]) {
+			ior_cmd_unknown_argument(&ior_cmd_merge, argv[i]);
+			ior_cmd_error_last();
+			return 2;
+		}
+	if (argc < 3) {
+		ior_cmd_error("'merge' needs OUT.db and at least one IN.db (see 'ioregress merge --help')");
+		return 2;
+	}
+	const char *out = argv[1];
+	struct ior_db *db = NULL;
+	if (ior_check_trusted_file(out, "database") != IOR_OK || ior_db_open(&db, out) != IOR_OK) {
+		ior_cmd_error_last();
+		return 1;
+	}
+	int status = 0;
+	for (int i = 2; i < argc; i++) {
+		struct ior_db_merge_stats s;
+		ior_error_clear();
+		if (ior_db_merge(db, argv[i], &s) != IOR_OK) {
+			ior_cmd_error_last();
+			fprintf(stderr, "error: nothing from '%s' was merged into '%s'\n", argv[i], out);
+			status = 1;
+			continue;
+		}
+		print_stats(argv[i], &s);
+	}
+	ior_db_free(db);
+	return status;
+}
+
+const struct ior_command ior_cmd_merge = {
+	.name = "merge",
+	.fn = cmd_merge,
+	.error_status = 1,
+	.summary = "merge the runs of other databases (a VM's, another host's, a CI job's) into one",
+	.operands = "OUT.db IN.db...",
+	.operand_files = true,
+	.description = "Copies every run of each IN.db into OUT.db (created when missing) with its host, kernel, "
+		       "devices, offered schedulers, cells, samples and VM boots, each keeping where and when it "
+		       "was measured. Rows OUT.db already has are not added again, so merging a file twice adds "
+		       "nothing. Each input is merged whole or not at all: an error leaves OUT.db as it was and "
+		       "the next input is tried. A database of a newer schema is refused; an older one is "
+		       "upgraded in memory (the input file is only read). --db is not used: OUT.db is named.",
+	.options = (const struct ior_cmd_opt[]){ { 0 } },
+};

@@ -1,0 +1,209 @@
+/* `ioregress vm run --matrix FILE KERNEL...`: boot each kernel under qemu with ioregress inside and merge what it measured (logic in vm/). */
+#include "common/error.h"
+#include "common/stop.h"
+#include "db/db.h"
+#include "harness/commands.h"
+#include "harness/trust.h"
+#include "vm/vm.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+struct vm_args {
+	struct ior_vm_run_opts o;
+	const char **kernels;
+	size_t nkernels;
+	char cache[4096], host[128], self[4096];
+};
+
+static int number(const char *opt, const char *v, double min, double max, double *out)
+{
+	char *end;
+	double d = strtod(v, &end);
+	if (end == v || *end || d < min || d > max)
+		return ior_error_set(IOR_EINVALID, "%s: '%s' is not a number from %g to %g", opt, v, min, max);
+	*out = d;
+	return IOR_OK;
+}
+
+static int uint_opt(const char *opt, const char *v, double min, double max, unsigned *out)
+{
+	double d = 0;
+	int rc = number(opt, v, min, max, &d);
+	if (!rc && d != (unsigned)d)
+		rc = ior_error_set(IOR_EINVALID, "%s: '%s' is not a whole number", opt, v);
+	if (!rc)
+		*out = (unsigned)d;
+	return rc;
+}
+
+static int parse_option(struct vm_args *a, int argc, char **argv, int *i, bool *missing)
+{
+	struct ior_vm_machine *m = &a->o.machine;
+	const char *v;
+	if ((v = ior_cmd_option_value(argc, argv, i, "--matrix", missing)))
+		a->o.guest.matrix = v;
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--timeout", missing)))
+		return number("--timeout", v, 1, 86400, &m->total_timeout_s);
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--boot-timeout", missing)))
+		return number("--boot-timeout", v, 1, 86400, &m->boot_timeout_s);
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--idle-timeout", missing)))
+		return number("--idle-timeout", v, 1, 86400, &m->idle_timeout_s);
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--boots", missing)))
+		return uint_opt("--boots", v, 1, 1000, &a->o.boots);
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--cpus", missing)))
+		return uint_opt("--cpus", v, 1, 64, &m->cpus);
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--memory", missing)))
+		return uint_opt("--memory", v, 128, 65536, &m->memory_mb);
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--scratch-size", missing)))
+		return uint_opt("--scratch-size", v, 16, 1 << 20, &m->scratch_mb);
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--accel", missing))) {
+		if (strcmp(v, "auto") && strcmp(v, "kvm") && strcmp(v, "tcg"))
+			return ior_error_set(IOR_EINVALID, "--accel: '%s' is not auto, kvm or tcg", v);
+		m->accel = v;
+	} else if ((v = ior_cmd_option_value(argc, argv, i, "--cache-dir", missing)))
+		a->o.cache_dir = v;
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--guest-host", missing)))
+		a->o.guest.host_name = v;
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--qemu", missing)))
+		m->qemu = v;
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--busybox", missing)))
+		a->o.guest.busybox = v;
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--ioregress", missing)))
+		a->o.guest.ioregress = v;
+	else if (!strcmp(argv[*i], "--boot-only"))
+		a->o.boot_only = true;
+	else if (*missing)
+		return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[*i]);
+	else
+		return ior_cmd_unknown_argument(&ior_cmd_vm, argv[*i]);
+	return IOR_OK;
+}
+
+static int parse_args(struct vm_args *a, int argc, char **argv)
+{
+	if (argc < 2 || strcmp(argv[1], "run"))
+		return ior_error_set(IOR_EINVALID, "'vm' takes the subcommand 'run' (see 'ioregress vm --help')");
+	for (int i = 2; i < argc; i++) {
+		bool missing = false;
+		if (argv[i][0] != '-') {
+			a->kernels[a->nkernels++] = argv[i];
+			continue;
+		}
+		int rc = parse_option(a, argc, argv, &i, &missing);
+		if (rc)
+			return rc;
+	}
+	if (!a->nkernels)
+		return ior_error_set(IOR_EINVALID, "'vm run' needs at least one KERNEL");
+	if (!a->o.guest.matrix && !a->o.boot_only)
+		return ior_error_set(IOR_EINVALID, "'vm run' needs --matrix FILE (or --boot-only)");
+	return IOR_OK;
+}
+
+static void defaults(struct vm_args *a)
+{
+	ior_vm_machine_default(&a->o.machine);
+	a->o.boots = 1;
+	ior_vm_default_cache(a->cache, sizeof(a->cache));
+	a->o.cache_dir = a->cache;
+	struct utsname u;
+	uname(&u);
+	/* one host name for every kernel's guest: check and report compare cells of one host */
+	snprintf(a->host, sizeof(a->host), "%s-vm", u.nodename);
+	a->o.guest.host_name = a->host;
+	a->o.guest.busybox = "/bin/busybox";
+	ssize_t n = readlink("/proc/self/exe", a->self, sizeof(a->self) - 1);
+	a->self[n > 0 ? n : 0] = '\0';
+	a->o.guest.ioregress = a->self;
+}
+
+static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
+{
+	const char *kernels[argc > 0 ? argc : 1];
+	struct vm_args a = { .kernels = kernels };
+	defaults(&a);
+	ior_error_clear();
+	if (parse_args(&a, argc, argv)) {
+		ior_cmd_error_last();
+		return 2;
+	}
+	if (a.o.guest.matrix && ior_check_trusted_file(a.o.guest.matrix, "matrix") != IOR_OK) {
+		ior_cmd_error_last();
+		return 1;
+	}
+	a.o.progress = !ctx->quiet;
+	ior_stop_install_handlers();
+	struct ior_vm_run_summary s;
+	int rc = ior_vm_run(ctx->db, &a.o, a.kernels, a.nkernels, &s);
+	printf("vm run: %u boots of %zu kernels under %s: %u ok, %u not ok; recorded in '%s'\n", s.boots, a.nkernels,
+	       s.accel, s.ok, s.failed, ctx->db_path);
+	if (rc == IOR_EINTERRUPTED) {
+		int sig = ior_stop_signal();
+		ior_cmd_error_last();
+		return 128 + sig;
+	}
+	if (rc) {
+		ior_cmd_error("vm run stopped");
+		return 1;
+	}
+	return s.failed ? 1 : 0;
+}
+
+static const struct ior_cmd_opt vm_options[] = {
+	{ .name = "--matrix", .value = IOR_CMD_FILE, .arg = "FILE",
+	  .help = "the matrix run inside each guest (with load_modules = yes); required unless --boot-only" },
+	{ .name = "--boots", .value = IOR_CMD_NUMBER, .arg = "N",
+	  .help = "boot each kernel N times, interleaved (A B C A B C), so drift of the host lands on every kernel "
+		  "alike (default 1)" },
+	{ .name = "--timeout", .value = IOR_CMD_NUMBER, .arg = "S",
+	  .help = "total limit of one boot in seconds; past it the boot is a hang (default 1800)" },
+	{ .name = "--boot-timeout", .value = IOR_CMD_NUMBER, .arg = "S",
+	  .help = "no sign of the guest's init by then: boot-failed (default 120)" },
+	{ .name = "--idle-timeout", .value = IOR_CMD_NUMBER, .arg = "S",
+	  .help = "no console output for this long once the guest's init is up: hang (default 120)" },
+	{ .name = "--accel", .value = IOR_CMD_CHOICE, .arg = "auto|kvm|tcg", .choices = "auto kvm tcg",
+	  .help = "auto (default): KVM when /dev/kvm opens and a probe boot under it reaches init, else TCG" },
+	{ .name = "--cpus", .value = IOR_CMD_NUMBER, .arg = "N",
+	  .help = "vCPUs per guest (default 1); pinned to host CPUs when the host has more" },
+	{ .name = "--memory", .value = IOR_CMD_NUMBER, .arg = "MB", .help = "guest memory (default 512)" },
+	{ .name = "--scratch-size", .value = IOR_CMD_NUMBER, .arg = "MB",
+	  .help = "the guest's scratch disk /dev/vda, a sparse file under /tmp (default 512)" },
+	{ .name = "--cache-dir", .value = IOR_CMD_FILE, .arg = "DIR",
+	  .help = "where Debian kernel packages are downloaded and unpacked (default ~/.cache/ioregress/kernels)" },
+	{ .name = "--guest-host", .value = IOR_CMD_TEXT, .arg = "NAME",
+	  .help = "the host name the guests' runs are stored under (default HOST-vm)" },
+	{ .name = "--boot-only", .help = "boot each kernel to its init and power off: the bare boot time" },
+	{ .name = "--qemu", .value = IOR_CMD_FILE, .arg = "PROGRAM", .help = "default qemu-system-x86_64" },
+	{ .name = "--busybox", .value = IOR_CMD_FILE, .arg = "FILE", .help = "a static busybox (default /bin/busybox)" },
+	{ .name = "--ioregress", .value = IOR_CMD_FILE, .arg = "FILE",
+	  .help = "the ioregress binary put in the guest (default this one)" },
+	{ 0 },
+};
+
+const struct ior_command ior_cmd_vm = {
+	.name = "vm",
+	.fn = cmd_vm,
+	.flags = IOR_CMD_NEEDS_DB,
+	.error_status = 1,
+	.summary = "boot kernels under qemu, run a matrix inside each and merge the results",
+	.subcommand = "run",
+	.operands = "KERNEL...",
+	.description =
+		"KERNEL is a Debian kernel package name (linux-image-6.1.0-47-cloud-amd64: fetched with apt-get "
+		"download, unpacked with dpkg-deb -x, cached) or PATH/bzImage:MODULES_DIR for a kernel built from a "
+		"tree. Each guest boots from an initramfs with busybox, this ioregress and the libraries it needs, and "
+		"the kernel's virtio and scheduler modules; it runs the matrix on its virtio scratch disk /dev/vda and "
+		"writes its database and exit status to a second disk, which the host reads back and merges into "
+		"--db. Each boot is recorded with one outcome (ok, test-failed, panic, hang, boot-failed, "
+		"infra-error), its VM settings and its console log; a kernel that fails does not stop the others.\n\n"
+		"Under TCG (no usable KVM) the guest's I/O runs through an emulated CPU: its figures are not the "
+		"device's speed, but kernels compared under the same settings on the same host still show which "
+		"kernel's block layer costs more.\n\n"
+		"Exit status: 0 when every boot was ok, 1 otherwise, 2 for bad arguments.",
+	.options = vm_options,
+};

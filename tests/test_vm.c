@@ -1,0 +1,268 @@
+/* Tests for `ioregress vm run` with real Debian kernels under qemu: two kernels merged, a truncated image, a hang, and clean-up after success, failure and SIGINT. */
+#include "tests/suite.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define K61 "linux-image-6.1.0-47-cloud-amd64"
+#define K612 "linux-image-6.12.113+deb12-cloud-amd64-unsigned"
+#define R61 "6.1.0-47-cloud-amd64"
+#define R612 "6.12.113+deb12-cloud-amd64"
+
+static char out[65536], err[65536], cache[4096];
+
+static const char *db_in_tmp(const char *name)
+{
+	static char paths[4][4096];
+	static unsigned slot;
+	char *p = paths[slot++ % 4];
+	snprintf(p, sizeof(paths[0]), "%s/%s", ior_test_tmpdir(), name);
+	return p;
+}
+
+static int count_qemus(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc");
+	for (struct dirent *e; d && (e = readdir(d));) {
+		char path[300], cmd[4096] = "";
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		size_t got = fread(cmd, 1, sizeof(cmd) - 1, f);
+		fclose(f);
+		for (size_t i = 0; i < got; i++)
+			cmd[i] = cmd[i] ? cmd[i] : ' ';
+		cmd[got] = '\0';
+		n += strstr(cmd, "qemu-system") && strstr(cmd, "/tmp/ioregress-vm.");
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Lines of a file (or of each file matching a glob) that contain needle. */
+static int count_containing(const char *pattern, const char *needle)
+{
+	glob_t g;
+	int n = 0;
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "r");
+		char line[4096];
+		while (f && fgets(line, sizeof(line), f))
+			n += strstr(line, needle) != NULL;
+		if (f)
+			fclose(f);
+	}
+	globfree(&g);
+	return n;
+}
+
+/* What a vm run may leave behind on the host: its work directories under /tmp, qemu processes,
+ * and loop devices or mounts over its files. Other suites on this machine create loop devices
+ * of their own, so only those over a vm run's files count. */
+static void assert_clean(int vm_dirs_before)
+{
+	CU_ASSERT_EQUAL(ior_test_count_glob("/tmp/ioregress-vm.*"), vm_dirs_before);
+	CU_ASSERT_EQUAL(count_qemus(), 0);
+	CU_ASSERT_EQUAL(count_containing("/sys/block/loop*/loop/backing_file", "/tmp/ioregress-vm."), 0);
+	CU_ASSERT_EQUAL(count_containing("/proc/self/mounts", "/tmp/ioregress-vm."), 0);
+}
+
+static int vm_run(const char *db, char **extra)
+{
+	char *args[40] = { "--db", (char *)db, "vm", "run", "--cache-dir", cache };
+	int n = 6;
+	for (int i = 0; extra[i] && n < 38; i++)
+		args[n++] = extra[i];
+	args[n] = NULL;
+	int status = ior_test_ioregress(args, out, sizeof(out), err, sizeof(err));
+	fprintf(stderr, "%s%s", out, err);
+	return status;
+}
+
+static long long q(const char *db, const char *sql)
+{
+	long long v = ior_test_query(db, sql);
+	if (v < 0)
+		fprintf(stderr, "query failed: %s\n", sql);
+	return v;
+}
+
+/* Both kernels in one database with their release strings, offered schedulers (kyber and bfq
+ * loaded from modules; mq-deadline built into 6.1 and a module on 6.12) and every cell measured. */
+static void test_two_debian_kernels_merged(void)
+{
+	int before = ior_test_count_glob("/tmp/ioregress-vm.*");
+	const char *db = db_in_tmp("two.db");
+	char *matrix = (char *)ior_test_source_path("tests/data/vm-tiny.ini");
+	char m[4096];
+	snprintf(m, sizeof(m), "%s", matrix);
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, K61, K612, NULL }), 0);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE r.status = 'complete' "
+			      "AND k.release IN ('" R61 "', '" R612 "')"), 2);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM scheduler_offers o JOIN runs r ON r.id = o.run_id JOIN kernels k ON "
+			      "k.id = r.kernel_id WHERE k.release = '" R61 "' AND ((o.scheduler = 'mq-deadline' AND "
+			      "o.module_state = 'built-in') OR (o.scheduler IN ('kyber', 'bfq') AND o.module_state = 'loaded'))"), 3);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM scheduler_offers o JOIN runs r ON r.id = o.run_id JOIN kernels k ON "
+			      "k.id = r.kernel_id WHERE k.release = '" R612 "' AND o.scheduler IN ('mq-deadline', 'kyber', 'bfq') "
+			      "AND o.module_state = 'loaded'"), 3);
+	/* every cell of both runs measured, 2 repetitions each: 4 schedulers x 1 engine x 2 kernels */
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells WHERE status = 'ok'"), 8);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells c WHERE (SELECT count(*) FROM samples s WHERE s.cell_id = c.id) = 2"), 8);
+	/* each boot recorded once, ok, with its settings and console, pointing at its run */
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots b JOIN runs r ON r.id = b.run_id JOIN kernels k ON "
+			      "k.id = r.kernel_id WHERE b.outcome = 'ok' AND b.kernel_release = k.release AND "
+			      "b.accelerator IN ('kvm', 'tcg') AND b.qemu_version <> '' AND b.cpus = 1 AND "
+			      "b.console_log LIKE '%ioregress-init: up%' AND b.guest_status = 0 AND b.boot_s > 0"), 2);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE kernel_package_version = '6.1.170-3'"), 1);
+	/* and the reports compare the kernels */
+	char *report[] = { "--db", (char *)db, "schedulers", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(report, out, sizeof(out), NULL, 0), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, R61));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, R612));
+	char *rep[] = { "--db", (char *)db, "report", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(rep, out, sizeof(out), NULL, 0), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "kernel " R612 ", direct"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nVM boots (vm run)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, R61 " "));
+	char *check[] = { "--db", (char *)db, "check", "--baseline", R61, "--candidate", R612, NULL };
+	int st = ior_test_ioregress(check, out, sizeof(out), NULL, 0);
+	CU_ASSERT(st == 0 || st == 1 || st == 125);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "4 cell(s) compared"));
+	assert_clean(before);
+}
+
+/* A truncated image is boot-failed and the good kernel after it still runs; a guest that
+ * stops printing is a hang within the no-output limit; both consoles are kept. */
+static void test_truncated_image_and_hang(void)
+{
+	int before = ior_test_count_glob("/tmp/ioregress-vm.*");
+	char src[4096], image[4096], spec[8192], mods[4096];
+	snprintf(src, sizeof(src), "%s/" K61 "/boot/vmlinuz-" R61, cache);
+	snprintf(mods, sizeof(mods), "%s/" K61 "/lib/modules/" R61, cache);
+	snprintf(image, sizeof(image), "%s/truncated-bzImage", ior_test_tmpdir());
+	FILE *in = fopen(src, "rb"), *o = fopen(image, "wb");
+	CU_ASSERT_FATAL(in && o);
+	char buf[65536];
+	for (size_t total = 0, got; total < (1u << 20) && (got = fread(buf, 1, sizeof(buf), in)) > 0; total += got)
+		fwrite(buf, 1, got, o);
+	fclose(in);
+	fclose(o);
+	snprintf(spec, sizeof(spec), "%s:%s", image, mods);
+	const char *db = db_in_tmp("fail.db");
+	char m[4096];
+	snprintf(m, sizeof(m), "%s", ior_test_source_path("tests/data/vm-tiny.ini"));
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", "--boot-timeout", "30", spec, K61, NULL }), 1);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'boot-failed' AND run_id IS NULL AND "
+			      "kernel LIKE '%truncated-bzImage:%' AND console_log IS NOT NULL"), 1);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'ok' AND kernel = '" K61 "'"), 1);
+
+	/* the guest's run sleeps without a word: killed after 6 s of silence */
+	const char *stall = ior_test_write_file("stall.ini", "[matrix]\nrepetitions = 1\nschedulers = none\n"
+					       "[device vda]\npath = /dev/vda\n[engine stall]\ntype = exec\n"
+					       "command = sleep 300\n");
+	snprintf(m, sizeof(m), "%s", stall);
+	time_t t0 = time(NULL);
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", "--idle-timeout", "6", K61, NULL }), 1);
+	CU_ASSERT(time(NULL) - t0 < 60);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'hang' AND reason LIKE '%no console output "
+			      "for 6 s%' AND console_log LIKE '%ioregress-init: up%' AND total_s < 40"), 1);
+	assert_clean(before);
+}
+
+/* --boot-only: init reached and powered off, recorded ok, no run (bench/vm.sh's bare boot). */
+static void test_boot_only(void)
+{
+	const char *db = db_in_tmp("boot.db");
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--boot-only", "--accel", "tcg", K612, NULL }), 0);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'ok' AND run_id IS NULL AND boot_s > 0 "
+			      "AND total_s >= boot_s AND matrix_file IS NULL"), 1);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM runs"), 0);
+}
+
+/* A kernel that panics mid-run (sysrq's crash, from the matrix's own command) is a panic, with
+ * the panic in its console log, and qemu ends by itself (panic=-1 with -no-reboot). */
+static void test_panic(void)
+{
+	int before = ior_test_count_glob("/tmp/ioregress-vm.*");
+	const char *db = db_in_tmp("panic.db");
+	const char *crash = ior_test_write_file("crash.ini", "[matrix]\nrepetitions = 1\nschedulers = none\n"
+					       "[device vda]\npath = /dev/vda\n[engine crash]\ntype = exec\n"
+					       "command = sh -c \"echo c > /proc/sysrq-trigger\"\n");
+	char m[4096];
+	snprintf(m, sizeof(m), "%s", crash);
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", K61, NULL }), 1);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'panic' AND run_id IS NULL AND "
+			      "console_log LIKE '%Kernel panic%' AND total_s < 60"), 1);
+	assert_clean(before);
+}
+
+/* SIGINT while a guest runs: qemu is ended, the work directory removed, the boot recorded. */
+static void test_sigint_cleans_up(void)
+{
+	int before = ior_test_count_glob("/tmp/ioregress-vm.*");
+	const char *db = db_in_tmp("int.db");
+	const char *stall = ior_test_write_file("stall2.ini", "[matrix]\nrepetitions = 1\nschedulers = none\n"
+					       "[device vda]\npath = /dev/vda\n[engine stall]\ntype = exec\n"
+					       "command = sleep 300\n");
+	const char *bin = getenv("IOR_BINARY");
+	char *argv[] = { (char *)bin, "--db", (char *)db, "vm", "run", "--cache-dir", cache, "--accel", "tcg",
+			 "--matrix", (char *)stall, K61, NULL };
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	pid_t pid;
+	CU_ASSERT_EQUAL_FATAL(posix_spawn(&pid, bin, &fa, NULL, argv, environ), 0);
+	posix_spawn_file_actions_destroy(&fa);
+	/* wait for qemu, then for the guest to be well inside its run */
+	for (int i = 0; i < 600 && count_qemus() == 0; i++)
+		usleep(100000);
+	CU_ASSERT_EQUAL(count_qemus(), 1);
+	sleep(8);
+	kill(pid, SIGINT);
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGINT);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'infra-error' AND reason LIKE '%interrupted%'"), 1);
+	assert_clean(before);
+}
+
+int main(void)
+{
+	const char *bin = getenv("IOR_BINARY");
+	if (!bin)
+		ior_test_skip("IOR_BINARY is not set");
+	if (ior_test_spawn((char *[]){ "qemu-system-x86_64", "--version", NULL }, NULL) != 0)
+		ior_test_skip("qemu-system-x86_64 cannot run here");
+	const char *c = getenv("IOR_VM_CACHE");
+	if (c && *c)
+		snprintf(cache, sizeof(cache), "%s", c);
+	else
+		snprintf(cache, sizeof(cache), "%s/.cache/ioregress/kernels", getenv("HOME") ? getenv("HOME") : "/tmp");
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_two_debian_kernels_merged),
+		IOR_TEST(test_truncated_image_and_hang),
+		IOR_TEST(test_boot_only),
+		IOR_TEST(test_panic),
+		IOR_TEST(test_sigint_cleans_up),
+		IOR_TEST_END,
+	};
+	return ior_test_run("vm", tests);
+}

@@ -1,0 +1,25 @@
+/* Private to vm/: the guest's init script, the console watchdog and the results disk. */
+#ifndef IOR_VM_INTERNAL_H
+#define IOR_VM_INTERNAL_H
+
+#include "vm/vm.h"
+
+/* Lines the init prints: the watchdog's signs of life (never the exit status: that goes out
+ * on the results disk). */
+#define IOR_VM_MARK_UP "ioregress-init: up"
+#define IOR_VM_MARK_DONE "ioregress-init: done"
+
+/* The /init the initramfs carries (busybox sh). */
+extern const char ior_vm_init_script[];
+
+/* Console limit kept in the database: a guest printing without end cannot fill the disk. */
+#define IOR_VM_CONSOLE_MAX (4u << 20)
+
+/* Reads the tar the guest wrote to the raw results disk: guest_status from ./status (-1 when
+ * absent) and the guest's database into dir (db_path "" when absent). */
+int ior_vm_results_read(const char *disk, const char *dir, int *guest_status, char *db_path, size_t len);
+
+/* A file of size bytes (sparse), for a guest disk. */
+int ior_vm_disk_create(const char *path, uint64_t size);
+
+#endif

@@ -1,0 +1,189 @@
+/* Kernels to boot: Debian packages fetched with apt-get download and unpacked once into a cache, or a bzImage with its module tree. */
+#include "vm/vm.h"
+
+#include "common/error.h"
+#include "engines/spawn.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void ior_vm_default_cache(char *out, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	if (xdg && *xdg)
+		snprintf(out, len, "%s/ioregress/kernels", xdg);
+	else
+		snprintf(out, len, "%s/.cache/ioregress/kernels", home && *home ? home : "/tmp");
+}
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+			return ior_error_errno(IOR_ERROR, errno, "cannot create '%s'", tmp);
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+		return ior_error_errno(IOR_ERROR, errno, "cannot create '%s'", tmp);
+	return IOR_OK;
+}
+
+/* The one release directory under modules (…/lib/modules), into release. */
+static int only_release(const char *modules, char *release, size_t len)
+{
+	DIR *d = opendir(modules);
+	if (!d)
+		return ior_error_errno(IOR_ENOTFOUND, errno, "cannot open module directory '%s'", modules);
+	int found = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		char p[PATH_MAX];
+		snprintf(p, sizeof(p), "%s/%s", modules, e->d_name);
+		if (e->d_name[0] == '.' || !is_dir(p))
+			continue;
+		if (!found++)
+			snprintf(release, len, "%s", e->d_name);
+	}
+	closedir(d);
+	if (found != 1)
+		return ior_error_set(IOR_EINVALID, "'%s' holds %d kernel releases; name one (…/lib/modules/RELEASE)", modules,
+				     found);
+	return IOR_OK;
+}
+
+static int run_tool(const char *const *argv, const char *dir, const char *what)
+{
+	struct ior_spawn_result r;
+	int rc = ior_spawn_run(&r, argv, dir, 0);
+	if (rc == IOR_OK)
+		rc = ior_spawn_check(&r, what);
+	ior_spawn_result_free(&r);
+	return rc;
+}
+
+/* NAME_VERSION_ARCH.deb in dir (apt-get download's name, ':' as %3a), into deb and version. */
+static int find_deb(const char *dir, const char *name, char *deb, size_t len, char *version, size_t vlen)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return ior_error_errno(IOR_ERROR, errno, "cannot open cache '%s'", dir);
+	size_t nl = strlen(name);
+	int rc = IOR_ENOTFOUND;
+	for (struct dirent *e; rc && (e = readdir(d));) {
+		const char *n = e->d_name;
+		size_t l = strlen(n);
+		if (strncmp(n, name, nl) || n[nl] != '_' || l < 4 || strcmp(n + l - 4, ".deb"))
+			continue;
+		snprintf(deb, len, "%s/%s", dir, n);
+		const char *v = n + nl + 1, *end = strrchr(v, '_');
+		snprintf(version, vlen, "%.*s", (int)((end ? end : n + l - 4) - v), v);
+		char *pct = strstr(version, "%3a");
+		if (pct) {
+			*pct = ':';
+			memmove(pct + 1, pct + 3, strlen(pct + 3) + 1);
+		}
+		rc = IOR_OK;
+	}
+	closedir(d);
+	return rc;
+}
+
+/* Only names apt would accept: the name goes to apt-get as one argument, never to a shell,
+ * but a '/' or a leading '-' would still mean a path or an option. */
+static bool package_name_ok(const char *s)
+{
+	if (!*s || *s == '-' || strlen(s) > 200)
+		return false;
+	for (; *s; s++)
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= '0' && *s <= '9') && !strchr("+-.", *s))
+			return false;
+	return true;
+}
+
+static int resolve_package(struct ior_vm_kernel *k, const char *name, const char *cache)
+{
+	if (!package_name_ok(name))
+		return ior_error_set(IOR_EINVALID, "'%s' is neither a Debian package name nor PATH/bzImage:MODULES_DIR", name);
+	char tree[PATH_MAX], done[PATH_MAX], deb[PATH_MAX];
+	snprintf(tree, sizeof(tree), "%s/%s", cache, name);
+	snprintf(done, sizeof(done), "%s/%s.unpacked", cache, name);
+	int rc = mkdir_p(cache);
+	if (!rc && find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version)) == IOR_ENOTFOUND)
+		rc = run_tool((const char *const[]){ "apt-get", "download", "-q", name, NULL }, cache, "apt-get download");
+	if (!rc)
+		rc = find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version));
+	if (rc == IOR_ENOTFOUND)
+		rc = ior_error_set(IOR_ENOTFOUND, "apt-get download '%s' left no .deb in '%s'", name, cache);
+	snprintf(k->modules, sizeof(k->modules), "%s/lib/modules", tree);
+	/* unpacked and indexed once; the marker is written last so an interrupted unpack is redone */
+	if (!rc && !is_file(done)) {
+		if (!(rc = run_tool((const char *const[]){ "dpkg-deb", "-x", deb, tree, NULL }, NULL, "dpkg-deb -x")) &&
+		    !(rc = only_release(k->modules, k->release, sizeof(k->release))))
+			rc = run_tool((const char *const[]){ "depmod", "-b", tree, k->release, NULL }, NULL, "depmod");
+		FILE *f = rc ? NULL : fopen(done, "w");
+		if (f)
+			fclose(f);
+	}
+	if (!rc)
+		rc = only_release(k->modules, k->release, sizeof(k->release));
+	snprintf(k->image, sizeof(k->image), "%s/boot/vmlinuz-%s", tree, k->release);
+	if (!rc && !is_file(k->image))
+		rc = ior_error_set(IOR_ENOTFOUND, "package '%s' has no boot/vmlinuz-%s", name, k->release);
+	return rc;
+}
+
+static int resolve_built(struct ior_vm_kernel *k, const char *spec)
+{
+	const char *colon = strrchr(spec, ':');
+	snprintf(k->image, sizeof(k->image), "%.*s", (int)(colon ? colon - spec : (long)strlen(spec)), spec);
+	if (!is_file(k->image))
+		return ior_error_set(IOR_ENOTFOUND, "kernel image '%s' does not exist", k->image);
+	if (!colon || !colon[1])
+		return IOR_OK; /* a kernel with everything built in */
+	const char *dir = colon + 1;
+	char dep[PATH_MAX];
+	snprintf(dep, sizeof(dep), "%s/modules.dep", dir);
+	if (is_file(dep)) { /* …/lib/modules/RELEASE */
+		const char *slash = strrchr(dir, '/');
+		snprintf(k->release, sizeof(k->release), "%s", slash ? slash + 1 : dir);
+		snprintf(k->modules, sizeof(k->modules), "%.*s", (int)(slash ? slash - dir : 1), slash ? dir : ".");
+	} else {
+		snprintf(k->modules, sizeof(k->modules), "%s", dir);
+		int rc = only_release(dir, k->release, sizeof(k->release));
+		if (rc)
+			return rc;
+		snprintf(dep, sizeof(dep), "%s/%s/modules.dep", dir, k->release);
+	}
+	if (!is_file(dep))
+		return ior_error_set(IOR_EINVALID, "'%s' is missing: run 'depmod -b ROOT %s' (make modules_install does)", dep,
+				     k->release);
+	return IOR_OK;
+}
+
+int ior_vm_kernel_resolve(struct ior_vm_kernel *k, const char *spec, const char *cache_dir)
+{
+	memset(k, 0, sizeof(*k));
+	snprintf(k->spec, sizeof(k->spec), "%s", spec);
+	return strchr(spec, '/') ? resolve_built(k, spec) : resolve_package(k, spec, cache_dir);
+}

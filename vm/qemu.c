@@ -1,0 +1,433 @@
+/* One qemu boot: the command line, the console watched by three watchdogs, vCPU pinning, and the outcome. */
+#include "vm/internal.h"
+
+#include "common/error.h"
+#include "common/stop.h"
+#include "engines/spawn.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RESULTS_DISK_MB 1024   /* sparse: a guest database of any likely size fits, at no cost */
+
+const char *ior_vm_outcome_name(enum ior_vm_outcome o)
+{
+	static const char *const names[] = {
+		[IOR_VM_OK] = "ok",
+		[IOR_VM_TEST_FAILED] = "test-failed",
+		[IOR_VM_PANIC] = "panic",
+		[IOR_VM_HANG] = "hang",
+		[IOR_VM_BOOT_FAILED] = "boot-failed",
+		[IOR_VM_INFRA_ERROR] = "infra-error",
+	};
+	return (unsigned)o < sizeof(names) / sizeof(names[0]) ? names[o] : "unknown";
+}
+
+void ior_vm_machine_default(struct ior_vm_machine *m)
+{
+	*m = (struct ior_vm_machine){
+		.qemu = "qemu-system-x86_64",
+		.accel = "auto",
+		.cpus = 1,
+		.memory_mb = 512,
+		.scratch_mb = 512,
+		.boot_timeout_s = 120,
+		.idle_timeout_s = 120,
+		.total_timeout_s = 1800,
+	};
+}
+
+void ior_vm_boot_free(struct ior_vm_boot *b)
+{
+	free(b->console);
+	b->console = NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* cache=none (O_DIRECT on the host file) keeps the host's page cache out of the guest's
+ * figures; a filesystem without O_DIRECT (tmpfs) gets writeback, and the row says so. */
+static const char *cache_mode_for(const char *disk)
+{
+	int fd = open(disk, O_RDWR | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
+		return "writeback";
+	close(fd);
+	return "none";
+}
+
+static void qemu_version(const char *qemu, char *out, size_t len)
+{
+	struct ior_spawn_result r;
+	snprintf(out, len, "unknown");
+	if (ior_spawn_run(&r, (const char *const[]){ qemu, "--version", NULL }, NULL, IOR_SPAWN_CAPTURE_OUT) == IOR_OK &&
+	    r.out) {
+		const char *v = strstr(r.out, "version ");
+		if (v)
+			snprintf(out, len, "%.*s", (int)strcspn(v + 8, " \n"), v + 8);
+	}
+	ior_spawn_result_free(&r);
+}
+
+struct qemu_argv {
+	char *argv[48];
+	int n;
+	char store[8][PATH_MAX + 128];
+	int nstore;
+	char smp[16], mem[16];
+};
+
+static void arg(struct qemu_argv *q, const char *s)
+{
+	if (q->n < (int)(sizeof(q->argv) / sizeof(q->argv[0])) - 1)
+		q->argv[q->n++] = (char *)s;
+	q->argv[q->n] = NULL;
+}
+
+static const char *fmt(struct qemu_argv *q, const char *f, const char *a, const char *b)
+{
+	char *s = q->store[q->nstore < 7 ? q->nstore++ : 7];
+	snprintf(s, sizeof(q->store[0]), f, a, b);
+	return s;
+}
+
+static void build_argv(struct qemu_argv *q, const struct ior_vm_machine *m, const char *accel,
+		       const struct ior_vm_kernel *k, const char *initramfs, bool probe, const char *scratch,
+		       const char *results, const char *cache)
+{
+	snprintf(q->smp, sizeof(q->smp), "%u", m->cpus);
+	snprintf(q->mem, sizeof(q->mem), "%u", m->memory_mb);
+	arg(q, m->qemu);
+	arg(q, "-nodefaults");
+	arg(q, "-no-user-config");
+	arg(q, "-display");
+	arg(q, "none");
+	arg(q, "-no-reboot");   /* panic=-1 reboots at once: qemu exits instead */
+	arg(q, "-name");
+	arg(q, "ioregress,debug-threads=on");   /* vCPU threads named "CPU n/TCG": found for pinning */
+	arg(q, "-accel");
+	arg(q, strcmp(accel, "kvm") == 0 ? "kvm" : m->cpus > 1 ? "tcg,thread=multi" : "tcg");
+	arg(q, "-smp");
+	arg(q, q->smp);
+	arg(q, "-m");
+	arg(q, q->mem);
+	arg(q, "-serial");
+	arg(q, "stdio");
+	arg(q, "-kernel");
+	arg(q, k->image);
+	arg(q, "-initrd");
+	arg(q, initramfs);
+	arg(q, "-append");
+	arg(q, probe ? "console=ttyS0 quiet panic=-1 oops=panic softlockup_panic=1 ior.probe=1"
+		     : "console=ttyS0 quiet panic=-1 oops=panic softlockup_panic=1");
+	arg(q, "-drive");
+	arg(q, fmt(q, "file=%s,format=raw,if=virtio,cache=%s", scratch, cache));
+	arg(q, "-drive");
+	arg(q, fmt(q, "file=%s,format=raw,if=virtio,cache=%s", results, "writeback"));
+}
+
+/* With more host CPUs than vCPUs, vCPU n runs on host CPU (last - cpus + 1 + n), away from
+ * CPU 0 where the host's own work lands; the thread names come from debug-threads=on. */
+static void pin_vcpus(pid_t pid, unsigned cpus, char *pinned, size_t len)
+{
+	long host = sysconf(_SC_NPROCESSORS_ONLN);
+	if (host <= (long)cpus || pinned[0])
+		return;
+	char dir[64];
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		char path[128], comm[64] = "";
+		snprintf(path, sizeof(path), "%s/%s/comm", dir, e->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		unsigned n;
+		if (fgets(comm, sizeof(comm), f) && sscanf(comm, "CPU %u/", &n) == 1 && n < cpus) {
+			cpu_set_t set;
+			CPU_ZERO(&set);
+			int cpu = (int)(host - cpus + n);
+			CPU_SET(cpu, &set);
+			if (sched_setaffinity(atoi(e->d_name), sizeof(set), &set) == 0) {
+				size_t l = strlen(pinned);
+				snprintf(pinned + l, len - l, "%s%d", l ? "," : "", cpu);
+			}
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+}
+
+struct watch {
+	pid_t pid;
+	int fd;
+	double t0, last_out, up_at;
+	bool panic, done, eof, kvm_error;
+	size_t scan_from;
+	enum { KILLED_NONE, KILLED_BOOT, KILLED_IDLE, KILLED_TOTAL, KILLED_STOP } killed;
+};
+
+static void append_console(struct ior_vm_boot *b, const char *buf, size_t n)
+{
+	if (b->console_len + n > IOR_VM_CONSOLE_MAX)
+		n = IOR_VM_CONSOLE_MAX - b->console_len;
+	char *c = n ? realloc(b->console, b->console_len + n + 1) : NULL;
+	if (!c)
+		return;
+	memcpy(c + b->console_len, buf, n);
+	b->console_len += n;
+	c[b->console_len] = '\0';
+	b->console = c;
+}
+
+/* Signs of life in the new part of the console. */
+static void scan(struct watch *w, struct ior_vm_boot *b, const struct ior_vm_machine *m)
+{
+	const char *text = b->console ? b->console + w->scan_from : "";
+	if (w->up_at < 0 && strstr(text, IOR_VM_MARK_UP)) {
+		w->up_at = now_s() - w->t0;
+		pin_vcpus(w->pid, m->cpus, b->pinned, sizeof(b->pinned));
+	}
+	w->panic |= strstr(text, "Kernel panic") != NULL;
+	w->kvm_error |= strstr(text, "KVM internal error") != NULL;
+	w->done |= strstr(text, IOR_VM_MARK_DONE) != NULL;
+	/* the next scan restarts a line back, so a marker split across reads is still seen */
+	const char *nl = b->console ? strrchr(b->console, '\n') : NULL;
+	if (nl)
+		w->scan_from = (size_t)(nl - b->console);
+}
+
+static void kill_qemu(struct watch *w, int why)
+{
+	if (w->killed == KILLED_NONE) {
+		w->killed = why;
+		kill(w->pid, SIGKILL);
+	}
+}
+
+/* Reads the console until qemu closes it, killing qemu when a watchdog fires or a stop is requested. */
+static void watch_console(struct watch *w, struct ior_vm_boot *b, const struct ior_vm_machine *m)
+{
+	char buf[8192];
+	while (!w->eof) {
+		struct pollfd p = { .fd = w->fd, .events = POLLIN };
+		int r = poll(&p, 1, 200);
+		double t = now_s();
+		if (r > 0) {
+			ssize_t got = read(w->fd, buf, sizeof(buf));
+			if (got > 0) {
+				append_console(b, buf, (size_t)got);
+				w->last_out = t;
+				scan(w, b, m);
+			} else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+				w->eof = true;
+			}
+		}
+		if (ior_stop_requested())
+			kill_qemu(w, KILLED_STOP);
+		else if (w->kvm_error) /* qemu pauses the guest and waits: nothing more will come */
+			kill_qemu(w, KILLED_BOOT);
+		else if (w->up_at < 0 && t - w->t0 > m->boot_timeout_s)
+			kill_qemu(w, KILLED_BOOT);
+		else if (w->up_at >= 0 && t - w->last_out > m->idle_timeout_s)
+			kill_qemu(w, KILLED_IDLE); /* before init a quiet kernel prints nothing: the boot deadline rules */
+		else if (t - w->t0 > m->total_timeout_s)
+			kill_qemu(w, KILLED_TOTAL);
+	}
+}
+
+/* fork and exec rather than posix_spawn: the child asks to be killed when ioregress dies, so
+ * even a SIGKILLed vm run leaves no guest running on. */
+static int spawn_qemu(struct qemu_argv *q, struct watch *w)
+{
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return ior_error_errno(IOR_ERROR, errno, "cannot create the console pipe");
+	pid_t parent = getpid();
+	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	w->pid = fork();
+	if (w->pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		dup2(devnull, 0);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		execvp(q->argv[0], q->argv);
+		dprintf(2, "cannot start '%s': %s\n", q->argv[0], strerror(errno));
+		_exit(127);
+	}
+	int err = errno;
+	close(fds[1]);
+	if (devnull >= 0)
+		close(devnull);
+	if (w->pid < 0) {
+		close(fds[0]);
+		return ior_error_errno(IOR_ERROR, err, "cannot start '%s'", q->argv[0]);
+	}
+	w->fd = fds[0];
+	return IOR_OK;
+}
+
+static void set_reason(struct ior_vm_boot *b, const char *fmt_, double a)
+{
+	snprintf(b->reason, sizeof(b->reason), fmt_, a);
+}
+
+/* The last line qemu or the kernel printed, for a reason that says something. */
+static void last_line(const struct ior_vm_boot *b, char *out, size_t len)
+{
+	out[0] = '\0';
+	if (!b->console)
+		return;
+	const char *end = b->console + b->console_len;
+	while (end > b->console && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	const char *start = end;
+	while (start > b->console && start[-1] != '\n')
+		start--;
+	snprintf(out, len, "%.*s", (int)(end - start), start);
+}
+
+static void judge(struct ior_vm_boot *b, const struct watch *w, int status, const struct ior_vm_machine *m,
+		  bool probe, const char *workdir, const char *results)
+{
+	char tail[200];
+	last_line(b, tail, sizeof(tail));
+	if (w->panic) {
+		b->outcome = IOR_VM_PANIC;
+		snprintf(b->reason, sizeof(b->reason), "kernel panic: %s", tail);
+	} else if (w->killed == KILLED_BOOT) {
+		b->outcome = IOR_VM_BOOT_FAILED;
+		set_reason(b, "no sign of init within %.0f s", m->boot_timeout_s);
+	} else if (w->killed == KILLED_IDLE) {
+		b->outcome = IOR_VM_HANG;
+		set_reason(b, "no console output for %.0f s", m->idle_timeout_s);
+	} else if (w->killed == KILLED_TOTAL) {
+		b->outcome = IOR_VM_HANG;
+		set_reason(b, "still running after the total limit of %.0f s", m->total_timeout_s);
+	} else if (w->up_at < 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		b->outcome = IOR_VM_INFRA_ERROR;   /* exec failed: no qemu to blame the kernel on */
+		snprintf(b->reason, sizeof(b->reason), "qemu could not be started: %s", tail);
+	} else if (w->up_at < 0) {
+		b->outcome = IOR_VM_BOOT_FAILED;
+		snprintf(b->reason, sizeof(b->reason), "qemu ended (%s %d) before init: %s",
+			 WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			 tail);
+	} else if (probe) { /* a boot to init and straight off: nothing on the results disk */
+		b->outcome = w->done ? IOR_VM_OK : IOR_VM_INFRA_ERROR;
+		snprintf(b->reason, sizeof(b->reason), w->done ? "reached init and powered off" : "init did not finish: %s",
+			 tail);
+	} else if (ior_vm_results_read(results, workdir, &b->guest_status, b->guest_db, sizeof(b->guest_db)) ||
+		   b->guest_status < 0) {
+		b->outcome = IOR_VM_INFRA_ERROR;
+		snprintf(b->reason, sizeof(b->reason), "the results disk carries no exit status%s%s",
+			 *ior_error_last() ? ": " : "", ior_error_last());
+	} else {
+		b->outcome = b->guest_status == 0 ? IOR_VM_OK : IOR_VM_TEST_FAILED;
+		snprintf(b->reason, sizeof(b->reason), "ioregress run exited %d inside", b->guest_status);
+	}
+}
+
+int ior_vm_boot_once(const struct ior_vm_machine *m, const char *accel, const struct ior_vm_kernel *k,
+		     const char *initramfs, bool probe, const char *workdir, struct ior_vm_boot *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->guest_status = -1;
+	b->boot_s = -1;
+	snprintf(b->accel, sizeof(b->accel), "%s", accel);
+	qemu_version(m->qemu, b->qemu_version, sizeof(b->qemu_version));
+	char scratch[PATH_MAX], results[PATH_MAX];
+	snprintf(scratch, sizeof(scratch), "%s/scratch.img", workdir);
+	snprintf(results, sizeof(results), "%s/results.img", workdir);
+	unlink(scratch);
+	unlink(results);
+	int rc = ior_vm_disk_create(scratch, (uint64_t)m->scratch_mb << 20);
+	if (!rc)
+		rc = ior_vm_disk_create(results, (uint64_t)RESULTS_DISK_MB << 20);
+	if (rc) {
+		b->outcome = IOR_VM_INFRA_ERROR;
+		snprintf(b->reason, sizeof(b->reason), "%s", ior_error_last());
+		return IOR_OK;
+	}
+	snprintf(b->cache_mode, sizeof(b->cache_mode), "%s", cache_mode_for(scratch));
+	struct qemu_argv q = { 0 };
+	build_argv(&q, m, accel, k, initramfs, probe, scratch, results, b->cache_mode);
+	/* the log starts with the command line, so a boot can be reproduced by hand */
+	append_console(b, "$", 1);
+	for (int i = 0; i < q.n; i++) {
+		append_console(b, " ", 1);
+		append_console(b, q.argv[i], strlen(q.argv[i]));
+	}
+	append_console(b, "\n", 1);
+	struct watch w = { .up_at = -1 };
+	w.t0 = w.last_out = now_s();
+	w.scan_from = b->console_len;
+	if ((rc = spawn_qemu(&q, &w))) {
+		b->outcome = IOR_VM_INFRA_ERROR;
+		snprintf(b->reason, sizeof(b->reason), "%s", ior_error_last());
+		unlink(scratch);
+		unlink(results);
+		return IOR_OK;
+	}
+	watch_console(&w, b, m);
+	close(w.fd);
+	int status = 0;
+	while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR)
+		;
+	b->total_s = now_s() - w.t0;
+	b->boot_s = w.up_at;
+	judge(b, &w, status, m, probe, workdir, results);
+	unlink(scratch);
+	unlink(results);
+	return w.killed == KILLED_STOP ? ior_error_set(IOR_EINTERRUPTED, "vm run interrupted") : IOR_OK;
+}
+
+void ior_vm_choose_accel(const struct ior_vm_machine *m, const struct ior_vm_kernel *k, const char *initramfs,
+			 const char *workdir, char *accel, size_t len, char *reason, size_t rlen)
+{
+	snprintf(accel, len, "tcg");
+	if (strcmp(m->accel, "auto") != 0) {
+		snprintf(accel, len, "%s", m->accel);
+		snprintf(reason, rlen, "--accel %s", m->accel);
+		return;
+	}
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(reason, rlen, "TCG: /dev/kvm cannot be opened (%s)", strerror(errno));
+		return;
+	}
+	close(fd);
+	/* /dev/kvm opening is not enough (a guest can die at its first instruction): boot to init */
+	struct ior_vm_machine probe = *m;
+	/* TCG reaches init in 2.4-8 s here; KVM, when it works, in well under that */
+	probe.boot_timeout_s = probe.idle_timeout_s = probe.total_timeout_s = 10;
+	struct ior_vm_boot b;
+	if (ior_vm_boot_once(&probe, "kvm", k, initramfs, true, workdir, &b) == IOR_OK && b.boot_s >= 0) {
+		snprintf(accel, len, "kvm");
+		snprintf(reason, rlen, "KVM: a probe boot reached init in %.1f s", b.boot_s);
+	} else {
+		char tail[160] = "";
+		last_line(&b, tail, sizeof(tail));
+		snprintf(reason, rlen, "TCG: a probe boot under KVM did not reach init (%s%s%s)", b.reason,
+			 tail[0] ? "; " : "", tail);
+	}
+	ior_vm_boot_free(&b);
+}

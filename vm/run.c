@@ -1,0 +1,187 @@
+/* `vm run`'s loop: every kernel resolved and packed once, booted N times interleaved, each boot recorded and its guest database merged. */
+#include "vm/internal.h"
+
+#include "common/error.h"
+#include "common/stop.h"
+#include "db/db.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+struct slot {
+	struct ior_vm_kernel k;
+	char dir[PATH_MAX], initramfs[PATH_MAX + 16];
+	bool ready;
+	char error[512];   /* why it is not ready: recorded as infra-error for each of its boots */
+};
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void remove_tree(const char *dir)
+{
+	if (dir[0])
+		nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void utc_now(char *out, size_t len)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	struct tm tm;
+	gmtime_r(&ts.tv_sec, &tm);
+	char base[32];
+	strftime(base, sizeof(base), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out, len, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
+}
+
+static void prepare(struct slot *s, const char *spec, const struct ior_vm_run_opts *o, const char *root, size_t i)
+{
+	snprintf(s->dir, sizeof(s->dir), "%s/k%zu", root, i);
+	snprintf(s->initramfs, sizeof(s->initramfs), "%s/initramfs.cpio", s->dir);
+	ior_error_clear();
+	int rc = mkdir(s->dir, 0700) == 0 ? IOR_OK : ior_error_errno(IOR_ERROR, errno, "cannot create '%s'", s->dir);
+	if (!rc)
+		rc = ior_vm_kernel_resolve(&s->k, spec, o->cache_dir);
+	if (!rc) {
+		struct ior_vm_guest g = o->guest;
+		if (o->boot_only)
+			g.matrix = NULL;
+		rc = ior_vm_initramfs_write(s->initramfs, &s->k, &g, s->dir);
+	}
+	s->ready = rc == IOR_OK;
+	if (!s->ready) {
+		snprintf(s->k.spec, sizeof(s->k.spec), "%s", spec);
+		snprintf(s->error, sizeof(s->error), "%s", ior_error_last());
+	}
+}
+
+/* The boot's row, in the guest's database beside its run when there is one (so the merge
+ * carries both and the row points at the merged run), else straight into db. */
+static int record(struct ior_db *db, const struct ior_vm_run_opts *o, const struct slot *s, int index,
+		  struct ior_vm_boot *b, const char *started_at, const char *host, const char *machine)
+{
+	struct ior_db_vm_boot row = {
+		.kernel = s->k.spec,
+		.kernel_release = s->k.release[0] ? s->k.release : NULL,
+		.package_version = s->k.package_version[0] ? s->k.package_version : NULL,
+		.boot_index = index,
+		.outcome = ior_vm_outcome_name(b->outcome),
+		.reason = b->reason,
+		.guest_status = b->guest_status,
+		.accelerator = b->accel[0] ? b->accel : NULL,
+		.cpus = (int)o->machine.cpus,
+		.memory_mb = (int)o->machine.memory_mb,
+		.cache_mode = b->cache_mode[0] ? b->cache_mode : NULL,
+		.pinned_cpus = b->pinned[0] ? b->pinned : NULL,
+		.qemu_version = b->qemu_version[0] ? b->qemu_version : NULL,
+		.matrix_file = o->boot_only ? NULL : o->guest.matrix,
+		.boot_s = b->boot_s,
+		.total_s = b->total_s,
+		.console = b->console,
+		.console_len = b->console_len,
+		.started_at = started_at,
+	};
+	struct ior_db *guest = NULL;
+	int rc = IOR_OK;
+	if (b->guest_db[0] && (rc = ior_db_open(&guest, b->guest_db)) == IOR_OK &&
+	    (rc = ior_db_host_get(guest, host, machine, &row.host_id)) == IOR_OK &&
+	    (rc = ior_db_latest_run(guest, &row.run_id)) == IOR_OK && (rc = ior_db_vm_boot_add(guest, &row, NULL)) == IOR_OK) {
+		ior_db_free(guest);
+		guest = NULL;
+		struct ior_db_merge_stats st;
+		rc = ior_db_merge(db, b->guest_db, &st);
+	}
+	ior_db_free(guest);
+	if (!b->guest_db[0] || rc) {
+		if (rc) { /* the guest's database could not be brought in: the boot is still recorded */
+			b->outcome = IOR_VM_INFRA_ERROR;
+			snprintf(b->reason, sizeof(b->reason), "cannot merge the guest's database: %s", ior_error_last());
+			row.outcome = ior_vm_outcome_name(b->outcome);
+		}
+		row.run_id = 0;
+		if ((rc = ior_db_host_get(db, host, machine, &row.host_id)) == IOR_OK)
+			rc = ior_db_vm_boot_add(db, &row, NULL);
+	}
+	return rc;
+}
+
+static int boot(struct ior_db *db, const struct ior_vm_run_opts *o, struct slot *s, int index, const char *accel,
+		const char *host, const char *machine, struct ior_vm_run_summary *sum)
+{
+	char dir[PATH_MAX + 16], started[40];
+	snprintf(dir, sizeof(dir), "%s/b%d", s->dir, index);
+	utc_now(started, sizeof(started));
+	struct ior_vm_boot b = { .guest_status = -1, .boot_s = -1, .total_s = -1 };
+	int rc = IOR_OK;
+	if (!s->ready) {
+		b.outcome = IOR_VM_INFRA_ERROR;
+		snprintf(b.reason, sizeof(b.reason), "%s", s->error);
+	} else if (mkdir(dir, 0700) != 0) {
+		b.outcome = IOR_VM_INFRA_ERROR;
+		snprintf(b.reason, sizeof(b.reason), "cannot create '%s': %s", dir, strerror(errno));
+	} else {
+		rc = ior_vm_boot_once(&o->machine, accel, &s->k, s->initramfs, o->boot_only, dir, &b);
+		if (rc == IOR_EINTERRUPTED) {
+			b.outcome = IOR_VM_INFRA_ERROR;
+			snprintf(b.reason, sizeof(b.reason), "interrupted by signal %d", ior_stop_signal());
+		}
+	}
+	int rrc = record(db, o, s, index, &b, started, host, machine);
+	sum->boots++;
+	b.outcome == IOR_VM_OK ? sum->ok++ : sum->failed++;
+	if (o->progress)
+		fprintf(stderr, "vm: %s boot %d/%u: %s (%s), init at %.1f s, %.1f s in all\n", s->k.spec, index, o->boots,
+			ior_vm_outcome_name(b.outcome), b.reason, b.boot_s, b.total_s);
+	ior_vm_boot_free(&b);
+	remove_tree(dir);
+	if (rc == IOR_EINTERRUPTED)
+		return ior_error_set(IOR_EINTERRUPTED, "vm run interrupted by signal %d", ior_stop_signal());
+	return rrc;
+}
+
+int ior_vm_run(struct ior_db *db, const struct ior_vm_run_opts *opts, const char *const *kernels, size_t n,
+	       struct ior_vm_run_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	char root[] = "/tmp/ioregress-vm.XXXXXX";
+	if (!mkdtemp(root))
+		return ior_error_errno(IOR_ERROR, errno, "cannot create a directory under /tmp");
+	struct slot *slots = calloc(n ? n : 1, sizeof(*slots));
+	int rc = slots ? IOR_OK : ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t i = 0; !rc && i < n && !ior_stop_requested(); i++)
+		prepare(&slots[i], kernels[i], opts, root, i);
+	struct utsname u;
+	uname(&u);
+	const struct slot *first = NULL;
+	for (size_t i = 0; !rc && i < n && !first; i++)
+		first = slots[i].ready ? &slots[i] : NULL;
+	snprintf(s->accel, sizeof(s->accel), "tcg");
+	if (first)
+		ior_vm_choose_accel(&opts->machine, &first->k, first->initramfs, first->dir, s->accel, sizeof(s->accel),
+				    s->accel_reason, sizeof(s->accel_reason));
+	if (opts->progress && first)
+		fprintf(stderr, "vm: accelerator %s\n", s->accel_reason);
+	/* interleaved: every kernel's boot 1, then every kernel's boot 2, so host drift is shared */
+	for (unsigned r = 1; !rc && r <= opts->boots; r++)
+		for (size_t i = 0; !rc && i < n; i++)
+			rc = ior_stop_requested() ? ior_error_set(IOR_EINTERRUPTED, "vm run interrupted by signal %d",
+								  ior_stop_signal())
+						  : boot(db, opts, &slots[i], (int)r, s->accel, u.nodename, u.machine, s);
+	remove_tree(root);
+	free(slots);
+	return rc;
+}

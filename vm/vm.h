@@ -1,0 +1,114 @@
+/* Booting kernels under qemu with ioregress inside: kernels fetched or given, the initramfs, boots with watchdogs, results brought back. */
+#ifndef IOR_VM_VM_H
+#define IOR_VM_VM_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ior_db;
+
+/* How one boot ended: exactly one per boot, stored in vm_boots.outcome. */
+enum ior_vm_outcome {
+	IOR_VM_OK,           /* the guest's run finished with status 0 */
+	IOR_VM_TEST_FAILED,  /* the guest's run ended non-zero (a cell failed, a bad matrix) */
+	IOR_VM_PANIC,        /* the kernel panicked (or oopsed: oops=panic) */
+	IOR_VM_HANG,         /* no console output within the no-output limit, or past the total limit */
+	IOR_VM_BOOT_FAILED,  /* no sign of init by the boot deadline, or qemu stopped before it */
+	IOR_VM_INFRA_ERROR,  /* qemu, the initramfs or the results disk failed: not the kernel's fault */
+};
+const char *ior_vm_outcome_name(enum ior_vm_outcome o);
+
+/* A kernel ready to boot: a Debian package unpacked in the cache, or a built one. */
+struct ior_vm_kernel {
+	char spec[512];            /* as given */
+	char image[PATH_MAX];      /* the bzImage */
+	char modules[PATH_MAX];    /* the module tree's parent (…/lib/modules), "" without modules */
+	char release[128];         /* the module tree's name: uname -r inside */
+	char package_version[128]; /* the Debian package's version, "" for a built kernel */
+};
+
+/* KERNEL is a Debian package name (fetched with apt-get download into cache_dir/, unpacked
+ * with dpkg-deb -x, depmod run on the copy; reused on later calls) or PATH/bzImage:MODULES_DIR
+ * (MODULES_DIR is …/lib/modules/RELEASE, or …/lib/modules holding one release). */
+int ior_vm_kernel_resolve(struct ior_vm_kernel *k, const char *spec, const char *cache_dir);
+/* $XDG_CACHE_HOME/ioregress/kernels, or ~/.cache/ioregress/kernels. */
+void ior_vm_default_cache(char *out, size_t len);
+
+/* What goes into a guest besides the kernel's modules. */
+struct ior_vm_guest {
+	const char *ioregress;   /* the ioregress binary to run inside (its libraries come along) */
+	const char *busybox;     /* a static busybox */
+	const char *matrix;      /* the matrix file, NULL for a boot that only reaches init */
+	const char *host_name;   /* the guest's host name: one name for every kernel so they compare */
+};
+
+/* Writes a newc cpio archive at path: busybox, ioregress with the shared libraries its ELF
+ * needs, the kernel's virtio and scheduler modules (decompressed, dependencies first, with a
+ * depmod index for exactly those), the matrix and the init. tmpdir holds the staging tree. */
+int ior_vm_initramfs_write(const char *path, const struct ior_vm_kernel *k, const struct ior_vm_guest *g,
+			   const char *tmpdir);
+
+/* The shared libraries an ELF file needs, recursively (DT_NEEDED through the default library
+ * directories), and its interpreter: paths[0..*n), each at most PATH_MAX. */
+int ior_vm_elf_libraries(const char *elf, char (*paths)[PATH_MAX], size_t max, size_t *n);
+
+/* The machine every boot of a vm run gets. */
+struct ior_vm_machine {
+	const char *qemu;          /* qemu-system-x86_64 */
+	const char *accel;         /* "auto" (KVM after a probe boot succeeds, else TCG), "kvm", "tcg" */
+	unsigned cpus, memory_mb, scratch_mb;
+	double boot_timeout_s;     /* no sign of init by then: boot-failed */
+	double idle_timeout_s;     /* no console output for this long once init is up: hang */
+	double total_timeout_s;    /* the whole boot */
+};
+void ior_vm_machine_default(struct ior_vm_machine *m);
+
+/* One boot's record (the vm_boots row) and what it brought back. */
+struct ior_vm_boot {
+	enum ior_vm_outcome outcome;
+	char reason[512];
+	int guest_status;          /* -1 when none came back */
+	char accel[8], cache_mode[16], pinned[64], qemu_version[64];
+	double boot_s, total_s;    /* boot_s: qemu start to init's first line; -1 when never seen */
+	char *console;             /* the serial console (and qemu's stderr), NUL-terminated */
+	size_t console_len;
+	char guest_db[PATH_MAX];   /* the guest's database, extracted under the boot's workdir; "" if none */
+};
+void ior_vm_boot_free(struct ior_vm_boot *b);
+
+/* Boots kernel k with initramfs under machine m (accel already decided: "kvm" or "tcg"),
+ * with a fresh scratch disk and results disk in workdir, watches the console, and fills b.
+ * Returns IOR_OK whatever the guest did (b->outcome says), IOR_EINTERRUPTED on a stop request
+ * (qemu is killed first), an error only when nothing could be tried. */
+int ior_vm_boot_once(const struct ior_vm_machine *m, const char *accel, const struct ior_vm_kernel *k,
+		     const char *initramfs, bool probe, const char *workdir, struct ior_vm_boot *b);
+
+/* "kvm" when /dev/kvm opens and a probe boot of k under KVM reaches init, else "tcg"; why in reason. */
+void ior_vm_choose_accel(const struct ior_vm_machine *m, const struct ior_vm_kernel *k, const char *initramfs,
+			 const char *workdir, char *accel, size_t len, char *reason, size_t rlen);
+
+/* Options of a whole `vm run`. */
+struct ior_vm_run_opts {
+	struct ior_vm_machine machine;
+	struct ior_vm_guest guest;
+	const char *cache_dir;
+	unsigned boots;            /* each kernel this many times, interleaved: A B C A B C */
+	bool boot_only;            /* boot to init and power off: the bare boot time */
+	bool progress;             /* one line per boot on stderr */
+};
+
+struct ior_vm_run_summary {
+	unsigned boots, ok, failed; /* failed: any outcome but ok */
+	char accel[8];
+	char accel_reason[256];
+};
+
+/* Boots every kernel opts->boots times, interleaved, records each boot in db (vm_boots, with
+ * its console log) and merges each guest's database into db. A kernel that fails is recorded
+ * and the next one starts; a kernel that cannot be resolved is recorded as infra-error. */
+int ior_vm_run(struct ior_db *db, const struct ior_vm_run_opts *opts, const char *const *kernels, size_t n,
+	       struct ior_vm_run_summary *s);
+
+#endif
