@@ -2,7 +2,6 @@
 #include "common/error.h"
 #include "db/db.h"
 #include "harness/commands.h"
-#include "reports/vm_boots.h"
 #include "options/option.h"
 #include "reports/model.h"
 #include "reports/render.h"
@@ -124,27 +123,12 @@ static void fast_stream(FILE *f)
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
 }
 
-/* The text report ends with the VM boots of `vm run`, which the report model does not carry yet. */
-static int render_with_boots(const struct report_args *a, FILE *out, const struct ior_report *r, struct ior_db *db)
-{
-	int rc = ior_render(a->renderer, out, r);
-	if (rc || strcmp(a->renderer->name, "text") != 0)
-		return rc;
-	struct ior_db_vm_boot_row *boots = NULL;
-	size_t n = 0;
-	rc = ior_db_vm_boots(db, &boots, &n);
-	if (!rc)
-		rc = ior_report_vm_boots(out, boots, n);
-	ior_db_vm_boots_free(boots, n);
-	return rc;
-}
-
 /* -o FILE is written beside it and renamed at the end: a failed report leaves no half file. */
-static int render_to(const struct report_args *a, const struct ior_report *r, struct ior_db *db)
+static int render_to(const struct report_args *a, const struct ior_report *r)
 {
 	if (!a->output) {
 		fast_stream(stdout);
-		return render_with_boots(a, stdout, r, db);
+		return ior_render(a->renderer, stdout, r);
 	}
 	char tmp[4096];
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", a->output, (long)getpid());
@@ -152,7 +136,7 @@ static int render_to(const struct report_args *a, const struct ior_report *r, st
 	if (!f)
 		return ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", tmp);
 	fast_stream(f);
-	int rc = render_with_boots(a, f, r, db);
+	int rc = ior_render(a->renderer, f, r);
 	if (fclose(f) && !rc)
 		rc = ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", a->output);
 	if (!rc && rename(tmp, a->output))
@@ -175,7 +159,7 @@ static int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		ior_cmd_error("cannot build the report from '%s'", ctx->db_path);
 		return 1;
 	}
-	int rc = render_to(&a, r, ctx->db);
+	int rc = render_to(&a, r);
 	int status = rc ? 1 : 0;
 	if (rc)
 		ior_cmd_error("cannot render the report");

@@ -149,6 +149,8 @@ int ior_report_build(struct ior_report **out, struct ior_db *db, const struct io
 	}
 	int rc = ior_report_load(r, db, &f);
 	if (!rc)
+		rc = ior_report_load_boots(r, db);
+	if (!rc)
 		rc = build_parts(r, db);
 	if (rc) {
 		ior_report_free(r);
@@ -229,6 +231,7 @@ void ior_report_free(struct ior_report *r)
 	free(r->kernels);
 	free(r->cells);
 	free(r->fills);
+	free(r->boots);
 	free(r->values);
 	free(r->reps);
 	free(r->detail);

@@ -86,6 +86,14 @@ struct ior_report_kernel {
 	bool in_view;
 };
 
+/* One boot of `vm run`: which kernel, how it ended and on what machine (strings interned). */
+struct ior_report_boot {
+	const char *host, *kernel, *release, *outcome, *reason, *accel, *cache_mode, *qemu_version, *pinned;
+	int boot_index, cpus, memory_mb;
+	double boot_s, total_s;             /* -1: not known */
+	bool in_view;                       /* its host and kernel match the filters */
+};
+
 /* Change points of one cell series (three kernels or more). */
 struct ior_report_series_changes {
 	size_t series;                      /* index into rt->series */
@@ -117,6 +125,9 @@ struct ior_report {
 	size_t nsamples;
 	struct ior_report_fill *fills;
 	size_t nfills;
+	struct ior_report_boot *boots;      /* oldest first */
+	size_t nboots, nboots_not_ok;       /* not_ok: in view and not "ok" */
+	bool boots_tcg;                     /* a boot in view ran under TCG: the figures compare kernels, not devices */
 	struct ior_alert *alerts;
 	size_t nalerts;
 	bool *alert_in_view;

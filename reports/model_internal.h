@@ -11,6 +11,8 @@ bool ior_report_cell_matches_view(const struct ior_report_opts *o, const char *k
 
 /* model_load.c: r->cells, values, reps (and detail) from the database. */
 int ior_report_load(struct ior_report *r, struct ior_db *db, const struct ior_db_scan_filter *f);
+/* model_load.c: the VM boots of `vm run`. */
+int ior_report_load_boots(struct ior_report *r, struct ior_db *db);
 /* model_kernels.c: r->kernels, with offered lists when db is not NULL. */
 int ior_report_kernels(struct ior_report *r, struct ior_db *db);
 /* model_changes.c: change points of every in-view series of three kernels or more. */

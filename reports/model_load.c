@@ -126,3 +126,37 @@ int ior_report_load(struct ior_report *r, struct ior_db *db, const struct ior_db
 		return IOR_OK;
 	return ior_db_scan_samples(db, r->cells[0].cell_id, r->cells[r->ncells - 1].cell_id, l.detail, on_sample, &l);
 }
+
+static bool boot_in_view(const struct ior_report_opts *o, const struct ior_report_boot *b)
+{
+	return (!o->host || !strcmp(o->host, b->host ? b->host : "")) &&
+	       (!o->kernel || !strcmp(o->kernel, b->kernel ? b->kernel : "") ||
+		!strcmp(o->kernel, b->release ? b->release : ""));
+}
+
+int ior_report_load_boots(struct ior_report *r, struct ior_db *db)
+{
+	struct ior_db_vm_boot_row *rows = NULL;
+	size_t n = 0;
+	int rc = ior_db_vm_boots(db, &rows, &n);
+	if (!rc && n && !(r->boots = calloc(n, sizeof(*r->boots))))
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+	int oom = 0;
+	struct ior_intern *in = r->pool;
+	for (size_t i = 0; !rc && i < n; i++) {
+		const struct ior_db_vm_boot_row *x = &rows[i];
+		struct ior_report_boot *b = &r->boots[r->nboots++];
+		*b = (struct ior_report_boot){
+			.host = ior_intern(in, x->host, &oom), .kernel = ior_intern(in, x->kernel, &oom),
+			.release = ior_intern(in, x->release, &oom), .outcome = ior_intern(in, x->outcome, &oom),
+			.reason = ior_intern(in, x->reason, &oom), .accel = ior_intern(in, x->accel, &oom),
+			.cache_mode = ior_intern(in, x->cache_mode, &oom), .qemu_version = ior_intern(in, x->qemu_version, &oom),
+			.pinned = ior_intern(in, x->pinned, &oom), .boot_index = x->boot_index, .cpus = x->cpus,
+			.memory_mb = x->memory_mb, .boot_s = x->boot_s, .total_s = x->total_s };
+		b->in_view = boot_in_view(&r->opts, b);
+		r->nboots_not_ok += b->in_view && strcmp(b->outcome ? b->outcome : "", "ok");
+		r->boots_tcg |= b->in_view && b->accel && !strcmp(b->accel, "tcg");
+	}
+	ior_db_vm_boots_free(rows, n);
+	return rc ? rc : oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
+}

@@ -633,6 +633,40 @@ static void verdicts(FILE *out, const struct ior_report *r)
 		}
 }
 
+static void boots(FILE *out, const struct ior_report *r)
+{
+	size_t shown = 0;
+	for (size_t i = 0; i < r->nboots; i++)
+		shown += r->boots[i].in_view;
+	if (!shown)
+		return;
+	fprintf(out, "<h2 id=\"boots\">VM boots (vm run): %zu, %zu not ok</h2>\n<table><tr><th class=\"l\">kernel</th><th>boot</th>"
+		"<th class=\"l\">outcome</th><th class=\"l\">accel</th><th>CPUs</th><th>memory MiB</th><th class=\"l\">cache</th>"
+		"<th class=\"l\">qemu</th><th>init s</th><th>total s</th><th class=\"l\">reason</th></tr>\n", shown, r->nboots_not_ok);
+	for (size_t i = 0; i < r->nboots; i++) {
+		const struct ior_report_boot *b = &r->boots[i];
+		if (!b->in_view)
+			continue;
+		bool ok = !strcmp(b->outcome, "ok");
+		fputs(ok ? "<tr>" : "<tr class=\"alert\">", out);
+		td(out, b->release && *b->release ? b->release : b->kernel);
+		fprintf(out, "<td>%d</td>", b->boot_index);
+		td(out, b->outcome);
+		td(out, b->accel);
+		fprintf(out, "<td>%d</td><td>%d</td>", b->cpus, b->memory_mb);
+		td(out, b->cache_mode);
+		td(out, b->qemu_version);
+		b->boot_s < 0 ? fputs("<td>-</td>", out) : fprintf(out, "<td>%.1f</td>", b->boot_s);
+		b->total_s < 0 ? fputs("<td>-</td>", out) : fprintf(out, "<td>%.1f</td>", b->total_s);
+		td(out, ok ? "" : b->reason);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	if (r->boots_tcg)
+		fputs("<p>Under TCG the guest's CPU is emulated: the figures compare kernels with each other on this host, not "
+		      "the device's speed.</p>\n", out);
+}
+
 static int charts(FILE *out, const struct ior_report *r, const struct marks *m)
 {
 	size_t cells = 0, devices = 0;
@@ -700,6 +734,8 @@ static int render_html(FILE *out, const struct ior_report *r)
 		}
 		changes(out, r);
 		verdicts(out, r);
+		if (!r->opts.alerts_only)
+			boots(out, r);
 		fputs("</body></html>\n", out);
 	}
 	free(m.cell);

@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "reports/escape.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Object members: a comma before every member but the first. */
@@ -289,6 +290,43 @@ static void fills(struct obj *root, const struct ior_report *r)
 	fputc(']', root->out);
 }
 
+/* A time of a boot, null when not known. */
+static void seconds(struct obj *o, const char *k, double v)
+{
+	num(o, k, v < 0 ? NAN : v);
+}
+
+static void boots(struct obj *root, const struct ior_report *r)
+{
+	key(root, "vm_boots");
+	fputc('[', root->out);
+	bool first = true;
+	for (size_t i = 0; i < r->nboots; i++) {
+		const struct ior_report_boot *b = &r->boots[i];
+		if (!b->in_view)
+			continue;
+		fputs(first ? "\n" : ",\n", root->out);
+		first = false;
+		struct obj o = open_obj(root->out);
+		str(&o, "host", b->host);
+		str(&o, "kernel", b->kernel);
+		str(&o, "release", b->release);
+		count(&o, "boot", (size_t)(b->boot_index > 0 ? b->boot_index : 0));
+		str(&o, "outcome", b->outcome);
+		str(&o, "reason", b->reason);
+		str(&o, "accelerator", b->accel);
+		count(&o, "cpus", (size_t)(b->cpus > 0 ? b->cpus : 0));
+		count(&o, "memory_mb", (size_t)(b->memory_mb > 0 ? b->memory_mb : 0));
+		str(&o, "cache_mode", b->cache_mode);
+		str(&o, "qemu_version", b->qemu_version);
+		str(&o, "pinned_cpus", b->pinned);
+		seconds(&o, "boot_s", b->boot_s);
+		seconds(&o, "total_s", b->total_s);
+		close_obj(&o);
+	}
+	fputc(']', root->out);
+}
+
 static void not_run(struct obj *root, const struct ior_report *r)
 {
 	key(root, "not_run");
@@ -474,6 +512,7 @@ static int render_json(FILE *out, const struct ior_report *r)
 	not_run(&root, r);
 	changes(&root, r);
 	verdicts(&root, r);
+	boots(&root, r);
 	close_obj(&root);
 	fputc('\n', out);
 	return IOR_OK;

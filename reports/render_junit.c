@@ -174,6 +174,44 @@ static void not_run_suite(FILE *out, const struct ior_report *r)
 	fputs("  </testsuite>\n", out);
 }
 
+/* Each VM boot is a case: a boot that did not reach its end (panic, hang, boot failure) is an error. */
+static void boot_suite(FILE *out, const struct ior_report *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nboots; i++)
+		n += r->boots[i].in_view;
+	if (!n)
+		return;
+	fprintf(out, "  <testsuite name=\"ioregress vm boots\" tests=\"%zu\" failures=\"0\" errors=\"%zu\" skipped=\"0\">\n", n,
+		r->nboots_not_ok);
+	for (size_t i = 0; i < r->nboots; i++) {
+		const struct ior_report_boot *b = &r->boots[i];
+		if (!b->in_view)
+			continue;
+		char name[64];
+		snprintf(name, sizeof(name), "boot %d", b->boot_index);
+		fputs("    <testcase", out);
+		char cls[320];
+		snprintf(cls, sizeof(cls), "%s.%s", b->host, b->release && *b->release ? b->release : b->kernel);
+		attr(out, "classname", cls);
+		attr(out, "name", name);
+		fprintf(out, " time=\"%.1f\">\n      <properties>", b->total_s < 0 ? 0 : b->total_s);
+		prop_text(out, "outcome", b->outcome);
+		prop_text(out, "accelerator", b->accel);
+		prop(out, "cpus", "%.0f", (double)b->cpus);
+		prop(out, "memory_mb", "%.0f", (double)b->memory_mb);
+		fputs("</properties>\n", out);
+		if (strcmp(b->outcome, "ok")) {
+			fputs("      <error", out);
+			attr(out, "type", b->outcome);
+			attr(out, "message", b->reason && *b->reason ? b->reason : b->outcome);
+			fputs("/>\n", out);
+		}
+		fputs("    </testcase>\n", out);
+	}
+	fputs("  </testsuite>\n", out);
+}
+
 static int render_junit(FILE *out, const struct ior_report *r)
 {
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ioregress\">\n", out);
@@ -183,6 +221,7 @@ static int render_junit(FILE *out, const struct ior_report *r)
 		alert_suite(out, r);
 	if (r->nnot_ok)
 		not_run_suite(out, r);
+	boot_suite(out, r);
 	fputs("</testsuites>\n", out);
 	return IOR_OK;
 }

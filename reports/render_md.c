@@ -235,6 +235,41 @@ static void verdicts(FILE *out, const struct ior_report *r)
 	fputc('\n', out);
 }
 
+static void boots(FILE *out, const struct ior_report *r)
+{
+	bool header = false;
+	for (size_t i = 0; i < r->nboots; i++) {
+		const struct ior_report_boot *b = &r->boots[i];
+		if (!b->in_view)
+			continue;
+		if (!header)
+			fputs("\n## VM boots (vm run)\n\n| kernel | boot | outcome | accel | CPUs | memory | cache | qemu | init s | total s | reason |\n"
+			      "|---|---:|---|---|---:|---:|---|---|---:|---:|---|\n", out);
+		header = true;
+		const char *f[] = { b->release && *b->release ? b->release : b->kernel };
+		fputs("| ", out);
+		ior_esc_md(out, f[0]);
+		fprintf(out, " | %d | ", b->boot_index);
+		ior_esc_md(out, b->outcome);
+		fputs(" | ", out);
+		ior_esc_md(out, b->accel && *b->accel ? b->accel : "-");
+		fprintf(out, " | %d | %d MiB | ", b->cpus, b->memory_mb);
+		ior_esc_md(out, b->cache_mode && *b->cache_mode ? b->cache_mode : "-");
+		fputs(" | ", out);
+		ior_esc_md(out, b->qemu_version && *b->qemu_version ? b->qemu_version : "-");
+		fputs(" | ", out);
+		b->boot_s < 0 ? fputs("-", out) : fprintf(out, "%.1f", b->boot_s);
+		fputs(" | ", out);
+		b->total_s < 0 ? fputs("-", out) : fprintf(out, "%.1f", b->total_s);
+		fputs(" | ", out);
+		ior_esc_md(out, strcmp(b->outcome, "ok") && b->reason ? b->reason : "");
+		fputs(" |\n", out);
+	}
+	if (r->boots_tcg)
+		fputs("\nUnder TCG the guest's CPU is emulated: the figures compare kernels with each other on this host, not the "
+		      "device's speed.\n", out);
+}
+
 static int render_md(FILE *out, const struct ior_report *r)
 {
 	fputs("# ioregress report\n", out);
@@ -250,6 +285,8 @@ static int render_md(FILE *out, const struct ior_report *r)
 	}
 	changes(out, r);
 	verdicts(out, r);
+	if (!r->opts.alerts_only)
+		boots(out, r);
 	return IOR_OK;
 }
 

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "reports/escape.h"
+#include "reports/vm_boots.h"
 
 #include <math.h>
 #include <string.h>
@@ -238,6 +239,7 @@ static int render_text(FILE *out, const struct ior_report *r)
 			fputc('\n', out);
 			ior_render_verdicts_text(out, r);
 		}
+		ior_report_vm_boots(out, r);
 	}
 	return IOR_OK;
 }

@@ -127,6 +127,20 @@ static const char *run_db(void)
 			add_samples(db, cell, v, 3, "random");
 		}
 		CU_ASSERT_EQUAL(ior_db_run_finish(db, run, IOR_RUN_COMPLETE), 0);
+		/* the kernels came from `vm run`: the newest panicked on its second boot */
+		struct ior_db_vm_boot boot = { .host_id = host, .run_id = run, .kernel = kernels[k], .kernel_release = kernels[k],
+					       .boot_index = 1, .outcome = "ok", .guest_status = 0, .accelerator = "tcg",
+					       .cpus = 2, .memory_mb = 1024, .cache_mode = "none", .qemu_version = "7.2.15",
+					       .boot_s = 3.5, .total_s = 20.0 };
+		int64_t id;
+		CU_ASSERT_EQUAL(ior_test_ok(ior_db_vm_boot_add(db, &boot, &id)), 0);
+		if (k == 2) {
+			boot.boot_index = 2;
+			boot.outcome = "panic";
+			boot.reason = "Kernel panic - not syncing: VFS: Unable to mount root fs on <unknown>";
+			boot.run_id = 0;
+			CU_ASSERT_EQUAL(ior_test_ok(ior_db_vm_boot_add(db, &boot, &id)), 0);
+		}
 	}
 	ior_db_free(db);
 	return path;
@@ -189,7 +203,7 @@ static void test_seed_json_against_database_and_text(void)
 	char *json = report(db, "json", NULL), *text = report(db, "text", NULL), *md = report(db, "md", NULL);
 	json_object *root = parse(json);
 	CU_ASSERT_STRING_EQUAL(json_object_get_string(get(root, "schema")), "ioregress-report");
-	CU_ASSERT_EQUAL(json_object_get_int(get(root, "version")), 1);
+	CU_ASSERT_EQUAL(json_object_get_int(get(root, "version")), 2);
 	json_object *groups = get(root, "groups");
 	CU_ASSERT_EQUAL_FATAL(json_object_array_length(groups), 4);
 	size_t cells = 0;
@@ -333,6 +347,8 @@ static void test_junit_structure(void)
 	CU_ASSERT_EQUAL(xpath_count(file, "count(//testcase/properties/property[@name=\"median_candidate\"])"), 3);
 	CU_ASSERT_EQUAL(xpath_count(file, "count(//testsuite[@name=\"ioregress cells not run\"]/testcase/error)"), 1);
 	CU_ASSERT_EQUAL(xpath_count(file, "count(//testsuite[@name=\"ioregress cells not run\"]/testcase/skipped)"), 1);
+	CU_ASSERT_EQUAL(xpath_count(file, "count(//testsuite[@name=\"ioregress vm boots\"]/testcase)"), 5);
+	CU_ASSERT_EQUAL(xpath_count(file, "count(//testsuite[@name=\"ioregress vm boots\"]/testcase/error[@type=\"panic\"])"), 1);
 	/* the seed data's 3 against 3 comparisons are all inconclusive: skipped */
 	char *seed = report(seed_db(), "junit", "--baseline=2.6.30-2");
 	const char *sfile = tmpfile_with("seed.xml", seed);
@@ -363,7 +379,13 @@ static void test_run_data_in_every_format(void)
 			CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n\"lab<&\"\"'>\","));
 		if (!strcmp(formats[f], "md"))
 			CU_ASSERT_PTR_NOT_NULL(strstr(out, "disk \xef\xbf\xbd\xef\xbf\xbd\\|\\*\\_\\`x"));
+		if (strcmp(formats[f], "csv")) {  /* the VM boots, the panic with its reason */
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "panic"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "Unable to mount root fs"));
+		}
 		if (!strcmp(formats[f], "text")) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nVM boots (vm run)\n"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "1 of 5 boots were not ok"));
 			CU_ASSERT_PTR_NOT_NULL(strstr(out, "unavailable: kyber"));
 			CU_ASSERT_PTR_NOT_NULL(strstr(out, "failed: dd: write error: No space left <on> device"));
 			CU_ASSERT_PTR_NOT_NULL(strstr(out, "random"));     /* the fill */
@@ -386,6 +408,9 @@ static void test_run_data_in_every_format(void)
 			CU_ASSERT_STRING_EQUAL(json_object_get_string(json_object_array_get_idx(
 				get(json_object_array_get_idx(k, 2), "unavailable"), 0)), "kyber");
 			CU_ASSERT_EQUAL(json_object_get_int(get(get(get(j, "verdicts"), "summary"), "regressions")), 1);
+			json_object *boots = get(j, "vm_boots");
+			CU_ASSERT_EQUAL(json_object_array_length(boots), 5);
+			CU_ASSERT_STRING_EQUAL(json_object_get_string(get(json_object_array_get_idx(boots, 3), "outcome")), "panic");
 			json_object *fills = get(j, "fills");
 			CU_ASSERT_EQUAL(json_object_array_length(fills), 4);
 			/* kernels in version order: the hostile 5.10 first, its name intact */
