@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the bench scripts (sourced): medians, a bootstrap interval for the ratio of two tools' medians, a target judged against that interval, and the side-by-side table row.
 
 # median < numbers, one per line

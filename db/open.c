@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Opening the results database: recognise (or refuse) the file, upgrade its schema, set WAL and prepare the statements. */
 #include "db/internal.h"
 #include "db/schema.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `ioregress report`: the stored samples as the field report's tables, with spreads and variance alerts, as text or JSON. */
 #include "common/error.h"
 #include "db/db.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Report renderers: the field report's text layout and JSON, each writing one stream from the model and its alerts. */
 #ifndef IOR_REPORTS_REPORT_H
 #define IOR_REPORTS_REPORT_H

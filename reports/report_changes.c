@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The change-point section of the text report: for each cell measured on three or more kernels of a host, where its level changed. */
 #include "reports/report.h"
 #include "common/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The JSON report (json-c): the same groups, cells, device spreads and alerts as the text report, for machines. */
 #include "reports/report.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The seed-style text report: repetitions, totals, shares, best scheduler, device ratio, spreads and alerts per host and kernel. */
 #include "reports/report.h"
 

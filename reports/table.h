@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report model: samples grouped by host, kernel (in version order) and engine, then device and scheduler, with their statistics. */
 #ifndef IOR_REPORTS_TABLE_H
 #define IOR_REPORTS_TABLE_H

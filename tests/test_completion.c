@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The bash completion the build installs, run in bash against the command descriptors: every command, exactly each command's options, the choices of choice options, matrix and CSV files. */
 #include "harness/commands.h"
 #include "harness/completion.h"
