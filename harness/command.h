@@ -64,6 +64,7 @@ struct ior_command {
 	unsigned flags;
 	int error_status;     /* exit status when the runner itself fails (bad --db): 1, or 128 for check */
 	const char *summary;  /* one line for `ioregress --help` */
+	const char *subcommand; /* the word that must follow the name ("run" for vm), or NULL */
 	const char *operands; /* what follows the options in the synopsis ("[MATRIX]", "FILE.csv..."), or NULL */
 	bool operand_files;   /* the operands are paths (for completion) */
 	const char *operand_glob; /* the files completion offers for them ("*.ini"), NULL for any */

@@ -24,7 +24,7 @@ static const char prologue[] =
 	"\n"
 	"_ioregress()\n"
 	"{\n"
-	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd='' i\n"
+	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd='' at=0 i\n"
 	"\tCOMPREPLY=()\n"
 	"\t# bash splits --format=json at the '=' (COMP_WORDBREAKS): complete the value after it\n"
 	"\tif [[ $cur == = ]]; then\n"
@@ -53,7 +53,7 @@ static void print_find_command(FILE *out)
 		fprintf(out, "\t\t%s%s%s)\n", o->name, o->alias ? "|" : "", o->alias ? o->alias : "");
 		fputs("\t\t\t[[ ${COMP_WORDS[i+1]} == = ]] && ((i++))\n\t\t\t((i++)) ;;\n", out);
 	}
-	fputs("\t\t-*|=) ;;\n\t\t*) cmd=${COMP_WORDS[i]}; break ;;\n\t\tesac\n\tdone\n", out);
+	fputs("\t\t-*|=) ;;\n\t\t*) cmd=${COMP_WORDS[i]} at=$i; break ;;\n\t\tesac\n\tdone\n", out);
 }
 
 /* "cmd:--name|cmd:alias" for the case pattern of an option's value. */
@@ -108,16 +108,21 @@ static void print_top_level(FILE *out, const struct ior_command *const *list, si
 
 static void print_commands(FILE *out, const struct ior_command *const *list, size_t n)
 {
-	fputs("\tlocal opts='' operands=no glob=''\n\tcase $cmd in\n", out);
+	fputs("\tlocal opts='' operands=no glob='' sub=''\n\tcase $cmd in\n", out);
 	for (size_t c = 0; c < n; c++) {
 		fprintf(out, "\t%s)\n\t\topts='", list[c]->name);
 		print_words(out, list[c]->options);
 		fputs("'", out);
+		if (list[c]->subcommand)
+			fprintf(out, "\n\t\tsub='%s'", list[c]->subcommand);
 		if (list[c]->operand_files)
 			fprintf(out, "\n\t\toperands=files glob='%s'", list[c]->operand_glob ? list[c]->operand_glob : "");
 		fputs(" ;;\n", out);
 	}
 	fputs("\t*) return ;;\n\tesac\n", out);
+	/* "ioregress vm <TAB>": its subcommand comes before anything else */
+	fputs("\tif [[ -n $sub ]] && ((COMP_CWORD == at + 1)); then\n"
+	      "\t\tmapfile -t COMPREPLY < <(compgen -W \"$sub\" -- \"$cur\")\n\t\treturn\n\tfi\n", out);
 	fputs("\tif [[ $cur == -* || $operands == no ]]; then\n\t\tmapfile -t COMPREPLY < <(compgen -W \"$opts", out);
 	print_words(out, ior_cmd_global_options);
 	fputs("\" -- \"$cur\")\n\telse\n\t\t_ioregress_files \"$glob\"\n\tfi\n}\n\ncomplete -F _ioregress ioregress\n",
