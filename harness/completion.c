@@ -2,6 +2,8 @@
 /* The bash completion script, written from the command descriptors (git's and kubectl's way: the rows the parsers take are the only source). */
 #include "harness/completion.h"
 
+#include "engines/engine.h"
+
 #include <stdbool.h>
 #include <string.h>
 
@@ -103,6 +105,20 @@ static void print_top_level(FILE *out, const struct ior_command *const *list, si
 	fputs(" --version' -- \"$cur\")\n\t\telse\n\t\t\tmapfile -t COMPREPLY < <(compgen -W '", out);
 	for (size_t c = 0; c < n; c++)
 		fprintf(out, " %s", list[c]->name);
+	fputs(" help' -- \"$cur\")\n\t\tfi\n\t\treturn\n\tfi\n", out);
+}
+
+/* main.c's help topics: `help engines`, `help engine NAME` (the registry's names), `help COMMAND`. */
+static void print_help_topics(FILE *out, const struct ior_command *const *list, size_t n)
+{
+	fputs("\tif [[ $cmd == help ]]; then\n\t\tif ((COMP_CWORD == at + 1)); then\n"
+	      "\t\t\tmapfile -t COMPREPLY < <(compgen -W 'engines engine", out);
+	for (size_t c = 0; c < n; c++)
+		fprintf(out, " %s", list[c]->name);
+	fputs("' -- \"$cur\")\n\t\telif ((COMP_CWORD == at + 2)) && [[ ${COMP_WORDS[at+1]} == engine ]]; then\n"
+	      "\t\t\tmapfile -t COMPREPLY < <(compgen -W '", out);
+	for (size_t e = 0; e < ior_engine_count(); e++)
+		fprintf(out, "%s%s", e ? " " : "", ior_engine_at(e)->name);
 	fputs("' -- \"$cur\")\n\t\tfi\n\t\treturn\n\tfi\n", out);
 }
 
@@ -135,6 +151,7 @@ int ior_completion_bash(FILE *out, const struct ior_command *const *list, size_t
 	print_find_command(out);
 	print_values(out, list, n);
 	print_top_level(out, list, n);
+	print_help_topics(out, list, n);
 	print_commands(out, list, n);
 	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }

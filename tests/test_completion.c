@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The bash completion the build installs, run in bash against the command descriptors: every command, exactly each command's options, the choices of choice options, matrix and CSV files. */
+#include "engines/engine.h"
 #include "harness/commands.h"
 #include "harness/completion.h"
 #include "tests/suite.h"
@@ -81,7 +82,8 @@ static void test_every_command_is_offered(void)
 	CU_ASSERT_EQUAL_FATAL(complete("ioregress", "", NULL), 0);
 	for (size_t c = 0; c < ior_command_count; c++)
 		CU_ASSERT_TRUE(offered(ior_commands[c]->name));
-	CU_ASSERT_EQUAL(count_offered(), ior_command_count);
+	CU_ASSERT_TRUE(offered("help"));
+	CU_ASSERT_EQUAL(count_offered(), ior_command_count + 1);
 	/* a prefix narrows it; the global --db and its value before the command are skipped */
 	CU_ASSERT_EQUAL(complete("ioregress", "--db", "x.db", "rep", NULL), 0);
 	CU_ASSERT_TRUE(offered("report"));
@@ -91,6 +93,25 @@ static void test_every_command_is_offered(void)
 	CU_ASSERT_EQUAL(complete("ioregress", "-", NULL), 0);
 	CU_ASSERT_TRUE(offered("--version"));
 	CU_ASSERT_EQUAL(count_offered(), expect_rows("", ior_cmd_global_options) + 1);
+}
+
+/* `help` takes the topics main.c knows: engines, engine NAME (every registered engine), a command. */
+static void test_help_topics(void)
+{
+	CU_ASSERT_EQUAL_FATAL(complete("ioregress", "help", "", NULL), 0);
+	CU_ASSERT_TRUE(offered("engines") && offered("engine"));
+	for (size_t c = 0; c < ior_command_count; c++)
+		CU_ASSERT_TRUE(offered(ior_commands[c]->name));
+	CU_ASSERT_EQUAL(count_offered(), ior_command_count + 2);
+	CU_ASSERT_EQUAL_FATAL(complete("ioregress", "help", "engine", "", NULL), 0);
+	for (size_t e = 0; e < ior_engine_count(); e++)
+		CU_ASSERT_TRUE(offered(ior_engine_at(e)->name));
+	CU_ASSERT_EQUAL(count_offered(), ior_engine_count());
+	CU_ASSERT_EQUAL(complete("ioregress", "help", "engine", "hd", NULL), 0);
+	CU_ASSERT_TRUE(offered("hdparm"));
+	CU_ASSERT_EQUAL(count_offered(), 1);
+	CU_ASSERT_EQUAL(complete("ioregress", "help", "engines", "", NULL), 0);
+	CU_ASSERT_EQUAL(count_offered(), 0);
 }
 
 /* Exactly the options the command's parser takes, and the global ones: nothing stale, nothing missing.
@@ -225,6 +246,7 @@ int main(void)
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_every_command_is_offered),
 		IOR_TEST(test_each_command_offers_exactly_its_options),
+		IOR_TEST(test_help_topics),
 		IOR_TEST(test_values_follow_their_option),
 		IOR_TEST(test_matrix_and_csv_files),
 		IOR_TEST(test_a_subcommand_is_offered_first),
