@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Side-by-side benchmark: the dd engine against coreutils dd on one scratch loop device, for sync=each (oflag=sync) and sync=end (conv=fsync), alternating the two tools run by run.
 # Prints per-run figures on stderr, then per mode the medians of MiB/s (bytes/seconds) and of CPU
 # seconds per GiB with the ratios ours/coreutils, their bootstrap intervals and a verdict against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Detection benchmark: false-positive rate and power of ioregress's verdict against the mmtests and lkp-tests rules on synthetic kernel pairs. */
 #include "reports/adaptive.h"
 #include "reports/compare.h"

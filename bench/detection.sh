@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Detection benchmark (not a test): false-positive rate and power of ioregress's compare verdict against
 # the mmtests and lkp-tests rules, on synthetic kernel pairs (CoV 1-10%, shifts 0-20% and 2x/4x CoV,
 # 3-15 repetitions, gaussian, outlier and bimodal noise).

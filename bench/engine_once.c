@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Bench driver: runs one engine once on a device with key=value options and prints the sample as one key=value line. */
 #include "common/error.h"
 #include "common/stop.h"

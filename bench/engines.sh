@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Side by side: the ioregress engines vs the real tools with the same parameters, alternating run by run
 # on one scratch loop device (--direct-io=on: the tight-noise setup of FACTS.md) over a file in /dev/shm
 # (tmpfs; BENCH_DIR=DIR puts it elsewhere): over /tmp, i.e. the VM's disk cached by the hypervisor, 1M

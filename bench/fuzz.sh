@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds the libFuzzer targets of tests/fuzz with clang (build-fuzz, IOR_FUZZ=ON) and runs each for a
 # fixed time budget; prints executions, coverage and any crash, and exits 1 when a target crashed.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Side by side: `hdparm -t` vs the hdparm engine (buffered) and `hdparm -t --direct` vs direct = yes,
 # alternating run by run on one scratch loop device; prints the medians (MB/s, MiB-based), their ratios with
 # a bootstrap interval, and a verdict against the target 0.95-1.05 (meets, misses, or undecided when noisy).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the bench scripts (sourced): medians, a bootstrap interval for the ratio of two tools' medians, a target judged against that interval, and the side-by-side table row.
 
 # median < numbers, one per line
@@ -48,7 +49,9 @@ bench_row() {
 # is four figures (lat p50, lat p99, clat p50, clat p99), runs joined by spaces; per figure the medians, the
 # ratio ours/tool with its interval and a verdict against [MIN, MAX] ("-" for both: not judged).
 bench_lat_row() {
-	local -a tool=($3) ours=($4)
+	local -a tool ours
+	read -ra tool <<<"$3"
+	read -ra ours <<<"$4"
 	local row k i t o r lo hi verdict
 	row=$(printf '%-13s %-6s' "$1" "$2")
 	for k in 0 1 2 3; do
@@ -56,7 +59,7 @@ bench_lat_row() {
 		for ((i = k; i < ${#tool[@]}; i += 4)); do t+="${tool[i]} "; done
 		for ((i = k; i < ${#ours[@]}; i += 4)); do o+="${ours[i]} "; done
 		read -r r lo hi <<<"$(ratio_ci "$o" "$t")"
-		verdict=$( [ "$5" = - ] && echo "-" || judge "$lo" "$hi" "$5" "$6")
+		if [ "$5" = - ]; then verdict=-; else verdict=$(judge "$lo" "$hi" "$5" "$6"); fi
 		row+=$(printf ' | %7.1f %7.1f %s [%s, %s] %-9s' "$(tr ' ' '\n' <<<"${t% }" | median)" \
 			"$(tr ' ' '\n' <<<"${o% }" | median)" "$r" "$lo" "$hi" "$verdict")
 	done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Configures and builds ioregress into a build folder, warnings as errors: ci/build.sh [KIND]
 # (default release). release and sanitize are the builds the tests run on; the others are built
 # so that every build type compiles with every compiler a user may have.

@@ -31,7 +31,7 @@ while IFS= read -r f; do
 	esac
 done < <(git ls-files -- '*.c' '*.h' '*CMakeLists.txt' '*.cmake' '*.sh' '.ci/run' '*.scd' 'matrix/examples/*.ini')
 if [ "$missing" -gt 0 ]; then
-	echo "spdx: $missing files without the SPDX line" >&2
+	echo "spdx: $missing files without the SPDX line (bash ci/spdx.sh adds it)" >&2
 	status=1
 fi
 exit $status

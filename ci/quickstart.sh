@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The README's first command: install, build, and run the built-in default matrix on a scratch
 # loop device (no real disk is touched), then print the report.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installs, from Debian's packages, everything ioregress needs to build, test and benchmark.
 set -euo pipefail
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Finds libaio, which Debian ships without a pkg-config file; defines LibAIO::LibAIO.
 find_path(LibAIO_INCLUDE_DIR libaio.h)
 find_library(LibAIO_LIBRARY aio)

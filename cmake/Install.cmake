@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What `cmake --install` puts under CMAKE_INSTALL_PREFIX (GNUInstallDirs; DESTDIR is honoured):
 # the binary, the man pages (built by scdoc when it is present), the bash completion, the
 # example matrices and the documents a package carries.

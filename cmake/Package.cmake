@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The Debian package: `cpack -G DEB` in a build folder (ci/package.sh) packs what Install.cmake
 # installs, with Depends: computed by dpkg-shlibdeps from the binary's libraries.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-thread last-error message behind common/error.h. */
 #include "common/error.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Stop-request flag set from signal handlers; see common/stop.h. */
 #include "common/stop.h"
 #include "common/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Stop requests: signal handlers raise the flag, long loops (engines, the run loop) poll it and unwind cleanly. */
 #ifndef IOR_COMMON_STOP_H
 #define IOR_COMMON_STOP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Nearest-name suggestions by edit distance (see suggest.h). */
 #include "common/suggest.h"
 

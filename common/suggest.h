@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* "Did you mean" for mistyped names: the nearest candidate within two edits. */
 #ifndef IOR_COMMON_SUGGEST_H
 #define IOR_COMMON_SUGGEST_H

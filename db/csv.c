@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The CSV reader behind db/csv.h: the file is read whole, then cut into records one call at a time. */
 #include "db/csv.h"
 

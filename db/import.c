@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The shared half of the CSV imports: header mapping, problem collection and reporting, and the all-or-nothing transaction. */
 #include "db/import.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private to db/: what both CSV imports share — header mapping, the problem list, the all-or-nothing transaction. */
 #ifndef IOR_DB_IMPORT_H
 #define IOR_DB_IMPORT_H

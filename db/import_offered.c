@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Import of the schedulers each kernel offered, CSV "host,kernel,offered" (offered = space-separated names), all or nothing. */
 #include "db/import.h"
 

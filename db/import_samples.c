@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Import of samples from CSV "host,kernel,device,scheduler,engine,rep,value,unit" into imported runs, all or nothing. */
 #include "db/import.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private to db/: the handle, the prepared-statement table and small helpers shared by the db files. */
 #ifndef IOR_DB_INTERNAL_H
 #define IOR_DB_INTERNAL_H

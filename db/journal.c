@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The undo journal and run ownership: what a run changes on the machine, written before the change, for `recover`. */
 #include "common/error.h"
 #include "db/internal.h"

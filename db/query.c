@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What reports read: samples through sample_view, the (host, kernel) pairs, and the schedulers each kernel offered. */
 #include "db/internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a run writes: hosts, kernels, devices, runs, scheduler offers, cells and samples. */
 #include "db/internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What `run --resume` needs from the database: the run's matrix and identity, reopening it, and which repetitions exist. */
 #include "common/error.h"
 #include "db/internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The schema as a list of {version, sql} upgrade steps (freebsd/pkg's model), applied one step per transaction. */
 #include "db/schema.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private to db/ and its tests: the schema's upgrade steps, so a test can build a database of an older version. */
 #ifndef IOR_DB_SCHEMA_H
 #define IOR_DB_SCHEMA_H

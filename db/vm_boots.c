@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Recording a VM boot of `vm run` (outcome, settings, console log) and finding the run a guest stored. */
 #include "db/internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Block-device facts read from sysfs (/sys/block/NAME): size, block sizes, rotational, model, schedulers. */
 #include "device/blockdev.h"
 #include "common/error.h"

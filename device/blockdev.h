@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Block-device facts from sysfs: size, block sizes, rotational, model, and the I/O schedulers offered. */
 #ifndef IOR_DEVICE_BLOCKDEV_H
 #define IOR_DEVICE_BLOCKDEV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Filling scratch backing files before the first measurement, and finding holes in them (see fill.h). */
 #include "device/fill.h"
 #include "common/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Write guards for block devices (see guard.h): the device's whole family — partitions and holders — is checked. */
 #include "device/guard.h"
 #include "common/error.h"

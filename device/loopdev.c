@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Scratch loop devices: a private file under a directory the caller names, filled, then attached with autoclear. */
 #include "device/loopdev.h"
 #include "common/error.h"

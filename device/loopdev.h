@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Scratch loop devices over files the harness creates: attach (autoclear) and detach, never someone else's device. */
 #ifndef IOR_DEVICE_LOOPDEV_H
 #define IOR_DEVICE_LOOPDEV_H

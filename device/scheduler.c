@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Scheduler switching through sysfs, verified by reading back, with every change remembered for restore. */
 #include "device/scheduler.h"
 #include "device/blockdev.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Switching a device's I/O scheduler through sysfs, with the previous one remembered for a guaranteed restore. */
 #ifndef IOR_DEVICE_SCHEDULER_H
 #define IOR_DEVICE_SCHEDULER_H

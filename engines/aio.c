@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The aio engine: fio's job semantics (engines/job.c) on Linux native AIO through libaio, one io context per job. */
 #include "engines/engine.h"
 #include "engines/job.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The clocks engines time with; see engines/clock.h. */
 #include "engines/clock.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The clocks engines time with: monotonic wall time, and CPU time of this thread, this process or a reaped child. */
 #ifndef IOR_ENGINES_CLOCK_H
 #define IOR_ENGINES_CLOCK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The operations table every benchmark engine fills (fio's ioengine_ops model) and the sample it reports. */
 #ifndef IOR_ENGINES_ENGINE_H
 #define IOR_ENGINES_ENGINE_H

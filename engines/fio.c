@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The fio engine: runs the real fio binary (posix_spawn, no shell) with the cell's job options and records its JSON figures and version. */
 #include "engines/engine.h"
 #include "engines/fio_json.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The hdparm engine: sequential reads from offset 0 timed the way `hdparm -t` (and `--direct`) does it. */
 #include "engines/engine.h"
 #include "engines/job.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Latency histogram with fio's log-linear buckets: fixed memory, about 1.6% resolution. */
 #include "engines/job.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Small pieces of the fio job semantics: block-offset generators and the write data pattern. */
 #include "engines/job.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The list of all engines (stress-ng's explicit-list model): add a line to IOR_ENGINES to register one. */
 #include "engines/engine.h"
 #include "common/error.h"

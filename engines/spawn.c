@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* posix_spawn of argument lists with captured output, rusage and stop handling; see engines/spawn.h. */
 #include "engines/spawn.h"
 #include "engines/clock.h"

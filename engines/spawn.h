@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Running a program from an argument list with posix_spawn, never through a shell: fio, mke2fs and the exec engine's commands. */
 #ifndef IOR_ENGINES_SPAWN_H
 #define IOR_ENGINES_SPAWN_H

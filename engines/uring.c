@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The uring engine: fio's job semantics (engines/job.c) on io_uring through liburing, one ring per job; probed, a skip where absent. */
 #include "engines/engine.h"
 #include "engines/job.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The argument helpers every cmd_<verb>.c parses with, and the error line they print (in the library, so commands run in tests). */
 #include "common/error.h"
 #include "db/db.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Help text generated from the command descriptors, command lookup and "did you mean" for commands and their options. */
 #include "common/error.h"
 #include "common/suggest.h"

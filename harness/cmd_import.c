@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `ioregress import FILE.csv...`: samples or offered-scheduler lists, each file all or nothing. */
 #include "common/error.h"
 #include "db/db.h"

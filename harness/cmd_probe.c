@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `ioregress probe [--json]`: the running kernel and every block device with the schedulers it offers. */
 #include "common/error.h"
 #include "device/blockdev.h"

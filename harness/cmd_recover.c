@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `ioregress recover`: undo what killed runs changed on this machine, from the database's journal. */
 #include "common/error.h"
 #include "harness/commands.h"

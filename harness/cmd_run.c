@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `ioregress run [MATRIX]`: parse the matrix (or take the default), apply --set overrides, run it. */
 #include "common/error.h"
 #include "common/stop.h"

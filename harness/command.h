@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The subcommand interface (git's builtin model): each cmd_<verb>.c holds its descriptor, main.c lists them. */
 #ifndef IOR_HARNESS_COMMAND_H
 #define IOR_HARNESS_COMMAND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one list of ioregress's commands, in the order `ioregress --help` shows them: main.c dispatches from it, the completion generator and the man-page test read it. */
 #include "harness/commands.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every subcommand's descriptor, each defined in its cmd_<verb>.c, and the one list of them (command_list.c). */
 #ifndef IOR_HARNESS_COMMANDS_H
 #define IOR_HARNESS_COMMANDS_H

@@ -1,5 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The bash completion script, written from the command descriptors (git's and kubectl's way: the rows the parsers take are the only source). */
 #include "harness/completion.h"
+
+#include "engines/engine.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -23,7 +26,7 @@ static const char prologue[] =
 	"\n"
 	"_ioregress()\n"
 	"{\n"
-	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd='' i\n"
+	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd='' at=0 i\n"
 	"\tCOMPREPLY=()\n"
 	"\t# bash splits --format=json at the '=' (COMP_WORDBREAKS): complete the value after it\n"
 	"\tif [[ $cur == = ]]; then\n"
@@ -52,7 +55,7 @@ static void print_find_command(FILE *out)
 		fprintf(out, "\t\t%s%s%s)\n", o->name, o->alias ? "|" : "", o->alias ? o->alias : "");
 		fputs("\t\t\t[[ ${COMP_WORDS[i+1]} == = ]] && ((i++))\n\t\t\t((i++)) ;;\n", out);
 	}
-	fputs("\t\t-*|=) ;;\n\t\t*) cmd=${COMP_WORDS[i]}; break ;;\n\t\tesac\n\tdone\n", out);
+	fputs("\t\t-*|=) ;;\n\t\t*) cmd=${COMP_WORDS[i]} at=$i; break ;;\n\t\tesac\n\tdone\n", out);
 }
 
 /* "cmd:--name|cmd:alias" for the case pattern of an option's value. */
@@ -102,21 +105,40 @@ static void print_top_level(FILE *out, const struct ior_command *const *list, si
 	fputs(" --version' -- \"$cur\")\n\t\telse\n\t\t\tmapfile -t COMPREPLY < <(compgen -W '", out);
 	for (size_t c = 0; c < n; c++)
 		fprintf(out, " %s", list[c]->name);
+	fputs(" help' -- \"$cur\")\n\t\tfi\n\t\treturn\n\tfi\n", out);
+}
+
+/* main.c's help topics: `help engines`, `help engine NAME` (the registry's names), `help COMMAND`. */
+static void print_help_topics(FILE *out, const struct ior_command *const *list, size_t n)
+{
+	fputs("\tif [[ $cmd == help ]]; then\n\t\tif ((COMP_CWORD == at + 1)); then\n"
+	      "\t\t\tmapfile -t COMPREPLY < <(compgen -W 'engines engine", out);
+	for (size_t c = 0; c < n; c++)
+		fprintf(out, " %s", list[c]->name);
+	fputs("' -- \"$cur\")\n\t\telif ((COMP_CWORD == at + 2)) && [[ ${COMP_WORDS[at+1]} == engine ]]; then\n"
+	      "\t\t\tmapfile -t COMPREPLY < <(compgen -W '", out);
+	for (size_t e = 0; e < ior_engine_count(); e++)
+		fprintf(out, "%s%s", e ? " " : "", ior_engine_at(e)->name);
 	fputs("' -- \"$cur\")\n\t\tfi\n\t\treturn\n\tfi\n", out);
 }
 
 static void print_commands(FILE *out, const struct ior_command *const *list, size_t n)
 {
-	fputs("\tlocal opts='' operands=no glob=''\n\tcase $cmd in\n", out);
+	fputs("\tlocal opts='' operands=no glob='' sub=''\n\tcase $cmd in\n", out);
 	for (size_t c = 0; c < n; c++) {
 		fprintf(out, "\t%s)\n\t\topts='", list[c]->name);
 		print_words(out, list[c]->options);
 		fputs("'", out);
+		if (list[c]->subcommand)
+			fprintf(out, "\n\t\tsub='%s'", list[c]->subcommand);
 		if (list[c]->operand_files)
 			fprintf(out, "\n\t\toperands=files glob='%s'", list[c]->operand_glob ? list[c]->operand_glob : "");
 		fputs(" ;;\n", out);
 	}
 	fputs("\t*) return ;;\n\tesac\n", out);
+	/* "ioregress vm <TAB>": its subcommand comes before anything else */
+	fputs("\tif [[ -n $sub ]] && ((COMP_CWORD == at + 1)); then\n"
+	      "\t\tmapfile -t COMPREPLY < <(compgen -W \"$sub\" -- \"$cur\")\n\t\treturn\n\tfi\n", out);
 	fputs("\tif [[ $cur == -* || $operands == no ]]; then\n\t\tmapfile -t COMPREPLY < <(compgen -W \"$opts", out);
 	print_words(out, ior_cmd_global_options);
 	fputs("\" -- \"$cur\")\n\telse\n\t\t_ioregress_files \"$glob\"\n\tfi\n}\n\ncomplete -F _ioregress ioregress\n",
@@ -129,6 +151,7 @@ int ior_completion_bash(FILE *out, const struct ior_command *const *list, size_t
 	print_find_command(out);
 	print_values(out, list, n);
 	print_top_level(out, list, n);
+	print_help_topics(out, list, n);
 	print_commands(out, list, n);
 	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }

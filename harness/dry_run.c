@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The expansion `run --dry-run` shows (see dry_run.h): cells from the matrix and this kernel's scheduler lists, with the engines' own duration estimates. */
 #include "harness/dry_run.h"
 #include "common/error.h"

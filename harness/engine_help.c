@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Engine help printed from the registry and each engine's option rows (see engine_help.h). */
 #include "harness/engine_help.h"
 #include "common/error.h"

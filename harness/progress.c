@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Progress line for long runs (see progress.h); only ever on a terminal, never in logs. */
 #include "harness/progress.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The progress line on stderr while a run goes on: cell i of N, repetition, elapsed, ETA. */
 #ifndef IOR_HARNESS_PROGRESS_H
 #define IOR_HARNESS_PROGRESS_H

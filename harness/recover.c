@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Crash recovery from the undo journal (see recover.h). Each kind of change has one undo step. */
 #include "harness/recover.h"
 #include "common/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Undoing what a killed run changed on this machine, from the undo journal: schedulers, loop devices, mounts, files, modules. */
 #ifndef IOR_HARNESS_RECOVER_H
 #define IOR_HARNESS_RECOVER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run loop (see run.h): record kernel and host, prepare devices, walk the cells, always clean up. */
 #include "harness/run.h"
 #include "common/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run loop: for each device and scheduler, switch, then run each engine the set number of times, storing every sample. */
 #ifndef IOR_HARNESS_RUN_H
 #define IOR_HARNESS_RUN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Running one device's cells (see run_cell.h): refuse or skip early, set up, repetitions in the matrix's order, clean-up. */
 #include "harness/run_cell.h"
 #include "harness/run_order.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One device's cells of a run: each engine under each scheduler, set up once, repeated in the matrix's order, each sample stored at once. */
 #ifndef IOR_HARNESS_RUN_CELL_H
 #define IOR_HARNESS_RUN_CELL_H

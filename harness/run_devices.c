@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Setting up and tearing down the block devices a matrix names (see run_devices.h). */
 #include "harness/run_devices.h"
 #include "common/error.h"

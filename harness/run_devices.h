@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The devices of one run: scratch loop devices created, existing ones checked, each probed and recorded. */
 #ifndef IOR_HARNESS_RUN_DEVICES_H
 #define IOR_HARNESS_RUN_DEVICES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Scheduler modules around a run (see run_modules.h), through kernel/modules (libkmod). */
 #include "harness/run_modules.h"
 #include "common/error.h"

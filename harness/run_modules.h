@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Scheduler modules around a run: their states for the offers recorded, and load_modules = yes (load before, unload exactly those after). */
 #ifndef IOR_HARNESS_RUN_MODULES_H
 #define IOR_HARNESS_RUN_MODULES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Walking a device's cells in the matrix's repetition order (see run_order.h). */
 #include "harness/run_order.h"
 #include "common/error.h"

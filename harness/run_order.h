@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The order a device's cells take their repetitions in: interleaved rounds, each cell's run back to back, or seeded random rounds. */
 #ifndef IOR_HARNESS_RUN_ORDER_H
 #define IOR_HARNESS_RUN_ORDER_H

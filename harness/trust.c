@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Root must not run a matrix or write a database that another user could have altered (see trust.h). */
 #include "harness/trust.h"
 #include "common/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Refusing input files that other users could have written, when ioregress runs as root. */
 #ifndef IOR_HARNESS_TRUST_H
 #define IOR_HARNESS_TRUST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The upstream I/O-scheduler history as a table, one row per scheduler with its source, and lookups on it. */
 #include "kernel/sched_history.h"
 

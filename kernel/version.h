@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernel release strings: parsing and the ordering kernel testers expect (2.6.33-rc5 < 2.6.33 < 2.6.33.1 < 2.6.34). */
 #ifndef IOR_KERNEL_VERSION_H
 #define IOR_KERNEL_VERSION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The built-in default matrix, written as INI text so it passes the same parser and checks as any file. */
 #include "matrix/matrix.h"
 

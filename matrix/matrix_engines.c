@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The matrix's engines: each [engine NAME] section with what it inherits from [defaults] and [defaults TYPE], expanded into one engine per combination of its swept keys' values. */
 #include "matrix/matrix_internal.h"
 #include "common/error.h"
@@ -110,12 +111,12 @@ static int find_axes(const struct effective *eff, const struct ior_engine_ops *o
 						     SWEEP_VALUES);
 			if (!(a->values[a->n] = strndup(p, len)))
 				return ior_error_set(IOR_ERROR, "out of memory");
-			for (size_t j = 0; j < a->n; j++)
-				if (strcmp(a->values[j], a->values[a->n]) == 0)
+			a->n++; /* counted at once, so axes_free frees it on every way out */
+			for (size_t j = 0; j + 1 < a->n; j++)
+				if (strcmp(a->values[j], a->values[a->n - 1]) == 0)
 					return ior_error_set(IOR_EINVALID, "%s: %s: '%s' is listed twice",
 							     ior_matrix_ini_where(e->file, e->line, where, sizeof(where)),
-							     e->key, a->values[a->n]);
-			a->n++;
+							     e->key, a->values[a->n - 1]);
 			p += len;
 		}
 	}

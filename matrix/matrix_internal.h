@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private to matrix/: the INI token list and the checks shared by the file parser and the command-line overrides. */
 #ifndef IOR_MATRIX_INTERNAL_H
 #define IOR_MATRIX_INTERNAL_H

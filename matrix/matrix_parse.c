@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Entry points of the matrix parser: from a string or a file to a validated struct ior_matrix, and back to nothing. */
 #include "matrix/matrix_internal.h"
 #include "common/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Option rows of the [matrix] and [device NAME] sections, and the checks that span several keys. */
 #include "matrix/matrix_internal.h"
 #include "common/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Option rows: one generic parser, range checks, defaults, canonical formatting and freeing for every table of rows. */
 #include "options/option.h"
 #include "common/error.h"

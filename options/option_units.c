@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit parsers and canonical formatters for option values: sizes, durations, percentages, booleans. */
 #include "options/option.h"
 #include "common/error.h"

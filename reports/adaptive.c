@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The adaptive-repetition rule: stop a cell as soon as it is decided against its baseline or stable on its own, never past the cap. */
 #include "reports/adaptive.h"
 #include "reports/stats.h"

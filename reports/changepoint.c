@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* E-divisive change points over kernels: the energy-distance split statistic, a seeded permutation test, and divisive recursion. */
 #include "reports/changepoint.h"
 #include "reports/compare.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernel B against kernel A on one cell: ratio of medians with a seeded bootstrap interval, Mann-Whitney, Hodges-Lehmann, Welch's t on log values and the verdict. */
 #include "reports/compare.h"
 #include "reports/stats.h"

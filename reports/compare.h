@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernel B against kernel A on one cell: effect size with a bootstrap interval, Mann-Whitney U, Welch's t on log values, Hodges-Lehmann shift and a verdict. */
 #ifndef IOR_REPORTS_COMPARE_H
 #define IOR_REPORTS_COMPARE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Which samples the verdict's t-test leaves out: outliers of their own side that the other side does not explain either. */
 #include "reports/compare.h"
 #include "reports/stats.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Mann-Whitney U (exact null distribution for small untied samples, normal approximation otherwise) and the Hodges-Lehmann shift. */
 #include "reports/compare.h"
 #include "reports/stats.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-cell descriptive statistics: location, dispersion and the two outlier rules the reports use. */
 #include "reports/stats.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-cell descriptive statistics and outlier rules, always recomputed from the raw samples (which are never altered). */
 #ifndef IOR_REPORTS_STATS_H
 #define IOR_REPORTS_STATS_H

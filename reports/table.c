@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Groups stored cells into the report model and computes totals, shares, best schedulers and spreads. */
 #include "reports/table.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Welch's unequal-variance t-test with its confidence interval (Welch 1947, Satterthwaite 1946). */
 #include "reports/compare.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the engine test programs share; see engine_fixture.h. */
 #include "tests/engine_fixture.h"
 #include "common/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The CUnit runner and small fixtures shared by all test programs (see suite.h). */
 #include "tests/suite.h"
 #include "common/error.h"

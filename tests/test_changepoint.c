@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests for reports/changepoint.c: E-divisive over generated kernel series with known shifts and known noise. */
 #include "reports/changepoint.h"
 #include "reports/compare.h"

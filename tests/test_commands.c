@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests for the command descriptors: help generated from the rows, "did you mean", and that each command's parser takes exactly its rows. */
 #include "common/error.h"
 #include "harness/commands.h"

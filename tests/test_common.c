@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests for common/: the last-error message and the stop flag. */
 #include "common/error.h"
 #include "common/stop.h"

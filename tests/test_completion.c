@@ -1,4 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The bash completion the build installs, run in bash against the command descriptors: every command, exactly each command's options, the choices of choice options, matrix and CSV files. */
+#include "engines/engine.h"
 #include "harness/commands.h"
 #include "harness/completion.h"
 #include "tests/suite.h"
@@ -80,7 +82,8 @@ static void test_every_command_is_offered(void)
 	CU_ASSERT_EQUAL_FATAL(complete("ioregress", "", NULL), 0);
 	for (size_t c = 0; c < ior_command_count; c++)
 		CU_ASSERT_TRUE(offered(ior_commands[c]->name));
-	CU_ASSERT_EQUAL(count_offered(), ior_command_count);
+	CU_ASSERT_TRUE(offered("help"));
+	CU_ASSERT_EQUAL(count_offered(), ior_command_count + 1);
 	/* a prefix narrows it; the global --db and its value before the command are skipped */
 	CU_ASSERT_EQUAL(complete("ioregress", "--db", "x.db", "rep", NULL), 0);
 	CU_ASSERT_TRUE(offered("report"));
@@ -92,12 +95,39 @@ static void test_every_command_is_offered(void)
 	CU_ASSERT_EQUAL(count_offered(), expect_rows("", ior_cmd_global_options) + 1);
 }
 
-/* Exactly the options the command's parser takes, and the global ones: nothing stale, nothing missing. */
+/* `help` takes the topics main.c knows: engines, engine NAME (every registered engine), a command. */
+static void test_help_topics(void)
+{
+	CU_ASSERT_EQUAL_FATAL(complete("ioregress", "help", "", NULL), 0);
+	CU_ASSERT_TRUE(offered("engines") && offered("engine"));
+	for (size_t c = 0; c < ior_command_count; c++)
+		CU_ASSERT_TRUE(offered(ior_commands[c]->name));
+	CU_ASSERT_EQUAL(count_offered(), ior_command_count + 2);
+	CU_ASSERT_EQUAL_FATAL(complete("ioregress", "help", "engine", "", NULL), 0);
+	for (size_t e = 0; e < ior_engine_count(); e++)
+		CU_ASSERT_TRUE(offered(ior_engine_at(e)->name));
+	CU_ASSERT_EQUAL(count_offered(), ior_engine_count());
+	CU_ASSERT_EQUAL(complete("ioregress", "help", "engine", "hd", NULL), 0);
+	CU_ASSERT_TRUE(offered("hdparm"));
+	CU_ASSERT_EQUAL(count_offered(), 1);
+	CU_ASSERT_EQUAL(complete("ioregress", "help", "engines", "", NULL), 0);
+	CU_ASSERT_EQUAL(count_offered(), 0);
+}
+
+/* Exactly the options the command's parser takes, and the global ones: nothing stale, nothing missing.
+ * A command with a subcommand ("vm run") offers it first, and its options after it. */
 static void test_each_command_offers_exactly_its_options(void)
 {
 	for (size_t c = 0; c < ior_command_count; c++) {
 		const struct ior_command *cmd = ior_commands[c];
-		CU_ASSERT_EQUAL_FATAL(complete("ioregress", cmd->name, "-", NULL), 0);
+		if (cmd->subcommand) {
+			CU_ASSERT_EQUAL_FATAL(complete("ioregress", cmd->name, "", NULL), 0);
+			CU_ASSERT_TRUE(offered(cmd->subcommand));
+			CU_ASSERT_EQUAL(count_offered(), 1);
+			CU_ASSERT_EQUAL_FATAL(complete("ioregress", cmd->name, cmd->subcommand, "-", NULL), 0);
+		} else {
+			CU_ASSERT_EQUAL_FATAL(complete("ioregress", cmd->name, "-", NULL), 0);
+		}
 		size_t want = expect_rows(cmd->name, cmd->options) + expect_rows(cmd->name, ior_cmd_global_options);
 		if (count_offered() != want)
 			fprintf(stderr, "\n  'ioregress %s -<TAB>' offers %zu words, the rows have %zu:\n%s", cmd->name,
@@ -155,6 +185,36 @@ static void test_matrix_and_csv_files(void)
 	CU_ASSERT_FALSE(offered("seed.ini"));
 }
 
+/* A command with a subcommand, written to a file of its own: the subcommand first, then the rows. */
+static void test_a_subcommand_is_offered_first(void)
+{
+	static const struct ior_cmd_opt rows[] = {
+		{ .name = "--boots", .value = IOR_CMD_NUMBER, .arg = "N" },
+		{ .name = "--accel", .value = IOR_CMD_CHOICE, .arg = "auto|kvm|tcg", .choices = "auto kvm tcg" },
+		{ 0 },
+	};
+	static const struct ior_command vm = { .name = "vm", .subcommand = "run", .options = rows };
+	const struct ior_command *const list[] = { &vm, &ior_cmd_report };
+	char saved[PATH_MAX];
+	snprintf(saved, sizeof(saved), "%s", script);
+	snprintf(script, sizeof(script), "%s/sub-completion", ior_test_tmpdir());
+	FILE *f = fopen(script, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(ior_completion_bash(f, list, 2), 0);
+	fclose(f);
+	CU_ASSERT_EQUAL(complete("ioregress", "vm", "", NULL), 0);
+	CU_ASSERT_TRUE(offered("run"));
+	CU_ASSERT_EQUAL(count_offered(), 1);
+	CU_ASSERT_EQUAL(complete("ioregress", "vm", "run", "--", NULL), 0);
+	CU_ASSERT_TRUE(offered("--boots") && offered("--accel") && offered("--db"));
+	CU_ASSERT_FALSE(offered("--format")); /* report's, not vm's */
+	CU_ASSERT_EQUAL(complete("ioregress", "vm", "run", "--accel", "", NULL), 0);
+	CU_ASSERT_TRUE(offered("kvm") && offered("tcg") && offered("auto"));
+	CU_ASSERT_EQUAL(complete("ioregress", "report", "", NULL), 0); /* no subcommand: its options */
+	CU_ASSERT_TRUE(offered("--format"));
+	snprintf(script, sizeof(script), "%s", saved);
+}
+
 /* The installed file is what the descriptors give today, not a stale copy. */
 static void test_build_file_is_current(void)
 {
@@ -186,8 +246,10 @@ int main(void)
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_every_command_is_offered),
 		IOR_TEST(test_each_command_offers_exactly_its_options),
+		IOR_TEST(test_help_topics),
 		IOR_TEST(test_values_follow_their_option),
 		IOR_TEST(test_matrix_and_csv_files),
+		IOR_TEST(test_a_subcommand_is_offered_first),
 		IOR_TEST(test_build_file_is_current),
 		IOR_TEST_END,
 	};

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests for db/: create, reopen, upgrade, refusal of foreign and newer files, the sample round trip, and concurrent writers. */
 #include "common/error.h"
 #include "db/db.h"

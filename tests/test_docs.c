@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The documents keep up with the code: every matrix key and every command option is in its man page, and db/SCHEMA.md is at the code's schema version. */
 #include "db/db.h"
 #include "engines/engine.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests for engines/hdparm.c on a real scratch loop device: figures, end of device, O_DIRECT vs page cache, stop. */
 #include "common/error.h"
 #include "common/stop.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests for device/guard on real loop devices: mounted, via partition, signatures, swap, root, confirmation, locking. */
 #include "common/error.h"
 #include "device/guard.h"

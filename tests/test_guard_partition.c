@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Guard test that needs the kernel to create partition devices: a write refused because a partition is mounted. */
 #include "common/error.h"
 #include "device/guard.h"

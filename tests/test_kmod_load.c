@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests for kernel/modules loading: insert a scheduler module into the running kernel, record it, unload exactly it. Needs root and a module tree. */
 #include "common/error.h"
 #include "kernel/modules.h"

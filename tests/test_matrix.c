@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests of the matrix language: valid files expanded, bad files refused with file:line and key, overrides, defaults. */
 #include "tests/suite.h"
 #include "matrix/matrix.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests of option rows: unit parsers with their bounds and junk, the generic setter, defaults, formatting, copies. */
 #include "tests/suite.h"
 #include "options/option.h"

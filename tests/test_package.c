@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The installed tool: `cmake --install` with DESTDIR lays out every file, and the Debian package from cpack depends on the right libraries, unpacks with dpkg -x, runs and shows its man pages. */
 #include "tests/suite.h"
 

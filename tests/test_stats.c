@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests for reports/stats.c against published worked examples (sources cited at each test). */
 #include "reports/stats.h"
 #include "tests/suite.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests for reports/compare.c: Mann-Whitney, Student t and Welch against published tables, Hodges-Lehmann, the outlier rule, and verdicts on generated data with known shifts. */
 #include "reports/adaptive.h"
 #include "reports/compare.h"

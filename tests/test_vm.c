@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests for `ioregress vm run` with real Debian kernels under qemu: two kernels merged, a truncated image, a hang, and clean-up after success, failure and SIGINT. */
 #include "tests/suite.h"
 

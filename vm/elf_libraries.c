@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The shared libraries an ELF executable needs, read from its dynamic section (not a fixed list), and its interpreter. */
 #include "vm/vm.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The guest's initramfs as a newc cpio archive written with libarchive: busybox, ioregress and its libraries, the kernel's modules, the matrix, the init. */
 #include "vm/internal.h"
 

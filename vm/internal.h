@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Private to vm/: the guest's init script, the console watchdog and the results disk. */
 #ifndef IOR_VM_INTERNAL_H
 #define IOR_VM_INTERNAL_H

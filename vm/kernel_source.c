@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernels to boot: Debian packages fetched with apt-get download and unpacked once into a cache, or a bzImage with its module tree. */
 #include "vm/vm.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One qemu boot: the command line, the console watched by three watchdogs, vCPU pinning, and the outcome. */
 #include "vm/internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `vm run`'s loop: every kernel resolved and packed once, booted N times interleaved, each boot recorded and its guest database merged. */
 #include "vm/internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer harness for the matrix target (tests/fuzz/target_matrix.c); run by bench/fuzz.sh. */
 #include "tests/fuzz/targets.h"
 

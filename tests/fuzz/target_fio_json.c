@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fuzz target: the fio JSON parser on arbitrary bytes (no NUL, any length) — figures or a "fio json:" refusal, nothing in between. */
 #include "tests/fuzz/targets.h"
 

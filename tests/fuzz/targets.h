@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The four bad-input fuzz targets (matrix, CSV import, fio JSON, database open), shared by the libFuzzer harnesses and the fuzz_replay suite. */
 #ifndef IOR_TESTS_FUZZ_TARGETS_H
 #define IOR_TESTS_FUZZ_TARGETS_H
