@@ -170,11 +170,11 @@ const char *ior_matrix_ini_name(struct ior_ini *ini, const char *name)
 	return ini->files[ini->nfiles++];
 }
 
-static int read_whole(const char *path, char **out)
+int ior_matrix_read_file(const char *path, const char *what, char **out)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return ior_error_errno(errno == ENOENT ? IOR_ENOTFOUND : IOR_ERROR, errno, "cannot open '%s'", path);
+		return ior_error_errno(errno == ENOENT ? IOR_ENOTFOUND : IOR_ERROR, errno, "cannot open %s'%s'", what, path);
 	size_t len = 0, cap = 4096;
 	char *text = malloc(cap);
 	while (text) {
@@ -186,14 +186,20 @@ static int read_whole(const char *path, char **out)
 			free(text);
 		text = grown;
 	}
-	bool failed = text && ferror(f);
+	int failed = text && ferror(f);
+	int errnum = errno;
 	fclose(f);
 	if (!text)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	text[len] = '\0';
-	if (failed || strlen(text) != len) {
+	if (failed) {
 		free(text);
-		return ior_error_set(IOR_EINVALID, "cannot read '%s'%s", path, failed ? "" : ": not a text file (NUL byte)");
+		return ior_error_errno(IOR_ERROR, errnum, "cannot read %s'%s'", what, path);
+	}
+	/* a NUL byte inside would silently cut the matrix short */
+	if (strlen(text) != len) {
+		free(text);
+		return ior_error_set(IOR_EINVALID, "%s: not a text file (contains a NUL byte)", path);
 	}
 	*out = text;
 	return IOR_OK;
@@ -220,7 +226,7 @@ static int include_file(struct ior_ini *ini, const char *file, int line, const c
 	if (stack->depth == INCLUDE_DEPTH)
 		return ior_error_set(IOR_EINVALID, "%s:%d: include: nested more than %d deep", file, line, INCLUDE_DEPTH);
 	char *text = NULL;
-	int rc = read_whole(path, &text);
+	int rc = ior_matrix_read_file(path, "", &text);
 	if (rc)
 		return ior_error_wrap(IOR_EINVALID, "%s:%d: include", file, line);
 	const char *kept = ior_matrix_ini_name(ini, path);

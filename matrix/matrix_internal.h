@@ -45,6 +45,9 @@ int ior_matrix_ini_copy(struct ior_ini *dst, const struct ior_ini *src);
  * entry when missing; file and line say where it came from (a --set override: its label, 0). */
 int ior_matrix_ini_set(struct ior_ini *ini, const char *kind, const char *name, const char *key, const char *value,
 		       const char *file, int line);
+/* The whole file at path as one string (what: "matrix " or "" for messages); a file with a NUL
+ * byte is refused, since it would cut the text short. */
+int ior_matrix_read_file(const char *path, const char *what, char **out);
 /* name kept by the ini (entries and sections point to it), NULL when out of memory. */
 const char *ior_matrix_ini_name(struct ior_ini *ini, const char *name);
 /* The file:line prefix of an entry for messages: "file:line" or, for an override, its label. */

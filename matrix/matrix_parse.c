@@ -67,46 +67,11 @@ int ior_matrix_parse_string(struct ior_matrix **out, const char *name, const cha
 	return rc;
 }
 
-/* The whole file as one string; a NUL byte inside would silently cut the matrix short. */
-static int read_text(char **out, const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return ior_error_errno(errno == ENOENT ? IOR_ENOTFOUND : IOR_ERROR, errno, "cannot open matrix '%s'", path);
-	size_t len = 0, cap = 4096;
-	char *text = malloc(cap);
-	while (text) {
-		len += fread(text + len, 1, cap - len - 1, f);
-		if (len < cap - 1)
-			break;
-		char *grown = realloc(text, cap *= 2);
-		if (!grown)
-			free(text);
-		text = grown;
-	}
-	int failed = text && ferror(f);
-	int errnum = errno;
-	fclose(f);
-	if (!text)
-		return ior_error_set(IOR_ERROR, "out of memory");
-	text[len] = '\0';
-	if (failed) {
-		free(text);
-		return ior_error_errno(IOR_ERROR, errnum, "cannot read matrix '%s'", path);
-	}
-	if (strlen(text) != len) {
-		free(text);
-		return ior_error_set(IOR_EINVALID, "%s: not a text file (contains a NUL byte)", path);
-	}
-	*out = text;
-	return IOR_OK;
-}
-
 int ior_matrix_parse_file(struct ior_matrix **out, const char *path)
 {
 	char *text = NULL;
 	*out = NULL;
-	int rc = read_text(&text, path);
+	int rc = ior_matrix_read_file(path, "matrix ", &text);
 	if (rc)
 		return rc;
 	rc = ior_matrix_parse_string(out, path, text);
