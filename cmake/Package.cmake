@@ -18,9 +18,10 @@ set(CPACK_PACKAGE_CONTACT "The ioregress authors <ioregress@users.noreply.exampl
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)           # ioregress_0.1.0_amd64.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)            # Depends: from the ELF's NEEDED libraries
-# The fio engine runs fio; the loop engine formats ext4 levels with mke2fs.
+# The fio engine runs fio; the loop engine formats ext4 levels with mke2fs; `vm run` boots kernels
+# with qemu and a static busybox as the guest's userland.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fio, e2fsprogs")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "hdparm")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "qemu-system-x86, busybox-static, hdparm")
 set(CPACK_STRIP_FILES ON)
 
 # Debian's place for the licence: /usr/share/doc/ioregress/copyright.
