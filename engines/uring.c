@@ -30,7 +30,14 @@ static int uring_setup(void **out, int fd, unsigned depth, struct ior_job_io *io
 	struct uring_ctx *u = calloc(1, sizeof(*u));
 	if (!u)
 		return ior_error_set(IOR_ERROR, "out of memory");
-	int err = io_uring_queue_init(depth, &u->ring, 0);
+	/* Each job thread owns its ring, so completions can wait for the thread's next enter
+	 * (SINGLE_ISSUER + DEFER_TASKRUN, 6.1+; COOP_TASKRUN, 5.19+) instead of interrupting it;
+	 * an older kernel refuses the flags and gets a plain ring. */
+	int err = io_uring_queue_init(depth, &u->ring, IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
+	if (err == -EINVAL)
+		err = io_uring_queue_init(depth, &u->ring, IORING_SETUP_COOP_TASKRUN);
+	if (err == -EINVAL)
+		err = io_uring_queue_init(depth, &u->ring, 0);
 	if (err < 0) {
 		free(u);
 		return ior_error_errno(IOR_ERROR, -err, "cannot create an io_uring of depth %u", depth);
