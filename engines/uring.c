@@ -30,10 +30,12 @@ static int uring_setup(void **out, int fd, unsigned depth, struct ior_job_io *io
 	struct uring_ctx *u = calloc(1, sizeof(*u));
 	if (!u)
 		return ior_error_set(IOR_ERROR, "out of memory");
-	/* Each job thread owns its ring, so completions can wait for the thread's next enter
-	 * (SINGLE_ISSUER + DEFER_TASKRUN, 6.1+; COOP_TASKRUN, 5.19+) instead of interrupting it;
-	 * an older kernel refuses the flags and gets a plain ring. */
-	int err = io_uring_queue_init(depth, &u->ring, IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
+	/* The ring fio 3.33 sets up (strace: COOP_TASKRUN | SINGLE_ISSUER | DEFER_TASKRUN): each job
+	 * thread owns its ring, so completions wait for the thread's next enter instead of
+	 * interrupting it. An older kernel refuses the flags and gets COOP_TASKRUN (5.19+) or a
+	 * plain ring. */
+	int err = io_uring_queue_init(depth, &u->ring, IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER |
+								 IORING_SETUP_DEFER_TASKRUN);
 	if (err == -EINVAL)
 		err = io_uring_queue_init(depth, &u->ring, IORING_SETUP_COOP_TASKRUN);
 	if (err == -EINVAL)
