@@ -71,6 +71,16 @@ static int parse_args(int argc, char **argv, struct run_args *ra)
 	return 0;
 }
 
+/* Lines (each ending in a newline, or not the last) as "warning: LINE" on stderr; NULL is none. */
+static void print_warnings(const char *lines)
+{
+	for (const char *p = lines; p && *p;) {
+		size_t len = strcspn(p, "\n");
+		fprintf(stderr, "warning: %.*s\n", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+}
+
 /* Everything a reader of the figures must know: fills, warnings, and every cell that did not
  * run as asked, with its reason (the database has the same; nothing is only there). */
 static void print_summary(struct ior_db *db, const struct ior_run_summary *s, const char *db_path)
@@ -84,12 +94,7 @@ static void print_summary(struct ior_db *db, const struct ior_run_summary *s, co
 			printf("device '%s': left sparse (fill = sparse): reads of holes measure the filesystem, not storage\n",
 			       f->device);
 	}
-	if (s->warnings[0])
-		for (const char *p = s->warnings; *p;) {
-			size_t len = strcspn(p, "\n");
-			fprintf(stderr, "warning: %.*s\n", (int)len, p);
-			p += len + (p[len] == '\n');
-		}
+	print_warnings(s->warnings);
 	struct ior_db_filter f = { .run_id = s->run_id };
 	struct ior_db_cell_problem *bad = NULL;
 	size_t nbad = 0;
@@ -180,11 +185,7 @@ static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		ior_matrix_free(m);
 		return 1;
 	}
-	for (const char *p = m->warnings; p && *p;) {
-		size_t len = strcspn(p, "\n");
-		fprintf(stderr, "warning: %.*s\n", (int)len, p);
-		p += len + (p[len] == '\n');
-	}
+	print_warnings(m->warnings);
 	if (ra.dry_run) {
 		rc = ior_dry_run(stdout, m);
 		ior_matrix_free(m);

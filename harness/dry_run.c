@@ -65,9 +65,9 @@ int ior_dry_run(FILE *out, const struct ior_matrix *m)
 				fprintf(out, "%-16s %-14s %-28s %s%s\n", m->devices[d].name, scheds[s], en->name, en->params,
 					here ? "" : "  (not offered here: unavailable)");
 				cells++;
-				double each = here && en->ops->duration ? en->ops->duration(en->opts) : -1;
 				if (!here)
-					continue;
+					continue; /* an unavailable cell takes no time */
+				double each = en->ops->duration ? en->ops->duration(en->opts) : -1;
 				if (each < 0)
 					unknown++;
 				else

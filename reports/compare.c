@@ -102,16 +102,10 @@ const char *ior_verdict_name(enum ior_verdict v)
 	return "?";
 }
 
-/* Insertion sort: the resamples are small and sorted thousands of times. */
+/* The median of a resample, sorted in place (small arrays are insertion-sorted by ior_sort_doubles). */
 static double small_median(double *v, size_t n)
 {
-	for (size_t i = 1; i < n; i++) {
-		double x = v[i];
-		size_t j = i;
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
+	ior_sort_doubles(v, n);
 	return ior_quantile_sorted(v, n, 0.5);
 }
 

@@ -32,6 +32,10 @@ int ior_renderer_find(const struct ior_renderer **out, const char *name);
 #define IOR_RENDERER_DECLARE(name) extern const struct ior_renderer ior_renderer_##name;
 IOR_RENDERER_LIST(IOR_RENDERER_DECLARE)
 
+/* "N cell(s) compared: R regression(s), I improvement(s), ... (alpha A, minimum effect M%)." into
+ * buf: numbers only, so every format prints it as it is. */
+void ior_render_verdict_counts(char *buf, size_t len, const struct ior_report *r);
+
 /* The verdict table `check` prints: one row per compared cell, the left-out schedulers, the summary line. */
 int ior_render_verdicts_text(FILE *out, const struct ior_report *r);
 

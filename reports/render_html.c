@@ -597,9 +597,9 @@ static void verdicts(FILE *out, const struct ior_report *r)
 	text(out, r->baseline);
 	fputs(", candidate ", out);
 	text(out, r->candidate ? r->candidate : "(none)");
-	fprintf(out, "</h2>\n<p>%zu cell(s) compared: %zu regression(s), %zu improvement(s), %zu inconclusive, %zu no change "
-		"(alpha %g, minimum effect %.1f%%).</p>\n", r->nverdicts, r->regressions, r->improvements, r->inconclusive,
-		r->unchanged, r->opts.compare.alpha, r->opts.compare.min_effect * 100);
+	char counts[256];
+	ior_render_verdict_counts(counts, sizeof(counts), r);
+	fprintf(out, "</h2>\n<p>%s</p>\n", counts);
 	fputs("<table><tr><th class=\"l\">host</th><th class=\"l\">device</th><th class=\"l\">scheduler</th><th class=\"l\">engine</th>"
 	      "<th>n</th><th>median A</th><th>median B</th><th>change</th><th>95% CI</th><th>p</th><th class=\"l\">verdict</th></tr>\n", out);
 	for (size_t i = 0; i < r->nverdicts; i++) {

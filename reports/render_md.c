@@ -215,9 +215,9 @@ static void verdicts(FILE *out, const struct ior_report *r)
 	ior_esc_md(out, r->baseline);
 	fputs(", candidate ", out);
 	ior_esc_md(out, r->candidate ? r->candidate : "(none)");
-	fprintf(out, "\n\n%zu cell(s) compared: %zu regression(s), %zu improvement(s), %zu inconclusive, %zu no change "
-		"(alpha %g, minimum effect %.1f%%).\n\n", r->nverdicts, r->regressions, r->improvements, r->inconclusive,
-		r->unchanged, r->opts.compare.alpha, r->opts.compare.min_effect * 100);
+	char counts[256];
+	ior_render_verdict_counts(counts, sizeof(counts), r);
+	fprintf(out, "\n\n%s\n\n", counts);
 	fputs("| host | device | scheduler | engine | n | median A | median B | change | 95% CI | p | verdict | why |\n"
 	      "|---|---|---|---|---:|---:|---:|---:|---|---:|---|---|\n", out);
 	size_t n = r->opts.alerts_only ? r->nregression_order : r->nverdicts;

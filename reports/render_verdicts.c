@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void verdict_row(FILE *out, const struct ior_report *r, const struct ior_report_verdict *v)
@@ -62,4 +63,11 @@ int ior_render_verdicts_text(FILE *out, const struct ior_report *r)
 	fprintf(out, "%zu cell(s) compared: %zu regression(s), %zu inconclusive: %s\n", r->nverdicts, r->regressions,
 		r->inconclusive, status);
 	return ferror(out) ? ior_error_set(IOR_ERROR, "cannot write the verdicts") : IOR_OK;
+}
+
+void ior_render_verdict_counts(char *buf, size_t len, const struct ior_report *r)
+{
+	snprintf(buf, len, "%zu cell(s) compared: %zu regression(s), %zu improvement(s), %zu inconclusive, %zu no change "
+		 "(alpha %g, minimum effect %.1f%%).", r->nverdicts, r->regressions, r->improvements, r->inconclusive,
+		 r->unchanged, r->opts.compare.alpha, r->opts.compare.min_effect * 100);
 }

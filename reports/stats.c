@@ -18,7 +18,7 @@ int ior_double_cmp(const void *a, const void *b)
  * cells, where qsort's call per comparison costs more than the sort. */
 #define SMALL_SORT 48
 
-static void sort_values(double *s, size_t n)
+void ior_sort_doubles(double *s, size_t n)
 {
 	if (n > SMALL_SORT) {
 		qsort(s, n, sizeof(*s), ior_double_cmp);
@@ -39,7 +39,7 @@ static double *sorted_copy(const double *x, size_t n)
 	if (!s)
 		return NULL;
 	memcpy(s, x, n * sizeof(*s));
-	sort_values(s, n);
+	ior_sort_doubles(s, n);
 	return s;
 }
 
@@ -124,7 +124,7 @@ static double mad_of(const double *x, size_t n, double median)
 		return NAN;
 	for (size_t i = 0; i < n; i++)
 		d[i] = fabs(x[i] - median);
-	sort_values(d, n);
+	ior_sort_doubles(d, n);
 	double m = median_sorted(d, n);
 	free(d);
 	return m;

@@ -49,5 +49,8 @@ bool ior_modz_exceeds(double x, double centre, double mad, double threshold);
 
 /* qsort comparator for doubles, shared by the reports. */
 int ior_double_cmp(const void *a, const void *b);
+/* Sorts x ascending in place: insertion sort for small arrays (resamples are sorted thousands of
+ * times), qsort beyond. */
+void ior_sort_doubles(double *x, size_t n);
 
 #endif
