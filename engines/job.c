@@ -36,6 +36,10 @@ const struct ior_option ior_job_rows[] = {
 	{ .name = "iodepth_batch", .type = IOR_OPT_UINT, .offset = JOB_OPT(iodepth_batch), .min = 1, .max = 4096,
 	  .def = "1",
 	  .help = "requests handed to the kernel per submit call, as fio's iodepth_batch_submit (1: each as soon as it is ready)" },
+	{ .name = "iodepth_batch_complete", .type = IOR_OPT_UINT, .offset = JOB_OPT(iodepth_batch_complete), .min = 1,
+	  .max = 4096, .def = "1",
+	  .help = "most completions taken per reap call, as fio's iodepth_batch_complete_max (1: each is "
+		  "stamped and replaced before the next is taken)" },
 	{ .name = "numjobs", .type = IOR_OPT_UINT, .offset = JOB_OPT(numjobs), .min = 1, .max = 256,
 	  .def = "1", .help = "jobs, each a thread with its own queue and its own region of the device" },
 	{ .name = "size", .type = IOR_OPT_SIZE, .offset = JOB_OPT(size),
@@ -355,6 +359,13 @@ static int run_phase(struct ior_job_thread *t, const struct phase *ph)
 {
 	const struct ior_job_backend *be = t->job->be;
 	unsigned depth = (unsigned)t->job->o.iodepth;
+	/* fio takes one completion per call by default (iodepth_batch_complete_max = 1): the next
+	 * is stamped after the first is replaced. Taking all that are ready at once, as this did
+	 * before, let the queue fall into a convoy: 7.6 completions per io_getevents, 7.1 of 8
+	 * requests in flight on average, and lat p50 15% below fio's at the same IOPS. */
+	unsigned reap_max = (unsigned)t->job->o.iodepth_batch_complete;
+	if (reap_max > depth)
+		reap_max = depth;
 	uint64_t issued = 0, now = ior_clock_ns();
 	int rc = IOR_OK;
 	for (;;) {
@@ -363,7 +374,7 @@ static int run_phase(struct ior_job_thread *t, const struct phase *ph)
 		if (t->nfree == depth)
 			break;
 		unsigned ndone = 0;
-		if ((rc = be->reap(t->ctx, 1, depth, t->done, &ndone)))
+		if ((rc = be->reap(t->ctx, 1, reap_max, t->done, &ndone)))
 			return rc;
 		now = ior_clock_ns();
 		if ((rc = complete(t, ndone, now, ph->measure)))

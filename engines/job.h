@@ -21,6 +21,7 @@ struct ior_job_opts {
 	uint64_t bs;
 	uint64_t iodepth;
 	uint64_t iodepth_batch; /* requests per submit call, fio's iodepth_batch_submit */
+	uint64_t iodepth_batch_complete; /* most completions per reap call, fio's iodepth_batch_complete_max */
 	uint64_t numjobs;
 	uint64_t size;     /* per job, like fio; 0 = the device divided between the jobs */
 	double runtime;    /* seconds; > 0 makes the job time-based (loops over its region) */

@@ -123,7 +123,11 @@ static void check_latency(const struct ior_sample *s)
  * call (as before #11) left the submission out and failed this (6.33 in flight for 8, 0.76 for
  * 1); so would a wrong IOPS. A busy host can only lower the figure (a job descheduled between a
  * completion and its next submission has fewer in flight), never raise it, so the best of three
- * measurements is judged: load cannot make a wrong stamp pass. */
+ * measurements is judged: load cannot make a wrong stamp pass. The tolerance is 5%: taking every
+ * ready completion at once (before iodepth_batch_complete, default 1 as fio's
+ * iodepth_batch_complete_max) let the queue fall into a convoy with 7.1 of 8 in flight (-11%),
+ * where fio and this engine now give 7.96. */
+#define LITTLE_TOLERANCE 0.05
 static void test_latency_obeys_littles_law(void)
 {
 	static const struct {
@@ -131,7 +135,7 @@ static void test_latency_obeys_littles_law(void)
 	} cases[] = { { "8", "1" }, { "4", "2" }, { "1", "1" } };
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		double want = atof(cases[i].depth) * atof(cases[i].jobs), best = 0;
-		for (int attempt = 0; attempt < 3 && fabs(best / want - 1) > 0.2; attempt++) {
+		for (int attempt = 0; attempt < 3 && fabs(best / want - 1) > LITTLE_TOLERANCE; attempt++) {
 			struct ior_sample s;
 			CU_ASSERT_EQUAL_FATAL(measure((const char *[]){ "rw", "randread", "bs", "4k", "iodepth",
 								       cases[i].depth, "numjobs", cases[i].jobs, "size", "16M",
@@ -143,7 +147,7 @@ static void test_latency_obeys_littles_law(void)
 			if (fabs(in_flight / want - 1) < fabs(best / want - 1))
 				best = in_flight;
 		}
-		CU_ASSERT_TRUE(fabs(best / want - 1) <= 0.2);
+		CU_ASSERT_TRUE(fabs(best / want - 1) <= LITTLE_TOLERANCE);
 	}
 }
 
