@@ -110,14 +110,14 @@ if [[ -z $only || "dd-each dd" =~ $only || "dd-end dd" =~ $only ]]; then
 fi
 
 echo
-echo "# ratio = ours / tool, medians of $pairs runs each; [95% bootstrap interval]; verdict against the"
+echo "# ratio = ours / tool: the median of the $pairs back-to-back pairs' ratios [95% bootstrap interval]; verdict against the"
 echo "# target: aio/uring MiB/s >= 0.97 x fio, dd within 0.95-1.05 x coreutils dd, CPU s/GiB <= 1.05 x tool"
 printf '%-13s %-6s %9s %9s  %-22s %-9s | %8s %8s  %s\n' case engine "tool MiB/s" "ours MiB/s" "ratio [95% CI]" verdict \
 	"tool CPU/GiB" "ours CPU/GiB" "ratio [95% CI] verdict"
 printf '%s\n' "${results[@]}"
 
 echo
-echo "# latency, microseconds: medians of $pairs runs; ratio = ours / fio [95% bootstrap interval] and verdict"
+echo "# latency, microseconds: medians of $pairs runs; ratio = ours / fio, median of the pairs' ratios [95% bootstrap interval], and verdict"
 echo "# against 0.90-1.10 on the tight 4k one-job cases (the others are shown, not judged)"
 printf '%-13s %-6s | %-40s | %-40s | %-40s | %-40s\n' case engine "lat p50 fio ours ratio" "lat p99" "clat p50" "clat p99"
 printf '%s\n' "${lat_rows[@]}"

@@ -1,22 +1,28 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Shared by the bench scripts (sourced): medians, a bootstrap interval for the ratio of two tools' medians, a target judged against that interval, and the side-by-side table row.
+# Shared by the bench scripts (sourced): medians, a bootstrap interval for the median ratio of two tools' paired runs, a target judged against that interval, and the side-by-side table row.
 
 # median < numbers, one per line
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
-# ratio_ci OURS TOOL → "ratio lo hi": median(OURS)/median(TOOL) and its percentile-bootstrap 95%
-# interval (2000 resamples of each side, seeded: the same figures give the same interval).
-# OURS and TOOL are space-separated lists. With five runs a side the interval is wide; it is
-# there so that a ratio of 0.95 from noisy runs is not read as a miss, nor 1.00 as a pass.
+# ratio_ci OURS TOOL → "ratio lo hi": the median of the per-pair ratios OURS[i]/TOOL[i] and its
+# percentile-bootstrap 95% interval (2000 resamples of the pairs, seeded: the same figures give the
+# same interval). OURS and TOOL are space-separated lists of equal length whose i-th entries ran
+# back to back (the scripts alternate who goes first), so a drift of the machine (another job
+# starting, the host's cache) moves both entries of a pair and cancels in its ratio. Judged as
+# two independent samples instead, a 4k job's p99 ratio on a loaded host had the interval
+# [0.06, 4.9]. With five pairs the interval is still wide; it is there so that a ratio of 0.95
+# from noisy runs is not read as a miss, nor 1.00 as a pass.
 ratio_ci() {
 	python3 - "$1" "$2" <<'EOF'
 import random, statistics, sys
 ours = [float(x) for x in sys.argv[1].split()]
 tool = [float(x) for x in sys.argv[2].split()]
+if len(ours) != len(tool) or not ours:
+    sys.exit("ratio_ci: the two lists must be pairs of runs (%d and %d figures)" % (len(ours), len(tool)))
+pairs = [o / t for o, t in zip(ours, tool)]
 rng = random.Random(20261130)
-rs = sorted(statistics.median(rng.choices(ours, k=len(ours))) /
-            statistics.median(rng.choices(tool, k=len(tool))) for _ in range(2000))
-print("%.3f %.3f %.3f" % (statistics.median(ours) / statistics.median(tool), rs[49], rs[1949]))
+rs = sorted(statistics.median(rng.choices(pairs, k=len(pairs))) for _ in range(2000))
+print("%.3f %.3f %.3f" % (statistics.median(pairs), rs[49], rs[1949]))
 EOF
 }
 
