@@ -78,6 +78,28 @@ void ior_test_repo_build(struct ior_test_repo *out, const char *name)
 	git_libgit2_shutdown();
 }
 
+void ior_test_repo_commit(struct ior_test_repo *r, const char *message, char sha[41])
+{
+	git_libgit2_init();
+	git_repository *repo;
+	check(git_repository_open(&repo, r->path), "open");
+	git_object *head;
+	check(git_revparse_single(&head, repo, "HEAD^{commit}"), "HEAD");
+	git_signature *sig;
+	check(git_signature_new(&sig, "Someone Else", "else@example.org", 1700010800, 0), "signature");
+	git_tree *tree;
+	check(git_commit_tree(&tree, (git_commit *)head), "tree");
+	const git_commit *parents[1] = { (git_commit *)head };
+	git_oid oid;
+	check(git_commit_create(&oid, repo, "HEAD", sig, sig, NULL, message, tree, 1, parents), "commit");
+	git_oid_tostr(sha, 41, &oid);
+	git_tree_free(tree);
+	git_signature_free(sig);
+	git_object_free(head);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+}
+
 /* Two blob contents whose shas share their first 7 hex digits (found once by search, offline):
  * the shortest abbreviation git writes, so a release's -gSHA can be ambiguous with them. */
 static const char *const colliding[2] = { "collide 826\n", "collide 4561\n" };

@@ -21,6 +21,9 @@ extern const char *const ior_test_repo_date[3];  /* ISO 8601 in each author's ow
 /* Builds the repository at DIR/name (a work tree with .git); fails the program when it cannot. */
 void ior_test_repo_build(struct ior_test_repo *out, const char *name);
 
+/* One more commit on HEAD (same tree, another author), its sha in sha. */
+void ior_test_repo_commit(struct ior_test_repo *r, const char *message, char sha[41]);
+
 /* Writes two blobs whose shas share their first 7 hex digits into the repository and returns
  * that prefix (7 digits and a NUL). */
 void ior_test_repo_ambiguous_prefix(const struct ior_test_repo *r, char prefix[8]);
