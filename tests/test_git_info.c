@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for kernel/git_info.c and harness/run_git.c on repositories built with libgit2: HEAD of a tree and a -gSHA looked up record the exact sha, describe, subject, author and date; missing, ambiguous and non-repositories are told apart, and which of them stops a run. */
+/* Tests for kernel/git_info.c and harness/run_git.c on repositories built with libgit2: HEAD of a tree and a -gSHA looked up record the exact sha, describe, subject, author and date; missing, ambiguous and non-repositories are told apart, and which of them stops a run; probe shows the same. */
 #include "common/error.h"
 #include "harness/run_git.h"
 #include "kernel/git_info.h"
@@ -227,6 +227,30 @@ static void test_run_kernel_tree_takes_head(void)
 	CU_ASSERT_FALSE(found);
 }
 
+/* probe shows what run would store, through the binary, and refuses what run refuses. */
+static void test_probe_shows_the_commit(void)
+{
+	const struct ior_test_repo *r = the_repo();
+	static char out[1 << 16], err[4096];
+	char path[4200];
+	snprintf(path, sizeof(path), "%s", r->path);
+	char *args[] = { "probe", "--json", "--kernel-tree", path, NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(args, out, sizeof(out), err, sizeof(err)), 0);
+	char want[512];
+	snprintf(want, sizeof(want), "\"git\":{\n      \"sha\":\"%s\",\n      \"describe\":\"%s\"", r->sha[2], r->describe[2]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"author_date\":\"2023-11-15T05:43:20+05:30\""));
+	char *text_args[] = { "probe", "--kernel-tree", path, NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(text_args, out, sizeof(out), err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "\ngit      %s (%s)\nsubject  %s\n", r->sha[2], r->describe[2], ior_test_repo_subject[2]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	char plain[4200];
+	snprintf(plain, sizeof(plain), "%s", ior_test_tmpdir());
+	char *bad_args[] = { "probe", "--repo", plain, NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(bad_args, out, sizeof(out), err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "not a git repository"));
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -241,6 +265,7 @@ int main(void)
 		IOR_TEST(test_run_repo_missing_or_ambiguous_sha_is_a_warning),
 		IOR_TEST(test_run_errors_name_the_path_and_the_release),
 		IOR_TEST(test_run_kernel_tree_takes_head),
+		IOR_TEST(test_probe_shows_the_commit),
 		IOR_TEST_END,
 	};
 	return ior_test_run("git_info", tests);
