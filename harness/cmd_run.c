@@ -100,8 +100,7 @@ static void print_warnings(const char *lines)
 	}
 }
 
-/* Everything a reader of the figures must know: fills, warnings, and every cell that did not
- * run as asked, with its reason (the database has the same; nothing is only there). */
+/* The commit the run stores with the kernel, as git log would name it. */
 static void print_commit(const struct ior_git_commit *c)
 {
 	printf("kernel built from commit %s", c->sha);
@@ -110,6 +109,8 @@ static void print_commit(const struct ior_git_commit *c)
 	printf(": %s; %s <%s>, %s\n", c->subject, c->author_name, c->author_email, c->author_date);
 }
 
+/* Everything a reader of the figures must know: fills, warnings, and every cell that did not
+ * run as asked, with its reason (the database has the same; nothing is only there). */
 static void print_summary(struct ior_db *db, const struct ior_run_summary *s, const char *db_path)
 {
 	for (size_t i = 0; i < s->nfills; i++) {
