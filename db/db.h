@@ -10,7 +10,7 @@
 #include "engines/engine.h"
 
 /* Current schema version, kept in PRAGMA user_version (db/SCHEMA.md lists the steps). */
-#define IOR_DB_SCHEMA_VERSION 5
+#define IOR_DB_SCHEMA_VERSION 6
 
 /* PRAGMA application_id of every ioregress database ("iorg"): a file with
  * tables and another id is someone else's and is never touched. */
@@ -196,6 +196,30 @@ void ior_db_run_info_free(struct ior_db_run_info *r);
 int ior_db_run_reopen(struct ior_db *db, int64_t run_id);
 /* Whether a repetition of a cell is stored, and its value when it is. */
 int ior_db_sample_at(struct ior_db *db, int64_t cell_id, int rep, bool *exists, double *value);
+
+/* --- the git commit a kernel was built from (db/commits.c) ------------------ */
+
+struct ior_db_commit {
+	const char *sha;            /* 40 lowercase hex digits; required */
+	const char *describe;       /* git describe; NULL or "" when no tag is below it */
+	const char *subject, *author_name, *author_email;
+	const char *author_date;    /* ISO 8601 with the author's offset */
+};
+
+/* Stores the commit (one row per sha: a stored one keeps its fields, and gains a describe it
+ * lacked) and points the kernel at it. IOR_EINVALID, naming both shas and changing nothing,
+ * when the kernel already points at another commit. One transaction (or part of the caller's). */
+int ior_db_kernel_set_commit(struct ior_db *db, int64_t kernel_id, const struct ior_db_commit *c);
+
+/* A commit as read back; strings are NULL when unknown, owned by the row. */
+struct ior_db_commit_row {
+	char *sha, *describe, *subject, *author_name, *author_email, *author_date;
+};
+/* The commits recorded for a release on a host (kernel rows of one release may be several:
+ * another command line, another build), oldest recorded first. *n is 0 when none. */
+int ior_db_kernel_commits(struct ior_db *db, const char *host, const char *release, struct ior_db_commit_row **rows,
+			  size_t *n);
+void ior_db_commit_rows_free(struct ior_db_commit_row *rows, size_t n);
 
 /* --- import ---------------------------------------------------------------- */
 

@@ -21,6 +21,7 @@ static const struct merge_table {
 	const char *identity[10];
 } merge_tables[] = {
 	{ "hosts", { "name" } },
+	{ "commits", { "sha" } },
 	{ "kernels", { "release", "version", "machine", "cmdline", "git_commit", "config_hash" } },
 	{ "devices", { "host_id", "name", "path", "model", "rotational", "size", "logical_block", "physical_block" } },
 	/* a run has no natural key; where and when it started, and by which process of which boot, is one */
@@ -32,6 +33,22 @@ static const struct merge_table {
 	{ "vm_boots", { "host_id", "kernel", "boot_index", "started_at" } },
 };
 #define NTABLES (sizeof(merge_tables) / sizeof(merge_tables[0]))
+
+/* Columns outside the identity that a row already in the target takes from the source when it
+ * has none: a kernel's commit is known to one database and not yet to another. */
+static const struct {
+	const char *table, *column;
+} fill_ins[] = {
+	{ "kernels", "commit_id" },
+};
+
+static const char *fill_in_column(const char *table)
+{
+	for (size_t i = 0; i < sizeof(fill_ins) / sizeof(fill_ins[0]); i++)
+		if (strcmp(fill_ins[i].table, table) == 0)
+			return fill_ins[i].column;
+	return NULL;
+}
 
 /* Tables that describe one machine and are never carried to another: the undo journal of
  * changes to that machine's devices would have `recover` undo them here. */
@@ -250,6 +267,28 @@ static int merge_row(struct merge *m, const struct table_plan *p, sqlite3_stmt *
 	return IOR_OK;
 }
 
+/* A row that was already there gains the source's fill-in value where it had none (a parent's
+ * id translated); a value it has is kept, whatever the source says. */
+static int fill_in_row(struct merge *m, const struct table_plan *p, sqlite3_stmt *row, sqlite3_stmt *up, int64_t id)
+{
+	const char *column = fill_in_column(p->t->name);
+	size_t c = 0;
+	while (c < p->ncols && strcmp(p->cols[c], column))
+		c++;
+	sqlite3_value *v = c < p->ncols ? sqlite3_column_value(row, (int)c + 1) : NULL;
+	if (!v || sqlite3_value_type(v) == SQLITE_NULL)
+		return IOR_OK;
+	int64_t value = sqlite3_value_int64(v);
+	if (p->parent[c] >= 0 && !map_get(&m->maps[p->parent[c]], value, &value))
+		return ior_error_set(IOR_EINVALID, "'%s': %s row %lld points to %s id %lld, which does not exist", m->path,
+				     p->t->name, (long long)sqlite3_column_int64(row, 0), merge_tables[p->parent[c]].name,
+				     (long long)value);
+	sqlite3_reset(up);
+	sqlite3_bind_int64(up, 1, id);
+	sqlite3_bind_int64(up, 2, value);
+	return ior_db_step_done(m->db, up, "cannot merge into");
+}
+
 static int merge_table(struct merge *m, const struct merge_table *t)
 {
 	size_t ti = (size_t)(t - merge_tables);
@@ -257,7 +296,7 @@ static int merge_table(struct merge *m, const struct merge_table *t)
 	int rc = plan_table(m, t, &p);
 	enum { SQL_LEN = 8192 };
 	char *sql = malloc(3 * SQL_LEN);
-	sqlite3_stmt *row = NULL, *lookup = NULL, *insert = NULL;
+	sqlite3_stmt *row = NULL, *lookup = NULL, *insert = NULL, *fill = NULL;
 	if (!rc && !sql)
 		rc = ior_error_set(IOR_ERROR, "merge: out of memory");
 	if (!rc)
@@ -268,6 +307,14 @@ static int merge_table(struct merge *m, const struct merge_table *t)
 	if (!rc && (sqlite3_prepare_v2(m->db->h, sql + SQL_LEN, -1, &insert, NULL) != SQLITE_OK ||
 		    sqlite3_prepare_v2(m->db->h, sql + 2 * SQL_LEN, -1, &lookup, NULL) != SQLITE_OK))
 		rc = ior_db_fail(m->db, "cannot prepare the merge into");
+	const char *fill_col = fill_in_column(t->name);
+	if (!rc && fill_col) {
+		char up[256];
+		snprintf(up, sizeof(up), "UPDATE \"%s\" SET \"%s\" = ?2 WHERE id = ?1 AND \"%s\" IS NULL", t->name,
+			 fill_col, fill_col);
+		if (sqlite3_prepare_v2(m->db->h, up, -1, &fill, NULL) != SQLITE_OK)
+			rc = ior_db_fail(m->db, "cannot prepare the merge into");
+	}
 	size_t added = 0, present = 0;
 	int step = SQLITE_DONE;
 	while (!rc && (step = sqlite3_step(row)) == SQLITE_ROW) {
@@ -276,6 +323,8 @@ static int merge_table(struct merge *m, const struct merge_table *t)
 		if ((rc = merge_row(m, &p, row, lookup, insert, &id, &is_new)))
 			break;
 		is_new ? added++ : present++;
+		if (!is_new && fill && (rc = fill_in_row(m, &p, row, fill, id)))
+			break;
 		rc = map_add(&m->maps[ti], sqlite3_column_int64(row, 0), id);
 	}
 	if (!rc && step != SQLITE_DONE)
@@ -290,6 +339,7 @@ static int merge_table(struct merge *m, const struct merge_table *t)
 	sqlite3_finalize(row);
 	sqlite3_finalize(lookup);
 	sqlite3_finalize(insert);
+	sqlite3_finalize(fill);
 	free(sql);
 	plan_free(&p);
 	return rc;

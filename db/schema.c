@@ -210,6 +210,24 @@ static const char step5[] =
 	"CREATE INDEX vm_boots_run ON vm_boots (run_id);\n"
 	"PRAGMA user_version = 5;\n";
 
+/* The git commits kernels were built from (`run --kernel-tree`, or `--repo` resolving the
+ * release's -gSHA): one row per commit, which kernels point at. A column beside the kernel's
+ * identity, not in it: kernels.git_commit (the release's short sha) stays the identity, so a
+ * kernel run with and without --repo is one kernel, and its commit is filled in when first known. */
+static const char step6[] =
+	"CREATE TABLE commits (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  sha TEXT NOT NULL UNIQUE CHECK (length(sha) = 40 AND sha NOT GLOB '*[^0-9a-f]*'),\n"
+	"  describe TEXT,\n"
+	"  subject TEXT,\n"
+	"  author_name TEXT,\n"
+	"  author_email TEXT,\n"
+	"  author_date TEXT\n"
+	");\n"
+	"ALTER TABLE kernels ADD COLUMN commit_id INTEGER REFERENCES commits(id);\n"
+	"CREATE INDEX kernels_commit ON kernels (commit_id);\n"
+	"PRAGMA user_version = 6;\n";
+
 static const struct {
 	int version;
 	const char *sql;
@@ -219,6 +237,7 @@ static const struct {
 	{ 3, step3 },
 	{ 4, step4 },
 	{ 5, step5 },
+	{ 6, step6 },
 };
 
 _Static_assert(sizeof(steps) / sizeof(steps[0]) == IOR_DB_SCHEMA_VERSION,

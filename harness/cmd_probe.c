@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "device/blockdev.h"
 #include "harness/commands.h"
+#include "harness/run_git.h"
 #include "kernel/info.h"
 #include "kernel/modules.h"
 #include "kernel/sched_history.h"
@@ -13,8 +14,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void print_commit_text(const struct ior_git_commit *c)
+{
+	printf("git      %s", c->sha);
+	if (c->describe[0])
+		printf(" (%s)", c->describe);
+	printf("\nsubject  %s\nauthor   %s <%s>, %s\n", c->subject, c->author_name, c->author_email, c->author_date);
+}
+
+static json_object *commit_json(const struct ior_git_commit *c)
+{
+	if (!c)
+		return NULL;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "sha", json_object_new_string(c->sha));
+	json_object_object_add(o, "describe", c->describe[0] ? json_object_new_string(c->describe) : NULL);
+	json_object_object_add(o, "subject", json_object_new_string(c->subject));
+	json_object_object_add(o, "author_name", json_object_new_string(c->author_name));
+	json_object_object_add(o, "author_email", json_object_new_string(c->author_email));
+	json_object_object_add(o, "author_date", json_object_new_string(c->author_date));
+	return o;
+}
+
 static void print_text(const struct ior_kernel_info *k, const struct ior_kver *v, bool parsed,
-		       const struct ior_blockdev *devs, size_t n)
+		       const struct ior_git_commit *commit, const struct ior_blockdev *devs, size_t n)
 {
 	printf("kernel   %s\nversion  %s\nmachine  %s\n", k->release, k->version, k->machine);
 	if (parsed) {
@@ -31,6 +54,8 @@ static void print_text(const struct ior_kernel_info *k, const struct ior_kver *v
 	}
 	else
 		printf("parsed   (not a version this tool can order)\n");
+	if (commit)
+		print_commit_text(commit);
 	printf("\n%-10s %-10s %5s %6s %6s  %-40s %s\n", "device", "size", "rot", "lbs", "pbs", "schedulers", "model");
 	for (size_t i = 0; i < n; i++) {
 		const struct ior_blockdev *d = &devs[i];
@@ -128,7 +153,8 @@ static json_object *device_json(const struct ior_blockdev *d)
 }
 
 static void print_json(const struct ior_kernel_info *k, const struct ior_kver *v, bool parsed,
-		       const struct ior_blockdev *devs, size_t n, json_object *modules)
+		       const struct ior_git_commit *commit, const struct ior_blockdev *devs, size_t n,
+		       json_object *modules)
 {
 	json_object *root = json_object_new_object();
 	json_object *kernel = json_object_new_object();
@@ -138,6 +164,7 @@ static void print_json(const struct ior_kernel_info *k, const struct ior_kver *v
 	json_object_object_add(kernel, "cmdline", json_object_new_string(k->cmdline));
 	json_object_object_add(kernel, "commit", k->commit[0] ? json_object_new_string(k->commit) : NULL);
 	json_object_object_add(kernel, "config_hash", k->config_hash[0] ? json_object_new_string(k->config_hash) : NULL);
+	json_object_object_add(kernel, "git", commit_json(commit));
 	if (parsed) {
 		json_object *pv = json_object_new_object();
 		json_object_object_add(pv, "major", json_object_new_int(v->major));
@@ -163,6 +190,8 @@ struct probe_args {
 	bool json;
 	const char *modules_dir;  /* --modules-dir DIR: inspect another module tree */
 	const char *kernel;       /* --kernel RELEASE: with --modules-dir */
+	const char *kernel_tree;  /* --kernel-tree PATH, as run's */
+	const char *repo;         /* --repo PATH, as run's */
 };
 
 static int parse_probe_args(int argc, char **argv, struct probe_args *pa)
@@ -179,6 +208,10 @@ static int parse_probe_args(int argc, char **argv, struct probe_args *pa)
 			slot = &pa->modules_dir;
 		else if (ior_cmd_option(argc, argv, &i, "--kernel", &v))
 			slot = &pa->kernel;
+		else if (ior_cmd_option(argc, argv, &i, "--kernel-tree", &v))
+			slot = &pa->kernel_tree;
+		else if (ior_cmd_option(argc, argv, &i, "--repo", &v))
+			slot = &pa->repo;
 		if (!slot) {
 			ior_cmd_unknown_argument(&ior_cmd_probe, a);
 			ior_cmd_error_last();
@@ -192,6 +225,10 @@ static int parse_probe_args(int argc, char **argv, struct probe_args *pa)
 	}
 	if (pa->modules_dir && !pa->kernel) {
 		ior_cmd_error("'--modules-dir' needs '--kernel RELEASE' to name the tree inside it");
+		return 2;
+	}
+	if (pa->kernel_tree && pa->repo) {
+		ior_cmd_error("give '--kernel-tree' or '--repo', not both");
 		return 2;
 	}
 	return 0;
@@ -212,6 +249,16 @@ static int cmd_probe(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	}
 	struct ior_kver v;
 	bool parsed = ior_kver_parse(k.release, &v) == IOR_OK;
+	/* what run would store with this kernel, with run's errors and warnings */
+	struct ior_git_commit commit;
+	char warning[1024];
+	bool have_commit = false;
+	if (ior_run_git_resolve(k.release, pa.kernel_tree, pa.repo, &commit, &have_commit, warning, sizeof(warning))) {
+		fprintf(stderr, "error: %s\n", ior_error_last());
+		return 1;
+	}
+	if (warning[0])
+		fprintf(stderr, "warning: %s\n", warning);
 	struct ior_blockdev *devs;
 	size_t n;
 	if (ior_blockdev_list(&devs, &n) != IOR_OK) {
@@ -227,9 +274,9 @@ static int cmd_probe(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	/* "offered now" only means something for the kernel that is running */
 	bool running = ior_kmod_is_running(km);
 	if (pa.json) {
-		print_json(&k, &v, parsed, devs, n, modules_json(km, devs, n, running));
+		print_json(&k, &v, parsed, have_commit ? &commit : NULL, devs, n, modules_json(km, devs, n, running));
 	} else {
-		print_text(&k, &v, parsed, devs, n);
+		print_text(&k, &v, parsed, have_commit ? &commit : NULL, devs, n);
 		print_modules_text(km, devs, n, running);
 	}
 	ior_kmod_free(km);
@@ -243,6 +290,11 @@ static const struct ior_cmd_opt probe_options[] = {
 	  .help = "inspect the module tree DIR/RELEASE instead of the running kernel's (needs --kernel)" },
 	{ .name = "--kernel", .value = IOR_CMD_TEXT, .arg = "RELEASE",
 	  .help = "with --modules-dir, the release whose tree is inspected" },
+	{ .name = "--kernel-tree", .value = IOR_CMD_FILE, .arg = "PATH",
+	  .help = "also show the commit HEAD of the git tree PATH points at, as 'run --kernel-tree' would store it" },
+	{ .name = "--repo", .value = IOR_CMD_FILE, .arg = "PATH",
+	  .help = "also show the commit the running release's -gSHA names in the git repository PATH, as "
+		  "'run --repo' would store it" },
 	{ 0 },
 };
 

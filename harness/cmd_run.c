@@ -6,14 +6,17 @@
 #include "harness/dry_run.h"
 #include "db/db.h"
 #include "harness/run.h"
+#include "harness/run_git.h"
 #include "harness/trust.h"
 #include "kernel/info.h"
 #include "matrix/matrix.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 struct run_args {
@@ -25,6 +28,8 @@ struct run_args {
 	const char *baseline;       /* --baseline KERNEL: adaptive cells stop once decided against it */
 	const char *resume;         /* --resume RUN_ID */
 	bool dry_run;               /* --dry-run: show the cells and the estimate, run nothing */
+	const char *kernel_tree;    /* --kernel-tree PATH: the tree the running kernel was built from */
+	const char *repo;           /* --repo PATH: where the release's -gSHA is looked up */
 };
 
 /* Collects MATRIX, --set and --allow-destructive; returns 0, or 2 after a usage error. */
@@ -49,6 +54,16 @@ static int parse_args(int argc, char **argv, struct run_args *ra)
 				ior_cmd_error("'--baseline' needs a kernel release");
 				return 2;
 			}
+		} else if (ior_cmd_option(argc, argv, &i, "--kernel-tree", &v)) {
+			if (!(ra->kernel_tree = v)) {
+				ior_cmd_error("'--kernel-tree' needs the path of the kernel's git tree");
+				return 2;
+			}
+		} else if (ior_cmd_option(argc, argv, &i, "--repo", &v)) {
+			if (!(ra->repo = v)) {
+				ior_cmd_error("'--repo' needs the path of a git repository");
+				return 2;
+			}
 		} else if (ior_cmd_option(argc, argv, &i, "--set", &v) || ior_cmd_option(argc, argv, &i, "-o", &v)) {
 			if (!v) {
 				ior_cmd_error("option '%s' needs KEY=VALUE", a);
@@ -68,6 +83,10 @@ static int parse_args(int argc, char **argv, struct run_args *ra)
 			ra->matrix_path = a;
 		}
 	}
+	if (ra->kernel_tree && ra->repo) {
+		ior_cmd_error("give '--kernel-tree' or '--repo', not both");
+		return 2;
+	}
 	return 0;
 }
 
@@ -79,6 +98,15 @@ static void print_warnings(const char *lines)
 		fprintf(stderr, "warning: %.*s\n", (int)len, p);
 		p += len + (p[len] == '\n');
 	}
+}
+
+/* The commit the run stores with the kernel, as git log would name it. */
+static void print_commit(const struct ior_git_commit *c)
+{
+	printf("kernel built from commit %s", c->sha);
+	if (c->describe[0])
+		printf(" (%s)", c->describe);
+	printf(": %s; %s <%s>, %s\n", c->subject, c->author_name, c->author_email, c->author_date);
 }
 
 /* Everything a reader of the figures must know: fills, warnings, and every cell that did not
@@ -186,6 +214,23 @@ static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		return 1;
 	}
 	print_warnings(m->warnings);
+	struct ior_git_commit commit;
+	char commit_warning[1024] = "";
+	bool have_commit = false;
+	if (ra.kernel_tree || ra.repo) {
+		struct utsname u;
+		rc = uname(&u) == 0 ? IOR_OK : ior_error_errno(IOR_ERROR, errno, "cannot read kernel release (uname)");
+		if (rc == IOR_OK)
+			rc = ior_run_git_resolve(u.release, ra.kernel_tree, ra.repo, &commit, &have_commit, commit_warning,
+						 sizeof(commit_warning));
+		if (rc) {
+			fprintf(stderr, "error: %s\n", ior_error_last());
+			ior_matrix_free(m);
+			return 1;
+		}
+		if (have_commit)
+			print_commit(&commit);
+	}
 	if (ra.dry_run) {
 		rc = ior_dry_run(stdout, m);
 		ior_matrix_free(m);
@@ -201,6 +246,8 @@ static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		.nallow_destructive = (size_t)ra.nallow,
 		.baseline = ra.baseline,
 		.resume_run_id = resume_id,
+		.commit = have_commit ? &commit : NULL,
+		.commit_warning = commit_warning[0] ? commit_warning : NULL,
 	};
 	struct ior_run_summary summary;
 	rc = ior_run_matrix(ctx->db, m, &opts, &summary);
@@ -244,6 +291,15 @@ static const struct ior_cmd_opt run_options[] = {
 	{ .name = "--dry-run",
 	  .help = "print the cells the matrix expands to on this kernel (sweeps and defaults applied), their "
 		  "count and an estimate of the time, and run nothing; needs neither root nor the database" },
+	{ .name = "--kernel-tree", .value = IOR_CMD_FILE, .arg = "PATH",
+	  .help = "the git tree the running kernel was built from: its HEAD commit (full sha, git describe, "
+		  "subject, author and date) is stored with the kernel; refused when PATH is no git repository or "
+		  "HEAD is not the release's -gSHA" },
+	{ .name = "--repo", .value = IOR_CMD_FILE, .arg = "PATH",
+	  .help = "a git repository in which the running release's -gSHA suffix (CONFIG_LOCALVERSION_AUTO, "
+		  "6.8.0-rc3-00042-gdeadbeef1234) is looked up, and that commit stored with the kernel; refused when "
+		  "PATH is no git repository or the release has no -gSHA; a sha missing or ambiguous there is a "
+		  "warning and the run measures" },
 	{ .name = "--resume", .value = IOR_CMD_NUMBER, .arg = "RUN_ID", .alone = true,
 	  .help = "complete an interrupted run (after 'ioregress recover'): its stored matrix, exactly the "
 		  "missing repetitions, same host and kernel only" },

@@ -19,7 +19,25 @@
 #include <time.h>
 #include <unistd.h>
 
-static int record_host_and_kernel(struct ior_db *db, int64_t *host_id, int64_t *kernel_id, char *host, size_t len)
+/* The commit is stored with the kernel before the run begins: a kernel recorded as built from
+ * another commit stops the run here, with nothing of it stored. */
+static int record_commit(struct ior_db *db, int64_t kernel_id, const struct ior_git_commit *g)
+{
+	if (!g)
+		return IOR_OK;
+	struct ior_db_commit c = {
+		.sha = g->sha,
+		.describe = g->describe,
+		.subject = g->subject,
+		.author_name = g->author_name,
+		.author_email = g->author_email,
+		.author_date = g->author_date,
+	};
+	return ior_db_kernel_set_commit(db, kernel_id, &c);
+}
+
+static int record_host_and_kernel(struct ior_db *db, const struct ior_git_commit *commit, int64_t *host_id,
+				  int64_t *kernel_id, char *host, size_t len)
 {
 	struct ior_kernel_info k;
 	int rc = ior_kernel_info_read(&k);
@@ -34,9 +52,10 @@ static int record_host_and_kernel(struct ior_db *db, int64_t *host_id, int64_t *
 		.config_hash = k.config_hash[0] ? k.config_hash : NULL,
 	};
 	snprintf(host, len, "%s", k.hostname);
-	if ((rc = ior_db_host_get(db, k.hostname, k.machine, host_id)) != 0)
+	if ((rc = ior_db_host_get(db, k.hostname, k.machine, host_id)) != 0 ||
+	    (rc = ior_db_kernel_get(db, &rec, kernel_id)) != 0)
 		return rc;
-	return ior_db_kernel_get(db, &rec, kernel_id);
+	return record_commit(db, *kernel_id, commit);
 }
 
 static size_t count_cells(const struct ior_matrix *m, struct ior_run_device *devs)
@@ -199,9 +218,11 @@ int ior_run_matrix(struct ior_db *db, const struct ior_matrix *m, const struct i
 	memset(summary, 0, sizeof(*summary));
 	int64_t host_id, kernel_id;
 	char host[256];
-	int rc = record_host_and_kernel(db, &host_id, &kernel_id, host, sizeof(host));
+	int rc = record_host_and_kernel(db, opts->commit, &host_id, &kernel_id, host, sizeof(host));
 	if (rc)
 		return ior_error_wrap(rc, "cannot record the running kernel");
+	if (opts->commit_warning && opts->commit_warning[0])
+		ior_run_warn(summary, "%s", opts->commit_warning);
 	if (opts->resume_run_id) {
 		summary->run_id = opts->resume_run_id;
 		rc = ior_db_run_reopen(db, summary->run_id);

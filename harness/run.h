@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/git_info.h"
 #include "matrix/matrix.h"
 
 struct ior_db;
@@ -17,6 +18,8 @@ struct ior_run_options {
 	size_t nallow_destructive;
 	const char *baseline;                   /* kernel whose samples let adaptive cells stop once decided */
 	int64_t resume_run_id;                  /* run --resume: complete this run's missing repetitions */
+	const struct ior_git_commit *commit;    /* the commit the running kernel was built from, NULL unknown */
+	const char *commit_warning;             /* why it is unknown although asked for, NULL or "" when not */
 };
 
 #define IOR_RUN_MAX_FILLS 16

@@ -77,8 +77,15 @@ struct ior_report_sched_change {
 	char text[320];                     /* ior_sched_explain's words */
 };
 
+/* The git commit a kernel was built from (run --kernel-tree / --repo); strings interned, NULL unknown. */
+struct ior_report_commit {
+	const char *sha, *describe, *subject, *author_name, *author_email, *author_date;
+};
+
 struct ior_report_kernel {
 	const char *host, *release;
+	struct ior_report_commit commit;    /* sha NULL: none recorded */
+	size_t other_commits;               /* more commits recorded under this release on this host (other builds) */
 	const char *offered;                /* space separated, NULL when nothing was recorded */
 	char *unavailable;                  /* schedulers the matrix asked for and this kernel lacked; NULL when none */
 	struct ior_report_sched_change *changes;  /* against the host's previous kernel */
@@ -117,6 +124,7 @@ struct ior_report {
 	bool **cell_in_view;                /* per rt group, per cell */
 	struct ior_report_kernel *kernels;  /* host, then version order */
 	size_t nkernels;
+	size_t nkernel_commits;             /* in-view kernels with a commit recorded */
 	struct ior_report_cell *cells;      /* every stored cell, id order */
 	size_t ncells;
 	double *values;                     /* every sample, cell by cell */

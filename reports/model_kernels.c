@@ -124,6 +124,29 @@ static int changes_between(struct ior_report *r, struct ior_report_kernel *k, co
 	return IOR_OK;
 }
 
+/* The first commit recorded for the kernel's release on its host; the others are counted. */
+static int commit_of(struct ior_report *r, struct ior_db *db, struct ior_report_kernel *k)
+{
+	struct ior_db_commit_row *rows;
+	size_t n;
+	if (ior_db_kernel_commits(db, k->host, k->release, &rows, &n))
+		return IOR_ERROR;
+	int oom = 0;
+	if (n) {
+		struct ior_report_commit *c = &k->commit;
+		c->sha = ior_intern(r->pool, rows[0].sha, &oom);
+		c->describe = ior_intern(r->pool, rows[0].describe, &oom);
+		c->subject = ior_intern(r->pool, rows[0].subject, &oom);
+		c->author_name = ior_intern(r->pool, rows[0].author_name, &oom);
+		c->author_email = ior_intern(r->pool, rows[0].author_email, &oom);
+		c->author_date = ior_intern(r->pool, rows[0].author_date, &oom);
+		k->other_commits = n - 1;
+		r->nkernel_commits += k->in_view;
+	}
+	ior_db_commit_rows_free(rows, n);
+	return oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
+}
+
 int ior_report_kernels(struct ior_report *r, struct ior_db *db)
 {
 	if (collect(r) || unavailable(r))
@@ -131,7 +154,7 @@ int ior_report_kernels(struct ior_report *r, struct ior_db *db)
 	for (size_t i = 0; db && i < r->nkernels; i++) {
 		struct ior_report_kernel *k = &r->kernels[i];
 		char *offered = NULL;
-		if (ior_db_offered(db, k->host, k->release, &offered))
+		if (commit_of(r, db, k) || ior_db_offered(db, k->host, k->release, &offered))
 			return IOR_ERROR;
 		int oom = 0;
 		k->offered = ior_intern(r->pool, offered, &oom);

@@ -523,6 +523,36 @@ static void kernels(FILE *out, const struct ior_report *r)
 	fputs("</table>\n", out);
 }
 
+static void commits(FILE *out, const struct ior_report *r)
+{
+	if (!r->nkernel_commits)
+		return;
+	fputs("<h2 id=\"commits\">Kernel commits</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">kernel</th>"
+	      "<th class=\"l\">commit</th><th class=\"l\">describe</th><th class=\"l\">subject</th><th class=\"l\">author</th>"
+	      "<th class=\"l\">date</th><th>other commits</th></tr>\n", out);
+	for (size_t k = 0; k < r->nkernels; k++) {
+		const struct ior_report_kernel *x = &r->kernels[k];
+		const struct ior_report_commit *c = &x->commit;
+		if (!x->in_view || !c->sha)
+			continue;
+		fputs("<tr>", out);
+		td(out, x->host);
+		td(out, x->release);
+		fputs("<td class=\"l\"><code>", out);
+		text(out, c->sha);
+		fputs("</code></td>", out);
+		td(out, c->describe ? c->describe : "");
+		td(out, c->subject ? c->subject : "");
+		char author[600];
+		snprintf(author, sizeof(author), "%s <%s>", c->author_name ? c->author_name : "?",
+			 c->author_email ? c->author_email : "?");
+		td(out, author);
+		td(out, c->author_date ? c->author_date : "");
+		fprintf(out, "<td>%zu</td></tr>\n", x->other_commits);
+	}
+	fputs("</table>\n", out);
+}
+
 static void fills_and_not_run(FILE *out, const struct ior_report *r)
 {
 	fputs("<h2 id=\"fills\">Scratch devices filled before measuring</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">kernel</th>"
@@ -730,6 +760,7 @@ static int render_html(FILE *out, const struct ior_report *r)
 		if (!r->opts.alerts_only) {
 			tables(out, r);
 			kernels(out, r);
+			commits(out, r);
 			fills_and_not_run(out, r);
 		}
 		changes(out, r);

@@ -111,6 +111,20 @@ static void kernels(struct obj *root, const struct ior_report *r)
 		struct obj o = open_obj(root->out);
 		str(&o, "host", k->host);
 		str(&o, "kernel", k->release);
+		key(&o, "commit");
+		if (k->commit.sha) {
+			struct obj c = open_obj(o.out);
+			str(&c, "sha", k->commit.sha);
+			str(&c, "describe", k->commit.describe);
+			str(&c, "subject", k->commit.subject);
+			str(&c, "author_name", k->commit.author_name);
+			str(&c, "author_email", k->commit.author_email);
+			str(&c, "author_date", k->commit.author_date);
+			count(&c, "other_commits", k->other_commits);
+			close_obj(&c);
+		} else {
+			fputs("null", o.out);
+		}
 		if (k->offered)
 			words(&o, "offered", k->offered);
 		else

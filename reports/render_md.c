@@ -116,6 +116,38 @@ static void kernels(FILE *out, const struct ior_report *r)
 	}
 }
 
+static void cell(FILE *out, const char *s)
+{
+	fputs(" | ", out);
+	ior_esc_md(out, s ? s : "");
+}
+
+static void commits(FILE *out, const struct ior_report *r)
+{
+	if (!r->nkernel_commits)
+		return;
+	fputs("\n## Kernel commits\n\n| host | kernel | commit | describe | subject | author | date | other commits |\n"
+	      "|---|---|---|---|---|---|---|---|\n", out);
+	for (size_t k = 0; k < r->nkernels; k++) {
+		const struct ior_report_kernel *x = &r->kernels[k];
+		const struct ior_report_commit *c = &x->commit;
+		if (!x->in_view || !c->sha)
+			continue;
+		fputs("|", out);
+		cell(out, x->host);
+		cell(out, x->release);
+		cell(out, c->sha);
+		cell(out, c->describe);
+		cell(out, c->subject);
+		char author[600];
+		snprintf(author, sizeof(author), "%s <%s>", c->author_name ? c->author_name : "?",
+			 c->author_email ? c->author_email : "?");
+		cell(out, author);
+		cell(out, c->author_date);
+		fprintf(out, " | %zu |\n", x->other_commits);
+	}
+}
+
 static void fills_and_not_run(FILE *out, const struct ior_report *r)
 {
 	bool header = false;
@@ -281,6 +313,7 @@ static int render_md(FILE *out, const struct ior_report *r)
 	} else {
 		groups(out, r);
 		kernels(out, r);
+		commits(out, r);
 		fills_and_not_run(out, r);
 	}
 	changes(out, r);

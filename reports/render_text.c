@@ -147,6 +147,28 @@ static void schedulers(FILE *out, const struct ior_report *r)
 	}
 }
 
+/* The commits the kernels were built from, as git log would name them. */
+static void commits(FILE *out, const struct ior_report *r)
+{
+	if (!r->nkernel_commits)
+		return;
+	fputs("\nkernels built from git commits:\n", out);
+	for (size_t k = 0; k < r->nkernels; k++) {
+		const struct ior_report_kernel *x = &r->kernels[k];
+		const struct ior_report_commit *c = &x->commit;
+		if (!x->in_view || !c->sha)
+			continue;
+		fprintf(out, "%s, %s: commit %s", x->host, x->release, c->sha);
+		if (c->describe)
+			fprintf(out, " (%s)", c->describe);
+		fprintf(out, ": %s\n  author %s <%s>, %s\n", c->subject ? c->subject : "(no subject)",
+			c->author_name ? c->author_name : "?", c->author_email ? c->author_email : "?",
+			c->author_date ? c->author_date : "?");
+		if (x->other_commits)
+			fprintf(out, "  and %zu other commit(s) recorded under this release (other builds)\n", x->other_commits);
+	}
+}
+
 static void fills(FILE *out, const struct ior_report *r)
 {
 	bool header = false;
@@ -232,6 +254,7 @@ static int render_text(FILE *out, const struct ior_report *r)
 	} else {
 		tables(out, r);
 		schedulers(out, r);
+		commits(out, r);
 		fills(out, r);
 		not_run(out, r);
 		changes(out, r);

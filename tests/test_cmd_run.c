@@ -2,11 +2,14 @@
 /* Tests for `ioregress run` end to end on real scratch loop devices: what it prints about cells that did not run, its exit statuses, scheduler typos, sparse devices. */
 #include "common/error.h"
 #include "device/loopdev.h"
+#include "tests/git_fixture.h"
 #include "tests/suite.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 static char output[65536], errors[65536];
@@ -18,19 +21,27 @@ static const char *db_path(const char *name)
 	return path;
 }
 
-/* Runs `ioregress --db DB run MATRIX` on text written to a file; returns the exit status. */
-static int run_matrix(const char *db, const char *name, const char *text)
+/* Runs `ioregress --db DB run [OPTION VALUE] MATRIX` on text written to a file; returns the exit status. */
+static int run_matrix_with(const char *db, const char *name, const char *text, const char *option, const char *value)
 {
 	const char *file = ior_test_write_file(name, text);
-	char dbarg[4096], filearg[4096];
+	char dbarg[4096], filearg[4096], valuearg[4096];
 	snprintf(dbarg, sizeof(dbarg), "%s", db);
 	snprintf(filearg, sizeof(filearg), "%s", file);
-	char *args[] = { "--db", dbarg, "--quiet", "run", filearg, NULL };
+	snprintf(valuearg, sizeof(valuearg), "%s", value ? value : "");
+	char *args[] = { "--db", dbarg, "--quiet", "run", filearg, (char *)option, valuearg, NULL };
+	if (!option)
+		args[5] = NULL;
 	int status = ior_test_ioregress(args, output, sizeof(output), errors, sizeof(errors));
 	/* what it prints on either stream is checked together: where a line goes is not the point */
 	size_t used = strlen(output);
 	snprintf(output + used, sizeof(output) - used, "%s", errors);
 	return status;
+}
+
+static int run_matrix(const char *db, const char *name, const char *text)
+{
+	return run_matrix_with(db, name, text, NULL, NULL);
 }
 
 static bool says(const char *text)
@@ -139,6 +150,64 @@ static void test_fio_read_job_is_not_a_writer(void)
 	CU_ASSERT_TRUE(says("skipped: scratch none w: engine 'w' writes"));
 }
 
+/* run --kernel-tree on a tree its user owns: the exact commit is stored with the kernel and
+ * shown by the report. Requests that cannot be right stop the run with nothing stored. */
+static void test_kernel_tree_commit_is_stored_with_the_kernel(void)
+{
+	struct ior_test_repo repo;
+	ior_test_repo_build(&repo, "linux");
+	char *chown_argv[] = { "chown", "-R", "65534:65534", repo.path, NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_spawn(chown_argv, NULL), 0);
+	const char *db = db_path("commit.db");
+	const char *m = with_engines("schedulers = none", good);
+	int status = run_matrix_with(db, "commit.ini", m, "--kernel-tree", repo.path);
+	CU_ASSERT_EQUAL_FATAL(status, 0);
+	char want[1024];
+	snprintf(want, sizeof(want), "kernel built from commit %s (%s): %s; %s <%s>, %s\n", repo.sha[2], repo.describe[2],
+		 ior_test_repo_subject[2], ior_test_repo_author[2], ior_test_repo_email[2], ior_test_repo_date[2]);
+	CU_ASSERT_TRUE(says(want));
+	char sql[2048];
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM runs r JOIN kernels k ON k.id = r.kernel_id "
+		 "JOIN commits c ON c.id = k.commit_id WHERE c.sha = '%s' AND c.describe = '%s' AND c.subject = '%s' "
+		 "AND c.author_name = '%s' AND c.author_email = '%s' AND c.author_date = '%s'", repo.sha[2],
+		 repo.describe[2], ior_test_repo_subject[2], ior_test_repo_author[2], ior_test_repo_email[2],
+		 ior_test_repo_date[2]);
+	CU_ASSERT_EQUAL(ior_test_query(db, sql), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM samples"), 2);
+	char dbarg[4096];
+	snprintf(dbarg, sizeof(dbarg), "%s", db);
+	char *report_args[] = { "--db", dbarg, "report", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(report_args, output, sizeof(output), errors, sizeof(errors)), 0);
+	snprintf(want, sizeof(want), ": commit %s (%s): %s\n", repo.sha[2], repo.describe[2], ior_test_repo_subject[2]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(output, want));
+
+	/* each refusal: exit 1 (2 for both options), its words, and not one row more */
+	long long runs = ior_test_query(db, "SELECT count(*) FROM runs");
+	struct utsname u;
+	CU_ASSERT_EQUAL_FATAL(uname(&u), 0);
+	if (!strstr(u.release, "-g")) {
+		CU_ASSERT_EQUAL(run_matrix_with(db, "commit.ini", m, "--repo", repo.path), 1);
+		CU_ASSERT_TRUE(says("has no -gSHA suffix"));
+	}
+	char plain[4200];
+	snprintf(plain, sizeof(plain), "%s/plain", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(mkdir(plain, 0755), 0);
+	CU_ASSERT_EQUAL(run_matrix_with(db, "commit.ini", m, "--kernel-tree", plain), 1);
+	snprintf(want, sizeof(want), "not a git repository: '%s'", plain);
+	CU_ASSERT_TRUE(says(want));
+	/* another tree for the same kernel: it is recorded as built from the first */
+	struct ior_test_repo other;
+	ior_test_repo_build(&other, "other");
+	char sha[41];
+	ior_test_repo_commit(&other, "another build\n", sha);
+	CU_ASSERT_EQUAL(run_matrix_with(db, "commit.ini", m, "--kernel-tree", other.path), 1);
+	CU_ASSERT_TRUE(says("is recorded as built from commit"));
+	CU_ASSERT_TRUE(says(sha));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM runs"), runs);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM samples"), 2);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM commits"), 1);
+}
+
 int main(void)
 {
 	ior_test_require_root("creates loop devices and switches schedulers through the ioregress binary");
@@ -148,6 +217,7 @@ int main(void)
 		IOR_TEST(test_scheduler_typo_is_an_error_and_a_known_absent_one_is_unavailable),
 		IOR_TEST(test_fill_is_reported_and_a_sparse_path_device_warned),
 		IOR_TEST(test_fio_read_job_is_not_a_writer),
+		IOR_TEST(test_kernel_tree_commit_is_stored_with_the_kernel),
 		IOR_TEST_END,
 	};
 	return ior_test_run("cmd_run", tests);

@@ -308,6 +308,48 @@ static void test_refuses_damaged_schema_unchanged(void)
 	expect_refused(path, "damaged schema");
 }
 
+/* A kernel's commit: stored once per sha, read back per host and release; another commit for
+ * the same kernel is refused and changes nothing; a describe first unknown is filled in. */
+static void test_kernel_commit_is_stored_once_and_a_conflict_refused(void)
+{
+	const char *path = db_path("commits.db");
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	struct fixture fx = { 0 };
+	CU_ASSERT_EQUAL_FATAL(make_cell(db, &fx, "none", "seqread"), 0);
+	struct ior_db_commit c = { .sha = "abc1230000000000000000000000000000000001", .subject = "block: fix",
+				   .author_name = "A", .author_email = "a@example.org", .author_date = "2024-01-02T03:04:05+00:00" };
+	CU_ASSERT_EQUAL(ior_test_ok(ior_db_kernel_set_commit(db, fx.kernel, &c)), 0);
+	c.describe = "v6.18-1-gabc123000000";
+	CU_ASSERT_EQUAL(ior_test_ok(ior_db_kernel_set_commit(db, fx.kernel, &c)), 0);
+	sqlite3 *h = ior_db_handle(db);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(*) FROM commits"), 1);
+	char *d = query_text(h, "SELECT c.describe FROM kernels k JOIN commits c ON c.id = k.commit_id");
+	CU_ASSERT_STRING_EQUAL(d ? d : "", "v6.18-1-gabc123000000");
+	free(d);
+
+	struct ior_db_commit other = { .sha = "ffff230000000000000000000000000000000002", .subject = "other" };
+	CU_ASSERT_EQUAL(ior_db_kernel_set_commit(db, fx.kernel, &other), IOR_EINVALID);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "abc1230000000000000000000000000000000001"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "ffff230000000000000000000000000000000002"));
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(*) FROM commits"), 1);   /* rolled back whole */
+	struct ior_db_commit shortsha = { .sha = "abc123" };
+	CU_ASSERT_EQUAL(ior_db_kernel_set_commit(db, fx.kernel, &shortsha), IOR_EINVALID);
+
+	struct ior_db_commit_row *rows;
+	size_t n;
+	CU_ASSERT_EQUAL_FATAL(ior_db_kernel_commits(db, "testhost", "6.18.0-1", &rows, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_STRING_EQUAL(rows[0].sha, c.sha);
+	CU_ASSERT_STRING_EQUAL(rows[0].subject, "block: fix");
+	CU_ASSERT_STRING_EQUAL(rows[0].author_date, "2024-01-02T03:04:05+00:00");
+	ior_db_commit_rows_free(rows, n);
+	CU_ASSERT_EQUAL_FATAL(ior_db_kernel_commits(db, "otherhost", "6.18.0-1", &rows, &n), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	ior_db_commit_rows_free(rows, n);
+	ior_db_free(db);
+}
+
 static void fill_sample(struct ior_sample *s, double value, bool latency)
 {
 	memset(s, 0, sizeof(*s));
@@ -651,6 +693,7 @@ int main(void)
 		IOR_TEST(test_rollback_discards_and_commit_keeps),
 		IOR_TEST(test_sample_add_commits_immediately),
 		IOR_TEST(test_killed_writer_keeps_committed_samples),
+		IOR_TEST(test_kernel_commit_is_stored_once_and_a_conflict_refused),
 		IOR_TEST(test_two_processes_create_one_file_at_once),
 		IOR_TEST(test_two_processes_insert_into_one_file_at_once),
 		IOR_TEST_END,

@@ -61,6 +61,25 @@ static void make_source(const char *path, const char *host, const char *release,
 	ior_db_free(db);
 }
 
+/* Points the source's kernel of that release at a commit (as run --kernel-tree does). */
+static void set_commit(const char *path, const char *release, const char *sha, const char *subject)
+{
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_open(&db, path)), 0);
+	struct ior_db_kernel k = { .release = release, .version = "#1 SMP Debian", .machine = "x86_64",
+				   .cmdline = "console=ttyS0 panic=-1" };
+	int64_t kid;
+	CU_ASSERT_EQUAL_FATAL(ior_db_kernel_get(db, &k, &kid), 0);
+	struct ior_db_commit c = { .sha = sha, .describe = "v6.8-rc3-42-gdeadbeef1234", .subject = subject,
+				   .author_name = "Jens Axboe", .author_email = "axboe@example.org",
+				   .author_date = "2024-02-11T15:04:05+01:00" };
+	CU_ASSERT_EQUAL(ior_test_ok(ior_db_kernel_set_commit(db, kid, &c)), 0);
+	ior_db_free(db);
+}
+
+static const char sha_a[] = "deadbeef1234deadbeef1234deadbeef12345678";
+static const char sha_b[] = "0123456789abcdef0123456789abcdef01234567";
+
 /* Opens out, merges in, closes out: the merge's status, its error left for the caller. */
 static int merge_file(const char *out, const char *in, struct ior_db_merge_stats *s)
 {
@@ -230,6 +249,49 @@ static void test_older_schema_is_upgraded_in_memory(void)
 
 /* Every table a new database has is either merged or named as local to its machine: a table
  * added by a later schema step fails here until merge.c says what identifies its rows. */
+/* The commit and the kernel's pointer at it cross; a second merge adds no second commit. */
+static void test_merge_carries_commits(void)
+{
+	const char *a = path_of("commit-src.db"), *out = path_of("commit-out.db");
+	make_source(a, "h", "6.8.0-rc3-00042-gdeadbeef1234", 100, 2);
+	set_commit(a, "6.8.0-rc3-00042-gdeadbeef1234", sha_a, "block: fix the queue");
+	unlink(out);
+	struct ior_db_merge_stats s;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(merge_file(out, a, &s)), 0);
+	CU_ASSERT_EQUAL(ior_db_merge_added(&s, "commits"), 1);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM kernels k JOIN commits c ON c.id = k.commit_id "
+			      "WHERE k.release = '6.8.0-rc3-00042-gdeadbeef1234' AND c.sha = 'deadbeef1234deadbeef1234deadbeef12345678' "
+			      "AND c.subject = 'block: fix the queue' AND c.describe = 'v6.8-rc3-42-gdeadbeef1234' "
+			      "AND c.author_name = 'Jens Axboe' AND c.author_email = 'axboe@example.org' "
+			      "AND c.author_date = '2024-02-11T15:04:05+01:00'"), 1);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(merge_file(out, a, &s)), 0);
+	CU_ASSERT_EQUAL(ior_db_merge_added(&s, "commits"), 0);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM commits"), 1);
+}
+
+/* A kernel the target knows without a commit gains the source's; one it knows with another
+ * commit keeps its own (the other is carried, unreferenced). */
+static void test_merge_fills_in_a_kernel_commit(void)
+{
+	const char *a = path_of("fill-src.db"), *out = path_of("fill-out.db"), *b = path_of("fill-other.db");
+	const char *release = "6.8.0-rc3-00042-gdeadbeef1234";
+	make_source(out, "h", release, 100, 2);
+	make_source(a, "h2", release, 200, 2);
+	set_commit(a, release, sha_a, "block: fix the queue");
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM kernels WHERE commit_id IS NOT NULL"), 0);
+	struct ior_db_merge_stats s;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(merge_file(out, a, &s)), 0);
+	CU_ASSERT_EQUAL(ior_db_merge_present(&s, "kernels"), 1);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM kernels k JOIN commits c ON c.id = k.commit_id "
+			      "WHERE c.sha = 'deadbeef1234deadbeef1234deadbeef12345678'"), 1);
+	make_source(b, "h3", release, 300, 2);
+	set_commit(b, release, sha_b, "another build");
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(merge_file(out, b, &s)), 0);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM kernels k JOIN commits c ON c.id = k.commit_id "
+			      "WHERE c.sha = 'deadbeef1234deadbeef1234deadbeef12345678'"), 1);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM commits"), 2);
+}
+
 static void test_every_table_is_classified(void)
 {
 	const char *a = path_of("classified.db"), *out = path_of("classified-out.db");
@@ -273,6 +335,8 @@ int main(void)
 		IOR_TEST(test_refuses_newer_foreign_and_itself),
 		IOR_TEST(test_failed_merge_changes_nothing),
 		IOR_TEST(test_older_schema_is_upgraded_in_memory),
+		IOR_TEST(test_merge_carries_commits),
+		IOR_TEST(test_merge_fills_in_a_kernel_commit),
 		IOR_TEST(test_every_table_is_classified),
 		IOR_TEST(test_merge_command),
 		IOR_TEST_END,

@@ -79,6 +79,13 @@ static void add_samples(struct ior_db *db, int64_t cell, const double *v, int n,
 	}
 }
 
+#define COMMIT_SHA "0123456789abcdef0123456789abcdef01234567"
+#define COMMIT_SUBJECT "block: fix <the> queue & \"co\" |*_"
+static const struct ior_db_commit run_commit = { .sha = COMMIT_SHA, .describe = "v6.12-3-g0123456789ab",
+						 .subject = COMMIT_SUBJECT, .author_name = "Jens Axboe",
+						 .author_email = "axboe@example.org",
+						 .author_date = "2024-02-11T15:04:05+01:00" };
+
 /* Four kernels of one host (the oldest with a hostile name): on the newest, none loses 20%;
  * kyber is unavailable on 6.1.0-57; one engine fails on 6.1.0-47 with its reason. */
 static const char *run_db(void)
@@ -97,6 +104,8 @@ static const char *run_db(void)
 		int64_t kid, run, dev, cell;
 		struct ior_db_kernel kr = { .release = kernels[k], .machine = "x86_64" };
 		CU_ASSERT_EQUAL_FATAL(ior_db_kernel_get(db, &kr, &kid), 0);
+		if (k == 2)  /* run --kernel-tree: the commit it was built from */
+			CU_ASSERT_EQUAL(ior_test_ok(ior_db_kernel_set_commit(db, kid, &run_commit)), 0);
 		CU_ASSERT_EQUAL_FATAL(ior_db_run_begin(db, host, kid, "m.ini", "[matrix]\n", IOR_RUN_RUNNING, &run), 0);
 		CU_ASSERT_EQUAL(ior_db_run_set_order(db, run, "interleaved", 0), 0);
 		struct ior_db_device d = { .name = HOSTILE_DEVICE, .path = "/dev/loop7", .model = HOSTILE_MODEL,
@@ -205,7 +214,7 @@ static void test_seed_json_against_database_and_text(void)
 	char *json = report(db, "json", NULL), *text = report(db, "text", NULL), *md = report(db, "md", NULL);
 	json_object *root = parse(json);
 	CU_ASSERT_STRING_EQUAL(json_object_get_string(get(root, "schema")), "ioregress-report");
-	CU_ASSERT_EQUAL(json_object_get_int(get(root, "version")), 2);
+	CU_ASSERT_EQUAL(json_object_get_int(get(root, "version")), 3);
 	json_object *groups = get(root, "groups");
 	CU_ASSERT_EQUAL_FATAL(json_object_array_length(groups), 4);
 	size_t cells = 0;
@@ -443,6 +452,54 @@ static void test_run_data_in_every_format(void)
 	}
 }
 
+/* The commit 6.12.38 was built from, in every format that describes kernels; the others have none. */
+static void test_commit_in_every_format(void)
+{
+	const char *db = run_db();
+	const char *shown[] = { "text", "md", "html", "json" };
+	for (size_t f = 0; f < sizeof(shown) / sizeof(shown[0]); f++) {
+		char *out = report(db, shown[f], NULL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, COMMIT_SHA));
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "v6.12-3-g0123456789ab"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "Jens Axboe"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "2024-02-11T15:04:05+01:00"));
+		if (!strcmp(shown[f], "text")) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "kernels built from git commits:\n"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "6.12.38+deb13-cloud-amd64: commit " COMMIT_SHA " (v6.12-3-g0123456789ab): "
+						      COMMIT_SUBJECT "\n  author Jens Axboe <axboe@example.org>, 2024-02-11T15:04:05+01:00\n"));
+		}
+		if (!strcmp(shown[f], "md"))
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "block: fix &lt;the&gt; queue &amp; \"co\" \\|\\*\\_"));
+		if (!strcmp(shown[f], "html")) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "block: fix &lt;the&gt; queue &amp; &quot;co&quot; |*_"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "Jens Axboe &lt;axboe@example.org&gt;"));
+		}
+		if (!strcmp(shown[f], "json")) {
+			json_object *j = parse(out), *k = get(j, "kernels");
+			size_t with = 0;
+			for (size_t i = 0; i < json_object_array_length(k); i++) {
+				json_object *x = json_object_array_get_idx(k, i), *c = get(x, "commit");
+				CU_ASSERT_TRUE(json_object_object_get_ex(x, "commit", NULL));  /* present, null or not */
+				if (!c)
+					continue;
+				with++;
+				CU_ASSERT_STRING_EQUAL(json_object_get_string(get(x, "kernel")), "6.12.38+deb13-cloud-amd64");
+				CU_ASSERT_STRING_EQUAL(json_object_get_string(get(c, "sha")), COMMIT_SHA);
+				CU_ASSERT_STRING_EQUAL(json_object_get_string(get(c, "subject")), COMMIT_SUBJECT);
+				CU_ASSERT_STRING_EQUAL(json_object_get_string(get(c, "author_email")), "axboe@example.org");
+				CU_ASSERT_EQUAL(json_object_get_int(get(c, "other_commits")), 0);
+			}
+			CU_ASSERT_EQUAL(with, 1);
+			json_object_put(j);
+		}
+		free(out);
+	}
+	/* a report of another kernel leaves the section out */
+	char *other = report(db, "text", "--kernel=6.1.0-47-cloud-amd64");
+	CU_ASSERT_PTR_NULL(strstr(other, "kernels built from git commits"));
+	free(other);
+}
+
 /* The verdicts of text (check's table) and JSON are the same figures. */
 static void test_verdicts_agree(void)
 {
@@ -536,6 +593,7 @@ int main(void)
 		IOR_TEST(test_json_meets_its_schema),
 		IOR_TEST(test_junit_structure),
 		IOR_TEST(test_run_data_in_every_format),
+		IOR_TEST(test_commit_in_every_format),
 		IOR_TEST(test_verdicts_agree),
 		IOR_TEST(test_fail_on_and_alerts),
 		IOR_TEST(test_check_shows_what_did_not_run),

@@ -34,6 +34,14 @@ struct ior_vm_kernel {
  * with dpkg-deb -x, depmod run on the copy; reused on later calls) or PATH/bzImage:MODULES_DIR
  * (MODULES_DIR is …/lib/modules/RELEASE, or …/lib/modules holding one release). */
 int ior_vm_kernel_resolve(struct ior_vm_kernel *k, const char *spec, const char *cache_dir);
+/* The kernel release a kernel image package installs, from its name alone, by the distributions'
+ * naming rule: linux-image-RELEASE and linux-image-RELEASE-unsigned (Debian),
+ * linux-image-unsigned-RELEASE (Ubuntu). That is the guest's `uname -r`, so the release its
+ * samples are stored under (kernels.release), known before anything is downloaded; vm run's
+ * vm_boots.kernel_release (the module tree's name) confirms it after the boot. IOR_EINVALID,
+ * naming the package, for a name that names no release: a metapackage (linux-image-cloud-amd64),
+ * debug symbols (-dbg, -dbgsym), or no kernel image package at all. */
+int ior_vm_package_release(const char *package, char *release, size_t len);
 /* $XDG_CACHE_HOME/ioregress/kernels, or ~/.cache/ioregress/kernels. */
 void ior_vm_default_cache(char *out, size_t len);
 
