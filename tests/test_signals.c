@@ -36,17 +36,25 @@ static int leftovers(void)
 	return n + ior_test_count_glob(pattern);
 }
 
-/* Waits until the run has committed a sample (at most 60 s): the set-up before it (the scratch
- * fill, the loop stack) takes 1.5 s in a plain build and 5 s under ASan here, so a fixed delay
- * cannot say "after the first samples" in both. */
-static void wait_for_a_sample(const char *db)
+/* Waits until the query counts a row (at most 60 s). The points are counted from what the run
+ * has stored, not from its start: the set-up before the first sample (the scratch fill, the loop
+ * stack) takes 1.5 s in a plain build and 5 s under ASan here, and under ASan on a loaded host
+ * (load average 6-7) a run was not yet past its start-up 150 ms after it was spawned, so the
+ * signal's default action killed it before it had any handler and the test failed. */
+static void wait_for_row(const char *db, const char *count_sql)
 {
-	for (int i = 0; i < 1200 && !(ior_test_query(db, "SELECT count(*) FROM samples") > 0); i++)
+	for (int i = 0; i < 1200 && !(ior_test_query(db, count_sql) > 0); i++)
 		usleep(50000);
 }
 
-/* delay 0: signal once the first sample is stored. */
-static void signal_run_after(int signo, useconds_t delay, int round)
+/* Where a signal is sent: after_sample, once the first sample is stored; otherwise delay
+ * microseconds after the run is recorded (its handlers are installed just before). */
+struct point {
+	bool after_sample;
+	useconds_t delay;
+};
+
+static void signal_run_after(int signo, struct point at, int round)
 {
 	char db[600];
 	snprintf(db, sizeof(db), "%s/signal-%d-%d.db", ior_test_tmpdir(), signo, round);
@@ -60,10 +68,11 @@ static void signal_run_after(int signo, useconds_t delay, int round)
 	pid_t pid;
 	CU_ASSERT_EQUAL_FATAL(posix_spawn(&pid, binary, &fa, NULL, argv, environ), 0);
 	posix_spawn_file_actions_destroy(&fa);
-	if (delay)
-		usleep(delay);
+	wait_for_row(db, "SELECT count(*) FROM runs");
+	if (at.after_sample)
+		wait_for_row(db, "SELECT count(*) FROM samples");
 	else
-		wait_for_a_sample(db);
+		usleep(at.delay);
 	kill(pid, signo);
 	int status;
 	waitpid(pid, &status, 0);
@@ -76,11 +85,12 @@ static void signal_run_after(int signo, useconds_t delay, int round)
 		CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM runs WHERE status = 'interrupted'"), 1);
 		CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM undo_log WHERE undone_at IS NULL"), 0);
 	}
-	if (delay == 0) /* late signals: samples were measured and are kept */
+	if (at.after_sample) /* late signals: samples were measured and are kept */
 		CU_ASSERT_TRUE(ior_test_query(db, "SELECT count(*) FROM samples") > 0);
 }
 
-static const useconds_t points[] = { 150000, 900000, 0 }; /* set-up, first cells, after a sample */
+/* in the set-up, in the first cells (or still the set-up under ASan), after a sample */
+static const struct point points[] = { { false, 0 }, { false, 750000 }, { true, 0 } };
 
 static void test_sigint(void)
 {
