@@ -15,6 +15,7 @@ packages=(
   chromium fonts-dejavu-core      # tests/test_report_html.c: the HTML report in headless Chromium
   libxml2-utils python3-jsonschema  # tests/test_report_formats.c: xmllint on JUnit, the JSON schema
   libarchive-dev                  # vm/: the guest's initramfs, written as a newc cpio archive
+  libgit2-dev                     # bisect/: the commit graph, revision walks and checkouts
   qemu-system-x86 busybox-static  # vm run: the guest machine and the initramfs's userland
   yamllint                        # ci/templates: the CI fleet templates are linted
 )
