@@ -155,18 +155,26 @@ static int mark(struct run *r, const char *id, enum ior_bisect_mark m, const cha
 	return ior_bisect_mark_set(d->db, d->id, id, m, reason) || ior_bisect_log(d->db, d->id, id, event, detail);
 }
 
-/* Samples of id until the judge calls it (cap: the judge's cap); *call gets the call. */
+/* Samples of id until the judge calls it (cap: the judge's cap); *call gets the call. The judge
+ * looks only at the counts it asked for (5, 10, 15 ...), not after every sample: each look spends
+ * some of the error rate. */
 static int judge_until(struct run *r, const char *id, size_t at_least, size_t cap, enum ior_bisect_call *call,
 		       char *reason, size_t len)
 {
 	struct ior_bisect_driver *d = r->d;
+	size_t need = at_least;
 	for (;;) {
 		double *x = NULL;
-		size_t n = 0, need = 0;
+		size_t n = 0;
 		if (ior_bisect_samples_get(d->db, d->id, id, &x, &n))
 			return IOR_ERROR;
-		*call = n < at_least ? IOR_CALL_MORE
-				     : ior_bisect_judge(r->good, r->ng, r->bad, r->nb, x, n, cap, &d->o, &need, NULL, reason, len);
+		if (n >= need) {
+			*call = ior_bisect_judge(r->good, r->ng, r->bad, r->nb, x, n, cap, &d->o, &need, NULL, reason, len);
+			if (n >= need && *call == IOR_CALL_MORE)
+				need = n + 1;
+		} else {
+			*call = IOR_CALL_MORE;
+		}
 		free(x);
 		if (*call != IOR_CALL_MORE)
 			return IOR_OK;
@@ -214,6 +222,32 @@ static const char *confirm_parent(const struct run *r, size_t culprit)
 	return c->nparents ? r->g.nodes[c->parents[0]].id : r->good_ids[0];
 }
 
+/* How many samples the culprit and its parent need for the confirmation: at least o.step more
+ * than the judgement that marked each saw, and o.confirm in all. Stored in the log when first
+ * set, so a resumed or replayed bisection confirms against the same counts. */
+static int confirm_targets(struct run *r, const char *c, const char *p, size_t *tc, size_t *tp)
+{
+	struct ior_bisect_driver *d = r->d;
+	char detail[256];
+	bool found;
+	if (ior_bisect_log_last(d->db, d->id, c, "confirming", &found, detail, sizeof(detail)))
+		return IOR_ERROR;
+	char parent[96];
+	if (found && sscanf(detail, "%zu %95s %zu", tc, parent, tp) == 3 && !strcmp(parent, p))
+		return IOR_OK;
+	double *x = NULL, *y = NULL;
+	size_t nx = 0, ny = 0;
+	if (ior_bisect_samples_get(d->db, d->id, c, &x, &nx) || ior_bisect_samples_get(d->db, d->id, p, &y, &ny)) {
+		free(x);
+		return IOR_ERROR;
+	}
+	free(x), free(y);
+	*tc = nx + d->o.step > d->o.confirm ? nx + d->o.step : d->o.confirm;
+	*tp = ny + d->o.step > d->o.confirm ? ny + d->o.step : d->o.confirm;
+	snprintf(detail, sizeof(detail), "%zu %s %zu", *tc, p, *tp);
+	return ior_bisect_log(d->db, d->id, c, "confirming", detail);
+}
+
 /* More samples on the culprit and its parent, alternating, then both judged again. *verdict:
  * 0 confirmed, 1 overturned (marks changed: bisect on), 2 undecided (the two are the range). */
 static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, size_t len)
@@ -231,7 +265,11 @@ static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, si
 		snprintf(reason, len, "the parent %s does not build", shortid(p));
 		return IOR_OK;
 	}
-	/* alternate so drift lands on both: c, p, c, p ... until each has o.confirm samples */
+	/* at least o.step new samples on each (more than the judgement that marked it saw), and
+	 * o.confirm in all, taken alternately so drift lands on both: c, p, c, p ... */
+	size_t tc, tp;
+	if (confirm_targets(r, c, p, &tc, &tp))
+		return IOR_ERROR;
 	for (;;) {
 		double *x = NULL, *y = NULL;
 		size_t nx = 0, ny = 0;
@@ -240,9 +278,9 @@ static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, si
 			return IOR_ERROR;
 		}
 		free(x), free(y);
-		if (nx >= d->o.confirm && ny >= d->o.confirm)
+		if (nx >= tc && ny >= tp)
 			break;
-		const char *next = nx <= ny ? c : p;
+		const char *next = nx < tc && (ny >= tp || nx * tp <= ny * tc) ? c : p;
 		if (measure(r, next, &ok))
 			return IOR_ERROR;
 		if (!ok) {
@@ -256,9 +294,9 @@ static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, si
 	size_t cap = d->o.cap + d->o.confirm;
 	enum ior_bisect_call cc = IOR_CALL_BAD, pc = IOR_CALL_GOOD;
 	char rc_[1024] = "the bad end", rp[1024] = "the good end";
-	if (!c_end && judge_until(r, c, d->o.confirm, cap, &cc, rc_, sizeof(rc_)))
+	if (!c_end && judge_until(r, c, tc, cap > tc ? cap : tc, &cc, rc_, sizeof(rc_)))
 		return IOR_ERROR;
-	if (!p_end && judge_until(r, p, d->o.confirm, cap, &pc, rp, sizeof(rp)))
+	if (!p_end && judge_until(r, p, tp, cap > tp ? cap : tp, &pc, rp, sizeof(rp)))
 		return IOR_ERROR;
 	if (cc == IOR_CALL_BAD && pc == IOR_CALL_GOOD) {
 		*verdict = 0;
@@ -267,7 +305,10 @@ static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, si
 	}
 	if (cc == IOR_CALL_GOOD || pc == IOR_CALL_BAD) {
 		*verdict = 1;
-		int rc = cc == IOR_CALL_GOOD ? mark(r, c, IOR_MARK_GOOD, rc_, "overturned") : IOR_OK;
+		/* a later confirmation of the same commit takes new samples again */
+		int rc = ior_bisect_log(d->db, d->id, c, "confirming", "done");
+		if (!rc && cc == IOR_CALL_GOOD)
+			rc = mark(r, c, IOR_MARK_GOOD, rc_, "overturned");
 		if (!rc && pc == IOR_CALL_BAD)
 			rc = mark(r, p, IOR_MARK_BAD, rp, "overturned");
 		return rc;

@@ -24,6 +24,8 @@ static int print_row(void *ctx, const char *commit, const char *event, const cha
 			fprintf(out, "measure %s %s\n", commit, detail);
 		else
 			fprintf(out, "# measure %s: %s\n", commit, detail);
+	} else if (!strcmp(event, "confirming")) {
+		fprintf(out, "confirm %s %s\n", commit, detail);
 	} else if (!strcmp(event, "mark") || !strcmp(event, "overturned")) {
 		const char *colon = strstr(detail, ": ");
 		fprintf(out, "mark %s %.*s %s\n", commit, colon ? (int)(colon - detail) : (int)strlen(detail), detail,
@@ -119,6 +121,8 @@ static int replay_line(struct ior_db *db, int64_t id, char **w, size_t n, const 
 		snprintf(detail, sizeof(detail), "%s: %s", w[2], reason);
 		return ior_bisect_mark_set(db, id, w[1], m, reason) || ior_bisect_log(db, id, w[1], "mark", detail);
 	}
+	if (!strcmp(w[0], "confirm") && n >= 3)
+		return ior_bisect_log(db, id, w[1], "confirming", from_word(line, copy, w, n, 2));
 	return ior_error_set(IOR_EINVALID, "%s: unknown line '%s'", where, w[0]);
 }
 

@@ -314,3 +314,22 @@ int ior_bisect_log_each(struct ior_db *db, int64_t id,
 	sqlite3_finalize(st);
 	return rc;
 }
+
+int ior_bisect_log_last(struct ior_db *db, int64_t id, const char *commit, const char *event, bool *found, char *detail,
+			size_t len)
+{
+	sqlite3_stmt *st;
+	const char *t[] = { commit, event };
+	*found = false;
+	detail[0] = '\0';
+	if (prepare(db, &st, "SELECT detail FROM bisect_log WHERE bisect_id = ?1 AND commit_id = ?2 AND event = ?3 "
+		    "ORDER BY id DESC LIMIT 1", id, t, 2))
+		return IOR_ERROR;
+	int r = sqlite3_step(st);
+	if (r == SQLITE_ROW) {
+		*found = true;
+		snprintf(detail, len, "%s", sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "");
+	}
+	sqlite3_finalize(st);
+	return r == SQLITE_ROW || r == SQLITE_DONE ? IOR_OK : sql_fail(db, "read the log");
+}

@@ -50,6 +50,10 @@ struct ior_bisect_counts {
 };
 int ior_bisect_counts_get(struct ior_db *db, int64_t id, struct ior_bisect_counts *c);
 
+/* The detail of the newest log row of event on commit, or *found false. */
+int ior_bisect_log_last(struct ior_db *db, int64_t id, const char *commit, const char *event, bool *found, char *detail,
+			size_t len);
+
 /* Walks the log (oldest first): fn gets each row's commit (NULL for none), event and detail. */
 int ior_bisect_log_each(struct ior_db *db, int64_t id,
 			int (*fn)(void *ctx, const char *commit, const char *event, const char *detail), void *ctx);
