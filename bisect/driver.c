@@ -155,6 +155,28 @@ static int mark(struct run *r, const char *id, enum ior_bisect_mark m, const cha
 	return ior_bisect_mark_set(d->db, d->id, id, m, reason) || ior_bisect_log(d->db, d->id, id, event, detail);
 }
 
+/* The ends get as many samples as the candidate judged against them (up to calibrate_cap),
+ * interleaved: with 10 samples an end's estimate can sit 2 standard errors off, and a candidate
+ * measured 30 or 60 times would be judged against that error rather than the end. */
+static int grow_ends(struct run *r, size_t n)
+{
+	struct ior_bisect_driver *d = r->d;
+	size_t target = n < d->o.calibrate_cap ? n : d->o.calibrate_cap;
+	while (r->ng < target || r->nb < target) {
+		const char *ends[2] = { r->good_ids[0], r->bad_id };
+		for (int e = 0; e < 2; e++) {
+			bool ok;
+			if (measure(r, ends[e], &ok))
+				return IOR_ERROR;
+			if (!ok)
+				return ior_error_set(IOR_EINVALID, "the %s end '%s' cannot be measured", e ? "bad" : "good", ends[e]);
+		}
+		if (reload_ends(r))
+			return IOR_ERROR;
+	}
+	return IOR_OK;
+}
+
 /* Samples of id until the judge calls it (cap: the judge's cap); *call gets the call. The judge
  * looks only at the counts it asked for (5, 10, 15 ...), not after every sample: each look spends
  * some of the error rate. */
@@ -168,6 +190,11 @@ static int judge_until(struct run *r, const char *id, size_t at_least, size_t ca
 		size_t n = 0;
 		if (ior_bisect_samples_get(d->db, d->id, id, &x, &n))
 			return IOR_ERROR;
+		bool end = !strcmp(id, r->good_ids[0]) || !strcmp(id, r->bad_id);
+		if (n >= need && !end && grow_ends(r, n)) {
+			free(x);
+			return IOR_ERROR;
+		}
 		if (n >= need) {
 			*call = ior_bisect_judge(r->good, r->ng, r->bad, r->nb, x, n, cap, &d->o, &need, NULL, reason, len);
 			if (n >= need && *call == IOR_CALL_MORE)
@@ -249,7 +276,8 @@ static int confirm_targets(struct run *r, const char *c, const char *p, size_t *
 }
 
 /* More samples on the culprit and its parent, alternating, then both judged again. *verdict:
- * 0 confirmed, 1 overturned (marks changed: bisect on), 2 undecided (the two are the range). */
+ * 0 confirmed, 1 overturned (marks changed: bisect on), 2 undecided (the two are the range),
+ * 3 not yet apart from each other (new targets logged: confirm again). */
 static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, size_t len)
 {
 	struct ior_bisect_driver *d = r->d;
@@ -299,9 +327,31 @@ static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, si
 	if (!p_end && judge_until(r, p, tp, cap > tp ? cap : tp, &pc, rp, sizeof(rp)))
 		return IOR_ERROR;
 	if (cc == IOR_CALL_BAD && pc == IOR_CALL_GOOD) {
-		*verdict = 0;
-		snprintf(reason, len, "%s stays bad (%s) and its parent %s stays good (%s)", shortid(c), rc_, shortid(p), rp);
-		return ior_bisect_log(d->db, d->id, c, "confirmed", reason);
+		double *x = NULL, *y = NULL;
+		size_t nx = 0, ny = 0;
+		if (ior_bisect_samples_get(d->db, d->id, c, &x, &nx) || ior_bisect_samples_get(d->db, d->id, p, &y, &ny)) {
+			free(x);
+			return IOR_ERROR;
+		}
+		double step_p = ior_bisect_step_p(y, ny, x, nx, r->bad, r->nb, &d->o);
+		free(x), free(y);
+		if (step_p < d->o.confirm_alpha) {
+			*verdict = 0;
+			snprintf(reason, len, "%s stays bad (%s) and its parent %s stays good (%s); against its parent directly "
+				 "one-sided Welch p = %.3g", shortid(c), rc_, shortid(p), rp, step_p);
+			return ior_bisect_log(d->db, d->id, c, "confirmed", reason);
+		}
+		/* both judged as before, yet not apart from each other: more samples on both, or the range */
+		if (tc + d->o.step > cap || tp + d->o.step > cap) {
+			*verdict = 2;
+			snprintf(reason, len, "%s and its parent %s do not differ from each other (one-sided Welch p = %.3g) at "
+				 "%zu and %zu samples", shortid(c), shortid(p), step_p, tc, tp);
+			return IOR_OK;
+		}
+		char detail[256];
+		snprintf(detail, sizeof(detail), "%zu %s %zu", tc + d->o.step, p, tp + d->o.step);
+		*verdict = 3;
+		return ior_bisect_log(d->db, d->id, c, "confirming", detail);
 	}
 	if (cc == IOR_CALL_GOOD || pc == IOR_CALL_BAD) {
 		*verdict = 1;
@@ -354,6 +404,8 @@ static int loop(struct run *r, struct ior_bisect_result *res)
 		if (left.done) {
 			int verdict = 0;
 			rc = confirm(r, left.bad, &verdict, why, sizeof(why));
+			while (!rc && verdict == 3)
+				rc = confirm(r, left.bad, &verdict, why, sizeof(why));
 			if (!rc && verdict == 1 && ++overturns <= 3) {
 				ior_bisect_left_free(&left);
 				continue;

@@ -17,6 +17,7 @@ struct ior_bisect_judge_opts {
 	size_t cap;            /* samples of a candidate before it is skipped as undecided; default 30 */
 	size_t confirm;        /* samples on the culprit and its parent before it is named; default 15 */
 	double unstable;       /* a candidate whose log-spread exceeds this many times the ends' is skipped; default 4 */
+	double confirm_alpha;  /* the culprit against its parent directly, one-sided; default 0.01 */
 	bool higher_is_better;
 };
 void ior_bisect_judge_opts_default(struct ior_bisect_judge_opts *o);
@@ -37,5 +38,11 @@ enum ior_bisect_call ior_bisect_calibrated(const double *good, size_t ng, const 
 enum ior_bisect_call ior_bisect_judge(const double *good, size_t ng, const double *bad, size_t nb, const double *x,
 				      size_t n, size_t cap, const struct ior_bisect_judge_opts *o, size_t *need,
 				      struct ior_classification *k, char *reason, size_t len);
+
+/* The culprit against its parent directly (one-sided Welch on log values, outliers left out):
+ * p that c is worse than parent. The ends' estimates play no part, so a biased end cannot make
+ * two like commits differ. */
+double ior_bisect_step_p(const double *parent, size_t np, const double *c, size_t nc, const double *bad, size_t nb,
+			 const struct ior_bisect_judge_opts *o);
 
 #endif
