@@ -25,6 +25,13 @@ struct ior_bisect_commands {
 /* The user's commands, run with IOREGRESS_COMMIT and IOREGRESS_REPO set: build once per commit,
  * then per measurement boot (when given) and measure, whose stdout holds one sample per line. */
 int ior_bisect_measure_commands(struct ior_bisect_measure **out, const struct ior_bisect_commands *c);
+struct ior_db;
+struct ior_vm_run_opts;
+/* Packaged kernels under qemu: "build" fetches and unpacks the package (a failure skips it), each
+ * measurement is one `vm run` boot of opts' matrix merged into db, whose first ok cell's samples
+ * are the measurement. opts is copied (its strings must outlive the step). */
+int ior_bisect_measure_vm(struct ior_bisect_measure **out, struct ior_db *db, const struct ior_vm_run_opts *opts);
+
 void ior_bisect_measure_free(struct ior_bisect_measure *m);   /* NULL is a no-op */
 
 #endif

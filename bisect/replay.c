@@ -39,13 +39,17 @@ static int print_row(void *ctx, const char *commit, const char *event, const cha
 int ior_bisect_log_print(FILE *out, struct ior_db *db, const struct ior_bisect_info *b)
 {
 	fprintf(out, "# ioregress bisect log: bisection %lld, started %s, %s\n", (long long)b->id, b->started_at, b->status);
-	fprintf(out, "start --repo %s --bad %s", b->repo ? b->repo : ".", b->bad);
-	char *goods = strdup(b->good), *save = NULL;
-	if (!goods)
-		return ior_error_set(IOR_ERROR, "out of memory");
-	for (char *t = strtok_r(goods, " ", &save); t; t = strtok_r(NULL, " ", &save))
-		fprintf(out, " --good %s", t);
-	free(goods);
+	if (b->kernels) {
+		fprintf(out, "start --kernels %s", b->kernels);
+	} else {
+		fprintf(out, "start --repo %s --bad %s", b->repo ? b->repo : ".", b->bad);
+		char *goods = strdup(b->good), *save = NULL;
+		if (!goods)
+			return ior_error_set(IOR_ERROR, "out of memory");
+		for (char *t = strtok_r(goods, " ", &save); t; t = strtok_r(NULL, " ", &save))
+			fprintf(out, " --good %s", t);
+		free(goods);
+	}
 	fprintf(out, "%s\n", b->higher_is_better ? "" : " --lower-is-better");
 	struct printer p = { out };
 	if (ior_bisect_log_each(db, b->id, print_row, &p))
@@ -66,9 +70,21 @@ static size_t words(char *line, char **w, size_t max)
 static int start_line(struct ior_db *db, char **w, size_t n, const char *where, int64_t *id)
 {
 	struct ior_bisect_info b = { .source = "git", .higher_is_better = true };
-	char good[4096] = "";
+	char good[4096] = "", kernels[8192] = "";
+	const char *last = NULL;
 	for (size_t i = 1; i < n; i++) {
-		if (!strcmp(w[i], "--lower-is-better"))
+		if (!strcmp(w[i], "--kernels")) {
+			b.source = "packages";
+			while (i + 1 < n && w[i + 1][0] != '-') {
+				snprintf(kernels + strlen(kernels), sizeof(kernels) - strlen(kernels), "%s%s", *kernels ? " " : "",
+					 w[++i]);
+				if (!*good)
+					snprintf(good, sizeof(good), "%s", w[i]);
+				last = w[i];
+			}
+			b.bad = (char *)last;
+			b.kernels = kernels;
+		} else if (!strcmp(w[i], "--lower-is-better"))
 			b.higher_is_better = false;
 		else if (i + 1 < n && !strcmp(w[i], "--repo"))
 			b.repo = w[++i];

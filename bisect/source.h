@@ -8,7 +8,7 @@
 #include "bisect/graph.h"
 
 struct ior_bisect_source {
-	const char *kind;       /* "git" */
+	const char *kind;       /* "git", "packages" */
 	const char *location;   /* IOREGRESS_REPO for the steps: the work tree, or NULL */
 	/* Resolves the ends to full ids (good: ngood of them) and fills the graph of what lies between. */
 	int (*load)(struct ior_bisect_source *s, const char *const *good, size_t ngood, const char *bad,
@@ -22,6 +22,10 @@ struct ior_bisect_source {
 
 /* libgit2 over the repository at path (a work tree, or a directory inside one). */
 int ior_bisect_source_git(struct ior_bisect_source **out, const char *path);
+
+/* An ordered list of packaged kernels (oldest first): names[0] is the good end, names[n-1] the
+ * bad one, the others a chain between them; at least 3. */
+int ior_bisect_source_packages(struct ior_bisect_source **out, const char *const *names, size_t n);
 
 /* For `bisect start`: IOR_EINVALID when tracked files have changes (a checkout would clobber
  * them), and the HEAD to go back to at reset (a ref name, or a sha when detached). */

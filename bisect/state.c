@@ -54,15 +54,15 @@ void ior_bisect_info_free(struct ior_bisect_info *b)
 		return;
 	free(b->source), free(b->repo), free(b->good), free(b->bad), free(b->orig_head);
 	free(b->measure_cmd), free(b->build_cmd), free(b->boot_cmd), free(b->image);
-	free(b->status), free(b->result), free(b->started_at);
+	free(b->status), free(b->result), free(b->started_at), free(b->kernels), free(b->matrix);
 	memset(b, 0, sizeof(*b));
 }
 
 int ior_bisect_create(struct ior_db *db, const struct ior_bisect_info *b, int64_t *id)
 {
-	const char *t[] = { b->source, b->repo, b->good, b->bad, b->orig_head };
-	if (exec(db, "INSERT INTO bisects (higher_is_better, source, repo, good, bad, orig_head) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-		 b->higher_is_better, t, 5, "store the bisection"))
+	const char *t[] = { b->source, b->repo, b->good, b->bad, b->orig_head, b->kernels };
+	if (exec(db, "INSERT INTO bisects (higher_is_better, source, repo, good, bad, orig_head, kernels) "
+		 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", b->higher_is_better, t, 6, "store the bisection"))
 		return IOR_ERROR;
 	*id = sqlite3_last_insert_rowid(ior_db_handle(db));
 	return IOR_OK;
@@ -73,7 +73,7 @@ int ior_bisect_current(struct ior_db *db, struct ior_bisect_info *out)
 	memset(out, 0, sizeof(*out));
 	sqlite3_stmt *st;
 	if (prepare(db, &st, "SELECT id, source, repo, good, bad, orig_head, higher_is_better, measure_cmd, build_cmd, "
-		    "boot_cmd, image, status, result, started_at FROM bisects WHERE status <> 'reset' AND id > ?1 "
+		    "boot_cmd, image, status, result, started_at, kernels, matrix FROM bisects WHERE status <> 'reset' AND id > ?1 "
 		    "ORDER BY id DESC LIMIT 1", 0, NULL, 0))
 		return IOR_ERROR;
 	int r = sqlite3_step(st), oom = 0, rc = IOR_OK;
@@ -84,7 +84,7 @@ int ior_bisect_current(struct ior_db *db, struct ior_bisect_info *out)
 		out->higher_is_better = sqlite3_column_int(st, 6);
 		out->measure_cmd = col(st, 7, &oom), out->build_cmd = col(st, 8, &oom), out->boot_cmd = col(st, 9, &oom);
 		out->image = col(st, 10, &oom), out->status = col(st, 11, &oom), out->result = col(st, 12, &oom);
-		out->started_at = col(st, 13, &oom);
+		out->started_at = col(st, 13, &oom), out->kernels = col(st, 14, &oom), out->matrix = col(st, 15, &oom);
 		if (oom)
 			rc = ior_error_set(IOR_ERROR, "out of memory");
 	} else if (r == SQLITE_DONE) {
@@ -105,6 +105,12 @@ int ior_bisect_set_commands(struct ior_db *db, int64_t id, const char *measure, 
 	const char *t[] = { measure, build, boot, image };
 	return exec(db, "UPDATE bisects SET measure_cmd = ?2, build_cmd = ?3, boot_cmd = ?4, image = ?5 WHERE id = ?1", id,
 		    t, 4, "store the bisection's commands");
+}
+
+int ior_bisect_set_matrix(struct ior_db *db, int64_t id, const char *matrix)
+{
+	const char *t[] = { matrix };
+	return exec(db, "UPDATE bisects SET matrix = ?2 WHERE id = ?1", id, t, 1, "store the bisection's matrix");
 }
 
 int ior_bisect_set_status(struct ior_db *db, int64_t id, const char *status, const char *result)

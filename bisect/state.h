@@ -15,6 +15,7 @@ struct ior_bisect_info {
 	char *source, *repo, *good, *bad, *orig_head;   /* good: space separated */
 	bool higher_is_better;
 	char *measure_cmd, *build_cmd, *boot_cmd, *image;
+	char *kernels, *matrix;                         /* packages: the list (space separated), the matrix */
 	char *status, *result, *started_at;
 };
 void ior_bisect_info_free(struct ior_bisect_info *b);
@@ -24,6 +25,7 @@ int ior_bisect_create(struct ior_db *db, const struct ior_bisect_info *b, int64_
 int ior_bisect_current(struct ior_db *db, struct ior_bisect_info *out);
 int ior_bisect_set_commands(struct ior_db *db, int64_t id, const char *measure, const char *build, const char *boot,
 			    const char *image);
+int ior_bisect_set_matrix(struct ior_db *db, int64_t id, const char *matrix);
 int ior_bisect_set_status(struct ior_db *db, int64_t id, const char *status, const char *result);
 
 int ior_bisect_log(struct ior_db *db, int64_t id, const char *commit, const char *event, const char *detail);

@@ -226,6 +226,8 @@ static const char step6[] =
 	"  build_cmd TEXT,\n"
 	"  boot_cmd TEXT,\n"
 	"  image TEXT,\n"
+	"  kernels TEXT,\n"
+	"  matrix TEXT,\n"
 	"  status TEXT NOT NULL DEFAULT 'started' CHECK (status IN ('started', 'running', 'found', 'range', 'refused', 'reset')),\n"
 	"  result TEXT,\n"
 	"  started_at TEXT NOT NULL DEFAULT (" IOR_NOW ")\n"
