@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Undecided commits in a row before the bisection stops with the range it has. */
+#define IOR_BISECT_MAX_UNDECIDED 3
+
 struct run {
 	struct ior_bisect_driver *d;
 	struct ior_bisect_graph g;
@@ -216,8 +219,9 @@ static int judge_until(struct run *r, const char *id, size_t at_least, size_t ca
 	}
 }
 
-/* One candidate: built, reused from an identical image, or measured and judged; then marked. */
-static int step(struct run *r, size_t node)
+/* One candidate: built, reused from an identical image, or measured and judged; then marked.
+ * *undecided: it was skipped because the samples could not tell (not for a failed build). */
+static int step(struct run *r, size_t node, bool *undecided)
 {
 	struct ior_bisect_driver *d = r->d;
 	const char *id = r->g.nodes[node].id;
@@ -238,6 +242,7 @@ static int step(struct run *r, size_t node)
 	enum ior_bisect_call c;
 	if (judge_until(r, id, 0, d->o.cap, &c, reason, sizeof(reason)))
 		return IOR_ERROR;
+	*undecided = c == IOR_CALL_SKIP;
 	m = c == IOR_CALL_GOOD ? IOR_MARK_GOOD : c == IOR_CALL_BAD ? IOR_MARK_BAD : IOR_MARK_SKIP;
 	return mark(r, id, m, reason, "mark");
 }
@@ -395,7 +400,7 @@ static int loop(struct run *r, struct ior_bisect_result *res)
 	enum ior_bisect_mark *marks = calloc(r->g.n, sizeof(*marks));
 	if (!marks)
 		return ior_error_set(IOR_ERROR, "out of memory");
-	int rc = IOR_OK, overturns = 0;
+	int rc = IOR_OK, overturns = 0, undecided_run = 0;
 	for (;;) {
 		struct ior_bisect_left left;
 		if ((rc = ior_bisect_marks_get(d->db, d->id, &r->g, marks)) || (rc = ior_bisect_left(&left, &r->g, marks)))
@@ -431,16 +436,26 @@ static int loop(struct run *r, struct ior_bisect_result *res)
 			ior_bisect_left_free(&left);
 			break;
 		}
-		if (left.range) {
+		/* commits the samples cannot place, one after another: the noise is too large for this
+		 * regression at this cap, and testing every commit would only spend builds (the bench
+		 * saw one bisection build 329 commits before this rule) */
+		if (left.range || undecided_run >= IOR_BISECT_MAX_UNDECIDED) {
 			res->end = IOR_BISECT_RANGE;
 			res->nrange = left.count;
-			snprintf(why, sizeof(why), "skipped commits leave %zu candidates", left.count);
+			if (left.range)
+				snprintf(why, sizeof(why), "skipped commits leave %zu candidates", left.count);
+			else
+				snprintf(why, sizeof(why), "%d commits in a row could not be told apart from either end at %zu "
+					 "samples, so the noise is too large for this difference; %zu candidates are left",
+					 undecided_run, d->o.cap, left.count);
 			rc = finish(r, res, &left, left.bad, why);
 			ior_bisect_left_free(&left);
 			break;
 		}
 		say(r, "%zu candidate(s) left, %s next\n", left.count, shortid(r->g.nodes[left.next].id));
-		rc = step(r, (size_t)left.next);
+		bool undecided = false;
+		rc = step(r, (size_t)left.next, &undecided);
+		undecided_run = undecided ? undecided_run + 1 : 0;
 		ior_bisect_left_free(&left);
 		if (rc)
 			break;

@@ -73,6 +73,19 @@ static double median_of(struct ior_db *db, int64_t id, const char *commit)
 	return m;
 }
 
+static bool measured(struct ior_db *db, int64_t id, const char *commit)
+{
+	char reason[8];
+	double *x = NULL;
+	size_t n = 0;
+	ior_bisect_samples_get(db, id, commit, &x, &n);
+	free(x);
+	if (n)
+		return true;
+	ior_bisect_reason_get(db, id, commit, reason, sizeof(reason));
+	return reason[0] != '\0';   /* marked without samples: a failed build, a shared image */
+}
+
 static void header(struct text *t)
 {
 	add(t, "  %-12s %-10s %4s %12s %7s %8s  %s\n", "commit", "role", "n", "median", "noise", "vs good", "judgement");
@@ -122,18 +135,22 @@ int ior_bisect_evidence_range(char **out, struct ior_db *db, int64_t id, struct 
 	struct text t = { 0 };
 	(void)src;
 	add(&t, "no single culprit: %s; the first bad commit could be any of these %zu:\n", why, left->count);
-	for (size_t k = 0; k < left->count; k++) {
+	for (size_t k = 0; k < left->count && k < 20; k++) {
 		const struct ior_bisect_node *c = &g->nodes[left->cand[k]];
 		add(&t, "  %s %s (%s)\n", c->id, c->subject ? c->subject : "-", c->author ? c->author : "-");
 	}
+	if (left->count > 20)
+		add(&t, "  ... and %zu more ('ioregress bisect status' and the log list them)\n", left->count - 20);
 	double gm = median_of(db, id, good);
 	header(&t);
 	if (row(&t, db, id, good, "good end", gm)) {
 		free(t.buf);
 		return IOR_ERROR;
 	}
+	/* the evidence of the candidates that were measured (the others have none) */
 	for (size_t k = 0; k < left->count; k++)
-		if (strcmp(g->nodes[left->cand[k]].id, bad) && row(&t, db, id, g->nodes[left->cand[k]].id, "candidate", gm)) {
+		if (strcmp(g->nodes[left->cand[k]].id, bad) && measured(db, id, g->nodes[left->cand[k]].id) &&
+		    row(&t, db, id, g->nodes[left->cand[k]].id, "candidate", gm)) {
 			free(t.buf);
 			return IOR_ERROR;
 		}

@@ -11,10 +11,10 @@
 struct ior_bisect_judge_opts {
 	double alpha;          /* of each one-sided test (classify.c); default 0.001 */
 	size_t calibrate;      /* samples per end before the first look; default 10 */
-	size_t calibrate_cap;  /* per end before refusing; default 30 */
+	size_t calibrate_cap;  /* per end before refusing; default 60 */
 	size_t first;          /* samples of a candidate before its first look; default 5 */
 	size_t step;           /* samples added per further look; default 5 */
-	size_t cap;            /* samples of a candidate before it is skipped as undecided; default 30 */
+	size_t cap;            /* samples of a candidate before it is skipped as undecided; default 60 */
 	size_t confirm;        /* samples on the culprit and its parent before it is named; default 15 */
 	double unstable;       /* a candidate whose log-spread exceeds this many times the ends' is skipped; default 4 */
 	double confirm_alpha;  /* the culprit against its parent directly, one-sided; default 0.01 */

@@ -357,7 +357,7 @@ static const struct ior_cmd_opt bisect_options[] = {
 		  "to one already judged takes its verdict" },
 	{ .name = "--cap", .value = IOR_CMD_NUMBER, .arg = "N",
 	  .help = "run: the most samples taken of one commit before it is skipped as undecided, and of each end "
-		  "(default 30)" },
+		  "(default 60)" },
 	{ .name = "--calibrate", .value = IOR_CMD_NUMBER, .arg = "N",
 	  .help = "run: samples of each end before the first judgement (default 10, at least 10)" },
 	{ 0 },
