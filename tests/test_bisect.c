@@ -188,7 +188,7 @@ static void test_culprit_named_across_merges(void)
 		/* main: a0..a15; side: b0..b9 from a3; merge(a15, b9); then c0..c5 */
 		for (int i = 0; i < 16; i++) {
 			slow = !side && i >= 12;
-			ior_test_commit(repo, slow ? "900\n" : "1000\n", false, &a[i - 1], i ? 1 : 0, "main", &a[i]);
+			ior_test_commit(repo, slow ? "900\n" : "1000\n", false, i ? &a[i - 1] : NULL, i ? 1 : 0, "main", &a[i]);
 			if (!side && i == 12)
 				culprit_id = a[i];
 		}
@@ -205,10 +205,11 @@ static void test_culprit_named_across_merges(void)
 		ior_test_repo_finish(repo, &c[5]);
 		git_repository_free(repo);
 		git_libgit2_shutdown();
-		char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1], want[128];
+		char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1], culprit[GIT_OID_HEXSZ + 1], want[128];
 		git_oid_tostr(good, sizeof(good), &a[0]);
 		git_oid_tostr(bad, sizeof(bad), &c[5]);
-		snprintf(want, sizeof(want), "first bad commit: %s", git_oid_tostr_s(&culprit_id));
+		git_oid_tostr(culprit, sizeof(culprit), &culprit_id);   /* not git_oid_tostr_s: its buffer outlives shutdown */
+		snprintf(want, sizeof(want), "first bad commit: %s", culprit);
 		setenv("IOR_TEST_SEED", side ? "7" : "8", 1);
 		int rc = bisect(db, path, good, bad, NULL);
 		printf("\n  culprit on the %s: exit %d, %zu builds", side ? "side branch" : "main line", rc, builds_in(out));
