@@ -180,3 +180,10 @@ void ior_bisect_left_free(struct ior_bisect_left *l)
 	if (l)
 		free(l->cand), l->cand = NULL;
 }
+
+void ior_bisect_ids_free(char **ids, size_t n)
+{
+	for (size_t i = 0; ids && i < n; i++)
+		free(ids[i]);
+	free(ids);
+}

@@ -53,4 +53,7 @@ struct ior_bisect_left {
 int ior_bisect_left(struct ior_bisect_left *out, const struct ior_bisect_graph *g, const enum ior_bisect_mark *marks);
 void ior_bisect_left_free(struct ior_bisect_left *l);
 
+/* Frees n ids (strings) and the array; NULL is a no-op. */
+void ior_bisect_ids_free(char **ids, size_t n);
+
 #endif

@@ -34,6 +34,5 @@ int ior_bisect_git_clean(const char *path, char *head, size_t len);
 int ior_bisect_git_restore(const char *path, const char *head);
 
 void ior_bisect_source_free(struct ior_bisect_source *s);   /* NULL is a no-op */
-void ior_bisect_ids_free(char **ids, size_t n);
 
 #endif

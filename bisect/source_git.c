@@ -287,10 +287,3 @@ void ior_bisect_source_free(struct ior_bisect_source *s)
 	if (s)
 		s->free(s);
 }
-
-void ior_bisect_ids_free(char **ids, size_t n)
-{
-	for (size_t i = 0; ids && i < n; i++)
-		free(ids[i]);
-	free(ids);
-}
