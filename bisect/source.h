@@ -30,7 +30,7 @@ int ior_bisect_source_packages(struct ior_bisect_source **out, const char *const
 /* For `bisect start`: IOR_EINVALID when tracked files have changes (a checkout would clobber
  * them), and the HEAD to go back to at reset (a ref name, or a sha when detached). */
 int ior_bisect_git_clean(const char *path, char *head, size_t len);
-/* Checks out head (ior_bisect_git_clean's) again: `bisect reset`. */
+/* Checks out head (ior_bisect_git_clean's) again, forced (the tree is the bisection's): `bisect reset`. */
 int ior_bisect_git_restore(const char *path, const char *head);
 
 void ior_bisect_source_free(struct ior_bisect_source *s);   /* NULL is a no-op */

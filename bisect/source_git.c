@@ -14,6 +14,7 @@ struct git_source {
 	struct ior_bisect_source base;
 	git_repository *repo;
 	char workdir[4096];
+	bool checked_out;   /* a checkout was made in this session */
 };
 
 static int git_fail(const char *what, const char *subject)
@@ -155,12 +156,13 @@ static int load(struct ior_bisect_source *s, const char *const *good, size_t ngo
 	return rc;
 }
 
-static int checkout(git_repository *repo, const git_oid *oid)
+/* force: overwrite tracked files that differ from HEAD (see prepare). */
+static int checkout(git_repository *repo, const git_oid *oid, bool force)
 {
 	git_commit *c = NULL;
 	git_checkout_options co;
 	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
-	co.checkout_strategy = GIT_CHECKOUT_SAFE;
+	co.checkout_strategy = force ? GIT_CHECKOUT_FORCE : GIT_CHECKOUT_SAFE;
 	int rc = git_commit_lookup(&c, repo, oid) || git_checkout_tree(repo, (git_object *)c, &co);
 	git_commit_free(c);
 	return rc;
@@ -172,8 +174,14 @@ static int prepare(struct ior_bisect_source *s, const char *id)
 	git_oid oid;
 	if (git_oid_fromstr(&oid, id))
 		return ior_error_set(IOR_EINVALID, "'%s' is not a full commit id", id);
-	if (checkout(gs->repo, &oid) || git_repository_set_head_detached(gs->repo, &oid))
+	/* The first checkout of a session is forced: a session killed halfway through a checkout
+	 * leaves the tree between two commits, which a safe checkout takes for local changes (the
+	 * resume test hit it). The tree was clean at start and is the bisection's until reset;
+	 * later checkouts are safe, so changes made to tracked files meanwhile stop the run. */
+	bool force = !gs->checked_out;
+	if (checkout(gs->repo, &oid, force) || git_repository_set_head_detached(gs->repo, &oid))
 		return git_fail("check out", id);
+	gs->checked_out = true;
 	return IOR_OK;
 }
 
@@ -272,9 +280,11 @@ int ior_bisect_git_restore(const char *path, const char *head)
 	git_oid oid;
 	int rc = IOR_OK;
 	if (!strncmp(head, "refs/", 5)) {
-		if (git_reference_name_to_id(&oid, repo, head) || checkout(repo, &oid) || git_repository_set_head(repo, head))
+		if (git_reference_name_to_id(&oid, repo, head) || checkout(repo, &oid, true) ||
+		    git_repository_set_head(repo, head))
 			rc = git_fail("check out", head);
-	} else if (git_oid_fromstr(&oid, head) || checkout(repo, &oid) || git_repository_set_head_detached(repo, &oid)) {
+	} else if (git_oid_fromstr(&oid, head) || checkout(repo, &oid, true) ||
+		   git_repository_set_head_detached(repo, &oid)) {
 		rc = git_fail("check out", head);
 	}
 	git_repository_free(repo);
