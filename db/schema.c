@@ -228,6 +228,58 @@ static const char step6[] =
 	"CREATE INDEX kernels_commit ON kernels (commit_id);\n"
 	"PRAGMA user_version = 6;\n";
 
+/* Bisections (`ioregress bisect`): one row per bisection with its ends and commands, one per
+ * commit it touched (build outcome, image hash, mark), every sample tied to its commit, and the
+ * log of what it did, so a killed bisection resumes and a finished one can be inspected. */
+static const char step7[] =
+	"CREATE TABLE bisects (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  source TEXT NOT NULL CHECK (source IN ('git', 'packages')),\n"
+	"  repo TEXT,\n"
+	"  good TEXT NOT NULL CHECK (good <> ''),\n"
+	"  bad TEXT NOT NULL CHECK (bad <> ''),\n"
+	"  orig_head TEXT,\n"
+	"  higher_is_better INTEGER NOT NULL DEFAULT 1,\n"
+	"  measure_cmd TEXT,\n"
+	"  build_cmd TEXT,\n"
+	"  boot_cmd TEXT,\n"
+	"  image TEXT,\n"
+	"  kernels TEXT,\n"
+	"  matrix TEXT,\n"
+	"  status TEXT NOT NULL DEFAULT 'started' CHECK (status IN ('started', 'running', 'found', 'range', 'refused', 'reset')),\n"
+	"  result TEXT,\n"
+	"  started_at TEXT NOT NULL DEFAULT (" IOR_NOW ")\n"
+	");\n"
+	"CREATE TABLE bisect_commits (\n"
+	"  bisect_id INTEGER NOT NULL REFERENCES bisects(id) ON DELETE CASCADE,\n"
+	"  commit_id TEXT NOT NULL,\n"
+	"  build TEXT CHECK (build IN ('ok', 'build failed')),\n"
+	"  image TEXT,\n"
+	"  mark TEXT CHECK (mark IN ('good', 'bad', 'skip')),\n"
+	"  reason TEXT,\n"
+	"  PRIMARY KEY (bisect_id, commit_id)\n"
+	");\n"
+	"CREATE TABLE bisect_samples (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  bisect_id INTEGER NOT NULL REFERENCES bisects(id) ON DELETE CASCADE,\n"
+	"  commit_id TEXT NOT NULL,\n"
+	"  measurement INTEGER NOT NULL,\n"
+	"  value REAL NOT NULL,\n"
+	"  sample_id INTEGER REFERENCES samples(id) ON DELETE SET NULL,\n"
+	"  measured_at TEXT NOT NULL DEFAULT (" IOR_NOW ")\n"
+	");\n"
+	"CREATE INDEX bisect_samples_commit ON bisect_samples (bisect_id, commit_id);\n"
+	"CREATE TABLE bisect_log (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  bisect_id INTEGER NOT NULL REFERENCES bisects(id) ON DELETE CASCADE,\n"
+	"  commit_id TEXT,\n"
+	"  event TEXT NOT NULL,\n"
+	"  detail TEXT,\n"
+	"  at TEXT NOT NULL DEFAULT (" IOR_NOW ")\n"
+	");\n"
+	"CREATE INDEX bisect_log_bisect ON bisect_log (bisect_id, id);\n"
+	"PRAGMA user_version = 7;\n";
+
 static const struct {
 	int version;
 	const char *sql;
@@ -238,6 +290,7 @@ static const struct {
 	{ 4, step4 },
 	{ 5, step5 },
 	{ 6, step6 },
+	{ 7, step7 },
 };
 
 _Static_assert(sizeof(steps) / sizeof(steps[0]) == IOR_DB_SCHEMA_VERSION,

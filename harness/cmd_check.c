@@ -2,6 +2,7 @@
 /* `ioregress check`: a candidate kernel against a baseline, cell by cell, from the report model's verdicts, with git bisect run's exit statuses. */
 #include "common/error.h"
 #include "db/db.h"
+#include "harness/check_ends.h"
 #include "harness/commands.h"
 #include "options/option.h"
 #include "reports/model.h"
@@ -19,6 +20,7 @@ struct check_args {
 	struct ior_db_filter filter;
 	struct ior_report_opts opts;
 	const struct ior_renderer *renderer;  /* NULL: the verdict table */
+	const char *bad;                      /* --bad: classify against both ends (check_ends.c) */
 	struct utsname uts;
 };
 
@@ -37,6 +39,8 @@ static int parse_args(struct check_args *a, int argc, char **argv)
 			a->opts.baseline = v;
 		else if ((v = ior_cmd_option_value(argc, argv, &i, "--candidate", &missing)))
 			a->opts.candidate = v;
+		else if ((v = ior_cmd_option_value(argc, argv, &i, "--bad", &missing)))
+			a->bad = v;
 		else if ((v = ior_cmd_option_value(argc, argv, &i, "--min-effect", &missing))) {
 			if (ior_parse_percent(v, &a->opts.compare.min_effect))
 				return ior_error_wrap(IOR_EINVALID, "--min-effect");
@@ -78,6 +82,8 @@ static int cmd_check(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	ior_error_clear();
 	if (parse_args(&a, argc, argv))
 		return fail();
+	if (a.bad)
+		return ior_check_ends(stdout, ctx->db, &a.opts, a.bad);
 	struct ior_report *r = NULL;
 	if (ior_report_build(&r, ctx->db, &a.opts))
 		return fail();
@@ -99,6 +105,9 @@ static const struct ior_cmd_opt check_options[] = {
 	  .help = "the kernel release the candidate is judged against" },
 	{ .name = "--candidate", .value = IOR_CMD_TEXT, .arg = "KERNEL",
 	  .help = "the kernel release judged (default: the running kernel)" },
+	{ .name = "--bad", .value = IOR_CMD_TEXT, .arg = "KERNEL",
+	  .help = "a kernel known to have the regression: the candidate is classified against both ends, "
+		  "good (like --baseline), bad (like --bad) or cannot tell (125)" },
 	IOR_CMD_ROW_HOST,
 	IOR_CMD_ROW_DEVICE,
 	IOR_CMD_ROW_SCHEDULER,

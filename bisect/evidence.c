@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The culprit or the range as text: one row per commit with its samples' count, median, noise, change against the good end and its mark. */
+#include "bisect/evidence.h"
+#include "bisect/state.h"
+
+#include "common/error.h"
+#include "reports/stats.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct text {
+	char *buf;
+	size_t len, cap;
+	bool oom;
+};
+
+static void add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || t->oom)
+		return;
+	if (t->len + (size_t)n + 1 > t->cap) {
+		size_t cap = (t->len + (size_t)n + 1) * 2;
+		char *b = realloc(t->buf, cap);
+		if (!b) {
+			t->oom = true;
+			return;
+		}
+		t->buf = b, t->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+static int row(struct text *t, struct ior_db *db, int64_t id, const char *commit, const char *role, double good_median)
+{
+	double *x = NULL;
+	size_t n = 0;
+	char reason[1024];
+	if (ior_bisect_samples_get(db, id, commit, &x, &n) || ior_bisect_reason_get(db, id, commit, reason, sizeof(reason))) {
+		free(x);
+		return IOR_ERROR;
+	}
+	struct ior_stats st = { 0 };
+	if (n)
+		ior_stats_compute(&st, x, n);
+	free(x);
+	if (n)
+		add(t, "  %-12.12s %-10s %4zu %12.6g %6.1f%% %+7.1f%%  %s\n", commit, role, n, st.median, st.cov * 100,
+		    good_median > 0 ? (st.median / good_median - 1) * 100 : NAN, reason);
+	else
+		add(t, "  %-12.12s %-10s %4s %12s %7s %8s  %s\n", commit, role, "0", "-", "-", "-", reason);
+	return IOR_OK;
+}
+
+static double median_of(struct ior_db *db, int64_t id, const char *commit)
+{
+	double *x = NULL, m = NAN;
+	size_t n = 0;
+	if (!ior_bisect_samples_get(db, id, commit, &x, &n) && n)
+		m = ior_median(x, n);
+	free(x);
+	return m;
+}
+
+static bool measured(struct ior_db *db, int64_t id, const char *commit)
+{
+	char reason[8];
+	double *x = NULL;
+	size_t n = 0;
+	ior_bisect_samples_get(db, id, commit, &x, &n);
+	free(x);
+	if (n)
+		return true;
+	ior_bisect_reason_get(db, id, commit, reason, sizeof(reason));
+	return reason[0] != '\0';   /* marked without samples: a failed build, a shared image */
+}
+
+static void header(struct text *t)
+{
+	add(t, "  %-12s %-10s %4s %12s %7s %8s  %s\n", "commit", "role", "n", "median", "noise", "vs good", "judgement");
+}
+
+static int finish(struct text *t, char **out)
+{
+	if (t->oom) {
+		free(t->buf);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	*out = t->buf;
+	return IOR_OK;
+}
+
+int ior_bisect_evidence_culprit(char **out, struct ior_db *db, int64_t id, struct ior_bisect_source *src,
+				const struct ior_bisect_graph *g, size_t culprit, const char *parent, const char *good,
+				const char *bad, const char *why)
+{
+	struct text t = { 0 };
+	const struct ior_bisect_node *c = &g->nodes[culprit];
+	add(&t, "first bad commit: %s\n", c->id);
+	add(&t, "  subject: %s\n  author:  %s\n  date:    %s\n", c->subject ? c->subject : "-",
+	    c->author ? c->author : "-", c->date ? c->date : "-");
+	add(&t, "confirmed: %s\n", why);
+	(void)src;
+	double gm = median_of(db, id, good);
+	header(&t);
+	const char *ids[] = { good, parent, c->id, bad };
+	const char *roles[] = { "good end", "parent", "culprit", "bad end" };
+	for (int i = 0; i < 4; i++) {
+		bool dup = false;
+		for (int j = 0; j < i; j++)
+			dup |= !strcmp(ids[i], ids[j]);
+		if (!dup && row(&t, db, id, ids[i], roles[i], gm)) {
+			free(t.buf);
+			return IOR_ERROR;
+		}
+	}
+	return finish(&t, out);
+}
+
+int ior_bisect_evidence_range(char **out, struct ior_db *db, int64_t id, struct ior_bisect_source *src,
+			      const struct ior_bisect_graph *g, const struct ior_bisect_left *left, const char *good,
+			      const char *bad, const char *why)
+{
+	struct text t = { 0 };
+	(void)src;
+	add(&t, "no single culprit: %s; the first bad commit could be any of these %zu:\n", why, left->count);
+	for (size_t k = 0; k < left->count && k < 20; k++) {
+		const struct ior_bisect_node *c = &g->nodes[left->cand[k]];
+		add(&t, "  %s %s (%s)\n", c->id, c->subject ? c->subject : "-", c->author ? c->author : "-");
+	}
+	if (left->count > 20)
+		add(&t, "  ... and %zu more ('ioregress bisect status' and the log list them)\n", left->count - 20);
+	double gm = median_of(db, id, good);
+	header(&t);
+	if (row(&t, db, id, good, "good end", gm)) {
+		free(t.buf);
+		return IOR_ERROR;
+	}
+	/* the evidence of the candidates that were measured (the others have none) */
+	for (size_t k = 0; k < left->count; k++)
+		if (strcmp(g->nodes[left->cand[k]].id, bad) && measured(db, id, g->nodes[left->cand[k]].id) &&
+		    row(&t, db, id, g->nodes[left->cand[k]].id, "candidate", gm)) {
+			free(t.buf);
+			return IOR_ERROR;
+		}
+	if (row(&t, db, id, bad, "bad end", gm)) {
+		free(t.buf);
+		return IOR_ERROR;
+	}
+	return finish(&t, out);
+}

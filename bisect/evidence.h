@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The bisection's answer in words: the culprit with sha, subject, author and the evidence table, or the range of candidates left with the evidence for each. */
+#ifndef IOR_BISECT_EVIDENCE_H
+#define IOR_BISECT_EVIDENCE_H
+
+#include "bisect/graph.h"
+#include "bisect/source.h"
+#include "db/db.h"
+
+int ior_bisect_evidence_culprit(char **out, struct ior_db *db, int64_t id, struct ior_bisect_source *src,
+				const struct ior_bisect_graph *g, size_t culprit, const char *parent, const char *good,
+				const char *bad, const char *why);
+int ior_bisect_evidence_range(char **out, struct ior_db *db, int64_t id, struct ior_bisect_source *src,
+			      const struct ior_bisect_graph *g, const struct ior_bisect_left *left, const char *good,
+			      const char *bad, const char *why);
+
+#endif

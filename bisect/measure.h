@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* How a bisection measures a candidate: a measuring step builds it once and measures it as often as the judge asks (the user's commands now; `vm run` of a matrix on a packaged kernel later). */
+#ifndef IOR_BISECT_MEASURE_H
+#define IOR_BISECT_MEASURE_H
+
+#include <stddef.h>
+
+enum ior_step_outcome { IOR_STEP_OK, IOR_STEP_BUILD_FAILED, IOR_STEP_BOOT_FAILED, IOR_STEP_MEASURE_FAILED };
+const char *ior_step_outcome_name(enum ior_step_outcome o);
+
+struct ior_bisect_measure {
+	/* Builds the current candidate (the source prepared id); image gets a hash of the kernel image it
+	 * produced, "" when it cannot tell. A failed build is an outcome, not an error. */
+	int (*build)(struct ior_bisect_measure *m, const char *id, enum ior_step_outcome *out, char *image, size_t len);
+	/* One measurement of a built candidate: its samples appended to *x (grown with realloc). */
+	int (*measure)(struct ior_bisect_measure *m, const char *id, double **x, size_t *n, enum ior_step_outcome *out);
+	void (*free)(struct ior_bisect_measure *m);
+};
+
+struct ior_bisect_commands {
+	const char *build, *boot, *measure;   /* sh -c commands; build and boot may be NULL */
+	const char *image;                    /* the built kernel image, relative to the tree, or NULL */
+	const char *repo;                     /* the work tree: the commands' directory and IOREGRESS_REPO */
+};
+/* The user's commands, run with IOREGRESS_COMMIT and IOREGRESS_REPO set: build once per commit,
+ * then per measurement boot (when given) and measure, whose stdout holds one sample per line. */
+int ior_bisect_measure_commands(struct ior_bisect_measure **out, const struct ior_bisect_commands *c);
+struct ior_db;
+struct ior_vm_run_opts;
+/* Packaged kernels under qemu: "build" fetches and unpacks the package (a failure skips it), each
+ * measurement is one `vm run` boot of opts' matrix merged into db, whose first ok cell's samples
+ * are the measurement. opts is copied (its strings must outlive the step). */
+int ior_bisect_measure_vm(struct ior_bisect_measure **out, struct ior_db *db, const struct ior_vm_run_opts *opts);
+
+void ior_bisect_measure_free(struct ior_bisect_measure *m);   /* NULL is a no-op */
+
+#endif

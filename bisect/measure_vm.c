@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The measuring step of packaged kernels: the package fetched and unpacked once (its "build"), each measurement a `vm run` of the matrix on it, the samples of the matrix's first cell read back from the merged run and tied to their rows in samples. */
+#include "bisect/measure.h"
+
+#include "common/error.h"
+#include "db/db.h"
+#include "vm/vm.h"
+
+#include <git2.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct vm_measure {
+	struct ior_bisect_measure base;
+	struct ior_db *db;
+	struct ior_vm_run_opts opts;
+};
+
+static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_outcome *out, char *image, size_t len)
+{
+	struct vm_measure *m = (struct vm_measure *)bm;
+	struct ior_vm_kernel k;
+	image[0] = '\0';
+	*out = IOR_STEP_OK;
+	if (ior_vm_kernel_resolve(&k, id, m->opts.cache_dir)) {
+		*out = IOR_STEP_BUILD_FAILED;   /* a package that cannot be fetched or unpacked is skipped */
+		return IOR_OK;
+	}
+	git_oid oid;
+	git_libgit2_init();
+	if (git_odb_hashfile(&oid, k.image, GIT_OBJECT_BLOB) == 0)
+		git_oid_tostr(image, len, &oid);
+	git_libgit2_shutdown();
+	return IOR_OK;
+}
+
+/* The newest merged run of kernel spec and its first cell's samples, appended. */
+static int read_back(struct vm_measure *m, const char *id, double **x, size_t *n)
+{
+	sqlite3 *h = ior_db_handle(m->db);
+	sqlite3_stmt *st = NULL;
+	const char *sql = "SELECT s.value FROM samples s WHERE s.cell_id = (SELECT min(c.id) FROM cells c WHERE c.status = 'ok' "
+			  "AND c.run_id = (SELECT run_id FROM vm_boots WHERE kernel = ?1 AND outcome = 'ok' AND run_id IS NOT NULL "
+			  "ORDER BY id DESC LIMIT 1)) ORDER BY s.rep";
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
+		return ior_error_set(IOR_ERROR, "cannot read the guest's samples: %s", sqlite3_errmsg(h));
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+	int r, rc = IOR_OK;
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		double *g = realloc(*x, (*n + 1) * sizeof(*g));
+		if (!g) {
+			rc = ior_error_set(IOR_ERROR, "out of memory");
+			break;
+		}
+		*x = g;
+		(*x)[(*n)++] = sqlite3_column_double(st, 0);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int measure(struct ior_bisect_measure *bm, const char *id, double **x, size_t *n, enum ior_step_outcome *out)
+{
+	struct vm_measure *m = (struct vm_measure *)bm;
+	struct ior_vm_run_summary s;
+	const char *kernels[] = { id };
+	*out = IOR_STEP_OK;
+	if (ior_vm_run(m->db, &m->opts, kernels, 1, &s))
+		return IOR_ERROR;
+	size_t before = *n;
+	if (!s.ok) {
+		*out = IOR_STEP_BOOT_FAILED;
+		return IOR_OK;
+	}
+	if (read_back(m, id, x, n))
+		return IOR_ERROR;
+	if (*n == before)
+		*out = IOR_STEP_MEASURE_FAILED;
+	return IOR_OK;
+}
+
+static void measure_free(struct ior_bisect_measure *m)
+{
+	free(m);
+}
+
+int ior_bisect_measure_vm(struct ior_bisect_measure **out, struct ior_db *db, const struct ior_vm_run_opts *opts)
+{
+	*out = NULL;
+	if (!opts->guest.matrix)
+		return ior_error_set(IOR_EINVALID, "a bisection over packaged kernels needs --matrix FILE");
+	struct vm_measure *m = calloc(1, sizeof(*m));
+	if (!m)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	m->db = db;
+	m->opts = *opts;
+	m->opts.boots = 1;
+	m->base = (struct ior_bisect_measure){ .build = build, .measure = measure, .free = measure_free };
+	*out = &m->base;
+	return IOR_OK;
+}

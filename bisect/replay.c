@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The bisection's log as replayable text, and its replay: start, build, measure and mark lines in order; everything else is a comment. */
+#include "bisect/replay.h"
+
+#include "common/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct printer {
+	FILE *out;
+};
+
+static int print_row(void *ctx, const char *commit, const char *event, const char *detail)
+{
+	FILE *out = ((struct printer *)ctx)->out;
+	detail = detail ? detail : "";
+	if (!strcmp(event, "build")) {
+		const char *image = strstr(detail, ", image ");
+		fprintf(out, "build %s %s%s%s\n", commit, strncmp(detail, "ok", 2) ? "failed" : "ok", image ? " " : "",
+			image ? image + 8 : "");
+	} else if (!strcmp(event, "measure")) {
+		if (strspn(detail, "0123456789.eE+- ") == strlen(detail))
+			fprintf(out, "measure %s %s\n", commit, detail);
+		else
+			fprintf(out, "# measure %s: %s\n", commit, detail);
+	} else if (!strcmp(event, "confirming")) {
+		fprintf(out, "confirm %s %s\n", commit, detail);
+	} else if (!strcmp(event, "mark") || !strcmp(event, "overturned")) {
+		const char *colon = strstr(detail, ": ");
+		fprintf(out, "mark %s %.*s %s\n", commit, colon ? (int)(colon - detail) : (int)strlen(detail), detail,
+			colon ? colon + 2 : "");
+	} else {
+		fprintf(out, "# %s%s%s: %s\n", event, commit ? " " : "", commit ? commit : "", detail);
+	}
+	return IOR_OK;
+}
+
+int ior_bisect_log_print(FILE *out, struct ior_db *db, const struct ior_bisect_info *b)
+{
+	fprintf(out, "# ioregress bisect log: bisection %lld, started %s, %s\n", (long long)b->id, b->started_at, b->status);
+	if (b->kernels) {
+		fprintf(out, "start --kernels %s", b->kernels);
+	} else {
+		fprintf(out, "start --repo %s --bad %s", b->repo ? b->repo : ".", b->bad);
+		char *goods = strdup(b->good), *save = NULL;
+		if (!goods)
+			return ior_error_set(IOR_ERROR, "out of memory");
+		for (char *t = strtok_r(goods, " ", &save); t; t = strtok_r(NULL, " ", &save))
+			fprintf(out, " --good %s", t);
+		free(goods);
+	}
+	fprintf(out, "%s\n", b->higher_is_better ? "" : " --lower-is-better");
+	struct printer p = { out };
+	if (ior_bisect_log_each(db, b->id, print_row, &p))
+		return IOR_ERROR;
+	return ferror(out) ? ior_error_set(IOR_ERROR, "cannot write the log") : IOR_OK;
+}
+
+/* The words of line, split at spaces (in place); at most max. */
+static size_t words(char *line, char **w, size_t max)
+{
+	size_t n = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(line, " \t\n", &save); t && n < max; t = strtok_r(NULL, " \t\n", &save))
+		w[n++] = t;
+	return n;
+}
+
+static int start_line(struct ior_db *db, char **w, size_t n, const char *where, int64_t *id)
+{
+	struct ior_bisect_info b = { .source = "git", .higher_is_better = true };
+	char good[4096] = "", kernels[8192] = "";
+	const char *last = NULL;
+	for (size_t i = 1; i < n; i++) {
+		if (!strcmp(w[i], "--kernels")) {
+			b.source = "packages";
+			while (i + 1 < n && w[i + 1][0] != '-') {
+				snprintf(kernels + strlen(kernels), sizeof(kernels) - strlen(kernels), "%s%s", *kernels ? " " : "",
+					 w[++i]);
+				if (!*good)
+					snprintf(good, sizeof(good), "%s", w[i]);
+				last = w[i];
+			}
+			b.bad = (char *)last;
+			b.kernels = kernels;
+		} else if (!strcmp(w[i], "--lower-is-better"))
+			b.higher_is_better = false;
+		else if (i + 1 < n && !strcmp(w[i], "--repo"))
+			b.repo = w[++i];
+		else if (i + 1 < n && !strcmp(w[i], "--bad"))
+			b.bad = w[++i];
+		else if (i + 1 < n && !strcmp(w[i], "--good"))
+			snprintf(good + strlen(good), sizeof(good) - strlen(good), "%s%s", *good ? " " : "", w[++i]);
+		else
+			return ior_error_set(IOR_EINVALID, "%s: unknown start argument '%s'", where, w[i]);
+	}
+	if (!b.bad || !*good)
+		return ior_error_set(IOR_EINVALID, "%s: start needs --good and --bad", where);
+	b.good = good;
+	return ior_bisect_create(db, &b, id) || ior_bisect_log(db, *id, NULL, "start", "replayed");
+}
+
+/* The original text from word k on (line and copy share offsets), "" past the last word. */
+static const char *from_word(const char *line, const char *copy, char **w, size_t n, size_t k)
+{
+	return k < n ? line + (w[k] - copy) : "";
+}
+
+static int replay_line(struct ior_db *db, int64_t id, char **w, size_t n, const char *line, const char *copy,
+		       const char *where)
+{
+	if (!strcmp(w[0], "build") && n >= 3) {
+		bool ok = !strcmp(w[2], "ok");
+		char detail[160];
+		snprintf(detail, sizeof(detail), "%s%s%s", ok ? "ok" : "build failed", n > 3 ? ", image " : "", n > 3 ? w[3] : "");
+		return ior_bisect_build_set(db, id, w[1], ok, n > 3 ? w[3] : NULL) || ior_bisect_log(db, id, w[1], "build", detail);
+	}
+	if (!strcmp(w[0], "measure") && n >= 3) {
+		double x[256];
+		size_t k = 0;
+		for (size_t i = 2; i < n && k < 256; i++) {
+			char *end;
+			x[k++] = strtod(w[i], &end);
+			if (*end)
+				return ior_error_set(IOR_EINVALID, "%s: '%s' is not a sample", where, w[i]);
+		}
+		return ior_bisect_samples_add(db, id, w[1], x, k) ||
+		       ior_bisect_log(db, id, w[1], "measure", from_word(line, copy, w, n, 2));
+	}
+	if (!strcmp(w[0], "mark") && n >= 3) {
+		enum ior_bisect_mark m;
+		if (ior_bisect_mark_parse(w[2], &m))
+			return ior_error_wrap(IOR_EINVALID, "%s", where);
+		const char *reason = from_word(line, copy, w, n, 3);
+		char detail[1200];
+		snprintf(detail, sizeof(detail), "%s: %s", w[2], reason);
+		return ior_bisect_mark_set(db, id, w[1], m, reason) || ior_bisect_log(db, id, w[1], "mark", detail);
+	}
+	if (!strcmp(w[0], "confirm") && n >= 3)
+		return ior_bisect_log(db, id, w[1], "confirming", from_word(line, copy, w, n, 2));
+	return ior_error_set(IOR_EINVALID, "%s: unknown line '%s'", where, w[0]);
+}
+
+int ior_bisect_replay(struct ior_db *db, FILE *in, const char *name, int64_t *id)
+{
+	char line[8192], copy[8192], where[600];
+	*id = 0;
+	for (int lineno = 1; fgets(line, sizeof(line), in); lineno++) {
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(where, sizeof(where), "%s:%d", name, lineno);
+		if (line[0] == '#' || !line[strspn(line, " \t")])
+			continue;
+		snprintf(copy, sizeof(copy), "%s", line);
+		char *w[300];
+		size_t n = words(copy, w, 300);
+		int rc;
+		if (!strcmp(w[0], "start")) {
+			if (*id)
+				return ior_error_set(IOR_EINVALID, "%s: a second start line", where);
+			rc = start_line(db, w, n, where, id);
+		} else if (!*id) {
+			return ior_error_set(IOR_EINVALID, "%s: the log must begin with a start line", where);
+		} else {
+			rc = replay_line(db, *id, w, n, line, copy, where);
+		}
+		if (rc)
+			return rc;
+	}
+	return *id ? IOR_OK : ior_error_set(IOR_EINVALID, "%s: no start line", name);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `check --bad`: builds the model over the three kernels, classifies every cell, prints one line per cell and the commit's verdict. */
+#include "harness/check_ends.h"
+
+#include "common/error.h"
+#include "harness/command.h"
+#include "reports/classify_model.h"
+
+#include <string.h>
+
+static int print(FILE *out, const struct ior_report *r, const struct ior_ends *e, const char *bad)
+{
+	const struct ior_report_opts *o = &r->opts;
+	fprintf(out, "%s against good '%s' and bad '%s':\n", o->candidate, o->baseline, bad);
+	for (size_t i = 0; i < e->n; i++) {
+		const struct ior_rt_series *s = &r->rt->series[e->cells[i].series];
+		fprintf(out, "  %-12s %-12s %-16s %-18s %s\n", s->device, s->scheduler ? s->scheduler : "-", s->engine,
+			ior_class_name(e->cells[i].k.verdict), e->cells[i].k.reason);
+	}
+	fprintf(out, "%s: %zu cell(s) like the good end, %zu like the bad end, %zu cannot tell, %zu whose ends do not "
+		"differ\n", e->verdict == IOR_CLASS_NO_GAP ? "no verdict" : ior_class_name(e->verdict), e->good, e->bad,
+		e->undecided, e->no_gap);
+	return ferror(out) ? ior_error_set(IOR_ERROR, "cannot write the verdict") : IOR_OK;
+}
+
+int ior_check_ends(FILE *out, struct ior_db *db, const struct ior_report_opts *o, const char *bad)
+{
+	if (!strcmp(bad, o->baseline) || !strcmp(bad, o->candidate)) {
+		ior_cmd_error("the bad end '%s' is also the %s", bad, strcmp(bad, o->baseline) ? "candidate" : "baseline");
+		return 128;
+	}
+	struct ior_report_opts ro = *o;
+	const char *good = o->baseline;
+	ro.baseline = NULL;   /* no two-kernel verdicts: the tables of all three are what is read */
+	ro.parts = IOR_REPORT_TABLES;
+	struct ior_report *r = NULL;
+	struct ior_ends e;
+	if (ior_report_build(&r, db, &ro) || ior_report_classify(&e, r, good, bad, o->candidate, IOR_CLASSIFY_ALPHA)) {
+		ior_cmd_error_last();
+		ior_report_free(r);
+		return 128;
+	}
+	r->opts.baseline = good;
+	int status = 128;
+	if (print(out, r, &e, bad))
+		ior_cmd_error_last();
+	else if (e.verdict == IOR_CLASS_NO_GAP)
+		ior_cmd_error("the good end '%s' and the bad end '%s' do not differ on any cell: nothing to bisect", good, bad);
+	else
+		status = e.verdict == IOR_CLASS_GOOD ? 0 : e.verdict == IOR_CLASS_BAD ? 1 : 125;
+	ior_ends_free(&e);
+	ior_report_free(r);
+	return status;
+}

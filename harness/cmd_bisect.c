@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `ioregress bisect start|run|status|log|reset|replay`: argument handling over bisect/ (the driver, its state, the git source, the user's commands). */
+#include "bisect/driver.h"
+#include "bisect/replay.h"
+#include "common/error.h"
+#include "common/stop.h"
+#include "harness/commands.h"
+#include "vm/vm.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+enum { BISECT_FOUND = 0, BISECT_ERROR = 1, BISECT_USAGE = 2, BISECT_RANGE = 3, BISECT_REFUSED = 4 };
+
+struct bisect_args {
+	const char *sub, *repo, *bad, *goods[64], *file, *matrix;
+	const char *kernels[256];     /* --kernels: packaged kernels, oldest first */
+	size_t ngood, nkernels;
+	bool packages;
+	bool lower_is_better;
+	struct ior_bisect_commands c;
+	struct ior_bisect_judge_opts o;
+};
+
+static int count(const char *opt, const char *v, size_t min, size_t *out)
+{
+	char *end;
+	unsigned long n = strtoul(v, &end, 10);
+	if (end == v || *end || n < min || n > 100000)
+		return ior_error_set(IOR_EINVALID, "%s: '%s' is not a whole number from %zu to 100000", opt, v, min);
+	*out = n;
+	return IOR_OK;
+}
+
+static int parse_option(struct bisect_args *a, int argc, char **argv, int *i, bool *missing)
+{
+	const char *v;
+	if ((v = ior_cmd_option_value(argc, argv, i, "--repo", missing)))
+		a->repo = v;
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--good", missing))) {
+		if (a->ngood == 64)
+			return ior_error_set(IOR_EINVALID, "--good: at most 64 good ends");
+		a->goods[a->ngood++] = v;
+	} else if ((v = ior_cmd_option_value(argc, argv, i, "--bad", missing)))
+		a->bad = v;
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--measure", missing)))
+		a->c.measure = v;
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--build", missing)))
+		a->c.build = v;
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--boot", missing)))
+		a->c.boot = v;
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--image", missing)))
+		a->c.image = v;
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--matrix", missing)))
+		a->matrix = v;
+	else if (!strcmp(argv[*i], "--kernels"))
+		a->packages = true;
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--cap", missing)))
+		return count("--cap", v, 5, &a->o.cap);
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--calibrate", missing)))
+		return count("--calibrate", v, 10, &a->o.calibrate);
+	else if (!strcmp(argv[*i], "--lower-is-better"))
+		a->lower_is_better = true;
+	else if (*missing)
+		return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[*i]);
+	else
+		return ior_cmd_unknown_argument(&ior_cmd_bisect, argv[*i]);
+	return IOR_OK;
+}
+
+static int parse_args(struct bisect_args *a, int argc, char **argv)
+{
+	static const char *const subs = " start run status log reset replay ";
+	char key[32];
+	snprintf(key, sizeof(key), " %s ", argc > 1 ? argv[1] : "");
+	if (argc < 2 || !strstr(subs, key))
+		return ior_error_set(IOR_EINVALID, "'bisect' takes start, run, status, log, reset or replay "
+				     "(see 'ioregress bisect --help')");
+	a->sub = argv[1];
+	ior_bisect_judge_opts_default(&a->o);
+	for (int i = 2; i < argc; i++) {
+		bool missing = false;
+		if (argv[i][0] != '-' && !strcmp(a->sub, "replay") && !a->file) {
+			a->file = argv[i];
+			continue;
+		}
+		if (argv[i][0] != '-' && a->packages) {
+			if (a->nkernels == 256)
+				return ior_error_set(IOR_EINVALID, "--kernels: at most 256 kernels");
+			a->kernels[a->nkernels++] = argv[i];
+			continue;
+		}
+		int rc = parse_option(a, argc, argv, &i, &missing);
+		if (rc)
+			return rc;
+	}
+	/* --cap bounds the ends' samples too (they grow with the candidates judged against them) */
+	a->o.calibrate_cap = a->o.cap > a->o.calibrate ? a->o.cap : a->o.calibrate;
+	if (!strcmp(a->sub, "start") && a->packages && (a->bad || a->ngood || a->repo))
+		return ior_error_set(IOR_EINVALID, "'bisect start --kernels' takes the ends from the list: no --good, --bad "
+				     "or --repo");
+	if (!strcmp(a->sub, "start") && !a->packages && (!a->bad || !a->ngood))
+		return ior_error_set(IOR_EINVALID, "'bisect start' needs --good REV and --bad REV, or --kernels PKG...");
+	if (!strcmp(a->sub, "replay") && !a->file)
+		return ior_error_set(IOR_EINVALID, "'bisect replay' needs the FILE a 'bisect log' wrote");
+	return IOR_OK;
+}
+
+static int start_packages(struct bisect_args *a, struct ior_cmd_ctx *ctx)
+{
+	struct ior_bisect_source *src = NULL;
+	char list[256 * 130] = "";
+	int rc = ior_bisect_source_packages(&src, a->kernels, a->nkernels);
+	for (size_t i = 0; !rc && i < a->nkernels; i++) {
+		if (strchr(a->kernels[i], ' ') || strlen(list) + strlen(a->kernels[i]) + 2 > sizeof(list))
+			rc = ior_error_set(IOR_EINVALID, "--kernels: '%s' is not a package name", a->kernels[i]);
+		else
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? " " : "", a->kernels[i]);
+	}
+	int64_t id = 0;
+	if (!rc) {
+		struct ior_bisect_info b = { .source = "packages", .good = (char *)a->kernels[0],
+					     .bad = (char *)a->kernels[a->nkernels - 1], .kernels = list,
+					     .higher_is_better = !a->lower_is_better };
+		rc = ior_bisect_create(ctx->db, &b, &id);
+	}
+	if (!rc)
+		rc = ior_bisect_log(ctx->db, id, NULL, "start", list);
+	if (!rc)
+		printf("bisection %lld: %zu kernels between good %s and bad %s\n", (long long)id, a->nkernels - 2,
+		       a->kernels[0], a->kernels[a->nkernels - 1]);
+	ior_bisect_source_free(src);
+	return rc;
+}
+
+/* The bisection's candidate source: its git work tree, or its list of packaged kernels. */
+static int open_source(const struct ior_bisect_info *b, struct ior_bisect_source **src)
+{
+	if (strcmp(b->source, "packages"))
+		return ior_bisect_source_git(src, b->repo);
+	const char *names[256];
+	size_t n = 0;
+	char *copy = strdup(b->kernels ? b->kernels : ""), *save = NULL;
+	if (!copy)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (char *t = strtok_r(copy, " ", &save); t && n < 256; t = strtok_r(NULL, " ", &save))
+		names[n++] = t;
+	int rc = ior_bisect_source_packages(src, names, n);
+	free(copy);
+	return rc;
+}
+
+/* vm run's defaults (as `vm run` has them), for a bisection over packaged kernels. */
+struct vm_defaults {
+	struct ior_vm_run_opts o;
+	char cache[4096], host[128], self[4096];
+};
+
+static void vm_defaults(struct vm_defaults *v, const char *matrix)
+{
+	memset(v, 0, sizeof(*v));
+	ior_vm_machine_default(&v->o.machine);
+	v->o.boots = 1;
+	ior_vm_default_cache(v->cache, sizeof(v->cache));
+	v->o.cache_dir = v->cache;
+	struct utsname u;
+	uname(&u);
+	snprintf(v->host, sizeof(v->host), "%s-vm", u.nodename);
+	v->o.guest.host_name = v->host;
+	v->o.guest.busybox = "/bin/busybox";
+	ssize_t n = readlink("/proc/self/exe", v->self, sizeof(v->self) - 1);
+	v->self[n > 0 ? n : 0] = '\0';
+	v->o.guest.ioregress = v->self;
+	v->o.guest.matrix = matrix;
+	v->o.progress = true;
+}
+
+static int start(struct bisect_args *a, struct ior_cmd_ctx *ctx)
+{
+	if (a->packages)
+		return start_packages(a, ctx);
+	char head[512], repo[PATH_MAX], good[64 * 48] = "";
+	const char *path = a->repo ? a->repo : ".";
+	if (!realpath(path, repo))
+		return ior_error_set(IOR_EINVALID, "cannot find the repository '%s'", path);
+	struct ior_bisect_source *src = NULL;
+	struct ior_bisect_graph g = { 0 };
+	char **goods = NULL, *bad = NULL;
+	int rc = ior_bisect_git_clean(repo, head, sizeof(head));
+	if (!rc)
+		rc = ior_bisect_source_git(&src, repo);
+	if (!rc)
+		rc = src->load(src, a->goods, a->ngood, a->bad, &g, &goods, &bad);
+	for (size_t i = 0; !rc && i < a->ngood; i++)
+		snprintf(good + strlen(good), sizeof(good) - strlen(good), "%s%s", i ? " " : "", goods[i]);
+	int64_t id = 0;
+	if (!rc) {
+		struct ior_bisect_info b = { .source = "git", .repo = (char *)src->location, .good = good, .bad = bad,
+					     .orig_head = head, .higher_is_better = !a->lower_is_better };
+		rc = ior_bisect_create(ctx->db, &b, &id);
+	}
+	if (!rc)
+		rc = ior_bisect_log(ctx->db, id, NULL, "start", a->bad);
+	if (!rc) {
+		size_t steps = 0;
+		while ((1ull << steps) < g.n)
+			steps++;
+		printf("bisection %lld: %zu commits between good %.12s and bad %.12s, about %zu steps\n", (long long)id, g.n,
+		       goods[0], bad, steps);
+	}
+	ior_bisect_ids_free(goods, a->ngood);
+	free(bad);
+	ior_bisect_graph_free(&g);
+	ior_bisect_source_free(src);
+	return rc;
+}
+
+static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
+{
+	struct ior_bisect_info b;
+	if (ior_bisect_current(ctx->db, &b))
+		return IOR_ERROR;
+	/* commands default to the last run's, so a resumed bisection needs none repeated */
+	a->c.measure = a->c.measure ? a->c.measure : b.measure_cmd;
+	a->c.build = a->c.build ? a->c.build : b.build_cmd;
+	a->c.boot = a->c.boot ? a->c.boot : b.boot_cmd;
+	a->c.image = a->c.image ? a->c.image : b.image;
+	a->c.repo = b.repo;
+	struct ior_bisect_source *src = NULL;
+	struct ior_bisect_measure *m = NULL;
+	bool packages = !strcmp(b.source, "packages");
+	const char *matrix = a->matrix ? a->matrix : b.matrix;
+	struct vm_defaults vm;
+	int rc = IOR_OK;
+	if (packages) {
+		vm_defaults(&vm, matrix);
+		rc = matrix ? ior_bisect_set_matrix(ctx->db, b.id, matrix)
+			    : ior_error_set(IOR_EINVALID, "'bisect run' over packaged kernels needs --matrix FILE");
+		if (!rc)
+			rc = ior_bisect_measure_vm(&m, ctx->db, &vm.o);
+	} else {
+		rc = a->c.measure ? IOR_OK : ior_error_set(IOR_EINVALID, "'bisect run' needs --measure CMD");
+		if (!rc)
+			rc = ior_bisect_set_commands(ctx->db, b.id, a->c.measure, a->c.build, a->c.boot, a->c.image);
+		if (!rc)
+			rc = ior_bisect_measure_commands(&m, &a->c);
+	}
+	if (!rc)
+		rc = open_source(&b, &src);
+	struct ior_bisect_result res;
+	if (!rc) {
+		ior_stop_install_handlers();
+		struct ior_bisect_driver d = { .db = ctx->db, .src = src, .m = m, .o = a->o, .out = stdout };
+		rc = ior_bisect_drive(&d, &res);
+	}
+	if (!rc) {
+		printf("%zu build(s), %zu measurement(s), %zu sample(s)\n", res.counts.builds, res.counts.measurements,
+		       res.counts.samples);
+		*status = res.end == IOR_BISECT_FOUND ? BISECT_FOUND : res.end == IOR_BISECT_RANGE ? BISECT_RANGE
+												 : BISECT_REFUSED;
+	}
+	ior_bisect_measure_free(m);
+	ior_bisect_source_free(src);
+	ior_bisect_info_free(&b);
+	return rc;
+}
+
+static int show(struct bisect_args *a, struct ior_cmd_ctx *ctx)
+{
+	struct ior_bisect_info b;
+	if (ior_bisect_current(ctx->db, &b))
+		return IOR_ERROR;
+	int rc;
+	if (!strcmp(a->sub, "log")) {
+		rc = ior_bisect_log_print(stdout, ctx->db, &b);
+	} else if (!strcmp(a->sub, "status")) {
+		struct ior_bisect_source *src = NULL;
+		rc = open_source(&b, &src);
+		if (!rc)
+			rc = ior_bisect_print_status(stdout, ctx->db, &b, src);
+		ior_bisect_source_free(src);
+	} else {
+		rc = b.orig_head ? ior_bisect_git_restore(b.repo, b.orig_head) : IOR_OK;
+		if (!rc)
+			rc = ior_bisect_set_status(ctx->db, b.id, "reset", b.result);
+		if (!rc)
+			rc = ior_bisect_log(ctx->db, b.id, NULL, "reset", b.orig_head);
+		if (!rc)
+			printf("bisection %lld reset; %s checked out again\n", (long long)b.id, b.orig_head ? b.orig_head : "-");
+	}
+	ior_bisect_info_free(&b);
+	return rc;
+}
+
+static int replay(struct bisect_args *a, struct ior_cmd_ctx *ctx)
+{
+	FILE *f = fopen(a->file, "r");
+	if (!f)
+		return ior_error_set(IOR_ENOTFOUND, "cannot open '%s'", a->file);
+	int64_t id;
+	int rc = ior_bisect_replay(ctx->db, f, a->file, &id);
+	fclose(f);
+	if (!rc)
+		printf("bisection %lld replayed from '%s'; 'ioregress bisect run' continues it\n", (long long)id, a->file);
+	return rc;
+}
+
+static int cmd_bisect(int argc, char **argv, struct ior_cmd_ctx *ctx)
+{
+	struct bisect_args a = { 0 };
+	ior_error_clear();
+	if (parse_args(&a, argc, argv)) {
+		ior_cmd_error_last();
+		return BISECT_USAGE;
+	}
+	int status = BISECT_FOUND, rc;
+	if (!strcmp(a.sub, "start"))
+		rc = start(&a, ctx);
+	else if (!strcmp(a.sub, "run"))
+		rc = run(&a, ctx, &status);
+	else if (!strcmp(a.sub, "replay"))
+		rc = replay(&a, ctx);
+	else
+		rc = show(&a, ctx);
+	if (rc) {
+		ior_cmd_error_last();
+		return rc == IOR_EINVALID ? BISECT_USAGE : BISECT_ERROR;
+	}
+	return status;
+}
+
+static const struct ior_cmd_opt bisect_options[] = {
+	{ .name = "--repo", .value = IOR_CMD_FILE, .arg = "PATH",
+	  .help = "start: the git work tree to bisect (default: the current directory)" },
+	{ .name = "--good", .value = IOR_CMD_TEXT, .arg = "REV", .repeat = true,
+	  .help = "start: a revision without the regression (the first one given is calibrated)" },
+	{ .name = "--bad", .value = IOR_CMD_TEXT, .arg = "REV", .help = "start: a revision with the regression" },
+	{ .name = "--lower-is-better", .help = "start: the measure is a latency or a time, not a throughput" },
+	{ .name = "--kernels", .arg = "PKG...",
+	  .help = "start: bisect an ordered list of packaged kernels (Debian package names or PATH/bzImage:MODULES_DIR, "
+		  "oldest first): the first is good, the last bad; each step is a vm run of --matrix" },
+	{ .name = "--matrix", .value = IOR_CMD_FILE, .arg = "FILE",
+	  .help = "run: over packaged kernels, the matrix each vm run step runs; its first cell is the measure" },
+	{ .name = "--measure", .value = IOR_CMD_TEXT, .arg = "CMD",
+	  .help = "run: the command (sh -c, in the work tree) that measures the checked-out commit and prints one "
+		  "sample per line; required the first time, then remembered" },
+	{ .name = "--build", .value = IOR_CMD_TEXT, .arg = "CMD",
+	  .help = "run: builds the checked-out commit, once per commit; a non-zero exit skips the commit" },
+	{ .name = "--boot", .value = IOR_CMD_TEXT, .arg = "CMD",
+	  .help = "run: boots the built kernel before each measurement; a non-zero exit skips the commit" },
+	{ .name = "--image", .value = IOR_CMD_FILE, .arg = "FILE",
+	  .help = "run: the kernel image the build leaves (relative to the tree); a commit whose image is identical "
+		  "to one already judged takes its verdict" },
+	{ .name = "--cap", .value = IOR_CMD_NUMBER, .arg = "N",
+	  .help = "run: the most samples taken of one commit before it is skipped as undecided, and of each end "
+		  "(default 60)" },
+	{ .name = "--calibrate", .value = IOR_CMD_NUMBER, .arg = "N",
+	  .help = "run: samples of each end before the first judgement (default 10, at least 10)" },
+	{ 0 },
+};
+
+const struct ior_command ior_cmd_bisect = {
+	.name = "bisect",
+	.fn = cmd_bisect,
+	.flags = IOR_CMD_NEEDS_DB,
+	.error_status = BISECT_ERROR,
+	.summary = "find the commit that caused an I/O regression, through the noise",
+	.operands = "start|run|status|log|reset|replay [FILE]",
+	.description =
+		"start records the ends and walks the commit graph between them with libgit2 (merges included). "
+		"Or start --kernels PKG... takes an ordered list of packaged kernels and finds the first one that "
+		"regressed, each step a vm run of the --matrix given to run, with no build and no repository. run "
+		"calibrates both ends (at least 10 samples each, interleaved) and refuses, in words, when their "
+		"difference is below what the noise allows to find; then it checks out the commit git bisect would "
+		"pick (detached), builds it once, measures it until it is judged good or bad against both ends or "
+		"skipped (undecided at the cap, unstable, or its build or boot failed), and confirms the culprit with "
+		"more samples on it and its parent before naming it. All state is in the database: a killed run "
+		"resumes with 'bisect run'; status and log show it; log writes a file replay reads back; reset checks "
+		"out what was checked out at start.\n\n"
+		"Exit status of run: 0 a culprit named, 3 a range of candidates named, 4 refused; 1 on an error, "
+		"2 for bad arguments.",
+	.options = bisect_options,
+};

@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Tests for ioregress bisect: git's pick on the candidate graph, and the driver end to end on libgit2-built repositories with a noisy measure (culprit, merges, build failures, refusal, SIGKILL and resume, log and replay). */
+#include "bisect/graph.h"
+#include "tests/bisect_repo.h"
+#include "tests/suite.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define OUT 65536
+static char out[OUT], err[8192];
+
+/* --- the graph ------------------------------------------------------------------ */
+
+static void chain(struct ior_bisect_graph *g, size_t n)
+{
+	memset(g, 0, sizeof(*g));
+	for (size_t i = 0; i < n; i++) {
+		char id[16];
+		size_t p = i - 1;
+		snprintf(id, sizeof(id), "c%03zu", i);
+		CU_ASSERT_EQUAL_FATAL(ior_bisect_graph_add(g, id, NULL, NULL, NULL, &p, i ? 1 : 0, i == 0), 0);
+	}
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_graph_finish(g), 0);
+}
+
+/* git bisect on a chain of 64 with the last bad: the first pick splits 32/32, and marks narrow it. */
+static void test_pick_halves_a_chain_as_git_does(void)
+{
+	struct ior_bisect_graph g;
+	chain(&g, 64);
+	enum ior_bisect_mark m[64] = { 0 };
+	m[63] = IOR_MARK_BAD;
+	struct ior_bisect_left l;
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_left(&l, &g, m), 0);
+	CU_ASSERT_EQUAL(l.count, 64);
+	CU_ASSERT_EQUAL(l.next, 31);   /* reaches 32 of 64 */
+	ior_bisect_left_free(&l);
+	m[31] = IOR_MARK_GOOD;
+	m[47] = IOR_MARK_BAD;
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_left(&l, &g, m), 0);
+	CU_ASSERT_EQUAL(l.bad, 47);
+	CU_ASSERT_EQUAL(l.count, 16);  /* 32..47 */
+	CU_ASSERT_EQUAL(l.next, 39);
+	ior_bisect_left_free(&l);
+	/* 40 skipped and 39 good, 41 bad: the range 40, 41 */
+	m[39] = IOR_MARK_GOOD, m[40] = IOR_MARK_SKIP, m[41] = IOR_MARK_BAD;
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_left(&l, &g, m), 0);
+	CU_ASSERT_EQUAL(l.count, 2);
+	CU_ASSERT_TRUE(l.range);
+	CU_ASSERT_FALSE(l.done);
+	ior_bisect_left_free(&l);
+	m[40] = IOR_MARK_GOOD;
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_left(&l, &g, m), 0);
+	CU_ASSERT_TRUE(l.done);
+	CU_ASSERT_EQUAL(l.bad, 41);
+	ior_bisect_left_free(&l);
+	ior_bisect_graph_free(&g);
+}
+
+/* A merge: the candidates of a bad merge are both branches; a good side branch tip removes only its side. */
+static void test_candidates_follow_merges(void)
+{
+	struct ior_bisect_graph g = { 0 };
+	/* 0 - 1 - 2 - 5(merge of 2 and 4) - 6;  side: 3 - 4 (3's parent is outside: the good end) */
+	size_t p1 = 0, p2 = 1, m5[2] = { 2, 4 }, p4 = 3, p6 = 5;
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_graph_add(&g, "n0", NULL, NULL, NULL, NULL, 0, true), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_graph_add(&g, "n1", NULL, NULL, NULL, &p1, 1, false), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_graph_add(&g, "n2", NULL, NULL, NULL, &p2, 1, false), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_graph_add(&g, "n3", NULL, NULL, NULL, NULL, 0, true), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_graph_add(&g, "n4", NULL, NULL, NULL, &p4, 1, false), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_graph_add(&g, "n5", NULL, NULL, NULL, m5, 2, false), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_graph_add(&g, "n6", NULL, NULL, NULL, &p6, 1, false), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_graph_finish(&g), 0);
+	CU_ASSERT_TRUE(ior_bisect_is_ancestor(&g, 3, 6));
+	CU_ASSERT_FALSE(ior_bisect_is_ancestor(&g, 3, 2));
+	enum ior_bisect_mark m[7] = { [6] = IOR_MARK_BAD, [4] = IOR_MARK_GOOD };
+	struct ior_bisect_left l;
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_left(&l, &g, m), 0);
+	CU_ASSERT_EQUAL(l.count, 5);   /* 0 1 2 5 6 */
+	CU_ASSERT_TRUE(l.next == 1 || l.next == 2);
+	ior_bisect_left_free(&l);
+	CU_ASSERT_EQUAL(ior_bisect_graph_find(&g, "n5"), 5);
+	CU_ASSERT_EQUAL(ior_bisect_graph_find(&g, "zz"), -1);
+	ior_bisect_graph_free(&g);
+}
+
+/* --- the driver, end to end ----------------------------------------------------- */
+
+static const char *path_in(const char *name)
+{
+	static char p[4][1024];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(p[k], sizeof(p[k]), "%s/%s", ior_test_tmpdir(), name);
+	return p[k];
+}
+
+static size_t builds_in(const char *text)
+{
+	const char *p = strstr(text, " build(s), ");
+	if (!p)
+		return 999;
+	while (p > text && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return strtoul(p, NULL, 10);
+}
+
+static size_t measurements_in(const char *text)
+{
+	const char *p = strstr(text, " build(s), ");
+	return p ? strtoul(p + 11, NULL, 10) : 0;
+}
+
+/* bisect start then run over repo with the test measure; returns run's exit status. */
+static int bisect(const char *db, const char *repo, const char *good, const char *bad, const char *build)
+{
+	char *start[] = { "--db", (char *)db, "bisect", "start", "--repo", (char *)repo, "--good", (char *)good, "--bad",
+			  (char *)bad, NULL };
+	int rc = ior_test_ioregress(start, out, sizeof(out), err, sizeof(err));
+	if (rc != 0) {
+		fprintf(stderr, "\n  bisect start: %d %s", rc, err);
+		return -1;
+	}
+	char measure[1200];
+	snprintf(measure, sizeof(measure), "sh %s", ior_test_measure_script(ior_test_tmpdir(), 0.05));
+	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", measure, "--build", (char *)(build ? build : "true"),
+			NULL };
+	return ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+}
+
+static size_t ceil_log2(size_t n)
+{
+	size_t k = 0;
+	while (((size_t)1 << k) < n)
+		k++;
+	return k;
+}
+
+/* 20 seeded trials, the culprit spread over a 64-commit history: named every time, within ceil(log2 N) + 3 builds. */
+static void test_culprit_named_in_every_seeded_trial(void)
+{
+	enum { N = 64, TRIALS = 20 };
+	char ids[N][GIT_OID_HEXSZ + 1];
+	size_t worst = 0, total_builds = 0, total_meas = 0, named = 0;
+	for (int t = 0; t < TRIALS; t++) {
+		size_t culprit = 1 + (size_t)t * (N - 2) / (TRIALS - 1);   /* 1 .. 63: the bad end itself included */
+		char seed[16];
+		snprintf(seed, sizeof(seed), "%d", 101 + t);
+		setenv("IOR_TEST_SEED", seed, 1);
+		const char *repo = path_in("linear"), *db = path_in("linear.db");
+		unlink(db);
+		ior_test_linear_repo(repo, N, culprit, -1, ids);
+		int rc = bisect(db, repo, ids[0], ids[N - 1], NULL);
+		char want[128];
+		snprintf(want, sizeof(want), "first bad commit: %s", ids[culprit]);
+		bool ok = rc == 0 && strstr(out, want);
+		named += ok;
+		size_t b = builds_in(out), m = measurements_in(out);
+		printf("\n  trial %2d culprit %2zu: %s, %zu builds, %zu measurements", t, culprit, ok ? "named" : "MISSED", b, m);
+		if (!ok)
+			fprintf(stderr, "\n%s\n%s", out, err);
+		worst = b > worst ? b : worst;
+		total_builds += b, total_meas += m;
+	}
+	printf("\n  %zu of %d named; builds at most %zu (limit %zu), %.1f builds and %.1f measurements per bisection",
+	       named, TRIALS, worst, ceil_log2(N) + 3, (double)total_builds / TRIALS, (double)total_meas / TRIALS);
+	CU_ASSERT_EQUAL(named, TRIALS);
+	CU_ASSERT(worst <= ceil_log2(N) + 3);
+}
+
+/* A history with merges: the culprit on a side branch, and on the main line, is named. */
+static void test_culprit_named_across_merges(void)
+{
+	for (int side = 0; side < 2; side++) {
+		const char *path = path_in("merges"), *db = path_in("merges.db");
+		unlink(db);
+		git_repository *repo = ior_test_repo_new(path);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(repo);
+		git_oid a[16], b[10], merge, c[6], culprit_id;
+		bool slow = false;
+		/* main: a0..a15; side: b0..b9 from a3; merge(a15, b9); then c0..c5 */
+		for (int i = 0; i < 16; i++) {
+			slow = !side && i >= 12;
+			ior_test_commit(repo, slow ? "900\n" : "1000\n", false, i ? &a[i - 1] : NULL, i ? 1 : 0, "main", &a[i]);
+			if (!side && i == 12)
+				culprit_id = a[i];
+		}
+		for (int i = 0; i < 10; i++) {
+			bool s = side && i >= 6;
+			ior_test_commit(repo, s ? "900\n" : "1000\n", false, i ? &b[i - 1] : &a[3], 1, "side", &b[i]);
+			if (side && i == 6)
+				culprit_id = b[i];
+		}
+		git_oid parents[2] = { a[15], b[9] };
+		ior_test_commit(repo, "900\n", false, parents, 2, "merge side into main", &merge);
+		for (int i = 0; i < 6; i++)
+			ior_test_commit(repo, "900\n", false, i ? &c[i - 1] : &merge, 1, "after", &c[i]);
+		ior_test_repo_finish(repo, &c[5]);
+		git_repository_free(repo);
+		git_libgit2_shutdown();
+		char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1], culprit[GIT_OID_HEXSZ + 1], want[128];
+		git_oid_tostr(good, sizeof(good), &a[0]);
+		git_oid_tostr(bad, sizeof(bad), &c[5]);
+		git_oid_tostr(culprit, sizeof(culprit), &culprit_id);   /* not git_oid_tostr_s: its buffer outlives shutdown */
+		snprintf(want, sizeof(want), "first bad commit: %s", culprit);
+		setenv("IOR_TEST_SEED", side ? "7" : "8", 1);
+		int rc = bisect(db, path, good, bad, NULL);
+		printf("\n  culprit on the %s: exit %d, %zu builds", side ? "side branch" : "main line", rc, builds_in(out));
+		CU_ASSERT_EQUAL(rc, 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+		if (rc || !strstr(out, want))
+			fprintf(stderr, "\n%s\n%s", out, err);
+	}
+}
+
+/* The commit next to the culprit does not build: the two are named as the range, with their evidence. */
+static void test_range_when_neighbour_fails_to_build(void)
+{
+	enum { N = 64, CULPRIT = 40 };
+	char ids[N][GIT_OID_HEXSZ + 1];
+	const char *repo = path_in("nobuild"), *db = path_in("nobuild.db");
+	unlink(db);
+	setenv("IOR_TEST_SEED", "31", 1);
+	ior_test_linear_repo(repo, N, CULPRIT, CULPRIT - 1, ids);
+	int rc = bisect(db, repo, ids[0], ids[N - 1], "test ! -e nobuild");
+	CU_ASSERT_EQUAL(rc, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "could be any of these 2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, ids[CULPRIT]));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, ids[CULPRIT - 1]));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "its build failed"));
+	if (rc != 3)
+		fprintf(stderr, "\n%s\n%s", out, err);
+}
+
+/* Both ends alike: refused in words, nothing bisected. */
+static void test_refuses_when_ends_do_not_differ(void)
+{
+	enum { N = 16 };
+	char ids[N][GIT_OID_HEXSZ + 1];
+	const char *repo = path_in("flat"), *db = path_in("flat.db");
+	unlink(db);
+	setenv("IOR_TEST_SEED", "5", 1);
+	ior_test_linear_repo(repo, N, N, -1, ids);
+	int rc = bisect(db, repo, ids[0], ids[N - 1], NULL);
+	CU_ASSERT_EQUAL(rc, 4);
+	/* either words: the bad end measured no worse, or worse by less than the noise allows to find */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "refused: "));
+	CU_ASSERT(strstr(out, "smallest difference that can be found") || strstr(out, "no regression to bisect"));
+	if (rc != 4)
+		fprintf(stderr, "\n%s\n%s", out, err);
+	CU_ASSERT_EQUAL(builds_in(out), 2);   /* the two ends only */
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisects WHERE status = 'refused'"), 1);
+}
+
+/* Killed with SIGKILL mid-bisection, run again: it resumes, keeps every stored sample, names the culprit. */
+static void test_resumes_after_sigkill(void)
+{
+	enum { N = 64, CULPRIT = 23 };
+	char ids[N][GIT_OID_HEXSZ + 1];
+	const char *repo = path_in("killed"), *db = path_in("killed.db");
+	unlink(db);
+	setenv("IOR_TEST_SEED", "77", 1);
+	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
+	char *start[] = { "--db", (char *)db, "bisect", "start", "--repo", (char *)repo, "--good", ids[0], "--bad",
+			  ids[N - 1], NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)), 0);
+	char measure[1200];
+	snprintf(measure, sizeof(measure), "sleep 0.02; sh %s", ior_test_measure_script(ior_test_tmpdir(), 0.05));
+	const char *bin = getenv("IOR_BINARY");
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1), dup2(null, 2);
+		execl(bin, bin, "--db", db, "bisect", "run", "--measure", measure, (char *)NULL);
+		_exit(127);
+	}
+	/* past calibration and a few candidates, then kill it without warning */
+	long long n = 0;
+	for (int i = 0; i < 600 && n < 45; i++) {
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+		n = ior_test_query(db, "SELECT count(*) FROM bisect_samples");
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	long long kept = ior_test_query(db, "SELECT count(*) FROM bisect_samples");
+	long long marked = ior_test_query(db, "SELECT count(*) FROM bisect_commits WHERE mark IN ('good', 'bad')");
+	printf("\n  killed with %lld samples stored and %lld commits marked", kept, marked);
+	CU_ASSERT(kept >= 45);
+	char *run[] = { "--db", (char *)db, "bisect", "run", NULL };   /* the stored commands */
+	int rc = ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+	char want[128];
+	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT(ior_test_query(db, "SELECT count(*) FROM bisect_samples") > kept);
+	/* the commits marked before the kill were not measured again: no new 'build' of them */
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM (SELECT commit_id FROM bisect_log WHERE event = 'build' "
+				       "GROUP BY commit_id HAVING count(*) > 1)"), 0);
+	CU_ASSERT(builds_in(out) <= ceil_log2(N) + 4);   /* + the build the kill may have cut short */
+	if (rc || !strstr(out, want))
+		fprintf(stderr, "\n%s\n%s", out, err);
+}
+
+/* status while it runs, log to a file, reset, replay: the replayed bisection answers without measuring. */
+static void test_status_log_replay_and_reset(void)
+{
+	enum { N = 32, CULPRIT = 9 };
+	char ids[N][GIT_OID_HEXSZ + 1];
+	const char *repo = path_in("replay"), *db = path_in("replay.db"), *log = path_in("bisect.log");
+	unlink(db);
+	setenv("IOR_TEST_SEED", "13", 1);
+	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
+	CU_ASSERT_EQUAL_FATAL(bisect(db, repo, ids[0], ids[N - 1], NULL), 0);
+	char *status[] = { "--db", (char *)db, "bisect", "status", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(status, out, sizeof(out), err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, ": found"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, ids[CULPRIT]));
+	char *logcmd[] = { "--db", (char *)db, "bisect", "log", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(logcmd, out, sizeof(out), err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nmeasure "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nmark "));
+	FILE *f = fopen(log, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(out, f);
+	fclose(f);
+	char *reset[] = { "--db", (char *)db, "bisect", "reset", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(reset, out, sizeof(out), err, sizeof(err)), 0);
+	git_libgit2_init();
+	git_repository *r = NULL;
+	CU_ASSERT_EQUAL_FATAL(git_repository_open(&r, repo), 0);
+	CU_ASSERT_FALSE(git_repository_head_detached(r));   /* back on master */
+	git_repository_free(r);
+	git_libgit2_shutdown();
+	long long calls = ior_test_query(db, "SELECT count(DISTINCT measurement) FROM bisect_samples");
+	char *replay[] = { "--db", (char *)db, "bisect", "replay", (char *)log, NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(replay, out, sizeof(out), err, sizeof(err)), 0);
+	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", "false", NULL };   /* nothing left to measure */
+	int rc = ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+	char want[128];
+	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(DISTINCT measurement) FROM bisect_samples WHERE bisect_id = 2"),
+			calls);
+	if (rc || !strstr(out, want))
+		fprintf(stderr, "\n%s\n%s", out, err);
+}
+
+/* --image: commits whose kernel image is identical to a judged one take its verdict unmeasured. */
+static void test_identical_image_reuses_the_verdict(void)
+{
+	enum { N = 64, CULPRIT = 50 };
+	char ids[N][GIT_OID_HEXSZ + 1];
+	const char *repo = path_in("image"), *db = path_in("image.db");
+	unlink(db);
+	setenv("IOR_TEST_SEED", "19", 1);
+	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
+	char *start[] = { "--db", (char *)db, "bisect", "start", "--repo", (char *)repo, "--good", ids[0], "--bad",
+			  ids[N - 1], NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)), 0);
+	char measure[1200];
+	snprintf(measure, sizeof(measure), "sh %s", ior_test_measure_script(ior_test_tmpdir(), 0.05));
+	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", measure, "--build", "cp level kernel.img",
+			"--image", "kernel.img", NULL };
+	int rc = ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+	char want[128];
+	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "kernel image is identical to"));
+	CU_ASSERT(ior_test_query(db, "SELECT count(*) FROM bisect_commits WHERE mark IN ('good', 'bad') AND commit_id "
+				     "NOT IN (SELECT commit_id FROM bisect_samples)") >= 1);
+}
+
+int main(void)
+{
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_pick_halves_a_chain_as_git_does),
+		IOR_TEST(test_candidates_follow_merges),
+		IOR_TEST(test_culprit_named_in_every_seeded_trial),
+		IOR_TEST(test_culprit_named_across_merges),
+		IOR_TEST(test_range_when_neighbour_fails_to_build),
+		IOR_TEST(test_refuses_when_ends_do_not_differ),
+		IOR_TEST(test_resumes_after_sigkill),
+		IOR_TEST(test_status_log_replay_and_reset),
+		IOR_TEST(test_identical_image_reuses_the_verdict),
+		IOR_TEST_END,
+	};
+	return ior_test_run("bisect", tests);
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* ioregress bisect over three real Debian kernel packages under qemu: each step a vm run of a tiny matrix; the test checks the steps and the form of the verdict, not which kernel regressed. */
+#include "tests/suite.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define K47 "linux-image-6.1.0-47-cloud-amd64"
+#define K50 "linux-image-6.1.0-50-cloud-amd64"
+#define K612 "linux-image-6.12.113+deb12-cloud-amd64-unsigned"
+
+static char out[65536], err[16384];
+
+static void test_three_packaged_kernels(void)
+{
+	char db[1024];
+	snprintf(db, sizeof(db), "%s/pkg.db", ior_test_tmpdir());
+	char *start[] = { "--db", db, "bisect", "start", "--kernels", K47, K50, K612, NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "1 kernels between good " K47 " and bad " K612));
+	char matrix[1024];
+	snprintf(matrix, sizeof(matrix), "%s", ior_test_source_path("tests/data/vm-bisect.ini"));
+	char *run[] = { "--db", db, "bisect", "run", "--matrix", matrix, "--cap", "10", "--calibrate", "10", NULL };
+	int rc = ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+	printf("\n  exit %d\n%s", rc, out);
+	CU_ASSERT(rc == 0 || rc == 3 || rc == 4);
+	/* the steps: both ends fetched and measured under qemu, every sample kept with its kernel */
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(DISTINCT commit_id) FROM bisect_log WHERE event = 'build' AND "
+				       "commit_id IN ('" K47 "', '" K612 "')"), 2);
+	CU_ASSERT(ior_test_query(db, "SELECT count(*) FROM bisect_samples WHERE commit_id = '" K47 "'") >= 10);
+	CU_ASSERT(ior_test_query(db, "SELECT count(*) FROM bisect_samples WHERE commit_id = '" K612 "'") >= 10);
+	CU_ASSERT(ior_test_query(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'ok'") >= 4);
+	/* the verdict's form */
+	if (rc == 0) {
+		CU_ASSERT(strstr(out, "first bad commit: " K50) || strstr(out, "first bad commit: " K612));
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "good end"));
+	} else if (rc == 3) {
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "could be any of"));
+	} else if (rc == 4) {
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "refused: "));
+		CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisects WHERE status = 'refused'"), 1);
+	} else {
+		fprintf(stderr, "\n%s", err);
+	}
+	char *status[] = { "--db", db, "bisect", "status", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(status, out, sizeof(out), err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "sample(s)"));
+}
+
+int main(void)
+{
+	if (!getenv("IOR_BINARY"))
+		ior_test_skip("IOR_BINARY is not set");
+	if (ior_test_spawn((char *[]){ "qemu-system-x86_64", "--version", NULL }, NULL) != 0)
+		ior_test_skip("qemu-system-x86_64 cannot run here");
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_three_packaged_kernels),
+		IOR_TEST_END,
+	};
+	return ior_test_run("bisect_vm", tests);
+}
