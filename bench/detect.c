@@ -3,6 +3,7 @@
 #include "reports/adaptive.h"
 #include "reports/compare.h"
 #include "reports/stats.h"
+#include "reports/trend.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -261,6 +262,64 @@ static void power_grid(void)
 		}
 }
 
+/* --- the trend detector (warm-up and drift within a cell) --------------------- */
+
+enum trend_shape { NO_TREND, WARMUP_4X, WARMUP_1_5X, DRIFT, NTREND };
+static const char *const trend_shape_name[] = { "none", "warm-up 4x", "warm-up 1.5x", "drift" };
+
+/* One cell of n repetitions in the order they ran: the noise, then the trend on top. Warm-up:
+ * the first repetition 4x slower (the seed-loop tmpfs cell: 356 against 1,600-1,800 MiB/s) or
+ * 1.5x slower; drift: every repetition faster, by 6 x CoV from the first to the last (the
+ * SSD-cached HDD of the field reports). */
+static void trend_cell(double *v, size_t n, double cov, enum noise kind, enum trend_shape shape)
+{
+	fill(v, n, 100, cov, kind);
+	if (shape == WARMUP_4X)
+		v[0] /= 4;
+	else if (shape == WARMUP_1_5X)
+		v[0] /= 1.5;
+	else if (shape == DRIFT)
+		for (size_t i = 0; i < n; i++)
+			v[i] *= 1 + 6 * cov * (double)i / (double)(n - 1);
+}
+
+/* Share of cells flagged (any trend kind) at a warm-up ratio. */
+static double trend_flagged(double cov, enum noise kind, enum trend_shape shape, size_t n, double ratio)
+{
+	struct ior_trend_opts o;
+	ior_trend_opts_default(&o);
+	o.warmup_ratio = ratio;
+	size_t hit = 0;
+	double v[CAP];
+	for (size_t i = 0; i < trials; i++) {
+		struct ior_trend t;
+		trend_cell(v, n, cov, kind, shape);
+		ior_trend_detect(&t, v, n, &o);
+		hit += t.kind != IOR_TREND_NONE;
+	}
+	return pct(hit);
+}
+
+static void trend_table(void)
+{
+	static const size_t ns[] = { 5, 10 };
+	printf("\nTrend detector (reports/trend.c): %% of %zu cells flagged as warm-up or drift, warm-up ratio %.1f, "
+	       "rank-test alpha %g\n", trials, IOR_TREND_WARMUP_RATIO, IOR_TREND_ALPHA);
+	printf("%-5s %-9s |", "CoV", "noise");
+	for (int s = 0; s < NTREND; s++)
+		printf(" %-13s n=5/10 |", trend_shape_name[s]);
+	printf(" FPR at ratio 1.5 / 3, n=5\n");
+	for (int c = 0; c < NCOV; c++)
+		for (int k = 0; k < NNOISE; k++) {
+			printf("%3.0f%%  %-9s |", covs[c] * 100, noise_name[k]);
+			for (int s = 0; s < NTREND; s++)
+				printf("      %6.1f %6.1f |", trend_flagged(covs[c], k, s, ns[0], IOR_TREND_WARMUP_RATIO),
+				       trend_flagged(covs[c], k, s, ns[1], IOR_TREND_WARMUP_RATIO));
+			printf(" %6.1f %6.1f\n", trend_flagged(covs[c], k, NO_TREND, 5, 1.5),
+			       trend_flagged(covs[c], k, NO_TREND, 5, 3.0));
+		}
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t seed = 1;
@@ -281,6 +340,10 @@ int main(int argc, char **argv)
 		false_positives();
 		return 0;
 	}
+	if (argc > 4 && strcmp(argv[4], "trend") == 0) {  /* the trend detector's table alone */
+		trend_table();
+		return 0;
+	}
 	if (argc > 4 && strcmp(argv[4], "ceiling") == 0) {  /* the Welch-level table alone */
 		welch_level_ceiling();
 		return 0;
@@ -290,5 +353,6 @@ int main(int argc, char **argv)
 	below_min_effect();
 	welch_level_ceiling();
 	power_grid();
+	trend_table();
 	return 0;
 }
