@@ -101,6 +101,9 @@ static int add_input(struct ior_rt_group *g, const struct ior_rt_input *r)
 	struct ior_rt_cell *c = d ? cell_slot(g, r->device, r->scheduler) : NULL;
 	if (!c)
 		return ior_error_set(IOR_ERROR, "out of memory");
+	/* each input is one run's repetitions in order: a trend is judged there, never across runs */
+	if (c->trend.kind == IOR_TREND_NONE)
+		ior_trend_detect(&c->trend, r->values, r->n, NULL);
 	merge_fill(&c->fill, c->n == 0, r->fill);
 	merge_fill(&d->fill, d->n == 0, r->fill);
 	int rc = append(&c->values, &c->n, r->values, r->n);

@@ -18,14 +18,16 @@ const char *ior_trend_name(enum ior_trend_kind k)
 }
 
 /* P(I <= k) for I the inversions of a uniform random permutation of n (n <= IOR_TREND_EXACT_MAX):
- * P_n(i) = (1/n) sum_{j=0}^{n-1} P_{n-1}(i - j), kept as probabilities so nothing overflows. */
-static double inversions_cdf(size_t n, long k)
+ * P_n(i) = (1/n) sum_{j=0}^{n-1} P_{n-1}(i - j), kept as probabilities so nothing overflows.
+ * Each n's cumulative table is built once (a report judges thousands of cells of one size). */
+enum { MAXI = IOR_TREND_EXACT_MAX * (IOR_TREND_EXACT_MAX - 1) / 2 + 1 };
+static double cum[IOR_TREND_EXACT_MAX + 1][MAXI];
+static bool built[IOR_TREND_EXACT_MAX + 1];
+
+static void build_cdf(size_t n)
 {
-	enum { MAXI = IOR_TREND_EXACT_MAX * (IOR_TREND_EXACT_MAX - 1) / 2 + 1 };
 	static double p[MAXI], q[MAXI];
-	if (k < 0)
-		return 0;
-	size_t top = 0;  /* p[0..top] holds P_m for m = 1 */
+	size_t top = 0;  /* p[0..top] holds P_m, from m = 1 */
 	p[0] = 1;
 	for (size_t m = 2; m <= n; m++) {
 		size_t ntop = top + m - 1;
@@ -40,10 +42,21 @@ static double inversions_cdf(size_t n, long k)
 		memcpy(p, q, (ntop + 1) * sizeof(*p));
 		top = ntop;
 	}
-	double cdf = 0;
-	for (long i = 0; i <= k && (size_t)i <= top; i++)
-		cdf += p[i];
-	return cdf > 1 ? 1 : cdf;
+	double c = 0;
+	for (size_t i = 0; i <= top; i++)
+		cum[n][i] = c += p[i];
+	built[n] = true;
+}
+
+static double inversions_cdf(size_t n, long k)
+{
+	if (k < 0)
+		return 0;
+	if (!built[n])
+		build_cdf(n);
+	size_t top = n * (n - 1) / 2;
+	double c = cum[n][(size_t)k < top ? (size_t)k : top];
+	return c > 1 ? 1 : c;
 }
 
 double ior_kendall_p(const double *x, size_t n, double *tau)

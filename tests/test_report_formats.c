@@ -205,7 +205,7 @@ static void test_seed_json_against_database_and_text(void)
 	char *json = report(db, "json", NULL), *text = report(db, "text", NULL), *md = report(db, "md", NULL);
 	json_object *root = parse(json);
 	CU_ASSERT_STRING_EQUAL(json_object_get_string(get(root, "schema")), "ioregress-report");
-	CU_ASSERT_EQUAL(json_object_get_int(get(root, "version")), 2);
+	CU_ASSERT_EQUAL(json_object_get_int(get(root, "version")), 3);
 	json_object *groups = get(root, "groups");
 	CU_ASSERT_EQUAL_FATAL(json_object_array_length(groups), 4);
 	size_t cells = 0;
