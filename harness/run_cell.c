@@ -200,7 +200,7 @@ static size_t baseline_values(struct ior_cell_runner *r, const struct ior_run_de
 	if (ior_db_samples(r->db, &f, &rows, &n) != IOR_OK)
 		return 0;
 	for (size_t i = 0; i < n && kept < max; i++)
-		if (strcmp(rows[i].params, engine->params) == 0)
+		if (strcmp(rows[i].params, engine->params) == 0 && !rows[i].warmup)
 			out[kept++] = rows[i].value;
 	ior_db_rows_free(rows, n);
 	return kept;

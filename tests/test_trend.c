@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests for reports/trend.c: Kendall's exact p against published values, warm-up and drift flagged on generated cells, and shuffled copies of the same values not. */
 #include "common/rng.h"
+#include "db/db.h"
+#include "reports/model.h"
+#include "reports/render.h"
 #include "reports/trend.h"
 #include "tests/suite.h"
 
 #include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NEAR(a, b, tol) CU_ASSERT_DOUBLE_EQUAL((a), (b), (tol))
@@ -145,6 +151,99 @@ static void test_trend_small_and_flat(void)
 	NEAR(t.tau, 0, 0);
 }
 
+/* A seed-loop-like cell (the measured four within 7%) imported with its slow first repetition marked as warm-up (the CSV's
+ * optional warmup column): the sample is stored and listed by the CSV report with its mark,
+ * while the tables, alerts and the trend see only the four measured ones; a merge carries the
+ * mark. Without the mark the same values alert as warm-up. */
+static const char warm_csv[] =
+	"host,kernel,device,scheduler,engine,rep,value,unit,warmup\n"
+	"h,6.1,loop,none,tmpfs,1,356,MiB/s,1\n"
+	"h,6.1,loop,none,tmpfs,2,1712,MiB/s,0\n"
+	"h,6.1,loop,none,tmpfs,3,1650,MiB/s,\n"
+	"h,6.1,loop,none,tmpfs,4,1690,MiB/s,no\n"
+	"h,6.1,loop,none,tmpfs,5,1604,MiB/s,0\n";
+
+static struct ior_report *report_of(struct ior_db *db, unsigned parts)
+{
+	struct ior_report_opts o;
+	ior_report_opts_default(&o);
+	o.parts = parts;
+	struct ior_report *r = NULL;
+	CU_ASSERT_EQUAL(ior_test_ok(ior_report_build(&r, db, &o)), 0);
+	return r;
+}
+
+static size_t warm_alerts(const struct ior_report *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nalerts; i++)
+		n += r->alerts[i].trend.kind == IOR_TREND_WARMUP;
+	return n;
+}
+
+static void test_marked_warmup_stored_and_left_out(void)
+{
+	char path[512], other[512];
+	snprintf(path, sizeof(path), "%s/warm.db", ior_test_tmpdir());
+	snprintf(other, sizeof(other), "%s/merged.db", ior_test_tmpdir());
+	const char *csv = ior_test_write_file("warm.csv", warm_csv);
+	struct ior_db *db = NULL;
+	size_t imported = 0;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_import_samples_csv(db, csv, &imported)), 0);
+	CU_ASSERT_EQUAL(imported, 5);
+	struct ior_report *r = report_of(db, IOR_REPORT_ALL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL(r->nsamples, 5);
+	CU_ASSERT_EQUAL(r->cells[0].nwarmup, 1);
+	CU_ASSERT_EQUAL_FATAL(r->rt->ngroups, 1);
+	CU_ASSERT_EQUAL(r->rt->groups[0].cells[0].n, 4);
+	CU_ASSERT_DOUBLE_EQUAL(r->rt->groups[0].cells[0].st.min, 1604, 1e-9);
+	CU_ASSERT_EQUAL(warm_alerts(r), 0);
+	CU_ASSERT_EQUAL(r->nalerts, 0);
+	ior_report_free(r);
+	/* the CSV report lists all five, the first marked */
+	r = report_of(db, IOR_REPORT_DETAIL);
+	const struct ior_renderer *x = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_renderer_find(&x, "csv"), 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	CU_ASSERT_EQUAL(ior_render(x, out, r), 0);
+	fclose(out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ",measured_at,warmup\n"));
+	size_t marked = 0, rows = 0;
+	for (char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+		rows++;
+		char *end = strchr(line + 1, '\n');
+		marked += end && end[-1] == '1' && end[-2] == ',';
+	}
+	CU_ASSERT_EQUAL(rows, 5);
+	CU_ASSERT_EQUAL(marked, 1);
+	free(text);
+	ior_report_free(r);
+	/* a merge carries the mark */
+	struct ior_db *m = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&m, other), 0);
+	struct ior_db_merge_stats stats;
+	CU_ASSERT_EQUAL(ior_test_ok(ior_db_merge(m, path, &stats)), 0);
+	sqlite3_stmt *st = NULL;
+	CU_ASSERT_EQUAL(sqlite3_prepare_v2(ior_db_handle(m), "SELECT rep FROM samples WHERE warmup = 1", -1, &st, NULL),
+			SQLITE_OK);
+	CU_ASSERT_EQUAL(sqlite3_step(st), SQLITE_ROW);
+	CU_ASSERT_EQUAL(sqlite3_column_int(st, 0), 1);
+	CU_ASSERT_EQUAL(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	ior_db_free(m);
+	/* unmarked, the same values are a warm-up alert */
+	CU_ASSERT_EQUAL(sqlite3_exec(ior_db_handle(db), "UPDATE samples SET warmup = 0", NULL, NULL, NULL), SQLITE_OK);
+	r = report_of(db, IOR_REPORT_ALL);
+	CU_ASSERT_EQUAL(r->rt->groups[0].cells[0].n, 5);
+	CU_ASSERT_EQUAL(warm_alerts(r), 1);
+	ior_report_free(r);
+	ior_db_free(db);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -153,6 +252,7 @@ int main(void)
 		IOR_TEST(test_warmup_flagged_shuffled_not),
 		IOR_TEST(test_drift_flagged_shuffled_not),
 		IOR_TEST(test_trend_small_and_flat),
+		IOR_TEST(test_marked_warmup_stored_and_left_out),
 		IOR_TEST_END,
 	};
 	return ior_test_run("trend", tests);
