@@ -10,7 +10,7 @@
 #include "engines/engine.h"
 
 /* Current schema version, kept in PRAGMA user_version (db/SCHEMA.md lists the steps). */
-#define IOR_DB_SCHEMA_VERSION 7
+#define IOR_DB_SCHEMA_VERSION 8
 
 /* PRAGMA application_id of every ioregress database ("iorg"): a file with
  * tables and another id is someone else's and is never touched. */
@@ -122,6 +122,7 @@ struct ior_db_row {
 	bool has_clat;                    /* completion latency (fio's clat) */
 	double clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us;
 	char *fill;                       /* scratch device's data: random, zeros, sparse; NULL unknown */
+	bool warmup;                      /* a warm-up repetition (matrix warmup = N): not judged */
 };
 
 struct ior_db_filter {         /* NULL fields (and run_id 0) match everything */

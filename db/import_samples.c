@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Import of samples from CSV "host,kernel,device,scheduler,engine,rep,value,unit" into imported runs, all or nothing. */
+/* Import of samples from CSV "host,kernel,device,scheduler,engine,rep,value,unit[,warmup]" into imported runs, all or nothing. */
 #include "db/import.h"
 
 #include "common/error.h"
@@ -9,11 +9,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-enum { C_HOST, C_KERNEL, C_DEVICE, C_SCHEDULER, C_ENGINE, C_REP, C_VALUE, C_UNIT, C_COUNT, KEYS = C_ENGINE + 1 };
+enum { C_HOST, C_KERNEL, C_DEVICE, C_SCHEDULER, C_ENGINE, C_REP, C_VALUE, C_UNIT, C_WARMUP, C_COUNT,
+       KEYS = C_ENGINE + 1, C_REQUIRED = C_UNIT + 1 };
 
+/* warmup is optional (absent or empty: 0), so files from before it and the seed data import as they were. */
 static const char *const columns[C_COUNT] = {
-	"host", "kernel", "device", "scheduler", "engine", "rep", "value", "unit",
+	"host", "kernel", "device", "scheduler", "engine", "rep", "value", "unit", "warmup",
 };
 
 /* Units a CSV may carry, and which way is better: rates up, times down. */
@@ -33,8 +36,23 @@ struct row {
 	int rep;
 	double value;
 	bool higher_is_better;
+	bool warmup;
 	char *storage;
 };
+
+/* 0/1 (as the CSV report writes it), or no/yes; empty is 0. */
+static bool parse_warmup(struct ior_import *im, const char *text, bool *warmup)
+{
+	if (!*text || !strcmp(text, "0") || !strcasecmp(text, "no"))
+		*warmup = false;
+	else if (!strcmp(text, "1") || !strcasecmp(text, "yes"))
+		*warmup = true;
+	else {
+		ior_import_problem(im, ior_import_line(im), "warmup", "'%s' is not 0 or 1", text);
+		return false;
+	}
+	return true;
+}
 
 static bool parse_rep(struct ior_import *im, const char *text, int *rep)
 {
@@ -88,8 +106,9 @@ static bool parse_row(struct ior_import *im, const char **v, void *row)
 {
 	struct row *r = row;
 	bool ok = true;
-	for (int k = 0; k < C_COUNT; k++)
+	for (int k = 0; k < C_REQUIRED; k++)
 		ok &= ior_import_require(im, columns[k], v[k]);
+	ok &= parse_warmup(im, v[C_WARMUP], &r->warmup);
 	if (*v[C_REP])
 		ok &= parse_rep(im, v[C_REP], &r->rep);
 	if (*v[C_VALUE])
@@ -201,6 +220,7 @@ static int store_row(struct ior_import *im, const void *row, size_t *imported)
 	sqlite3_bind_double(st, 3, r->value);
 	ior_db_bind_text(st, 4, r->unit);
 	sqlite3_bind_int(st, 5, r->higher_is_better);
+	sqlite3_bind_int(st, 21, r->warmup);
 	rc = ior_db_step_done(db, st, "cannot import into");
 	if (!rc)
 		(*imported)++;
@@ -215,7 +235,7 @@ static void row_free(void *row)
 int ior_db_import_samples_csv(struct ior_db *db, const char *path, size_t *imported)
 {
 	static const struct ior_import_kind kind = {
-		.columns = columns, .ncolumns = C_COUNT, .row_size = sizeof(struct row),
+		.columns = columns, .ncolumns = C_COUNT, .noptional = C_COUNT - C_REQUIRED, .row_size = sizeof(struct row),
 		.parse = parse_row, .check = check_duplicates, .store = store_row, .row_free = row_free,
 	};
 	return ior_import_csv(db, path, &kind, imported);

@@ -75,6 +75,7 @@ static bool row_read(sqlite3_stmt *st, struct ior_db_row *r)
 	r->clat_p999_us = sqlite3_column_double(st, 28);
 	r->clat_mean_us = sqlite3_column_double(st, 29);
 	r->fill = ior_db_column_dup(st, 30, &oom);
+	r->warmup = sqlite3_column_int(st, 31) != 0;
 	return !oom;
 }
 

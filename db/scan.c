@@ -22,10 +22,10 @@ static const char cells_sql[] =
 	"AND (?7 IS NULL OR r.started_at >= ?7) ORDER BY c.id";
 
 static const char samples_sql[] =
-	"SELECT cell_id, id, rep, value FROM samples WHERE cell_id BETWEEN ?1 AND ?2 ORDER BY cell_id, rep";
+	"SELECT cell_id, id, rep, value, warmup FROM samples WHERE cell_id BETWEEN ?1 AND ?2 ORDER BY cell_id, rep";
 
 static const char samples_detail_sql[] =
-	"SELECT cell_id, id, rep, value, bytes, ios, wall_s, usr_s, sys_s, measured_at, detail, fill, "
+	"SELECT cell_id, id, rep, value, warmup, bytes, ios, wall_s, usr_s, sys_s, measured_at, detail, fill, "
 	"lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us, clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us FROM samples WHERE cell_id BETWEEN ?1 AND ?2 ORDER BY cell_id, rep";
 
 static const char *text(sqlite3_stmt *st, int col)
@@ -105,18 +105,19 @@ static bool latency(sqlite3_stmt *st, int col, double *p50, double *p99, double 
 static int sample_row(sqlite3_stmt *st, void *fn, void *ctx)
 {
 	struct ior_db_sample_row s = { .cell_id = sqlite3_column_int64(st, 0), .sample_id = sqlite3_column_int64(st, 1),
-				       .rep = sqlite3_column_int(st, 2), .value = sqlite3_column_double(st, 3) };
-	if (sqlite3_column_count(st) > 4) {
-		s.bytes = (uint64_t)sqlite3_column_int64(st, 4);
-		s.ios = (uint64_t)sqlite3_column_int64(st, 5);
-		s.wall_s = sqlite3_column_double(st, 6);
-		s.usr_s = sqlite3_column_double(st, 7);
-		s.sys_s = sqlite3_column_double(st, 8);
-		s.measured_at = text(st, 9);
-		s.detail = text(st, 10);
-		s.fill = text(st, 11);
-		s.has_latency = latency(st, 12, &s.lat_p50_us, &s.lat_p99_us, &s.lat_p999_us, &s.lat_mean_us);
-		s.has_clat = latency(st, 16, &s.clat_p50_us, &s.clat_p99_us, &s.clat_p999_us, &s.clat_mean_us);
+				       .rep = sqlite3_column_int(st, 2), .value = sqlite3_column_double(st, 3),
+				       .warmup = sqlite3_column_int(st, 4) != 0 };
+	if (sqlite3_column_count(st) > 5) {
+		s.bytes = (uint64_t)sqlite3_column_int64(st, 5);
+		s.ios = (uint64_t)sqlite3_column_int64(st, 6);
+		s.wall_s = sqlite3_column_double(st, 7);
+		s.usr_s = sqlite3_column_double(st, 8);
+		s.sys_s = sqlite3_column_double(st, 9);
+		s.measured_at = text(st, 10);
+		s.detail = text(st, 11);
+		s.fill = text(st, 12);
+		s.has_latency = latency(st, 13, &s.lat_p50_us, &s.lat_p99_us, &s.lat_p999_us, &s.lat_mean_us);
+		s.has_clat = latency(st, 17, &s.clat_p50_us, &s.clat_p99_us, &s.clat_p999_us, &s.clat_mean_us);
 	}
 	return ((ior_db_sample_fn)fn)(ctx, &s);
 }

@@ -35,6 +35,7 @@ struct ior_db_sample_row {
 	int64_t cell_id, sample_id;
 	int rep;
 	double value;
+	bool warmup;                          /* a warm-up repetition: loaded, never judged */
 	/* detail */
 	uint64_t bytes, ios;
 	double wall_s, usr_s, sys_s;

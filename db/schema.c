@@ -280,6 +280,30 @@ static const char step7[] =
 	"CREATE INDEX bisect_log_bisect ON bisect_log (bisect_id, id);\n"
 	"PRAGMA user_version = 7;\n";
 
+
+/* Warm-up repetitions (the matrix's warmup = N): measured and stored like any other, in the
+ * run's repetition numbering (they come first), and marked so verdicts, alerts and change
+ * points leave them out. Every sample stored before this step was measured as a repetition. */
+static const char step8[] =
+	"ALTER TABLE samples ADD COLUMN warmup INTEGER NOT NULL DEFAULT 0 CHECK (warmup IN (0, 1));\n"
+	"DROP VIEW sample_view;\n"
+	"CREATE VIEW sample_view AS\n"
+	"SELECT s.id AS sample_id, r.id AS run_id, c.id AS cell_id, h.id AS host_id, k.id AS kernel_id,\n"
+	"  d.id AS device_id, h.name AS host, k.release AS kernel, k.git_commit AS kernel_commit,\n"
+	"  d.name AS device, d.path AS device_path, c.scheduler, c.engine, c.engine_type, c.params,\n"
+	"  c.status AS cell_status, r.status AS run_status, r.started_at AS run_started_at,\n"
+	"  s.rep, s.value, s.unit, s.higher_is_better, s.bytes, s.ios, s.wall_s, s.usr_s, s.sys_s,\n"
+	"  s.lat_p50_us, s.lat_p99_us, s.lat_p999_us, s.detail, s.measured_at,\n"
+	"  s.fill, s.lat_mean_us, s.clat_p50_us, s.clat_p99_us, s.clat_p999_us, s.clat_mean_us, r.rep_order,\n"
+	"  s.warmup\n"
+	"FROM samples s\n"
+	"JOIN cells c ON c.id = s.cell_id\n"
+	"JOIN runs r ON r.id = c.run_id\n"
+	"JOIN hosts h ON h.id = r.host_id\n"
+	"JOIN kernels k ON k.id = r.kernel_id\n"
+	"JOIN devices d ON d.id = c.device_id;\n"
+	"PRAGMA user_version = 8;\n";
+
 static const struct {
 	int version;
 	const char *sql;
@@ -291,6 +315,7 @@ static const struct {
 	{ 5, step5 },
 	{ 6, step6 },
 	{ 7, step7 },
+	{ 8, step8 },
 };
 
 _Static_assert(sizeof(steps) / sizeof(steps[0]) == IOR_DB_SCHEMA_VERSION,

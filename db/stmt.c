@@ -56,14 +56,14 @@ static const char *const sql[IOR_STMT_COUNT] = {
 	[IOR_STMT_SAMPLE_INSERT] =
 		"INSERT INTO samples (cell_id, rep, value, unit, higher_is_better, bytes, ios, wall_s, usr_s, "
 		"sys_s, lat_p50_us, lat_p99_us, lat_p999_us, detail, lat_mean_us, clat_p50_us, clat_p99_us, "
-		"clat_p999_us, clat_mean_us, fill) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+		"clat_p999_us, clat_mean_us, fill, warmup) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
 	[IOR_STMT_SAMPLE_AT_REP] = "SELECT value, unit FROM samples WHERE cell_id = ?1 AND rep = ?2",
 	[IOR_STMT_SAMPLES] =
 		"SELECT run_id, cell_id, host, kernel, device, scheduler, engine, params, unit, rep, value, "
 		"higher_is_better, sample_id, engine_type, run_status, detail, measured_at, bytes, ios, "
 		"wall_s, usr_s, sys_s, lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us, clat_p50_us, "
-		"clat_p99_us, clat_p999_us, clat_mean_us, fill FROM sample_view "
+		"clat_p99_us, clat_p999_us, clat_mean_us, fill, warmup FROM sample_view "
 		"WHERE (?1 IS NULL OR host = ?1) AND (?2 IS NULL OR kernel = ?2) AND (?3 IS NULL OR device = ?3) "
 		"AND (?4 IS NULL OR scheduler = ?4) AND (?5 IS NULL OR engine = ?5) "
 		"AND (?6 IS NULL OR run_id = ?6) "

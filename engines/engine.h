@@ -48,6 +48,7 @@ struct ior_sample {
 	bool has_clat;           /* clat_* are set */
 	double clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us;
 	const char *fill;        /* the data the measured device held; NULL: the target's fill */
+	bool warmup;             /* set by the run, not the engine: a warm-up repetition (matrix warmup = N) */
 	char detail[256];        /* engine-specific facts worth keeping (tool version, loop stack, ...) */
 };
 

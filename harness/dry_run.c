@@ -44,7 +44,7 @@ int ior_dry_run(FILE *out, const struct ior_matrix *m)
 	size_t nall = 0;
 	if (ior_blockdev_list(&all, &nall) != IOR_OK)
 		nall = 0;
-	uint64_t cells = 0, unknown = 0;
+	uint64_t cells = 0, unknown = 0, warmups = 0;
 	double seconds = 0;
 	uint64_t reps = m->settings.max_repetitions ? m->settings.max_repetitions : m->settings.repetitions;
 	fprintf(out, "%-16s %-14s %-28s %s\n", "device", "scheduler", "engine", "parameters");
@@ -62,16 +62,21 @@ int ior_dry_run(FILE *out, const struct ior_matrix *m)
 				here |= strcmp(offered[i], scheds[s]) == 0;
 			for (size_t e = 0; e < m->nengines; e++) {
 				const struct ior_matrix_engine *en = &m->engines[e];
-				fprintf(out, "%-16s %-14s %-28s %s%s\n", m->devices[d].name, scheds[s], en->name, en->params,
-					here ? "" : "  (not offered here: unavailable)");
+				uint64_t warm = ior_matrix_warmup(m, en);
+				char extra[48] = "";
+				if (warm)
+					snprintf(extra, sizeof(extra), "  (+%llu warm-up)", (unsigned long long)warm);
+				fprintf(out, "%-16s %-14s %-28s %s%s%s\n", m->devices[d].name, scheds[s], en->name, en->params,
+					extra, here ? "" : "  (not offered here: unavailable)");
 				cells++;
 				if (!here)
 					continue; /* an unavailable cell takes no time */
+				warmups += warm;
 				double each = en->ops->duration ? en->ops->duration(en->opts) : -1;
 				if (each < 0)
 					unknown++;
 				else
-					seconds += each * (double)reps;
+					seconds += each * (double)(reps + warm);
 			}
 		}
 		ior_strv_free(scheds);
@@ -79,9 +84,11 @@ int ior_dry_run(FILE *out, const struct ior_matrix *m)
 	free(all);
 	char est[64];
 	format_seconds(est, sizeof(est), seconds);
-	fprintf(out, "%llu cells (%zu devices, %zu engines after sweeps), %llu repetitions each%s: ",
-		(unsigned long long)cells, m->ndevices, m->nengines, (unsigned long long)reps,
-		m->settings.max_repetitions ? " at most" : "");
+	fprintf(out, "%llu cells (%zu devices, %zu engines after sweeps), %llu repetitions each%s", (unsigned long long)cells,
+		m->ndevices, m->nengines, (unsigned long long)reps, m->settings.max_repetitions ? " at most" : "");
+	if (warmups)  /* measured like the rest, so they take their time: counted in the estimate */
+		fprintf(out, ", plus %llu warm-up repetitions in all (not judged)", (unsigned long long)warmups);
+	fputs(": ", out);
 	if (unknown)
 		fprintf(out, "at least %s of measuring; %llu cells' engines cannot say how long they take\n", est,
 			(unsigned long long)unknown);

@@ -70,6 +70,18 @@ static size_t count_cells(const struct ior_matrix *m, struct ior_run_device *dev
 	return cells;
 }
 
+/* The repetitions the progress line counts: each engine's measured ones and its warm-ups, once
+ * per scheduler of each device (cells is a multiple of the engine count). */
+static size_t reps_total(const struct ior_matrix *m, size_t cells)
+{
+	if (!m->nengines)
+		return 0;
+	size_t per_round = 0;
+	for (size_t e = 0; e < m->nengines; e++)
+		per_round += (size_t)(m->settings.repetitions + ior_matrix_warmup(m, &m->engines[e]));
+	return cells / m->nengines * per_round;
+}
+
 static int run_cells(struct ior_cell_runner *r, struct ior_run_device *devs)
 {
 	for (size_t d = 0; d < r->m->ndevices; d++) {
@@ -200,7 +212,7 @@ static int run_body(struct ior_db *db, const struct ior_matrix *m, const struct 
 	if (rc == IOR_OK) {
 		runner.host = host;
 		size_t cells = count_cells(m, devs);
-		ior_progress_start(&runner.progress, opts->progress, cells, cells * m->settings.repetitions);
+		ior_progress_start(&runner.progress, opts->progress, cells, reps_total(m, cells));
 		rc = run_cells(&runner, devs);
 		ior_progress_finish(&runner.progress);
 	}

@@ -93,10 +93,11 @@ struct cell {
 	enum ior_cell_status status;
 	char reason[512];
 	char what[256];              /* "scratch mq-deadline randread", for the progress line */
-	int cap;                     /* repetitions at most */
+	int cap;                     /* repetitions at most, warm-ups included */
+	int warmup;                  /* the first this many repetitions are warm-ups: stored marked, not judged */
 	bool adaptive;
 	struct ior_adaptive rule;
-	double *values;              /* the cell's samples so far, for the adaptive rule */
+	double *values;              /* the cell's measured samples so far (no warm-ups), for the adaptive rule */
 	double *base;
 	size_t nbase;
 };
@@ -117,8 +118,9 @@ static int mark(struct ior_cell_runner *r, struct ior_run_device *dev, struct ce
 		rc = ior_db_cell_set_status(r->db, c->cell_id, status, reason);
 	if (rc == IOR_OK)
 		count_status(r->summary, status);
-	/* the cell's repetitions will never run: keep the ETA honest */
-	r->progress.reps_total -= r->progress.reps_total >= r->m->settings.repetitions ? r->m->settings.repetitions : 0;
+	/* the cell's repetitions (and warm-ups) will never run: keep the ETA honest */
+	size_t reps = (size_t)(r->m->settings.repetitions + ior_matrix_warmup(r->m, c->engine));
+	r->progress.reps_total -= r->progress.reps_total >= reps ? reps : 0;
 	return rc;
 }
 
@@ -200,7 +202,7 @@ static size_t baseline_values(struct ior_cell_runner *r, const struct ior_run_de
 	if (ior_db_samples(r->db, &f, &rows, &n) != IOR_OK)
 		return 0;
 	for (size_t i = 0; i < n && kept < max; i++)
-		if (strcmp(rows[i].params, engine->params) == 0)
+		if (strcmp(rows[i].params, engine->params) == 0 && !rows[i].warmup)
 			out[kept++] = rows[i].value;
 	ior_db_rows_free(rows, n);
 	return kept;
@@ -218,7 +220,7 @@ static int set_up(struct ior_cell_runner *r, struct ior_run_device *dev, struct 
 		int stored = 0;
 		if ((rc = ior_db_cell_sample_count(r->db, c->cell_id, &stored)) != 0)
 			return rc;
-		if ((uint64_t)stored >= r->m->settings.repetitions) {
+		if ((uint64_t)stored >= r->m->settings.repetitions + ior_matrix_warmup(r->m, c->engine)) {
 			count_status(r->summary, IOR_CELL_OK);
 			return ior_db_cell_set_status(r->db, c->cell_id, IOR_CELL_OK, NULL);
 		}
@@ -227,7 +229,8 @@ static int set_up(struct ior_cell_runner *r, struct ior_run_device *dev, struct 
 	c->writes = (ior_engine_flags(c->engine->ops, c->engine->opts) & IOR_ENGINE_WRITES) != 0;
 	snprintf(c->what, sizeof(c->what), "%s %s %s", dev->spec->name, c->sched, c->engine->name);
 	c->adaptive = adaptive_setup(r->m, &c->rule);
-	c->cap = c->adaptive ? (int)c->rule.max_reps : (int)r->m->settings.repetitions;
+	c->warmup = (int)ior_matrix_warmup(r->m, c->engine);
+	c->cap = c->warmup + (c->adaptive ? (int)c->rule.max_reps : (int)r->m->settings.repetitions);
 	c->values = calloc((size_t)c->cap, sizeof(double));
 	c->base = calloc((size_t)c->cap * 4 + 64, sizeof(double));
 	if (!c->values || !c->base)
@@ -303,17 +306,24 @@ static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev,
 {
 	if (ior_stop_requested())
 		return IOR_EINTERRUPTED;
+	bool warmup = rep <= c->warmup;
+	double *slot = warmup ? &c->values[0] : &c->values[rep - c->warmup - 1];  /* a warm-up's value is not kept */
 	if (r->opts->resume_run_id) {
 		/* run --resume: a repetition measured before the interruption is kept, not redone */
 		bool exists = false;
-		int rc = ior_db_sample_at(r->db, c->cell_id, rep, &exists, &c->values[rep - 1]);
+		double stored = 0;
+		int rc = ior_db_sample_at(r->db, c->cell_id, rep, &exists, &stored);
+		if (!rc && exists && !warmup)
+			*slot = stored;
 		if (rc || exists)
 			return rc;
 	}
 	int rc = ready(r, dev, c, rep);
 	if (rc || c->stopped)
 		return rc;
-	ior_progress_update(&r->progress, c->index, rep, c->cap, c->what);
+	char what[300];
+	snprintf(what, sizeof(what), "%s%s", c->what, warmup ? " (warm-up)" : "");
+	ior_progress_update(&r->progress, c->index, rep, c->cap, what);
 	if (r->m->settings.drop_caches && drop_caches() != IOR_OK) {
 		stop_cell(c, IOR_CELL_FAILED, ior_error_last(), "", 0);
 		return IOR_OK;
@@ -330,9 +340,11 @@ static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev,
 	}
 	if (!sample.fill)
 		sample.fill = dev->target.fill;
+	sample.warmup = warmup;
 	if ((rc = ior_db_sample_add(r->db, c->cell_id, rep, &sample)) != 0)
 		return rc;
-	c->values[rep - 1] = sample.value;
+	if (!warmup)
+		*slot = sample.value;
 	c->rule.cmp.higher_is_better = sample.higher_is_better;
 	r->summary->samples++;
 	ior_progress_rep_done(&r->progress);
@@ -342,14 +354,15 @@ static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev,
 /* After repetition rep: adaptive cells stop once stable (or decided against the baseline). */
 static void adaptive_look(struct cell *c, int rep)
 {
-	if (!c->adaptive || c->stopped)
+	if (!c->adaptive || c->stopped || rep <= c->warmup)
 		return;
 	char why[256];
-	enum ior_adapt next = ior_adaptive_next(&c->rule, c->values, (size_t)rep, c->nbase ? c->base : NULL, c->nbase,
-						why, sizeof(why));
+	int measured = rep - c->warmup;
+	enum ior_adapt next = ior_adaptive_next(&c->rule, c->values, (size_t)measured, c->nbase ? c->base : NULL,
+						c->nbase, why, sizeof(why));
 	if (next != IOR_ADAPT_CONTINUE) {
 		/* the report shows how many repetitions the cell took, and why it stopped there */
-		snprintf(c->reason, sizeof(c->reason), "adaptive: stopped after %d repetitions: %s", rep, why);
+		snprintf(c->reason, sizeof(c->reason), "adaptive: stopped after %d repetitions: %s", measured, why);
 		c->stopped = true;
 	}
 }

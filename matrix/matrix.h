@@ -23,6 +23,14 @@ struct ior_matrix_settings {
 	int order;                 /* enum ior_matrix_order: how repetitions of a device's cells follow each other */
 	uint64_t order_seed;       /* order = random: the seed; 0 = one chosen at run time (and recorded) */
 	uint64_t max_cells;        /* a matrix that expands past this many cells is refused (sweeps multiply) */
+	uint64_t warmup;           /* warm-up repetitions per cell before the measured ones; an engine's own wins */
+};
+
+/* Keys every [engine NAME] section (and [defaults], [defaults TYPE]) takes beside its type's
+ * own: how the harness runs the cell, not how the engine measures, so not in the cell's params. */
+struct ior_matrix_job {
+	uint64_t warmup;           /* warm-up repetitions: measured, stored marked, never judged */
+	bool warmup_set;           /* given for this engine (else [matrix] warmup applies) */
 };
 
 /* Repetition order. interleaved (the default): repetition 1 of every cell of a device, then
@@ -57,6 +65,7 @@ struct ior_matrix_engine {
 	const struct ior_engine_ops *ops;
 	void *opts;                /* ops->options_size bytes, filled from ops->options */
 	char *params;              /* canonical ior_options_format() text, stored with each cell */
+	struct ior_matrix_job job;
 };
 
 struct ior_matrix {
@@ -77,6 +86,10 @@ struct ior_matrix {
 /* Row tables, exposed so the command line and --help use the same data. */
 const struct ior_option *ior_matrix_settings_options(void);
 const struct ior_option *ior_matrix_device_options(void);
+const struct ior_option *ior_matrix_job_options(void);
+
+/* An engine's warm-up repetitions: its own (or its [defaults]'), else [matrix] warmup. */
+uint64_t ior_matrix_warmup(const struct ior_matrix *m, const struct ior_matrix_engine *e);
 
 /* Parses and validates. Every error names "file:line: key: problem" and
  * nothing is returned from an invalid matrix. */

@@ -55,13 +55,19 @@ static const struct ior_ini_section *typed_defaults(const struct defaults *d, co
 	return NULL;
 }
 
+/* A key every engine section takes (ior_matrix_job_options), whatever its type. */
+static bool job_key(const char *key)
+{
+	return row_of(ior_matrix_job_options(), key) != NULL;
+}
+
 static int effective_entries(struct effective *eff, const struct ior_engine_ops *ops, const struct defaults *d,
 			     const struct ior_ini_section *s)
 {
 	eff->n = 0;
 	int rc = IOR_OK;
 	for (size_t i = 0; rc == IOR_OK && d->all && i < d->all->nentries; i++)
-		if (row_of(ops->options, d->all->entries[i].key))
+		if (row_of(ops->options, d->all->entries[i].key) || job_key(d->all->entries[i].key))
 			rc = put(eff, &d->all->entries[i], s);
 	const struct ior_ini_section *t = typed_defaults(d, ops->name);
 	for (size_t i = 0; rc == IOR_OK && t && i < t->nentries; i++)
@@ -149,7 +155,12 @@ static int make_engine(struct ior_matrix_engine *out, const struct ior_engine_op
 		for (size_t a = 0; a < nax; a++)
 			if (ax[a].e == eff->e[i])
 				value = ax[a].values[pick[a]];
-		rc = ior_matrix_apply_entry(ops->options, out->opts, eff->e[i], value);
+		if (job_key(eff->e[i]->key)) {
+			rc = ior_matrix_apply_entry(ior_matrix_job_options(), &out->job, eff->e[i], value);
+			out->job.warmup_set |= strcmp(eff->e[i]->key, "warmup") == 0;
+		} else {
+			rc = ior_matrix_apply_entry(ops->options, out->opts, eff->e[i], value);
+		}
 	}
 	return rc ? rc : ior_matrix_engine_params(&out->params, ops, out->opts);
 }
@@ -239,9 +250,12 @@ static int check_typed(const struct ior_ini_section *s)
 	if (!blob)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	int rc = ior_options_defaults(ops->options, blob);
+	struct ior_matrix_job job = { 0 };
 	for (size_t i = 0; rc == IOR_OK && i < s->nentries; i++)
 		rc = strcmp(s->entries[i].key, "type") == 0
 			     ? ior_matrix_locate(ior_error_set(IOR_EINVALID, "a [defaults] section sets no type"), s, "type")
+		     : job_key(s->entries[i].key)
+			     ? ior_matrix_apply_entry(ior_matrix_job_options(), &job, &s->entries[i], s->entries[i].value)
 			     : ior_matrix_apply_entry(ops->options, blob, &s->entries[i], s->entries[i].value);
 	ior_options_free(ops->options, blob);
 	free(blob);
@@ -261,7 +275,11 @@ static int check_general(struct ior_matrix *m, const struct ior_ini_section *s, 
 			return ior_error_set(IOR_EINVALID, "%s: type: a [defaults] section sets no type", where);
 		struct ior_suggestion near;
 		ior_suggest_init(&near);
-		bool known = false, used = false;
+		bool known = job_key(e->key), used = known && n > 0;
+		struct ior_matrix_job job = { 0 };
+		int rc = known ? ior_matrix_apply_entry(ior_matrix_job_options(), &job, e, e->value) : IOR_OK;
+		if (rc)
+			return rc;  /* checked here too: every engine may set its own and leave this unused */
 		for (size_t t = 0; t < ior_engine_count(); t++) {
 			for (const struct ior_option *r = ior_engine_at(t)->options; r && r->name; r++) {
 				known |= strcmp(r->name, e->key) == 0;
@@ -270,6 +288,8 @@ static int check_general(struct ior_matrix *m, const struct ior_ini_section *s, 
 		}
 		for (size_t k = 0; k < n; k++)
 			used |= row_of(v[k].ops->options, e->key) != NULL;
+		for (const struct ior_option *r = ior_matrix_job_options(); r->name; r++)
+			ior_suggest_consider(&near, e->key, r->name);
 		if (!known && near.best)
 			return ior_error_set(IOR_EINVALID, "%s: %s: no engine type has this key (did you mean '%s'?)", where,
 					     e->key, near.best);

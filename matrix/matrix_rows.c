@@ -10,6 +10,14 @@
 
 #define SETTING(field) offsetof(struct ior_matrix_settings, field)
 #define DEVICE(field) offsetof(struct ior_matrix_device_opts, field)
+#define JOB(field) offsetof(struct ior_matrix_job, field)
+
+/* Why warm-up: a cell's first repetition can measure something else than the rest (a tmpfs
+ * allocating its pages, a cache filling: the seed-loop tmpfs cell's first repetition ran at
+ * 356 MiB/s against 1,600-1,800). The report flags such a cell (reports/trend.h); warmup = N
+ * runs N repetitions first, stores them marked and judges only the others. */
+#define WARMUP_HELP "repetitions run first for each cell, stored marked as warm-up and left out of verdicts, " \
+		    "alerts and change points"
 
 static const struct ior_option settings_rows[] = {
 	{ .name = "repetitions", .type = IOR_OPT_UINT, .offset = SETTING(repetitions), .min = 1, .max = 10000,
@@ -35,6 +43,14 @@ static const struct ior_option settings_rows[] = {
 				  "after sweeps)" },
 	{ .name = "order_seed", .type = IOR_OPT_UINT, .offset = SETTING(order_seed), .min = 0, .max = 4294967295.0,
 	  .def = "0", .help = "order = random: the seed (0: chosen at run time); the run records the one used" },
+	{ .name = "warmup", .type = IOR_OPT_UINT, .offset = SETTING(warmup), .min = 0, .max = 10000, .def = "0",
+	  .help = WARMUP_HELP " (an engine's own warmup wins)" },
+	IOR_OPTION_END
+};
+
+static const struct ior_option job_rows[] = {
+	{ .name = "warmup", .type = IOR_OPT_UINT, .offset = JOB(warmup), .min = 0, .max = 10000,
+	  .help = WARMUP_HELP " (default: [matrix] warmup)" },
 	IOR_OPTION_END
 };
 
@@ -70,6 +86,16 @@ const struct ior_option *ior_matrix_settings_options(void)
 const struct ior_option *ior_matrix_device_options(void)
 {
 	return device_rows;
+}
+
+const struct ior_option *ior_matrix_job_options(void)
+{
+	return job_rows;
+}
+
+uint64_t ior_matrix_warmup(const struct ior_matrix *m, const struct ior_matrix_engine *e)
+{
+	return e->job.warmup_set ? e->job.warmup : m->settings.warmup;
 }
 
 bool ior_matrix_valid_name(const char *name)

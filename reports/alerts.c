@@ -225,7 +225,11 @@ static int cell_alert(struct ior_alert *a, struct ctx *x, size_t gi, size_t c, b
 			return IOR_ERROR;
 	const struct sorted *sorted = &x->cells[cell->series];
 	other_kernels(a, x->rt, &x->rt->series[cell->series], sorted, gi, false, cell->st.spread);
-	*alerts = judge(a, &cell->st, &x->here, sorted, x->o);
+	a->spread_alert = judge(a, &cell->st, &x->here, sorted, x->o);
+	a->trend = cell->trend;
+	*alerts = a->spread_alert || a->trend.kind != IOR_TREND_NONE;
+	if (!a->spread_alert && *alerts)
+		a->severity = IOR_ALERT_TREND_SEVERITY;
 	return IOR_OK;
 }
 
@@ -287,12 +291,26 @@ static size_t describe_axis(char *buf, size_t len, const char *what, const struc
 
 void ior_alert_describe(char *buf, size_t len, const struct ior_alert *a)
 {
-	char head[400], h[600], e[600];
+	char head[700], h[600], e[600];
 	if (a->kind == IOR_ALERT_DEVICE)
 		snprintf(head, sizeof(head), "device '%s' on %s", a->device, a->kernel);
 	else
 		snprintf(head, sizeof(head), "cell '%s' %s on %s", a->device, a->scheduler ? a->scheduler : "-",
 			 a->kernel);
+	if (a->trend.kind != IOR_TREND_NONE) {
+		/* the order of the repetitions explains the spread: say so before the spread's figures */
+		char t[300];
+		size_t at = strlen(head);
+		ior_trend_describe(t, sizeof(t), &a->trend);
+		snprintf(head + at, sizeof(head) - at, ": %s: that is not plain spread (%s)", t,
+			 a->trend.kind == IOR_TREND_WARMUP ? "warmup = N runs that many repetitions first and leaves them out"
+							   : "the repetitions are not alike: the host or device changed while they ran");
+		if (!a->spread_alert) {
+			snprintf(buf, len, "%s; spread %.1f%% over %zu samples (%.2f to %.2f) is within the threshold %.1f%%",
+				 head, a->spread * 100, a->n, a->min, a->max, a->threshold * 100);
+			return;
+		}
+	}
 	if (isnan(a->peer_median)) {
 		snprintf(buf, len, "%s: spread %.1f%% over %zu samples (%.2f to %.2f) exceeds %.0f%%; nothing to compare it with",
 			 head, a->spread * 100, a->n, a->min, a->max, a->floor * 100);

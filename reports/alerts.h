@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "reports/table.h"
+#include "reports/trend.h"
 
 /*
  * The rule, for a device on a kernel (and likewise for a cell):
@@ -29,6 +30,8 @@
  * spread under 10% cannot hide a difference a tester is looking for.
  */
 #define IOR_ALERT_FLOOR 0.10
+/* The severity of a cell alert raised by its trend alone: just at its threshold. */
+#define IOR_ALERT_TREND_SEVERITY 1.0
 #define IOR_ALERT_PEER_RATIO 2.0
 
 struct ior_alert_opts {
@@ -68,12 +71,17 @@ struct ior_alert {
 	double floor, peer_ratio;
 	double severity;          /* spread / threshold: how far past it, for "most severe first" */
 	struct ior_alert_axis here, elsewhere;
+	/* A cell's repetitions in one of its runs follow a trend (reports/trend.h): its spread is
+	 * warm-up or drift, not plain noise, and a cell with a trend alerts even when its spread
+	 * stays under the threshold (spread_alert false). Always none for a device. */
+	struct ior_trend trend;
+	bool spread_alert;        /* the spread rule alone would alert */
 };
 
 /* Every alert over the model, devices first within each group. */
 int ior_alerts_compute(struct ior_alert **out, size_t *n, const struct ior_rt *rt, const struct ior_alert_opts *o);
 
-/* The alert in words, with the comparison to its peers:
+/* The alert in words, with the comparison to its peers (a trend first, when the cell has one):
  * "device 'SSD RAID' on 2.6.32: spread 66.9% over 9 samples (...), 3.6x the peers' median ...". */
 void ior_alert_describe(char *buf, size_t len, const struct ior_alert *a);
 

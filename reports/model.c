@@ -17,23 +17,33 @@ void ior_report_opts_default(struct ior_report_opts *o)
 	ior_compare_opts_default(&o->compare);
 }
 
+/* The tables, and everything judged from them, take each cell's measured repetitions only:
+ * warm-up repetitions stay in r->values for the renderers that list every sample. */
 static int tables(struct ior_report *r)
 {
 	struct ior_rt_input *in = malloc((r->ncells ? r->ncells : 1) * sizeof(*in));
-	if (!in)
+	double *kept = malloc((r->nsamples ? r->nsamples : 1) * sizeof(*kept));
+	if (!in || !kept) {
+		free(in), free(kept);
 		return ior_error_set(IOR_ERROR, "out of memory");
-	size_t n = 0;
+	}
+	size_t n = 0, at = 0;
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct ior_report_cell *c = &r->cells[i];
-		if (c->n)
+		size_t from = at;
+		for (size_t k = 0; k < c->n; k++)
+			if (!r->warmup || !r->warmup[c->first + k])
+				kept[at++] = r->values[c->first + k];
+		if (at > from)
 			in[n++] = (struct ior_rt_input){ .host = c->host, .kernel = c->kernel, .engine = c->engine,
 							 .params = c->params, .device = c->device,
 							 .scheduler = c->scheduler, .unit = c->unit, .fill = c->fill,
 							 .higher_is_better = c->higher_is_better, .order = c->cell_id,
-							 .values = r->values + c->first, .n = c->n };
+							 .values = kept + from, .n = at - from };
 	}
 	int rc = ior_rt_build_cells(&r->rt, in, n);
 	free(in);
+	free(kept);
 	return rc;
 }
 
@@ -166,8 +176,9 @@ static int cells_from_rows(struct ior_report *r, const struct ior_db_row *rows, 
 	r->cells = calloc(n ? n : 1, sizeof(*r->cells));
 	r->values = malloc((n ? n : 1) * sizeof(*r->values));
 	r->reps = malloc((n ? n : 1) * sizeof(*r->reps));
+	r->warmup = calloc(n ? n : 1, sizeof(*r->warmup));
 	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
-	if (!r->cells || !r->values || !r->reps || !idx) {
+	if (!r->cells || !r->values || !r->reps || !r->warmup || !idx) {
 		free(idx);
 		return ior_error_set(IOR_ERROR, "out of memory");
 	}
@@ -180,6 +191,7 @@ static int cells_from_rows(struct ior_report *r, const struct ior_db_row *rows, 
 		const struct ior_db_row *x = &rows[idx[i]];
 		r->values[i] = x->value;
 		r->reps[i] = x->rep;
+		r->warmup[i] = x->warmup;
 		r->cells[r->ncells++] = (struct ior_report_cell){
 			.cell_id = x->cell_id, .run_id = x->run_id, .host = ior_intern(in, x->host, &oom),
 			.kernel = ior_intern(in, x->kernel, &oom), .device = ior_intern(in, x->device, &oom),
@@ -187,7 +199,7 @@ static int cells_from_rows(struct ior_report *r, const struct ior_db_row *rows, 
 			.params = ior_intern(in, x->params, &oom), .unit = ior_intern(in, x->unit, &oom),
 			.status = ior_intern(in, "ok", &oom), .fill = ior_intern(in, x->fill, &oom),
 			.higher_is_better = x->higher_is_better,
-			.first = i, .n = 1,
+			.first = i, .n = 1, .nwarmup = x->warmup,
 		};
 		struct ior_report_cell *c = &r->cells[r->ncells - 1];
 		c->in_view = ior_report_cell_matches_view(&r->opts, c->kernel, c->device, c->scheduler, c->engine);
@@ -234,6 +246,7 @@ void ior_report_free(struct ior_report *r)
 	free(r->boots);
 	free(r->values);
 	free(r->reps);
+	free(r->warmup);
 	free(r->detail);
 	free(r->alerts);
 	free(r->alert_in_view);

@@ -45,7 +45,8 @@ struct ior_report_cell {
 	const char *fill;                   /* what the scratch device held: random, zeros, sparse; NULL unknown */
 	const char *rep_order;              /* interleaved, sequential, random; NULL unknown */
 	bool higher_is_better;
-	size_t first, n;                    /* its samples in ior_report.values / reps / detail */
+	size_t first, n;                    /* its samples in ior_report.values / reps / warmup / detail */
+	size_t nwarmup;                     /* of them warm-up repetitions (matrix warmup = N): shown, never judged */
 	bool in_view;
 };
 
@@ -129,6 +130,7 @@ struct ior_report {
 	size_t ncells;
 	double *values;                     /* every sample, cell by cell */
 	int *reps;
+	bool *warmup;                       /* per sample: a warm-up repetition, left out of tables, alerts, changes, verdicts */
 	struct ior_report_sample_detail *detail;  /* NULL unless IOR_REPORT_DETAIL */
 	size_t nsamples;
 	struct ior_report_fill *fills;

@@ -74,6 +74,8 @@ static int on_sample(void *ctx, const struct ior_db_sample_row *s)
 	size_t at = c->first + c->n++;
 	r->values[at] = s->value;
 	r->reps[at] = s->rep;
+	r->warmup[at] = s->warmup;
+	c->nwarmup += s->warmup;
 	if (l->detail) {
 		struct ior_report_sample_detail *d = &r->detail[at];
 		*d = (struct ior_report_sample_detail){ .sample_id = s->sample_id, .bytes = s->bytes, .ios = s->ios,
@@ -118,9 +120,10 @@ int ior_report_load(struct ior_report *r, struct ior_db *db, const struct ior_db
 	size_t n = r->nsamples ? r->nsamples : 1;
 	r->values = malloc(n * sizeof(*r->values));
 	r->reps = malloc(n * sizeof(*r->reps));
+	r->warmup = calloc(n, sizeof(*r->warmup));
 	if (l.detail)
 		r->detail = calloc(n, sizeof(*r->detail));
-	if (!r->values || !r->reps || (l.detail && !r->detail))
+	if (!r->values || !r->reps || !r->warmup || (l.detail && !r->detail))
 		return ior_error_set(IOR_ERROR, "out of memory");
 	if (!r->ncells)
 		return IOR_OK;

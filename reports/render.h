@@ -9,7 +9,7 @@
 #include "reports/model.h"
 
 /* The version of the JSON document (reports/report.schema.json); bumped on any change of its shape. */
-#define IOR_REPORT_JSON_VERSION 3   /* 2: vm_boots; 3: kernels[].commit */
+#define IOR_REPORT_JSON_VERSION 3   /* 2: vm_boots; 3: kernels[].commit, alerts' spread_alert and trend */
 
 struct ior_renderer {
 	const char *name;     /* the --format word */

@@ -12,7 +12,7 @@
 static const char header[] =
 	"host,kernel,device,device_model,scheduler,engine,engine_type,params,run,run_status,run_started_at,rep_order,"
 	"cell_status,rep,value,unit,higher_is_better,fill,bytes,ios,wall_s,usr_s,sys_s,lat_p50_us,lat_p99_us,"
-	"lat_p999_us,lat_mean_us,clat_p50_us,clat_p99_us,clat_p999_us,clat_mean_us,measured_at\n";
+	"lat_p999_us,lat_mean_us,clat_p50_us,clat_p99_us,clat_p999_us,clat_mean_us,measured_at,warmup\n";
 
 /* Appends s as a CSV field and a comma to the line being built. */
 static void field(FILE *line, const char *s)
@@ -111,7 +111,7 @@ static void sample(FILE *out, const struct ior_report *r, const struct ior_repor
 	*p = 0;
 	fputs(row, out);
 	ior_esc_csv(out, d ? d->measured_at : NULL);
-	fputc('\n', out);
+	fputs(r->warmup && r->warmup[at] ? ",1\n" : ",0\n", out);
 }
 
 /* In --alerts mode only the samples of the cells an alert or a regression names: the evidence. */

@@ -239,7 +239,9 @@ static void alert_rows(FILE *out, const struct ior_report *r)
 		const struct ior_rt_group *g = &r->rt->groups[a->group];
 		bool dev = a->kind == IOR_ALERT_DEVICE;
 		size_t series = dev ? g->devices[a->index].series : g->cells[a->index].series;
-		fputs("<tr class=\"alert\"><td class=\"l\">variance</td>", out);
+		/* a cell whose repetitions follow a trend says which, not "variance" */
+		fprintf(out, "<tr class=\"alert\"><td class=\"l\">%s</td>",
+			a->trend.kind != IOR_TREND_NONE ? ior_trend_name(a->trend.kind) : "variance");
 		td(out, a->host);
 		td(out, a->kernel);
 		td(out, a->engine);

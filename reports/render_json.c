@@ -247,6 +247,19 @@ static void axis(struct obj *o, const char *k, const struct ior_alert_axis *ax)
 	close_obj(&a);
 }
 
+/* A cell's warm-up or drift (reports/trend.h); kind "none" for no trend and for devices. */
+static void trend(struct obj *o, const struct ior_trend *t)
+{
+	key(o, "trend");
+	struct obj x = open_obj(o->out);
+	str(&x, "kind", ior_trend_name(t->kind));
+	num(&x, "tau", t->tau);
+	num(&x, "p", t->p);
+	count(&x, "warmup_repetitions", t->kind == IOR_TREND_WARMUP ? t->k : 0);
+	num(&x, "warmup_factor", t->kind == IOR_TREND_WARMUP ? t->factor : NAN);
+	close_obj(&x);
+}
+
 static void alerts(struct obj *root, const struct ior_report *r)
 {
 	key(root, "alerts");
@@ -272,6 +285,8 @@ static void alerts(struct obj *root, const struct ior_report *r)
 		num(&o, "severity", a->severity);
 		axis(&o, "here", &a->here);
 		axis(&o, "other_kernels", &a->elsewhere);
+		boolean(&o, "spread_alert", a->kind == IOR_ALERT_DEVICE || a->spread_alert);
+		trend(&o, &a->trend);
 		ior_alert_describe(text, sizeof(text), a);
 		str(&o, "text", text);
 		close_obj(&o);

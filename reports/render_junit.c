@@ -130,7 +130,41 @@ static void alert_case(FILE *out, const struct ior_report *r, size_t gi, size_t 
 	fputs("    </testcase>\n", out);
 }
 
-/* Every device of every kernel in view is a case, so a CI history shows a device going noisy. */
+/* A cell whose repetitions follow a trend (warm-up, drift) is a failed case of its own: the
+ * device's spread case says how noisy, this one that the order of the repetitions explains it. */
+static void trend_case(FILE *out, const struct ior_report *r, const struct ior_alert *a)
+{
+	const struct ior_rt_group *g = &r->rt->groups[a->group];
+	fputs("    <testcase", out);
+	classname(out, g->host, g->engine, g->params, a->device);
+	char name[320];
+	snprintf(name, sizeof(name), "trend of %s on %s", ior_render_sched(a->scheduler), g->kernel);
+	attr(out, "name", name);
+	fputs(" time=\"0\">\n      <properties>", out);
+	prop_text(out, "trend", ior_trend_name(a->trend.kind));
+	prop(out, "kendall_tau", "%.3f", a->trend.tau);
+	prop(out, "kendall_p", "%.3g", a->trend.p);
+	if (a->trend.kind == IOR_TREND_WARMUP) {
+		prop(out, "warmup_repetitions", "%.0f", (double)a->trend.k);
+		prop(out, "warmup_factor", "%.2f", a->trend.factor);
+	}
+	fputs("</properties>\n", out);
+	char words[1600];
+	ior_alert_describe(words, sizeof(words), a);
+	fprintf(out, "      <failure type=\"%s\"", ior_trend_name(a->trend.kind));
+	attr(out, "message", words);
+	fputc('>', out);
+	ior_esc_xml(out, words);
+	fputs("</failure>\n    </testcase>\n", out);
+}
+
+static bool trend_in_view(const struct ior_report *r, size_t i)
+{
+	return r->alert_in_view[i] && r->alerts[i].kind == IOR_ALERT_CELL && r->alerts[i].trend.kind != IOR_TREND_NONE;
+}
+
+/* Every device of every kernel in view is a case, so a CI history shows a device going noisy;
+ * then a case per cell with a trend. */
 static void alert_suite(FILE *out, const struct ior_report *r)
 {
 	size_t tests = 0, failures = 0;
@@ -140,12 +174,18 @@ static void alert_suite(FILE *out, const struct ior_report *r)
 				tests++;
 				failures += device_alert(r, g, d) != NULL;
 			}
+	for (size_t i = 0; i < r->nalerts; i++)
+		if (trend_in_view(r, i))
+			tests++, failures++;
 	fprintf(out, "  <testsuite name=\"ioregress variance alerts\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n",
 		tests, failures);
 	for (size_t g = 0; g < r->rt->ngroups; g++)
 		for (size_t d = 0; r->group_in_view[g] && d < r->rt->groups[g].ndevices; d++)
 			if (!r->opts.device || !strcmp(r->opts.device, r->rt->groups[g].devices[d].name))
 				alert_case(out, r, g, d, device_alert(r, g, d));
+	for (size_t i = 0; i < r->nalerts; i++)
+		if (trend_in_view(r, i))
+			trend_case(out, r, &r->alerts[i]);
 	fputs("  </testsuite>\n", out);
 }
 

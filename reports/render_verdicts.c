@@ -18,6 +18,24 @@ static void verdict_row(FILE *out, const struct ior_report *r, const struct ior_
 		(c->ratio - 1) * 100, ci, c->mw.p, c->hl_shift, ior_verdict_name(c->verdict), c->reason);
 }
 
+/* Where a compared cell's repetitions follow a trend, its spread is not noise the tests allow
+ * for: say so under the row (check's evidence is where a tester reads about variance). */
+static void trend_notes(FILE *out, const struct ior_report *r, const struct ior_report_verdict *v)
+{
+	const struct ior_rt_series *s = &r->rt->series[v->series];
+	const size_t groups[2] = { v->base_group, v->cand_group };
+	for (int side = 0; side < 2; side++) {
+		const struct ior_rt_member *m = ior_report_member(r, s, groups[side]);
+		const struct ior_trend *t = m ? &r->rt->groups[m->group].cells[m->index].trend : NULL;
+		if (!t || t->kind == IOR_TREND_NONE)
+			continue;
+		char words[300];
+		ior_trend_describe(words, sizeof(words), t);
+		fprintf(out, "  %s %s: %s%s\n", side ? "candidate" : "baseline", r->rt->groups[groups[side]].kernel, words,
+			t->kind == IOR_TREND_WARMUP ? " (warmup = N in the matrix runs them first and leaves them out)" : "");
+	}
+}
+
 static void left_out(FILE *out, const struct ior_report *r)
 {
 	for (size_t h = 0; h < r->ncommon; h++) {
@@ -52,8 +70,10 @@ int ior_render_verdicts_text(FILE *out, const struct ior_report *r)
 	fprintf(out, "%-12s %-12s %-12s %-10s %3s %3s %10s %10s %8s %18s %9s %9s  %s\n", "host", "device", "scheduler",
 		"engine", "nA", "nB", "median A", "median B", "change", "95% CI", "p", "HL shift", "verdict");
 	for (size_t i = 0; i < r->nverdicts; i++)
-		if (r->verdicts[i].in_view)
+		if (r->verdicts[i].in_view) {
 			verdict_row(out, r, &r->verdicts[i]);
+			trend_notes(out, r, &r->verdicts[i]);
+		}
 	if (r->verdict_only_baseline)
 		fprintf(out, "%zu baseline cell(s) have no candidate samples and were not compared\n",
 			r->verdict_only_baseline);

@@ -101,6 +101,9 @@ static int add_input(struct ior_rt_group *g, const struct ior_rt_input *r)
 	struct ior_rt_cell *c = d ? cell_slot(g, r->device, r->scheduler) : NULL;
 	if (!c)
 		return ior_error_set(IOR_ERROR, "out of memory");
+	/* each input is one run's repetitions in order: a trend is judged there, never across runs */
+	if (c->trend.kind == IOR_TREND_NONE)
+		ior_trend_detect(&c->trend, r->values, r->n, NULL);
 	merge_fill(&c->fill, c->n == 0, r->fill);
 	merge_fill(&d->fill, d->n == 0, r->fill);
 	int rc = append(&c->values, &c->n, r->values, r->n);
@@ -253,16 +256,21 @@ int ior_rt_build(struct ior_rt **out, const struct ior_db_row *rows, size_t n)
 		idx[i] = i;
 	if (!rc)
 		qsort_r(idx, n, sizeof(*idx), ior_rt_row_order, (void *)rows);
+	size_t prev = SIZE_MAX, k = 0;  /* warm-up repetitions are never judged: left out here */
 	for (size_t i = 0; !rc && i < n; i++) {
 		const struct ior_db_row *r = &rows[idx[i]];
-		values[i] = r->value;
-		if (!nin || rows[idx[i - 1]].cell_id != r->cell_id)
+		if (r->warmup)
+			continue;
+		values[k] = r->value;
+		if (!nin || rows[prev].cell_id != r->cell_id)
 			in[nin++] = (struct ior_rt_input){ .host = r->host, .kernel = r->kernel, .engine = r->engine,
 							   .params = r->params, .device = r->device,
 							   .scheduler = r->scheduler, .unit = r->unit, .fill = r->fill,
 							   .higher_is_better = r->higher_is_better,
-							   .order = r->cell_id, .values = &values[i] };
+							   .order = r->cell_id, .values = &values[k] };
 		in[nin - 1].n++;
+		k++;
+		prev = idx[i];
 	}
 	if (!rc)
 		rc = ior_rt_build_cells(out, in, nin);

@@ -9,6 +9,7 @@
 
 #include "db/db.h"
 #include "reports/stats.h"
+#include "reports/trend.h"
 
 /* One cell: a device and scheduler under one host, kernel and engine with its parameters.
  * The cell key every command uses is (host, engine, params, device, scheduler), per kernel. */
@@ -22,6 +23,7 @@ struct ior_rt_cell {
 	struct ior_stats st;
 	const char *fill;                /* the scratch data it ran on; "mixed" when its runs differ; NULL unknown */
 	size_t series;                   /* index into ior_rt.series */
+	struct ior_trend trend;          /* warm-up or drift within one of its runs (the first found), else none */
 };
 
 /* All of one device's samples on one kernel: the field report's spread. */

@@ -197,6 +197,49 @@ static void test_upgrade_to_v4_moves_latency_to_clat(void)
 	ior_db_free(db);
 }
 
+/* Schema 6 adds samples.warmup: a database of version 5 keeps every sample (values, reps,
+ * latencies) and each of them becomes a measured repetition (warmup 0), in the view too. */
+static void test_upgrade_from_v5_keeps_every_sample(void)
+{
+	const char *path = db_path("v5.db");
+	make_v1(path);
+	sqlite3 *h = NULL;
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open(path, &h), SQLITE_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_db_schema_apply(h, path, 5), 0);
+	CU_ASSERT_EQUAL(query_int(h, "PRAGMA user_version"), 5);
+	CU_ASSERT_EQUAL(sqlite3_exec(h,
+		"INSERT INTO samples (cell_id, rep, value, unit, higher_is_better, clat_p50_us, clat_p99_us, fill) "
+		"VALUES (1, 2, 43.5, 'MB/s', 1, 90, 180, 'random'), (1, 3, 44.5, 'MB/s', 1, NULL, NULL, NULL);",
+		NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	CU_ASSERT_EQUAL(ior_db_user_version(db), IOR_DB_SCHEMA_VERSION);
+	h = ior_db_handle(db);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(*) FROM samples"), 3);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(*) FROM samples WHERE warmup = 0"), 3);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT count(*) FROM sample_view WHERE warmup = 0"), 3);
+	struct ior_db_row *rows = NULL;
+	size_t n = 0;
+	CU_ASSERT_EQUAL(ior_db_samples(db, NULL, &rows, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	const double want[] = { 42.5, 43.5, 44.5 };
+	for (size_t i = 0; i < n; i++) {
+		CU_ASSERT_EQUAL(rows[i].rep, (int)i + 1);
+		CU_ASSERT_DOUBLE_EQUAL(rows[i].value, want[i], 1e-12);
+		CU_ASSERT_FALSE(rows[i].warmup);
+	}
+	CU_ASSERT_TRUE(rows[1].has_clat);
+	CU_ASSERT_DOUBLE_EQUAL(rows[1].clat_p99_us, 180, 1e-12);
+	CU_ASSERT_STRING_EQUAL(rows[1].fill, "random");
+	ior_db_rows_free(rows, n);
+	/* a new sample can be stored marked */
+	struct ior_sample w = { .value = 7, .unit = "MB/s", .higher_is_better = true, .warmup = true };
+	CU_ASSERT_EQUAL(ior_test_ok(ior_db_sample_add(db, 1, 4, &w)), 0);
+	CU_ASSERT_EQUAL(query_int(h, "SELECT warmup FROM samples WHERE rep = 4"), 1);
+	ior_db_free(db);
+}
+
 /* The fields schema 4 added come back as stored: both latencies, the fill, the order. */
 static void test_v4_fields_round_trip(void)
 {
@@ -690,6 +733,7 @@ int main(void)
 		IOR_TEST(test_refuses_damaged_schema_unchanged),
 		IOR_TEST(test_sample_round_trip_with_all_fields),
 		IOR_TEST(test_runs_cells_offers_and_host_kernels),
+		IOR_TEST(test_upgrade_from_v5_keeps_every_sample),
 		IOR_TEST(test_rollback_discards_and_commit_keeps),
 		IOR_TEST(test_sample_add_commits_immediately),
 		IOR_TEST(test_killed_writer_keeps_committed_samples),

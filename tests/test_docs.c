@@ -138,6 +138,7 @@ static void test_matrix_page_has_every_key_of_every_section_and_engine(void)
 	check_rows(&p, "[matrix]", ior_matrix_settings_options());
 	check_rows(&p, "[device NAME]", ior_matrix_device_options());
 	CU_ASSERT_PTR_NOT_NULL(page_term(&p, "[engine NAME]", "type"));
+	check_rows(&p, "[engine NAME]", ior_matrix_job_options());
 	for (size_t i = 0; i < ior_engine_count(); i++) {
 		const struct ior_engine_ops *e = ior_engine_at(i);
 		char heading[96];

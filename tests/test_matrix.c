@@ -482,6 +482,40 @@ static void test_overrides(void)
 	ior_matrix_free(m);
 }
 
+/* warmup = N: [matrix] gives the default, [defaults] and [defaults TYPE] and the engine's own
+ * win in that order, --set reaches each, a bad value names its file:line, and it is not part of
+ * the cell's parameters (a cell with and without warm-ups is one cell). */
+static void test_warmup_key(void)
+{
+	static const char text[] =
+		"[matrix]\nwarmup = 1\n[device d]\nloop = 16M\n"
+		"[defaults]\nwarmup = 2\n[defaults dd]\nwarmup = 3\n"
+		"[engine a]\ntype = hdparm\n[engine b]\ntype = dd\n[engine c]\ntype = dd\nwarmup = 0\n";
+	struct ior_matrix *m = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_matrix_parse_string(&m, "w.ini", text)), IOR_OK);
+	CU_ASSERT_EQUAL(m->settings.warmup, 1);
+	CU_ASSERT_EQUAL(ior_matrix_warmup(m, &m->engines[0]), 2);
+	CU_ASSERT_EQUAL(ior_matrix_warmup(m, &m->engines[1]), 3);
+	CU_ASSERT_EQUAL(ior_matrix_warmup(m, &m->engines[2]), 0);
+	CU_ASSERT_PTR_NULL(strstr(m->engines[1].params, "warmup"));
+	CU_ASSERT_EQUAL(ior_test_ok(ior_matrix_set(m, "engine.c.warmup=4")), IOR_OK);
+	CU_ASSERT_EQUAL(ior_matrix_warmup(m, &m->engines[2]), 4);
+	CU_ASSERT_EQUAL(ior_matrix_set(m, "defaults.warmup=x"), IOR_EINVALID);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "warmup"));
+	ior_matrix_free(m);
+	/* without an engine's own, [matrix] warmup applies */
+	m = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_matrix_parse_string(&m, "w.ini", "[matrix]\nwarmup = 2\n[device d]\nloop = 16M\n"
+								   "[engine a]\ntype = hdparm\n"), IOR_OK);
+	CU_ASSERT_EQUAL(ior_matrix_warmup(m, &m->engines[0]), 2);
+	ior_matrix_free(m);
+	m = NULL;
+	CU_ASSERT_EQUAL(ior_matrix_parse_string(&m, "w.ini", "[device d]\nloop = 16M\n[engine a]\ntype = hdparm\n"
+							     "warmup = -1\n"), IOR_EINVALID);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "w.ini:5: warmup"));
+	CU_ASSERT_PTR_NULL(m);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -495,6 +529,7 @@ int main(void)
 		IOR_TEST(test_long_lines),
 		IOR_TEST(test_overrides),
 		IOR_TEST(test_every_engine_type),
+		IOR_TEST(test_warmup_key),
 		IOR_TEST_END
 	};
 	return ior_test_run("matrix", tests);

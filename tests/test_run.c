@@ -6,6 +6,7 @@
 #include "device/loopdev.h"
 #include "harness/run.h"
 #include "matrix/matrix.h"
+#include "reports/model.h"
 #include "tests/suite.h"
 
 #include <dirent.h>
@@ -396,6 +397,77 @@ static void test_repetition_orders_show_in_the_timestamps(void)
 	ior_db_free(db);
 }
 
+static char *query_text(struct ior_db *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	char *v = NULL;
+	if (sqlite3_prepare_v2(ior_db_handle(db), sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* warmup = 2 on a real loop device: each cell stores 2 + 3 samples, the first two (reps 1 and 2)
+ * marked, and the model and its verdicts see only the 3 measured. To prove verdicts ignore them,
+ * the run is copied as a second kernel whose warm-ups are 100x slower: the comparison still has
+ * 3 against 3 equal values, and no regression. */
+static void test_warmup_stored_marked_and_not_judged(void)
+{
+	char before[8192];
+	snprintf(before, sizeof(before), "%s", snapshot_loop_schedulers());
+	struct ior_matrix *m = matrix_with(3, "0.1s", "warmup = 2\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	struct ior_db *db = fresh_db("warmup.db");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+	struct ior_run_options o = { .progress = false };
+	struct ior_run_summary s;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_run_matrix(db, m, &o, &s)), IOR_OK);
+	CU_ASSERT_EQUAL(s.cells_ok, 2);
+	CU_ASSERT_EQUAL(s.samples, 10);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM samples WHERE warmup = 1"), 4);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM samples WHERE warmup = 1 AND rep IN (1, 2)"), 4);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM samples WHERE warmup = 0 AND rep IN (3, 4, 5)"), 6);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM sample_view WHERE warmup = 1 AND engine = 'quick'"), 4);
+	char *kernel = query_text(db, "SELECT k.release FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE r.id = 1");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(kernel);
+	CU_ASSERT_EQUAL(sqlite3_exec(ior_db_handle(db),
+		"INSERT INTO kernels (release) VALUES ('0.0-copy');"
+		"INSERT INTO runs (host_id, kernel_id, status, ioregress_version) SELECT host_id, "
+		"  (SELECT id FROM kernels WHERE release = '0.0-copy'), 'complete', ioregress_version FROM runs WHERE id = 1;"
+		"INSERT INTO cells (run_id, device_id, scheduler, engine, engine_type, params, status) "
+		"  SELECT 2, device_id, scheduler, engine, engine_type, params, status FROM cells WHERE run_id = 1 AND status = 'ok';"
+		"INSERT INTO samples (cell_id, rep, value, unit, higher_is_better, warmup) "
+		"  SELECT c2.id, x.rep, CASE WHEN x.warmup THEN x.value / 100 ELSE x.value END, x.unit, x.higher_is_better, x.warmup "
+		"  FROM samples x JOIN cells c1 ON c1.id = x.cell_id JOIN cells c2 ON c2.run_id = 2 AND c2.scheduler = c1.scheduler "
+		"  AND c2.engine = c1.engine;", NULL, NULL, NULL), SQLITE_OK);
+	struct ior_report_opts ro;
+	ior_report_opts_default(&ro);
+	ro.baseline = kernel;
+	ro.candidate = "0.0-copy";
+	struct ior_report *r = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_report_build(&r, db, &ro)), IOR_OK);
+	CU_ASSERT_EQUAL(r->nverdicts, 2);
+	for (size_t i = 0; i < r->nverdicts; i++) {
+		const struct ior_comparison *c = &r->verdicts[i].c;
+		CU_ASSERT_EQUAL(c->na, 3);
+		CU_ASSERT_EQUAL(c->nb, 3);
+		CU_ASSERT_DOUBLE_EQUAL(c->median_a, c->median_b, 1e-9);
+		CU_ASSERT_NOT_EQUAL(c->verdict, IOR_VERDICT_REGRESSION);
+	}
+	CU_ASSERT_EQUAL(r->regressions, 0);
+	for (size_t i = 0; i < r->nalerts; i++)  /* the 100x-slow warm-ups are no trend of the copy */
+		CU_ASSERT_EQUAL(r->alerts[i].trend.kind, IOR_TREND_NONE);
+	for (size_t g = 0; g < r->rt->ngroups; g++)
+		for (size_t c = 0; c < r->rt->groups[g].ncells; c++)
+			CU_ASSERT_EQUAL(r->rt->groups[g].cells[c].n, 3);
+	ior_report_free(r);
+	free(kernel);
+	CU_ASSERT_STRING_EQUAL(snapshot_loop_schedulers(), before);
+	CU_ASSERT_EQUAL(count_scratch_files(), 0);
+	ior_db_free(db);
+	ior_matrix_free(m);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -406,6 +478,7 @@ int main(void)
 		IOR_TEST(test_adaptive_repetitions_stop_stable_or_at_cap),
 		IOR_TEST(test_write_engine_refused_through_the_harness),
 		IOR_TEST(test_repetition_orders_show_in_the_timestamps),
+		IOR_TEST(test_warmup_stored_marked_and_not_judged),
 		IOR_TEST_END,
 	};
 	ior_test_require_root("creates loop devices and switches schedulers");

@@ -292,6 +292,31 @@ static void test_compare_outliers_large_body(void)
 	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, m2, 15, m1, 15, NULL), 0);
 }
 
+/* #14: a baseline stall among a regressed candidate's values (inside the candidate's range, so
+ * the range rule keeps it) is left out when the candidate lies wholly below the baseline's median
+ * and both sides have 15 values; with 14 a side, or when one candidate value reaches the
+ * baseline's median, it stays. */
+static void test_compare_outliers_separated_sides(void)
+{
+	double a[15], b[15];
+	for (int i = 0; i < 14; i++)
+		a[i] = 95 + 10.0 * i / 13;      /* 95 .. 105, median 100 */
+	a[14] = 82;                             /* a stall, inside b's range */
+	for (int j = 0; j < 15; j++)
+		b[j] = 76 + 14.0 * j / 14;      /* 76 .. 90: wholly below 100 */
+	bool f[15];
+	CU_ASSERT_EQUAL(ior_compare_outliers(f, a, 15, b, 15, NULL), 1);
+	CU_ASSERT_TRUE(f[14]);
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, b, 15, a, 15, NULL), 0);
+	double a14[14];
+	for (int i = 0; i < 13; i++)
+		a14[i] = a[i];
+	a14[13] = 82;
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, a14, 14, b, 14, NULL), 0);
+	b[14] = 101;                            /* one candidate value past the baseline's median */
+	CU_ASSERT_EQUAL(ior_compare_outliers(NULL, a, 15, b, 15, NULL), 0);
+}
+
 static void noisy(double *out, size_t n, struct ior_rng *r, double mean, double cov, double stall_rate)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -493,6 +518,7 @@ int main(void)
 		IOR_TEST(test_compare_outliers),
 		IOR_TEST(test_outlier_cap_on_generated_data),
 		IOR_TEST(test_compare_outliers_large_body),
+		IOR_TEST(test_compare_outliers_separated_sides),
 		IOR_TEST(test_one_stall_in_baseline_does_not_hide_a_regression),
 		IOR_TEST(test_no_shift_with_outliers_is_not_a_regression),
 		IOR_TEST(test_verdicts_known_shifts),
