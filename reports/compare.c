@@ -181,7 +181,8 @@ static void decide(struct ior_comparison *c, const struct ior_compare_opts *o)
 		c->verdict = IOR_VERDICT_INCONCLUSIVE;
 		snprintf(c->reason, sizeof(c->reason),
 			 "%zu against %zu samples cannot reach p < %g with Mann-Whitney (smallest possible p = %.3f); "
-			 "take more repetitions", c->na, c->nb, o->alpha, c->min_p);
+			 "take more repetitions (Welch p = %.3g on log values, not trusted alone at these sizes)", c->na,
+			 c->nb, o->alpha, c->min_p, c->welch.p);
 		return;
 	}
 	/* Bonferroni over the two tests: either may claim the change at alpha / 2. */

@@ -266,11 +266,11 @@ static void regression_rows(FILE *out, const struct ior_report *r)
 		const struct ior_rt_series *s = &r->rt->series[v->series];
 		const struct ior_comparison *c = &v->c;
 		fputs("<tr class=\"reg\"><td class=\"l\">regression</td>", out);
-		td(out, s->host);
+		td(out, v->host);
 		td(out, r->candidate);
-		td(out, s->engine);
-		td(out, s->device);
-		td(out, ior_render_sched(s->scheduler));
+		td(out, v->engine);
+		td(out, v->device);
+		td(out, v->metric == IOR_METRIC_VALUE ? ior_render_sched(v->scheduler) : ior_render_metric(v));
 		fprintf(out, "<td>%+.1f%%</td><td>%+.1f%% .. %+.1f%%</td><td>p %.3g (MW), %.3g (Welch)</td><td>%zu / %zu</td><td>%.2f &#8594; %.2f</td><td>",
 			(c->ratio - 1) * 100, (c->ratio_lo - 1) * 100, (c->ratio_hi - 1) * 100, c->mw.p, c->welch.p, c->na, c->nb,
 			c->median_a, c->median_b);
@@ -593,24 +593,24 @@ static void verdicts(FILE *out, const struct ior_report *r)
 {
 	if (!r->baseline)
 		return;
-	fputs("<h2 id=\"verdicts\">Verdicts: baseline ", out);
-	text(out, r->baseline);
-	fputs(", candidate ", out);
-	text(out, r->candidate ? r->candidate : "(none)");
+	char title[512];
+	ior_render_comparison_title(title, sizeof(title), r->axis, r->baseline, r->candidate);
+	fputs("<h2 id=\"verdicts\">Verdicts: ", out);
+	text(out, title);
 	char counts[256];
 	ior_render_verdict_counts(counts, sizeof(counts), r);
 	fprintf(out, "</h2>\n<p>%s</p>\n", counts);
 	fputs("<table><tr><th class=\"l\">host</th><th class=\"l\">device</th><th class=\"l\">scheduler</th><th class=\"l\">engine</th>"
-	      "<th>n</th><th>median A</th><th>median B</th><th>change</th><th>95% CI</th><th>p</th><th class=\"l\">verdict</th></tr>\n", out);
+	      "<th class=\"l\">metric</th><th>n</th><th>median A</th><th>median B</th><th>change</th><th>95% CI</th><th>p</th><th class=\"l\">verdict</th></tr>\n", out);
 	for (size_t i = 0; i < r->nverdicts; i++) {
 		const struct ior_report_verdict *v = &r->verdicts[i];
-		const struct ior_rt_series *s = &r->rt->series[v->series];
 		const struct ior_comparison *c = &v->c;
 		fputs(c->verdict == IOR_VERDICT_REGRESSION ? "<tr class=\"reg\">" : "<tr>", out);
-		td(out, s->host);
-		td(out, s->device);
-		td(out, ior_render_sched(s->scheduler));
-		td(out, s->engine);
+		td(out, v->host);
+		td(out, r->axis == IOR_AXIS_DEVICE ? v->cand_name : v->device);
+		td(out, r->axis == IOR_AXIS_SCHEDULER ? v->cand_name : ior_render_sched(v->scheduler));
+		td(out, r->axis == IOR_AXIS_ENGINE ? v->cand_name : v->engine);
+		td(out, ior_render_metric(v));
 		fprintf(out, "<td>%zu / %zu</td><td>%.2f</td><td>%.2f</td><td>%+.1f%%</td><td>%+.1f%% .. %+.1f%%</td><td>%.3g</td>",
 			c->na, c->nb, c->median_a, c->median_b, (c->ratio - 1) * 100, (c->ratio_lo - 1) * 100,
 			(c->ratio_hi - 1) * 100, c->mw.p);

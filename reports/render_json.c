@@ -406,7 +406,16 @@ static void verdict(FILE *out, const struct ior_report *r, const struct ior_repo
 {
 	const struct ior_comparison *c = &v->c;
 	struct obj o = open_obj(out);
-	series_key(&o, &r->rt->series[v->series]);
+	str(&o, "host", v->host);
+	str(&o, "kernel", v->kernel);
+	str(&o, "engine", v->engine);
+	str(&o, "params", v->params);
+	str(&o, "device", v->device);
+	str(&o, "scheduler", v->scheduler);
+	str(&o, "candidate_name", v->cand_name);
+	str(&o, "metric", ior_metric_info(v->metric)->name);
+	str(&o, "unit", v->unit);
+	(void)r;
 	str(&o, "verdict", ior_verdict_name(c->verdict));
 	count(&o, "n_baseline", c->na);
 	count(&o, "n_candidate", c->nb);
@@ -432,6 +441,7 @@ static void verdicts(struct obj *root, const struct ior_report *r)
 		return;
 	}
 	struct obj o = open_obj(root->out);
+	str(&o, "axis", ior_axis_name(r->axis));
 	str(&o, "baseline", r->baseline);
 	str(&o, "candidate", r->candidate);
 	num(&o, "alpha", r->opts.compare.alpha);

@@ -192,10 +192,11 @@ static void changes(FILE *out, const struct ior_report *r)
 
 static void verdict_row(FILE *out, const struct ior_report *r, const struct ior_report_verdict *v)
 {
-	const struct ior_rt_series *s = &r->rt->series[v->series];
 	const struct ior_comparison *c = &v->c;
-	const char *f[] = { s->host, s->device, ior_render_sched(s->scheduler), s->engine };
-	for (size_t k = 0; k < 4; k++) {
+	const char *names[IOR_RENDER_KEY_MAX], *f[IOR_RENDER_KEY_MAX];
+	size_t nk = ior_render_verdict_key(r->axis, v, names, f);
+	f[nk] = ior_render_metric(v);
+	for (size_t k = 0; k <= nk; k++) {
 		fputs("| ", out);
 		ior_esc_md(out, f[k]);
 		fputc(' ', out);
@@ -211,15 +212,22 @@ static void verdicts(FILE *out, const struct ior_report *r)
 {
 	if (!r->baseline)
 		return;
-	fputs("\n## Verdicts: baseline ", out);
-	ior_esc_md(out, r->baseline);
-	fputs(", candidate ", out);
-	ior_esc_md(out, r->candidate ? r->candidate : "(none)");
+	char title[512];
+	ior_render_comparison_title(title, sizeof(title), r->axis, r->baseline, r->candidate);
+	fputs("\n## Verdicts: ", out);
+	ior_esc_md(out, title);
 	char counts[256];
 	ior_render_verdict_counts(counts, sizeof(counts), r);
 	fprintf(out, "\n\n%s\n\n", counts);
-	fputs("| host | device | scheduler | engine | n | median A | median B | change | 95% CI | p | verdict | why |\n"
-	      "|---|---|---|---|---:|---:|---:|---:|---|---:|---|---|\n", out);
+	const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
+	struct ior_report_verdict none = { 0 };
+	size_t nk = ior_render_verdict_key(r->axis, &none, names, values);
+	for (size_t k = 0; k < nk; k++)
+		fprintf(out, "| %s ", names[k]);
+	fputs("| metric | n | median A | median B | change | 95% CI | p | verdict | why |\n", out);
+	for (size_t k = 0; k < nk; k++)
+		fputs("|---", out);
+	fputs("|---|---:|---:|---:|---:|---|---:|---|---|\n", out);
 	size_t n = r->opts.alerts_only ? r->nregression_order : r->nverdicts;
 	for (size_t i = 0; i < n; i++)
 		verdict_row(out, r, &r->verdicts[r->opts.alerts_only ? r->regression_order[i] : i]);

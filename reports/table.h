@@ -19,6 +19,7 @@ struct ior_rt_cell {
 	double total;                    /* sum of the values, the field report's total */
 	double share;                    /* total / the device's total over its schedulers */
 	bool best;                       /* best total of its device, by the metric's direction */
+	bool best_significant;           /* set by the report model: best, and significantly better than the next */
 	struct ior_stats st;
 	const char *fill;                /* the scratch data it ran on; "mixed" when its runs differ; NULL unknown */
 	size_t series;                   /* index into ior_rt.series */
@@ -33,6 +34,10 @@ struct ior_rt_device {
 	struct ior_stats st;
 	const char *fill;                /* as for a cell, over the device's cells */
 	size_t series;                   /* index into ior_rt.dseries */
+	/* Set by the report model: how many schedulers share the top (none significantly better than
+	 * another of them); 1 when one is significantly the best, 0 when not judged (one scheduler). */
+	size_t top_schedulers, schedulers;
+	bool top_too_few;                /* a scheduler shares the top only because its samples were too few to judge */
 };
 
 struct ior_rt_group {
