@@ -70,19 +70,22 @@ static void map_header(struct ior_import *im)
 			seen[k] = true;
 	}
 	for (size_t k = 0; k < im->ncolumns; k++)
+		im->present[k] = seen[k];
+	for (size_t k = 0; k < im->nrequired; k++)
 		if (!seen[k])
 			ior_import_problem(im, c->record_line, "header", "missing column '%s'", im->columns[k]);
 	im->nheader = c->nfields;
 }
 
 int ior_import_start(struct ior_import *im, struct ior_db *db, const char *path, const char *const *columns,
-		     size_t ncolumns)
+		     size_t ncolumns, size_t nrequired)
 {
 	memset(im, 0, sizeof(*im));
 	im->db = db;
 	im->path = path;
 	im->columns = columns;
 	im->ncolumns = ncolumns;
+	im->nrequired = nrequired;
 	free(db->problems);
 	db->problems = NULL;
 	int rc = ior_csv_open(&im->csv, path);
@@ -109,7 +112,7 @@ int ior_import_start(struct ior_import *im, struct ior_db *db, const char *path,
 static const char *column_name(const struct ior_import *im, size_t field)
 {
 	for (size_t k = 0; k < im->ncolumns; k++)
-		if (im->field_of[k] == field)
+		if (im->present[k] && im->field_of[k] == field)
 			return im->columns[k];
 	return "row";
 }
@@ -136,7 +139,7 @@ int ior_import_next(struct ior_import *im, const char **values)
 		return IOR_IMPORT_BAD_ROW;
 	}
 	for (size_t k = 0; k < im->ncolumns; k++)
-		values[k] = c->fields[im->field_of[k]];
+		values[k] = im->present[k] ? c->fields[im->field_of[k]] : "";
 	return IOR_IMPORT_ROW;
 }
 
@@ -267,7 +270,7 @@ int ior_import_csv(struct ior_db *db, const char *path, const struct ior_import_
 	if (imported)
 		*imported = 0;
 	struct ior_import im;
-	int rc = ior_import_start(&im, db, path, kind->columns, kind->ncolumns);
+	int rc = ior_import_start(&im, db, path, kind->columns, kind->ncolumns, kind->ncolumns - kind->noptional);
 	if (rc)
 		return rc;
 	void *rows = NULL;

@@ -22,6 +22,8 @@ struct ior_import {
 	struct ior_csv csv;
 	const char *const *columns;            /* the expected header, in the order callers index values */
 	size_t ncolumns;
+	size_t nrequired;                      /* the first nrequired columns must be in the header; the rest may not */
+	bool present[IOR_IMPORT_MAX_COLUMNS];  /* expected column -> in the header */
 	size_t nheader;                        /* fields in the file's header */
 	size_t field_of[IOR_IMPORT_MAX_COLUMNS];  /* expected column -> field index */
 	bool header_bad;
@@ -33,10 +35,10 @@ struct ior_import {
 /* Opens path and maps its header onto columns (any order, each once). A bad
  * header is a problem on its line; rows are then not read. */
 int ior_import_start(struct ior_import *im, struct ior_db *db, const char *path, const char *const *columns,
-		     size_t ncolumns);
+		     size_t ncolumns, size_t nrequired);
 
 enum ior_import_next { IOR_IMPORT_END, IOR_IMPORT_ROW, IOR_IMPORT_BAD_ROW };
-/* The next row's fields in columns order in values[ncolumns]; a row with a
+/* The next row's fields in columns order in values[ncolumns] ("" for an absent optional column); a row with a
  * syntax error or the wrong field count is recorded as a problem and
  * reported as IOR_IMPORT_BAD_ROW. Negative: out of memory. */
 int ior_import_next(struct ior_import *im, const char **values);
@@ -55,6 +57,7 @@ int ior_import_end(struct ior_import *im, int rc, bool in_transaction);
 struct ior_import_kind {
 	const char *const *columns;
 	size_t ncolumns;
+	size_t noptional;  /* the last noptional columns may be absent: their values are then "" */
 	size_t row_size;
 	/* Parses one row's values into row (zeroed before the call); false when the row had a
 	 * problem (recorded) and is not kept. */

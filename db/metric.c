@@ -60,6 +60,9 @@ int ior_metric_find(enum ior_metric *out, const char *name)
 		}
 		ior_suggest_consider(&near, name, metrics[m].name);
 	}
+	for (int m = 0; !near.best && *name && m < IOR_METRIC_COUNT; m++)
+		if (!strncmp(name, metrics[m].name, strlen(name)))
+			near.best = metrics[m].name;  /* "lat_p99" means lat_p99_us more likely than lat_p50_us */
 	if (near.best)
 		return ior_error_set(IOR_EINVALID, "'%s' is not a metric (did you mean '%s'?)", name, near.best);
 	return ior_error_set(IOR_EINVALID, "'%s' is not a metric (value, lat_p50_us, lat_p99_us, lat_p999_us, wall_s, "
