@@ -197,6 +197,11 @@ int ior_db_run_reopen(struct ior_db *db, int64_t run_id);
 /* Whether a repetition of a cell is stored, and its value when it is. */
 int ior_db_sample_at(struct ior_db *db, int64_t cell_id, int rep, bool *exists, double *value);
 
+/* The distinct matrices (file name, text) that runs of host (NULL: any) were made from, oldest
+ * first; imports have none. */
+int ior_db_run_matrices(struct ior_db *db, const char *host, char ***files, char ***texts, size_t *n);
+void ior_db_run_matrices_free(char **files, char **texts, size_t n);
+
 /* --- import ---------------------------------------------------------------- */
 
 /* CSV "host,kernel,device,scheduler,engine,rep,value,unit" and

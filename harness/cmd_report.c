@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "db/db.h"
 #include "harness/commands.h"
+#include "harness/questions.h"
 #include "options/option.h"
 #include "reports/model.h"
 #include "reports/render.h"
@@ -158,8 +159,16 @@ static int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		ior_cmd_error_last();
 		return 2;
 	}
+	struct ior_questions q = { 0 };
+	if ((a.opts.parts & IOR_REPORT_QUESTIONS) && ior_questions_load(&q, ctx->db, a.opts.host)) {
+		ior_cmd_error("cannot read the declared comparisons from '%s'", ctx->db_path);
+		return 1;
+	}
+	a.opts.questions = q.q;
+	a.opts.nquestions = q.n;
 	struct ior_report *r = NULL;
 	if (ior_report_build(&r, ctx->db, &a.opts)) {
+		ior_questions_free(&q);
 		ior_cmd_error("cannot build the report from '%s'", ctx->db_path);
 		return 1;
 	}
@@ -171,6 +180,7 @@ static int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		 (a.fail_on == FAIL_ALERT && ior_report_has_alert(r)))
 		status = REPORT_FAILED_ON;
 	ior_report_free(r);
+	ior_questions_free(&q);
 	return status;
 }
 

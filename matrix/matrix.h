@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/axis.h"
 #include "engines/engine.h"
 
 struct ior_ini;
@@ -23,6 +24,14 @@ struct ior_matrix_settings {
 	int order;                 /* enum ior_matrix_order: how repetitions of a device's cells follow each other */
 	uint64_t order_seed;       /* order = random: the seed; 0 = one chosen at run time (and recorded) */
 	uint64_t max_cells;        /* a matrix that expands past this many cells is refused (sweeps multiply) */
+	char *compare;             /* the comparisons the matrix exists for, "AXIS: A B[, AXIS: A B...]"; NULL none */
+};
+
+/* One comparison a matrix declares (compare = engine: plain nested): the report answers it first. */
+struct ior_matrix_comparison {
+	enum ior_axis axis;
+	char *a, *b;
+	char *where;               /* "file:line" of the compare key */
 };
 
 /* Repetition order. interleaved (the default): repetition 1 of every cell of a device, then
@@ -72,6 +81,8 @@ struct ior_matrix {
 	size_t ndevices;
 	struct ior_matrix_engine *engines;
 	size_t nengines;
+	struct ior_matrix_comparison *comparisons;
+	size_t ncomparisons;
 };
 
 /* Row tables, exposed so the command line and --help use the same data. */
