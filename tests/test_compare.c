@@ -2,6 +2,7 @@
 /* Tests for `ioregress compare --by AXIS A B` and --metric end to end: the seed data, and generated data whose truth is known, imported into fresh databases. */
 #include "tests/suite.h"
 
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,27 @@ static void test_p99_doubling(void)
 	CU_ASSERT_PTR_NOT_NULL(find("| lat\\_p99\\_us | 8 / 8 |"));
 }
 
+/* A run whose matrix declares comparisons: the report answers them first, in words. The truth
+ * database's run is made to look like one a matrix made (imports declare nothing). */
+static void test_declared_comparisons_answered_first(void)
+{
+	const char *db = truth_db();
+	sqlite3 *h = NULL;
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open(db, &h), SQLITE_OK);
+	CU_ASSERT_EQUAL(sqlite3_exec(h, "UPDATE runs SET status = 'complete', matrix_file = 'loop.ini', matrix_text = "
+				     "'[matrix]\ncompare = engine: tmpfs-sync-each nested-sync-each, scheduler: none mq-deadline\n"
+				     "[device loop]\nloop = 16M\n[engine tmpfs-sync-each]\ntype = dd\n"
+				     "[engine nested-sync-each]\ntype = dd\n' WHERE id = (SELECT min(id) FROM runs)",
+				     NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", (char *)db, "report", "--kernel", "6.1", NULL }), 0);
+	const char *q = find("declared comparisons:\nengine: tmpfs-sync-each (reference) against nested-sync-each "
+			     "(loop.ini:2): nested-sync-each is worse than tmpfs-sync-each on 1 of 1 comparison(s)\n");
+	CU_ASSERT_PTR_NOT_NULL(find("scheduler: none (reference) against mq-deadline (loop.ini:2): no measurable difference"));
+	const char *tables = find("h, kernel 6.1,");
+	CU_ASSERT(q && tables && q < tables);
+}
+
 static void test_bad_input(void)
 {
 	const char *db = truth_db();
@@ -196,6 +218,7 @@ int main(void)
 		IOR_TEST(test_check_is_the_kernel_case),
 		IOR_TEST(test_generated_scheduler_engine_device),
 		IOR_TEST(test_p99_doubling),
+		IOR_TEST(test_declared_comparisons_answered_first),
 		IOR_TEST(test_bad_input),
 		IOR_TEST_END,
 	};
