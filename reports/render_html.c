@@ -561,7 +561,7 @@ static void fills_and_not_run(FILE *out, const struct ior_report *r)
 
 static void changes(FILE *out, const struct ior_report *r)
 {
-	fputs("<h2 id=\"changes\">Change points across kernels</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">engine</th>"
+	fputs("<h2 id=\"changes\">Change points across kernels (the headline value)</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">engine</th>"
 	      "<th class=\"l\">device</th><th class=\"l\">scheduler</th><th>kernels</th><th class=\"l\">change points (E-divisive, permutation test)</th></tr>\n", out);
 	for (size_t i = 0; i < r->nchanges; i++) {
 		const struct ior_report_series_changes *sc = &r->changes[i];

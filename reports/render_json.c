@@ -243,6 +243,7 @@ static void alerts(struct obj *root, const struct ior_report *r)
 		fputs(i ? ",\n" : "\n", root->out);
 		struct obj o = open_obj(root->out);
 		str(&o, "kind", a->kind == IOR_ALERT_DEVICE ? "device" : "cell");
+		str(&o, "metric", "value");  /* spreads are judged on the headline */
 		str(&o, "host", a->host);
 		str(&o, "kernel", a->kernel);
 		str(&o, "engine", a->engine);
@@ -376,6 +377,7 @@ static void changes(struct obj *root, const struct ior_report *r)
 		first = false;
 		struct obj o = open_obj(root->out);
 		series_key(&o, s);
+		str(&o, "metric", "value");  /* change points follow the headline */
 		key(&o, "kernels");
 		fputc('[', o.out);
 		for (size_t k = 0; k < s->n; k++) {

@@ -159,7 +159,7 @@ static void changes(FILE *out, const struct ior_report *r)
 {
 	if (!r->nchanges)
 		return;
-	fputs("\n## Change points across kernels\n\nE-divisive with a permutation test; a change \"arrived in\" the first kernel after it.\n\n"
+	fputs("\n## Change points across kernels\n\nE-divisive with a permutation test on each cell's headline value; a change \"arrived in\" the first kernel after it.\n\n"
 	      "| host | engine | device | scheduler | kernels | change points |\n|---|---|---|---|---|---|\n", out);
 	for (size_t i = 0; i < r->nchanges; i++) {
 		const struct ior_report_series_changes *sc = &r->changes[i];

@@ -191,7 +191,7 @@ static void not_run(FILE *out, const struct ior_report *r)
 static void series_line(FILE *out, const struct ior_report *r, const struct ior_report_series_changes *sc)
 {
 	const struct ior_rt_series *s = &r->rt->series[sc->series];
-	fprintf(out, "%s, %s, %s %s over %zu kernels (%s .. %s): ", s->host, s->engine, s->device,
+	fprintf(out, "%s, %s, %s %s, value over %zu kernels (%s .. %s): ", s->host, s->engine, s->device,
 		ior_render_sched(s->scheduler), s->n, ior_render_series_kernel(r, s, 0),
 		ior_render_series_kernel(r, s, s->n - 1));
 	if (!sc->ncp) {

@@ -261,8 +261,8 @@ static void test_seed_json_against_database_and_text(void)
 		for (size_t c = 0; c < json_object_array_length(ch); c++) {
 			json_object *x = json_object_array_get_idx(ch, c);
 			char words[256];
-			snprintf(words, sizeof(words), "%s %s over %zu kernels", dev, json_object_get_string(get(s, "scheduler")),
-				 json_object_array_length(get(s, "kernels")));
+			snprintf(words, sizeof(words), "%s %s, %s over %zu kernels", dev, json_object_get_string(get(s, "scheduler")),
+				 json_object_get_string(get(s, "metric")), json_object_array_length(get(s, "kernels")));
 			CU_ASSERT_PTR_NOT_NULL(strstr(text, words));
 			snprintf(words, sizeof(words), "change arrived in %s (after %s): level x%.3f",
 				 json_object_get_string(get(x, "kernel")), json_object_get_string(get(x, "after")),

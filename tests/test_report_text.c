@@ -273,9 +273,9 @@ static void test_change_points_section(void)
 	char *all = render_rows(mem_rows, mem_n, "text");
 	char *buf = strstr(all, "change points across kernels");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
-	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "quadcore-8g, hdparm-t, SSD RAID noop over 3 kernels (2.6.30-2 .. 2.6.33-rc5): "
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "quadcore-8g, hdparm-t, SSD RAID noop, value over 3 kernels (2.6.30-2 .. 2.6.33-rc5): "
 					   "change arrived in 2.6.32"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "SATA RAID noop over 3 kernels (2.6.30-2 .. 2.6.33-rc5): no change point"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "SATA RAID noop, value over 3 kernels (2.6.30-2 .. 2.6.33-rc5): no change point"));
 	CU_ASSERT_PTR_NULL(strstr(buf, "dualcore-8g"));
 	/* every SATA RAID series is flat: no change point on any of its schedulers */
 	for (const char *p = buf; (p = strstr(p, "SATA RAID")); p++)
