@@ -198,7 +198,8 @@ static int check_duplicates(struct ior_import *im, void *all, size_t n)
 		for (size_t i = 0; i < n; i++)
 			if ((rows[i].metric == IOR_METRIC_VALUE) == (pass == 0))
 				sorted[k++] = rows[i];
-	memcpy(rows, sorted, n * sizeof(*rows));
+	if (n)
+		memcpy(rows, sorted, n * sizeof(*rows));
 	free(sorted);
 	return 0;
 }
