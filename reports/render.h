@@ -52,8 +52,8 @@ size_t ior_render_verdict_key(enum ior_axis axis, const struct ior_report_verdic
 const char *ior_render_metric(const struct ior_report_verdict *v);
 void ior_render_comparison_title(char *buf, size_t len, enum ior_axis axis, const char *a, const char *b);
 /* What the best-scheduler rule found for a device: "" (one scheduler, or one significantly best),
- * "no significant difference between schedulers", "no significant difference between the best N
- * schedulers", or that the samples were too few to tell them apart. */
+ * "no significant difference between schedulers" (the best is not significantly better than the
+ * next), or that the samples were too few to tell them apart. */
 void ior_render_best_words(char *buf, size_t len, const struct ior_rt_device *d);
 
 /* A cell's figures in the field report's order: each repetition, the total, the share, the

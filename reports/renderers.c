@@ -125,8 +125,6 @@ void ior_render_best_words(char *buf, size_t len, const struct ior_rt_device *d)
 	else if (d->top_too_few)
 		snprintf(buf, len, "schedulers not told apart: too few repetitions for a verdict (see compare --by "
 			 "scheduler)");
-	else if (d->top_schedulers == d->schedulers)
-		snprintf(buf, len, "no significant difference between schedulers");
 	else
-		snprintf(buf, len, "no significant difference between the best %zu schedulers", d->top_schedulers);
+		snprintf(buf, len, "no significant difference between schedulers");
 }

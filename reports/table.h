@@ -34,10 +34,10 @@ struct ior_rt_device {
 	struct ior_stats st;
 	const char *fill;                /* as for a cell, over the device's cells */
 	size_t series;                   /* index into ior_rt.dseries */
-	/* Set by the report model: how many schedulers share the top (none significantly better than
-	 * another of them); 1 when one is significantly the best, 0 when not judged (one scheduler). */
+	/* Set by the report model: 1 when the best total is significantly better than the next one
+	 * (the verdict of best against next), 2 when not, 0 when not judged (one scheduler). */
 	size_t top_schedulers, schedulers;
-	bool top_too_few;                /* a scheduler shares the top only because its samples were too few to judge */
+	bool top_too_few;                /* best and next had too few samples for a verdict */
 };
 
 struct ior_rt_group {
