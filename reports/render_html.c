@@ -469,7 +469,19 @@ static void group_table(FILE *out, const struct ior_report *r, size_t gi)
 							    .not_best = "<td></td></tr>\n" };
 		ior_render_figures(out, g, c, &html);
 	}
-	fputs("</table>\n<table><tr><th class=\"l\">device</th><th>min</th><th>max</th><th>spread</th><th>CoV</th><th>n</th><th class=\"l\">fill</th></tr>\n", out);
+	fputs("</table>\n", out);
+	for (size_t d = 0; d < g->ndevices; d++) {
+		char words[160];
+		ior_render_best_words(words, sizeof(words), &g->devices[d]);
+		if (!*words || (r->opts.device && strcmp(r->opts.device, g->devices[d].name)))
+			continue;
+		fputs("<p>", out);
+		text(out, g->devices[d].name);
+		fputs(": ", out);
+		text(out, words);
+		fputs("</p>\n", out);
+	}
+	fputs("<table><tr><th class=\"l\">device</th><th>min</th><th>max</th><th>spread</th><th>CoV</th><th>n</th><th class=\"l\">fill</th></tr>\n", out);
 	for (size_t d = 0; d < g->ndevices; d++) {
 		const struct ior_rt_device *dev = &g->devices[d];
 		if (r->opts.device && strcmp(r->opts.device, dev->name))

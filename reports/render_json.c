@@ -154,6 +154,7 @@ static void cell(FILE *out, const struct ior_rt_cell *c)
 	num(&o, "total", c->total);
 	num(&o, "share", c->share);
 	boolean(&o, "best", c->best);
+	boolean(&o, "best_significant", c->best_significant);
 	str(&o, "fill", c->fill);
 	stats(&o, "stats", &c->st);
 	close_obj(&o);
@@ -192,6 +193,9 @@ static void group(FILE *out, const struct ior_report *r, size_t gi)
 		str(&x, "device", g->devices[d].name);
 		num(&x, "total", g->devices[d].total);
 		str(&x, "fill", g->devices[d].fill);
+		char words[160];
+		ior_render_best_words(words, sizeof(words), &g->devices[d]);
+		str(&x, "schedulers", *words ? words : NULL);
 		stats(&x, "stats", &g->devices[d].st);
 		close_obj(&x);
 	}

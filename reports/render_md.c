@@ -29,6 +29,15 @@ static void cell_table(FILE *out, const struct ior_report *r, size_t gi)
 		static const struct ior_row_syntax md = { .open = " ", .close = " |", .best = " * |\n", .not_best = "  |\n" };
 		ior_render_figures(out, g, c, &md);
 	}
+	for (size_t d = 0; d < g->ndevices; d++) {
+		char words[160];
+		ior_render_best_words(words, sizeof(words), &g->devices[d]);
+		if (!*words || (r->opts.device && strcmp(r->opts.device, g->devices[d].name)))
+			continue;
+		fputs("\n", out);
+		ior_esc_md(out, g->devices[d].name);
+		fprintf(out, ": %s.\n", words);
+	}
 }
 
 static void device_table(FILE *out, const struct ior_report *r, const struct ior_rt_group *g)
