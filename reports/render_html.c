@@ -725,12 +725,54 @@ static void head(FILE *out, const struct ior_report *r)
 		r->baseline ? " · <a href=\"#verdicts\">verdicts</a>" : "");
 }
 
+/* The comparisons the matrices were written for, first: the question, the answer, its verdicts. */
+static void answers(FILE *out, const struct ior_report *r)
+{
+	if (!r->nanswers)
+		return;
+	fputs("<h2 id=\"answers\">Declared comparisons</h2>\n<ul>\n", out);
+	for (size_t i = 0; i < r->nanswers; i++) {
+		const struct ior_report_answer *a = &r->answers[i];
+		char title[512], words[512];
+		ior_render_comparison_title(title, sizeof(title), a->q.axis, a->q.a, a->q.b);
+		ior_render_answer_words(words, sizeof(words), a);
+		fputs("<li><b>", out);
+		text(out, title);
+		fputs("</b>", out);
+		if (a->q.source) {
+			fputs(" (", out);
+			text(out, a->q.source);
+			fputc(')', out);
+		}
+		fputs(": ", out);
+		text(out, words);
+		for (size_t k = 0; k < a->nverdicts; k++) {
+			const struct ior_report_verdict *v = &a->verdicts[k];
+			fputs(k ? "<br>" : "<br>", out);
+			const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
+			size_t nk = ior_render_verdict_key(a->q.axis, v, names, values);
+			for (size_t j = 0; j < nk; j++) {
+				fputs(j ? ", " : "", out);
+				text(out, values[j]);
+			}
+			fputs(", ", out);
+			text(out, ior_render_metric(v));
+			fprintf(out, ": %.2f &#8594; %.2f (%+.1f%%), ", v->c.median_a, v->c.median_b, (v->c.ratio - 1) * 100);
+			text(out, ior_verdict_name(v->c.verdict));
+		}
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n", out);
+}
+
 static int render_html(FILE *out, const struct ior_report *r)
 {
 	struct marks m = { 0 };
 	int rc = mark(&m, r);
 	if (!rc) {
 		head(out, r);
+		if (!r->opts.alerts_only)
+			answers(out, r);
 		alerts_section(out, r);
 		if (!r->opts.alerts_only)
 			rc = heatmaps(out, r);

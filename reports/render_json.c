@@ -515,6 +515,33 @@ static void options(struct obj *root, const struct ior_report *r)
 	close_obj(&o);
 }
 
+static void answers(struct obj *root, const struct ior_report *r)
+{
+	key(root, "declared_comparisons");
+	fputc('[', root->out);
+	for (size_t i = 0; i < r->nanswers; i++) {
+		const struct ior_report_answer *a = &r->answers[i];
+		fputs(i ? ",\n" : "\n", root->out);
+		struct obj o = open_obj(root->out);
+		str(&o, "axis", ior_axis_name(a->q.axis));
+		str(&o, "reference", a->q.a);
+		str(&o, "candidate", a->q.b);
+		str(&o, "source", a->q.source);
+		char words[512];
+		ior_render_answer_words(words, sizeof(words), a);
+		str(&o, "answer", words);
+		key(&o, "cells");
+		fputc('[', o.out);
+		for (size_t k = 0; k < a->nverdicts; k++) {
+			fputs(k ? ",\n" : "\n", o.out);
+			verdict(o.out, r, &a->verdicts[k]);
+		}
+		fputc(']', o.out);
+		close_obj(&o);
+	}
+	fputc(']', root->out);
+}
+
 static int render_json(FILE *out, const struct ior_report *r)
 {
 	struct obj root = open_obj(out);
@@ -528,6 +555,7 @@ static int render_json(FILE *out, const struct ior_report *r)
 	not_run(&root, r);
 	changes(&root, r);
 	verdicts(&root, r);
+	answers(&root, r);
 	boots(&root, r);
 	close_obj(&root);
 	fputc('\n', out);

@@ -287,6 +287,45 @@ static void boots(FILE *out, const struct ior_report *r)
 		      "device's speed.\n", out);
 }
 
+/* The comparisons the matrices were written for, first: the question, the answer, its verdicts. */
+static void answers(FILE *out, const struct ior_report *r)
+{
+	if (!r->nanswers)
+		return;
+	fputs("\n## Declared comparisons\n", out);
+	for (size_t i = 0; i < r->nanswers; i++) {
+		const struct ior_report_answer *a = &r->answers[i];
+		char title[512], words[512];
+		ior_render_comparison_title(title, sizeof(title), a->q.axis, a->q.a, a->q.b);
+		ior_render_answer_words(words, sizeof(words), a);
+		fputs("\n- **", out);
+		ior_esc_md(out, title);
+		fputs("**", out);
+		if (a->q.source) {
+			fputs(" (", out);
+			ior_esc_md(out, a->q.source);
+			fputc(')', out);
+		}
+		fputs(": ", out);
+		ior_esc_md(out, words);
+		fputc('\n', out);
+		for (size_t k = 0; k < a->nverdicts; k++) {
+			const struct ior_report_verdict *v = &a->verdicts[k];
+			fputs("  - ", out);
+			const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
+			size_t nk = ior_render_verdict_key(a->q.axis, v, names, values);
+			for (size_t j = 0; j < nk; j++) {
+				fputs(j ? ", " : "", out);
+				ior_esc_md(out, values[j]);
+			}
+			fputs(", ", out);
+			ior_esc_md(out, ior_render_metric(v));
+			fprintf(out, ": %.2f -> %.2f (%+.1f%%), **%s**\n", v->c.median_a, v->c.median_b, (v->c.ratio - 1) * 100,
+				ior_verdict_name(v->c.verdict));
+		}
+	}
+}
+
 static int render_md(FILE *out, const struct ior_report *r)
 {
 	fputs("# ioregress report\n", out);
@@ -296,6 +335,7 @@ static int render_md(FILE *out, const struct ior_report *r)
 		for (size_t i = 0; i < r->nalert_order; i++)
 			alert_item(out, &r->alerts[r->alert_order[i]]);
 	} else {
+		answers(out, r);
 		groups(out, r);
 		kernels(out, r);
 		fills_and_not_run(out, r);

@@ -104,8 +104,7 @@ int ior_render_verdicts_text(FILE *out, const struct ior_report *r)
 	return ferror(out) ? ior_error_set(IOR_ERROR, "cannot write the verdicts") : IOR_OK;
 }
 
-/* The answer in one sentence: what the data supports, for the question a matrix was written for. */
-static void answer_words(char *buf, size_t len, const struct ior_report_answer *a)
+void ior_render_answer_words(char *buf, size_t len, const struct ior_report_answer *a)
 {
 	if (a->unmatched || !a->nverdicts)
 		snprintf(buf, len, "no answer: no cell was measured on both");
@@ -134,7 +133,7 @@ void ior_render_answers_text(FILE *out, const struct ior_report *r)
 		const struct ior_report_answer *a = &r->answers[i];
 		char title[512], words[512];
 		ior_render_comparison_title(title, sizeof(title), a->q.axis, a->q.a, a->q.b);
-		answer_words(words, sizeof(words), a);
+		ior_render_answer_words(words, sizeof(words), a);
 		fprintf(out, "%s%s%s%s: %s\n", title, a->q.source ? " (" : "", a->q.source ? a->q.source : "",
 			a->q.source ? ")" : "", words);
 		if (a->nverdicts)

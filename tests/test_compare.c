@@ -207,6 +207,17 @@ static void test_declared_comparisons_answered_first(void)
 	CU_ASSERT_PTR_NOT_NULL(find("scheduler: none (reference) against mq-deadline (loop.ini:2): no measurable difference"));
 	const char *tables = find("h, kernel 6.1,");
 	CU_ASSERT(q && tables && q < tables);
+	/* and in the other formats, first */
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", (char *)db, "report", "--kernel", "6.1", "--format", "md", NULL }), 0);
+	q = find("## Declared comparisons\n\n- **engine: tmpfs-sync-each (reference) against nested-sync-each** (loop.ini:2): "
+		 "nested-sync-each is worse than tmpfs-sync-each on 1 of 1 comparison(s)\n");
+	tables = find("| device | scheduler |");
+	CU_ASSERT(q && tables && q < tables);
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", (char *)db, "report", "--kernel", "6.1", "--format", "json", NULL }), 0);
+	CU_ASSERT_PTR_NOT_NULL(find("\"axis\":\"engine\",\"reference\":\"tmpfs-sync-each\",\"candidate\":\"nested-sync-each\","
+				    "\"source\":\"loop.ini:2\",\"answer\":\"nested-sync-each is worse"));
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", (char *)db, "report", "--kernel", "6.1", "--format", "html", NULL }), 0);
+	CU_ASSERT_PTR_NOT_NULL(find("<h2 id=\"answers\">Declared comparisons</h2>"));
 }
 
 static void test_bad_input(void)
