@@ -200,6 +200,8 @@ static int bootstrap_ratio(struct ior_comparison *c, const double *a, size_t na,
 	return rc;
 }
 
+static int welch_logs(struct ior_comparison *c, const double *a, size_t na, const double *b, size_t nb);
+
 /* Whether the interval bootstrap_ratio would draw reaches the minimum effect in the direction of
  * ratio (decide()'s "meaningful"), read from the same seeded resamples but stopping as soon as
  * the answer is certain: the interval's end is interpolated between two order statistics, so once
@@ -247,11 +249,22 @@ static int reaches(bool *out, const double *a, size_t na, const double *b, size_
 int ior_compare_better(bool *out, const double *a, size_t na, const double *b, size_t nb,
 		       const struct ior_compare_opts *opts)
 {
-	struct ior_comparison c;
+	struct ior_comparison c = { .na = na, .nb = nb, .min_p = ior_mw_min_p(na, nb) };
 	*out = false;
-	int rc = ior_compare_tests(&c, a, na, b, nb);
-	if (rc || !ior_compare_significant(&c, opts->alpha) ||
-	    !(opts->higher_is_better ? c.ratio > 1 : c.ratio < 1))
+	if (!na || !nb || c.min_p >= opts->alpha)
+		return IOR_OK;
+	c.median_a = ior_median(a, na);
+	c.median_b = ior_median(b, nb);
+	if (!(c.median_a > 0) || !(c.median_b > 0))
+		return IOR_OK;  /* ior_compare refuses these: no verdict, so no improvement */
+	c.ratio = c.median_b / c.median_a;
+	if (!(opts->higher_is_better ? c.ratio > 1 : c.ratio < 1))
+		return IOR_OK;
+	/* either test may claim it: Welch first, the exact rank test (the costly one) only if needed */
+	int rc = welch_logs(&c, a, na, b, nb);
+	if (!rc && !(c.welch.p < opts->alpha / 2))
+		rc = ior_mann_whitney(&c.mw, a, na, b, nb);
+	if (rc || !(c.welch.p < opts->alpha / 2 || c.mw.p < opts->alpha / 2))
 		return rc;
 	return reaches(out, a, na, b, nb, c.ratio, opts);
 }
