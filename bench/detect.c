@@ -277,21 +277,23 @@ static void fill_drift(double *a, double *b, size_t n, double ma, double mb, dou
 }
 
 /* The report stars the best total of a device's k schedulers only when the verdict says it beats
- * each other one: 1 when it does. The best is chosen from the same samples it is then tested on. */
+ * the next best total (reports/model_best.c): 1 when it does. Both are chosen from the same
+ * samples they are then tested on. */
 static int starred(double v[][CAP], size_t k, size_t n)
 {
-	size_t best = 0;
+	size_t best = 0, next = 1;
 	double total[8] = { 0 };
-	for (size_t j = 0; j < k; j++) {
+	for (size_t j = 0; j < k; j++)
 		for (size_t i = 0; i < n; i++)
 			total[j] += v[j][i];
+	for (size_t j = 1; j < k; j++)
 		if (total[j] > total[best])
 			best = j;
-	}
+	next = best == 0 ? 1 : 0;
 	for (size_t j = 0; j < k; j++)
-		if (j != best && ioregress_says(v[j], n, v[best], n, NULL) != 1)
-			return 0;
-	return 1;
+		if (j != best && total[j] > total[next])
+			next = j;
+	return ioregress_says(v[next], n, v[best], n, NULL) == 1;
 }
 
 struct within {
