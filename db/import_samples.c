@@ -189,8 +189,14 @@ static int check_duplicates(struct ior_import *im, void *all, size_t n)
 					   "scheduler, engine, rep and metric)", order[first]->line);
 	}
 	free(order);
-	/* headline rows first, in file order: a metric row fills in a sample its headline row made */
-	struct row *sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	/* headline rows first, in file order: a metric row fills in a sample its headline row made
+	 * (a file of headlines alone, the common case, is left as it is: no copy) */
+	size_t metrics = 0;
+	for (size_t i = 0; i < n; i++)
+		metrics += rows[i].metric != IOR_METRIC_VALUE;
+	if (!metrics)
+		return 0;
+	struct row *sorted = malloc(n * sizeof(*sorted));
 	if (!sorted)
 		return ior_error_set(IOR_ERROR, "cannot import '%s': out of memory", im->path);
 	size_t k = 0;
@@ -198,8 +204,7 @@ static int check_duplicates(struct ior_import *im, void *all, size_t n)
 		for (size_t i = 0; i < n; i++)
 			if ((rows[i].metric == IOR_METRIC_VALUE) == (pass == 0))
 				sorted[k++] = rows[i];
-	if (n)
-		memcpy(rows, sorted, n * sizeof(*rows));
+	memcpy(rows, sorted, n * sizeof(*rows));
 	free(sorted);
 	return 0;
 }
