@@ -324,6 +324,10 @@ static struct within within_run(double cov, enum noise kind, size_t n)
 	return w;
 }
 
+/* Measured (bench/detection.sh 10000 1 3 within, seed 1): false positives at most 0.5% in every
+ * cell (pair, pair under shared drift, best-of-3 star); power at +4 x CoV for the pair 43-93%
+ * (as for kernel pairs), 25-65% under shared drift: the verdict takes the round's drift for noise
+ * on both sides, where a test paired by round would cancel it. */
 static void within_kernel(void)
 {
 	printf("\nWithin one kernel (compare --by scheduler|device|engine; the report's best-scheduler star), "
