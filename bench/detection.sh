@@ -3,9 +3,11 @@
 # Detection benchmark (not a test): false-positive rate and power of ioregress's compare verdict against
 # the mmtests and lkp-tests rules, on synthetic kernel pairs (CoV 1-10%, shifts 0-20% and 2x/4x CoV,
 # 3-15 repetitions, gaussian, outlier and bimodal noise).
-# Usage: bench/detection.sh [TRIALS [SEED [MIN_EFFECT_PERCENT [fpr|ceiling|power|trend]]]]; "power" prints only the power tables (each
-# rule's false-positive rate beside its power), "trend" only the trend detector's table (warm-up and drift within a cell), "fpr" prints only the false-positive
-# table (for long confirmation runs, e.g. 10000 trials), "ceiling" only the 5-repetition Welch-level table. IOR_BUILD_DIR picks the build directory.
+# Usage: bench/detection.sh [TRIALS [SEED [MIN_EFFECT_PERCENT [fpr|ceiling|power|trend|within]]]]; "power" prints only the power
+# tables (each rule's false-positive rate beside its power), "trend" only the trend detector's table (warm-up and drift
+# within a cell), "fpr" only the false-positive table (for long confirmation runs, e.g. 10000 trials), "ceiling" only the
+# 5-repetition Welch-level table, "within" only the within-kernel table (compare --by scheduler etc. and the report's
+# best-scheduler star: pairs with and without drift shared by an interleaved round). IOR_BUILD_DIR picks the build directory.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${IOR_BUILD_DIR:-$here/build}

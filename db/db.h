@@ -222,6 +222,11 @@ int ior_db_kernel_commits(struct ior_db *db, const char *host, const char *relea
 			  size_t *n);
 void ior_db_commit_rows_free(struct ior_db_commit_row *rows, size_t n);
 
+/* The distinct matrices (file name, text) that runs of host (NULL: any) were made from, oldest
+ * first; imports have none. */
+int ior_db_run_matrices(struct ior_db *db, const char *host, char ***files, char ***texts, size_t *n);
+void ior_db_run_matrices_free(char **files, char **texts, size_t n);
+
 /* --- import ---------------------------------------------------------------- */
 
 /* CSV "host,kernel,device,scheduler,engine,rep,value,unit" and

@@ -112,7 +112,7 @@ int ior_import_start(struct ior_import *im, struct ior_db *db, const char *path,
 static const char *column_name(const struct ior_import *im, size_t field)
 {
 	for (size_t k = 0; k < im->ncolumns; k++)
-		if (im->field_of[k] == field)
+		if (im->field_of[k] != SIZE_MAX && im->field_of[k] == field)
 			return im->columns[k];
 	return "row";
 }

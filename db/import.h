@@ -37,7 +37,7 @@ int ior_import_start(struct ior_import *im, struct ior_db *db, const char *path,
 		     size_t ncolumns, size_t nrequired);
 
 enum ior_import_next { IOR_IMPORT_END, IOR_IMPORT_ROW, IOR_IMPORT_BAD_ROW };
-/* The next row's fields in columns order in values[ncolumns]; a row with a
+/* The next row's fields in columns order in values[ncolumns] ("" for an absent optional column); a row with a
  * syntax error or the wrong field count is recorded as a problem and
  * reported as IOR_IMPORT_BAD_ROW. Negative: out of memory. */
 int ior_import_next(struct ior_import *im, const char **values);

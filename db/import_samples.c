@@ -1,22 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Import of samples from CSV "host,kernel,device,scheduler,engine,rep,value,unit[,warmup]" into imported runs, all or nothing. */
+/* Import of samples from CSV "host,kernel,device,scheduler,engine,rep,value,unit[,warmup][,metric]" into imported runs, all or nothing. */
 #include "db/import.h"
 
 #include "common/error.h"
+#include "db/metric.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-enum { C_HOST, C_KERNEL, C_DEVICE, C_SCHEDULER, C_ENGINE, C_REP, C_VALUE, C_UNIT, C_WARMUP, C_COUNT,
+/* metric is optional: empty or absent, the row is the repetition's headline value; otherwise it is
+ * one of the stored sample columns (lat_p99_us, usr_s, ...) of the repetition the headline row made. */
+enum { C_HOST, C_KERNEL, C_DEVICE, C_SCHEDULER, C_ENGINE, C_REP, C_VALUE, C_UNIT, C_WARMUP, C_METRIC, C_COUNT,
        KEYS = C_ENGINE + 1, C_REQUIRED = C_UNIT + 1 };
 
 /* warmup is optional (absent or empty: 0), so files from before it and the seed data import as they were. */
 static const char *const columns[C_COUNT] = {
-	"host", "kernel", "device", "scheduler", "engine", "rep", "value", "unit", "warmup",
+	"host", "kernel", "device", "scheduler", "engine", "rep", "value", "unit", "warmup", "metric",
 };
 
 /* Units a CSV may carry, and which way is better: rates up, times down. */
@@ -37,6 +41,7 @@ struct row {
 	double value;
 	bool higher_is_better;
 	bool warmup;
+	enum ior_metric metric;    /* IOR_METRIC_VALUE: the headline */
 	char *storage;
 };
 
@@ -49,6 +54,27 @@ static bool parse_warmup(struct ior_import *im, const char *text, bool *warmup)
 		*warmup = true;
 	else {
 		ior_import_problem(im, ior_import_line(im), "warmup", "'%s' is not 0 or 1", text);
+		return false;
+	}
+	return true;
+}
+
+/* A metric row names a stored column in that column's unit; derived metrics are computed, not imported. */
+static bool parse_metric(struct ior_import *im, const char *text, const char *unit, enum ior_metric *out)
+{
+	if (ior_metric_find(out, text)) {
+		ior_import_problem(im, ior_import_line(im), "metric", "%s", ior_error_last());
+		ior_error_clear();
+		return false;
+	}
+	const struct ior_metric_info *mi = ior_metric_info(*out);
+	if (*out != IOR_METRIC_VALUE && !mi->stored) {
+		ior_import_problem(im, ior_import_line(im), "metric", "'%s' is derived from other columns and cannot be "
+				   "imported", text);
+		return false;
+	}
+	if (*out != IOR_METRIC_VALUE && *unit && strcmp(unit, mi->unit)) {
+		ior_import_problem(im, ior_import_line(im), "unit", "'%s' is in %s, not '%s'", text, mi->unit, unit);
 		return false;
 	}
 	return true;
@@ -113,7 +139,10 @@ static bool parse_row(struct ior_import *im, const char **v, void *row)
 		ok &= parse_rep(im, v[C_REP], &r->rep);
 	if (*v[C_VALUE])
 		ok &= parse_value(im, v[C_VALUE], &r->value);
-	if (*v[C_UNIT])
+	r->metric = IOR_METRIC_VALUE;
+	if (*v[C_METRIC])
+		ok &= parse_metric(im, v[C_METRIC], v[C_UNIT], &r->metric);
+	if (*v[C_UNIT] && r->metric == IOR_METRIC_VALUE)
 		ok &= parse_unit(im, v[C_UNIT], &r->higher_is_better);
 	if (!ok)
 		return false;
@@ -150,6 +179,8 @@ static int by_identity(const void *a, const void *b)
 	}
 	if (x->rep != y->rep)
 		return x->rep < y->rep ? -1 : 1;
+	if (x->metric != y->metric)
+		return x->metric < y->metric ? -1 : 1;
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
@@ -166,17 +197,75 @@ static int check_duplicates(struct ior_import *im, void *all, size_t n)
 	/* Sorted by identity then line: the first of a run of equals is the original. */
 	for (size_t i = 1, first = 0; i < n; i++) {
 		struct row *r = order[i];
-		bool same = order[first]->rep == r->rep;
+		bool same = order[first]->rep == r->rep && order[first]->metric == r->metric;
 		for (int k = 0; same && k < KEYS; k++)
 			same = strcmp(order[first]->key[k], r->key[k]) == 0;
 		if (!same)
 			first = i;
 		else
 			ior_import_problem(im, r->line, "rep", "duplicate of line %zu (same host, kernel, device, "
-					   "scheduler, engine and rep)", order[first]->line);
+					   "scheduler, engine, rep and metric)", order[first]->line);
 	}
 	free(order);
+	/* headline rows first, in file order: a metric row fills in a sample its headline row made
+	 * (a file of headlines alone, the common case, is left as it is: no copy) */
+	size_t metrics = 0;
+	for (size_t i = 0; i < n; i++)
+		metrics += rows[i].metric != IOR_METRIC_VALUE;
+	if (!metrics)
+		return 0;
+	struct row *sorted = malloc(n * sizeof(*sorted));
+	if (!sorted)
+		return ior_error_set(IOR_ERROR, "cannot import '%s': out of memory", im->path);
+	size_t k = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++)
+			if ((rows[i].metric == IOR_METRIC_VALUE) == (pass == 0))
+				sorted[k++] = rows[i];
+	memcpy(rows, sorted, n * sizeof(*rows));
+	free(sorted);
 	return 0;
+}
+
+/* A metric row: the column of the stored sample, set when empty, skipped when equal, a problem otherwise. */
+static int store_metric(struct ior_import *im, const struct row *r, int64_t cell_id, size_t *imported)
+{
+	const struct ior_metric_info *mi = ior_metric_info(r->metric);
+	char sql[256];
+	snprintf(sql, sizeof(sql), "SELECT %s FROM samples WHERE cell_id = ?1 AND rep = ?2", mi->column);
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(im->db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return ior_db_fail(im->db, "cannot import into");
+	sqlite3_bind_int64(st, 1, cell_id);
+	sqlite3_bind_int(st, 2, r->rep);
+	int rc = sqlite3_step(st);
+	bool found = rc == SQLITE_ROW, empty = found && sqlite3_column_type(st, 0) == SQLITE_NULL;
+	double stored = found ? sqlite3_column_double(st, 0) : 0;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return ior_db_fail(im->db, "cannot import into");
+	if (!found) {
+		ior_import_problem(im, r->line, "metric", "%s of rep %d has no headline row (the same cell and rep with an "
+				   "empty metric) in this file or the database", mi->name, r->rep);
+		return 0;
+	}
+	if (!empty) {
+		if (stored != r->value)
+			ior_import_problem(im, r->line, "value", "%s %.15g contradicts the stored %.15g", mi->name, r->value,
+					   stored);
+		return 0;
+	}
+	snprintf(sql, sizeof(sql), "UPDATE samples SET %s = ?3 WHERE cell_id = ?1 AND rep = ?2", mi->column);
+	if (sqlite3_prepare_v2(im->db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return ior_db_fail(im->db, "cannot import into");
+	sqlite3_bind_int64(st, 1, cell_id);
+	sqlite3_bind_int(st, 2, r->rep);
+	sqlite3_bind_double(st, 3, r->value);
+	rc = ior_db_step_done(im->db, st, "cannot import into");
+	sqlite3_finalize(st);
+	if (!rc)
+		(*imported)++;
+	return rc;
 }
 
 /* Whether the cell already has this rep; one with another value or unit is a problem. */
@@ -211,8 +300,11 @@ static int store_row(struct ior_import *im, const void *row, size_t *imported)
 	int rc;
 	if ((rc = ior_db_imported_run(db, r->key[C_HOST], r->key[C_KERNEL], im->path, &host_id, &run_id)) ||
 	    (rc = ior_db_device_get(db, host_id, &d, &device_id)) ||
-	    (rc = ior_db_cell_get(db, run_id, device_id, r->key[C_SCHEDULER], r->key[C_ENGINE], NULL, NULL, &cell_id)) ||
-	    (rc = stored_before(im, r, cell_id, &present)) || present)
+	    (rc = ior_db_cell_get(db, run_id, device_id, r->key[C_SCHEDULER], r->key[C_ENGINE], NULL, NULL, &cell_id)))
+		return rc;
+	if (r->metric != IOR_METRIC_VALUE)
+		return store_metric(im, r, cell_id, imported);
+	if ((rc = stored_before(im, r, cell_id, &present)) || present)
 		return rc;
 	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_SAMPLE_INSERT);
 	sqlite3_bind_int64(st, 1, cell_id);

@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "db/db.h"
 #include "harness/commands.h"
+#include "harness/questions.h"
 #include "options/option.h"
 #include "reports/model.h"
 #include "reports/render.h"
@@ -70,6 +71,9 @@ static int parse_value(struct report_args *a, const char *key, const char *v)
 		a->opts.baseline = v;
 	} else if (!strcmp(key, "--candidate")) {
 		a->opts.candidate = v;
+	} else if (!strcmp(key, "--metric")) {
+		if (ior_metric_parse_list(&a->opts.metrics, v))
+			return ior_error_wrap(IOR_EINVALID, "--metric");
 	}
 	return IOR_OK;
 }
@@ -77,7 +81,7 @@ static int parse_value(struct report_args *a, const char *key, const char *v)
 static int parse_args(struct report_args *a, int argc, char **argv)
 {
 	static const char *const keys[] = { "--format", "--alert-spread", "--min-effect", "--since", "--fail-on",
-					    "-o", "--output", "--baseline", "--candidate" };
+					    "-o", "--output", "--baseline", "--candidate", "--metric" };
 	ior_report_opts_default(&a->opts);
 	ior_renderer_find(&a->renderer, "text");
 	for (int i = 1; i < argc; i++) {
@@ -155,8 +159,16 @@ static int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		ior_cmd_error_last();
 		return 2;
 	}
+	struct ior_questions q = { 0 };
+	if ((a.opts.parts & IOR_REPORT_QUESTIONS) && ior_questions_load(&q, ctx->db, a.opts.host)) {
+		ior_cmd_error("cannot read the declared comparisons from '%s'", ctx->db_path);
+		return 1;
+	}
+	a.opts.questions = q.q;
+	a.opts.nquestions = q.n;
 	struct ior_report *r = NULL;
 	if (ior_report_build(&r, ctx->db, &a.opts)) {
+		ior_questions_free(&q);
 		ior_cmd_error("cannot build the report from '%s'", ctx->db_path);
 		return 1;
 	}
@@ -168,6 +180,7 @@ static int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		 (a.fail_on == FAIL_ALERT && ior_report_has_alert(r)))
 		status = REPORT_FAILED_ON;
 	ior_report_free(r);
+	ior_questions_free(&q);
 	return status;
 }
 
@@ -192,6 +205,10 @@ static const struct ior_cmd_opt report_options[] = {
 	  .help = "add verdicts: every cell of the candidate kernel against this one, as check judges them" },
 	{ .name = "--candidate", .value = IOR_CMD_TEXT, .arg = "KERNEL",
 	  .help = "the kernel judged against --baseline (default: each host's newest other kernel)" },
+	{ .name = "--metric", .value = IOR_CMD_TEXT, .arg = "NAME[,NAME...]|all",
+	  .help = "the metrics the verdicts (--baseline and the matrix's declared comparisons) judge, named as "
+		  "sample_view's columns (value, lat_p99_us, wall_s, usr_s, sys_s, ...) or derived (cpu_s, "
+		  "cpu_s_per_gib); default: value and lat_p99_us where the engine records it" },
 	{ .name = "--fail-on", .value = IOR_CMD_CHOICE, .arg = "regression|alert", .choices = "regression alert",
 	  .help = "exit 3 when the report holds a regression (needs --baseline), or a regression or a variance "
 		  "alert: for CI" },

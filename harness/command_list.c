@@ -11,6 +11,7 @@ const struct ior_command *const ior_commands[] = {
 	&ior_cmd_vm,
 	&ior_cmd_check,
 	&ior_cmd_bisect,
+	&ior_cmd_compare,
 	&ior_cmd_recover,
 	&ior_cmd_schedulers,
 };

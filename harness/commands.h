@@ -11,6 +11,7 @@ extern const struct ior_command ior_cmd_report;
 extern const struct ior_command ior_cmd_import;
 extern const struct ior_command ior_cmd_check;
 extern const struct ior_command ior_cmd_bisect;
+extern const struct ior_command ior_cmd_compare;
 extern const struct ior_command ior_cmd_schedulers;
 extern const struct ior_command ior_cmd_recover;
 extern const struct ior_command ior_cmd_merge;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/axis.h"
 #include "engines/engine.h"
 
 struct ior_ini;
@@ -24,6 +25,14 @@ struct ior_matrix_settings {
 	uint64_t order_seed;       /* order = random: the seed; 0 = one chosen at run time (and recorded) */
 	uint64_t max_cells;        /* a matrix that expands past this many cells is refused (sweeps multiply) */
 	uint64_t warmup;           /* warm-up repetitions per cell before the measured ones; an engine's own wins */
+	char *compare;             /* the comparisons the matrix exists for, "AXIS: A B[, AXIS: A B...]"; NULL none */
+};
+
+/* One comparison a matrix declares (compare = engine: plain nested): the report answers it first. */
+struct ior_matrix_comparison {
+	enum ior_axis axis;
+	char *a, *b;
+	char *where;               /* "file:line" of the compare key */
 };
 
 /* Keys every [engine NAME] section (and [defaults], [defaults TYPE]) takes beside its type's
@@ -81,6 +90,8 @@ struct ior_matrix {
 	size_t ndevices;
 	struct ior_matrix_engine *engines;
 	size_t nengines;
+	struct ior_matrix_comparison *comparisons;
+	size_t ncomparisons;
 };
 
 /* Row tables, exposed so the command line and --help use the same data. */

@@ -83,6 +83,10 @@ const struct ior_ini_entry *ior_matrix_entry(const struct ior_ini_section *s, co
 /* Adds "file:line: key" (the entry's place; the header's when key is not given in s) or, for
  * key NULL, "file:line: [section]" in front of the current message. */
 int ior_matrix_locate(int rc, const struct ior_ini_section *s, const char *key);
+/* matrix_compare.c: [matrix]'s compare key into m->comparisons, each name checked against the
+ * matrix's engines, devices and schedulers. settings may be NULL (no [matrix] section). */
+int ior_matrix_build_comparisons(struct ior_matrix *m, const struct ior_ini_section *settings);
+void ior_matrix_comparisons_free(struct ior_matrix *m);
 /* ior_option_set of e's key to value, the message prefixed with e's file:line. */
 int ior_matrix_apply_entry(const struct ior_option *rows, void *blob, const struct ior_ini_entry *e, const char *value);
 /* A named section's name: present, well formed. */

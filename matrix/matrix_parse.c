@@ -88,6 +88,7 @@ void ior_matrix_free(struct ior_matrix *m)
 		free(m->devices[i].name);
 	}
 	ior_matrix_engines_free(m->engines, m->nengines);
+	ior_matrix_comparisons_free(m);
 	ior_options_free(ior_matrix_settings_options(), &m->settings);
 	if (m->ini)
 		ior_matrix_ini_free(m->ini);

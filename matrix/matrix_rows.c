@@ -41,6 +41,10 @@ static const struct ior_option settings_rows[] = {
 	{ .name = "max_cells", .type = IOR_OPT_UINT, .offset = SETTING(max_cells), .min = 1, .max = 1e9,
 	  .def = "10000", .help = "refuse a matrix that expands to more cells than this (devices x schedulers x engines, "
 				  "after sweeps)" },
+	{ .name = "compare", .type = IOR_OPT_STRING, .offset = SETTING(compare),
+	  .help = "the comparisons the matrix exists for, which the report answers first: 'AXIS: A B', several "
+		  "separated by commas (engine: tmpfs-sync-each nested-sync-each, scheduler: none bfq); AXIS is "
+		  "kernel, scheduler, device, engine or host, A the reference" },
 	{ .name = "order_seed", .type = IOR_OPT_UINT, .offset = SETTING(order_seed), .min = 0, .max = 4294967295.0,
 	  .def = "0", .help = "order = random: the seed (0: chosen at run time); the run records the one used" },
 	{ .name = "warmup", .type = IOR_OPT_UINT, .offset = SETTING(warmup), .min = 0, .max = 10000, .def = "0",

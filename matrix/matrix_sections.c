@@ -160,5 +160,7 @@ int ior_matrix_build(struct ior_matrix *m, const struct ior_ini *ini)
 		return ior_error_set(IOR_EINVALID, "%s: no [device NAME] section: a matrix needs at least one device", m->file);
 	if (m->nengines == 0)
 		return ior_error_set(IOR_EINVALID, "%s: no [engine NAME] section: a matrix needs at least one engine", m->file);
+	if ((rc = ior_matrix_build_comparisons(m, settings)))
+		return rc;
 	return ior_matrix_check_cells(m);
 }

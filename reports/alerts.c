@@ -312,7 +312,7 @@ void ior_alert_describe(char *buf, size_t len, const struct ior_alert *a)
 		}
 	}
 	if (isnan(a->peer_median)) {
-		snprintf(buf, len, "%s: spread %.1f%% over %zu samples (%.2f to %.2f) exceeds %.0f%%; nothing to compare it with",
+		snprintf(buf, len, "%s: value spread %.1f%% over %zu samples (%.2f to %.2f) exceeds %.0f%%; nothing to compare it with",
 			 head, a->spread * 100, a->n, a->min, a->max, a->floor * 100);
 		return;
 	}
@@ -320,6 +320,6 @@ void ior_alert_describe(char *buf, size_t len, const struct ior_alert *a)
 		      "other schedulers on this device", &a->here);
 	describe_axis(e, sizeof(e), a->kind == IOR_ALERT_DEVICE ? "the same device on other kernels" :
 		      "the same cell on other kernels", &a->elsewhere);
-	snprintf(buf, len, "%s: spread %.1f%% over %zu samples (%.2f to %.2f), %.1fx the peers' median %.1f%%; %s; %s",
+	snprintf(buf, len, "%s: value spread %.1f%% over %zu samples (%.2f to %.2f), %.1fx the peers' median %.1f%%; %s; %s",
 		 head, a->spread * 100, a->n, a->min, a->max, a->spread / a->peer_median, a->peer_median * 100, h, e);
 }

@@ -102,11 +102,76 @@ const char *ior_verdict_name(enum ior_verdict v)
 	return "?";
 }
 
-/* The median of a resample, sorted in place (small arrays are insertion-sorted by ior_sort_doubles). */
-static double small_median(double *v, size_t n)
+/* One side of the bootstrap: its values sorted once, and each value's place in that order, so a
+ * resample is a count per place and its median is read off the counts: the same value as sorting
+ * the resample (the median depends only on which values were drawn how often), in O(n) a resample
+ * instead of a sort. A report judges every device's schedulers, so this is most of its time. */
+struct side {
+	double *sorted;
+	size_t *rank, *count, n;
+};
+
+static const double *rank_ctx;
+
+static int by_value(const void *x, const void *y)
 {
-	ior_sort_doubles(v, n);
-	return ior_quantile_sorted(v, n, 0.5);
+	double a = rank_ctx[*(const size_t *)x], b = rank_ctx[*(const size_t *)y];
+	return a < b ? -1 : a > b ? 1 : (*(const size_t *)x > *(const size_t *)y) - (*(const size_t *)x < *(const size_t *)y);
+}
+
+static int side_init(struct side *s, const double *x, size_t n)
+{
+	s->n = n;
+	s->sorted = malloc(n * sizeof(*s->sorted));
+	s->rank = malloc(n * sizeof(*s->rank));
+	s->count = malloc(n * sizeof(*s->count));
+	size_t *order = malloc(n * sizeof(*order));
+	if (!s->sorted || !s->rank || !s->count || !order) {
+		free(order);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	rank_ctx = x;
+	qsort(order, n, sizeof(*order), by_value);
+	for (size_t k = 0; k < n; k++) {
+		s->sorted[k] = x[order[k]];
+		s->rank[order[k]] = k;
+	}
+	free(order);
+	return IOR_OK;
+}
+
+static void side_free(struct side *s)
+{
+	free(s->sorted), free(s->rank), free(s->count);
+}
+
+/* The median (ior_quantile_sorted at 0.5) of n draws with replacement. */
+static double resample_median(struct side *s, struct ior_rng *rng)
+{
+	size_t n = s->n;
+	memset(s->count, 0, n * sizeof(*s->count));
+	for (size_t i = 0; i < n; i++)
+		s->count[s->rank[ior_rng_below(rng, n)]]++;
+	double h = (double)(n - 1) * 0.5;
+	size_t lo = (size_t)floor(h), cum = 0;
+	double vlo = s->sorted[n - 1], vhi = s->sorted[n - 1];
+	bool have_lo = false;
+	for (size_t k = 0; k < n; k++) {
+		cum += s->count[k];
+		if (!have_lo && cum > lo) {
+			vlo = s->sorted[k];
+			have_lo = true;
+		}
+		if (cum > lo + 1) {
+			vhi = s->sorted[k];
+			break;
+		}
+	}
+	if (lo >= n - 1)
+		return vlo;
+	return vlo + (h - (double)lo) * (vhi - vlo);
 }
 
 static int bootstrap_ratio(struct ior_comparison *c, const double *a, size_t na, const double *b, size_t nb,
@@ -114,25 +179,94 @@ static int bootstrap_ratio(struct ior_comparison *c, const double *a, size_t na,
 {
 	size_t reps = o->bootstrap ? o->bootstrap : 2000;
 	double *ratios = malloc(reps * sizeof(*ratios));
-	double *ra = malloc(na * sizeof(*ra)), *rb = malloc(nb * sizeof(*rb));
-	if (!ratios || !ra || !rb) {
-		free(ratios), free(ra), free(rb);
-		return ior_error_set(IOR_ERROR, "out of memory");
+	struct side sa = { 0 }, sb = { 0 };
+	int rc = ratios ? side_init(&sa, a, na) : ior_error_set(IOR_ERROR, "out of memory");
+	if (!rc)
+		rc = side_init(&sb, b, nb);
+	if (!rc) {
+		struct ior_rng rng;
+		ior_rng_seed(&rng, o->seed);
+		for (size_t r = 0; r < reps; r++) {
+			double ma = resample_median(&sa, &rng);  /* a's draws first, as the resamples always were */
+			ratios[r] = resample_median(&sb, &rng) / ma;
+		}
+		qsort(ratios, reps, sizeof(*ratios), ior_double_cmp);
+		c->ratio_lo = ior_quantile_sorted(ratios, reps, 0.025);
+		c->ratio_hi = ior_quantile_sorted(ratios, reps, 0.975);
 	}
-	struct ior_rng rng;
-	ior_rng_seed(&rng, o->seed);
-	for (size_t r = 0; r < reps; r++) {
-		for (size_t i = 0; i < na; i++)
-			ra[i] = a[ior_rng_below(&rng, na)];
-		for (size_t i = 0; i < nb; i++)
-			rb[i] = b[ior_rng_below(&rng, nb)];
-		ratios[r] = small_median(rb, nb) / small_median(ra, na);
+	free(ratios);
+	side_free(&sa);
+	side_free(&sb);
+	return rc;
+}
+
+static int welch_logs(struct ior_comparison *c, const double *a, size_t na, const double *b, size_t nb);
+
+/* Whether the interval bootstrap_ratio would draw reaches the minimum effect in the direction of
+ * ratio (decide()'s "meaningful"), read from the same seeded resamples but stopping as soon as
+ * the answer is certain: the interval's end is interpolated between two order statistics, so once
+ * enough resamples lie past the threshold (or too few can) the end is known to be past it (or
+ * not). Only a count on the boundary needs the whole interval. */
+static int reaches(bool *out, const double *a, size_t na, const double *b, size_t nb, double ratio,
+		   const struct ior_compare_opts *o)
+{
+	size_t reps = o->bootstrap ? o->bootstrap : 2000;
+	bool up = ratio >= 1;
+	double t = up ? 1 + o->min_effect : 1 - o->min_effect;
+	size_t lo = (size_t)floor((double)(reps - 1) * (up ? 0.975 : 0.025));
+	/* up: the end (at lo..lo+1) is >= t when >= reps - lo resamples are, < t when <= reps - lo - 2 are;
+	 * down: <= t when >= lo + 2 resamples are, > t when <= lo are */
+	size_t yes = up ? reps - lo : lo + 2, no = up ? reps - lo - 2 : lo;
+	struct side sa = { 0 }, sb = { 0 };
+	int rc = side_init(&sa, a, na);
+	if (!rc)
+		rc = side_init(&sb, b, nb);
+	size_t past = 0, r = 0;
+	if (!rc) {
+		struct ior_rng rng;
+		ior_rng_seed(&rng, o->seed);
+		for (; r < reps && past < yes && past + (reps - r) > no; r++) {
+			double ma = resample_median(&sa, &rng);
+			double x = resample_median(&sb, &rng) / ma;
+			past += up ? x >= t : x <= t;
+		}
 	}
-	qsort(ratios, reps, sizeof(*ratios), ior_double_cmp);
-	c->ratio_lo = ior_quantile_sorted(ratios, reps, 0.025);
-	c->ratio_hi = ior_quantile_sorted(ratios, reps, 0.975);
-	free(ratios), free(ra), free(rb);
+	side_free(&sa);
+	side_free(&sb);
+	if (rc)
+		return rc;
+	if (past >= yes || past + (reps - r) <= no) {
+		*out = past >= yes;
+		return IOR_OK;
+	}
+	struct ior_comparison c;  /* on the boundary: the interval itself */
+	if ((rc = bootstrap_ratio(&c, a, na, b, nb, o)))
+		return rc;
+	*out = up ? c.ratio_hi >= t : c.ratio_lo <= t;
 	return IOR_OK;
+}
+
+int ior_compare_better(bool *out, const double *a, size_t na, const double *b, size_t nb,
+		       const struct ior_compare_opts *opts)
+{
+	struct ior_comparison c = { .na = na, .nb = nb, .min_p = ior_mw_min_p(na, nb) };
+	*out = false;
+	if (!na || !nb || c.min_p >= opts->alpha)
+		return IOR_OK;
+	c.median_a = ior_median(a, na);
+	c.median_b = ior_median(b, nb);
+	if (!(c.median_a > 0) || !(c.median_b > 0))
+		return IOR_OK;  /* ior_compare refuses these: no verdict, so no improvement */
+	c.ratio = c.median_b / c.median_a;
+	if (!(opts->higher_is_better ? c.ratio > 1 : c.ratio < 1))
+		return IOR_OK;
+	/* either test may claim it: Welch first, the exact rank test (the costly one) only if needed */
+	int rc = welch_logs(&c, a, na, b, nb);
+	if (!rc && !(c.welch.p < opts->alpha / 2))
+		rc = ior_mann_whitney(&c.mw, a, na, b, nb);
+	if (rc || !(c.welch.p < opts->alpha / 2 || c.mw.p < opts->alpha / 2))
+		return rc;
+	return reaches(out, a, na, b, nb, c.ratio, opts);
 }
 
 /* Welch's t on the logs of the samples not excluded. */
@@ -181,7 +315,8 @@ static void decide(struct ior_comparison *c, const struct ior_compare_opts *o)
 		c->verdict = IOR_VERDICT_INCONCLUSIVE;
 		snprintf(c->reason, sizeof(c->reason),
 			 "%zu against %zu samples cannot reach p < %g with Mann-Whitney (smallest possible p = %.3f); "
-			 "take more repetitions", c->na, c->nb, o->alpha, c->min_p);
+			 "take more repetitions (Welch p = %.3g on log values, not trusted alone at these sizes)", c->na,
+			 c->nb, o->alpha, c->min_p, c->welch.p);
 		return;
 	}
 	/* Bonferroni over the two tests: either may claim the change at alpha / 2. */
@@ -206,14 +341,8 @@ static void decide(struct ior_comparison *c, const struct ior_compare_opts *o)
 	}
 }
 
-int ior_compare(struct ior_comparison *out, const double *a, size_t na, const double *b, size_t nb,
-		const struct ior_compare_opts *opts)
+int ior_compare_tests(struct ior_comparison *out, const double *a, size_t na, const double *b, size_t nb)
 {
-	struct ior_compare_opts def;
-	if (!opts) {
-		ior_compare_opts_default(&def);
-		opts = &def;
-	}
 	memset(out, 0, sizeof(*out));
 	if (na == 0 || nb == 0)
 		return ior_error_set(IOR_EINVALID, "cannot compare: %s has no samples", na ? "candidate" : "baseline");
@@ -229,11 +358,28 @@ int ior_compare(struct ior_comparison *out, const double *a, size_t na, const do
 	int rc = ior_mann_whitney(&out->mw, a, na, b, nb);
 	if (rc == 0)
 		rc = welch_logs(out, a, na, b, nb);
+	out->min_p = ior_mw_min_p(na, nb);
+	return rc;
+}
+
+bool ior_compare_significant(const struct ior_comparison *c, double alpha)
+{
+	return c->min_p < alpha && (c->welch.p < alpha / 2 || c->mw.p < alpha / 2);
+}
+
+int ior_compare(struct ior_comparison *out, const double *a, size_t na, const double *b, size_t nb,
+		const struct ior_compare_opts *opts)
+{
+	struct ior_compare_opts def;
+	if (!opts) {
+		ior_compare_opts_default(&def);
+		opts = &def;
+	}
+	int rc = ior_compare_tests(out, a, na, b, nb);
 	if (rc == 0)
 		rc = bootstrap_ratio(out, a, na, b, nb, opts);
 	if (rc)
 		return rc;
-	out->min_p = ior_mw_min_p(na, nb);
 	decide(out, opts);
 	return IOR_OK;
 }

@@ -112,6 +112,18 @@ struct ior_comparison {
 	char reason[640];         /* the verdict in words, with the evidence */
 };
 
+/* The tests alone, without the bootstrap interval and the verdict (ratio_lo, ratio_hi and
+ * verdict are left zero): medians, ratio, Mann-Whitney, Welch after exclusion, the floor. */
+int ior_compare_tests(struct ior_comparison *out, const double *a, size_t na, const double *b, size_t nb);
+/* Whether those tests claim a change at alpha, as the verdict would: above the sample-size floor,
+ * Welch or Mann-Whitney below alpha / 2. Without it no verdict is a regression or an improvement. */
+bool ior_compare_significant(const struct ior_comparison *c, double alpha);
+
+/* Whether ior_compare would call b an improvement over a, without drawing the whole interval
+ * when the answer is certain before (the same seeded resamples; the report's best scheduler). */
+int ior_compare_better(bool *out, const double *a, size_t na, const double *b, size_t nb,
+		       const struct ior_compare_opts *opts);
+
 /* Compares b (candidate) against a (baseline); each needs at least one value. */
 int ior_compare(struct ior_comparison *out, const double *a, size_t na, const double *b, size_t nb,
 		const struct ior_compare_opts *opts);

@@ -116,8 +116,13 @@ static int build_parts(struct ior_report *r, struct ior_db *db)
 		return IOR_ERROR;
 	if ((r->opts.parts & IOR_REPORT_CHANGES) && ior_report_changes_build(r))
 		return IOR_ERROR;
-	if ((r->opts.parts & IOR_REPORT_VERDICTS) && r->opts.baseline && ior_report_verdicts_build(r, db))
+	if ((r->opts.parts & IOR_REPORT_BEST) && ior_report_best_build(r))
 		return IOR_ERROR;
+	int rc;
+	if ((r->opts.parts & IOR_REPORT_VERDICTS) && r->opts.baseline && (rc = ior_report_verdicts_build(r, db)))
+		return rc;
+	if ((r->opts.parts & IOR_REPORT_QUESTIONS) && (rc = ior_report_answers_build(r, db)))
+		return rc;
 	return IOR_OK;
 }
 
@@ -150,7 +155,18 @@ int ior_report_build(struct ior_report **out, struct ior_db *db, const struct io
 		f.device = r->opts.device;
 		f.scheduler = r->opts.scheduler;
 		f.engine = r->opts.engine;
-		if (r->opts.baseline && r->opts.candidate) {
+		/* the compared axis is not a filter: both of its names are read */
+		if (r->opts.axis == IOR_AXIS_SCHEDULER)
+			f.scheduler = NULL;
+		else if (r->opts.axis == IOR_AXIS_DEVICE)
+			f.device = NULL;
+		else if (r->opts.axis == IOR_AXIS_ENGINE)
+			f.engine = NULL;
+		else if (r->opts.axis == IOR_AXIS_HOST)
+			f.host = NULL;
+		if (r->opts.axis != IOR_AXIS_KERNEL)
+			f.kernels[0] = r->opts.kernel;
+		else if (r->opts.baseline && r->opts.candidate) {
 			f.kernels[0] = r->opts.baseline;
 			f.kernels[1] = r->opts.candidate;
 		} else if (!r->opts.baseline) {
@@ -255,6 +271,9 @@ void ior_report_free(struct ior_report *r)
 		free(r->changes[i].cp);
 	free(r->changes);
 	free(r->verdicts);
+	for (size_t i = 0; i < r->nanswers; i++)
+		free(r->answers[i].verdicts);
+	free(r->answers);
 	free(r->regression_order);
 	free(r->common);
 	free(r->common_hosts);

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/axis.h"
+#include "db/metric.h"
 #include "db/scan.h"
 #include "kernel/sched_history.h"
 #include "reports/alerts.h"
@@ -21,14 +23,21 @@ enum ior_report_part {
 	IOR_REPORT_VERDICTS = 1u << 2,   /* only when a baseline is given */
 	IOR_REPORT_DETAIL = 1u << 3,     /* every sample's bytes, CPU, latency, time (the CSV) */
 	IOR_REPORT_TABLES = 1u << 4,     /* rt: groups, cells, statistics, series (the others need them) */
+	IOR_REPORT_QUESTIONS = 1u << 5,  /* the comparisons the matrices declared (or opts.questions), answered */
+	IOR_REPORT_BEST = 1u << 6,       /* each device's significantly best scheduler (ior_rt_cell.best_significant) */
 };
-#define IOR_REPORT_ALL (IOR_REPORT_TABLES | IOR_REPORT_ALERTS | IOR_REPORT_CHANGES | IOR_REPORT_VERDICTS)
+#define IOR_REPORT_ALL (IOR_REPORT_TABLES | IOR_REPORT_ALERTS | IOR_REPORT_CHANGES | IOR_REPORT_VERDICTS | \
+			IOR_REPORT_QUESTIONS | IOR_REPORT_BEST)
 
 struct ior_report_opts {
 	/* The view: what the report shows. Alerts and change points are judged over every kernel
 	 * and device of the host (the peers they need), then kept to the view. */
 	const char *host, *kernel, *device, *scheduler, *engine, *since;
 	const char *baseline, *candidate;   /* verdicts when baseline is set; candidate NULL: the host's newest kernel */
+	enum ior_axis axis;                 /* what baseline and candidate name (A and B): a kernel by default */
+	unsigned metrics;                   /* IOR_METRIC_BIT set the verdicts judge; 0: IOR_METRICS_DEFAULT */
+	const struct ior_report_question *questions;  /* comparisons asked for (a matrix's compare key), answered first */
+	size_t nquestions;
 	bool alerts_only;                   /* --alerts: only variance alerts and regressions, most severe first */
 	unsigned parts;
 	struct ior_alert_opts alerts;
@@ -110,11 +119,33 @@ struct ior_report_series_changes {
 	bool in_view;
 };
 
+/* One comparison of a cell on A (the reference) and its counterpart on B, on one metric. */
 struct ior_report_verdict {
-	size_t series;                      /* index into rt->series */
-	size_t base_group, cand_group;      /* the two kernels' groups in rt */
+	size_t series;                      /* index into rt->series: the reference cell's */
+	size_t base_group, cand_group;      /* A's and B's groups in rt (one group for a scheduler or device) */
+	size_t base_cell, cand_cell;        /* their cells in those groups */
+	enum ior_metric metric;
+	const char *unit;                   /* the metric's (the headline's: the group's) */
+	/* the reference cell's key; the axis's own field is A's name, B's is cand_name */
+	const char *host, *kernel, *device, *scheduler, *engine, *params;
+	const char *cand_name, *cand_params;
 	struct ior_comparison c;
 	bool in_view;
+};
+
+/* A comparison a matrix exists for: along axis, a against b (NULL: the report's A and B). */
+struct ior_report_question {
+	enum ior_axis axis;
+	const char *a, *b;
+	const char *source;                 /* where it was declared ("seed-loop.ini:7"), NULL when given directly */
+};
+
+/* The answer to one question: its verdicts (built like the report's own), and their counts. */
+struct ior_report_answer {
+	struct ior_report_question q;
+	struct ior_report_verdict *verdicts;
+	size_t nverdicts;
+	size_t regressions, improvements, inconclusive, unchanged, unmatched;
 };
 
 struct ior_report {
@@ -147,8 +178,13 @@ struct ior_report {
 	size_t nchanges;
 	struct ior_report_verdict *verdicts;
 	size_t nverdicts;
-	const char *baseline, *candidate;   /* the kernels compared, NULL without verdicts */
+	const char *baseline, *candidate;   /* A and B of the verdicts (kernels unless axis says), NULL without verdicts */
+	enum ior_axis axis;
 	size_t verdict_only_baseline;       /* baseline cells without candidate samples */
+	size_t verdict_unit_mismatch;       /* pairs left out because A and B measure in different units */
+	unsigned metrics_judged;            /* IOR_METRIC_BIT of each metric some verdict judged */
+	struct ior_report_answer *answers;  /* opts.questions, in their order */
+	size_t nanswers;
 	size_t regressions, improvements, inconclusive, unchanged;
 	size_t *regression_order;           /* in-view regressions, largest change first */
 	size_t nregression_order;
@@ -171,6 +207,9 @@ int ior_report_from_rows(struct ior_report **out, const struct ior_db_row *rows,
 /* The series' member in a group, or NULL. */
 const struct ior_rt_member *ior_report_member(const struct ior_report *r, const struct ior_rt_series *s,
 					      size_t group);
+
+/* The field of a stored cell the axis names (its kernel, scheduler, device, engine or host). */
+const char *ior_report_cell_axis_value(enum ior_axis axis, const struct ior_report_cell *c);
 
 /* "regression" for --fail-on: true when a verdict in view is a regression; "alert": a
  * variance alert or a regression in view. */

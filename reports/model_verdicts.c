@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Verdicts of the report model: the candidate kernel against the baseline on every in-view cell key both measured, and the schedulers left out because only one kernel offered them. */
+/* Verdicts of the report model: every in-view cell on A against the cell that differs from it only along the compared axis (a kernel, scheduler, device, engine or host) on B, for each metric asked for; and the schedulers left out because only one kernel offered them. */
 #include "reports/model_internal.h"
 
 #include "common/error.h"
@@ -8,6 +8,26 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What one comparison (the report's own, or a question's) collects. */
+struct vset {
+	struct ior_report_verdict *v;
+	size_t n, cap;
+	size_t regressions, improvements, inconclusive, unchanged;
+	size_t only_a, unit_mismatch;
+	unsigned judged;
+	const char *cand;                   /* the kernel B turned out to be (kernel axis without a candidate) */
+};
+
+struct judge {
+	struct ior_report *r;
+	struct ior_db *db;
+	enum ior_axis axis;
+	const char *a, *b;
+	unsigned metrics;
+	struct ior_metric_reader *readers[IOR_METRIC_COUNT];
+	struct vset *out;
+};
 
 static bool key_in_view(const struct ior_report *r, const struct ior_rt_series *s)
 {
@@ -27,12 +47,12 @@ static const struct ior_rt_member *on_kernel(const struct ior_rt *rt, const stru
 }
 
 /* Without --candidate: the newest kernel (version order) of the series' host other than the baseline. */
-static const char *newest_kernel(const struct ior_report *r, const char *host)
+static const char *newest_kernel(const struct ior_report *r, const char *host, const char *baseline)
 {
 	const char *best = NULL;
 	for (size_t k = 0; k < r->nkernels; k++) {
 		const struct ior_report_kernel *x = &r->kernels[k];
-		if (ior_rt_strcmp(x->host, host) || !strcmp(x->release, r->opts.baseline))
+		if (ior_rt_strcmp(x->host, host) || !strcmp(x->release, baseline))
 			continue;
 		if (!best || ior_kver_cmp(x->release, best) > 0)
 			best = x->release;
@@ -40,35 +60,255 @@ static const char *newest_kernel(const struct ior_report *r, const char *host)
 	return best;
 }
 
-static int compare_series(struct ior_report *r, size_t si)
+/* The value of cell c of group g along axis. */
+static const char *axis_value(enum ior_axis axis, const struct ior_rt_group *g, const struct ior_rt_cell *c)
 {
-	const struct ior_rt *rt = r->rt;
-	const struct ior_rt_series *s = &rt->series[si];
-	const char *cand = r->opts.candidate ? r->opts.candidate : newest_kernel(r, s->host);
-	const struct ior_rt_member *a = on_kernel(rt, s, r->opts.baseline), *b = cand ? on_kernel(rt, s, cand) : NULL;
-	if (!a)
-		return IOR_OK;
-	if (!b) {
-		r->verdict_only_baseline++;
+	switch (axis) {
+	case IOR_AXIS_KERNEL: return g->kernel;
+	case IOR_AXIS_SCHEDULER: return c->scheduler;
+	case IOR_AXIS_DEVICE: return c->device;
+	case IOR_AXIS_ENGINE: return g->engine;
+	case IOR_AXIS_HOST: return g->host;
+	case IOR_AXIS_COUNT: break;
+	}
+	return NULL;
+}
+
+const char *ior_report_cell_axis_value(enum ior_axis axis, const struct ior_report_cell *c)
+{
+	switch (axis) {
+	case IOR_AXIS_KERNEL: return c->kernel;
+	case IOR_AXIS_SCHEDULER: return c->scheduler;
+	case IOR_AXIS_DEVICE: return c->device;
+	case IOR_AXIS_ENGINE: return c->engine;
+	case IOR_AXIS_HOST: return c->host;
+	case IOR_AXIS_COUNT: break;
+	}
+	return NULL;
+}
+
+/* A metric's values of one rt cell: every stored cell of its key, read from the database. */
+static int metric_values(struct judge *j, size_t gi, size_t ci, enum ior_metric m, double **v, size_t *n)
+{
+	const struct ior_rt_group *g = &j->r->rt->groups[gi];
+	const struct ior_rt_cell *c = &g->cells[ci];
+	if (m == IOR_METRIC_VALUE) {
+		*v = malloc((c->n ? c->n : 1) * sizeof(**v));
+		if (!*v)
+			return ior_error_set(IOR_ERROR, "out of memory");
+		memcpy(*v, c->values, c->n * sizeof(**v));
+		*n = c->n;
 		return IOR_OK;
 	}
-	r->candidate = cand;
-	const struct ior_rt_cell *ca = &rt->groups[a->group].cells[a->index], *cb = &rt->groups[b->group].cells[b->index];
-	struct ior_compare_opts o = r->opts.compare;
-	o.higher_is_better = s->higher_is_better;
-	struct ior_report_verdict *v = &r->verdicts[r->nverdicts];
-	*v = (struct ior_report_verdict){ .series = si, .base_group = a->group, .cand_group = b->group, .in_view = true };
-	if (ior_compare(&v->c, ca->values, ca->n, cb->values, cb->n, &o))
-		return ior_error_wrap(IOR_ERROR, "cannot compare '%s' %s %s", s->device, s->scheduler ? s->scheduler : "-",
-				      s->engine);
-	r->nverdicts++;
-	switch (v->c.verdict) {
-	case IOR_VERDICT_REGRESSION: r->regressions++; break;
-	case IOR_VERDICT_IMPROVEMENT: r->improvements++; break;
-	case IOR_VERDICT_INCONCLUSIVE: r->inconclusive++; break;
-	case IOR_VERDICT_NO_CHANGE: r->unchanged++; break;
+	if (!j->db)
+		return IOR_OK;
+	if (!j->readers[m] && ior_metric_reader_open(&j->readers[m], j->db, m))
+		return IOR_ERROR;
+	for (size_t i = 0; i < j->r->ncells; i++) {
+		const struct ior_report_cell *x = &j->r->cells[i];
+		if (!x->n || ior_rt_strcmp(x->host, g->host) || ior_rt_strcmp(x->kernel, g->kernel) ||
+		    ior_rt_strcmp(x->engine, g->engine) || ior_rt_strcmp(x->params, g->params) ||
+		    ior_rt_strcmp(x->device, c->device) || ior_rt_strcmp(x->scheduler, c->scheduler))
+			continue;
+		if (ior_metric_reader_read(j->readers[m], x->cell_id, v, n))
+			return IOR_ERROR;
 	}
 	return IOR_OK;
+}
+
+static struct ior_report_verdict *push(struct vset *s)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		struct ior_report_verdict *v = realloc(s->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		s->v = v;
+		s->cap = cap;
+	}
+	return &s->v[s->n];
+}
+
+static int judge_metric(struct judge *j, size_t ga, size_t ca, size_t gb, size_t cb, enum ior_metric m)
+{
+	const struct ior_rt *rt = j->r->rt;
+	const struct ior_rt_group *A = &rt->groups[ga], *B = &rt->groups[gb];
+	const struct ior_rt_cell *cA = &A->cells[ca], *cB = &B->cells[cb];
+	double *va = NULL, *vb = NULL;
+	size_t na = 0, nb = 0;
+	int rc = metric_values(j, ga, ca, m, &va, &na);
+	if (!rc)
+		rc = metric_values(j, gb, cb, m, &vb, &nb);
+	if (rc || !na || !nb)  /* a metric the engine does not record is not judged */
+		goto out;
+	const struct ior_metric_info *mi = ior_metric_info(m);
+	struct ior_compare_opts o = j->r->opts.compare;
+	o.higher_is_better = m == IOR_METRIC_VALUE ? A->higher_is_better : mi->higher_is_better;
+	struct ior_report_verdict *v = push(j->out);
+	if (!v) {
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+		goto out;
+	}
+	*v = (struct ior_report_verdict){
+		.series = cA->series, .base_group = ga, .cand_group = gb, .base_cell = ca, .cand_cell = cb, .metric = m,
+		.unit = m == IOR_METRIC_VALUE ? A->unit : mi->unit, .host = A->host, .kernel = A->kernel,
+		.device = cA->device, .scheduler = cA->scheduler, .engine = A->engine, .params = A->params,
+		.cand_name = axis_value(j->axis, B, cB), .cand_params = B->params, .in_view = true };
+	if (ior_compare(&v->c, va, na, vb, nb, &o)) {
+		rc = ior_error_wrap(IOR_ERROR, "cannot compare '%s' %s %s (%s)", cA->device,
+				    cA->scheduler ? cA->scheduler : "-", A->engine, mi->name);
+		goto out;
+	}
+	struct vset *s = j->out;
+	s->n++;
+	s->judged |= IOR_METRIC_BIT(m);
+	switch (v->c.verdict) {
+	case IOR_VERDICT_REGRESSION: s->regressions++; break;
+	case IOR_VERDICT_IMPROVEMENT: s->improvements++; break;
+	case IOR_VERDICT_INCONCLUSIVE: s->inconclusive++; break;
+	case IOR_VERDICT_NO_CHANGE: s->unchanged++; break;
+	}
+out:
+	free(va);
+	free(vb);
+	return rc;
+}
+
+/* One pair of cells on every metric asked for; the headline only where both measure in one unit. */
+static int judge_pair(struct judge *j, size_t ga, size_t ca, size_t gb, size_t cb)
+{
+	const struct ior_rt_group *A = &j->r->rt->groups[ga], *B = &j->r->rt->groups[gb];
+	for (int m = 0; m < IOR_METRIC_COUNT; m++) {
+		if (!(j->metrics & IOR_METRIC_BIT(m)))
+			continue;
+		if (m == IOR_METRIC_VALUE &&
+		    (ior_rt_strcmp(A->unit, B->unit) || A->higher_is_better != B->higher_is_better)) {
+			j->out->unit_mismatch++;
+			continue;
+		}
+		if (judge_metric(j, ga, ca, gb, cb, (enum ior_metric)m))
+			return IOR_ERROR;
+	}
+	return IOR_OK;
+}
+
+/* The kernel axis follows the series: one cell key over the kernels of its host. */
+static int judge_kernels(struct judge *j)
+{
+	const struct ior_rt *rt = j->r->rt;
+	for (size_t si = 0; si < rt->nseries; si++) {
+		const struct ior_rt_series *s = &rt->series[si];
+		if (!key_in_view(j->r, s))
+			continue;
+		const char *cand = j->b ? j->b : newest_kernel(j->r, s->host, j->a);
+		const struct ior_rt_member *a = on_kernel(rt, s, j->a), *b = cand ? on_kernel(rt, s, cand) : NULL;
+		if (!a)
+			continue;
+		if (!b) {
+			j->out->only_a++;
+			continue;
+		}
+		j->out->cand = cand;
+		if (judge_pair(j, a->group, a->index, b->group, b->index))
+			return IOR_ERROR;
+	}
+	return IOR_OK;
+}
+
+/* Does group h hold B's counterpart of group g's cells along axis? */
+static bool partner_group(enum ior_axis axis, const struct ior_rt_group *g, const struct ior_rt_group *h, const char *b)
+{
+	bool host = !ior_rt_strcmp(g->host, h->host), kernel = !ior_rt_strcmp(g->kernel, h->kernel);
+	bool engine = !ior_rt_strcmp(g->engine, h->engine) && !ior_rt_strcmp(g->params, h->params);
+	switch (axis) {
+	case IOR_AXIS_SCHEDULER:
+	case IOR_AXIS_DEVICE: return g == h;
+	case IOR_AXIS_ENGINE: return host && kernel && !ior_rt_strcmp(h->engine, b);
+	case IOR_AXIS_HOST: return !ior_rt_strcmp(h->host, b) && kernel && engine;
+	case IOR_AXIS_KERNEL:
+	case IOR_AXIS_COUNT: break;
+	}
+	return false;
+}
+
+static bool partner_cell(enum ior_axis axis, const struct ior_rt_cell *c, const struct ior_rt_cell *d, const char *b)
+{
+	switch (axis) {
+	case IOR_AXIS_SCHEDULER: return !ior_rt_strcmp(c->device, d->device) && !ior_rt_strcmp(d->scheduler, b);
+	case IOR_AXIS_DEVICE: return !ior_rt_strcmp(d->device, b) && !ior_rt_strcmp(c->scheduler, d->scheduler);
+	default: return !ior_rt_strcmp(c->device, d->device) && !ior_rt_strcmp(c->scheduler, d->scheduler);
+	}
+}
+
+/* Any other axis: each in-view cell whose axis value is A, against every cell that agrees with it on
+ * all the other fields and has B (an engine axis may pair several parameter sets). */
+static int judge_within(struct judge *j)
+{
+	const struct ior_report *r = j->r;
+	const struct ior_rt *rt = r->rt;
+	for (size_t g = 0; g < rt->ngroups; g++) {
+		const struct ior_rt_group *G = &rt->groups[g];
+		for (size_t c = 0; c < G->ncells; c++) {
+			if (!r->cell_in_view[g][c] || ior_rt_strcmp(axis_value(j->axis, G, &G->cells[c]), j->a))
+				continue;
+			size_t found = 0;
+			for (size_t h = 0; h < rt->ngroups; h++) {
+				const struct ior_rt_group *H = &rt->groups[h];
+				if (!partner_group(j->axis, G, H, j->b))
+					continue;
+				for (size_t d = 0; d < H->ncells; d++) {
+					if (!partner_cell(j->axis, &G->cells[c], &H->cells[d], j->b))
+						continue;
+					found++;
+					if (judge_pair(j, g, c, h, d))
+						return IOR_ERROR;
+				}
+			}
+			if (!found)
+				j->out->only_a++;
+		}
+	}
+	j->out->cand = j->b;
+	return IOR_OK;
+}
+
+/* Both names must have samples in view, or the comparison is of nothing. */
+static int names_seen(const struct ior_report *r, enum ior_axis axis, const char *a, const char *b)
+{
+	const struct ior_rt *rt = r->rt;
+	const char *names[2] = { a, b };
+	const char *roles[2] = { axis == IOR_AXIS_KERNEL ? "baseline" : "reference", "candidate" };
+	for (int k = 0; k < 2; k++) {
+		bool seen = !names[k];
+		for (size_t g = 0; g < rt->ngroups && !seen; g++)
+			for (size_t c = 0; c < rt->groups[g].ncells && !seen; c++) {
+				const struct ior_rt_cell *x = &rt->groups[g].cells[c];
+				bool view = axis == IOR_AXIS_KERNEL ? key_in_view(r, &rt->series[x->series])
+								    : r->cell_in_view[g][c];
+				seen = view && !ior_rt_strcmp(axis_value(axis, &rt->groups[g], x), names[k]);
+			}
+		if (!seen) {
+			const struct ior_report_opts *o = &r->opts;
+			return ior_error_set(IOR_ENOTFOUND, "no samples for %s %s '%s'%s", roles[k], ior_axis_name(axis),
+					     names[k], o->host || o->kernel || o->device || o->scheduler || o->engine
+							       ? " matching the filters" : "");
+		}
+	}
+	return IOR_OK;
+}
+
+static int judge(struct ior_report *r, struct ior_db *db, enum ior_axis axis, const char *a, const char *b,
+		 struct vset *out)
+{
+	int rc = names_seen(r, axis, a, b);
+	if (rc)
+		return rc;
+	struct judge j = { .r = r, .db = db, .axis = axis, .a = a, .b = b, .out = out,
+			   .metrics = r->opts.metrics ? r->opts.metrics : IOR_METRICS_DEFAULT };
+	rc = axis == IOR_AXIS_KERNEL ? judge_kernels(&j) : judge_within(&j);
+	for (int m = 0; m < IOR_METRIC_COUNT; m++)
+		ior_metric_reader_close(j.readers[m]);
+	return rc;
 }
 
 static const struct ior_report *order_ctx;
@@ -98,7 +338,7 @@ static int regression_order(struct ior_report *r)
  * comparison covers what both kernels offered, and the model says what it left out and why. */
 static int left_out(struct ior_report *r, struct ior_db *db)
 {
-	if (!db || !r->candidate)
+	if (!db || !r->candidate || r->axis != IOR_AXIS_KERNEL)
 		return IOR_OK;
 	for (size_t k = 0; k < r->nkernels; k++) {
 		const char *host = r->kernels[k].host;
@@ -135,26 +375,58 @@ static int left_out(struct ior_report *r, struct ior_db *db)
 
 int ior_report_verdicts_build(struct ior_report *r, struct ior_db *db)
 {
-	const struct ior_rt *rt = r->rt;
-	const char *roles[2] = { "baseline", "candidate" }, *names[2] = { r->opts.baseline, r->opts.candidate };
-	for (int k = 0; k < 2; k++) {
-		bool seen = !names[k];
-		for (size_t i = 0; i < rt->nseries && !seen; i++)
-			seen = key_in_view(r, &rt->series[i]) && on_kernel(rt, &rt->series[i], names[k]);
-		if (!seen) {
-			const struct ior_report_opts *o = &r->opts;
-			return ior_error_set(IOR_ENOTFOUND, "no samples for %s kernel '%s'%s", roles[k], names[k],
-					     o->host || o->device || o->scheduler || o->engine ? " matching the filters" : "");
-		}
+	struct vset s = { 0 };
+	r->axis = r->opts.axis;
+	int rc = judge(r, db, r->opts.axis, r->opts.baseline, r->opts.candidate, &s);
+	if (rc) {
+		free(s.v);
+		return rc;
 	}
 	r->baseline = r->opts.baseline;
-	r->verdicts = calloc(rt->nseries ? rt->nseries : 1, sizeof(*r->verdicts));
-	if (!r->verdicts)
-		return ior_error_set(IOR_ERROR, "out of memory");
-	for (size_t i = 0; i < rt->nseries; i++)
-		if (key_in_view(r, &rt->series[i]) && compare_series(r, i))
-			return IOR_ERROR;
+	r->candidate = s.cand;
+	r->verdicts = s.v;
+	r->nverdicts = s.n;
+	r->regressions = s.regressions;
+	r->improvements = s.improvements;
+	r->inconclusive = s.inconclusive;
+	r->unchanged = s.unchanged;
+	r->verdict_only_baseline = s.only_a;
+	r->verdict_unit_mismatch = s.unit_mismatch;
+	r->metrics_judged = s.judged;
 	if (regression_order(r))
 		return IOR_ERROR;
 	return left_out(r, db);
+}
+
+/* A question whose name has no cell is answered with what it lacks, not refused: the report
+ * still shows everything else. */
+int ior_report_answers_build(struct ior_report *r, struct ior_db *db)
+{
+	if (!r->opts.nquestions)
+		return IOR_OK;
+	r->answers = calloc(r->opts.nquestions, sizeof(*r->answers));
+	if (!r->answers)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t i = 0; i < r->opts.nquestions; i++) {
+		struct ior_report_answer *an = &r->answers[r->nanswers++];
+		an->q = r->opts.questions[i];
+		struct vset s = { 0 };
+		int rc = judge(r, db, an->q.axis, an->q.a, an->q.b, &s);
+		if (rc == IOR_ENOTFOUND) {
+			ior_error_clear();
+			an->unmatched = 1;
+			continue;
+		}
+		if (rc) {
+			free(s.v);
+			return rc;
+		}
+		an->verdicts = s.v;
+		an->nverdicts = s.n;
+		an->regressions = s.regressions;
+		an->improvements = s.improvements;
+		an->inconclusive = s.inconclusive;
+		an->unchanged = s.unchanged;
+	}
+	return IOR_OK;
 }

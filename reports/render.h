@@ -9,7 +9,7 @@
 #include "reports/model.h"
 
 /* The version of the JSON document (reports/report.schema.json); bumped on any change of its shape. */
-#define IOR_REPORT_JSON_VERSION 3   /* 2: vm_boots; 3: kernels[].commit, alerts' spread_alert and trend */
+#define IOR_REPORT_JSON_VERSION 3   /* 2: vm_boots; 3: kernels[].commit, alerts' spread_alert and trend, verdicts name their axis and metric */
 
 struct ior_renderer {
 	const char *name;     /* the --format word */
@@ -36,8 +36,28 @@ IOR_RENDERER_LIST(IOR_RENDERER_DECLARE)
  * buf: numbers only, so every format prints it as it is. */
 void ior_render_verdict_counts(char *buf, size_t len, const struct ior_report *r);
 
-/* The verdict table `check` prints: one row per compared cell, the left-out schedulers, the summary line. */
+/* The verdict table `check` and `compare` print: one row per compared cell and metric, the
+ * left-out schedulers, the summary line. */
 int ior_render_verdicts_text(FILE *out, const struct ior_report *r);
+/* The answers to the declared comparisons, first in the text report. */
+void ior_render_answers_text(FILE *out, const struct ior_report *r);
+/* One answer in a sentence: what the data supports ("nested-sync-each is worse than
+ * tmpfs-sync-each on 1 of 1 comparison(s)"), for every format. */
+void ior_render_answer_words(char *buf, size_t len, const struct ior_report_answer *a);
+
+/* The key columns of a verdict along axis: every field of the cell key but the compared one
+ * (which the heading names). Returns how many, at most IOR_RENDER_KEY_MAX. */
+#define IOR_RENDER_KEY_MAX 5
+size_t ior_render_verdict_key(enum ior_axis axis, const struct ior_report_verdict *v, const char **names,
+			      const char **values);
+/* The metric a verdict judged ("value" for the headline) and the heading of a comparison
+ * ("baseline 6.1, candidate 6.12" on kernels; "scheduler: noop (reference) against cfq" otherwise). */
+const char *ior_render_metric(const struct ior_report_verdict *v);
+void ior_render_comparison_title(char *buf, size_t len, enum ior_axis axis, const char *a, const char *b);
+/* What the best-scheduler rule found for a device: "" (one scheduler, or one significantly best),
+ * "no significant difference between schedulers" (the best is not significantly better than the
+ * next), or that the samples were too few to tell them apart. */
+void ior_render_best_words(char *buf, size_t len, const struct ior_rt_device *d);
 
 /* A cell's figures in the field report's order: each repetition, the total, the share, the
  * best mark; each renderer gives its syntax. */

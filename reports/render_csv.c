@@ -129,8 +129,7 @@ static bool wanted(const struct ior_report *r, const struct ior_report_cell *c)
 	}
 	for (size_t i = 0; i < r->nregression_order; i++) {
 		const struct ior_report_verdict *v = &r->verdicts[r->regression_order[i]];
-		const struct ior_rt_series *s = &r->rt->series[v->series];
-		if (s->host == c->host && s->engine == c->engine && s->device == c->device && s->scheduler == c->scheduler &&
+		if (v->host == c->host && v->engine == c->engine && v->device == c->device && v->scheduler == c->scheduler &&
 		    (c->kernel == r->baseline || c->kernel == r->candidate || !strcmp(c->kernel, r->baseline) ||
 		     (r->candidate && !strcmp(c->kernel, r->candidate))))
 			return true;

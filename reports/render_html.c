@@ -268,11 +268,11 @@ static void regression_rows(FILE *out, const struct ior_report *r)
 		const struct ior_rt_series *s = &r->rt->series[v->series];
 		const struct ior_comparison *c = &v->c;
 		fputs("<tr class=\"reg\"><td class=\"l\">regression</td>", out);
-		td(out, s->host);
+		td(out, v->host);
 		td(out, r->candidate);
-		td(out, s->engine);
-		td(out, s->device);
-		td(out, ior_render_sched(s->scheduler));
+		td(out, v->engine);
+		td(out, v->device);
+		td(out, v->metric == IOR_METRIC_VALUE ? ior_render_sched(v->scheduler) : ior_render_metric(v));
 		fprintf(out, "<td>%+.1f%%</td><td>%+.1f%% .. %+.1f%%</td><td>p %.3g (MW), %.3g (Welch)</td><td>%zu / %zu</td><td>%.2f &#8594; %.2f</td><td>",
 			(c->ratio - 1) * 100, (c->ratio_lo - 1) * 100, (c->ratio_hi - 1) * 100, c->mw.p, c->welch.p, c->na, c->nb,
 			c->median_a, c->median_b);
@@ -471,7 +471,19 @@ static void group_table(FILE *out, const struct ior_report *r, size_t gi)
 							    .not_best = "<td></td></tr>\n" };
 		ior_render_figures(out, g, c, &html);
 	}
-	fputs("</table>\n<table><tr><th class=\"l\">device</th><th>min</th><th>max</th><th>spread</th><th>CoV</th><th>n</th><th class=\"l\">fill</th></tr>\n", out);
+	fputs("</table>\n", out);
+	for (size_t d = 0; d < g->ndevices; d++) {
+		char words[160];
+		ior_render_best_words(words, sizeof(words), &g->devices[d]);
+		if (!*words || (r->opts.device && strcmp(r->opts.device, g->devices[d].name)))
+			continue;
+		fputs("<p>", out);
+		text(out, g->devices[d].name);
+		fputs(": ", out);
+		text(out, words);
+		fputs("</p>\n", out);
+	}
+	fputs("<table><tr><th class=\"l\">device</th><th>min</th><th>max</th><th>spread</th><th>CoV</th><th>n</th><th class=\"l\">fill</th></tr>\n", out);
 	for (size_t d = 0; d < g->ndevices; d++) {
 		const struct ior_rt_device *dev = &g->devices[d];
 		if (r->opts.device && strcmp(r->opts.device, dev->name))
@@ -593,7 +605,7 @@ static void fills_and_not_run(FILE *out, const struct ior_report *r)
 
 static void changes(FILE *out, const struct ior_report *r)
 {
-	fputs("<h2 id=\"changes\">Change points across kernels</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">engine</th>"
+	fputs("<h2 id=\"changes\">Change points across kernels (the headline value)</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">engine</th>"
 	      "<th class=\"l\">device</th><th class=\"l\">scheduler</th><th>kernels</th><th class=\"l\">change points (E-divisive, permutation test)</th></tr>\n", out);
 	for (size_t i = 0; i < r->nchanges; i++) {
 		const struct ior_report_series_changes *sc = &r->changes[i];
@@ -625,24 +637,24 @@ static void verdicts(FILE *out, const struct ior_report *r)
 {
 	if (!r->baseline)
 		return;
-	fputs("<h2 id=\"verdicts\">Verdicts: baseline ", out);
-	text(out, r->baseline);
-	fputs(", candidate ", out);
-	text(out, r->candidate ? r->candidate : "(none)");
+	char title[512];
+	ior_render_comparison_title(title, sizeof(title), r->axis, r->baseline, r->candidate);
+	fputs("<h2 id=\"verdicts\">Verdicts: ", out);
+	text(out, title);
 	char counts[256];
 	ior_render_verdict_counts(counts, sizeof(counts), r);
 	fprintf(out, "</h2>\n<p>%s</p>\n", counts);
 	fputs("<table><tr><th class=\"l\">host</th><th class=\"l\">device</th><th class=\"l\">scheduler</th><th class=\"l\">engine</th>"
-	      "<th>n</th><th>median A</th><th>median B</th><th>change</th><th>95% CI</th><th>p</th><th class=\"l\">verdict</th></tr>\n", out);
+	      "<th class=\"l\">metric</th><th>n</th><th>median A</th><th>median B</th><th>change</th><th>95% CI</th><th>p</th><th class=\"l\">verdict</th></tr>\n", out);
 	for (size_t i = 0; i < r->nverdicts; i++) {
 		const struct ior_report_verdict *v = &r->verdicts[i];
-		const struct ior_rt_series *s = &r->rt->series[v->series];
 		const struct ior_comparison *c = &v->c;
 		fputs(c->verdict == IOR_VERDICT_REGRESSION ? "<tr class=\"reg\">" : "<tr>", out);
-		td(out, s->host);
-		td(out, s->device);
-		td(out, ior_render_sched(s->scheduler));
-		td(out, s->engine);
+		td(out, v->host);
+		td(out, r->axis == IOR_AXIS_DEVICE ? v->cand_name : v->device);
+		td(out, r->axis == IOR_AXIS_SCHEDULER ? v->cand_name : ior_render_sched(v->scheduler));
+		td(out, r->axis == IOR_AXIS_ENGINE ? v->cand_name : v->engine);
+		td(out, ior_render_metric(v));
 		fprintf(out, "<td>%zu / %zu</td><td>%.2f</td><td>%.2f</td><td>%+.1f%%</td><td>%+.1f%% .. %+.1f%%</td><td>%.3g</td>",
 			c->na, c->nb, c->median_a, c->median_b, (c->ratio - 1) * 100, (c->ratio_lo - 1) * 100,
 			(c->ratio_hi - 1) * 100, c->mw.p);
@@ -745,12 +757,54 @@ static void head(FILE *out, const struct ior_report *r)
 		r->baseline ? " · <a href=\"#verdicts\">verdicts</a>" : "");
 }
 
+/* The comparisons the matrices were written for, first: the question, the answer, its verdicts. */
+static void answers(FILE *out, const struct ior_report *r)
+{
+	if (!r->nanswers)
+		return;
+	fputs("<h2 id=\"answers\">Declared comparisons</h2>\n<ul>\n", out);
+	for (size_t i = 0; i < r->nanswers; i++) {
+		const struct ior_report_answer *a = &r->answers[i];
+		char title[512], words[512];
+		ior_render_comparison_title(title, sizeof(title), a->q.axis, a->q.a, a->q.b);
+		ior_render_answer_words(words, sizeof(words), a);
+		fputs("<li><b>", out);
+		text(out, title);
+		fputs("</b>", out);
+		if (a->q.source) {
+			fputs(" (", out);
+			text(out, a->q.source);
+			fputc(')', out);
+		}
+		fputs(": ", out);
+		text(out, words);
+		for (size_t k = 0; k < a->nverdicts; k++) {
+			const struct ior_report_verdict *v = &a->verdicts[k];
+			fputs(k ? "<br>" : "<br>", out);
+			const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
+			size_t nk = ior_render_verdict_key(a->q.axis, v, names, values);
+			for (size_t j = 0; j < nk; j++) {
+				fputs(j ? ", " : "", out);
+				text(out, values[j]);
+			}
+			fputs(", ", out);
+			text(out, ior_render_metric(v));
+			fprintf(out, ": %.2f &#8594; %.2f (%+.1f%%), ", v->c.median_a, v->c.median_b, (v->c.ratio - 1) * 100);
+			text(out, ior_verdict_name(v->c.verdict));
+		}
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n", out);
+}
+
 static int render_html(FILE *out, const struct ior_report *r)
 {
 	struct marks m = { 0 };
 	int rc = mark(&m, r);
 	if (!rc) {
 		head(out, r);
+		if (!r->opts.alerts_only)
+			answers(out, r);
 		alerts_section(out, r);
 		if (!r->opts.alerts_only)
 			rc = heatmaps(out, r);

@@ -168,6 +168,7 @@ static void cell(FILE *out, const struct ior_rt_cell *c)
 	num(&o, "total", c->total);
 	num(&o, "share", c->share);
 	boolean(&o, "best", c->best);
+	boolean(&o, "best_significant", c->best_significant);
 	str(&o, "fill", c->fill);
 	stats(&o, "stats", &c->st);
 	close_obj(&o);
@@ -206,6 +207,9 @@ static void group(FILE *out, const struct ior_report *r, size_t gi)
 		str(&x, "device", g->devices[d].name);
 		num(&x, "total", g->devices[d].total);
 		str(&x, "fill", g->devices[d].fill);
+		char words[160];
+		ior_render_best_words(words, sizeof(words), &g->devices[d]);
+		str(&x, "schedulers", *words ? words : NULL);
 		stats(&x, "stats", &g->devices[d].st);
 		close_obj(&x);
 	}
@@ -270,6 +274,7 @@ static void alerts(struct obj *root, const struct ior_report *r)
 		fputs(i ? ",\n" : "\n", root->out);
 		struct obj o = open_obj(root->out);
 		str(&o, "kind", a->kind == IOR_ALERT_DEVICE ? "device" : "cell");
+		str(&o, "metric", "value");  /* spreads are judged on the headline */
 		str(&o, "host", a->host);
 		str(&o, "kernel", a->kernel);
 		str(&o, "engine", a->engine);
@@ -405,6 +410,7 @@ static void changes(struct obj *root, const struct ior_report *r)
 		first = false;
 		struct obj o = open_obj(root->out);
 		series_key(&o, s);
+		str(&o, "metric", "value");  /* change points follow the headline */
 		key(&o, "kernels");
 		fputc('[', o.out);
 		for (size_t k = 0; k < s->n; k++) {
@@ -435,7 +441,16 @@ static void verdict(FILE *out, const struct ior_report *r, const struct ior_repo
 {
 	const struct ior_comparison *c = &v->c;
 	struct obj o = open_obj(out);
-	series_key(&o, &r->rt->series[v->series]);
+	str(&o, "host", v->host);
+	str(&o, "kernel", v->kernel);
+	str(&o, "engine", v->engine);
+	str(&o, "params", v->params);
+	str(&o, "device", v->device);
+	str(&o, "scheduler", v->scheduler);
+	str(&o, "candidate_name", v->cand_name);
+	str(&o, "metric", ior_metric_info(v->metric)->name);
+	str(&o, "unit", v->unit);
+	(void)r;
 	str(&o, "verdict", ior_verdict_name(c->verdict));
 	count(&o, "n_baseline", c->na);
 	count(&o, "n_candidate", c->nb);
@@ -461,6 +476,7 @@ static void verdicts(struct obj *root, const struct ior_report *r)
 		return;
 	}
 	struct obj o = open_obj(root->out);
+	str(&o, "axis", ior_axis_name(r->axis));
 	str(&o, "baseline", r->baseline);
 	str(&o, "candidate", r->candidate);
 	num(&o, "alpha", r->opts.compare.alpha);
@@ -528,6 +544,33 @@ static void options(struct obj *root, const struct ior_report *r)
 	close_obj(&o);
 }
 
+static void answers(struct obj *root, const struct ior_report *r)
+{
+	key(root, "declared_comparisons");
+	fputc('[', root->out);
+	for (size_t i = 0; i < r->nanswers; i++) {
+		const struct ior_report_answer *a = &r->answers[i];
+		fputs(i ? ",\n" : "\n", root->out);
+		struct obj o = open_obj(root->out);
+		str(&o, "axis", ior_axis_name(a->q.axis));
+		str(&o, "reference", a->q.a);
+		str(&o, "candidate", a->q.b);
+		str(&o, "source", a->q.source);
+		char words[512];
+		ior_render_answer_words(words, sizeof(words), a);
+		str(&o, "answer", words);
+		key(&o, "cells");
+		fputc('[', o.out);
+		for (size_t k = 0; k < a->nverdicts; k++) {
+			fputs(k ? ",\n" : "\n", o.out);
+			verdict(o.out, r, &a->verdicts[k]);
+		}
+		fputc(']', o.out);
+		close_obj(&o);
+	}
+	fputc(']', root->out);
+}
+
 static int render_json(FILE *out, const struct ior_report *r)
 {
 	struct obj root = open_obj(out);
@@ -541,6 +584,7 @@ static int render_json(FILE *out, const struct ior_report *r)
 	not_run(&root, r);
 	changes(&root, r);
 	verdicts(&root, r);
+	answers(&root, r);
 	boots(&root, r);
 	close_obj(&root);
 	fputc('\n', out);

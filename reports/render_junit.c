@@ -39,13 +39,18 @@ static void classname(FILE *out, const char *host, const char *engine, const cha
 
 static void verdict_case(FILE *out, const struct ior_report *r, const struct ior_report_verdict *v)
 {
-	const struct ior_rt_series *s = &r->rt->series[v->series];
 	const struct ior_comparison *c = &v->c;
 	fputs("    <testcase", out);
-	classname(out, s->host, s->engine, s->params, s->device);
-	attr(out, "name", ior_render_sched(s->scheduler));
+	classname(out, v->host, v->engine, v->params, v->device);
+	char name[256];
+	if (v->metric == IOR_METRIC_VALUE)
+		snprintf(name, sizeof(name), "%s", ior_render_sched(v->scheduler));
+	else
+		snprintf(name, sizeof(name), "%s %s", ior_render_sched(v->scheduler), ior_render_metric(v));
+	attr(out, "name", name);
 	fputs(" time=\"0\">\n      <properties>", out);
 	prop_text(out, "verdict", ior_verdict_name(c->verdict));
+	prop_text(out, "metric", ior_render_metric(v));
 	prop(out, "n_baseline", "%.0f", (double)c->na);
 	prop(out, "n_candidate", "%.0f", (double)c->nb);
 	prop(out, "median_baseline", "%.6g", c->median_a);

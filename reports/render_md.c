@@ -29,6 +29,15 @@ static void cell_table(FILE *out, const struct ior_report *r, size_t gi)
 		static const struct ior_row_syntax md = { .open = " ", .close = " |", .best = " * |\n", .not_best = "  |\n" };
 		ior_render_figures(out, g, c, &md);
 	}
+	for (size_t d = 0; d < g->ndevices; d++) {
+		char words[160];
+		ior_render_best_words(words, sizeof(words), &g->devices[d]);
+		if (!*words || (r->opts.device && strcmp(r->opts.device, g->devices[d].name)))
+			continue;
+		fputs("\n", out);
+		ior_esc_md(out, g->devices[d].name);
+		fprintf(out, ": %s.\n", words);
+	}
 }
 
 static void device_table(FILE *out, const struct ior_report *r, const struct ior_rt_group *g)
@@ -191,7 +200,7 @@ static void changes(FILE *out, const struct ior_report *r)
 {
 	if (!r->nchanges)
 		return;
-	fputs("\n## Change points across kernels\n\nE-divisive with a permutation test; a change \"arrived in\" the first kernel after it.\n\n"
+	fputs("\n## Change points across kernels\n\nE-divisive with a permutation test on each cell's headline value; a change \"arrived in\" the first kernel after it.\n\n"
 	      "| host | engine | device | scheduler | kernels | change points |\n|---|---|---|---|---|---|\n", out);
 	for (size_t i = 0; i < r->nchanges; i++) {
 		const struct ior_report_series_changes *sc = &r->changes[i];
@@ -224,10 +233,11 @@ static void changes(FILE *out, const struct ior_report *r)
 
 static void verdict_row(FILE *out, const struct ior_report *r, const struct ior_report_verdict *v)
 {
-	const struct ior_rt_series *s = &r->rt->series[v->series];
 	const struct ior_comparison *c = &v->c;
-	const char *f[] = { s->host, s->device, ior_render_sched(s->scheduler), s->engine };
-	for (size_t k = 0; k < 4; k++) {
+	const char *names[IOR_RENDER_KEY_MAX], *f[IOR_RENDER_KEY_MAX];
+	size_t nk = ior_render_verdict_key(r->axis, v, names, f);
+	f[nk] = ior_render_metric(v);
+	for (size_t k = 0; k <= nk; k++) {
 		fputs("| ", out);
 		ior_esc_md(out, f[k]);
 		fputc(' ', out);
@@ -243,15 +253,22 @@ static void verdicts(FILE *out, const struct ior_report *r)
 {
 	if (!r->baseline)
 		return;
-	fputs("\n## Verdicts: baseline ", out);
-	ior_esc_md(out, r->baseline);
-	fputs(", candidate ", out);
-	ior_esc_md(out, r->candidate ? r->candidate : "(none)");
+	char title[512];
+	ior_render_comparison_title(title, sizeof(title), r->axis, r->baseline, r->candidate);
+	fputs("\n## Verdicts: ", out);
+	ior_esc_md(out, title);
 	char counts[256];
 	ior_render_verdict_counts(counts, sizeof(counts), r);
 	fprintf(out, "\n\n%s\n\n", counts);
-	fputs("| host | device | scheduler | engine | n | median A | median B | change | 95% CI | p | verdict | why |\n"
-	      "|---|---|---|---|---:|---:|---:|---:|---|---:|---|---|\n", out);
+	const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
+	struct ior_report_verdict none = { 0 };
+	size_t nk = ior_render_verdict_key(r->axis, &none, names, values);
+	for (size_t k = 0; k < nk; k++)
+		fprintf(out, "| %s ", names[k]);
+	fputs("| metric | n | median A | median B | change | 95% CI | p | verdict | why |\n", out);
+	for (size_t k = 0; k < nk; k++)
+		fputs("|---", out);
+	fputs("|---|---:|---:|---:|---:|---|---:|---|---|\n", out);
 	size_t n = r->opts.alerts_only ? r->nregression_order : r->nverdicts;
 	for (size_t i = 0; i < n; i++)
 		verdict_row(out, r, &r->verdicts[r->opts.alerts_only ? r->regression_order[i] : i]);
@@ -302,6 +319,45 @@ static void boots(FILE *out, const struct ior_report *r)
 		      "device's speed.\n", out);
 }
 
+/* The comparisons the matrices were written for, first: the question, the answer, its verdicts. */
+static void answers(FILE *out, const struct ior_report *r)
+{
+	if (!r->nanswers)
+		return;
+	fputs("\n## Declared comparisons\n", out);
+	for (size_t i = 0; i < r->nanswers; i++) {
+		const struct ior_report_answer *a = &r->answers[i];
+		char title[512], words[512];
+		ior_render_comparison_title(title, sizeof(title), a->q.axis, a->q.a, a->q.b);
+		ior_render_answer_words(words, sizeof(words), a);
+		fputs("\n- **", out);
+		ior_esc_md(out, title);
+		fputs("**", out);
+		if (a->q.source) {
+			fputs(" (", out);
+			ior_esc_md(out, a->q.source);
+			fputc(')', out);
+		}
+		fputs(": ", out);
+		ior_esc_md(out, words);
+		fputc('\n', out);
+		for (size_t k = 0; k < a->nverdicts; k++) {
+			const struct ior_report_verdict *v = &a->verdicts[k];
+			fputs("  - ", out);
+			const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
+			size_t nk = ior_render_verdict_key(a->q.axis, v, names, values);
+			for (size_t j = 0; j < nk; j++) {
+				fputs(j ? ", " : "", out);
+				ior_esc_md(out, values[j]);
+			}
+			fputs(", ", out);
+			ior_esc_md(out, ior_render_metric(v));
+			fprintf(out, ": %.2f -> %.2f (%+.1f%%), **%s**\n", v->c.median_a, v->c.median_b, (v->c.ratio - 1) * 100,
+				ior_verdict_name(v->c.verdict));
+		}
+	}
+}
+
 static int render_md(FILE *out, const struct ior_report *r)
 {
 	fputs("# ioregress report\n", out);
@@ -311,6 +367,7 @@ static int render_md(FILE *out, const struct ior_report *r)
 		for (size_t i = 0; i < r->nalert_order; i++)
 			alert_item(out, &r->alerts[r->alert_order[i]]);
 	} else {
+		answers(out, r);
 		groups(out, r);
 		kernels(out, r);
 		commits(out, r);

@@ -55,6 +55,17 @@ static bool device_in_view(const struct ior_report *r, const char *device)
 	return !r->opts.device || !strcmp(r->opts.device, device);
 }
 
+/* The star marks a scheduler only when it is significantly the best; otherwise the words say so. */
+static void best_words(FILE *out, const struct ior_report *r, const struct ior_rt_group *g)
+{
+	for (size_t d = 0; d < g->ndevices; d++) {
+		char words[128];
+		ior_render_best_words(words, sizeof(words), &g->devices[d]);
+		if (*words && device_in_view(r, g->devices[d].name))
+			fprintf(out, "%s: %s\n", g->devices[d].name, words);
+	}
+}
+
 /* Each device's total against the first device's: the field report's "SSD is 1.45x SATA". */
 static void device_ratios(FILE *out, const struct ior_report *r, const struct ior_rt_group *g)
 {
@@ -137,6 +148,7 @@ static void tables(FILE *out, const struct ior_report *r)
 		any = true;
 		header(out, g, dw, sw);
 		cell_rows(out, r, i, dw, sw);
+		best_words(out, r, g);
 		device_ratios(out, r, g);
 		fputc('\n', out);
 		device_spreads(out, r, g, dw);
@@ -220,7 +232,7 @@ static void not_run(FILE *out, const struct ior_report *r)
 static void series_line(FILE *out, const struct ior_report *r, const struct ior_report_series_changes *sc)
 {
 	const struct ior_rt_series *s = &r->rt->series[sc->series];
-	fprintf(out, "%s, %s, %s %s over %zu kernels (%s .. %s): ", s->host, s->engine, s->device,
+	fprintf(out, "%s, %s, %s %s, value over %zu kernels (%s .. %s): ", s->host, s->engine, s->device,
 		ior_render_sched(s->scheduler), s->n, ior_render_series_kernel(r, s, 0),
 		ior_render_series_kernel(r, s, s->n - 1));
 	if (!sc->ncp) {
@@ -254,9 +266,9 @@ static void alerts_only(FILE *out, const struct ior_report *r)
 		r->nregression_order, r->nalert_order);
 	for (size_t i = 0; i < r->nregression_order; i++) {
 		const struct ior_report_verdict *v = &r->verdicts[r->regression_order[i]];
-		const struct ior_rt_series *s = &r->rt->series[v->series];
-		fprintf(out, "regression: %s, %s, %s %s, %s -> %s: %+.1f%% (%s)\n", s->host, s->engine, s->device,
-			ior_render_sched(s->scheduler), r->baseline, r->candidate, (v->c.ratio - 1) * 100, v->c.reason);
+		fprintf(out, "regression: %s, %s, %s %s, %s, %s -> %s: %+.1f%% (%s)\n", v->host, v->engine, v->device,
+			ior_render_sched(v->scheduler), ior_render_metric(v), r->baseline, r->candidate,
+			(v->c.ratio - 1) * 100, v->c.reason);
 	}
 	for (size_t i = 0; i < r->nalert_order; i++) {
 		const struct ior_alert *a = &r->alerts[r->alert_order[i]];
@@ -271,6 +283,7 @@ static int render_text(FILE *out, const struct ior_report *r)
 		alerts_only(out, r);
 		changes(out, r);
 	} else {
+		ior_render_answers_text(out, r);
 		tables(out, r);
 		schedulers(out, r);
 		commits(out, r);

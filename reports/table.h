@@ -20,6 +20,7 @@ struct ior_rt_cell {
 	double total;                    /* sum of the values, the field report's total */
 	double share;                    /* total / the device's total over its schedulers */
 	bool best;                       /* best total of its device, by the metric's direction */
+	bool best_significant;           /* set by the report model: best, and significantly better than the next */
 	struct ior_stats st;
 	const char *fill;                /* the scratch data it ran on; "mixed" when its runs differ; NULL unknown */
 	size_t series;                   /* index into ior_rt.series */
@@ -35,6 +36,10 @@ struct ior_rt_device {
 	struct ior_stats st;
 	const char *fill;                /* as for a cell, over the device's cells */
 	size_t series;                   /* index into ior_rt.dseries */
+	/* Set by the report model: 1 when the best total is significantly better than the next one
+	 * (the verdict of best against next), 2 when not, 0 when not judged (one scheduler). */
+	size_t top_schedulers, schedulers;
+	bool top_too_few;                /* best and next had too few samples for a verdict */
 };
 
 struct ior_rt_group {

@@ -72,7 +72,8 @@ static char *fingerprint(struct ior_db *db)
 		"(SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM devices) || '/' || "
 		"(SELECT count(*) FROM cells) || '/' || (SELECT count(*) FROM samples) || '/' || "
 		"(SELECT count(*) FROM scheduler_offers) || '/' || (SELECT total(value) FROM samples) || '/' || "
-		"(SELECT group_concat(scheduler) FROM scheduler_offers)";
+		"(SELECT total(ifnull(lat_p50_us, 0) + ifnull(lat_p99_us, 0) + ifnull(sys_s, 0)) FROM samples) || '/' || "
+		"ifnull((SELECT group_concat(scheduler) FROM scheduler_offers), '')";
 	if (sqlite3_prepare_v2(ior_db_handle(db), sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		text = strdup((const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
@@ -273,6 +274,45 @@ static void test_bad_rows_each_named_by_line_and_column(void)
 	ior_db_free(db);
 }
 
+/* The optional metric column: several metrics per repetition, a metric row filling in the sample
+ * its headline row made (whichever comes first in the file), idempotent, and every bad one named. */
+static void test_metric_column(void)
+{
+	struct ior_db *db = open_fresh("metric.db");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+	const char *path = ior_test_write_file("metric.csv", "host,kernel,device,scheduler,engine,rep,value,unit,metric\n"
+		"h,k,d,none,randread,1,51.5,us,lat_p99_us\n"
+		"h,k,d,none,randread,1,1000,IOPS,\n"
+		"h,k,d,none,randread,1,0.25,s,sys_s\n"
+		"h,k,d,none,randread,2,1010,IOPS,value\n"
+		"h,k,d,none,randread,2,49.5,us,lat_p99_us\n");
+	size_t n = 0;
+	CU_ASSERT_EQUAL(ior_test_ok(ior_db_import_samples_csv(db, path, &n)), 0);
+	CU_ASSERT_EQUAL(n, 5);
+	char dbp[4096];
+	snprintf(dbp, sizeof(dbp), "%s/metric.db", ior_test_tmpdir());
+	CU_ASSERT_EQUAL(ior_test_query(dbp, "SELECT count(*) FROM samples"), 2);
+	CU_ASSERT_EQUAL(ior_test_query(dbp, "SELECT round(10 * lat_p99_us) FROM sample_view WHERE rep = 1"), 515);
+	CU_ASSERT_EQUAL(ior_test_query(dbp, "SELECT round(100 * sys_s) FROM sample_view WHERE rep = 1"), 25);
+	CU_ASSERT_EQUAL(ior_test_query(dbp, "SELECT count(*) FROM samples WHERE sys_s IS NULL"), 1);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_db_import_samples_csv(db, path, &n)), 0);
+	CU_ASSERT_EQUAL(n, 0);  /* the same file again stores nothing */
+#define MHEADER "host,kernel,device,scheduler,engine,rep,value,unit,metric\n"
+	BAD("metric-bad.csv", MHEADER "h,k,d,none,randread,3,1,IOPS,\n"
+	    "h,k,d,none,randread,3,5,us,lat_p99\n" "h,k,d,none,randread,3,5,ms,lat_p99_us\n"
+	    "h,k,d,none,randread,3,5,s/GiB,cpu_s_per_gib\n" "h,k,d,none,randread,3,5,us,lat_p50_us\n"
+	    "h,k,d,none,randread,3,6,us,lat_p50_us\n",
+	    "3: metric: 'lat_p99' is not a metric (did you mean 'lat_p99_us'?)", "4: unit: 'lat_p99_us' is in us, not 'ms'",
+	    "5: metric: 'cpu_s_per_gib' is derived from other columns and cannot be imported",
+	    "7: rep: duplicate of line 6 (same host, kernel, device, scheduler, engine, rep and metric)");
+	BAD("metric-alone.csv", MHEADER "h,k,d,none,randread,9,5,us,lat_p99_us\n",
+	    "2: metric: lat_p99_us of rep 9 has no headline row");
+	BAD("metric-contradict.csv", MHEADER "h,k,d,none,randread,1,52,us,lat_p99_us\n",
+	    "2: value: lat_p99_us 52 contradicts the stored 51.5");
+#undef MHEADER
+	ior_db_free(db);
+}
+
 static void test_every_bad_line_reported_up_to_the_cap(void)
 {
 	struct ior_db *db = seeded("cap.db");
@@ -382,6 +422,7 @@ int main(void)
 		IOR_TEST(test_bad_rows_each_named_by_line_and_column),
 		IOR_TEST(test_every_bad_line_reported_up_to_the_cap),
 		IOR_TEST(test_bad_offered_rows),
+		IOR_TEST(test_metric_column),
 		IOR_TEST(test_csv_syntax_quotes_crlf_bom_and_no_final_newline),
 		IOR_TEST(test_missing_file_and_open_transaction_refused),
 		IOR_TEST_END,

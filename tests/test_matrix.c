@@ -340,6 +340,40 @@ static void test_bad_files(void)
 	}
 }
 
+/* [matrix]'s compare key: several comparisons, each checked against the matrix's own names. */
+static void test_declared_comparisons(void)
+{
+	struct ior_matrix *m = NULL;
+	const char *text = "[matrix]\nschedulers = none bfq\n"
+			   "compare = engine: e f, scheduler: none bfq, kernel: 6.1 6.12\n"
+			   "[device d]\nloop = 1G\n[engine e]\ntype = hdparm\n[engine f]\ntype = hdparm\ndirect = yes\n";
+	CU_ASSERT_EQUAL_FATAL(ior_matrix_parse_string(&m, "c.ini", text), 0);
+	CU_ASSERT_EQUAL_FATAL(m->ncomparisons, 3);
+	CU_ASSERT_EQUAL(m->comparisons[0].axis, IOR_AXIS_ENGINE);
+	CU_ASSERT_STRING_EQUAL(m->comparisons[0].a, "e");
+	CU_ASSERT_STRING_EQUAL(m->comparisons[0].b, "f");
+	CU_ASSERT_STRING_EQUAL(m->comparisons[0].where, "c.ini:3");
+	CU_ASSERT_EQUAL(m->comparisons[1].axis, IOR_AXIS_SCHEDULER);
+	CU_ASSERT_EQUAL(m->comparisons[2].axis, IOR_AXIS_KERNEL);
+	ior_matrix_free(m);
+	const struct bad bad[] = {
+		{ "[matrix]\ncompare = engin: e f\n[device d]\nloop = 1G\n[engine e]\ntype = hdparm\n", 2,
+		  "compare: 'engin' is not an axis (did you mean 'engine'?)" },
+		{ "[matrix]\ncompare = engine: e ee\n[device d]\nloop = 1G\n[engine e]\ntype = hdparm\n[engine eff]\ntype = hdparm\n",
+		  2, "compare: engine 'ee' is not an [engine NAME] of this matrix (did you mean 'e'?)" },
+		{ "[matrix]\ncompare = device: d x\n[device d]\nloop = 1G\n[engine e]\ntype = hdparm\n", 2,
+		  "compare: device 'x' is not a [device NAME] of this matrix (did you mean 'd'?)" },
+		{ "[matrix]\nschedulers = none bfq\ncompare = scheduler: none kyber\n[device d]\nloop = 1G\n[engine e]\ntype = hdparm\n",
+		  3, "compare: scheduler 'kyber' is not in this matrix's schedulers list" },
+		{ "[matrix]\ncompare = engine: e\n[device d]\nloop = 1G\n[engine e]\ntype = hdparm\n", 2,
+		  "compare: 'engine:' takes two names, A (the reference) and B; 1 given" },
+		{ "[matrix]\ncompare = e f\n[device d]\nloop = 1G\n[engine e]\ntype = hdparm\n", 2,
+		  "compare: 'e f' is not 'AXIS: A B' (e.g. engine: tmpfs-sync-each nested-sync-each)" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		expect_bad(&bad[i]);
+}
+
 static void test_missing_file(void)
 {
 	struct ior_matrix *m = (struct ior_matrix *)1;
@@ -525,6 +559,7 @@ int main(void)
 		IOR_TEST(test_minimal_file),
 		IOR_TEST(test_every_example),
 		IOR_TEST(test_bad_files),
+		IOR_TEST(test_declared_comparisons),
 		IOR_TEST(test_missing_file),
 		IOR_TEST(test_long_lines),
 		IOR_TEST(test_overrides),

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The metric table (names, units, directions, columns) and reading one metric of a stored cell (see metric.h). */
+#include "db/metric.h"
+
+#include "common/error.h"
+#include "common/suggest.h"
+#include "db/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Latency, time and CPU are costs: lower is better. CPU per GiB is the field's cost of a
+ * transfer: a kernel that moves the same bytes at the same rate with more CPU got worse. */
+static const struct ior_metric_info metrics[IOR_METRIC_COUNT] = {
+	[IOR_METRIC_VALUE] = { .name = "value", .column = "value", .higher_is_better = true,
+			       .help = "the headline figure (its unit and direction are the engine's)" },
+	[IOR_METRIC_LAT_P50] = { .name = "lat_p50_us", .unit = "us", .stored = true, .column = "lat_p50_us",
+				 .help = "median total latency" },
+	[IOR_METRIC_LAT_P99] = { .name = "lat_p99_us", .unit = "us", .stored = true, .column = "lat_p99_us",
+				 .help = "99th percentile total latency (the tail)" },
+	[IOR_METRIC_LAT_P999] = { .name = "lat_p999_us", .unit = "us", .stored = true, .column = "lat_p999_us",
+				  .help = "99.9th percentile total latency" },
+	[IOR_METRIC_LAT_MEAN] = { .name = "lat_mean_us", .unit = "us", .stored = true, .column = "lat_mean_us",
+				  .help = "mean total latency" },
+	[IOR_METRIC_CLAT_P50] = { .name = "clat_p50_us", .unit = "us", .stored = true, .column = "clat_p50_us",
+				  .help = "median completion latency" },
+	[IOR_METRIC_CLAT_P99] = { .name = "clat_p99_us", .unit = "us", .stored = true, .column = "clat_p99_us",
+				  .help = "99th percentile completion latency" },
+	[IOR_METRIC_CLAT_P999] = { .name = "clat_p999_us", .unit = "us", .stored = true, .column = "clat_p999_us",
+				   .help = "99.9th percentile completion latency" },
+	[IOR_METRIC_CLAT_MEAN] = { .name = "clat_mean_us", .unit = "us", .stored = true, .column = "clat_mean_us",
+				   .help = "mean completion latency" },
+	[IOR_METRIC_WALL] = { .name = "wall_s", .unit = "s", .stored = true, .column = "wall_s",
+			      .help = "elapsed seconds of the timed part" },
+	[IOR_METRIC_USR] = { .name = "usr_s", .unit = "s", .stored = true, .column = "usr_s",
+			     .help = "user CPU seconds" },
+	[IOR_METRIC_SYS] = { .name = "sys_s", .unit = "s", .stored = true, .column = "sys_s",
+			     .help = "system CPU seconds" },
+	[IOR_METRIC_CPU] = { .name = "cpu_s", .unit = "s", .column = "usr_s + sys_s",
+			     .help = "user and system CPU seconds (derived)" },
+	[IOR_METRIC_CPU_PER_GIB] = { .name = "cpu_s_per_gib", .unit = "s/GiB",
+				     .column = "(usr_s + sys_s) / (bytes / 1073741824.0)",
+				     .help = "CPU seconds per GiB moved (derived; needs bytes)" },
+};
+
+const struct ior_metric_info *ior_metric_info(enum ior_metric m)
+{
+	return m < IOR_METRIC_COUNT ? &metrics[m] : &metrics[IOR_METRIC_VALUE];
+}
+
+int ior_metric_find(enum ior_metric *out, const char *name)
+{
+	struct ior_suggestion near;
+	ior_suggest_init(&near);
+	for (int m = 0; m < IOR_METRIC_COUNT; m++) {
+		if (!strcmp(name, metrics[m].name)) {
+			*out = (enum ior_metric)m;
+			return IOR_OK;
+		}
+		ior_suggest_consider(&near, name, metrics[m].name);
+	}
+	for (int m = 0; !near.best && *name && m < IOR_METRIC_COUNT; m++)
+		if (!strncmp(name, metrics[m].name, strlen(name)))
+			near.best = metrics[m].name;  /* "lat_p99" means lat_p99_us more likely than lat_p50_us */
+	if (near.best)
+		return ior_error_set(IOR_EINVALID, "'%s' is not a metric (did you mean '%s'?)", name, near.best);
+	return ior_error_set(IOR_EINVALID, "'%s' is not a metric (value, lat_p50_us, lat_p99_us, lat_p999_us, wall_s, "
+			     "usr_s, sys_s, cpu_s_per_gib, ...; 'all' for every one)", name);
+}
+
+int ior_metric_parse_list(unsigned *out, const char *text)
+{
+	if (!strcmp(text, "all")) {
+		*out = IOR_METRICS_ALL;
+		return IOR_OK;
+	}
+	unsigned set = 0;
+	const char *p = text;
+	do {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char name[64];
+		if (!len || len >= sizeof(name))
+			return ior_error_set(IOR_EINVALID, "'%s' is not a list of metrics", text);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		enum ior_metric m;
+		if (ior_metric_find(&m, name))
+			return IOR_EINVALID;
+		set |= IOR_METRIC_BIT(m);
+		p = end ? end + 1 : NULL;
+	} while (p);
+	*out = set;
+	return IOR_OK;
+}
+
+struct ior_metric_reader {
+	struct ior_db *db;
+	sqlite3_stmt *st;
+};
+
+int ior_metric_reader_open(struct ior_metric_reader **out, struct ior_db *db, enum ior_metric m)
+{
+	*out = NULL;
+	const struct ior_metric_info *mi = ior_metric_info(m);
+	char sql[512];
+	/* bytes > 0 keeps a derived per-GiB figure from dividing by nothing; the others ignore it */
+	snprintf(sql, sizeof(sql), "SELECT %s FROM samples WHERE cell_id = ?1 AND (%s) IS NOT NULL%s ORDER BY rep",
+		 mi->column, mi->column, m == IOR_METRIC_CPU_PER_GIB ? " AND bytes > 0" : "");
+	struct ior_metric_reader *r = calloc(1, sizeof(*r));
+	if (!r)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	r->db = db;
+	if (sqlite3_prepare_v2(db->h, sql, -1, &r->st, NULL) != SQLITE_OK) {
+		free(r);
+		return ior_db_fail(db, "cannot read metrics from");
+	}
+	*out = r;
+	return IOR_OK;
+}
+
+int ior_metric_reader_read(struct ior_metric_reader *r, int64_t cell_id, double **values, size_t *n)
+{
+	sqlite3_reset(r->st);
+	sqlite3_bind_int64(r->st, 1, cell_id);
+	int rc;
+	while ((rc = sqlite3_step(r->st)) == SQLITE_ROW) {
+		double *v = realloc(*values, (*n + 1) * sizeof(*v));
+		if (!v)
+			return ior_error_set(IOR_ERROR, "out of memory");
+		v[(*n)++] = sqlite3_column_double(r->st, 0);
+		*values = v;
+	}
+	return rc == SQLITE_DONE ? IOR_OK : ior_db_fail(r->db, "cannot read samples from");
+}
+
+void ior_metric_reader_close(struct ior_metric_reader *r)
+{
+	if (!r)
+		return;
+	sqlite3_finalize(r->st);
+	free(r);
+}

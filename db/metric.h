@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The metrics a verdict can judge: the headline value and the stored sample columns (latency, time, CPU) with derived ones, their units, directions and reads. */
+#ifndef IOR_DB_METRIC_H
+#define IOR_DB_METRIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db/db.h"
+
+/* Named as sample_view's columns; derived ones are computed from them. */
+enum ior_metric {
+	IOR_METRIC_VALUE,         /* the headline figure: its unit and direction are the sample's */
+	IOR_METRIC_LAT_P50,
+	IOR_METRIC_LAT_P99,
+	IOR_METRIC_LAT_P999,
+	IOR_METRIC_LAT_MEAN,
+	IOR_METRIC_CLAT_P50,
+	IOR_METRIC_CLAT_P99,
+	IOR_METRIC_CLAT_P999,
+	IOR_METRIC_CLAT_MEAN,
+	IOR_METRIC_WALL,
+	IOR_METRIC_USR,
+	IOR_METRIC_SYS,
+	IOR_METRIC_CPU,           /* derived: usr_s + sys_s */
+	IOR_METRIC_CPU_PER_GIB,   /* derived: (usr_s + sys_s) per GiB moved */
+	IOR_METRIC_COUNT,
+};
+
+/* A set of metrics, one bit each. */
+#define IOR_METRIC_BIT(m) (1u << (m))
+#define IOR_METRICS_ALL ((1u << IOR_METRIC_COUNT) - 1)
+/* What verdicts judge by default: the headline and the tail latency where the engine records it. */
+#define IOR_METRICS_DEFAULT (IOR_METRIC_BIT(IOR_METRIC_VALUE) | IOR_METRIC_BIT(IOR_METRIC_LAT_P99))
+
+struct ior_metric_info {
+	const char *name;         /* "lat_p99_us" */
+	const char *unit;         /* NULL for the headline (the sample's own) */
+	bool higher_is_better;    /* not used for the headline */
+	bool stored;              /* a samples column: an import may carry it */
+	const char *column;       /* the samples column, or the SQL expression of a derived one */
+	const char *help;
+};
+const struct ior_metric_info *ior_metric_info(enum ior_metric m);
+
+/* The metric named name (as sample_view names it); IOR_EINVALID with the nearest name otherwise. */
+int ior_metric_find(enum ior_metric *out, const char *name);
+
+/* "NAME[,NAME...]" or "all" into a set; IOR_EINVALID naming the bad name. */
+int ior_metric_parse_list(unsigned *out, const char *text);
+
+/* Reads one metric of stored cells, cell by cell: the values of the cell's samples where the
+ * metric is recorded (NULL columns and derived ones without their inputs are left out). */
+struct ior_metric_reader;
+int ior_metric_reader_open(struct ior_metric_reader **out, struct ior_db *db, enum ior_metric m);
+/* Appends cell_id's values to *values (grown with realloc; *n counts them). */
+int ior_metric_reader_read(struct ior_metric_reader *r, int64_t cell_id, double **values, size_t *n);
+void ior_metric_reader_close(struct ior_metric_reader *r);  /* NULL is a no-op */
+
+#endif

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `ioregress compare --by AXIS A B`: every cell on A against the cell that differs from it only in that axis on B, with check's verdicts and exit statuses. */
+#include "common/error.h"
+#include "harness/commands.h"
+#include "harness/judge.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const unsigned all_filters =
+	IOR_FILTER_HOST | IOR_FILTER_KERNEL | IOR_FILTER_DEVICE | IOR_FILTER_SCHEDULER | IOR_FILTER_ENGINE;
+
+static const char *axis_filter_value(const struct ior_db_filter *f, enum ior_axis axis)
+{
+	switch (axis) {
+	case IOR_AXIS_KERNEL: return f->kernel;
+	case IOR_AXIS_SCHEDULER: return f->scheduler;
+	case IOR_AXIS_DEVICE: return f->device;
+	case IOR_AXIS_ENGINE: return f->engine;
+	case IOR_AXIS_HOST: return f->host;
+	case IOR_AXIS_COUNT: break;
+	}
+	return NULL;
+}
+
+static int parse_args(struct ior_judge_args *a, int argc, char **argv)
+{
+	ior_judge_args_init(a);
+	const char *by = NULL, *names[2] = { NULL, NULL };
+	size_t nnames = 0;
+	for (int i = 1; i < argc; i++) {
+		bool missing = false;
+		int rc = ior_judge_option(a, all_filters, argc, argv, &i, &missing);
+		if (rc < 0)
+			return rc;
+		if (rc)
+			continue;
+		const char *v = missing ? NULL : ior_cmd_option_value(argc, argv, &i, "--by", &missing);
+		if (v) {
+			by = v;
+			continue;
+		}
+		if (missing)
+			return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[i]);
+		if (argv[i][0] == '-' && argv[i][1])
+			return ior_cmd_unknown_argument(&ior_cmd_compare, argv[i]);
+		if (nnames == 2)
+			return ior_error_set(IOR_EINVALID, "'compare' takes two names, A and B; '%s' is a third", argv[i]);
+		names[nnames++] = argv[i];
+	}
+	if (!by)
+		return ior_error_set(IOR_EINVALID, "'compare' needs --by kernel|scheduler|device|engine|host");
+	if (ior_axis_find(&a->opts.axis, by))
+		return ior_error_wrap(IOR_EINVALID, "--by");
+	if (nnames < 2)
+		return ior_error_set(IOR_EINVALID, "'compare --by %s' needs two %s names, A (the reference) and B", by, by);
+	if (!strcmp(names[0], names[1]))
+		return ior_error_set(IOR_EINVALID, "A and B are the same %s '%s'", by, names[0]);
+	if (axis_filter_value(&a->filter, a->opts.axis))
+		return ior_error_set(IOR_EINVALID, "--%s: the %s is what --by %s compares; name the two as A and B", by, by,
+				     by);
+	a->opts.baseline = names[0];
+	a->opts.candidate = names[1];
+	ior_judge_finish(a);
+	return IOR_OK;
+}
+
+static int cmd_compare(int argc, char **argv, struct ior_cmd_ctx *ctx)
+{
+	struct ior_judge_args a;
+	ior_error_clear();
+	if (parse_args(&a, argc, argv))
+		return ior_judge_fail();
+	return ior_judge_run(&a, ctx->db);
+}
+
+static const struct ior_cmd_opt compare_options[] = {
+	{ .name = "--by", .value = IOR_CMD_CHOICE, .arg = "kernel|scheduler|device|engine|host",
+	  .choices = "kernel scheduler device engine host", .required = true,
+	  .help = "the axis compared: A and B are two of its names, and each cell on A is judged against the cell "
+		  "on B that differs from it only there (an engine's parameters may differ too)" },
+	IOR_CMD_ROW_HOST,
+	IOR_CMD_ROW_KERNEL,
+	IOR_CMD_ROW_DEVICE,
+	IOR_CMD_ROW_SCHEDULER,
+	IOR_CMD_ROW_ENGINE,
+	IOR_JUDGE_ROW_METRIC,
+	IOR_JUDGE_ROW_MIN_EFFECT,
+	IOR_JUDGE_ROW_FORMAT,
+	{ 0 },
+};
+
+const struct ior_command ior_cmd_compare = {
+	.name = "compare",
+	.fn = cmd_compare,
+	.flags = IOR_CMD_NEEDS_DB | IOR_CMD_DB_EXISTS,
+	.error_status = IOR_JUDGE_ERROR,
+	.summary = "compare two schedulers, devices, engines, hosts or kernels cell by cell, with check's verdicts",
+	.operands = "A B",
+	.description = "Judges B against A (the reference) on every cell that differs only along the --by axis: "
+		       "two schedulers of each device, two devices under each scheduler, two engines (say a "
+		       "plain and a nested loop device), two hosts or two kernels. The statistics, the verdicts "
+		       "and their words are check's: the ratio of medians with its 95% confidence interval, "
+		       "Welch's test on log values and the rank test, the minimum effect and the direction of "
+		       "each metric (--metric). The filter of the compared axis is not taken: it is A and B. "
+		       "'compare --by kernel A B' is 'check --baseline A --candidate B'.\n\n"
+		       "Exit status: 0 no regression, 1 a regression (B worse than A), 125 inconclusive, 128 "
+		       "or more on an error.",
+	.options = compare_options,
+};

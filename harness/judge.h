@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What `check` and `compare` share: the options of a verdict (filters, --metric, --min-effect, --format), building the verdicts and git bisect run's exit statuses. */
+#ifndef IOR_HARNESS_JUDGE_H
+#define IOR_HARNESS_JUDGE_H
+
+#include <stdbool.h>
+
+#include "db/db.h"
+#include "harness/command.h"
+#include "reports/model.h"
+#include "reports/render.h"
+
+/* git bisect run: 0 good, 1 bad, 125 skip, and >= 128 aborts the bisection. */
+enum { IOR_JUDGE_GOOD = 0, IOR_JUDGE_BAD = 1, IOR_JUDGE_SKIP = 125, IOR_JUDGE_ERROR = 128 };
+
+struct ior_judge_args {
+	struct ior_db_filter filter;
+	struct ior_report_opts opts;          /* opts.baseline and opts.candidate: A and B */
+	const struct ior_renderer *renderer;  /* NULL: the verdict table */
+};
+
+void ior_judge_args_init(struct ior_judge_args *a);
+
+/* Matches one shared option at argv[*i]: the filters in `filters` (enum ior_cmd_filter), --metric,
+ * --min-effect, --format. 1 when it matched (advancing *i past a separate value), 0 when it did
+ * not (with *missing set for a known key without a value), IOR_EINVALID on a bad value. */
+int ior_judge_option(struct ior_judge_args *a, unsigned filters, int argc, char **argv, int *i, bool *missing);
+
+/* After the options: the filters into the model's view, verdicts only. */
+void ior_judge_finish(struct ior_judge_args *a);
+
+/* Builds the verdicts and prints them; the exit status (IOR_JUDGE_*), errors printed. */
+int ior_judge_run(struct ior_judge_args *a, struct ior_db *db);
+
+/* Prints the last error and returns IOR_JUDGE_ERROR. */
+int ior_judge_fail(void);
+
+/* The rows both commands list. */
+#define IOR_JUDGE_ROW_METRIC \
+	{ .name = "--metric", .value = IOR_CMD_TEXT, .arg = "NAME[,NAME...]|all", \
+	  .help = "judge these metrics, named as sample_view's columns (value, lat_p50_us, lat_p99_us, lat_p999_us, " \
+		  "lat_mean_us, clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us, wall_s, usr_s, sys_s) or derived " \
+		  "(cpu_s, cpu_s_per_gib); latency, time and CPU are better lower (default: value and lat_p99_us where " \
+		  "the engine records it)" }
+#define IOR_JUDGE_ROW_MIN_EFFECT \
+	{ .name = "--min-effect", .value = IOR_CMD_NUMBER, .arg = "PERCENT", \
+	  .help = "a significant change smaller than PERCENT of the baseline's median is no change" }
+#define IOR_JUDGE_ROW_FORMAT \
+	{ .name = "--format", .value = IOR_CMD_CHOICE, .arg = "text|md|html|json|junit|csv", \
+	  .choices = "text md html json junit csv", \
+	  .help = "print the report of the compared cells with its verdicts in this format instead of the verdict " \
+		  "table (junit: one test case per compared cell for CI); the exit status is the same" }
+
+#endif

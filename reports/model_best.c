@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The best scheduler of each device, starred only where the verdict says it is better than the next: otherwise the report says there is no significant difference between schedulers (or that the repetitions were too few to tell). */
+#include "reports/model_internal.h"
+
+#include "common/error.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The largest ratio of medians any bootstrap resample can give: each resample's median lies
+ * between its side's minimum and maximum. */
+static double ratio_bound(const struct ior_rt_cell *next, const struct ior_rt_cell *best, bool higher)
+{
+	return higher ? best->st.max / next->st.min : next->st.max / best->st.min;
+}
+
+/* The field report starred the best total by eye; a few percent between schedulers is the size of
+ * the noise (FACTS.md), so the star now needs the verdict check would give of the best against the
+ * next. A report has a device per kernel and engine, and the bootstrap interval is most of a
+ * verdict's cost: ior_compare_better draws it only when the tests claim the change, and stops as
+ * soon as its answer is certain; the samples' ranges rule out a change below the minimum effect
+ * before any of it. */
+static int judge_device(struct ior_report *r, size_t gi, struct ior_rt_device *dev)
+{
+	struct ior_rt_group *g = &r->rt->groups[gi];
+	struct ior_rt_cell *best = NULL, *next = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < g->ncells; i++) {
+		struct ior_rt_cell *c = &g->cells[i];
+		if (ior_rt_strcmp(c->device, dev->name))
+			continue;
+		n++;
+		if (c->best)
+			best = c;
+	}
+	dev->schedulers = n;
+	if (n < 2 || !best)
+		return IOR_OK;
+	for (size_t i = 0; i < g->ncells; i++) {
+		struct ior_rt_cell *c = &g->cells[i];
+		if (c == best || ior_rt_strcmp(c->device, dev->name))
+			continue;
+		if (!next || (g->higher_is_better ? c->total > next->total : c->total < next->total))
+			next = c;
+	}
+	struct ior_compare_opts o = r->opts.compare;
+	o.higher_is_better = g->higher_is_better;
+	bool star = false;
+	if (ior_mw_min_p(next->n, best->n) >= o.alpha)
+		dev->top_too_few = true;
+	else if (ratio_bound(next, best, g->higher_is_better) >= 1 + o.min_effect &&
+		 ior_compare_better(&star, next->values, next->n, best->values, best->n, &o))
+		return ior_error_wrap(IOR_ERROR, "cannot compare the schedulers of '%s'", dev->name);
+	dev->top_schedulers = star ? 1 : 2;
+	best->best_significant = star;
+	return IOR_OK;
+}
+
+int ior_report_best_build(struct ior_report *r)
+{
+	for (size_t g = 0; g < r->rt->ngroups; g++) {
+		if (!r->group_in_view[g])
+			continue;
+		for (size_t d = 0; d < r->rt->groups[g].ndevices; d++)
+			if (judge_device(r, g, &r->rt->groups[g].devices[d]))
+				return IOR_ERROR;
+	}
+	return IOR_OK;
+}
