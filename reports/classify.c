@@ -46,29 +46,10 @@ const char *ior_class_name(enum ior_class c)
 	return "?";
 }
 
-/* Welch of b against a on the logs of the values the outlier rule keeps. */
+/* Welch of b against a on the logs of the values the outlier rule keeps, as check's verdict runs it. */
 static int welch_pair(struct ior_welch *w, const double *a, size_t na, const double *b, size_t nb)
 {
-	double *la = malloc(na * sizeof(*la)), *lb = malloc(nb * sizeof(*lb));
-	bool *fa = malloc(na * sizeof(*fa)), *fb = malloc(nb * sizeof(*fb));
-	int rc = IOR_OK;
-	if (!la || !lb || !fa || !fb) {
-		rc = ior_error_set(IOR_ERROR, "out of memory");
-		goto out;
-	}
-	ior_compare_outliers(fa, a, na, b, nb, NULL);
-	ior_compare_outliers(fb, b, nb, a, na, NULL);
-	size_t ka = 0, kb = 0;
-	for (size_t i = 0; i < na; i++)
-		if (!fa[i])
-			la[ka++] = log(a[i]);
-	for (size_t j = 0; j < nb; j++)
-		if (!fb[j])
-			lb[kb++] = log(b[j]);
-	rc = ior_welch(w, la, ka, lb, kb, 0.95);
-out:
-	free(la), free(lb), free(fa), free(fb);
-	return rc;
+	return ior_welch_logs_kept(w, a, na, b, nb, NULL, NULL, NULL, NULL);
 }
 
 /* P(b is worse than a) one-sided from Welch of b against a; NAN stays NAN (never significant). */

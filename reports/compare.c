@@ -269,8 +269,8 @@ int ior_compare_better(bool *out, const double *a, size_t na, const double *b, s
 	return reaches(out, a, na, b, nb, c.ratio, opts);
 }
 
-/* Welch's t on the logs of the samples not excluded. */
-static int welch_logs(struct ior_comparison *c, const double *a, size_t na, const double *b, size_t nb)
+int ior_welch_logs_kept(struct ior_welch *w, const double *a, size_t na, const double *b, size_t nb,
+			size_t *excluded_a, bool *capped_a, size_t *excluded_b, bool *capped_b)
 {
 	double *la = malloc(na * sizeof(*la)), *lb = malloc(nb * sizeof(*lb));
 	bool *fa = malloc(na * sizeof(*fa)), *fb = malloc(nb * sizeof(*fb));
@@ -279,8 +279,12 @@ static int welch_logs(struct ior_comparison *c, const double *a, size_t na, cons
 		rc = ior_error_set(IOR_ERROR, "out of memory");
 		goto out;
 	}
-	c->excluded_a = ior_compare_outliers(fa, a, na, b, nb, &c->capped_a);
-	c->excluded_b = ior_compare_outliers(fb, b, nb, a, na, &c->capped_b);
+	size_t ea = ior_compare_outliers(fa, a, na, b, nb, capped_a);
+	size_t eb = ior_compare_outliers(fb, b, nb, a, na, capped_b);
+	if (excluded_a)
+		*excluded_a = ea;
+	if (excluded_b)
+		*excluded_b = eb;
 	size_t ka = 0, kb = 0;
 	for (size_t i = 0; i < na; i++)
 		if (!fa[i])
@@ -288,10 +292,17 @@ static int welch_logs(struct ior_comparison *c, const double *a, size_t na, cons
 	for (size_t j = 0; j < nb; j++)
 		if (!fb[j])
 			lb[kb++] = log(b[j]);
-	rc = ior_welch(&c->welch, la, ka, lb, kb, 0.95);
+	rc = ior_welch(w, la, ka, lb, kb, 0.95);
 out:
 	free(la), free(lb), free(fa), free(fb);
 	return rc;
+}
+
+/* Welch's t on the logs of the samples not excluded. */
+static int welch_logs(struct ior_comparison *c, const double *a, size_t na, const double *b, size_t nb)
+{
+	return ior_welch_logs_kept(&c->welch, a, na, b, nb, &c->excluded_a, &c->capped_a, &c->excluded_b,
+				   &c->capped_b);
 }
 
 /* The tests in words: both p-values, the level each is held to, what was left out. */

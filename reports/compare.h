@@ -73,6 +73,12 @@ int ior_welch(struct ior_welch *out, const double *a, size_t na, const double *b
 size_t ior_compare_outliers(bool *flags, const double *x, size_t n, const double *other, size_t nother,
 			    bool *capped);
 
+/* Welch's t-test (95% interval) of b against a on the logs of the values ior_compare_outliers
+ * keeps, as the verdict's test is run; how many were left out of each side and whether a side's
+ * cap was hit go to the pointers that are not NULL. Values must be positive. */
+int ior_welch_logs_kept(struct ior_welch *w, const double *a, size_t na, const double *b, size_t nb,
+			size_t *excluded_a, bool *capped_a, size_t *excluded_b, bool *capped_b);
+
 /* --- the comparison and its verdict ------------------------------------------- */
 
 enum ior_verdict {
