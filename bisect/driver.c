@@ -267,13 +267,9 @@ static int confirm_targets(struct run *r, const char *c, const char *p, size_t *
 	char parent[96];
 	if (found && sscanf(detail, "%zu %95s %zu", tc, parent, tp) == 3 && !strcmp(parent, p))
 		return IOR_OK;
-	double *x = NULL, *y = NULL;
-	size_t nx = 0, ny = 0;
-	if (ior_bisect_samples_get(d->db, d->id, c, &x, &nx) || ior_bisect_samples_get(d->db, d->id, p, &y, &ny)) {
-		free(x);
+	size_t nx, ny;
+	if (ior_bisect_samples_count(d->db, d->id, c, &nx) || ior_bisect_samples_count(d->db, d->id, p, &ny))
 		return IOR_ERROR;
-	}
-	free(x), free(y);
 	*tc = nx + d->o.step > d->o.confirm ? nx + d->o.step : d->o.confirm;
 	*tp = ny + d->o.step > d->o.confirm ? ny + d->o.step : d->o.confirm;
 	snprintf(detail, sizeof(detail), "%zu %s %zu", *tc, p, *tp);
@@ -304,13 +300,9 @@ static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, si
 	if (confirm_targets(r, c, p, &tc, &tp))
 		return IOR_ERROR;
 	for (;;) {
-		double *x = NULL, *y = NULL;
-		size_t nx = 0, ny = 0;
-		if (ior_bisect_samples_get(d->db, d->id, c, &x, &nx) || ior_bisect_samples_get(d->db, d->id, p, &y, &ny)) {
-			free(x);
+		size_t nx, ny;
+		if (ior_bisect_samples_count(d->db, d->id, c, &nx) || ior_bisect_samples_count(d->db, d->id, p, &ny))
 			return IOR_ERROR;
-		}
-		free(x), free(y);
 		if (nx >= tc && ny >= tp)
 			break;
 		const char *next = nx < tc && (ny >= tp || nx * tp <= ny * tc) ? c : p;

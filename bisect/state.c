@@ -295,6 +295,20 @@ int ior_bisect_samples_get(struct ior_db *db, int64_t id, const char *commit, do
 	return rc;
 }
 
+int ior_bisect_samples_count(struct ior_db *db, int64_t id, const char *commit, size_t *n)
+{
+	*n = 0;
+	sqlite3_stmt *st;
+	const char *t[] = { commit };
+	if (prepare(db, &st, "SELECT count(*) FROM bisect_samples WHERE bisect_id = ?1 AND commit_id = ?2", id, t, 1))
+		return IOR_ERROR;
+	int rc = sqlite3_step(st) == SQLITE_ROW ? IOR_OK : sql_fail(db, "count samples");
+	if (!rc)
+		*n = (size_t)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int ior_bisect_counts_get(struct ior_db *db, int64_t id, struct ior_bisect_counts *c)
 {
 	memset(c, 0, sizeof(*c));

@@ -46,6 +46,8 @@ int ior_bisect_reason_get(struct ior_db *db, int64_t id, const char *commit, cha
 /* One measurement's samples, stored in one transaction. */
 int ior_bisect_samples_add(struct ior_db *db, int64_t id, const char *commit, const double *x, size_t n);
 int ior_bisect_samples_get(struct ior_db *db, int64_t id, const char *commit, double **x, size_t *n);
+/* How many samples a commit has, without reading them. */
+int ior_bisect_samples_count(struct ior_db *db, int64_t id, const char *commit, size_t *n);
 
 struct ior_bisect_counts {
 	size_t builds, measurements, samples;

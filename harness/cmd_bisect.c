@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 enum { BISECT_FOUND = 0, BISECT_ERROR = 1, BISECT_USAGE = 2, BISECT_RANGE = 3, BISECT_REFUSED = 4 };
@@ -154,31 +153,6 @@ static int open_source(const struct ior_bisect_info *b, struct ior_bisect_source
 	return rc;
 }
 
-/* vm run's defaults (as `vm run` has them), for a bisection over packaged kernels. */
-struct vm_defaults {
-	struct ior_vm_run_opts o;
-	char cache[4096], host[128], self[4096];
-};
-
-static void vm_defaults(struct vm_defaults *v, const char *matrix)
-{
-	memset(v, 0, sizeof(*v));
-	ior_vm_machine_default(&v->o.machine);
-	v->o.boots = 1;
-	ior_vm_default_cache(v->cache, sizeof(v->cache));
-	v->o.cache_dir = v->cache;
-	struct utsname u;
-	uname(&u);
-	snprintf(v->host, sizeof(v->host), "%s-vm", u.nodename);
-	v->o.guest.host_name = v->host;
-	v->o.guest.busybox = "/bin/busybox";
-	ssize_t n = readlink("/proc/self/exe", v->self, sizeof(v->self) - 1);
-	v->self[n > 0 ? n : 0] = '\0';
-	v->o.guest.ioregress = v->self;
-	v->o.guest.matrix = matrix;
-	v->o.progress = true;
-}
-
 static int start(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 {
 	if (a->packages)
@@ -234,10 +208,12 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 	struct ior_bisect_measure *m = NULL;
 	bool packages = !strcmp(b.source, "packages");
 	const char *matrix = a->matrix ? a->matrix : b.matrix;
-	struct vm_defaults vm;
+	struct ior_vm_run_setup vm;
 	int rc = IOR_OK;
 	if (packages) {
-		vm_defaults(&vm, matrix);
+		ior_vm_run_defaults(&vm);
+		vm.o.guest.matrix = matrix;
+		vm.o.progress = true;
 		rc = matrix ? ior_bisect_set_matrix(ctx->db, b.id, matrix)
 			    : ior_error_set(IOR_EINVALID, "'bisect run' over packaged kernels needs --matrix FILE");
 		if (!rc)

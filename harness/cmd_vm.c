@@ -11,14 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 struct vm_args {
-	struct ior_vm_run_opts o;
+	struct ior_vm_run_setup vm;   /* vm.o: the options the command line changes */
 	const char **kernels;
 	size_t nkernels;
-	char cache[4096], host[128], self[4096];
 };
 
 static int number(const char *opt, const char *v, double min, double max, double *out)
@@ -44,10 +42,10 @@ static int uint_opt(const char *opt, const char *v, double min, double max, unsi
 
 static int parse_option(struct vm_args *a, int argc, char **argv, int *i, bool *missing)
 {
-	struct ior_vm_machine *m = &a->o.machine;
+	struct ior_vm_machine *m = &a->vm.o.machine;
 	const char *v;
 	if ((v = ior_cmd_option_value(argc, argv, i, "--matrix", missing)))
-		a->o.guest.matrix = v;
+		a->vm.o.guest.matrix = v;
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--timeout", missing)))
 		return number("--timeout", v, 1, 86400, &m->total_timeout_s);
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--boot-timeout", missing)))
@@ -55,7 +53,7 @@ static int parse_option(struct vm_args *a, int argc, char **argv, int *i, bool *
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--idle-timeout", missing)))
 		return number("--idle-timeout", v, 1, 86400, &m->idle_timeout_s);
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--boots", missing)))
-		return uint_opt("--boots", v, 1, 1000, &a->o.boots);
+		return uint_opt("--boots", v, 1, 1000, &a->vm.o.boots);
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--cpus", missing)))
 		return uint_opt("--cpus", v, 1, 64, &m->cpus);
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--memory", missing)))
@@ -67,17 +65,17 @@ static int parse_option(struct vm_args *a, int argc, char **argv, int *i, bool *
 			return ior_error_set(IOR_EINVALID, "--accel: '%s' is not auto, kvm or tcg", v);
 		m->accel = v;
 	} else if ((v = ior_cmd_option_value(argc, argv, i, "--cache-dir", missing)))
-		a->o.cache_dir = v;
+		a->vm.o.cache_dir = v;
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--guest-host", missing)))
-		a->o.guest.host_name = v;
+		a->vm.o.guest.host_name = v;
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--qemu", missing)))
 		m->qemu = v;
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--busybox", missing)))
-		a->o.guest.busybox = v;
+		a->vm.o.guest.busybox = v;
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--ioregress", missing)))
-		a->o.guest.ioregress = v;
+		a->vm.o.guest.ioregress = v;
 	else if (!strcmp(argv[*i], "--boot-only"))
-		a->o.boot_only = true;
+		a->vm.o.boot_only = true;
 	else if (*missing)
 		return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[*i]);
 	else
@@ -101,46 +99,29 @@ static int parse_args(struct vm_args *a, int argc, char **argv)
 	}
 	if (!a->nkernels)
 		return ior_error_set(IOR_EINVALID, "'vm run' needs at least one KERNEL");
-	if (!a->o.guest.matrix && !a->o.boot_only)
+	if (!a->vm.o.guest.matrix && !a->vm.o.boot_only)
 		return ior_error_set(IOR_EINVALID, "'vm run' needs --matrix FILE (or --boot-only)");
 	return IOR_OK;
-}
-
-static void defaults(struct vm_args *a)
-{
-	ior_vm_machine_default(&a->o.machine);
-	a->o.boots = 1;
-	ior_vm_default_cache(a->cache, sizeof(a->cache));
-	a->o.cache_dir = a->cache;
-	struct utsname u;
-	uname(&u);
-	/* one host name for every kernel's guest: check and report compare cells of one host */
-	snprintf(a->host, sizeof(a->host), "%s-vm", u.nodename);
-	a->o.guest.host_name = a->host;
-	a->o.guest.busybox = "/bin/busybox";
-	ssize_t n = readlink("/proc/self/exe", a->self, sizeof(a->self) - 1);
-	a->self[n > 0 ? n : 0] = '\0';
-	a->o.guest.ioregress = a->self;
 }
 
 static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	const char *kernels[argc > 0 ? argc : 1];
 	struct vm_args a = { .kernels = kernels };
-	defaults(&a);
+	ior_vm_run_defaults(&a.vm);
 	ior_error_clear();
 	if (parse_args(&a, argc, argv)) {
 		ior_cmd_error_last();
 		return 2;
 	}
-	if (a.o.guest.matrix && ior_check_trusted_file(a.o.guest.matrix, "matrix") != IOR_OK) {
+	if (a.vm.o.guest.matrix && ior_check_trusted_file(a.vm.o.guest.matrix, "matrix") != IOR_OK) {
 		ior_cmd_error_last();
 		return 1;
 	}
-	a.o.progress = !ctx->quiet;
+	a.vm.o.progress = !ctx->quiet;
 	ior_stop_install_handlers();
 	struct ior_vm_run_summary s;
-	int rc = ior_vm_run(ctx->db, &a.o, a.kernels, a.nkernels, &s);
+	int rc = ior_vm_run(ctx->db, &a.vm.o, a.kernels, a.nkernels, &s);
 	printf("vm run: %u boots of %zu kernels under %s: %u ok, %u not ok; recorded in '%s'\n", s.boots, a.nkernels,
 	       s.accel, s.ok, s.failed, ctx->db_path);
 	if (rc == IOR_EINTERRUPTED) {

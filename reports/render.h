@@ -44,6 +44,9 @@ void ior_render_answers_text(FILE *out, const struct ior_report *r);
 /* One answer in a sentence: what the data supports ("nested-sync-each is worse than
  * tmpfs-sync-each on 1 of 1 comparison(s)"), for every format. */
 void ior_render_answer_words(char *buf, size_t len, const struct ior_report_answer *a);
+/* Which cell and metric one of an answer's verdicts is about, as md and html list it (each escapes
+ * it and adds the medians and the verdict its own way): "KEY, KEY, ..., METRIC". */
+void ior_render_answer_cell(char *buf, size_t len, enum ior_axis axis, const struct ior_report_verdict *v);
 
 /* The key columns of a verdict along axis: every field of the cell key but the compared one
  * (which the heading names). Returns how many, at most IOR_RENDER_KEY_MAX. */

@@ -780,15 +780,10 @@ static void answers(FILE *out, const struct ior_report *r)
 		text(out, words);
 		for (size_t k = 0; k < a->nverdicts; k++) {
 			const struct ior_report_verdict *v = &a->verdicts[k];
-			fputs(k ? "<br>" : "<br>", out);
-			const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
-			size_t nk = ior_render_verdict_key(a->q.axis, v, names, values);
-			for (size_t j = 0; j < nk; j++) {
-				fputs(j ? ", " : "", out);
-				text(out, values[j]);
-			}
-			fputs(", ", out);
-			text(out, ior_render_metric(v));
+			char cell[1024];
+			ior_render_answer_cell(cell, sizeof(cell), a->q.axis, v);
+			fputs("<br>", out);
+			text(out, cell);
 			fprintf(out, ": %.2f &#8594; %.2f (%+.1f%%), ", v->c.median_a, v->c.median_b, (v->c.ratio - 1) * 100);
 			text(out, ior_verdict_name(v->c.verdict));
 		}

@@ -343,15 +343,10 @@ static void answers(FILE *out, const struct ior_report *r)
 		fputc('\n', out);
 		for (size_t k = 0; k < a->nverdicts; k++) {
 			const struct ior_report_verdict *v = &a->verdicts[k];
+			char cell[1024];
+			ior_render_answer_cell(cell, sizeof(cell), a->q.axis, v);
 			fputs("  - ", out);
-			const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
-			size_t nk = ior_render_verdict_key(a->q.axis, v, names, values);
-			for (size_t j = 0; j < nk; j++) {
-				fputs(j ? ", " : "", out);
-				ior_esc_md(out, values[j]);
-			}
-			fputs(", ", out);
-			ior_esc_md(out, ior_render_metric(v));
+			ior_esc_md(out, cell);
 			fprintf(out, ": %.2f -> %.2f (%+.1f%%), **%s**\n", v->c.median_a, v->c.median_b, (v->c.ratio - 1) * 100,
 				ior_verdict_name(v->c.verdict));
 		}

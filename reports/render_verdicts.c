@@ -144,6 +144,17 @@ void ior_render_answer_words(char *buf, size_t len, const struct ior_report_answ
 		snprintf(buf, len, "no measurable difference (%zu comparison(s))", a->nverdicts);
 }
 
+void ior_render_answer_cell(char *buf, size_t len, enum ior_axis axis, const struct ior_report_verdict *v)
+{
+	const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
+	size_t nk = ior_render_verdict_key(axis, v, names, values), n = 0;
+	buf[0] = '\0';
+	for (size_t j = 0; j < nk && n < len; j++)
+		n += (size_t)snprintf(buf + n, len - n, "%s, ", values[j]);
+	if (n < len)
+		snprintf(buf + n, len - n, "%s", ior_render_metric(v));
+}
+
 void ior_render_answers_text(FILE *out, const struct ior_report *r)
 {
 	if (!r->nanswers)

@@ -154,6 +154,23 @@ static int boot(struct ior_db *db, const struct ior_vm_run_opts *o, struct slot 
 	return rrc;
 }
 
+void ior_vm_run_defaults(struct ior_vm_run_setup *v)
+{
+	memset(v, 0, sizeof(*v));
+	ior_vm_machine_default(&v->o.machine);
+	v->o.boots = 1;
+	ior_vm_default_cache(v->cache, sizeof(v->cache));
+	v->o.cache_dir = v->cache;
+	struct utsname u;
+	uname(&u);
+	snprintf(v->host, sizeof(v->host), "%s-vm", u.nodename);
+	v->o.guest.host_name = v->host;
+	v->o.guest.busybox = "/bin/busybox";
+	ssize_t n = readlink("/proc/self/exe", v->self, sizeof(v->self) - 1);
+	v->self[n > 0 ? n : 0] = '\0';
+	v->o.guest.ioregress = v->self;
+}
+
 int ior_vm_run(struct ior_db *db, const struct ior_vm_run_opts *opts, const char *const *kernels, size_t n,
 	       struct ior_vm_run_summary *s)
 {

@@ -114,6 +114,15 @@ struct ior_vm_run_summary {
 	char accel_reason[256];
 };
 
+/* vm run's defaults with the storage their strings point into (so not to be copied): the default
+ * machine, one boot per kernel, the default cache, "<host>-vm" as every guest's host name (check
+ * and report compare cells of one host), /bin/busybox and this very binary inside. */
+struct ior_vm_run_setup {
+	struct ior_vm_run_opts o;
+	char cache[PATH_MAX], host[128], self[PATH_MAX];
+};
+void ior_vm_run_defaults(struct ior_vm_run_setup *v);
+
 /* Boots every kernel opts->boots times, interleaved, records each boot in db (vm_boots, with
  * its console log) and merges each guest's database into db. A kernel that fails is recorded
  * and the next one starts; a kernel that cannot be resolved is recorded as infra-error. */
