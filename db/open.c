@@ -102,12 +102,23 @@ static int exec(sqlite3 *h, const char *path, const char *sql)
  * durable enough under WAL: a crash can lose the last commits, not the file. */
 static int set_modes(sqlite3 *h, const char *path)
 {
-	sqlite3_stmt *st = NULL;
-	int rc = sqlite3_prepare_v2(h, "PRAGMA journal_mode = WAL", -1, &st, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(st);
-	bool wal = rc == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
-	sqlite3_finalize(st);
+	bool wal = false;
+	int rc = SQLITE_OK;
+	/* The switch needs the file to itself. When another process creating the same file holds its
+	 * write lock, SQLite returns BUSY at once instead of calling the busy handler (waiting with our
+	 * read lock held could deadlock), so the wait is here, with no lock held between tries: CI saw
+	 * test_db's two creators fail on this once in its runs. */
+	for (int waited_ms = 0; !wal; waited_ms += 10) {
+		sqlite3_stmt *st = NULL;
+		rc = sqlite3_prepare_v2(h, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(st);
+		wal = rc == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
+		sqlite3_finalize(st);
+		if (wal || (rc & 0xff) != SQLITE_BUSY || waited_ms >= IOR_DB_BUSY_TIMEOUT_MS)
+			break;
+		sqlite3_sleep(10);
+	}
 	if (!wal)
 		return ior_error_set((rc & 0xff) == SQLITE_BUSY ? IOR_EBUSY : IOR_ERROR,
 				     "cannot set up database '%s': cannot switch to WAL journal: %s",
