@@ -30,7 +30,7 @@ static void cell_table(FILE *out, const struct ior_report *r, size_t gi)
 		ior_render_figures(out, g, c, &md);
 	}
 	for (size_t d = 0; d < g->ndevices; d++) {
-		char words[160];
+		char words[400];
 		ior_render_best_words(words, sizeof(words), &g->devices[d]);
 		if (!*words || (r->opts.device && strcmp(r->opts.device, g->devices[d].name)))
 			continue;

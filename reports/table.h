@@ -40,6 +40,8 @@ struct ior_rt_device {
 	 * (the verdict of best against next), 2 when not, 0 when not judged (one scheduler). */
 	size_t top_schedulers, schedulers;
 	bool top_too_few;                /* best and next had too few samples for a verdict */
+	size_t top_too_few_n;            /* then the fewer repetitions of best and next, */
+	char too_few_effects[256];       /* and each other scheduler against the best, with its interval */
 };
 
 struct ior_rt_group {
