@@ -378,8 +378,17 @@ static void test_junit_structure(void)
 	char *seed = report(seed_db(), "junit", "--baseline=2.6.30-2");
 	const char *sfile = tmpfile_with("seed.xml", seed);
 	CU_ASSERT_EQUAL(xpath_count(sfile, "count(/testsuites/testsuite[1]/testcase/skipped)"), 6);
-	CU_ASSERT_EQUAL(xpath_count(sfile, "count(//testsuite[@name=\"ioregress variance alerts\"]/testcase/failure)"), 2);
-	free(xml), free(seed);
+	/* spread alerts inform: failures only with --fail-on alert */
+	CU_ASSERT_EQUAL(xpath_count(sfile, "count(//testsuite[@name=\"ioregress variance alerts\"]/testcase/failure)"), 0);
+	CU_ASSERT_EQUAL(xpath_count(sfile, "count(//testsuite[@name=\"ioregress variance alerts\"]/testcase/system-out)"), 2);
+	CU_ASSERT_EQUAL(xpath_count(sfile, "number(//testsuite[@name=\"ioregress variance alerts\"]/@failures)"), 0);
+	char *failing = NULL;
+	char *fail_args[] = { "report", "--format", "junit", "--baseline=2.6.30-2", "--fail-on", "alert", NULL };
+	CU_ASSERT_EQUAL(run(seed_db(), fail_args, &failing), 3);
+	const char *ffile = tmpfile_with("seed-fail.xml", failing);
+	CU_ASSERT_EQUAL(xpath_count(ffile, "count(//testsuite[@name=\"ioregress variance alerts\"]/testcase/failure)"), 2);
+	CU_ASSERT_EQUAL(xpath_count(ffile, "number(//testsuite[@name=\"ioregress variance alerts\"]/@failures)"), 2);
+	free(xml), free(seed), free(failing);
 }
 
 /* A run's data: the regression, the unavailable scheduler and the failed cell with their reasons, in every format. */
