@@ -792,14 +792,32 @@ static void answers(FILE *out, const struct ior_report *r)
 	fputs("</ul>\n", out);
 }
 
+/* The kernel answer first (render_answer.c); the alerts follow it. */
+static void kernel_answer(FILE *out, const struct ior_report *r)
+{
+	struct ior_answer_lines k;
+	ior_render_kernel_answer(&k, r);
+	if (!k.n)
+		return;
+	fputs("<h2 id=\"answer\">Answer</h2>\n<ul class=\"answer\">\n", out);
+	for (size_t i = 0; i < k.n; i++) {
+		fputs("<li>", out);
+		text(out, k.line[i]);
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n", out);
+}
+
 static int render_html(FILE *out, const struct ior_report *r)
 {
 	struct marks m = { 0 };
 	int rc = mark(&m, r);
 	if (!rc) {
 		head(out, r);
-		if (!r->opts.alerts_only)
+		if (!r->opts.alerts_only) {
+			kernel_answer(out, r);
 			answers(out, r);
+		}
 		alerts_section(out, r);
 		if (!r->opts.alerts_only)
 			rc = heatmaps(out, r);

@@ -283,6 +283,12 @@ static int render_text(FILE *out, const struct ior_report *r)
 		alerts_only(out, r);
 		changes(out, r);
 	} else {
+		struct ior_answer_lines k;
+		ior_render_kernel_answer(&k, r);
+		for (size_t i = 0; i < k.n; i++)
+			fprintf(out, "%s\n", k.line[i]);
+		if (k.n)
+			fputc('\n', out);
 		ior_render_answers_text(out, r);
 		tables(out, r);
 		schedulers(out, r);

@@ -536,6 +536,39 @@ static void test_verdicts_agree(void)
 	free(json), free(text);
 }
 
+/* Issue 22: text, md and html open with the kernel answer (what was compared, the verdict counts,
+ * the worst regression with its interval, what could not be told and why); alerts follow it. */
+static void test_reports_open_with_the_answer(void)
+{
+	const char *db = run_db();
+	static const char *const fmts[] = { "text", "md", "html" };
+	for (size_t f = 0; f < 3; f++) {
+		char *out = report(db, fmts[f], "--baseline=6.1.0-57-cloud-amd64");
+		const char *answer = strstr(out, "answer: baseline 6.1.0-57-cloud-amd64, candidate ");
+		CU_ASSERT_PTR_NOT_NULL(answer);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "1 regression(s)"));
+		const char *worst = strstr(out, "worst regression: ");
+		CU_ASSERT_PTR_NOT_NULL(worst);
+		CU_ASSERT_PTR_NOT_NULL(worst ? strstr(worst, "(95% CI ") : NULL);
+		/* before every table, alert and verdict list */
+		const char *first = strstr(out, "alert");
+		const char *verdicts = strstr(out, "Verdicts");
+		CU_ASSERT(answer && (!first || answer < first));
+		CU_ASSERT(answer && (!verdicts || answer < verdicts));
+		if (!strcmp(fmts[f], "html"))
+			CU_ASSERT(strstr(out, "id=\"answer\"") < strstr(out, "id=\"alerts\""));
+		free(out);
+	}
+	/* the seed's 3 against 3: what could not be told, and why */
+	char *seed = report(seed_db(), "text", "--baseline=2.6.30-2");
+	CU_ASSERT_PTR_NOT_NULL(strstr(seed, "not told apart: 6 cell(s): 6 with too few repetitions (n = 3: not enough to decide)"));
+	CU_ASSERT_EQUAL(strncmp(seed, "answer: ", 8), 0);
+	free(seed);
+	char *one = report(seed_db(), "text", "--kernel=2.6.31");
+	CU_ASSERT_EQUAL(strncmp(one, "answer: one kernel (2.6.31)", 27), 0);
+	free(one);
+}
+
 /* --fail-on and --alerts: a non-zero status for CI, the worst first. */
 static void test_fail_on_and_alerts(void)
 {
@@ -607,6 +640,7 @@ int main(void)
 		IOR_TEST(test_seed_csv_is_the_sample_view),
 		IOR_TEST(test_json_meets_its_schema),
 		IOR_TEST(test_junit_structure),
+		IOR_TEST(test_reports_open_with_the_answer),
 		IOR_TEST(test_run_data_in_every_format),
 		IOR_TEST(test_commit_in_every_format),
 		IOR_TEST(test_verdicts_agree),
