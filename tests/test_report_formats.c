@@ -551,12 +551,15 @@ static void test_reports_open_with_the_answer(void)
 		CU_ASSERT_PTR_NOT_NULL(worst);
 		CU_ASSERT_PTR_NOT_NULL(worst ? strstr(worst, "(95% CI ") : NULL);
 		/* before every table, alert and verdict list */
-		const char *first = strstr(out, "alert");
-		const char *verdicts = strstr(out, "Verdicts");
-		CU_ASSERT(answer && (!first || answer < first));
-		CU_ASSERT(answer && (!verdicts || answer < verdicts));
-		if (!strcmp(fmts[f], "html"))
+		if (!strcmp(fmts[f], "html")) {  /* the page's head names the sections: the order of the sections */
 			CU_ASSERT(strstr(out, "id=\"answer\"") < strstr(out, "id=\"alerts\""));
+			CU_ASSERT(strstr(out, "id=\"answer\"") < strstr(out, "id=\"verdicts\""));
+		} else {
+			const char *first = strstr(out, "alert");
+			const char *verdicts = strstr(out, "erdicts");
+			CU_ASSERT(answer && (!first || answer < first));
+			CU_ASSERT(answer && (!verdicts || answer < verdicts));
+		}
 		free(out);
 	}
 	/* the seed's 3 against 3: what could not be told, and why */
