@@ -87,13 +87,53 @@ static int judge_device(struct ior_report *r, size_t gi, struct ior_rt_device *d
 	return IOR_OK;
 }
 
+/* With one kernel there is nothing to follow across kernels, and the HTML overview (issue 24: a
+ * blank square per cell, each equal to its own usual level) shows the cells against each other
+ * instead: every scheduler of a device against the device's best, coloured only where the verdict
+ * says they differ. One kernel's cells are few, so every pair's whole verdict is affordable. */
+static int against_best(const struct ior_report *r, struct ior_rt_group *g, const struct ior_rt_device *dev)
+{
+	const struct ior_rt_cell *best = NULL;
+	for (size_t i = 0; i < g->ncells; i++)
+		if (g->cells[i].best && !ior_rt_strcmp(g->cells[i].device, dev->name))
+			best = &g->cells[i];
+	if (!best || !(best->st.median > 0))
+		return IOR_OK;
+	struct ior_compare_opts o = r->opts.compare;
+	o.higher_is_better = g->higher_is_better;
+	for (size_t i = 0; i < g->ncells; i++) {
+		struct ior_rt_cell *c = &g->cells[i];
+		if (ior_rt_strcmp(c->device, dev->name) || !c->n)
+			continue;
+		c->vs_best = c->st.median / best->st.median;
+		c->vs_best_real = c == best;
+		struct ior_comparison cmp;
+		if (c != best && c->st.median > 0) {
+			if (ior_compare(&cmp, best->values, best->n, c->values, c->n, &o))
+				return ior_error_wrap(IOR_ERROR, "cannot compare the schedulers of '%s'", dev->name);
+			c->vs_best_real = cmp.verdict == IOR_VERDICT_REGRESSION || cmp.verdict == IOR_VERDICT_IMPROVEMENT;
+		}
+	}
+	return IOR_OK;
+}
+
+static bool one_kernel(const struct ior_report *r, const char *host)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < r->nkernels; k++)
+		n += r->kernels[k].in_view && !ior_rt_strcmp(r->kernels[k].host, host);
+	return n == 1;
+}
+
 int ior_report_best_build(struct ior_report *r)
 {
 	for (size_t g = 0; g < r->rt->ngroups; g++) {
 		if (!r->group_in_view[g])
 			continue;
-		for (size_t d = 0; d < r->rt->groups[g].ndevices; d++)
-			if (judge_device(r, g, &r->rt->groups[g].devices[d]))
+		struct ior_rt_group *grp = &r->rt->groups[g];
+		bool one = one_kernel(r, grp->host);
+		for (size_t d = 0; d < grp->ndevices; d++)
+			if (judge_device(r, g, &grp->devices[d]) || (one && against_best(r, grp, &grp->devices[d])))
 				return IOR_ERROR;
 	}
 	return IOR_OK;

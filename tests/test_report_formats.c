@@ -572,6 +572,50 @@ static void test_reports_open_with_the_answer(void)
 	free(one);
 }
 
+/* The fills of the heat maps' squares: "#rrggbb" of every square, one entry per square. */
+static void heat_fills(const char *html, size_t *grey, size_t *white, size_t *coloured)
+{
+	*grey = *white = *coloured = 0;
+	for (const char *svg = html; (svg = strstr(svg, "<svg class=\"heatmap\"")); svg++) {
+		const char *end = strstr(svg, "</svg>");
+		for (const char *p = svg; (p = strstr(p, "<path fill=\"")) && p < end; p++) {
+			size_t *to = !strncmp(p + 12, "#e4e4e4", 7) ? grey : !strncmp(p + 12, "#ffffff", 7) ? white : coloured;
+			const char *close = strstr(p, "\"/>");
+			for (const char *m = strchr(p, 'M'); m && m < close; m = strchr(m + 1, 'M'))
+				(*to)++;
+		}
+	}
+}
+
+/* Issues 22 and 24: the heat map colours a square only where a verdict (or change point) says the
+ * difference is real; one kernel shows its schedulers against each other; no label is cut. */
+static void test_heat_map_colours_only_real_differences(void)
+{
+	size_t grey, white, coloured;
+	/* the run's regression (none, 6.1.0-57 against 6.12.38) is coloured; the cells no verdict
+	 * separates are grey */
+	char *page = report(run_db(), "html", "--baseline=6.1.0-57-cloud-amd64");
+	heat_fills(page, &grey, &white, &coloured);
+	CU_ASSERT(coloured >= 1);
+	CU_ASSERT(grey >= 3);
+	/* the charts grow to hold the kernel labels, rotated under the axis: 240 would cut them */
+	const char *vb = strstr(strstr(page, "<svg class=\"chart "), "viewBox=\"0 0 ");
+	double w = 0, h = 0;
+	CU_ASSERT_EQUAL_FATAL(sscanf(vb, "viewBox=\"0 0 %lf %lf", &w, &h), 2);
+	CU_ASSERT(h >= 198 + strlen("6.12.38+deb13-cloud-amd64") * 6.5 * 0.5);
+	free(page);
+	/* one kernel: devices by schedulers against the device's best; 3 a side decide nothing, so
+	 * only the best (white, the reference) is not grey */
+	page = report(seed_db(), "html", "--kernel=2.6.31");
+	CU_ASSERT_PTR_NOT_NULL(strstr(page, "<svg class=\"heatmap\" id=\"heat-one-"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(page, "class=\"hl\" transform=\"rotate(-60 232.0 66)\">noop</text>"));
+	heat_fills(page, &grey, &white, &coloured);
+	CU_ASSERT_EQUAL(coloured, 0);
+	CU_ASSERT_EQUAL(white, 2);  /* SSD's and SATA RAID's best */
+	CU_ASSERT_EQUAL(grey, 4);
+	free(page);
+}
+
 /* --fail-on and --alerts: a non-zero status for CI, the worst first. */
 static void test_fail_on_and_alerts(void)
 {
@@ -644,6 +688,7 @@ int main(void)
 		IOR_TEST(test_json_meets_its_schema),
 		IOR_TEST(test_junit_structure),
 		IOR_TEST(test_reports_open_with_the_answer),
+		IOR_TEST(test_heat_map_colours_only_real_differences),
 		IOR_TEST(test_run_data_in_every_format),
 		IOR_TEST(test_commit_in_every_format),
 		IOR_TEST(test_verdicts_agree),
