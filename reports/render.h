@@ -76,7 +76,7 @@ void ior_render_figures(FILE *out, const struct ior_rt_group *g, const struct io
  * compared and the verdict counts, the worst regression with its interval, what could not be told
  * and why; without a baseline, what the kernels in view allow. Plain text, one sentence a line. */
 struct ior_answer_lines {
-	char line[4][720];
+	char line[4][1024];
 	size_t n;
 };
 void ior_render_kernel_answer(struct ior_answer_lines *out, const struct ior_report *r);

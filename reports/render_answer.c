@@ -66,6 +66,39 @@ static void verdict_lines(struct ior_answer_lines *out, const struct ior_report 
 	}
 }
 
+/* One kernel: the answer is each device's schedulers (the best-scheduler verdict, model_best.c). */
+static void one_kernel(struct ior_answer_lines *out, const struct ior_report *r, const char *kernel)
+{
+	char *line = out->line[out->n++];
+	size_t len = sizeof(out->line[0]);
+	int at = snprintf(line, len, "answer: one kernel (%s), schedulers against each other:", kernel);
+	for (size_t gi = 0; r->rt && gi < r->rt->ngroups && at > 0 && (size_t)at < len; gi++) {
+		const struct ior_rt_group *g = &r->rt->groups[gi];
+		for (size_t d = 0; r->group_in_view[gi] && d < g->ndevices && (size_t)at < len; d++) {
+			const struct ior_rt_device *dev = &g->devices[d];
+			if (r->opts.device && strcmp(r->opts.device, dev->name))
+				continue;
+			char words[400] = "";
+			const char *best = NULL;
+			for (size_t i = 0; i < g->ncells; i++)
+				if (g->cells[i].best_significant && !strcmp(g->cells[i].device, dev->name))
+					best = ior_render_sched(g->cells[i].scheduler);
+			if (best)
+				snprintf(words, sizeof(words), "%s is best", best);
+			else
+				ior_render_best_words(words, sizeof(words), dev);
+			if (!*words)
+				snprintf(words, sizeof(words), "one scheduler");
+			char *see = strstr(words, " (see compare");  /* the pointer to compare stays in the table's line */
+			if (see)
+				*see = '\0';
+			at += snprintf(line + at, len - (size_t)at, " %s, %s: %s;", dev->name, g->engine, words);
+		}
+	}
+	if (at > 0 && (size_t)at < len && line[at - 1] == ';')
+		line[at - 1] = '\0';
+}
+
 void ior_render_kernel_answer(struct ior_answer_lines *out, const struct ior_report *r)
 {
 	memset(out, 0, sizeof(*out));
@@ -79,9 +112,7 @@ void ior_render_kernel_answer(struct ior_answer_lines *out, const struct ior_rep
 	for (size_t i = 0; i < r->nchanges; i++)
 		cps += r->changes[i].in_view ? r->changes[i].ncp : 0;
 	if (k == 1)
-		snprintf(out->line[out->n++], sizeof(out->line[0]),
-			 "answer: one kernel (%s): nothing to compare across kernels; each device's schedulers are judged "
-			 "against each other below", one);
+		one_kernel(out, r, one);
 	else if (k > 1)
 		snprintf(out->line[out->n++], sizeof(out->line[0]),
 			 "answer: %zu kernels, no baseline named (--baseline KERNEL judges every cell against it); %zu change "
