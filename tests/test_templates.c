@@ -2,6 +2,7 @@
 /* The CI templates' verdict step (ci/verdict.sh) fed a fake ioregress: its status is check's own through the tee, 125 does what ON_INCONCLUSIVE declares, and both templates boot the kernels interleaved on one runner and judge through it. */
 #include "suite.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,17 +41,23 @@ static int verdict(const char *choice, const char *s1, const char *s2)
 	return ior_test_spawn(argv, NULL);
 }
 
+/* Whether the file name in the test directory holds text. */
+static bool file_holds(const char *name, const char *text)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	char *got = ior_test_read_file(path, NULL);
+	bool yes = got && strstr(got, text);
+	free(got);
+	return yes;
+}
+
 static void test_failing_verdict_fails_the_step(void)
 {
 	CU_ASSERT_EQUAL(verdict(NULL, "1", NULL), 1);
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/report.txt", dir);
-	char *report = ior_test_read_file(path, NULL);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(report);
 	/* the verdict's output still reaches the report (the tee), with check's arguments */
-	CU_ASSERT_PTR_NOT_NULL(strstr(report, "check call 1: --db all.db check --baseline 6.1.0-47-cloud-amd64 "
-					      "--candidate 6.12.113+deb12-cloud-amd64"));
-	free(report);
+	CU_ASSERT_TRUE(file_holds("report.txt", "check call 1: --db all.db check --baseline 6.1.0-47-cloud-amd64 "
+						"--candidate 6.12.113+deb12-cloud-amd64"));
 	CU_ASSERT_EQUAL(verdict(NULL, "0", NULL), 0);
 	CU_ASSERT_EQUAL(verdict("fail", "2", NULL), 2);  /* a usage error is not hidden either */
 }
@@ -63,13 +70,8 @@ static void test_inconclusive_is_a_declared_choice(void)
 	CU_ASSERT_EQUAL(verdict("warn", "1", NULL), 1);    /* warn forgives 125 only */
 	setenv("RERUN_ARGS", "--matrix matrix/examples/vm.ini --guest-host ci-vm pkg-a pkg-b", 1);
 	CU_ASSERT_EQUAL(verdict("rerun", "125", "1"), 1);  /* more boots, judged again: that verdict counts */
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/vm.log", dir);
-	char *log = ior_test_read_file(path, NULL);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
-	CU_ASSERT_PTR_NOT_NULL(strstr(log, "--db all.db vm run --boots 3 --matrix matrix/examples/vm.ini --guest-host "
-					   "ci-vm pkg-a pkg-b"));
-	free(log);
+	CU_ASSERT_TRUE(file_holds("vm.log", "--db all.db vm run --boots 3 --matrix matrix/examples/vm.ini --guest-host "
+					     "ci-vm pkg-a pkg-b"));
 	CU_ASSERT_EQUAL(verdict("rerun", "0", NULL), 0);
 	unsetenv("RERUN_ARGS");
 	CU_ASSERT_EQUAL(verdict("rerun", "125", NULL), 1);  /* rerun without its arguments: an error, not a pass */
