@@ -475,6 +475,62 @@ static void small_n(void)
 		printf("worst FPR at n = %zu: rule %.2f%%, verdict %.2f%% (target <= 1%%)\n", n, worst[n - 3][0], worst[n - 3][1]);
 }
 
+/* --- the built-in default's question: which scheduler is best (decide_schedulers) ------------ */
+
+/* k cells measured in rounds from 5 to the cap of 10 (ior_adaptive_schedulers after each round), then
+ * starred as the report stars the stored samples (the best against the next at the verdict's level).
+ * Null: all equal, a star is a false positive; power: one cell 4 x CoV faster, starred right. */
+static void schedulers_table(void)
+{
+	enum { K = 4, MAXN = 10 };
+	const char *names[K] = { "a", "b", "c", "d" };
+	struct ior_adaptive ad;
+	ior_adaptive_default(&ad);
+	ad.cmp = cmp;
+	ad.max_reps = MAXN;
+	printf("\nThe default's question (decide_schedulers, %d schedulers, 5 to %d repetitions), %% of %zu devices\n", K, MAXN,
+	       trials);
+	printf("%-5s %-9s | %-33s | %s\n", "CoV", "noise", "equal: star / within noise / mean n",
+	       "one 4 x CoV faster: right star / wrong star / mean n");
+	double worst = 0;
+	for (int c = 0; c < NCOV; c++)
+		for (int k = 0; k < NSHAPE; k++) {
+			size_t star[2] = { 0 }, wrong = 0, within = 0, used[2] = { 0 };
+			for (int shift = 0; shift < 2; shift++)
+				for (size_t t = 0; t < trials; t++) {
+					double v[K][MAXN];
+					const double *cells[K];
+					for (int j = 0; j < K; j++)
+						fill(v[j], MAXN, j == 1 && shift ? 100 * (1 + 4 * covs[c]) : 100, covs[c], k), cells[j] = v[j];
+					size_t n = ad.min_reps;
+					char why[256];
+					enum ior_adapt a;
+					while ((a = ior_adaptive_schedulers(&ad, cells, K, n, names, why, sizeof(why))) == IOR_ADAPT_CONTINUE)
+						n++;
+					used[shift] += n;
+					within += !shift && strstr(why, "within noise") != NULL;
+					size_t best = 0, next = 1;
+					double med[K];
+					for (int j = 0; j < K; j++)
+						med[j] = ior_median(v[j], n);
+					for (int j = 1; j < K; j++)
+						best = med[j] > med[best] ? (size_t)j : best;
+					next = best ? 0 : 1;
+					for (int j = 0; j < K; j++)
+						next = (size_t)j != best && med[j] > med[next] ? (size_t)j : next;
+					bool s = false;
+					ior_compare_better(&s, v[next], n, v[best], n, &cmp);
+					star[shift] += s && (!shift || best == 1);
+					wrong += shift && s && best != 1;
+				}
+			printf("%3.0f%%  %-9s | %6.1f %6.1f %6.1f              | %6.1f %6.1f %6.1f\n", covs[c] * 100, noise_name[k],
+			       pct(star[0]), pct(within), (double)used[0] / (double)trials, pct(star[1]), pct(wrong),
+			       (double)used[1] / (double)trials);
+			worst = fmax(worst, pct(star[0]));
+		}
+	printf("worst false star %.1f%% (target <= 1%%)\n", worst);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t seed = 1;
@@ -505,6 +561,10 @@ int main(int argc, char **argv)
 	}
 	if (argc > 4 && strcmp(argv[4], "ceiling") == 0) {  /* the Welch-level table alone */
 		welch_level_ceiling();
+		return 0;
+	}
+	if (argc > 4 && strcmp(argv[4], "schedulers") == 0) {  /* the built-in default's question (issue 24) */
+		schedulers_table();
 		return 0;
 	}
 	if (argc > 4 && strcmp(argv[4], "small") == 0) {  /* the 3- and 4-repetition rule alone (issue 24) */
