@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum noise { GAUSS, OUTLIERS, BIMODAL, NNOISE };
-static const char *const noise_name[] = { "gauss", "outliers", "bimodal" };
+/* HEAVY comes after NNOISE: the older tables keep their three shapes (and their seeded figures);
+ * the small-sample table (issue 24) runs all four. */
+enum noise { GAUSS, OUTLIERS, BIMODAL, NNOISE, HEAVY = NNOISE, NSHAPE };
+static const char *const noise_name[] = { "gauss", "outliers", "bimodal", "heavy" };
 static const double covs[] = { 0.01, 0.02, 0.05, 0.10 };
 enum { NCOV = 4, CAP = 15 };
 
@@ -28,6 +30,15 @@ static double sample(double mean, double cov, enum noise kind)
 		return mean * (1 + cov * ior_rng_normal(&rng));
 	case BIMODAL:   /* two modes at +-cov, each with cov/4 noise */
 		return mean * (1 + (ior_rng_uniform(&rng) < 0.5 ? -cov : cov) + cov / 4 * ior_rng_normal(&rng));
+	case HEAVY: {   /* Student's t with 3 degrees of freedom scaled to sd cov; kept positive */
+		double z = ior_rng_normal(&rng), c = 0;
+		for (int i = 0; i < 3; i++) {
+			double x = ior_rng_normal(&rng);
+			c += x * x;
+		}
+		double v = mean * (1 + cov * z / sqrt(c / 3) / sqrt(3.0));
+		return v > mean * 0.05 ? v : mean * 0.05;
+	}
 	default:
 		return mean * (1 + cov * ior_rng_normal(&rng));
 	}
@@ -419,6 +430,107 @@ static void within_kernel(void)
 	printf("worst FPR %.1f%% (target <= 1%%)\n", worst);
 }
 
+/* --- the small-sample rule (reports/compare_small.c): 3 and 4 repetitions a side ---------- */
+
+/* The rule's own claims at n against n, whatever IOR_COMPARE_SMALL_MIN_N says, and the verdict as shipped
+ * (ior_compare): false positives on each null (any claim without a shift) and power at a slowdown of
+ * k x CoV (the candidate's mean 100 / (1 + k CoV): 16 x 10% is 2.6x slower, not below zero). */
+static void small_n(void)
+{
+	static const double ks[] = { 4, 8, 16 };
+	printf("\nSmall-sample rule: complete separation, Welch p on logs < %g, the 95%% interval past %.0f%%; %% of %zu pairs\n"
+	       "(rule = its own claims at that n; verdict = ior_compare as shipped, rule at n = %d..%d)\n",
+	       ior_compare_small_alpha(cmp.alpha), cmp.min_effect * 100, trials, IOR_COMPARE_SMALL_MIN_N,
+	       IOR_COMPARE_SMALL_MAX_N);
+	printf("%-2s %-5s %-9s | %-15s | %-23s | %s\n", "n", "CoV", "noise", "FPR rule/verdict", "rule power 4/8/16 x CoV",
+	       "verdict power 4/8/16 x CoV");
+	double worst[2][2] = { { 0 } };
+	for (size_t n = 3; n <= 4; n++)
+		for (int k = 0; k < NSHAPE; k++)
+			for (int c = 0; c < NCOV; c++) {
+				size_t fp_rule = 0, fp_verdict = 0, hit_rule[3] = { 0 }, hit_verdict[3] = { 0 };
+				double a[CAP], b[CAP];
+				for (size_t t = 0; t < trials; t++) {
+					struct ior_comparison x;
+					fill(a, n, 100, covs[c], k), fill(b, n, 100, covs[c], k);
+					if (ior_compare(&x, a, n, b, n, &cmp) == 0) {
+						fp_rule += ior_compare_small_decides(&x, cmp.alpha, cmp.min_effect);
+						fp_verdict += x.verdict == IOR_VERDICT_REGRESSION || x.verdict == IOR_VERDICT_IMPROVEMENT;
+					}
+					for (int s = 0; s < 3; s++) {
+						fill(a, n, 100, covs[c], k), fill(b, n, 100 / (1 + ks[s] * covs[c]), covs[c], k);
+						if (ior_compare(&x, a, n, b, n, &cmp) == 0) {
+							hit_rule[s] += ior_compare_small_decides(&x, cmp.alpha, cmp.min_effect) && x.ratio < 1;
+							hit_verdict[s] += x.verdict == IOR_VERDICT_REGRESSION;
+						}
+					}
+				}
+				printf("%-2zu %3.0f%%  %-9s | %5.2f %5.2f%s  | %6.1f %6.1f %6.1f    | %6.1f %6.1f %6.1f\n", n, covs[c] * 100,
+				       noise_name[k], pct(fp_rule), pct(fp_verdict), over(pct(fp_rule)), pct(hit_rule[0]),
+				       pct(hit_rule[1]), pct(hit_rule[2]), pct(hit_verdict[0]), pct(hit_verdict[1]), pct(hit_verdict[2]));
+				worst[n - 3][0] = fmax(worst[n - 3][0], pct(fp_rule));
+				worst[n - 3][1] = fmax(worst[n - 3][1], pct(fp_verdict));
+			}
+	for (size_t n = 3; n <= 4; n++)
+		printf("worst FPR at n = %zu: rule %.2f%%, verdict %.2f%% (target <= 1%%)\n", n, worst[n - 3][0], worst[n - 3][1]);
+}
+
+/* --- the built-in default's question: which scheduler is best (decide_schedulers) ------------ */
+
+/* k cells measured in rounds from 5 to the cap of 10 (ior_adaptive_schedulers after each round), then
+ * starred as the report stars the stored samples (the best against the next at the verdict's level).
+ * Null: all equal, a star is a false positive; power: one cell 4 x CoV faster, starred right. */
+static void schedulers_table(void)
+{
+	enum { K = 4, MAXN = 10 };
+	const char *names[K] = { "a", "b", "c", "d" };
+	struct ior_adaptive ad;
+	ior_adaptive_default(&ad);
+	ad.cmp = cmp;
+	ad.max_reps = MAXN;
+	printf("\nThe default's question (decide_schedulers, %d schedulers, 5 to %d repetitions), %% of %zu devices\n", K, MAXN,
+	       trials);
+	printf("%-5s %-9s | %-33s | %s\n", "CoV", "noise", "equal: star / within noise / mean n",
+	       "one 4 x CoV faster: right star / wrong star / mean n");
+	double worst = 0;
+	for (int c = 0; c < NCOV; c++)
+		for (int k = 0; k < NSHAPE; k++) {
+			size_t star[2] = { 0 }, wrong = 0, within = 0, used[2] = { 0 };
+			for (int shift = 0; shift < 2; shift++)
+				for (size_t t = 0; t < trials; t++) {
+					double v[K][MAXN];
+					const double *cells[K];
+					for (int j = 0; j < K; j++)
+						fill(v[j], MAXN, j == 1 && shift ? 100 * (1 + 4 * covs[c]) : 100, covs[c], k), cells[j] = v[j];
+					size_t n = ad.min_reps;
+					char why[256];
+					enum ior_adapt a;
+					while ((a = ior_adaptive_schedulers(&ad, cells, K, n, names, why, sizeof(why))) == IOR_ADAPT_CONTINUE)
+						n++;
+					used[shift] += n;
+					within += !shift && strstr(why, "within noise") != NULL;
+					size_t best = 0, next = 1;
+					double med[K];
+					for (int j = 0; j < K; j++)
+						med[j] = ior_median(v[j], n);
+					for (int j = 1; j < K; j++)
+						best = med[j] > med[best] ? (size_t)j : best;
+					next = best ? 0 : 1;
+					for (int j = 0; j < K; j++)
+						next = (size_t)j != best && med[j] > med[next] ? (size_t)j : next;
+					bool s = false;
+					ior_compare_better(&s, v[next], n, v[best], n, &cmp);
+					star[shift] += s && (!shift || best == 1);
+					wrong += shift && s && best != 1;
+				}
+			printf("%3.0f%%  %-9s | %6.1f %6.1f %6.1f              | %6.1f %6.1f %6.1f\n", covs[c] * 100, noise_name[k],
+			       pct(star[0]), pct(within), (double)used[0] / (double)trials, pct(star[1]), pct(wrong),
+			       (double)used[1] / (double)trials);
+			worst = fmax(worst, pct(star[0]));
+		}
+	printf("worst false star %.1f%% (target <= 1%%)\n", worst);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t seed = 1;
@@ -449,6 +561,14 @@ int main(int argc, char **argv)
 	}
 	if (argc > 4 && strcmp(argv[4], "ceiling") == 0) {  /* the Welch-level table alone */
 		welch_level_ceiling();
+		return 0;
+	}
+	if (argc > 4 && strcmp(argv[4], "schedulers") == 0) {  /* the built-in default's question (issue 24) */
+		schedulers_table();
+		return 0;
+	}
+	if (argc > 4 && strcmp(argv[4], "small") == 0) {  /* the 3- and 4-repetition rule alone (issue 24) */
+		small_n();
 		return 0;
 	}
 	if (argc > 4 && strcmp(argv[4], "within") == 0) {  /* the within-kernel table alone */

@@ -113,6 +113,7 @@ static int parse_args(struct report_args *a, int argc, char **argv)
 	a->opts.parts = a->renderer->parts | (a->fail_on == FAIL_ALERT ? IOR_REPORT_ALERTS : 0) |
 			(a->fail_on != FAIL_NEVER ? IOR_REPORT_VERDICTS : 0) |
 			(a->opts.alerts_only ? IOR_REPORT_ALERTS | IOR_REPORT_VERDICTS : 0);
+	a->opts.alerts_fail = a->fail_on == FAIL_ALERT;
 	if (a->opts.candidate && !a->opts.baseline)
 		return ior_error_set(IOR_EINVALID, "--candidate needs --baseline");
 	if (a->fail_on == FAIL_REGRESSION && !a->opts.baseline)

@@ -315,8 +315,9 @@ const struct ior_command ior_cmd_run = {
 	.operands = "[MATRIX]",
 	.operand_files = true,
 	.operand_glob = "*.ini",
-	.description = "Runs MATRIX, or without one the built-in default (a 1 GiB scratch loop device, every "
-		       "scheduler the kernel offers, the hdparm engine buffered and direct, 3 repetitions). "
+	.description = "Runs MATRIX, or without one the built-in default, which answers which scheduler is best "
+		       "on a scratch device (a 1 GiB scratch loop device, every scheduler the kernel offers, hdparm's "
+		       "direct read, one warm-up, then rounds of 5 to 10 repetitions until the verdict decides). "
 		       "Scratch devices are filled (random data by default) before the first measurement, and "
 		       "repetitions are interleaved across each device's cells unless the matrix says otherwise. "
 		       "Each sample is committed to the database as soon as it is measured. At the end every "

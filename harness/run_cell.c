@@ -98,6 +98,7 @@ struct cell {
 	bool adaptive;
 	struct ior_adaptive rule;
 	double *values;              /* the cell's measured samples so far (no warm-ups), for the adaptive rule */
+	size_t measured;             /* how many of them */
 	double *base;
 	size_t nbase;
 };
@@ -314,7 +315,7 @@ static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev,
 		double stored = 0;
 		int rc = ior_db_sample_at(r->db, c->cell_id, rep, &exists, &stored);
 		if (!rc && exists && !warmup)
-			*slot = stored;
+			*slot = stored, c->measured++;
 		if (rc || exists)
 			return rc;
 	}
@@ -344,7 +345,7 @@ static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev,
 	if ((rc = ior_db_sample_add(r->db, c->cell_id, rep, &sample)) != 0)
 		return rc;
 	if (!warmup)
-		*slot = sample.value;
+		*slot = sample.value, c->measured++;
 	c->rule.cmp.higher_is_better = sample.higher_is_better;
 	r->summary->samples++;
 	ior_progress_rep_done(&r->progress);
@@ -352,9 +353,9 @@ static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev,
 }
 
 /* After repetition rep: adaptive cells stop once stable (or decided against the baseline). */
-static void adaptive_look(struct cell *c, int rep)
+static void adaptive_look(const struct ior_matrix *m, struct cell *c, int rep)
 {
-	if (!c->adaptive || c->stopped || rep <= c->warmup)
+	if (!c->adaptive || c->stopped || rep <= c->warmup || m->settings.decide_schedulers)
 		return;
 	char why[256];
 	int measured = rep - c->warmup;
@@ -367,26 +368,55 @@ static void adaptive_look(struct cell *c, int rep)
 	}
 }
 
-static int visit(struct ior_cell_runner *r, struct ior_run_device *dev, struct cell *c, int rep)
+/* decide_schedulers: once every running cell of c's engine on this device has as many measured
+ * repetitions as c (a round is complete), ask whether the best scheduler is decided
+ * (reports/adaptive_best.c); if so, or at the cap, they all stop with the same reason. */
+static void schedulers_look(const struct ior_matrix *m, struct cell *cells, size_t n, struct cell *c)
 {
-	if (!c->live || c->stopped || rep > c->cap)
-		return IOR_OK;
-	int rc = one_repetition(r, dev, c, rep);
-	if (rc == IOR_OK)
-		adaptive_look(c, rep);
-	return rc;
+	if (!m->settings.decide_schedulers || !c->adaptive || c->stopped || !c->measured)
+		return;
+	enum { MAX = 64 };
+	const double *values[MAX] = { 0 };
+	const char *names[MAX] = { 0 };
+	struct cell *group[MAX] = { 0 };
+	size_t k = 0;
+	for (size_t i = 0; i < n && k < MAX; i++) {
+		struct cell *d = &cells[i];
+		if (d->engine != c->engine || !d->live || d->status != IOR_CELL_OK)
+			continue;
+		if (d->measured != c->measured)
+			return;  /* the round is not complete */
+		values[k] = d->values, names[k] = d->sched, group[k++] = d;
+	}
+	char why[256];
+	enum ior_adapt next = ior_adaptive_schedulers(&c->rule, values, k, c->measured, names, why, sizeof(why));
+	if (next == IOR_ADAPT_CONTINUE)
+		return;
+	for (size_t i = 0; i < k; i++) {
+		snprintf(group[i]->reason, sizeof(group[i]->reason), "adaptive, schedulers together: %s", why);
+		group[i]->stopped = true;
+	}
 }
 
 struct walk {
 	struct ior_cell_runner *r;
 	struct ior_run_device *dev;
 	struct cell *cells;
+	size_t n;
 };
 
 static int visit_cell(void *ctx, size_t i, int rep)
 {
 	struct walk *w = ctx;
-	return visit(w->r, w->dev, &w->cells[i], rep);
+	struct cell *c = &w->cells[i];
+	if (!c->live || c->stopped || rep > c->cap)
+		return IOR_OK;
+	int rc = one_repetition(w->r, w->dev, c, rep);
+	if (rc == IOR_OK && rep > c->warmup) {
+		adaptive_look(w->r->m, c, rep);
+		schedulers_look(w->r->m, w->cells, w->n, c);
+	}
+	return rc;
 }
 
 /* The repetitions of the device's cells, in the matrix's order (harness/run_order.c). */
@@ -397,7 +427,7 @@ static int take_repetitions(struct ior_cell_runner *r, struct ior_run_device *de
 		return ior_error_set(IOR_ERROR, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		caps[i] = cells[i].live ? cells[i].cap : 0;
-	struct walk w = { r, dev, cells };
+	struct walk w = { r, dev, cells, n };
 	int rc = ior_run_order(r->m->settings.order, caps, n, &r->rng, visit_cell, &w);
 	free(caps);
 	return rc;

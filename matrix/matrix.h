@@ -26,6 +26,7 @@ struct ior_matrix_settings {
 	uint64_t max_cells;        /* a matrix that expands past this many cells is refused (sweeps multiply) */
 	uint64_t warmup;           /* warm-up repetitions per cell before the measured ones; an engine's own wins */
 	char *compare;             /* the comparisons the matrix exists for, "AXIS: A B[, AXIS: A B...]"; NULL none */
+	bool decide_schedulers;    /* adaptive: a device's cells of one engine stop together once the best is decided */
 };
 
 /* One comparison a matrix declares (compare = engine: plain nested): the report answers it first. */
@@ -108,7 +109,7 @@ int ior_matrix_parse_file(struct ior_matrix **out, const char *path);
 int ior_matrix_parse_string(struct ior_matrix **out, const char *name, const char *text);
 
 /* The built-in default: a 1 GiB scratch loop device, every scheduler, hdparm
- * buffered and direct, 3 repetitions. */
+ * direct, one warm-up, 5 to 10 repetitions until the best scheduler is decided. */
 int ior_matrix_default(struct ior_matrix **out);
 
 /* Command-line override, same rows and checks as the file:

@@ -49,6 +49,9 @@ static const struct ior_option settings_rows[] = {
 	  .def = "0", .help = "order = random: the seed (0: chosen at run time); the run records the one used" },
 	{ .name = "warmup", .type = IOR_OPT_UINT, .offset = SETTING(warmup), .min = 0, .max = 10000, .def = "0",
 	  .help = WARMUP_HELP " (an engine's own warmup wins)" },
+	{ .name = "decide_schedulers", .type = IOR_OPT_BOOL, .offset = SETTING(decide_schedulers), .def = "no",
+	  .help = "with max_repetitions: a device's cells of one engine take rounds together until the verdict names "
+		  "the best scheduler or finds them within noise, or the cap (instead of each cell's target_cov)" },
 	IOR_OPTION_END
 };
 

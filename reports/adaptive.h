@@ -37,4 +37,11 @@ double ior_adaptive_look_alpha(const struct ior_adaptive *a, size_t n);
 enum ior_adapt ior_adaptive_next(const struct ior_adaptive *a, const double *x, size_t n, const double *base,
 				 size_t nbase, char *why, size_t whylen);
 
+/* The scheduler question (matrix decide_schedulers), after a round in which each of k cells (a
+ * device's schedulers under one engine; names for the words) holds n measured samples: decided
+ * when the best beats the next, or every other scheduler is "no change" against the best, at the
+ * look's level; the cap as for one cell. a->cmp.higher_is_better gives the direction. */
+enum ior_adapt ior_adaptive_schedulers(const struct ior_adaptive *a, const double *const *cells, size_t k, size_t n,
+				       const char *const *names, char *why, size_t whylen);
+
 #endif

@@ -251,6 +251,13 @@ int ior_compare_better(bool *out, const double *a, size_t na, const double *b, s
 {
 	struct ior_comparison c = { .na = na, .nb = nb, .min_p = ior_mw_min_p(na, nb) };
 	*out = false;
+	if (na && nb && c.min_p >= opts->alpha && ior_compare_small_applies(&c, opts->alpha)) {
+		/* under the rank test's floor only the small-sample rule can star: the whole verdict, rarely needed */
+		struct ior_comparison full;
+		int rc = ior_compare(&full, a, na, b, nb, opts);
+		*out = rc == IOR_OK && full.verdict == IOR_VERDICT_IMPROVEMENT;
+		return rc;
+	}
 	if (!na || !nb || c.min_p >= opts->alpha)
 		return IOR_OK;
 	c.median_a = ior_median(a, na);
@@ -322,12 +329,10 @@ static void decide(struct ior_comparison *c, const struct ior_compare_opts *o)
 	double pct = (c->ratio - 1) * 100, lo = (c->ratio_lo - 1) * 100, hi = (c->ratio_hi - 1) * 100;
 	double me = o->min_effect * 100;
 	bool better = o->higher_is_better ? c->ratio > 1 : c->ratio < 1;
-	if (c->min_p >= o->alpha) {
-		c->verdict = IOR_VERDICT_INCONCLUSIVE;
-		snprintf(c->reason, sizeof(c->reason),
-			 "%zu against %zu samples cannot reach p < %g with Mann-Whitney (smallest possible p = %.3f); "
-			 "take more repetitions (Welch p = %.3g on log values, not trusted alone at these sizes)", c->na,
-			 c->nb, o->alpha, c->min_p, c->welch.p);
+	if (c->min_p >= o->alpha) {  /* the rank test's floor: only the small-sample rule (compare_small.c) decides */
+		bool decided = ior_compare_small_applies(c, o->alpha) && ior_compare_small_decides(c, o->alpha, o->min_effect);
+		c->verdict = !decided ? IOR_VERDICT_INCONCLUSIVE : better ? IOR_VERDICT_IMPROVEMENT : IOR_VERDICT_REGRESSION;
+		ior_compare_small_reason(c->reason, sizeof(c->reason), c, o->alpha, decided, c->separated, o->min_effect);
 		return;
 	}
 	/* Bonferroni over the two tests: either may claim the change at alpha / 2. */
@@ -391,6 +396,7 @@ int ior_compare(struct ior_comparison *out, const double *a, size_t na, const do
 		rc = bootstrap_ratio(out, a, na, b, nb, opts);
 	if (rc)
 		return rc;
+	out->separated = ior_compare_separated(a, na, b, nb);
 	decide(out, opts);
 	return IOR_OK;
 }

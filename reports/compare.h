@@ -114,6 +114,7 @@ struct ior_comparison {
 	struct ior_welch welch;   /* Welch's t-test on log values without the excluded samples */
 	size_t excluded_a, excluded_b;  /* samples left out of that test (ior_compare_outliers); raw data untouched */
 	bool capped_a, capped_b;  /* more than one in five looked like outliers: none left out, noise too large */
+	bool separated;           /* every value of one side beyond every value of the other (the small-sample rule) */
 	enum ior_verdict verdict;
 	char reason[640];         /* the verdict in words, with the evidence */
 };
@@ -133,5 +134,30 @@ int ior_compare_better(bool *out, const double *a, size_t na, const double *b, s
 /* Compares b (candidate) against a (baseline); each needs at least one value. */
 int ior_compare(struct ior_comparison *out, const double *a, size_t na, const double *b, size_t nb,
 		const struct ior_compare_opts *opts);
+
+/* --- the small-sample rule (compare_small.c) --------------------------------------- */
+
+/* Below the rank test's floor (3 against 3, 4 against 4 at alpha 0.01) the verdict is decided only
+ * when the data are unmistakable: complete separation, Welch p on logs below alpha /
+ * IOR_COMPARE_SMALL_STRICTER (0.001) and the whole 95% interval past the minimum effect; with
+ * IOR_COMPARE_SMALL_MIN_N..MAX_N repetitions on the smaller side: 4, the only size at which the rule
+ * kept false positives at or under 1% on every noise shape of bench/detection.sh (3: two-mode noise
+ * 1.1-1.3%; the reasons in compare_small.c). */
+#define IOR_COMPARE_SMALL_STRICTER 10
+#define IOR_COMPARE_SMALL_MIN_N 4
+#define IOR_COMPARE_SMALL_MAX_N 4
+
+/* Every value of one side lies beyond every value of the other. */
+bool ior_compare_separated(const double *a, size_t na, const double *b, size_t nb);
+/* The rule's level at the verdict's alpha: alpha / IOR_COMPARE_SMALL_STRICTER. */
+double ior_compare_small_alpha(double alpha);
+/* The rule's three conditions on a comparison ior_compare drew (any sizes). */
+bool ior_compare_small_decides(const struct ior_comparison *c, double alpha, double min_effect);
+/* The floor holds the verdict and the smaller side has IOR_COMPARE_SMALL_MIN_N..MAX_N values. */
+bool ior_compare_small_applies(const struct ior_comparison *c, double alpha);
+/* The reason of a comparison under the floor: decided by the rule, or "n = K: not enough to decide"
+ * with the effect, its interval and what failed. */
+void ior_compare_small_reason(char *buf, size_t len, const struct ior_comparison *c, double alpha, bool decided,
+			      bool separated, double min_effect);
 
 #endif

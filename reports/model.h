@@ -39,6 +39,7 @@ struct ior_report_opts {
 	const struct ior_report_question *questions;  /* comparisons asked for (a matrix's compare key), answered first */
 	size_t nquestions;
 	bool alerts_only;                   /* --alerts: only variance alerts and regressions, most severe first */
+	bool alerts_fail;                   /* --fail-on alert: JUnit fails the alert cases (otherwise they inform) */
 	unsigned parts;
 	struct ior_alert_opts alerts;
 	struct ior_cp_opts changes;

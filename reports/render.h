@@ -72,6 +72,15 @@ struct ior_row_syntax {
 void ior_render_figures(FILE *out, const struct ior_rt_group *g, const struct ior_rt_cell *c,
 			const struct ior_row_syntax *s);
 
+/* The kernel answer the text, Markdown and HTML reports open with (render_answer.c): what was
+ * compared and the verdict counts, the worst regression with its interval, what could not be told
+ * and why; without a baseline, what the kernels in view allow. Plain text, one sentence a line. */
+struct ior_answer_lines {
+	char line[4][1024];
+	size_t n;
+};
+void ior_render_kernel_answer(struct ior_answer_lines *out, const struct ior_report *r);
+
 /* Helpers the renderers share for words (no statistics): */
 /* "SSD RAID noop" style label of a series' scheduler ("-" when none). */
 const char *ior_render_sched(const char *scheduler);

@@ -299,14 +299,130 @@ static void alerts_section(FILE *out, const struct ior_report *r)
 	fputs("</table>\n", out);
 }
 
-/* --- overview: median per kernel x cell, against the cell's usual level --------------- */
+/* --- overview: median per kernel x cell, coloured where a verdict says it differs ------ */
+
+/* Which squares of a series (kept row) a verdict or change point shows to differ, and by how much:
+ * a verdict's candidate (with --baseline) by its ratio; a kernel after a change point by the
+ * product of the changes since the series' first kernel. Issue 22: the map coloured differences no
+ * test supported; the rest stay grey, measured but not shown to differ. */
+static void real_squares(const struct ior_report *r, size_t series, const char *const *cols, size_t ncols,
+			 double *ratio, bool *real)
+{
+	const struct ior_rt_series *x = &r->rt->series[series];
+	for (size_t i = 0; i < r->nchanges; i++) {
+		const struct ior_report_series_changes *sc = &r->changes[i];
+		if (sc->series != series || !sc->in_view || !sc->ncp)
+			continue;
+		for (size_t m = 0, c = 0; m < x->n; m++) {
+			const char *kernel = r->rt->groups[x->m[m].group].kernel;
+			while (c < ncols && cols[c] != kernel)
+				c++;
+			double since = 1;
+			bool after = false;
+			for (size_t k = 0; k < sc->ncp; k++)
+				if (sc->cp[k].index <= m)
+					since *= sc->cp[k].ratio, after = true;
+			if (c < ncols && after)
+				ratio[c] = since, real[c] = true;
+		}
+	}
+	for (size_t i = 0; r->baseline && r->axis == IOR_AXIS_KERNEL && i < r->nverdicts; i++) {
+		const struct ior_report_verdict *v = &r->verdicts[i];
+		if (v->series != series || !v->in_view || v->metric != IOR_METRIC_VALUE ||
+		    (v->c.verdict != IOR_VERDICT_REGRESSION && v->c.verdict != IOR_VERDICT_IMPROVEMENT))
+			continue;
+		for (size_t c = 0; c < ncols; c++)
+			if (cols[c] == r->rt->groups[v->cand_group].kernel)
+				ratio[c] = v->c.ratio, real[c] = true;
+	}
+}
+
+static void heat_title(FILE *out, const struct ior_rt_series *s)
+{
+	fputs("<h3>", out);
+	text(out, s->host);
+	fputs(", ", out);
+	text(out, s->engine);
+	if (s->params) {
+		fputs(" [", out);
+		text(out, s->params);
+		fputc(']', out);
+	}
+	fputs("</h3>\n", out);
+}
+
+/* One kernel: devices by schedulers, each square a scheduler's median against its device's best,
+ * coloured where the verdict of the two says they differ (ior_rt_cell.vs_best, model_best.c). */
+static int one_kernel_map(FILE *out, const struct ior_report *r, const struct ior_rt_group *g, size_t gi)
+{
+	const char **devs = calloc(g->ndevices ? g->ndevices : 1, sizeof(*devs));
+	const char **scheds = calloc(g->ncells ? g->ncells : 1, sizeof(*scheds));
+	bool *low = calloc(g->ndevices ? g->ndevices : 1, sizeof(*low));
+	size_t cells = (g->ndevices ? g->ndevices : 1) * (g->ncells ? g->ncells : 1);
+	double *ratio = malloc(cells * sizeof(*ratio));
+	bool *real = calloc(cells, sizeof(*real));
+	if (!devs || !scheds || !low || !ratio || !real) {
+		free(devs), free(scheds), free(low), free(ratio), free(real);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	size_t nd = 0, ns = 0;
+	for (size_t i = 0; i < g->ncells; i++) {
+		const struct ior_rt_cell *c = &g->cells[i];
+		size_t s = 0;
+		while (s < ns && ior_rt_strcmp(scheds[s], c->scheduler))
+			s++;
+		if (s == ns && r->cell_in_view[gi][i])
+			scheds[ns++] = c->scheduler ? c->scheduler : "-";
+	}
+	for (size_t d = 0; d < g->ndevices; d++) {
+		if (r->opts.device && ior_rt_strcmp(r->opts.device, g->devices[d].name))
+			continue;
+		devs[nd] = g->devices[d].name;
+		low[nd] = g->higher_is_better;
+		for (size_t s = 0; s < ns; s++)
+			ratio[nd * ns + s] = NAN;
+		for (size_t i = 0; i < g->ncells; i++) {
+			const struct ior_rt_cell *c = &g->cells[i];
+			if (!r->cell_in_view[gi][i] || ior_rt_strcmp(c->device, devs[nd]) || !(c->vs_best > 0))
+				continue;
+			for (size_t s = 0; s < ns; s++)
+				if (!strcmp(scheds[s], c->scheduler ? c->scheduler : "-"))
+					ratio[nd * ns + s] = c->vs_best, real[nd * ns + s] = c->vs_best_real;
+		}
+		nd++;
+	}
+	if (nd && ns) {
+		char id[48];
+		snprintf(id, sizeof(id), "heat-one-%zu", gi);
+		ior_svg_heatmap(out, id, devs, low, nd, scheds, ns, ratio, real);
+	}
+	free(devs), free(scheds), free(low), free(ratio), free(real);
+	return IOR_OK;
+}
+
+static size_t kernels_of(const struct ior_report *r, const char *host, const char **cols, size_t max)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < r->nkernels && n < max; k++)
+		if (r->kernels[k].host == host && r->kernels[k].in_view)
+			cols[n++] = r->kernels[k].release;
+	return n;
+}
+
+static const char heat_legend[] =
+	"<span style=\"background:#ff0000\"></span>20% worse <span style=\"background:#ffffff;border:1px solid #ccc\"></span>"
+	"equal <span style=\"background:#0000ff\"></span>20% better <span style=\"background:#e4e4e4\"></span>measured, "
+	"not shown to differ.</p>\n";
 
 static int heatmaps(FILE *out, const struct ior_report *r)
 {
 	const struct ior_rt *rt = r->rt;
-	fputs("<h2 id=\"overview\">Overview: median per kernel and cell</h2>\n<p class=\"legend\">Each square is a cell's median on a kernel "
-	      "against that cell's usual level (the median over its kernels): <span style=\"background:#ff0000\"></span>20% worse "
-	      "<span style=\"background:#ffffff;border:1px solid #ccc\"></span>usual <span style=\"background:#0000ff\"></span>20% better.</p>\n", out);
+	fputs("<h2 id=\"overview\">Overview</h2>\n<p class=\"legend\">With several kernels each square is a cell's median on a "
+	      "kernel, coloured only where a verdict (against --baseline) or a change point says it differs: by the verdict's "
+	      "change, or by the changes since the cell's first kernel. With one kernel there is nothing to follow across "
+	      "kernels: each square is a scheduler against its device's best, coloured only where their verdict says they "
+	      "differ. ", out);
+	fputs(heat_legend, out);
 	for (size_t i = 0; i < rt->nseries;) {
 		size_t j = i;
 		while (j < rt->nseries && rt->series[j].host == rt->series[i].host &&
@@ -314,18 +430,26 @@ static int heatmaps(FILE *out, const struct ior_report *r)
 		       !ior_rt_strcmp(rt->series[j].params, rt->series[i].params))
 			j++;
 		const char *cols[4096];
-		size_t ncols = 0;
-		for (size_t k = 0; k < r->nkernels && ncols < 4096; k++)
-			if (r->kernels[k].host == rt->series[i].host && r->kernels[k].in_view)
-				cols[ncols++] = r->kernels[k].release;
+		size_t ncols = kernels_of(r, rt->series[i].host, cols, 4096);
+		if (ncols == 1) {
+			const struct ior_rt_member *m = rt->series[i].n ? &rt->series[i].m[0] : NULL;
+			if (m && r->group_in_view[m->group]) {
+				heat_title(out, &rt->series[i]);
+				if (one_kernel_map(out, r, &rt->groups[m->group], m->group))
+					return IOR_ERROR;
+			}
+			i = j;
+			continue;
+		}
 		size_t nrows = j - i;
 		const char **rows = calloc(nrows, sizeof(*rows));
 		char (*names)[160] = calloc(nrows, sizeof(*names));
 		bool *low = calloc(nrows, sizeof(*low));
 		size_t cells = nrows * ncols;
 		double *ratio = malloc((cells ? cells : 1) * sizeof(*ratio));
-		if (!rows || !names || !low || !ratio) {
-			free(rows), free(names), free(low), free(ratio);
+		bool *real = calloc(cells ? cells : 1, sizeof(*real));
+		if (!rows || !names || !low || !ratio || !real) {
+			free(rows), free(names), free(low), free(ratio), free(real);
 			return ior_error_set(IOR_ERROR, "out of memory");
 		}
 		size_t kept = 0;
@@ -344,26 +468,18 @@ static int heatmaps(FILE *out, const struct ior_report *r)
 				while (c < ncols && cols[c] != g->kernel)
 					c++;
 				if (c < ncols)
-					ratio[kept * ncols + c] = g->cells[x->m[m].index].st.median / x->level;
+					ratio[kept * ncols + c] = 1;  /* measured; coloured only if shown to differ */
 			}
+			real_squares(r, s, cols, ncols, ratio + kept * ncols, real + kept * ncols);
 			kept++;
 		}
 		if (kept && ncols) {
-			fputs("<h3>", out);
-			text(out, rt->series[i].host);
-			fputs(", ", out);
-			text(out, rt->series[i].engine);
-			if (rt->series[i].params) {
-				fputs(" [", out);
-				text(out, rt->series[i].params);
-				fputc(']', out);
-			}
-			fputs("</h3>\n", out);
+			heat_title(out, &rt->series[i]);
 			char id[48];
 			snprintf(id, sizeof(id), "heat-%zu", i);
-			ior_svg_heatmap(out, id, rows, low, kept, cols, ncols, ratio);
+			ior_svg_heatmap(out, id, rows, low, kept, cols, ncols, ratio, real);
 		}
-		free(rows), free(names), free(low), free(ratio);
+		free(rows), free(names), free(low), free(ratio), free(real);
 		i = j;
 	}
 	return IOR_OK;
@@ -473,7 +589,7 @@ static void group_table(FILE *out, const struct ior_report *r, size_t gi)
 	}
 	fputs("</table>\n", out);
 	for (size_t d = 0; d < g->ndevices; d++) {
-		char words[160];
+		char words[400];
 		ior_render_best_words(words, sizeof(words), &g->devices[d]);
 		if (!*words || (r->opts.device && strcmp(r->opts.device, g->devices[d].name)))
 			continue;
@@ -792,14 +908,32 @@ static void answers(FILE *out, const struct ior_report *r)
 	fputs("</ul>\n", out);
 }
 
+/* The kernel answer first (render_answer.c); the alerts follow it. */
+static void kernel_answer(FILE *out, const struct ior_report *r)
+{
+	struct ior_answer_lines k;
+	ior_render_kernel_answer(&k, r);
+	if (!k.n)
+		return;
+	fputs("<h2 id=\"answer\">Answer</h2>\n<ul class=\"answer\">\n", out);
+	for (size_t i = 0; i < k.n; i++) {
+		fputs("<li>", out);
+		text(out, k.line[i]);
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n", out);
+}
+
 static int render_html(FILE *out, const struct ior_report *r)
 {
 	struct marks m = { 0 };
 	int rc = mark(&m, r);
 	if (!rc) {
 		head(out, r);
-		if (!r->opts.alerts_only)
+		if (!r->opts.alerts_only) {
+			kernel_answer(out, r);
 			answers(out, r);
+		}
 		alerts_section(out, r);
 		if (!r->opts.alerts_only)
 			rc = heatmaps(out, r);

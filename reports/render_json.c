@@ -207,7 +207,7 @@ static void group(FILE *out, const struct ior_report *r, size_t gi)
 		str(&x, "device", g->devices[d].name);
 		num(&x, "total", g->devices[d].total);
 		str(&x, "fill", g->devices[d].fill);
-		char words[160];
+		char words[400];
 		ior_render_best_words(words, sizeof(words), &g->devices[d]);
 		str(&x, "schedulers", *words ? words : NULL);
 		stats(&x, "stats", &g->devices[d].st);

@@ -30,7 +30,7 @@ static void cell_table(FILE *out, const struct ior_report *r, size_t gi)
 		ior_render_figures(out, g, c, &md);
 	}
 	for (size_t d = 0; d < g->ndevices; d++) {
-		char words[160];
+		char words[400];
 		ior_render_best_words(words, sizeof(words), &g->devices[d]);
 		if (!*words || (r->opts.device && strcmp(r->opts.device, g->devices[d].name)))
 			continue;
@@ -353,6 +353,20 @@ static void answers(FILE *out, const struct ior_report *r)
 	}
 }
 
+/* The kernel answer first (render_answer.c), as a list. */
+static void kernel_answer(FILE *out, const struct ior_report *r)
+{
+	struct ior_answer_lines k;
+	ior_render_kernel_answer(&k, r);
+	if (k.n)
+		fputs("\n## Answer\n\n", out);
+	for (size_t i = 0; i < k.n; i++) {
+		fputs("- ", out);
+		ior_esc_md(out, k.line[i]);
+		fputc('\n', out);
+	}
+}
+
 static int render_md(FILE *out, const struct ior_report *r)
 {
 	fputs("# ioregress report\n", out);
@@ -362,6 +376,7 @@ static int render_md(FILE *out, const struct ior_report *r)
 		for (size_t i = 0; i < r->nalert_order; i++)
 			alert_item(out, &r->alerts[r->alert_order[i]]);
 	} else {
+		kernel_answer(out, r);
 		answers(out, r);
 		groups(out, r);
 		kernels(out, r);

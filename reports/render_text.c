@@ -59,7 +59,7 @@ static bool device_in_view(const struct ior_report *r, const char *device)
 static void best_words(FILE *out, const struct ior_report *r, const struct ior_rt_group *g)
 {
 	for (size_t d = 0; d < g->ndevices; d++) {
-		char words[128];
+		char words[400];
 		ior_render_best_words(words, sizeof(words), &g->devices[d]);
 		if (*words && device_in_view(r, g->devices[d].name))
 			fprintf(out, "%s: %s\n", g->devices[d].name, words);
@@ -283,6 +283,12 @@ static int render_text(FILE *out, const struct ior_report *r)
 		alerts_only(out, r);
 		changes(out, r);
 	} else {
+		struct ior_answer_lines k;
+		ior_render_kernel_answer(&k, r);
+		for (size_t i = 0; i < k.n; i++)
+			fprintf(out, "%s\n", k.line[i]);
+		if (k.n)
+			fputc('\n', out);
 		ior_render_answers_text(out, r);
 		tables(out, r);
 		schedulers(out, r);

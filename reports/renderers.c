@@ -123,8 +123,8 @@ void ior_render_best_words(char *buf, size_t len, const struct ior_rt_device *d)
 	if (d->schedulers < 2 || d->top_schedulers <= 1)
 		snprintf(buf, len, "%s", "");
 	else if (d->top_too_few)
-		snprintf(buf, len, "schedulers not told apart: too few repetitions for a verdict (see compare --by "
-			 "scheduler)");
+		snprintf(buf, len, "schedulers not told apart: n = %zu: not enough to decide; %s (see compare --by scheduler)",
+			 d->top_too_few_n, d->too_few_effects);
 	else
 		snprintf(buf, len, "no significant difference between schedulers");
 }

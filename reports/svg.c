@@ -45,11 +45,29 @@ static double xpos(size_t i, size_t n)
 	return LEFT + step * ((double)i + 0.5);
 }
 
+/* Labels are never cut (issue 22: "6.18.44-fc-v104" lost its end under a chart): the picture grows
+ * to hold the longest kernel label, rotated 30 degrees below the axis, and the title. 11px sans-serif
+ * averages under CHAR_W pixels a character; UTF-8 bytes overcount, which only adds room. */
+#define CHAR_W 6.5
+
+static double label_len(const char *s)
+{
+	return s ? (double)strlen(s) : 0;
+}
+
 static void open_chart(FILE *out, const struct ior_svg_chart *c, const char *kind)
 {
+	double longest = 0, w = W, h = H;
+	for (size_t i = 0; i < c->ncols; i++)
+		longest = fmax(longest, label_len(c->cols[i].label));
+	if (c->ncols) {
+		w = fmax(w, xpos(c->ncols - 1, c->ncols) + longest * CHAR_W * 0.866 + 8);
+		h = fmax(h, H - BOTTOM + 14 + longest * CHAR_W * 0.5 + 8);
+	}
+	w = fmax(w, LEFT + label_len(c->title) * (CHAR_W + 0.5) + 8);  /* the title is bold */
 	fprintf(out, "<svg class=\"chart %s\" id=\"", kind);
 	ior_esc_xml(out, c->id);
-	fprintf(out, "\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\"><title>", W, H, W, H);
+	fprintf(out, "\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\"><title>", w, h, w, h);
 	ior_esc_xml(out, c->title);
 	fprintf(out, "</title><text x=\"%d\" y=\"16\" class=\"t\">", LEFT);
 	ior_esc_xml(out, c->title);
@@ -195,6 +213,7 @@ void ior_svg_sparkline(FILE *out, const double *v, size_t n, size_t mark)
 /* The colour scale in steps: ratio 0.8 (or 1.2 for lower-is-better) is full "worse" red, 1 is
  * white, the other end full blue; 2 x HEAT_STEPS + 1 buckets, each drawn as one path. */
 #define HEAT_STEPS 10
+#define HEAT_GREY "#e4e4e4"
 
 static int bucket(double ratio, bool worse_is_low)
 {
@@ -212,37 +231,49 @@ static void bucket_colour(FILE *out, int b)
 }
 
 void ior_svg_heatmap(FILE *out, const char *id, const char *const *rows, const bool *worse_is_low, size_t nrows,
-		     const char *const *cols, size_t ncols, const double *ratio)
+		     const char *const *cols, size_t ncols, const double *ratio, const bool *real)
 {
-	enum { LABEL = 220, CW_MAX = 24, CH = 12, HEAD = 70 };
+	enum { CW_MAX = 24, CH = 12 };
+	/* room for the longest labels: row labels end at LABEL, column labels rise at 60 degrees */
+	double longest_row = 0, longest_col = 0;
+	for (size_t r = 0; r < nrows; r++)
+		longest_row = fmax(longest_row, label_len(rows[r]));
+	for (size_t c = 0; c < ncols; c++)
+		longest_col = fmax(longest_col, label_len(cols[c]));
+	double LABEL = fmax(220, longest_row * CHAR_W + 8), HEAD = fmax(70, longest_col * CHAR_W * 0.866 + 10);
 	double cw = ncols ? fmin(CW_MAX, fmax(3, 900.0 / (double)ncols)) : CW_MAX;
-	double width = LABEL + cw * (double)ncols + 8, height = HEAD + CH * (double)nrows + 8;
+	double width = LABEL + cw * (double)ncols + 8 + longest_col * CHAR_W * 0.5, height = HEAD + CH * (double)nrows + 8;
 	fputs("<svg class=\"heatmap\" id=\"", out);
 	ior_esc_xml(out, id);
 	fprintf(out, "\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\">", width, height, width, height);
 	size_t every = cw < 10 ? (size_t)ceil(10 / cw) : 1;
 	for (size_t c = 0; c < ncols; c += every) {
 		double x = LABEL + cw * ((double)c + 0.5);
-		fprintf(out, "<text x=\"%.1f\" y=\"%d\" class=\"hl\" transform=\"rotate(-60 %.1f %d)\">", x, HEAD - 4, x, HEAD - 4);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"hl\" transform=\"rotate(-60 %.1f %.0f)\">", x, HEAD - 4, x, HEAD - 4);
 		ior_esc_xml(out, cols[c]);
 		fputs("</text>", out);
 	}
 	for (size_t r = 0; r < nrows; r++) {
-		fprintf(out, "<text x=\"%d\" y=\"%.1f\" class=\"hr\">", LABEL - 4, HEAD + CH * (double)r + CH - 2);
+		fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" class=\"hr\">", LABEL - 4, HEAD + CH * (double)r + CH - 2);
 		ior_esc_xml(out, rows[r]);
 		fputs("</text>", out);
 	}
-	/* one path per colour: 21 elements however many kernels and cells */
-	for (int b = -HEAT_STEPS; b <= HEAT_STEPS; b++) {
+	/* one path per colour: 22 elements however many kernels and cells; the first is the grey of a
+	 * square measured but not shown to differ (no verdict or change point says it is real) */
+	for (int b = -HEAT_STEPS - 1; b <= HEAT_STEPS; b++) {
 		bool open = false;
 		for (size_t r = 0; r < nrows; r++)
 			for (size_t c = 0; c < ncols; c++) {
 				double v = ratio[r * ncols + c];
-				if (isnan(v) || bucket(v, worse_is_low[r]) != b)
+				bool shown = !real || real[r * ncols + c];
+				if (isnan(v) || (b < -HEAT_STEPS ? shown : !shown || bucket(v, worse_is_low[r]) != b))
 					continue;
 				if (!open) {
 					fputs("<path fill=\"", out);
-					bucket_colour(out, b);
+					if (b < -HEAT_STEPS)
+						fputs(HEAT_GREY, out);
+					else
+						bucket_colour(out, b);
 					fputs("\" d=\"", out);
 					open = true;
 				}

@@ -34,8 +34,9 @@ void ior_svg_spread(FILE *out, const struct ior_svg_chart *c);
 void ior_svg_sparkline(FILE *out, const double *v, size_t n, size_t mark);
 
 /* A heat map: rows x cols cells coloured by ratio (1 = the row's usual level), NAN for no data;
- * worse_is_low: the colour for a ratio below 1 is "worse" (rates); row and column labels. */
+ * worse_is_low: the colour for a ratio below 1 is "worse" (rates); row and column labels. real
+ * (NULL: all) says which squares a verdict or change point shows to differ: the others are grey. */
 void ior_svg_heatmap(FILE *out, const char *id, const char *const *rows, const bool *worse_is_low, size_t nrows,
-		     const char *const *cols, size_t ncols, const double *ratio);
+		     const char *const *cols, size_t ncols, const double *ratio, const bool *real);
 
 #endif

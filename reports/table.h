@@ -21,6 +21,10 @@ struct ior_rt_cell {
 	double share;                    /* total / the device's total over its schedulers */
 	bool best;                       /* best total of its device, by the metric's direction */
 	bool best_significant;           /* set by the report model: best, and significantly better than the next */
+	/* Set by the report model when its host has one kernel in view: median against the device's best
+	 * cell's, and whether the verdict of the two says they differ (true for the best itself). */
+	double vs_best;
+	bool vs_best_real;
 	struct ior_stats st;
 	const char *fill;                /* the scratch data it ran on; "mixed" when its runs differ; NULL unknown */
 	size_t series;                   /* index into ior_rt.series */
@@ -40,6 +44,8 @@ struct ior_rt_device {
 	 * (the verdict of best against next), 2 when not, 0 when not judged (one scheduler). */
 	size_t top_schedulers, schedulers;
 	bool top_too_few;                /* best and next had too few samples for a verdict */
+	size_t top_too_few_n;            /* then the fewer repetitions of best and next, */
+	char too_few_effects[256];       /* and each other scheduler against the best, with its interval */
 };
 
 struct ior_rt_group {

@@ -34,7 +34,11 @@ static void test_default(void)
 	CU_ASSERT_EQUAL_FATAL(ior_matrix_default(&m), IOR_OK);
 	CU_ASSERT_STRING_EQUAL(m->file, "(built-in default)");
 	CU_ASSERT_PTR_NOT_NULL(strstr(m->text, "[device scratch]"));
-	CU_ASSERT_EQUAL(m->settings.repetitions, 3);
+	/* issue 24: it answers which scheduler is best, in adaptive rounds with a warm-up */
+	CU_ASSERT_EQUAL(m->settings.repetitions, 5);
+	CU_ASSERT_EQUAL(m->settings.max_repetitions, 10);
+	CU_ASSERT_TRUE(m->settings.decide_schedulers);
+	CU_ASSERT_EQUAL(m->settings.warmup, 1);
 	CU_ASSERT_STRING_EQUAL(m->settings.schedulers, "all");
 	CU_ASSERT_TRUE(m->settings.drop_caches);
 	CU_ASSERT_EQUAL_FATAL(m->ndevices, 1);
@@ -42,12 +46,11 @@ static void test_default(void)
 	CU_ASSERT_EQUAL(m->devices[0].opts.loop, 1ull << 30);
 	CU_ASSERT_PTR_NULL(m->devices[0].opts.path);
 	CU_ASSERT_TRUE(m->devices[0].opts.destructive);
-	CU_ASSERT_EQUAL_FATAL(m->nengines, 2);
-	CU_ASSERT_STRING_EQUAL(m->engines[0].name, "buffered");
+	CU_ASSERT_EQUAL_FATAL(m->nengines, 1);
+	CU_ASSERT_STRING_EQUAL(m->engines[0].name, "direct");
 	CU_ASSERT_STRING_EQUAL(m->engines[0].ops->name, "hdparm");
-	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=no,duration=3s,bs=2M,settle=3s");
-	CU_ASSERT_STRING_EQUAL(m->engines[1].name, "direct");
-	CU_ASSERT_STRING_EQUAL(m->engines[1].params, "direct=yes,duration=3s,bs=2M,settle=3s");
+	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=yes,duration=2s,bs=2M,settle=500ms");
+	CU_ASSERT_EQUAL(ior_matrix_warmup(m, &m->engines[0]), 1);
 	ior_matrix_free(m);
 	ior_matrix_free(NULL);
 }
@@ -453,7 +456,7 @@ static void override_bad(struct ior_matrix *m, const char *assignment, const cha
 	char want[512];
 	char before[512];
 	snprintf(before, sizeof(before), "%llu %s %s %llu %s", (unsigned long long)m->settings.repetitions,
-		 m->settings.schedulers, m->engines[1].params, (unsigned long long)m->devices[0].opts.loop,
+		 m->settings.schedulers, m->engines[m->nengines - 1].params, (unsigned long long)m->devices[0].opts.loop,
 		 m->devices[0].opts.backing_dir);
 	snprintf(want, sizeof(want), "override '%s': %s", assignment, message);
 	CU_ASSERT_EQUAL(ior_matrix_set(m, assignment), IOR_EINVALID);
@@ -462,7 +465,7 @@ static void override_bad(struct ior_matrix *m, const char *assignment, const cha
 	CU_ASSERT_STRING_EQUAL(ior_error_last(), want);
 	char after[512];
 	snprintf(after, sizeof(after), "%llu %s %s %llu %s", (unsigned long long)m->settings.repetitions,
-		 m->settings.schedulers, m->engines[1].params, (unsigned long long)m->devices[0].opts.loop,
+		 m->settings.schedulers, m->engines[m->nengines - 1].params, (unsigned long long)m->devices[0].opts.loop,
 		 m->devices[0].opts.backing_dir);
 	CU_ASSERT_STRING_EQUAL(before, after);
 }
@@ -471,15 +474,17 @@ static void test_overrides(void)
 {
 	struct ior_matrix *m = NULL;
 	CU_ASSERT_EQUAL_FATAL(ior_matrix_default(&m), IOR_OK);
+	CU_ASSERT_EQUAL(ior_matrix_set(m, "matrix.repetitions=6"), IOR_OK);
+	CU_ASSERT_EQUAL(m->settings.repetitions, 6);
 	CU_ASSERT_EQUAL(ior_matrix_set(m, "matrix.repetitions=5"), IOR_OK);
-	CU_ASSERT_EQUAL(m->settings.repetitions, 5);
+	CU_ASSERT_EQUAL(ior_matrix_set(m, "matrix.decide_schedulers=no"), IOR_OK);
+	CU_ASSERT_FALSE(m->settings.decide_schedulers);
 	CU_ASSERT_EQUAL(ior_matrix_set(m, "matrix.schedulers=none bfq"), IOR_OK);
 	CU_ASSERT_STRING_EQUAL(m->settings.schedulers, "none bfq");
 	CU_ASSERT_EQUAL(ior_matrix_set(m, "engine.direct.bs=4M"), IOR_OK);
-	CU_ASSERT_STRING_EQUAL(m->engines[1].params, "direct=yes,duration=3s,bs=4M,settle=3s");
-	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=no,duration=3s,bs=2M,settle=3s");
-	CU_ASSERT_EQUAL(ior_matrix_set(m, "engine.buffered.direct=yes"), IOR_OK);
-	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=yes,duration=3s,bs=2M,settle=3s");
+	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=yes,duration=2s,bs=4M,settle=500ms");
+	CU_ASSERT_EQUAL(ior_matrix_set(m, "engine.direct.direct=no"), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(m->engines[0].params, "direct=no,duration=2s,bs=4M,settle=500ms");
 	CU_ASSERT_EQUAL(ior_matrix_set(m, "device.scratch.loop=2G"), IOR_OK);
 	CU_ASSERT_EQUAL(m->devices[0].opts.loop, 2ull << 30);
 	CU_ASSERT_EQUAL(ior_matrix_set(m, "device.scratch.backing_dir=/var/tmp"), IOR_OK);

@@ -378,8 +378,17 @@ static void test_junit_structure(void)
 	char *seed = report(seed_db(), "junit", "--baseline=2.6.30-2");
 	const char *sfile = tmpfile_with("seed.xml", seed);
 	CU_ASSERT_EQUAL(xpath_count(sfile, "count(/testsuites/testsuite[1]/testcase/skipped)"), 6);
-	CU_ASSERT_EQUAL(xpath_count(sfile, "count(//testsuite[@name=\"ioregress variance alerts\"]/testcase/failure)"), 2);
-	free(xml), free(seed);
+	/* spread alerts inform: failures only with --fail-on alert */
+	CU_ASSERT_EQUAL(xpath_count(sfile, "count(//testsuite[@name=\"ioregress variance alerts\"]/testcase/failure)"), 0);
+	CU_ASSERT_EQUAL(xpath_count(sfile, "count(//testsuite[@name=\"ioregress variance alerts\"]/testcase/system-out)"), 2);
+	CU_ASSERT_EQUAL(xpath_count(sfile, "number(//testsuite[@name=\"ioregress variance alerts\"]/@failures)"), 0);
+	char *failing = NULL;
+	char *fail_args[] = { "report", "--format", "junit", "--baseline=2.6.30-2", "--fail-on", "alert", NULL };
+	CU_ASSERT_EQUAL(run(seed_db(), fail_args, &failing), 3);
+	const char *ffile = tmpfile_with("seed-fail.xml", failing);
+	CU_ASSERT_EQUAL(xpath_count(ffile, "count(//testsuite[@name=\"ioregress variance alerts\"]/testcase/failure)"), 2);
+	CU_ASSERT_EQUAL(xpath_count(ffile, "number(//testsuite[@name=\"ioregress variance alerts\"]/@failures)"), 2);
+	free(xml), free(seed), free(failing);
 }
 
 /* A run's data: the regression, the unavailable scheduler and the failed cell with their reasons, in every format. */
@@ -527,6 +536,86 @@ static void test_verdicts_agree(void)
 	free(json), free(text);
 }
 
+/* Issue 22: text, md and html open with the kernel answer (what was compared, the verdict counts,
+ * the worst regression with its interval, what could not be told and why); alerts follow it. */
+static void test_reports_open_with_the_answer(void)
+{
+	const char *db = run_db();
+	static const char *const fmts[] = { "text", "md", "html" };
+	for (size_t f = 0; f < 3; f++) {
+		char *out = report(db, fmts[f], "--baseline=6.1.0-57-cloud-amd64");
+		const char *answer = strstr(out, "answer: baseline 6.1.0-57-cloud-amd64, candidate ");
+		CU_ASSERT_PTR_NOT_NULL(answer);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "1 regression(s)"));
+		const char *worst = strstr(out, "worst regression: ");
+		CU_ASSERT_PTR_NOT_NULL(worst);
+		CU_ASSERT_PTR_NOT_NULL(worst ? strstr(worst, "(95% CI ") : NULL);
+		/* before every table, alert and verdict list */
+		if (!strcmp(fmts[f], "html")) {  /* the page's head names the sections: the order of the sections */
+			CU_ASSERT(strstr(out, "id=\"answer\"") < strstr(out, "id=\"alerts\""));
+			CU_ASSERT(strstr(out, "id=\"answer\"") < strstr(out, "id=\"verdicts\""));
+		} else {
+			const char *first = strstr(out, "alert");
+			const char *verdicts = strstr(out, "erdicts");
+			CU_ASSERT(answer && (!first || answer < first));
+			CU_ASSERT(answer && (!verdicts || answer < verdicts));
+		}
+		free(out);
+	}
+	/* the seed's 3 against 3: what could not be told, and why */
+	char *seed = report(seed_db(), "text", "--baseline=2.6.30-2");
+	CU_ASSERT_PTR_NOT_NULL(strstr(seed, "not told apart: 6 cell(s): 6 with too few repetitions (n = 3: not enough to decide)"));
+	CU_ASSERT_EQUAL(strncmp(seed, "answer: ", 8), 0);
+	free(seed);
+	char *one = report(seed_db(), "text", "--kernel=2.6.31");
+	CU_ASSERT_EQUAL(strncmp(one, "answer: one kernel (2.6.31)", 27), 0);
+	free(one);
+}
+
+/* The fills of the heat maps' squares: "#rrggbb" of every square, one entry per square. */
+static void heat_fills(const char *html, size_t *grey, size_t *white, size_t *coloured)
+{
+	*grey = *white = *coloured = 0;
+	for (const char *svg = html; (svg = strstr(svg, "<svg class=\"heatmap\"")); svg++) {
+		const char *end = strstr(svg, "</svg>");
+		for (const char *p = svg; (p = strstr(p, "<path fill=\"")) && p < end; p++) {
+			size_t *to = !strncmp(p + 12, "#e4e4e4", 7) ? grey : !strncmp(p + 12, "#ffffff", 7) ? white : coloured;
+			const char *close = strstr(p, "\"/>");
+			for (const char *m = strchr(p, 'M'); m && m < close; m = strchr(m + 1, 'M'))
+				(*to)++;
+		}
+	}
+}
+
+/* Issues 22 and 24: the heat map colours a square only where a verdict (or change point) says the
+ * difference is real; one kernel shows its schedulers against each other; no label is cut. */
+static void test_heat_map_colours_only_real_differences(void)
+{
+	size_t grey, white, coloured;
+	/* the run's regression (none, 6.1.0-57 against 6.12.38) is coloured; the cells no verdict
+	 * separates are grey */
+	char *page = report(run_db(), "html", "--baseline=6.1.0-57-cloud-amd64");
+	heat_fills(page, &grey, &white, &coloured);
+	CU_ASSERT(coloured >= 1);
+	CU_ASSERT(grey >= 3);
+	/* the charts grow to hold the kernel labels, rotated under the axis: 240 would cut them */
+	const char *vb = strstr(strstr(page, "<svg class=\"chart "), "viewBox=\"0 0 ");
+	double w = 0, h = 0;
+	CU_ASSERT_EQUAL_FATAL(sscanf(vb, "viewBox=\"0 0 %lf %lf", &w, &h), 2);
+	CU_ASSERT(h >= 198 + strlen("6.12.38+deb13-cloud-amd64") * 6.5 * 0.5);
+	free(page);
+	/* one kernel: devices by schedulers against the device's best; 3 a side decide nothing, so
+	 * only the best (white, the reference) is not grey */
+	page = report(seed_db(), "html", "--kernel=2.6.31");
+	CU_ASSERT_PTR_NOT_NULL(strstr(page, "<svg class=\"heatmap\" id=\"heat-one-"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(page, "class=\"hl\" transform=\"rotate(-60 232.0 66)\">noop</text>"));
+	heat_fills(page, &grey, &white, &coloured);
+	CU_ASSERT_EQUAL(coloured, 0);
+	CU_ASSERT_EQUAL(white, 2);  /* SSD's and SATA RAID's best */
+	CU_ASSERT_EQUAL(grey, 4);
+	free(page);
+}
+
 /* --fail-on and --alerts: a non-zero status for CI, the worst first. */
 static void test_fail_on_and_alerts(void)
 {
@@ -598,6 +687,8 @@ int main(void)
 		IOR_TEST(test_seed_csv_is_the_sample_view),
 		IOR_TEST(test_json_meets_its_schema),
 		IOR_TEST(test_junit_structure),
+		IOR_TEST(test_reports_open_with_the_answer),
+		IOR_TEST(test_heat_map_colours_only_real_differences),
 		IOR_TEST(test_run_data_in_every_format),
 		IOR_TEST(test_commit_in_every_format),
 		IOR_TEST(test_verdicts_agree),

@@ -260,6 +260,27 @@ static void test_adaptive_repetitions_stop_stable_or_at_cap(void)
 	ior_matrix_free(m);
 }
 
+/* decide_schedulers: a device's cells of one engine take their rounds together and stop together
+ * with one reason; target_cov (100%: each cell alone would stop at its minimum) is not used. Before
+ * 8 a side no look can decide at the interim level (the rank test's floor at p < 0.0002), so with a
+ * cap of 6 both cells run to the cap, whatever the device measures. */
+static void test_schedulers_decided_together(void)
+{
+	struct ior_matrix *m = matrix_with(3, "0.1s", "max_repetitions = 6\ntarget_cov = 100%\ndecide_schedulers = yes\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	struct ior_db *db = fresh_db("decide.db");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+	struct ior_run_options o = { .progress = false };
+	struct ior_run_summary s;
+	CU_ASSERT_EQUAL_FATAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
+	CU_ASSERT_EQUAL(s.samples, 12);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM cells WHERE status = 'ok' AND "
+				      "reason = 'adaptive, schedulers together: 6 repetitions: the cap'"), 2);
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(DISTINCT n) FROM (SELECT count(*) AS n FROM samples GROUP BY cell_id)"), 1);
+	ior_db_free(db);
+	ior_matrix_free(m);
+}
+
 /* A checksum of a device's first 16 MiB, to see that a refused write wrote nothing. */
 static uint64_t device_checksum(const char *path)
 {
@@ -476,6 +497,7 @@ int main(void)
 		IOR_TEST(test_loop_cells_run_their_stack_on_the_cell_scheduler),
 		IOR_TEST(test_missing_device_fails_before_anything_runs),
 		IOR_TEST(test_adaptive_repetitions_stop_stable_or_at_cap),
+		IOR_TEST(test_schedulers_decided_together),
 		IOR_TEST(test_write_engine_refused_through_the_harness),
 		IOR_TEST(test_repetition_orders_show_in_the_timestamps),
 		IOR_TEST(test_warmup_stored_marked_and_not_judged),

@@ -438,6 +438,97 @@ static void test_three_against_three_is_inconclusive_in_words(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "3 against 3 samples cannot reach p < 0.01"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "0.100"));
 	NEAR(c.ratio, 0.5, 1e-12);
+	/* even unmistakable data: the small-sample rule starts at 4 a side (two-mode noise at 3), and the
+	 * words give the effect and its interval */
+	CU_ASSERT_TRUE(c.separated);
+	CU_ASSERT_TRUE(ior_compare_small_decides(&c, 0.01, 0.03));
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "n = 3: not enough to decide: median -50.0% (95% CI "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "no rule holds 1% false positives on two-mode noise"));
+}
+
+/* decide_schedulers: a device's schedulers stop together once the best beats the next, or every
+ * one is within the minimum effect of the best; not before the minimum, never past the cap. */
+static void test_adaptive_schedulers(void)
+{
+	struct ior_adaptive a;
+	ior_adaptive_default(&a);
+	a.max_reps = 10;
+	struct ior_rng r;
+	ior_rng_seed(&r, 11);
+	double v[3][10];
+	const char *names[] = { "none", "mq-deadline", "bfq" };
+	const double *cells[] = { v[0], v[1], v[2] };
+	char why[256];
+	/* kyber-like: one scheduler 20% faster at 1% noise: named best at the first look */
+	gen(v[0], 10, &r, 100, 0.01), gen(v[1], 10, &r, 120, 0.01), gen(v[2], 10, &r, 100, 0.01);
+	CU_ASSERT_EQUAL(ior_adaptive_schedulers(&a, cells, 3, 4, names, why, sizeof(why)), IOR_ADAPT_CONTINUE);
+	size_t n = 5;
+	while (ior_adaptive_schedulers(&a, cells, 3, n, names, why, sizeof(why)) == IOR_ADAPT_CONTINUE)
+		n++;
+	CU_ASSERT(n <= 8);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "decided, mq-deadline is best"));
+	/* equal schedulers at 0.3% noise: within noise */
+	gen(v[0], 10, &r, 100, 0.003), gen(v[1], 10, &r, 100, 0.003), gen(v[2], 10, &r, 100, 0.003);
+	n = 5;
+	while (ior_adaptive_schedulers(&a, cells, 3, n, names, why, sizeof(why)) == IOR_ADAPT_CONTINUE)
+		n++;
+	CU_ASSERT(n < 10);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "within noise"));
+	/* 2% apart under 10% noise: neither, so the cap */
+	gen(v[0], 10, &r, 100, 0.10), gen(v[1], 10, &r, 102, 0.10), gen(v[2], 10, &r, 100, 0.10);
+	n = 5;
+	enum ior_adapt last;
+	while ((last = ior_adaptive_schedulers(&a, cells, 3, n, names, why, sizeof(why))) == IOR_ADAPT_CONTINUE)
+		n++;
+	CU_ASSERT_EQUAL(last, IOR_ADAPT_STOP_CAP);
+	CU_ASSERT_EQUAL(n, 10);
+	/* latency: lower is better, so the lowest is best */
+	a.cmp.higher_is_better = false;
+	gen(v[0], 10, &r, 100, 0.01), gen(v[1], 10, &r, 80, 0.01), gen(v[2], 10, &r, 100, 0.01);
+	n = 5;
+	while (ior_adaptive_schedulers(&a, cells, 3, n, names, why, sizeof(why)) == IOR_ADAPT_CONTINUE)
+		n++;
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "mq-deadline is best"));
+}
+
+/* Four a side under the rank test's floor (smallest p 0.029): decided only when the sides separate,
+ * Welch's p on logs is below 0.001 and the whole interval is past the minimum effect. */
+static void test_four_against_four_small_sample_rule(void)
+{
+	const double a[] = { 100, 101, 99, 100.5 }, b[] = { 90, 91, 89.5, 90.5 };
+	struct ior_comparison c;
+	CU_ASSERT_EQUAL_FATAL(ior_compare(&c, a, 4, b, 4, NULL), 0);
+	CU_ASSERT(c.min_p >= 0.01);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_REGRESSION);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "decided at 4 against 4 by the small-sample rule"));
+	CU_ASSERT_EQUAL_FATAL(ior_compare(&c, b, 4, a, 4, NULL), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_IMPROVEMENT);
+	/* latency: lower is better, so the same drop is an improvement */
+	struct ior_compare_opts o;
+	ior_compare_opts_default(&o);
+	o.higher_is_better = false;
+	CU_ASSERT_EQUAL_FATAL(ior_compare(&c, a, 4, b, 4, &o), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_IMPROVEMENT);
+	/* one value across the gap: the sides overlap, Welch's p alone does not decide */
+	const double o1[] = { 90, 91, 89.5, 99.5 };
+	CU_ASSERT_EQUAL_FATAL(ior_compare(&c, a, 4, o1, 4, NULL), 0);
+	CU_ASSERT_FALSE(c.separated);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_INCONCLUSIVE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "n = 4: not enough to decide"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "the sides overlap"));
+	/* separated, but a 2% change: inside the minimum effect */
+	const double small[] = { 98, 98.9, 97, 98.4 };
+	CU_ASSERT_EQUAL_FATAL(ior_compare(&c, a, 4, small, 4, NULL), 0);
+	CU_ASSERT_TRUE(c.separated);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_INCONCLUSIVE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "n = 4: not enough to decide"));
+	/* separated and large, but noisy: Welch's p is not below 0.001 */
+	const double wide[] = { 80, 88, 72, 85 }, wa[] = { 100, 108, 93, 112 };
+	CU_ASSERT_EQUAL_FATAL(ior_compare(&c, wa, 4, wide, 4, NULL), 0);
+	CU_ASSERT_TRUE(c.separated);
+	CU_ASSERT(c.welch.p >= 0.001);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_INCONCLUSIVE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "Welch's p is not below the small-sample level"));
 }
 
 static void test_bootstrap_is_seeded(void)
@@ -511,6 +602,8 @@ int main(void)
 		IOR_TEST(test_mw_cdf_matches_enumeration),
 		IOR_TEST(test_mw_u_tortoise_and_hare),
 		IOR_TEST(test_mw_min_p),
+		IOR_TEST(test_four_against_four_small_sample_rule),
+		IOR_TEST(test_adaptive_schedulers),
 		IOR_TEST(test_mw_ties_normal_approximation),
 		IOR_TEST(test_hodges_lehmann),
 		IOR_TEST(test_t_distribution_matches_tables),

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The CI templates' verdict step (ci/verdict.sh) fed a fake ioregress: its status is check's own through the tee, 125 does what ON_INCONCLUSIVE declares, and both templates boot the kernels interleaved on one runner and judge through it. */
+#include "suite.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A stand-in for ioregress: "vm run" is logged and succeeds; the k-th check prints a line and exits
+ * $STATUS_k, so a test scripts a verdict sequence (125 then 1, ...). */
+static const char fake[] =
+	"#!/bin/sh\n"
+	"case \"$*\" in *' vm run '*) echo \"$*\" >> \"$FAKE_DIR/vm.log\"; exit 0;; esac\n"
+	"n=$(cat \"$FAKE_DIR/count\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$FAKE_DIR/count\"\n"
+	"echo \"check call $n: $*\"\n"
+	"eval \"exit \\${STATUS_$n:-0}\"\n";
+
+static const char *dir;
+
+/* Runs ci/verdict.sh with the fake and a fresh count; returns its exit status. */
+static int verdict(const char *choice, const char *s1, const char *s2)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/count", dir);
+	remove(path);
+	snprintf(path, sizeof(path), "%s/vm.log", dir);
+	remove(path);
+	snprintf(path, sizeof(path), "%s/report.txt", dir);
+	remove(path);
+	setenv("FAKE_DIR", dir, 1);
+	setenv("STATUS_1", s1, 1);
+	setenv("STATUS_2", s2 ? s2 : "0", 1);
+	if (choice)
+		setenv("ON_INCONCLUSIVE", choice, 1);
+	else
+		unsetenv("ON_INCONCLUSIVE");
+	char script[4096];
+	snprintf(script, sizeof(script), "%s", ior_test_source_path("ci/verdict.sh"));
+	char *argv[] = { "bash", script, "all.db", "6.1.0-47-cloud-amd64", "6.12.113+deb12-cloud-amd64", path, NULL };
+	return ior_test_spawn(argv, NULL);
+}
+
+/* Whether the file name in the test directory holds text. */
+static bool file_holds(const char *name, const char *text)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	char *got = ior_test_read_file(path, NULL);
+	bool yes = got && strstr(got, text);
+	free(got);
+	return yes;
+}
+
+static void test_failing_verdict_fails_the_step(void)
+{
+	CU_ASSERT_EQUAL(verdict(NULL, "1", NULL), 1);
+	/* the verdict's output still reaches the report (the tee), with check's arguments */
+	CU_ASSERT_TRUE(file_holds("report.txt", "check call 1: --db all.db check --baseline 6.1.0-47-cloud-amd64 "
+						"--candidate 6.12.113+deb12-cloud-amd64"));
+	CU_ASSERT_EQUAL(verdict(NULL, "0", NULL), 0);
+	CU_ASSERT_EQUAL(verdict("fail", "2", NULL), 2);  /* a usage error is not hidden either */
+}
+
+static void test_inconclusive_is_a_declared_choice(void)
+{
+	CU_ASSERT_EQUAL(verdict(NULL, "125", NULL), 125);  /* fail is the default */
+	CU_ASSERT_EQUAL(verdict("fail", "125", NULL), 125);
+	CU_ASSERT_EQUAL(verdict("warn", "125", NULL), 0);
+	CU_ASSERT_EQUAL(verdict("warn", "1", NULL), 1);    /* warn forgives 125 only */
+	setenv("RERUN_ARGS", "--matrix matrix/examples/vm.ini --guest-host ci-vm pkg-a pkg-b", 1);
+	CU_ASSERT_EQUAL(verdict("rerun", "125", "1"), 1);  /* more boots, judged again: that verdict counts */
+	CU_ASSERT_TRUE(file_holds("vm.log", "--db all.db vm run --boots 3 --matrix matrix/examples/vm.ini --guest-host "
+					     "ci-vm pkg-a pkg-b"));
+	CU_ASSERT_EQUAL(verdict("rerun", "0", NULL), 0);
+	unsetenv("RERUN_ARGS");
+	CU_ASSERT_EQUAL(verdict("rerun", "125", NULL), 1);  /* rerun without its arguments: an error, not a pass */
+	CU_ASSERT_EQUAL(verdict("sometimes", "0", NULL), 2);
+}
+
+/* Both templates judge through ci/verdict.sh, never pipe check into tee themselves, and boot every
+ * kernel in one interleaved vm run on one runner (no per-kernel job matrix). */
+static void test_templates_use_it(void)
+{
+	static const char *const files[] = { "ci/templates/github-actions.yml", "ci/templates/gitlab-ci.yml" };
+	for (size_t i = 0; i < 2; i++) {
+		char *t = ior_test_read_file(ior_test_source_path(files[i]), NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+		CU_ASSERT_PTR_NOT_NULL(strstr(t, "bash ci/verdict.sh all.db \"$BASELINE\" \"$CANDIDATE\" report.txt"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(t, "ON_INCONCLUSIVE:"));
+		for (const char *line = t; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+			size_t len = strcspn(line, "\n");
+			char buf[1024];
+			snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) - 1 ? len : sizeof(buf) - 1), line);
+			if (strstr(buf, " check ") && strstr(buf, "| tee"))
+				CU_FAIL("a template pipes check into tee");
+		}
+		CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"$BASELINE_PACKAGE\" \"$CANDIDATE_PACKAGE\""));
+		CU_ASSERT_PTR_NULL(strstr(t, "strategy:"));
+		CU_ASSERT_PTR_NULL(strstr(t, "parallel:"));
+		free(t);
+	}
+}
+
+int main(void)
+{
+	dir = ior_test_tmpdir();
+	char bin[4096];
+	snprintf(bin, sizeof(bin), "%s/ioregress", dir);
+	FILE *f = fopen(bin, "w");
+	if (!f || fputs(fake, f) < 0 || fclose(f))
+		ior_test_skip("cannot write the fake ioregress");
+	char *chmod_argv[] = { "chmod", "+x", bin, NULL };
+	if (ior_test_spawn(chmod_argv, NULL))
+		ior_test_skip("cannot make the fake ioregress executable");
+	setenv("IOREGRESS", bin, 1);
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_failing_verdict_fails_the_step),
+		IOR_TEST(test_inconclusive_is_a_declared_choice),
+		IOR_TEST(test_templates_use_it),
+		IOR_TEST_END,
+	};
+	return ior_test_run("templates", tests);
+}
