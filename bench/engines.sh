@@ -13,6 +13,9 @@
 # tight 4k jobs (one job: 8 jobs on 2 cores measure the CPU scheduler's queueing, not the device's). Each ratio comes with a bootstrap interval and a verdict: meets,
 # misses, or undecided when the runs are too noisy to tell. BENCH_ONLY=REGEX runs only the cases whose
 # "case engine" matches (dd's are "dd-each dd" and "dd-end dd"), e.g. BENCH_ONLY='1M-write|dd'.
+# BENCH_LOAD=N runs the whole comparison under a CPU load the script makes itself: N busy loops
+# (BENCH_LOAD=cores: one per core), started before the first case and ended with the script, so
+# both tools meet the same contention; the load average is printed beside the tables either way.
 set -euo pipefail
 build=${1:-build}
 pairs=${2:-5}
@@ -34,12 +37,26 @@ fio_cases=(
 )
 fio_engines=("aio|libaio" "uring|io_uring")
 
+load=${BENCH_LOAD:-0}
+[ "$load" = cores ] && load=$(nproc)
+[[ $load =~ ^[0-9]+$ ]] || { echo "bench/engines.sh: BENCH_LOAD must be a number or 'cores', not '$load'" >&2; exit 1; }
 file=$(mktemp "${BENCH_DIR:-/dev/shm}/ioregress-bench-engines.XXXXXX")
 dev=
-cleanup() { [ -n "$dev" ] && losetup -d "$dev" 2>/dev/null; rm -f "$file"; }
+busy=()
+cleanup() {
+	((${#busy[@]})) && kill "${busy[@]}" 2>/dev/null
+	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
+	rm -f "$file"
+}
 trap cleanup EXIT INT TERM
 dd if=/dev/urandom of="$file" bs=1M count=1024 conv=fsync status=none   # 8 jobs x 128M, allocated with data, as ioregress fills its scratch devices
 dev=$(losetup -f --show --direct-io=on "$file")
+
+for ((i = 0; i < load; i++)); do
+	(while :; do :; done) &
+	busy+=($!)
+done
+echo "load: $load busy loops of our own; $(uptime)" >&2
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/lib.sh
@@ -110,6 +127,7 @@ if [[ -z $only || "dd-each dd" =~ $only || "dd-end dd" =~ $only ]]; then
 fi
 
 echo
+echo "# $load busy loops of our own (BENCH_LOAD); at the end: $(uptime)"
 echo "# ratio = ours / tool: the median of the $pairs back-to-back pairs' ratios [95% bootstrap interval]; verdict against the"
 echo "# target: aio/uring MiB/s >= 0.97 x fio, dd within 0.95-1.05 x coreutils dd, CPU s/GiB <= 1.05 x tool"
 printf '%-13s %-6s %9s %9s  %-22s %-9s | %8s %8s  %s\n' case engine "tool MiB/s" "ours MiB/s" "ratio [95% CI]" verdict \
