@@ -14,8 +14,14 @@
 # misses, or undecided when the runs are too noisy to tell. BENCH_ONLY=REGEX runs only the cases whose
 # "case engine" matches (dd's are "dd-each dd" and "dd-end dd"), e.g. BENCH_ONLY='1M-write|dd'.
 # BENCH_LOAD=N runs the whole comparison under a CPU load the script makes itself: N busy loops
-# (BENCH_LOAD=cores: one per core), started before the first case and ended with the script, so
-# both tools meet the same contention; the load average is printed beside the tables either way.
+# (BENCH_LOAD=cores: one per core), each in a session of its own as another user's work would be,
+# started before the first case and ended with the script; the load average is printed beside
+# the tables either way.
+# Equal standing: fio's job processes call setsid(), and with the kernel's autogroup scheduling
+# (/proc/sys/kernel/sched_autogroup_enabled) each session shares the CPU as one group, so fio's
+# job got a group's share of its own while engine_once shared this script's session with whatever
+# else ran in it. At load 20, 4k qd1 aio: ours/fio 0.28 (6 pairs) that way, 1.22 with engine_once
+# started through setsid as well; so engine_once runs in a session of its own too.
 set -euo pipefail
 build=${1:-build}
 pairs=${2:-5}
@@ -53,7 +59,14 @@ dd if=/dev/urandom of="$file" bs=1M count=1024 conv=fsync status=none   # 8 jobs
 dev=$(losetup -f --show --direct-io=on "$file")
 
 for ((i = 0; i < load; i++)); do
-	(while :; do :; done) &
+	# the loop itself calls setsid() (it is not a group leader here), so $! is the loop
+	python3 -c 'import os
+try:
+    os.setsid()
+except OSError:
+    pass
+while True:
+    pass' &
 	busy+=($!)
 done
 echo "load: $load busy loops of our own; $(uptime)" >&2
@@ -82,7 +95,7 @@ print("%.2f %.4f %.2f %.2f %.2f %.2f" % (bw, cpu / (b / 2**30), p("lat_ns", "50.
 
 # One engine run -> the same six figures.
 run_engine() { # engine rw bs iodepth numjobs
-	"$once" --destructive "$1" "$dev" rw="$2" bs="$3" iodepth="$4" numjobs="$5" size=128M direct=yes \
+	setsid -w "$once" --destructive "$1" "$dev" rw="$2" bs="$3" iodepth="$4" numjobs="$5" size=128M direct=yes \
 		runtime="${runtime}s" |
 	awk '{for (i = 1; i <= NF; i++) {split($i, kv, "="); v[kv[1]] = kv[2]}}
 	     END {printf "%.2f %.4f %s %s %s %s\n", v["bytes"] / 1048576 / v["wall"], (v["usr"] + v["sys"]) / (v["bytes"] / 2^30),

@@ -82,11 +82,11 @@ static size_t find_cell(const struct loader *l, int64_t id)
 	return lo < n && c[lo].cell_id == id ? lo : n;
 }
 
-/* Room for twice the samples (the scan learns how many as it goes). */
-static int grow_samples(struct loader *l)
+/* Room for cap samples: twice as many as now while the scan learns how many there are, then
+ * (trim) exactly as many, so a report's memory is the samples' and not up to twice that. */
+static int resize_samples(struct loader *l, size_t cap)
 {
 	struct ior_report *r = l->r;
-	size_t cap = l->scap ? l->scap * 2 : 1024;
 	double *values = realloc(r->values, cap * sizeof(*values));
 	if (values)
 		r->values = values;
@@ -115,7 +115,7 @@ static int on_sample(void *ctx, const struct ior_db_sample_row *s)
 	size_t ci = find_cell(l, s->cell_id);
 	if (ci == r->ncells)
 		return IOR_OK;  /* a cell the filter left out */
-	if (r->nsamples == l->scap && grow_samples(l))
+	if (r->nsamples == l->scap && resize_samples(l, l->scap * 2))
 		return IOR_ERROR;
 	struct ior_report_cell *c = &r->cells[ci];
 	size_t at = r->nsamples++;
@@ -219,12 +219,14 @@ int ior_report_load(struct ior_report *r, struct ior_db *db, const struct ior_db
 		return rc;
 	int64_t *ids = malloc((r->ncells ? r->ncells : 1) * sizeof(*ids));
 	l.first_rep = calloc(r->ncells ? r->ncells : 1, sizeof(*l.first_rep));
-	if (!ids || !l.first_rep || grow_samples(&l))
+	if (!ids || !l.first_rep || resize_samples(&l, 1024))
 		rc = ior_error_set(IOR_ERROR, "out of memory");
 	for (size_t i = 0; !rc && i < r->ncells; i++)
 		ids[i] = r->cells[i].cell_id;
 	if (!rc && r->ncells)
 		rc = ior_db_scan_samples(db, ids, r->ncells, l.detail, on_sample, &l);
+	if (!rc && r->nsamples > 0 && r->nsamples < l.scap)
+		rc = resize_samples(&l, r->nsamples);
 	for (size_t i = 0, first = 0; !rc && i < r->ncells; i++) {
 		r->cells[i].first = first;
 		first += r->cells[i].n;
