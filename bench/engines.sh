@@ -13,6 +13,15 @@
 # tight 4k jobs (one job: 8 jobs on 2 cores measure the CPU scheduler's queueing, not the device's). Each ratio comes with a bootstrap interval and a verdict: meets,
 # misses, or undecided when the runs are too noisy to tell. BENCH_ONLY=REGEX runs only the cases whose
 # "case engine" matches (dd's are "dd-each dd" and "dd-end dd"), e.g. BENCH_ONLY='1M-write|dd'.
+# BENCH_LOAD=N runs the whole comparison under a CPU load the script makes itself: N busy loops
+# (BENCH_LOAD=cores: one per core), each in a session of its own as another user's work would be,
+# started before the first case and ended with the script; the load average is printed beside
+# the tables either way.
+# Equal standing: fio's job processes call setsid(), and with the kernel's autogroup scheduling
+# (/proc/sys/kernel/sched_autogroup_enabled) each session shares the CPU as one group, so fio's
+# job got a group's share of its own while engine_once shared this script's session with whatever
+# else ran in it. At load 20, 4k qd1 aio: ours/fio 0.28 (6 pairs) that way, 1.22 with engine_once
+# started through setsid as well; so engine_once runs in a session of its own too.
 set -euo pipefail
 build=${1:-build}
 pairs=${2:-5}
@@ -34,12 +43,33 @@ fio_cases=(
 )
 fio_engines=("aio|libaio" "uring|io_uring")
 
+load=${BENCH_LOAD:-0}
+[ "$load" = cores ] && load=$(nproc)
+[[ $load =~ ^[0-9]+$ ]] || { echo "bench/engines.sh: BENCH_LOAD must be a number or 'cores', not '$load'" >&2; exit 1; }
 file=$(mktemp "${BENCH_DIR:-/dev/shm}/ioregress-bench-engines.XXXXXX")
 dev=
-cleanup() { [ -n "$dev" ] && losetup -d "$dev" 2>/dev/null; rm -f "$file"; }
+busy=()
+cleanup() {
+	((${#busy[@]})) && kill "${busy[@]}" 2>/dev/null
+	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
+	rm -f "$file"
+}
 trap cleanup EXIT INT TERM
 dd if=/dev/urandom of="$file" bs=1M count=1024 conv=fsync status=none   # 8 jobs x 128M, allocated with data, as ioregress fills its scratch devices
 dev=$(losetup -f --show --direct-io=on "$file")
+
+for ((i = 0; i < load; i++)); do
+	# the loop itself calls setsid() (it is not a group leader here), so $! is the loop
+	python3 -c 'import os
+try:
+    os.setsid()
+except OSError:
+    pass
+while True:
+    pass' &
+	busy+=($!)
+done
+echo "load: $load busy loops of our own; $(uptime)" >&2
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/lib.sh
@@ -65,7 +95,7 @@ print("%.2f %.4f %.2f %.2f %.2f %.2f" % (bw, cpu / (b / 2**30), p("lat_ns", "50.
 
 # One engine run -> the same six figures.
 run_engine() { # engine rw bs iodepth numjobs
-	"$once" --destructive "$1" "$dev" rw="$2" bs="$3" iodepth="$4" numjobs="$5" size=128M direct=yes \
+	setsid -w "$once" --destructive "$1" "$dev" rw="$2" bs="$3" iodepth="$4" numjobs="$5" size=128M direct=yes \
 		runtime="${runtime}s" |
 	awk '{for (i = 1; i <= NF; i++) {split($i, kv, "="); v[kv[1]] = kv[2]}}
 	     END {printf "%.2f %.4f %s %s %s %s\n", v["bytes"] / 1048576 / v["wall"], (v["usr"] + v["sys"]) / (v["bytes"] / 2^30),
@@ -110,6 +140,7 @@ if [[ -z $only || "dd-each dd" =~ $only || "dd-end dd" =~ $only ]]; then
 fi
 
 echo
+echo "# $load busy loops of our own (BENCH_LOAD); at the end: $(uptime)"
 echo "# ratio = ours / tool: the median of the $pairs back-to-back pairs' ratios [95% bootstrap interval]; verdict against the"
 echo "# target: aio/uring MiB/s >= 0.97 x fio, dd within 0.95-1.05 x coreutils dd, CPU s/GiB <= 1.05 x tool"
 printf '%-13s %-6s %9s %9s  %-22s %-9s | %8s %8s  %s\n' case engine "tool MiB/s" "ours MiB/s" "ratio [95% CI]" verdict \

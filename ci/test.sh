@@ -2,10 +2,27 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The README's second command: install, build normally and with ASan+UBSan and run the whole
 # ctest suite on both builds, lint the scripts and SPDX lines, then build (only) every other build
-# type and clang.
+# type and clang. `ci/test.sh --quick`: one build (release) and the offline suites not labelled
+# slow, for a change's first check; CI (.ci/run) runs the whole thing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+quick=0
+case "${1:-}" in
+  '') ;;
+  --quick) quick=1 ;;
+  *) echo "error: unknown option '$1' (usage: ci/test.sh [--quick])" >&2; exit 2 ;;
+esac
 bash ci/setup.sh
+jobs=$(nproc)
+# detect_leaks stays on: a leak fails the suite. halt_on_error makes a UBSan report fatal.
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# Suites run side by side (-j): offline ones share no machine state, and the root and vm suites
+# hold the RESOURCE_LOCK tests/CMakeLists.txt gives them, so they still run one at a time.
+if [ $quick = 1 ]; then
+  bash ci/build.sh release
+  echo "== ctest (release build, offline suites not labelled slow)"
+  exec ctest --test-dir build --output-on-failure --timeout 600 -j"$jobs" -L offline -LE slow
+fi
 status=0
 echo "== CI templates"
 bash ci/lint-templates.sh || status=1
@@ -13,9 +30,7 @@ for kind in release sanitize; do
   bash ci/build.sh "$kind"
   dir=build; [ "$kind" = sanitize ] && dir=build-asan
   echo "== ctest ($kind build)"
-  # detect_leaks stays on: a leak fails the suite. halt_on_error makes a UBSan report fatal.
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    ctest --test-dir "$dir" --output-on-failure --timeout 600 || status=1
+  ctest --test-dir "$dir" --output-on-failure --timeout 600 -j"$jobs" || status=1
 done
 echo "== lint (shellcheck, SPDX lines)"
 bash ci/lint.sh || status=1

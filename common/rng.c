@@ -18,34 +18,9 @@ void ior_rng_seed(struct ior_rng *r, uint64_t seed)
 		r->s[i] = splitmix64(&seed);
 }
 
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-uint64_t ior_rng_next(struct ior_rng *r)
-{
-	uint64_t *s = r->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
-}
-
 double ior_rng_uniform(struct ior_rng *r)
 {
 	return (double)(ior_rng_next(r) >> 11) * 0x1.0p-53;
-}
-
-size_t ior_rng_below(struct ior_rng *r, size_t n)
-{
-	/* The modulo bias is below 2^-50 for the sizes used here (n < 2^14). */
-	return (size_t)(ior_rng_next(r) % (uint64_t)n);
 }
 
 double ior_rng_normal(struct ior_rng *r)

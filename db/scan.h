@@ -17,17 +17,14 @@ struct ior_db_scan_filter {
 	const char *since;
 };
 
-/* One cell with its context. Strings are valid only during the callback. */
+/* One cell with its context. Strings are valid only during the callback. Its unit, direction and
+ * fill are its first sample's (struct ior_db_sample_row): the sample scan reads them. */
 struct ior_db_cell_row {
 	int64_t cell_id, run_id;
 	const char *host, *kernel, *device, *device_model, *scheduler, *engine, *engine_type, *params;
 	const char *status, *reason;          /* "ok", "unavailable", "skipped", "failed"; reason NULL for ok */
 	const char *run_status, *run_started_at;
-	const char *unit;                     /* of its first sample; NULL without samples */
-	const char *fill;                     /* what its scratch device held (its first sample's): random, zeros, sparse; NULL unknown */
 	const char *rep_order;                /* the run's repetition order; NULL for imports and older runs */
-	bool higher_is_better;
-	int64_t samples;                      /* how many it stored */
 };
 
 /* One sample; detail fields are filled only when asked for. */
@@ -36,6 +33,9 @@ struct ior_db_sample_row {
 	int rep;
 	double value;
 	bool warmup;                          /* a warm-up repetition: loaded, never judged */
+	const char *unit;
+	bool higher_is_better;
+	const char *fill;                     /* what its scratch device held: random, zeros, sparse; NULL unknown */
 	/* detail */
 	uint64_t bytes, ios;
 	double wall_s, usr_s, sys_s;
@@ -43,7 +43,7 @@ struct ior_db_sample_row {
 	double lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us;
 	bool has_clat;                        /* completion latency (fio's clat) */
 	double clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us;
-	const char *measured_at, *detail, *fill;
+	const char *measured_at, *detail;
 };
 
 /* A scratch device filled before a run measured on it (the fills table). */
@@ -63,10 +63,11 @@ typedef int (*ior_db_fill_fn)(void *ctx, const struct ior_db_fill_row *f);
 /* Cells matching f in id order. */
 int ior_db_scan_cells(struct ior_db *db, const struct ior_db_scan_filter *f, ior_db_cell_fn fn, void *ctx);
 
-/* Samples of cells first_cell..last_cell (ids, inclusive) ordered by cell and repetition:
- * one pass over the samples' (cell, rep) index; the caller skips cells it did not keep. */
-int ior_db_scan_samples(struct ior_db *db, int64_t first_cell, int64_t last_cell, bool detail,
-			ior_db_sample_fn fn, void *ctx);
+/* Samples of the cells ids[0..n) (ascending ids), in no promised order: when the cells are a good
+ * part of the database, one pass over the whole table in storage order (the caller skips cells it
+ * did not keep and orders what it keeps); otherwise cell by cell through the (cell, rep) index. */
+int ior_db_scan_samples(struct ior_db *db, const int64_t *ids, size_t n, bool detail, ior_db_sample_fn fn,
+			void *ctx);
 
 /* Fills of the runs whose host, kernel and start match f (device and engine are ignored). */
 int ior_db_scan_fills(struct ior_db *db, const struct ior_db_scan_filter *f, ior_db_fill_fn fn, void *ctx);

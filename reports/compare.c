@@ -151,9 +151,11 @@ static void side_free(struct side *s)
 static double resample_median(struct side *s, struct ior_rng *rng)
 {
 	size_t n = s->n;
+	struct ior_rng g = *rng;  /* a local copy stays in registers: count's stores may alias rng's words */
 	memset(s->count, 0, n * sizeof(*s->count));
 	for (size_t i = 0; i < n; i++)
-		s->count[s->rank[ior_rng_below(rng, n)]]++;
+		s->count[s->rank[ior_rng_below(&g, n)]]++;
+	*rng = g;
 	double h = (double)(n - 1) * 0.5;
 	size_t lo = (size_t)floor(h), cum = 0;
 	double vlo = s->sorted[n - 1], vhi = s->sorted[n - 1];

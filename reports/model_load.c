@@ -10,8 +10,12 @@
 
 struct loader {
 	struct ior_report *r;
-	size_t cap;
-	size_t cursor;           /* the cell the sample scan is in */
+	size_t cap;              /* of r->cells */
+	size_t scap;             /* of r->values, reps, warmup, detail and of cell */
+	uint32_t *cell;          /* per sample as it arrived: its cell's index */
+	int *first_rep;          /* per cell: the lowest repetition seen, whose unit, direction and fill it takes */
+	size_t cursor;           /* the cell the last sample belonged to */
+	bool sorted;             /* the samples so far arrived cell by cell, repetitions ascending */
 	bool detail;
 	int oom;
 };
@@ -50,32 +54,86 @@ static int on_cell(void *ctx, const struct ior_db_cell_row *c)
 		.engine_type = ior_intern(in, c->engine_type, &l->oom), .params = ior_intern(in, c->params, &l->oom),
 		.status = ior_intern(in, c->status, &l->oom), .reason = ior_intern(in, c->reason, &l->oom),
 		.run_status = ior_intern(in, c->run_status, &l->oom),
-		.run_started_at = ior_intern(in, c->run_started_at, &l->oom), .unit = ior_intern(in, c->unit, &l->oom),
-		.fill = ior_intern(in, c->fill, &l->oom), .rep_order = ior_intern(in, c->rep_order, &l->oom),
-		.higher_is_better = c->higher_is_better, .first = r->nsamples, .n = 0,
+		.run_started_at = ior_intern(in, c->run_started_at, &l->oom),
+		.rep_order = ior_intern(in, c->rep_order, &l->oom),
 	};
 	x->in_view = ior_report_cell_matches_view(&r->opts, x->kernel, x->device, x->scheduler, x->engine);
-	r->nsamples += c->samples > 0 ? (size_t)c->samples : 0;  /* room reserved; n counts what arrives */
 	return l->oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
+}
+
+/* The index of the cell with this id, or ncells: the last sample's cell or the next one (storage
+ * order is mostly cell order), else a binary search of the cells (id order). */
+static size_t find_cell(const struct loader *l, int64_t id)
+{
+	const struct ior_report_cell *c = l->r->cells;
+	size_t n = l->r->ncells, at = l->cursor;
+	if (at < n && c[at].cell_id == id)
+		return at;
+	if (at + 1 < n && c[at + 1].cell_id == id)
+		return at + 1;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c[mid].cell_id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && c[lo].cell_id == id ? lo : n;
+}
+
+/* Room for cap samples: twice as many as now while the scan learns how many there are, then
+ * (trim) exactly as many, so a report's memory is the samples' and not up to twice that. */
+static int resize_samples(struct loader *l, size_t cap)
+{
+	struct ior_report *r = l->r;
+	double *values = realloc(r->values, cap * sizeof(*values));
+	if (values)
+		r->values = values;
+	int *reps = realloc(r->reps, cap * sizeof(*reps));
+	if (reps)
+		r->reps = reps;
+	bool *warmup = realloc(r->warmup, cap * sizeof(*warmup));
+	if (warmup)
+		r->warmup = warmup;
+	uint32_t *cell = realloc(l->cell, cap * sizeof(*cell));
+	if (cell)
+		l->cell = cell;
+	struct ior_report_sample_detail *detail = l->detail ? realloc(r->detail, cap * sizeof(*detail)) : NULL;
+	if (detail)
+		r->detail = detail;
+	if (!values || !reps || !warmup || !cell || (l->detail && !detail))
+		return ior_error_set(IOR_ERROR, "out of memory");
+	l->scap = cap;
+	return IOR_OK;
 }
 
 static int on_sample(void *ctx, const struct ior_db_sample_row *s)
 {
 	struct loader *l = ctx;
 	struct ior_report *r = l->r;
-	while (l->cursor < r->ncells && r->cells[l->cursor].cell_id < s->cell_id)
-		l->cursor++;
-	if (l->cursor == r->ncells)
-		return IOR_OK;
-	struct ior_report_cell *c = &r->cells[l->cursor];
-	size_t room = (l->cursor + 1 < r->ncells ? r->cells[l->cursor + 1].first : r->nsamples) - c->first;
-	if (c->cell_id != s->cell_id || c->n >= room)
-		return IOR_OK;  /* a cell the filter left out, or a sample stored after the cells were read */
-	size_t at = c->first + c->n++;
+	size_t ci = find_cell(l, s->cell_id);
+	if (ci == r->ncells)
+		return IOR_OK;  /* a cell the filter left out */
+	if (r->nsamples == l->scap && resize_samples(l, l->scap * 2))
+		return IOR_ERROR;
+	struct ior_report_cell *c = &r->cells[ci];
+	size_t at = r->nsamples++;
+	if (at && (ci < l->cursor || (ci == l->cursor && s->rep <= r->reps[at - 1])))
+		l->sorted = false;
+	l->cursor = ci;
+	l->cell[at] = (uint32_t)ci;
 	r->values[at] = s->value;
 	r->reps[at] = s->rep;
 	r->warmup[at] = s->warmup;
+	c->n++;
 	c->nwarmup += s->warmup;
+	if (c->n == 1 || s->rep < l->first_rep[ci]) {
+		l->first_rep[ci] = s->rep;
+		c->unit = ior_intern(r->pool, s->unit, &l->oom);
+		c->fill = ior_intern(r->pool, s->fill, &l->oom);
+		c->higher_is_better = s->higher_is_better;
+	}
 	if (l->detail) {
 		struct ior_report_sample_detail *d = &r->detail[at];
 		*d = (struct ior_report_sample_detail){ .sample_id = s->sample_id, .bytes = s->bytes, .ios = s->ios,
@@ -89,6 +147,48 @@ static int on_sample(void *ctx, const struct ior_db_sample_row *s)
 		snprintf(d->measured_at, sizeof(d->measured_at), "%s", s->measured_at ? s->measured_at : "");
 	}
 	return l->oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
+}
+
+static const int *by_rep_of;
+
+static int by_rep(const void *x, const void *y)
+{
+	int a = by_rep_of[*(const size_t *)x], b = by_rep_of[*(const size_t *)y];
+	return (a > b) - (a < b);
+}
+
+/* Samples that arrived out of order (rows stored out of cell order, a resumed run's repetitions):
+ * placed cell by cell, repetitions ascending, as every reader of the model takes them. */
+static int order_samples(struct loader *l)
+{
+	struct ior_report *r = l->r;
+	size_t n = r->nsamples, *order = malloc(n * sizeof(*order)), *next = calloc(r->ncells + 1, sizeof(*next));
+	double *values = malloc(n * sizeof(*values));
+	int *reps = malloc(n * sizeof(*reps));
+	bool *warmup = malloc(n * sizeof(*warmup));
+	struct ior_report_sample_detail *detail = l->detail ? malloc(n * sizeof(*detail)) : NULL;
+	if (!order || !next || !values || !reps || !warmup || (l->detail && !detail)) {
+		free(order), free(next), free(values), free(reps), free(warmup), free(detail);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	for (size_t i = 0; i < r->ncells; i++)
+		next[i + 1] = next[i] + r->cells[i].n;  /* a counting sort by cell keeps arrival order within */
+	for (size_t i = 0; i < n; i++)
+		order[next[l->cell[i]]++] = i;
+	by_rep_of = r->reps;
+	for (size_t i = 0; i < r->ncells; i++)
+		qsort(order + r->cells[i].first, r->cells[i].n, sizeof(*order), by_rep);
+	for (size_t k = 0; k < n; k++) {
+		values[k] = r->values[order[k]];
+		reps[k] = r->reps[order[k]];
+		warmup[k] = r->warmup[order[k]];
+		if (detail)
+			detail[k] = r->detail[order[k]];
+	}
+	free(r->values), free(r->reps), free(r->warmup), free(r->detail);
+	r->values = values, r->reps = reps, r->warmup = warmup, r->detail = detail;
+	free(order), free(next);
+	return IOR_OK;
 }
 
 static int on_fill(void *ctx, const struct ior_db_fill_row *f)
@@ -111,23 +211,30 @@ static int on_fill(void *ctx, const struct ior_db_fill_row *f)
 
 int ior_report_load(struct ior_report *r, struct ior_db *db, const struct ior_db_scan_filter *f)
 {
-	struct loader l = { .r = r, .detail = (r->opts.parts & IOR_REPORT_DETAIL) != 0 };
+	struct loader l = { .r = r, .sorted = true, .detail = (r->opts.parts & IOR_REPORT_DETAIL) != 0 };
 	int rc = ior_db_scan_cells(db, f, on_cell, &l);
 	if (!rc)
 		rc = ior_db_scan_fills(db, f, on_fill, &l);
 	if (rc)
 		return rc;
-	size_t n = r->nsamples ? r->nsamples : 1;
-	r->values = malloc(n * sizeof(*r->values));
-	r->reps = malloc(n * sizeof(*r->reps));
-	r->warmup = calloc(n, sizeof(*r->warmup));
-	if (l.detail)
-		r->detail = calloc(n, sizeof(*r->detail));
-	if (!r->values || !r->reps || !r->warmup || (l.detail && !r->detail))
-		return ior_error_set(IOR_ERROR, "out of memory");
-	if (!r->ncells)
-		return IOR_OK;
-	return ior_db_scan_samples(db, r->cells[0].cell_id, r->cells[r->ncells - 1].cell_id, l.detail, on_sample, &l);
+	int64_t *ids = malloc((r->ncells ? r->ncells : 1) * sizeof(*ids));
+	l.first_rep = calloc(r->ncells ? r->ncells : 1, sizeof(*l.first_rep));
+	if (!ids || !l.first_rep || resize_samples(&l, 1024))
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t i = 0; !rc && i < r->ncells; i++)
+		ids[i] = r->cells[i].cell_id;
+	if (!rc && r->ncells)
+		rc = ior_db_scan_samples(db, ids, r->ncells, l.detail, on_sample, &l);
+	if (!rc && r->nsamples > 0 && r->nsamples < l.scap)
+		rc = resize_samples(&l, r->nsamples);
+	for (size_t i = 0, first = 0; !rc && i < r->ncells; i++) {
+		r->cells[i].first = first;
+		first += r->cells[i].n;
+	}
+	if (!rc && !l.sorted)
+		rc = order_samples(&l);
+	free(ids), free(l.cell), free(l.first_rep);
+	return rc;
 }
 
 static bool boot_in_view(const struct ior_report_opts *o, const struct ior_report_boot *b)

@@ -59,6 +59,12 @@ double ior_t_two_sided_p(double t, double df)
 	return p > 1 ? 1 : p;
 }
 
+/* Student's t density, for the Newton steps of ior_t_quantile. */
+static double t_density(double t, double df)
+{
+	return exp(lgamma((df + 1) / 2) - lgamma(df / 2) - (df + 1) / 2 * log1p(t * t / df)) / sqrt(df * M_PI);
+}
+
 double ior_t_quantile(double p, double df)
 {
 	if (!(p > 0 && p < 1) || !(df > 0))
@@ -66,18 +72,28 @@ double ior_t_quantile(double p, double df)
 	if (p == 0.5)
 		return 0;
 	double tail = p < 0.5 ? 2 * p : 2 * (1 - p);
-	/* Bisection on the two-sided tail, which falls monotonically in |t|;
-	 * the bracket is doubled until it holds the answer. */
+	/* Newton's method on the two-sided tail, which falls monotonically in |t| with slope
+	 * -2 density(t), kept inside a bracket that bisection narrows whenever a step would leave
+	 * it: a handful of tail evaluations instead of bisection's fifty (every verdict's Welch
+	 * interval asks for one, and a report judges each device's schedulers). */
 	double lo = 0, hi = 1;
 	while (ior_t_two_sided_p(hi, df) > tail && hi < 1e300)
-		hi *= 2;
-	for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
-		double mid = (lo + hi) / 2;
-		if (ior_t_two_sided_p(mid, df) > tail)
-			lo = mid;
-		else
-			hi = mid;
-	}
+		lo = hi, hi *= 2;
 	double t = (lo + hi) / 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+		double f = ior_t_two_sided_p(t, df) - tail;
+		if (f == 0)
+			break;
+		if (f > 0)
+			lo = t;
+		else
+			hi = t;
+		double d = t_density(t, df), next = d > 0 ? t + f / (2 * d) : NAN;
+		if (d > 0 && fabs(next - t) <= 1e-14 * t) {
+			t = next;
+			break;
+		}
+		t = next > lo && next < hi ? next : (lo + hi) / 2;
+	}
 	return p < 0.5 ? -t : t;
 }

@@ -265,6 +265,80 @@ static void test_seed_through_database(void)
 	ior_db_free(db);
 }
 
+/* The seed data imported as stored, and again with its rows ordered by repetition, last first:
+ * the same cells, but every cell's samples stored apart and in falling order. The model reads
+ * samples in storage order and places them itself, so both databases give the same report, and
+ * the view of one kernel's device (few cells: read cell by cell through the index) the same too. */
+static char *report_of(const char *csv, const char *name, const char *kernel, const char *device)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s.db", ior_test_tmpdir(), name);
+	struct ior_db *db;
+	size_t imported = 0;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_db_import_samples_csv(db, csv, &imported), 0);
+	CU_ASSERT_EQUAL(imported, 72);
+	struct ior_report_opts o;
+	ior_report_opts_default(&o);
+	o.kernel = kernel;
+	o.device = device;
+	o.parts = IOR_REPORT_TABLES;  /* no alerts or changes: the scan filter is the view */
+	struct ior_report *r = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_report_build(&r, db, &o), 0);
+	for (size_t i = 0; i < r->ncells; i++)
+		for (size_t k = 1; k < r->cells[i].n; k++)
+			CU_ASSERT(r->reps[r->cells[i].first + k - 1] < r->reps[r->cells[i].first + k]);
+	const struct ior_renderer *text;
+	CU_ASSERT_EQUAL_FATAL(ior_renderer_find(&text, "text"), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(ior_render(text, out, r), 0);
+	fclose(out);
+	ior_report_free(r);
+	ior_db_free(db);
+	return buf;
+}
+
+static void test_samples_stored_out_of_order(void)
+{
+	FILE *in = fopen(ior_test_source_path("tests/data/hdparm-2.6-kernels.csv"), "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+	char csv[512], line[512];
+	snprintf(csv, sizeof(csv), "%s/by-rep.csv", ior_test_tmpdir());
+	FILE *out = fopen(csv, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	char rows[128][512];
+	size_t n = 0;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fgets(line, sizeof(line), in));
+	fputs(line, out);
+	while (n < 128 && fgets(rows[n], sizeof(rows[n]), in))
+		n++;
+	fclose(in);
+	for (int rep = 9; rep >= 1; rep--)
+		for (size_t i = 0; i < n; i++) {
+			int r = 0;  /* the sixth field */
+			const char *p = rows[i];
+			for (int f = 0; f < 5 && p; f++)
+				p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+			if (p && sscanf(p, "%d", &r) == 1 && r == rep)
+				fputs(rows[i], out);
+		}
+	fclose(out);
+	char *stored = report_of(ior_test_source_path("tests/data/hdparm-2.6-kernels.csv"), "stored", NULL, NULL);
+	char *by_rep = report_of(csv, "by-rep", NULL, NULL);
+	CU_ASSERT_STRING_EQUAL(by_rep, stored);
+	CU_ASSERT_PTR_NOT_NULL(strstr(stored, "2.6.33-rc5"));
+	free(stored), free(by_rep);
+	stored = report_of(ior_test_source_path("tests/data/hdparm-2.6-kernels.csv"), "stored-one", "2.6.31", "SATA RAID");
+	by_rep = report_of(csv, "by-rep-one", "2.6.31", "SATA RAID");
+	CU_ASSERT_STRING_EQUAL(by_rep, stored);
+	CU_ASSERT_PTR_NOT_NULL(strstr(stored, "SATA RAID"));
+	CU_ASSERT_PTR_NULL(strstr(stored, "SSD RAID"));
+	free(stored), free(by_rep);
+}
+
 /* The change-point section on the seed data: the quad-core host has three kernels, so each
  * of its cells is a series; the dual-core host has one kernel and no series. */
 static void test_change_points_section(void)
@@ -292,6 +366,7 @@ int main(void)
 		IOR_TEST(test_text_report_layout),
 		IOR_TEST(test_seed_through_database),
 		IOR_TEST(test_change_points_section),
+		IOR_TEST(test_samples_stored_out_of_order),
 		IOR_TEST_END,
 	};
 	return ior_test_run("report_text", tests);
