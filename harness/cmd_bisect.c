@@ -52,8 +52,9 @@ static int parse_option(struct bisect_args *a, int argc, char **argv, int *i, bo
 		a->c.build = v;
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--boot", missing)))
 		a->c.boot = v;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--image", missing)))
-		a->c.image = v;
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--artifact", missing)) ||
+		 (v = ior_cmd_option_value(argc, argv, i, "--image", missing)))
+		a->c.image = v;   /* --image is the kernel case of --artifact */
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--matrix", missing)))
 		a->matrix = v;
 	else if (!strcmp(argv[*i], "--kernels"))
@@ -220,6 +221,9 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 			rc = ior_bisect_measure_vm(&m, ctx->db, &vm.o);
 	} else {
 		rc = a->c.measure ? IOR_OK : ior_error_set(IOR_EINVALID, "'bisect run' needs --measure CMD");
+		if (!rc && !a->c.image)
+			fprintf(stderr, "warning: no --artifact named: commits that build identical output are measured and "
+				"judged one by one (name the build output, e.g. --artifact build/bin/tool)\n");
 		if (!rc)
 			rc = ior_bisect_set_commands(ctx->db, b.id, a->c.measure, a->c.build, a->c.boot, a->c.image);
 		if (!rc)
@@ -238,6 +242,13 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 		       res.counts.samples);
 		*status = res.end == IOR_BISECT_FOUND ? BISECT_FOUND : res.end == IOR_BISECT_RANGE ? BISECT_RANGE
 												 : BISECT_REFUSED;
+	}
+	/* the answer given, the tree goes back to what was checked out at start (the answer and the
+	 * state stay in the database; an interrupted run leaves the candidate it was measuring) */
+	if (!rc && !packages && b.orig_head) {
+		rc = ior_bisect_git_restore(b.repo, b.orig_head);
+		if (!rc)
+			printf("work tree back at %.12s, as at 'bisect start'\n", b.orig_head);
 	}
 	ior_bisect_measure_free(m);
 	ior_bisect_source_free(src);
@@ -328,14 +339,16 @@ static const struct ior_cmd_opt bisect_options[] = {
 	  .help = "run: builds the checked-out commit, once per commit; a non-zero exit skips the commit" },
 	{ .name = "--boot", .value = IOR_CMD_TEXT, .arg = "CMD",
 	  .help = "run: boots the built kernel before each measurement; a non-zero exit skips the commit" },
+	{ .name = "--artifact", .value = IOR_CMD_FILE, .arg = "PATH",
+	  .help = "run: the file or directory the build leaves (relative to the tree), hashed after each build; a "
+		  "commit whose artifact is identical to one already judged (or to an end's) takes its verdict" },
 	{ .name = "--image", .value = IOR_CMD_FILE, .arg = "FILE",
-	  .help = "run: the kernel image the build leaves (relative to the tree); a commit whose image is identical "
-		  "to one already judged takes its verdict" },
+	  .help = "run: the kernel image the build leaves: --artifact for a kernel" },
 	{ .name = "--cap", .value = IOR_CMD_NUMBER, .arg = "N",
-	  .help = "run: the most samples taken of one commit before it is skipped as undecided, and of each end "
-		  "(default 60)" },
+	  .help = "run: the most rounds (good end, commit, bad end) of one commit before it is skipped as undecided, "
+		  "and of the ends' calibration (default 60)" },
 	{ .name = "--calibrate", .value = IOR_CMD_NUMBER, .arg = "N",
-	  .help = "run: samples of each end before the first judgement (default 10, at least 10)" },
+	  .help = "run: rounds of both ends before the first judgement (default 10, at least 10)" },
 	{ 0 },
 };
 

@@ -154,6 +154,7 @@ int ior_paired_position(struct ior_paired_position *out, const double *good, con
 	out->df = s.df;
 	out->p = s.p;
 	out->drift = drift_of(lv, k);
+	out->sd = s.sd;
 	return IOR_OK;
 }
 

@@ -56,6 +56,7 @@ struct ior_paired_position {
 	double t, df, p;           /* test of "at the midpoint" (mean d = 0) */
 	double drift;              /* max - min over rounds of the ends' level (log good_i + log bad_i) / 2,
 				    * as exp(range) - 1 */
+	double sd;                 /* sd of d over rounds: the candidate's within-round noise */
 };
 
 /* Where the candidate sits between the ends over n rounds, interval at level. Fails when no
