@@ -3,6 +3,7 @@
 #include "reports/paired.h"
 
 #include "common/error.h"
+#include "reports/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -59,6 +60,24 @@ static double drift_of(const double *level, size_t n)
 	return expm1(hi - lo);
 }
 
+/* Leaves out rounds whose contrast is an outlier (modified z-score over 3.5, as ior_compare's rule),
+ * at most one in IOR_OUTLIER_CAP_ONE_IN and none when more are flagged: one round hit by a stall
+ * would otherwise widen the interval of all of them. Returns the rounds kept (d and lv compacted). */
+static size_t drop_outliers(double *d, double *lv, size_t k, size_t *excluded)
+{
+	bool flag[k ? k : 1];
+	size_t out = ior_outliers_modz(flag, d, k, IOR_MODZ_THRESHOLD);
+	*excluded = 0;
+	if (!out || out > k / IOR_OUTLIER_CAP_ONE_IN)
+		return k;
+	size_t kept = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!flag[i])
+			d[kept] = d[i], lv[kept++] = lv[i];
+	*excluded = k - kept;
+	return kept;
+}
+
 int ior_paired_ratio(struct ior_paired *out, const double *a, const double *b, size_t n, double level)
 {
 	memset(out, 0, sizeof(*out));
@@ -76,9 +95,10 @@ int ior_paired_ratio(struct ior_paired *out, const double *a, const double *b, s
 	if (k == 0)
 		return ior_error_set(IOR_EINVALID, "paired test needs a round with positive values on both sides "
 				     "(%zu rounds given)", n);
+	k = drop_outliers(d, lv, k, &out->excluded);
 	struct tstat s;
 	t_of(&s, d, k, level);
-	out->n = k;
+	out->n = k;   /* the rounds the test used */
 	out->mean = s.mean;
 	out->sd = s.sd;
 	out->ratio = exp(s.mean);
@@ -95,8 +115,8 @@ void ior_paired_decide(struct ior_paired *p, double alpha, double min_effect, bo
 {
 	double pct = (p->ratio - 1) * 100, lo = (p->ratio_lo - 1) * 100, hi = (p->ratio_hi - 1) * 100;
 	char ev[160];
-	snprintf(ev, sizeof(ev), "paired t p = %.3g over %zu rounds held to %g, drift between rounds %.1f%%", p->p,
-		 p->n, alpha, p->drift * 100);
+	snprintf(ev, sizeof(ev), "paired t p = %.3g over %zu rounds (%zu left out as outliers) held to %g, drift between "
+		 "rounds %.1f%%", p->p, p->n, p->excluded, alpha, p->drift * 100);
 	bool significant = p->p < alpha;   /* NAN is not significant */
 	bool meaningful = p->ratio < 1 ? p->ratio_lo <= 1 - min_effect : p->ratio_hi >= 1 + min_effect;
 	bool within = p->ratio_lo >= 1 - min_effect && p->ratio_hi <= 1 + min_effect;

@@ -149,10 +149,10 @@ static size_t ceil_log2(size_t n)
 	return k;
 }
 
-/* 10 seeded trials, the culprit spread over a 64-commit history: named every time, within ceil(log2 N) + 3 builds. */
+/* 6 seeded trials, the culprit spread over a 64-commit history: named every time, within ceil(log2 N) + 3 builds. */
 static void test_culprit_named_in_every_seeded_trial(void)
 {
-	enum { N = 64, TRIALS = 10 };
+	enum { N = 64, TRIALS = 6 };
 	char ids[N][GIT_OID_HEXSZ + 1];
 	size_t worst = 0, total_builds = 0, total_meas = 0, named = 0;
 	for (int t = 0; t < TRIALS; t++) {

@@ -86,6 +86,29 @@ static void test_decide_no_change_and_inconclusive(void)
 	CU_ASSERT_EQUAL(p.verdict, IOR_VERDICT_INCONCLUSIVE);
 }
 
+/* One round in ten hit by a stall (b at half speed) is left out as an outlier of the contrast; the
+ * other nine keep the 5% regression clear. Three stalls in ten are over the cap: none left out. */
+static void test_outlier_round_left_out(void)
+{
+	double a[10], b[10];
+	for (int i = 0; i < 10; i++) {
+		a[i] = 100 * (1 + 0.1 * (i % 3));
+		b[i] = a[i] * 0.95 * (1 + 0.002 * ((i * 7) % 5 - 2));
+	}
+	b[4] = a[4] * 0.5;
+	struct ior_paired p;
+	CU_ASSERT_EQUAL_FATAL(ior_paired_ratio(&p, a, b, 10, 0.95), 0);
+	CU_ASSERT_EQUAL(p.excluded, 1);
+	CU_ASSERT_EQUAL(p.n, 9);
+	NEAR(p.ratio, 0.95, 0.005);
+	ior_paired_decide(&p, 0.01, 0.03, true);
+	CU_ASSERT_EQUAL(p.verdict, IOR_VERDICT_REGRESSION);
+	b[1] = a[1] * 0.5, b[7] = a[7] * 0.5;
+	CU_ASSERT_EQUAL_FATAL(ior_paired_ratio(&p, a, b, 10, 0.95), 0);
+	CU_ASSERT_EQUAL(p.excluded, 0);
+	CU_ASSERT_EQUAL(p.n, 10);
+}
+
 /* Rounds with a value <= 0 or NAN are left out and counted; none usable is an error. */
 static void test_unusable_rounds(void)
 {
@@ -163,6 +186,7 @@ int main(void)
 		IOR_TEST(test_ratio_textbook),
 		IOR_TEST(test_drift_cancels),
 		IOR_TEST(test_decide_no_change_and_inconclusive),
+		IOR_TEST(test_outlier_round_left_out),
 		IOR_TEST(test_unusable_rounds),
 		IOR_TEST(test_position),
 		IOR_TEST(test_round_position_far),
