@@ -637,9 +637,13 @@ int ior_bisect_drive(struct ior_bisect_driver *d, struct ior_bisect_result *res)
 		if (!rc)
 			rc = ior_bisect_log(d->db, d->id, NULL, "refused", reason);
 	} else if (!rc) {
-		if (!strcmp(b.status, "started")) {
-			say(&r, "calibrated: %s\n", reason);
-			rc = ior_bisect_log(d->db, d->id, NULL, "calibrated", reason);
+		bool again = !strcmp(b.status, "refused");   /* run again after a refusal, e.g. with a larger --cap */
+		if (!strcmp(b.status, "started") || again) {
+			char text[1200];
+			snprintf(text, sizeof(text), "%s%s", again ? "recalibrated after the refusal, on every round of the ends so "
+						       "far and the --cap given now: " : "", reason);
+			say(&r, "calibrated: %s\n", text);
+			rc = ior_bisect_log(d->db, d->id, NULL, "calibrated", text);
 			if (!rc)
 				rc = ior_bisect_set_status(d->db, d->id, "running", NULL);
 		}

@@ -18,9 +18,9 @@
  * position between the two ends within the round, so speed shared by the round cancels.
  *
  * Why these defaults (bench/bisect.sh measures them):
- * - alpha 0.001 per look, one-sided toward the nearer end: a bisection makes about log2 N calls and one wrong call sends every later
- *   step into the wrong half, so the per-call error must be well under 1 / log2 N; the looks at 5,
- *   10, ... rounds each spend some of it.
+ * - alpha 0.001 per look, one-sided toward the nearer end: a bisection makes about log2 N calls
+ *   and one wrong call sends every later step into the wrong half, so the per-call error must be
+ *   well under 1 / log2 N; the looks at 5, 10, ... rounds each spend some of it.
  * - a cap of 60 rounds per commit (180 measurements with its ends), 10 calibration rounds first: the
  *   looks at 5, 10 ... rounds decide clear cases early, and the cap sets the smallest findable gap.
  * - the gap must be 1.5 times the smallest one a candidate at the cap is placed at with 95% power:

@@ -8,7 +8,7 @@
 
 
 struct ior_bisect_judge_opts {
-	double alpha;          /* of each look's two-sided paired test (reports/paired.c); one-sided toward the nearer end; default 0.001 */
+	double alpha;          /* of each look's paired test, one-sided toward the nearer end; default 0.001 */
 	size_t calibrate;      /* rounds of both ends before the first look; default 10 */
 	size_t calibrate_cap;  /* rounds of the ends before refusing; default 60 */
 	size_t first;          /* rounds of a candidate before its first look; default 5 */

@@ -19,12 +19,15 @@
 
 /* --- two sides: b against a, round by round ------------------------------------- */
 
+#define IOR_PAIRED_EXCLUDE_MIN 10   /* rounds before an outlier round may be left out */
+
 struct ior_paired {
 	size_t n;                  /* rounds used */
 	size_t skipped;            /* rounds left out: a value <= 0 or NAN */
 	double mean;               /* mean of log(b_i / a_i) */
-	size_t excluded;           /* rounds left out as outliers of the contrast (|modified z| > 3.5, at most one
-				    * in IOR_OUTLIER_CAP_ONE_IN, none when more are flagged), not counted in n */
+	size_t excluded;           /* rounds left out as outliers of the contrast (from IOR_PAIRED_EXCLUDE_MIN rounds
+				    * on: |modified z| > 3.5, at most one in IOR_OUTLIER_CAP_ONE_IN, none when more
+				    * are flagged), not counted in n */
 	double sd;                 /* its sample sd over rounds (the within-round noise of the contrast) */
 	double ratio;              /* exp(mean): b over a, geometric mean of the per-round ratios */
 	double ratio_lo, ratio_hi; /* interval of ratio at the requested level */

@@ -237,6 +237,17 @@ static void test_bad_input(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(errout, "did you mean 'wall_s'?"));
 }
 
+/* A CSV NAME.csv open for writing, its header written, and the database NAME.db it goes into. */
+static FILE *new_csv(const char *name, char *csv, char *db)
+{
+	snprintf(csv, 4096, "%s/%s.csv", ior_test_tmpdir(), name);
+	snprintf(db, 4096, "%s/%s.db", ior_test_tmpdir(), name);
+	FILE *f = fopen(csv, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("host,kernel,device,scheduler,engine,rep,value,unit,metric\n", f);
+	return f;
+}
+
 /* Two schedulers of one run on a machine whose speed swings +-15% from round to round, bfq 5%
  * slower in every round: without rounds the verdict is unpaired and cannot see it; with the
  * rounds an interleaved run records, it pairs them and names the regression. Across kernels
@@ -244,11 +255,7 @@ static void test_bad_input(void)
 static void test_pairs_by_round(void)
 {
 	char csv[4096], db[4096];
-	snprintf(csv, sizeof(csv), "%s/rounds.csv", ior_test_tmpdir());
-	snprintf(db, sizeof(db), "%s/rounds.db", ior_test_tmpdir());
-	FILE *f = fopen(csv, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs("host,kernel,device,scheduler,engine,rep,value,unit,metric\n", f);
+	FILE *f = new_csv("rounds", csv, db);
 	static const double speed[] = { 1.00, 1.15, 0.86, 1.08, 0.90, 1.13, 0.88, 1.02 };
 	for (int i = 0; i < 8; i++) {
 		double wobble = 1 + 0.004 * ((i * 3) % 5 - 2);
@@ -278,14 +285,10 @@ static void test_pairs_by_round(void)
 static void test_check_bad_error_alone(void)
 {
 	char csv[4096], db[4096];
-	snprintf(csv, sizeof(csv), "%s/labels.csv", ior_test_tmpdir());
-	snprintf(db, sizeof(db), "%s/labels.db", ior_test_tmpdir());
-	FILE *f = fopen(csv, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs("host,kernel,device,scheduler,engine,rep,value,unit\n", f);
+	FILE *f = new_csv("labels", csv, db);
 	for (int k = 0; k < 3; k++)
 		for (int i = 1; i <= 5; i++)
-			fprintf(f, "h,%s,vda,none,e,%d,%d,IOPS\n", (const char *[]){ "abc", "def", "ghi" }[k], i, 100 + i);
+			fprintf(f, "h,%s,vda,none,e,%d,%d,IOPS,\n", (const char *[]){ "abc", "def", "ghi" }[k], i, 100 + i);
 	fclose(f);
 	CU_ASSERT_EQUAL_FATAL(ioregress((char *[]){ "--db", db, "import", csv, NULL }), 0);
 	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", db, "check", "--baseline", "abc", "--bad", "ghi", "--candidate",
