@@ -22,6 +22,12 @@
  * replay git's halving on the same model with one oracle call per commit: 5 samples of the
  * candidate against 5 of the good end measured once (check, mmtests, lkp), or against 5 of
  * each end (check --bad). A build is a commit measured for the first time, ends included.
+ *
+ * Measured (IOR_BISECT_OLD=main bench/bisect.sh 200 1 - 1, load ~20 on 2 cores, same seeds): the old
+ * driver (ends measured in blocks, candidates judged against them) 56.0% right, 17.5% confidently
+ * wrong (34.0% at drift scale 0.75-1), 77% within log2 N + 3 builds; the round driver 58.0% right,
+ * 0.0% wrong, 39.0% refused (the 1.5 x margin refuses drops under ~2 x the noise), 97% within the
+ * budget; drop/noise >= 2: 96.9% right, 0 wrong.
  */
 
 struct model {
