@@ -88,6 +88,17 @@ void ior_test_linear_repo(const char *path, size_t n, size_t culprit, long nobui
 	git_libgit2_shutdown();
 }
 
+/* Writes text to dir/name; path (len bytes) gets the file's path, which is returned. */
+static const char *write_script(char *path, size_t len, const char *dir, const char *name, const char *text)
+{
+	snprintf(path, len, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
 const char *ior_test_measure_script(const char *dir, double cov)
 {
 	static char path[1024];
@@ -100,10 +111,48 @@ const char *ior_test_measure_script(const char *dir, double cov)
 		 "  srand(s * 100003 + c * 7919); u1 = rand(); u2 = rand(); if (u1 < 1e-12) u1 = 1e-12\n"
 		 "  printf \"%%.4f\\n\", l * (1 + cov * sqrt(-2 * log(u1)) * cos(6.283185307 * u2)) }'\n",
 		 cov, dir, dir, cov);
-	snprintf(path, sizeof(path), "%s/measure.sh", dir);
-	FILE *f = fopen(path, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
+	return write_script(path, sizeof(path), dir, "measure.sh", text);
+}
+
+const char *ior_test_measure_script_drift(const char *dir, double cov, double walk, double step)
+{
+	static char path[1024];
+	size_t len = sizeof(path);
+	char text[4096];
+	/* the machine's speed at call c, the same for every caller at that call: a mean-reverting random
+	 * walk of walk per call, and a step of +-step (at least half of it) with probability 1/25 per call,
+	 * both from the seed alone, so the drift is the test's own and replays exactly */
+	snprintf(text, sizeof(text),
+		 "#!/bin/sh\n"
+		 "# one sample: the checked-out commit's level with %g noise, times a drifting machine speed\n"
+		 "c=$(cat '%s/calls' 2>/dev/null || echo 0); c=$((c + 1)); echo $c > '%s/calls'\n"
+		 "awk -v s=\"${IOR_TEST_SEED:-1}\" -v c=\"$c\" -v l=\"$(cat level)\" -v cov=%g -v walk=%g -v step=%g "
+		 "'function g() { u1 = rand(); u2 = rand(); if (u1 < 1e-12) u1 = 1e-12\n"
+		 "  return sqrt(-2 * log(u1)) * cos(6.283185307 * u2) }\n"
+		 "BEGIN { srand(s * 7 + 1); w = 0; f = 0\n"
+		 "  for (i = 1; i <= c; i++) { w = 0.97 * w + walk * g(); if (rand() < 0.04) {\n"
+		 "    d = step * (0.5 + rand() / 2); f = (f > 0 || (f == 0 && rand() < 0.5)) ? -d : d } }\n"
+		 "  srand(s * 100003 + c * 7919)\n"
+		 "  printf \"%%.4f\\n\", l * exp(w + f) * (1 + cov * g()) }'\n",
+		 cov, dir, dir, cov, walk, step);
+	return write_script(path, len, dir, "measure_drift.sh", text);
+}
+
+const char *ior_test_path_in(const char *name)
+{
+	static char p[4][1024];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(p[k], sizeof(p[k]), "%s/%s", ior_test_tmpdir(), name);
+	return p[k];
+}
+
+size_t ior_test_builds_in(const char *text)
+{
+	const char *p = strstr(text, " build(s), ");
+	if (!p)
+		return 999;
+	while (p > text && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return strtoul(p, NULL, 10);
 }

@@ -23,4 +23,14 @@ void ior_test_linear_repo(const char *path, size_t n, size_t culprit, long nobui
  * call seeded from IOR_TEST_SEED and a call counter in dir; written to dir/measure.sh. */
 const char *ior_test_measure_script(const char *dir, double cov);
 
+/* The same on a machine whose speed drifts with the call counter in dir: a random walk of walk
+ * (log units) per call and steps of +-step (half to all of it) now and then, the whole path drawn
+ * from IOR_TEST_SEED; written to dir/measure_drift.sh. */
+const char *ior_test_measure_script_drift(const char *dir, double cov, double walk, double step);
+
+/* name under the test's directory (four static buffers, used in turn). */
+const char *ior_test_path_in(const char *name);
+/* The builds a bisect run's last line reports ("N build(s), ..."), 999 when it has none. */
+size_t ior_test_builds_in(const char *text);
+
 #endif
