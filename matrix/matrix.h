@@ -26,6 +26,7 @@ struct ior_matrix_settings {
 	uint64_t max_cells;        /* a matrix that expands past this many cells is refused (sweeps multiply) */
 	uint64_t warmup;           /* warm-up repetitions per cell before the measured ones; an engine's own wins */
 	char *compare;             /* the comparisons the matrix exists for, "AXIS: A B[, AXIS: A B...]"; NULL none */
+	double deadline;           /* seconds a repetition may overrun its expected end before its cell fails */
 };
 
 /* One comparison a matrix declares (compare = engine: plain nested): the report answers it first. */

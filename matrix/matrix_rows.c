@@ -49,6 +49,10 @@ static const struct ior_option settings_rows[] = {
 	  .def = "0", .help = "order = random: the seed (0: chosen at run time); the run records the one used" },
 	{ .name = "warmup", .type = IOR_OPT_UINT, .offset = SETTING(warmup), .min = 0, .max = 10000, .def = "0",
 	  .help = WARMUP_HELP " (an engine's own warmup wins)" },
+	{ .name = "deadline", .type = IOR_OPT_DURATION, .offset = SETTING(deadline), .min = 0.1, .max = 86400,
+	  .def = "30s",
+	  .help = "how long past a repetition's expected end (runtime + ramp_time), or without progress, an engine "
+		  "waits for its requests or its tool before it fails the cell with the reason and the run goes on" },
 	IOR_OPTION_END
 };
 
