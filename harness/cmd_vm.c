@@ -147,6 +147,12 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		ior_cmd_error_last();
 		return 1;
 	}
+	/* package names checked against apt's lists before anything is fetched or booted */
+	for (size_t i = 0; i < a.nkernels; i++)
+		if (!strchr(a.kernels[i], '/') && ior_vm_package_check(a.kernels[i]) != IOR_OK) {
+			ior_cmd_error_last();
+			return 2;
+		}
 	a.vm.o.progress = !ctx->quiet;
 	a.vm.o.machine.live = !ctx->quiet;
 	ior_stop_install_handlers();

@@ -43,6 +43,13 @@ int ior_vm_kernel_resolve(struct ior_vm_kernel *k, const char *spec, const char 
  * naming the package, for a name that names no release: a metapackage (linux-image-cloud-amd64),
  * debug symbols (-dbg, -dbgsym), or no kernel image package at all. */
 int ior_vm_package_release(const char *package, char *release, size_t len);
+/* Checks a package name against apt's lists before anything is fetched: IOR_OK for a bootable
+ * linux-image package apt knows (or when apt-cache cannot run); otherwise IOR_EINVALID (a release
+ * string, a metapackage, a debug package) or IOR_ENOTFOUND, each with the bootable names that hold
+ * what was given ("did you mean 'linux-image-6.1.0-47-cloud-amd64', ...?"). */
+int ior_vm_package_check(const char *name);
+/* "vm: downloading 'NAME' VERSION (26.4 MB) with apt-get download" on stderr, size from apt-cache. */
+void ior_vm_package_announce(const char *name);
 /* $XDG_CACHE_HOME/ioregress/kernels, or ~/.cache/ioregress/kernels. */
 void ior_vm_default_cache(char *out, size_t len);
 
