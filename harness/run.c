@@ -215,6 +215,8 @@ static int run_body(struct ior_db *db, const struct ior_matrix *m, const struct 
 		size_t cells = count_cells(m, devs);
 		ior_progress_start(&runner.progress, opts->progress, cells, reps_total(m, cells));
 		runner.progress.beat = ior_vm_guest_results() != NULL;
+		if (runner.progress.beat)
+			ior_vm_guest_beat(0, "run %lld: %zu cells", (long long)summary->run_id, cells);
 		rc = run_cells(&runner, devs);
 		ior_progress_finish(&runner.progress);
 	}
