@@ -28,8 +28,46 @@ struct model {
 	size_t n, culprit;   /* commits c1..cn; c[culprit..n] are slow */
 	double drop, cov;
 	struct ior_rng rng;
+	/* the machine's drift: log speed = walk + step + cycle, simulated time advancing per
+	 * measurement (IOR_SIM_MEASURE_S) and per build (IOR_SIM_BUILD_S) */
+	double k;            /* drift scale of the trial, 0..1: 0 is the stationary machine */
+	double now;          /* simulated seconds */
+	double walk, step, lo, hi;   /* current walk and step level; the speed's range seen */
+	struct ior_rng drng;
 };
 static struct model M;
+
+#define IOR_SIM_MEASURE_S 10.0
+#define IOR_SIM_BUILD_S 60.0
+#define IOR_SIM_WALK_PER_MIN 0.05    /* sigma of the walk per simulated minute at k = 1 */
+#define IOR_SIM_REVERT_S 600.0       /* the walk returns toward 0 with this time constant */
+#define IOR_SIM_STEP_EVERY_S 1200.0  /* a step change on average this often at k = 1 */
+#define IOR_SIM_CYCLE_S 1800.0       /* the slow cycle's period */
+#define IOR_SIM_CYCLE_AMP 0.05       /* and its amplitude at k = 1 */
+
+/* Time passes: the walk moves (Ornstein-Uhlenbeck, so it stays bounded), a step of 10-20% comes at
+ * random times (at rate k), the other way from the last one so the machine does not run away. */
+static void advance(double dt)
+{
+	M.now += dt;
+	if (M.k == 0)
+		return;
+	double a = exp(-dt / IOR_SIM_REVERT_S);
+	double sd = IOR_SIM_WALK_PER_MIN * M.k * sqrt(IOR_SIM_REVERT_S / 120.0 * (1 - a * a));
+	M.walk = M.walk * a + sd * ior_rng_normal(&M.drng);
+	if (ior_rng_uniform(&M.drng) < M.k * dt / IOR_SIM_STEP_EVERY_S) {
+		double size = 0.10 + 0.10 * ior_rng_uniform(&M.drng);
+		M.step = M.step > 0 ? -size / 2 : M.step < 0 ? size / 2 : (ior_rng_uniform(&M.drng) < 0.5 ? -size : size) / 2;
+	}
+	double sp = M.walk + M.step + IOR_SIM_CYCLE_AMP * M.k * sin(6.283185307 * M.now / IOR_SIM_CYCLE_S);
+	M.lo = sp < M.lo ? sp : M.lo;
+	M.hi = sp > M.hi ? sp : M.hi;
+}
+
+static double speed(void)
+{
+	return exp(M.walk + M.step + IOR_SIM_CYCLE_AMP * M.k * sin(6.283185307 * M.now / IOR_SIM_CYCLE_S));
+}
 
 static double level_of(const char *id)
 {
@@ -41,7 +79,8 @@ static double level_of(const char *id)
 
 static double draw(double level)
 {
-	return level * (1 + M.cov * ior_rng_normal(&M.rng));
+	advance(IOR_SIM_MEASURE_S);
+	return level * speed() * (1 + M.cov * ior_rng_normal(&M.rng));
 }
 
 /* --- the simulated source and measuring step ------------------------------------- */
@@ -81,6 +120,7 @@ static int sim_build(struct ior_bisect_measure *m, const char *id, enum ior_step
 	(void)m, (void)id, (void)len;
 	*out = IOR_STEP_OK;
 	image[0] = '\0';
+	advance(IOR_SIM_BUILD_S);
 	return IOR_OK;
 }
 
@@ -246,6 +286,7 @@ static long run_git(enum oracle o, size_t *builds, size_t *samples)
 			c[i] = draw(level_of(id));
 		}
 		(*builds)++, *samples += REPS;
+		advance(IOR_SIM_BUILD_S);
 		int v = oracle_says(o, good, bad, c);
 		if (v == 0)
 			lo = pick;
@@ -264,8 +305,9 @@ int main(int argc, char **argv)
 	uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
 	struct ior_bisect_judge_opts o;
 	ior_bisect_judge_opts_default(&o);
-	if (argc > 3)
+	if (argc > 3 && strcmp(argv[3], "-"))
 		o.cap = o.calibrate_cap = strtoul(argv[3], NULL, 10);
+	double kmax = argc > 4 ? strtod(argv[4], NULL) : 0;   /* drift scale: 0 stationary, 1 the most */
 	char path[512] = "/tmp/ior-bench-bisect-XXXXXX";
 	int fd = mkstemp(path);
 	if (fd < 0)
@@ -288,6 +330,13 @@ int main(int argc, char **argv)
 	struct tally by_gap[4] = { { .name = "  drop/noise < 1" }, { .name = "  drop/noise 1-2" },
 				   { .name = "  drop/noise 2-4" }, { .name = "  drop/noise >= 4" } };
 	size_t in_gap[4] = { 0 };
+	/* and by the trial's drift scale (the machine's property; the drift seen during a bisection also
+	 * grows with how long it ran, so a refusal in minutes sees little of it) */
+	struct tally by_drift[4] = { { .name = "  drift scale 0-0.25" }, { .name = "  drift scale 0.25-0.5" },
+				     { .name = "  drift scale 0.5-0.75" }, { .name = "  drift scale 0.75-1" } };
+	struct tally upto20 = { .name = "  seen drift <= 20%" };
+	size_t in_drift[4] = { 0 }, n20 = 0;
+	double seen[4] = { 0 };
 	struct ior_rng setup;
 	ior_rng_seed(&setup, seed);
 	for (size_t t = 0; t < trials; t++) {
@@ -295,7 +344,10 @@ int main(int argc, char **argv)
 		M.culprit = 1 + ior_rng_below(&setup, M.n);
 		M.drop = 0.05 + 0.15 * ior_rng_uniform(&setup);
 		M.cov = 0.02 + 0.08 * ior_rng_uniform(&setup);
+		M.k = kmax * ior_rng_uniform(&setup);
 		ior_rng_seed(&M.rng, seed * 1000003 + t);
+		ior_rng_seed(&M.drng, seed * 7000003 + t);
+		M.now = M.walk = M.step = M.lo = M.hi = 0;
 		long named;
 		bool refused;
 		size_t builds, samples;
@@ -312,13 +364,30 @@ int main(int argc, char **argv)
 			k++;
 		count(&by_gap[k], named, refused, builds, samples);
 		in_gap[k]++;
+		double drift = expm1(M.hi - M.lo);
+		size_t dk = kmax > 0 ? (size_t)(4 * M.k / kmax) : 0;
+		dk = dk > 3 ? 3 : dk;
+		count(&by_drift[dk], named, refused, builds, samples);
+		in_drift[dk]++;
+		seen[dk] += drift;
+		if (drift <= 0.20) {
+			count(&upto20, named, refused, builds, samples);
+			n20++;
+		}
+		if (getenv("IOR_BENCH_VERBOSE") && !refused && named != (long)M.culprit)
+			fprintf(stderr, "  drift %.1f%% (k %.2f)\n", drift * 100, M.k);
 		for (int g = 0; g < NORACLE; g++) {
+			ior_rng_seed(&M.drng, seed * 7000003 + t);   /* each method meets the same machine */
+			M.now = M.walk = M.step = M.lo = M.hi = 0;
 			long gn = run_git((enum oracle)g, &builds, &samples);
 			count(&git[g], gn, false, builds, samples);
 		}
 	}
-	printf("%zu simulated bisections (seed %llu): N 64-1024 commits, drop 5-20%%, noise (CoV) 2-10%%, gaussian\n",
-	       trials, (unsigned long long)seed);
+	printf("%zu simulated bisections (seed %llu): N 64-1024 commits, drop 5-20%%, noise (CoV) 2-10%%, gaussian; "
+	       "drift scale 0-%g (walk %.0f%%/min, steps 10-20%% every %.0f min, cycle %.0f%% over %.0f min at 1; "
+	       "%.0f s a measurement, %.0f s a build)\n", trials, (unsigned long long)seed, kmax,
+	       IOR_SIM_WALK_PER_MIN * 100, IOR_SIM_STEP_EVERY_S / 60, IOR_SIM_CYCLE_AMP * 100, IOR_SIM_CYCLE_S / 60,
+	       IOR_SIM_MEASURE_S, IOR_SIM_BUILD_S);
 	printf("ioregress: alpha %g, ends %zu-%zu samples, a commit %zu + %zu per look up to %zu, confirmation %zu\n\n",
 	       o.alpha, o.calibrate, o.calibrate_cap, o.first, o.step, o.cap, o.confirm);
 	printf("%-26s %7s %7s %7s %7s %8s %7s %5s %9s\n", "method", "right", "wrong", "none", "refused", "builds",
@@ -331,6 +400,15 @@ int main(int argc, char **argv)
 	for (int k = 0; k < 4; k++)
 		if (in_gap[k])
 			print(&by_gap[k], in_gap[k]);
+	printf("\nioregress bisect by drift scale (of at most %g; bisections in each: %zu %zu %zu %zu; mean drift seen "
+	       "during them: %.0f%% %.0f%% %.0f%% %.0f%%):\n", kmax, in_drift[0], in_drift[1], in_drift[2], in_drift[3],
+	       in_drift[0] ? 100 * seen[0] / (double)in_drift[0] : 0, in_drift[1] ? 100 * seen[1] / (double)in_drift[1] : 0,
+	       in_drift[2] ? 100 * seen[2] / (double)in_drift[2] : 0, in_drift[3] ? 100 * seen[3] / (double)in_drift[3] : 0);
+	for (int k = 0; k < 4; k++)
+		if (in_drift[k])
+			print(&by_drift[k], in_drift[k]);
+	if (n20)
+		print(&upto20, n20);
 	printf("\nright: the culprit named; wrong: another commit named as the culprit (confidently wrong); none: a range "
 	       "or no answer; refused: ioregress declined at calibration. builds: commits measured for the first time, "
 	       "ends included; <=budget: share within log2 N + 3; worst: the most builds over it.\n");

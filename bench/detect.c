@@ -2,6 +2,7 @@
 /* Detection benchmark: false-positive rate and power of ioregress's verdict against the mmtests and lkp-tests rules on synthetic kernel pairs. */
 #include "reports/adaptive.h"
 #include "reports/compare.h"
+#include "reports/paired.h"
 #include "reports/stats.h"
 #include "reports/trend.h"
 
@@ -419,6 +420,73 @@ static void within_kernel(void)
 	printf("worst FPR %.1f%% (target <= 1%%)\n", worst);
 }
 
+/* --- paired by round against unpaired, under drift shared by the round ------------- */
+
+static const char *const drift_name[] = { "none", "= noise", "walk 5%", "steps 20%" };
+enum { NDRIFT = 4 };
+
+/* n rounds, each with one value of a and one of b, both times the round's speed: none, a factor of
+ * the noise's size, a random walk of 5% per round, or steps of +-20% at random rounds (p 0.3). */
+static void fill_rounds(double *a, double *b, size_t n, double ma, double mb, double cov, enum noise kind, int drift)
+{
+	double walk = 0, step = 0;
+	for (size_t i = 0; i < n; i++) {
+		double d = 0;
+		if (drift == 1)
+			d = cov * ior_rng_normal(&rng);
+		else if (drift == 2)
+			d = walk += 0.05 * ior_rng_normal(&rng);
+		else if (drift == 3) {
+			if (ior_rng_uniform(&rng) < 0.3)
+				step = step > 0 ? -0.1 : 0.1;
+			d = step;
+		}
+		a[i] = sample(ma, cov, kind) * exp(d);
+		b[i] = sample(mb, cov, kind) * exp(d);
+	}
+}
+
+/* 1 regression (b worse: lower), -1 improvement, 0 otherwise: the paired verdict (higher is better). */
+static int paired_says(const double *a, const double *b, size_t n)
+{
+	struct ior_paired p;
+	if (ior_paired_ratio(&p, a, b, n, 0.95))
+		return 0;
+	ior_paired_decide(&p, cmp.alpha, cmp.min_effect, true);
+	return p.verdict == IOR_VERDICT_REGRESSION ? 1 : p.verdict == IOR_VERDICT_IMPROVEMENT ? -1 : 0;
+}
+
+/* Measured: see the table's last line and the closing note of issue 21. */
+static void paired_table(size_t n)
+{
+	printf("\nPaired by round (reports/paired.c) against unpaired (ior_compare), drift shared by the round, %zu rounds, "
+	       "%% of %zu\n", n, trials);
+	printf("%-5s %-9s %-9s | %-19s | %s\n", "CoV", "noise", "drift", "FPR unpaired/paired",
+	       "power at -4 x CoV unpaired/paired");
+	double worst = 0, weakest = 100;
+	double a[CAP], b[CAP];
+	for (int c = 0; c < NCOV; c++)
+		for (int k = 0; k < NNOISE; k++)
+			for (int dr = 0; dr < NDRIFT; dr++) {
+				size_t fu = 0, fp = 0, hu = 0, hp = 0;
+				for (size_t t = 0; t < trials; t++) {
+					fill_rounds(a, b, n, 100, 100, covs[c], k, dr);
+					fu += ioregress_says(a, n, b, n, NULL) != 0;
+					fp += paired_says(a, b, n) != 0;
+					fill_rounds(a, b, n, 100, 100 * (1 - 4 * covs[c]), covs[c], k, dr);
+					hu += ioregress_says(a, n, b, n, NULL) == -1;
+					hp += paired_says(a, b, n) == 1;
+				}
+				printf("%3.0f%%  %-9s %-9s | %6.1f %6.1f        | %6.1f %6.1f\n", covs[c] * 100, noise_name[k],
+				       drift_name[dr], pct(fu), pct(fp), pct(hu), pct(hp));
+				worst = pct(fp) > worst ? pct(fp) : worst;
+				if (k == GAUSS)
+					weakest = pct(hp) < weakest ? pct(hp) : weakest;
+			}
+	printf("paired: worst FPR %.1f%% (target <= 1%%), weakest power on gaussian noise %.1f%% (target >= 90%%)\n", worst,
+	       weakest);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t seed = 1;
@@ -451,6 +519,10 @@ int main(int argc, char **argv)
 		welch_level_ceiling();
 		return 0;
 	}
+	if (argc > 4 && strcmp(argv[4], "paired") == 0) {  /* paired by round against unpaired under drift */
+		paired_table(argc > 5 ? strtoul(argv[5], NULL, 10) : 5);
+		return 0;
+	}
 	if (argc > 4 && strcmp(argv[4], "within") == 0) {  /* the within-kernel table alone */
 		within_kernel();
 		return 0;
@@ -462,5 +534,6 @@ int main(int argc, char **argv)
 	power_grid();
 	trend_table();
 	within_kernel();
+	paired_table(5);
 	return 0;
 }

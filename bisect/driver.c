@@ -19,8 +19,7 @@ struct run {
 	char **good_ids, *bad_id;
 	size_t ngood;
 	char current[96];              /* what the source has prepared, "" unknown */
-	double *good, *bad;            /* the ends' samples */
-	size_t ng, nb;
+	struct ior_bisect_calibration cal;  /* the ends' gap, noise and drift from their rounds */
 };
 
 static void say(const struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -85,8 +84,8 @@ static int built(struct run *r, const char *id, bool *ok, char *image, size_t le
 	return IOR_OK;
 }
 
-/* One measurement of a built commit, its samples stored and logged; *ok false when it failed. */
-static int measure(struct run *r, const char *id, bool *ok)
+/* One measurement of a built commit in a round, its samples stored and logged; *ok false when it failed. */
+static int measure(struct run *r, const char *id, size_t round, bool *ok)
 {
 	struct ior_bisect_driver *d = r->d;
 	if (stopped() || prepare(r, id))
@@ -97,27 +96,55 @@ static int measure(struct run *r, const char *id, bool *ok)
 	int rc = d->m->measure(d->m, id, &x, &n, &o);
 	*ok = !rc && o == IOR_STEP_OK;
 	char detail[2048];
-	size_t len = 0;
-	detail[0] = '\0';
+	size_t len = (size_t)snprintf(detail, sizeof(detail), "round=%zu ", round);
 	for (size_t i = 0; i < n && len < sizeof(detail) - 32; i++)
 		len += (size_t)snprintf(detail + len, sizeof(detail) - len, "%s%.17g", i ? " " : "", x[i]);
+	if (len && detail[len - 1] == ' ')
+		detail[len - 1] = '\0';
 	if (!rc && *ok)
-		rc = ior_bisect_samples_add(d->db, d->id, id, x, n);
+		rc = ior_bisect_samples_add_round(d->db, d->id, id, x, n, round);
 	if (!rc)
 		rc = ior_bisect_log(d->db, d->id, id, "measure", *ok ? detail : ior_step_outcome_name(o));
 	free(x);
 	return rc;
 }
 
-static int reload_ends(struct run *r)
+/* One round: each of ids measured once, one after another, the order rotated with the round
+ * number (and reversed every other cycle) so no commit is always first or last. *failed gets the
+ * index of a commit whose measurement failed, or k. */
+static int measure_round(struct run *r, const char *const *ids, size_t k, size_t *failed)
 {
-	free(r->good), free(r->bad);
-	r->good = r->bad = NULL;
-	return ior_bisect_samples_get(r->d->db, r->d->id, r->good_ids[0], &r->good, &r->ng) ||
-	       ior_bisect_samples_get(r->d->db, r->d->id, r->bad_id, &r->bad, &r->nb);
+	size_t round;
+	*failed = k;
+	if (ior_bisect_round_next(r->d->db, r->d->id, &round))
+		return IOR_ERROR;
+	for (size_t j = 0; j < k; j++) {
+		size_t at = (round + ((round / k) % 2 ? k - 1 - j : j)) % k;
+		bool ok;
+		if (measure(r, ids[at], round, &ok))
+			return IOR_ERROR;
+		if (!ok) {
+			*failed = at;
+			return IOR_OK;
+		}
+	}
+	return IOR_OK;
 }
 
-/* Both ends, interleaved (good, bad, good, bad ...) until the judge is satisfied or refuses. */
+/* A round of both ends, or an error naming the end that cannot be measured. */
+static int ends_round(struct run *r, const char *const *ends)
+{
+	size_t failed;
+	if (measure_round(r, ends, 2, &failed))
+		return IOR_ERROR;
+	if (failed < 2)
+		return ior_error_set(IOR_EINVALID, "the %s end '%s' cannot be measured", failed ? "bad" : "good",
+				     ends[failed]);
+	return IOR_OK;
+}
+
+/* Both ends in rounds until the judge is satisfied or refuses; every round of both ends so far
+ * counts (a resumed bisection recalibrates on all of them). */
 static int calibrate(struct run *r, bool *refused, char *reason, size_t len)
 {
 	struct ior_bisect_driver *d = r->d;
@@ -131,21 +158,20 @@ static int calibrate(struct run *r, bool *refused, char *reason, size_t len)
 			return ior_error_set(IOR_EINVALID, "the %s end '%s' does not build", e ? "bad" : "good", ends[e]);
 	}
 	for (;;) {
-		if (reload_ends(r))
+		struct ior_bisect_rounds rd;
+		if (ior_bisect_rounds_get(d->db, d->id, ends, 2, 1, &rd))
 			return IOR_ERROR;
-		enum ior_bisect_call c = ior_bisect_calibrated(r->good, r->ng, r->bad, r->nb, &d->o, reason, len);
+		double g[rd.n ? rd.n : 1], b[rd.n ? rd.n : 1];
+		for (size_t i = 0; i < rd.n; i++)
+			g[i] = rd.v[2 * i], b[i] = rd.v[2 * i + 1];
+		enum ior_bisect_call c = ior_bisect_calibrated(&r->cal, g, b, rd.n, &d->o, reason, len);
+		ior_bisect_rounds_free(&rd);
 		if (c != IOR_CALL_MORE) {
 			*refused = c == IOR_CALL_SKIP;
 			return IOR_OK;
 		}
-		for (int e = 0; e < 2; e++) {
-			bool ok;
-			if (measure(r, ends[e], &ok))
-				return IOR_ERROR;
-			if (!ok)
-				return ior_error_set(IOR_EINVALID, "the %s end '%s' cannot be measured", e ? "bad" : "good",
-						     ends[e]);
-		}
+		if (ends_round(r, ends))
+			return IOR_ERROR;
 	}
 }
 
@@ -158,64 +184,65 @@ static int mark(struct run *r, const char *id, enum ior_bisect_mark m, const cha
 	return ior_bisect_mark_set(d->db, d->id, id, m, reason) || ior_bisect_log(d->db, d->id, id, event, detail);
 }
 
-/* The ends get as many samples as the candidate judged against them (up to calibrate_cap),
- * interleaved: with 10 samples an end's estimate can sit 2 standard errors off, and a candidate
- * measured 30 or 60 times would be judged against that error rather than the end. */
-static int grow_ends(struct run *r, size_t n)
-{
-	struct ior_bisect_driver *d = r->d;
-	size_t target = n < d->o.calibrate_cap ? n : d->o.calibrate_cap;
-	while (r->ng < target || r->nb < target) {
-		const char *ends[2] = { r->good_ids[0], r->bad_id };
-		for (int e = 0; e < 2; e++) {
-			bool ok;
-			if (measure(r, ends[e], &ok))
-				return IOR_ERROR;
-			if (!ok)
-				return ior_error_set(IOR_EINVALID, "the %s end '%s' cannot be measured", e ? "bad" : "good", ends[e]);
-		}
-		if (reload_ends(r))
-			return IOR_ERROR;
-	}
-	return IOR_OK;
-}
+/* Unstable rounds of one commit before it is skipped: at least this many, and as many as it has
+ * stable ones (a step change now and then is re-measured; a machine that keeps moving is not). */
+#define IOR_BISECT_MAX_UNSTABLE 6
 
-/* Samples of id until the judge calls it (cap: the judge's cap); *call gets the call. The judge
- * looks only at the counts it asked for (5, 10, 15 ...), not after every sample: each look spends
- * some of the error rate. */
-static int judge_until(struct run *r, const char *id, size_t at_least, size_t cap, enum ior_bisect_call *call,
-		       char *reason, size_t len)
+/* Rounds of the good end, id and the bad end (from round `from` on) until the judge calls id
+ * (cap: the judge's cap, in stable rounds); *call gets the call and reason the words. A round the
+ * machine moved in (ior_bisect_round_unstable) is measured again, not judged. The judge looks only
+ * at the counts it asked for (5, 10, 15 ... rounds): each look spends some of the error rate. */
+static int judge_until(struct run *r, const char *id, size_t from, size_t at_least, size_t cap,
+		       enum ior_bisect_call *call, char *reason, size_t len)
 {
 	struct ior_bisect_driver *d = r->d;
+	const char *ids[3] = { r->good_ids[0], id, r->bad_id };
 	size_t need = at_least;
 	for (;;) {
-		double *x = NULL;
-		size_t n = 0;
-		if (ior_bisect_samples_get(d->db, d->id, id, &x, &n))
+		struct ior_bisect_rounds rd;
+		if (ior_bisect_rounds_get(d->db, d->id, ids, 3, from, &rd))
 			return IOR_ERROR;
-		bool end = !strcmp(id, r->good_ids[0]) || !strcmp(id, r->bad_id);
-		if (n >= need && !end && grow_ends(r, n)) {
-			free(x);
-			return IOR_ERROR;
+		double g[rd.n ? rd.n : 1], x[rd.n ? rd.n : 1], b[rd.n ? rd.n : 1];
+		size_t n = 0, unstable = 0;
+		char why[256] = "";
+		for (size_t i = 0; i < rd.n; i++) {
+			const double *v = rd.v + 3 * i;
+			if (ior_bisect_round_unstable(&r->cal, v[0], v[1], v[2], why, sizeof(why))) {
+				unstable++;
+				continue;
+			}
+			g[n] = v[0], x[n] = v[1], b[n++] = v[2];
+		}
+		ior_bisect_rounds_free(&rd);
+		if (unstable >= IOR_BISECT_MAX_UNSTABLE && unstable >= n) {
+			*call = IOR_CALL_SKIP;
+			snprintf(reason, len, "unstable: the machine moved within %zu of its %zu rounds (last: %s), so its "
+				 "position between the ends cannot be trusted", unstable, unstable + n, why);
+			return IOR_OK;
 		}
 		if (n >= need) {
-			*call = ior_bisect_judge(r->good, r->ng, r->bad, r->nb, x, n, cap, &d->o, &need, NULL, reason, len);
+			*call = ior_bisect_judge(&r->cal, g, x, b, n, cap, &d->o, &need, reason, len);
 			if (n >= need && *call == IOR_CALL_MORE)
 				need = n + 1;
 		} else {
 			*call = IOR_CALL_MORE;
 		}
-		free(x);
-		if (*call != IOR_CALL_MORE)
+		if (*call != IOR_CALL_MORE) {
+			if (unstable && strlen(reason) + 64 < len)
+				snprintf(reason + strlen(reason), len - strlen(reason), "; %zu round(s) measured again", unstable);
 			return IOR_OK;
-		bool ok;
-		if (measure(r, id, &ok))
+		}
+		size_t failed;
+		if (measure_round(r, ids, 3, &failed))
 			return IOR_ERROR;
-		if (!ok) {
+		if (failed == 1) {
 			*call = IOR_CALL_SKIP;
 			snprintf(reason, len, "its measurement failed");
 			return IOR_OK;
 		}
+		if (failed < 3)
+			return ior_error_set(IOR_EINVALID, "the %s end '%s' cannot be measured", failed ? "bad" : "good",
+					     ids[failed]);
 	}
 }
 
@@ -235,12 +262,14 @@ static int step(struct run *r, size_t node, bool *undecided)
 	if (ior_bisect_same_image(d->db, d->id, id, image, &same, other, sizeof(other), &m))
 		return IOR_ERROR;
 	if (same) {
-		snprintf(reason, sizeof(reason), "its kernel image is identical to %s's, which was %s", shortid(other),
-			 ior_bisect_mark_name(m));
+		bool end = !strcmp(other, r->good_ids[0]) || !strcmp(other, r->bad_id);
+		snprintf(reason, sizeof(reason), "its build artifact is identical to %s's (%s), %s %s: not measured",
+			 end ? (m == IOR_MARK_GOOD ? "the good end" : "the bad end") : shortid(other), shortid(image),
+			 end ? "so it takes that end's verdict," : "which was", ior_bisect_mark_name(m));
 		return mark(r, id, m, reason, "mark");
 	}
 	enum ior_bisect_call c;
-	if (judge_until(r, id, 0, d->o.cap, &c, reason, sizeof(reason)))
+	if (judge_until(r, id, 1, 0, d->o.cap, &c, reason, sizeof(reason)))
 		return IOR_ERROR;
 	*undecided = c == IOR_CALL_SKIP;
 	m = c == IOR_CALL_GOOD ? IOR_MARK_GOOD : c == IOR_CALL_BAD ? IOR_MARK_BAD : IOR_MARK_SKIP;
@@ -254,31 +283,88 @@ static const char *confirm_parent(const struct run *r, size_t culprit)
 	return c->nparents ? r->g.nodes[c->parents[0]].id : r->good_ids[0];
 }
 
-/* How many samples the culprit and its parent need for the confirmation: at least o.step more
- * than the judgement that marked each saw, and o.confirm in all. Stored in the log when first
- * set, so a resumed or replayed bisection confirms against the same counts. */
-static int confirm_targets(struct run *r, const char *c, const char *p, size_t *tc, size_t *tp)
+/* The confirmation's own rounds: the first round it may use and how many stable ones it needs
+ * (o.confirm, then o.step more each time the two are not yet apart). Stored in the log ("FROM
+ * PARENT TARGET") when first set, so a resumed or replayed bisection confirms on the same rounds;
+ * nothing measured before it counts, so the verdict rests on fresh rounds only. */
+static int confirm_targets(struct run *r, const char *c, const char *p, size_t *from, size_t *target)
 {
 	struct ior_bisect_driver *d = r->d;
-	char detail[256];
+	char detail[256], parent[96];
 	bool found;
 	if (ior_bisect_log_last(d->db, d->id, c, "confirming", &found, detail, sizeof(detail)))
 		return IOR_ERROR;
-	char parent[96];
-	if (found && sscanf(detail, "%zu %95s %zu", tc, parent, tp) == 3 && !strcmp(parent, p))
+	if (found && sscanf(detail, "%zu %95s %zu", from, parent, target) == 3 && !strcmp(parent, p))
 		return IOR_OK;
-	size_t nx, ny;
-	if (ior_bisect_samples_count(d->db, d->id, c, &nx) || ior_bisect_samples_count(d->db, d->id, p, &ny))
+	if (ior_bisect_round_next(d->db, d->id, from))
 		return IOR_ERROR;
-	*tc = nx + d->o.step > d->o.confirm ? nx + d->o.step : d->o.confirm;
-	*tp = ny + d->o.step > d->o.confirm ? ny + d->o.step : d->o.confirm;
-	snprintf(detail, sizeof(detail), "%zu %s %zu", *tc, p, *tp);
+	*target = d->o.confirm;
+	snprintf(detail, sizeof(detail), "%zu %s %zu", *from, p, *target);
 	return ior_bisect_log(d->db, d->id, c, "confirming", detail);
 }
 
-/* More samples on the culprit and its parent, alternating, then both judged again. *verdict:
- * 0 confirmed, 1 overturned (marks changed: bisect on), 2 undecided (the two are the range),
- * 3 not yet apart from each other (new targets logged: confirm again). */
+/* The confirmation's stable rounds, as columns good, parent, culprit, bad (an end stands in for
+ * the parent or the culprit when it is one): *n of them. */
+struct confirm_rounds {
+	size_t n;
+	double *g, *p, *c, *b;
+};
+
+static void confirm_rounds_free(struct confirm_rounds *cr)
+{
+	free(cr->g), free(cr->p), free(cr->c), free(cr->b);
+	memset(cr, 0, sizeof(*cr));
+}
+
+static int confirm_rounds_get(struct run *r, const char *const *ids, size_t k, size_t from, bool p_end, bool c_end,
+			      struct confirm_rounds *cr)
+{
+	struct ior_bisect_rounds rd;
+	memset(cr, 0, sizeof(*cr));
+	if (ior_bisect_rounds_get(r->d->db, r->d->id, ids, k, from, &rd))
+		return IOR_ERROR;
+	size_t m = rd.n ? rd.n : 1;
+	cr->g = calloc(m, sizeof(double)), cr->p = calloc(m, sizeof(double));
+	cr->c = calloc(m, sizeof(double)), cr->b = calloc(m, sizeof(double));
+	if (!cr->g || !cr->p || !cr->c || !cr->b) {
+		ior_bisect_rounds_free(&rd);
+		confirm_rounds_free(cr);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	for (size_t i = 0; i < rd.n; i++) {
+		const double *v = rd.v + k * i;
+		double g = v[0], b = v[k - 1], pv = p_end ? g : v[1], cv = c_end ? b : v[k - 2];
+		char why[256];
+		if ((!p_end && ior_bisect_round_unstable(&r->cal, g, pv, b, why, sizeof(why))) ||
+		    (!c_end && ior_bisect_round_unstable(&r->cal, g, cv, b, why, sizeof(why))))
+			continue;
+		cr->g[cr->n] = g, cr->p[cr->n] = pv, cr->c[cr->n] = cv, cr->b[cr->n++] = b;
+	}
+	ior_bisect_rounds_free(&rd);
+	return IOR_OK;
+}
+
+/* Whether the culprit built the bad end's artifact and its parent the good end's (or is it). */
+static int same_artifacts(struct run *r, const char *c, const char *p, bool *same)
+{
+	struct ior_bisect_driver *d = r->d;
+	char a[4][80];
+	const char *ids[4] = { c, r->bad_id, p, r->good_ids[0] };
+	*same = false;
+	for (int i = 0; i < 4; i++) {
+		bool done, ok;
+		if (ior_bisect_build_get(d->db, d->id, ids[i], &done, &ok, a[i], sizeof(a[i])))
+			return IOR_ERROR;
+		if (!done || !ok || !a[i][0])
+			return IOR_OK;
+	}
+	*same = !strcmp(a[0], a[1]) && !strcmp(a[2], a[3]);
+	return IOR_OK;
+}
+
+/* Fresh rounds of the good end, the parent, the culprit and the bad end, then both judged on them
+ * alone. *verdict: 0 confirmed, 1 overturned (marks changed: bisect on), 2 undecided (the two are
+ * the range), 3 not yet apart from each other (a larger target logged: confirm again). */
 static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, size_t len)
 {
 	struct ior_bisect_driver *d = r->d;
@@ -294,65 +380,72 @@ static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, si
 		snprintf(reason, len, "the parent %s does not build", shortid(p));
 		return IOR_OK;
 	}
-	/* at least o.step new samples on each (more than the judgement that marked it saw), and
-	 * o.confirm in all, taken alternately so drift lands on both: c, p, c, p ... */
-	size_t tc, tp;
-	if (confirm_targets(r, c, p, &tc, &tp))
+	bool same;
+	if (same_artifacts(r, c, p, &same))
 		return IOR_ERROR;
+	if (same) {
+		/* nothing to measure: the two builds are the ends' own, whose gap calibration established */
+		*verdict = 0;
+		snprintf(reason, len, "%s builds the bad end's artifact and its parent %s the good end's", shortid(c),
+			 shortid(p));
+		return ior_bisect_log(d->db, d->id, c, "confirmed", reason);
+	}
+	size_t from, target;
+	if (confirm_targets(r, c, p, &from, &target))
+		return IOR_ERROR;
+	const char *ids[4];
+	size_t k = 0;
+	ids[k++] = r->good_ids[0];
+	if (!p_end)
+		ids[k++] = p;
+	if (!c_end)
+		ids[k++] = c;
+	ids[k++] = r->bad_id;
+	struct confirm_rounds cr;
+	size_t tries = 0;
 	for (;;) {
-		size_t nx, ny;
-		if (ior_bisect_samples_count(d->db, d->id, c, &nx) || ior_bisect_samples_count(d->db, d->id, p, &ny))
+		if (confirm_rounds_get(r, ids, k, from, p_end, c_end, &cr))
 			return IOR_ERROR;
-		if (nx >= tc && ny >= tp)
+		if (cr.n >= target)
 			break;
-		const char *next = nx < tc && (ny >= tp || nx * tp <= ny * tc) ? c : p;
-		if (measure(r, next, &ok))
-			return IOR_ERROR;
-		if (!ok) {
+		confirm_rounds_free(&cr);
+		size_t failed;
+		if (++tries > 3 * target) {
 			*verdict = 2;
-			snprintf(reason, len, "%s could not be measured again", shortid(next));
+			snprintf(reason, len, "the machine moved within most of the confirmation's rounds");
+			return IOR_OK;
+		}
+		if (measure_round(r, ids, k, &failed))
+			return IOR_ERROR;
+		if (failed == 0 || failed == k - 1)
+			return ior_error_set(IOR_EINVALID, "the %s end '%s' cannot be measured", failed ? "bad" : "good",
+					     ids[failed]);
+		if (failed < k) {
+			*verdict = 2;
+			snprintf(reason, len, "%s could not be measured again", shortid(ids[failed]));
 			return IOR_OK;
 		}
 	}
-	if (reload_ends(r))
-		return IOR_ERROR;
-	size_t cap = d->o.cap + d->o.confirm;
 	enum ior_bisect_call cc = IOR_CALL_BAD, pc = IOR_CALL_GOOD;
 	char rc_[1024] = "the bad end", rp[1024] = "the good end";
-	if (!c_end && judge_until(r, c, tc, cap > tc ? cap : tc, &cc, rc_, sizeof(rc_)))
-		return IOR_ERROR;
-	if (!p_end && judge_until(r, p, tp, cap > tp ? cap : tp, &pc, rp, sizeof(rp)))
-		return IOR_ERROR;
-	if (cc == IOR_CALL_BAD && pc == IOR_CALL_GOOD) {
-		double *x = NULL, *y = NULL;
-		size_t nx = 0, ny = 0;
-		if (ior_bisect_samples_get(d->db, d->id, c, &x, &nx) || ior_bisect_samples_get(d->db, d->id, p, &y, &ny)) {
-			free(x);
-			return IOR_ERROR;
-		}
-		double step_p = ior_bisect_step_p(y, ny, x, nx, r->bad, r->nb, &d->o);
-		free(x), free(y);
-		if (step_p < d->o.confirm_alpha) {
-			*verdict = 0;
-			snprintf(reason, len, "%s stays bad (%s) and its parent %s stays good (%s); against its parent directly "
-				 "one-sided Welch p = %.3g", shortid(c), rc_, shortid(p), rp, step_p);
-			return ior_bisect_log(d->db, d->id, c, "confirmed", reason);
-		}
-		/* both judged as before, yet not apart from each other: more samples on both, or the range */
-		if (tc + d->o.step > cap || tp + d->o.step > cap) {
-			*verdict = 2;
-			snprintf(reason, len, "%s and its parent %s do not differ from each other (one-sided Welch p = %.3g) at "
-				 "%zu and %zu samples", shortid(c), shortid(p), step_p, tc, tp);
-			return IOR_OK;
-		}
-		char detail[256];
-		snprintf(detail, sizeof(detail), "%zu %s %zu", tc + d->o.step, p, tp + d->o.step);
-		*verdict = 3;
-		return ior_bisect_log(d->db, d->id, c, "confirming", detail);
+	size_t need;
+	if (!c_end)
+		cc = ior_bisect_judge(&r->cal, cr.g, cr.c, cr.b, cr.n, cr.n, &d->o, &need, rc_, sizeof(rc_));
+	if (!p_end)
+		pc = ior_bisect_judge(&r->cal, cr.g, cr.p, cr.b, cr.n, cr.n, &d->o, &need, rp, sizeof(rp));
+	double step_p = ior_bisect_step_p(cr.p, cr.c, cr.n, &d->o);
+	size_t n = cr.n;
+	confirm_rounds_free(&cr);
+	bool room = target + d->o.step <= d->o.cap;
+	if (cc == IOR_CALL_BAD && pc == IOR_CALL_GOOD && step_p < d->o.confirm_alpha) {
+		*verdict = 0;
+		snprintf(reason, len, "in %zu fresh rounds %s stays bad (%s) and its parent %s stays good (%s); against its "
+			 "parent in the same rounds one-sided paired p = %.3g", n, shortid(c), rc_, shortid(p), rp, step_p);
+		return ior_bisect_log(d->db, d->id, c, "confirmed", reason);
 	}
 	if (cc == IOR_CALL_GOOD || pc == IOR_CALL_BAD) {
 		*verdict = 1;
-		/* a later confirmation of the same commit takes new samples again */
+		/* a later confirmation of the same commit takes fresh rounds again */
 		int rc = ior_bisect_log(d->db, d->id, c, "confirming", "done");
 		if (!rc && cc == IOR_CALL_GOOD)
 			rc = mark(r, c, IOR_MARK_GOOD, rc_, "overturned");
@@ -360,9 +453,32 @@ static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, si
 			rc = mark(r, p, IOR_MARK_BAD, rp, "overturned");
 		return rc;
 	}
+	if (room) {
+		/* not yet apart, or not yet placed: more fresh rounds of all of them */
+		char detail[256];
+		snprintf(detail, sizeof(detail), "%zu %s %zu", from, p, target + d->o.step);
+		*verdict = 3;
+		return ior_bisect_log(d->db, d->id, c, "confirming", detail);
+	}
 	*verdict = 2;
-	snprintf(reason, len, "with more samples %s is %s and its parent %s is %s", shortid(c), ior_bisect_call_name(cc),
-		 shortid(p), ior_bisect_call_name(pc));
+	snprintf(reason, len, "in %zu fresh rounds %s is %s (%s) and its parent %s is %s (%s); against each other "
+		 "one-sided paired p = %.3g", n, shortid(c), ior_bisect_call_name(cc), rc_, shortid(p),
+		 ior_bisect_call_name(pc), rp, step_p);
+	return IOR_OK;
+}
+
+/* Clears the marks of commits a confirmation could not bear out (never an end's), so a range
+ * answer holds only commits not judged good or bad. */
+static int unjudge(struct run *r, const size_t *nodes, size_t n, const char *why)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *id = r->g.nodes[nodes[i]].id;
+		if (!strcmp(id, r->bad_id) || !strcmp(id, r->good_ids[0]))
+			continue;
+		if (ior_bisect_mark_set(r->d->db, r->d->id, id, IOR_MARK_NONE, why) ||
+		    ior_bisect_log(r->d->db, r->d->id, id, "unjudged", why))
+			return IOR_ERROR;
+	}
 	return IOR_OK;
 }
 
@@ -370,7 +486,17 @@ static int finish(struct run *r, struct ior_bisect_result *res, const struct ior
 		  const char *why)
 {
 	struct ior_bisect_driver *d = r->d;
-	char *text = NULL;
+	char *text = NULL, full[3072];
+	/* every answer says how noisy and how drifting the machine was, and a range what to do next */
+	struct ior_bisect_counts n;
+	if (ior_bisect_counts_get(d->db, d->id, &n))
+		return IOR_ERROR;
+	snprintf(full, sizeof(full), "%s; the ends: noise %.1f%%, drift %.1f%% over %zu rounds, %zu samples in all%s", why,
+		 r->cal.noise * 100, r->cal.drift * 100, r->cal.rounds, n.samples,
+		 res->end == IOR_BISECT_FOUND ? ""
+					      : "; next: test the commits listed by hand, or run again with a larger --cap "
+						"(rounds per commit) when the machine is quieter");
+	why = full;
 	int rc = res->end == IOR_BISECT_FOUND
 			 ? ior_bisect_evidence_culprit(&text, d->db, d->id, d->src, &r->g, culprit, confirm_parent(r, culprit),
 						       r->good_ids[0], r->bad_id, why)
@@ -411,7 +537,8 @@ static int loop(struct run *r, struct ior_bisect_result *res)
 				res->end = IOR_BISECT_FOUND;
 				snprintf(res->culprit, sizeof(res->culprit), "%s", r->g.nodes[left.bad].id);
 			} else if (!rc) {
-				/* undecided, or the noise keeps overturning: the culprit and its parent are the range */
+				/* undecided, or the noise keeps overturning: the culprit and its parent are the range,
+				 * and neither keeps a mark the confirmation did not bear out */
 				res->end = IOR_BISECT_RANGE;
 				long p = ior_bisect_graph_find(&r->g, confirm_parent(r, left.bad));
 				left.cand[0] = left.bad;
@@ -420,6 +547,7 @@ static int loop(struct run *r, struct ior_bisect_result *res)
 					left.cand[left.count++] = (size_t)p;
 				if (verdict == 1)
 					snprintf(why, sizeof(why), "the confirmation overturned the result %d times", overturns - 1);
+				rc = unjudge(r, left.cand, left.count, why);
 			}
 			if (!rc) {
 				res->nrange = left.count;
@@ -495,12 +623,17 @@ int ior_bisect_drive(struct ior_bisect_driver *d, struct ior_bisect_result *res)
 	bool refused = false;
 	if (!rc)
 		rc = ior_bisect_mark_set(d->db, d->id, r.bad_id, IOR_MARK_BAD, "the bad end");
+	/* the good end marked too, so a commit whose artifact equals it takes the end's verdict */
+	if (!rc)
+		rc = ior_bisect_mark_set(d->db, d->id, r.good_ids[0], IOR_MARK_GOOD, "the good end");
 	if (!rc)
 		rc = calibrate(&r, &refused, reason, sizeof(reason));
 	if (!rc && refused) {
 		res->end = IOR_BISECT_REFUSED;
-		say(&r, "%s\n", reason);
-		rc = ior_bisect_set_status(d->db, d->id, "refused", reason);
+		char text[1200];
+		snprintf(text, sizeof(text), "refused: %s\n", reason);   /* the reason itself never starts "refused:" */
+		say(&r, "%s", text);
+		rc = ior_bisect_set_status(d->db, d->id, "refused", text);
 		if (!rc)
 			rc = ior_bisect_log(d->db, d->id, NULL, "refused", reason);
 	} else if (!rc) {
@@ -517,7 +650,7 @@ int ior_bisect_drive(struct ior_bisect_driver *d, struct ior_bisect_result *res)
 		rc = ior_bisect_counts_get(d->db, d->id, &res->counts);
 	ior_bisect_ids_free(given, ngiven);
 	ior_bisect_ids_free(r.good_ids, r.ngood);
-	free(r.bad_id), free(r.good), free(r.bad);
+	free(r.bad_id);
 	ior_bisect_graph_free(&r.g);
 	ior_bisect_info_free(&b);
 	return rc;

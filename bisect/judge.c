@@ -1,40 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The bisection's judge: the ends' gap against the noise, and each candidate classified (reports/classify.c) at growing sample counts up to a cap. */
+/* The bisection's judge on rounds: the ends' paired gap against the noise, each round checked for drift, and each candidate placed between the ends round by round (reports/paired.c) at growing round counts up to a cap. */
 #include "bisect/judge.h"
 
 #include "reports/compare.h"
+#include "reports/paired.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 /*
+ * Why rounds: on a machine whose speed drifts (shared CI runners, laptops, VMs: FACTS.md saw the
+ * CoV of one measure go from 3.9% to 20.7% in 15 minutes, and steps of ~20%), a candidate measured
+ * in one block and judged against end samples taken minutes earlier is judged against the drift,
+ * and was named the culprit with p-values of 1e-17. Each round measures the good end, the
+ * candidate and the bad end one after another (order rotated), and the candidate is judged by its
+ * position between the two ends within the round, so speed shared by the round cancels.
+ *
  * Why these defaults (bench/bisect.sh measures them):
- * - alpha 0.001 per one-sided test, not check's 0.01: a bisection makes about log2 N calls and
- *   one wrong call sends every later step into the wrong half, so the per-call error must be
- *   well under 1 / log2 N; the looks at 5, 10, ... samples each spend some of it.
- * - 10 samples per end first, growing with the candidates judged against them: the ends are the
- *   reference of every later call, so their noise is paid once and their medians carry every
- *   judgement.
- * - a cap of 60 samples per commit and per end, not 30: in bench/bisect.sh (200 bisections, seed
- *   1) 30 named the culprit in 83.5% and refused 14% (a drop below about 1.8 x the noise); 60
- *   named it in 94.0% and refused 4.5%, for 132 samples a bisection instead of 113 (only the
- *   close cases take more), both with no confidently wrong answer.
- * - the smallest gap accepted is the one a candidate at the cap would be told apart at with
- *   95% power (t quantiles at alpha and 0.05): below it the driver would only guess.
- * - a candidate whose spread on log values is over 4 times the ends' is skipped as unstable:
- *   a commit that makes the measure erratic is not like either end, and its median means little.
- * - the ends' own test must pass at alpha as well as the power rule: a gap the classifier does
- *   not see makes every candidate "cannot tell" (in the bench, one such bisection skipped 114
- *   commits).
- * - the culprit is named only when it is also worse than its parent directly (confirm_alpha
- *   0.01): judged against ends of 10 samples, an end estimated 2 standard errors off makes a
- *   commit like it look like the other end (a good commit was confirmed bad that way).
+ * - alpha 0.001 per look, one-sided toward the nearer end: a bisection makes about log2 N calls and one wrong call sends every later
+ *   step into the wrong half, so the per-call error must be well under 1 / log2 N; the looks at 5,
+ *   10, ... rounds each spend some of it.
+ * - a cap of 60 rounds per commit (180 measurements with its ends), 10 calibration rounds first: the
+ *   looks at 5, 10 ... rounds decide clear cases early, and the cap sets the smallest findable gap.
+ * - the gap must be 1.5 times the smallest one a candidate at the cap is placed at with 95% power:
+ *   the noise is estimated from 10-30 rounds and may be low by a third.
+ * - a round whose candidate lies beyond half the gap past either end, or whose ends' own gap is off
+ *   the calibrated one by more than the gap, is measured again, not judged: the machine moved
+ *   within it (a step change mid-round), and such a round would pull the mean by a whole gap.
+ * - a candidate whose contrast is over 4 times as noisy as the ends' is skipped as unstable.
+ * - the culprit is named only when fresh rounds of it, its parent and the ends keep it bad and its
+ *   parent good, and it is worse than its parent directly in the same rounds (confirm_alpha 0.01).
  */
 void ior_bisect_judge_opts_default(struct ior_bisect_judge_opts *o)
 {
 	*o = (struct ior_bisect_judge_opts){ .alpha = 0.001, .calibrate = 10, .calibrate_cap = 60, .first = 5,
-					     .step = 5, .cap = 60, .confirm = 15, .unstable = 4, .confirm_alpha = 0.01,
+					     .step = 5, .cap = 60, .confirm = 10, .unstable = 4, .confirm_alpha = 0.01,
 					     .higher_is_better = true };
 }
 
@@ -43,136 +44,167 @@ const char *ior_bisect_call_name(enum ior_bisect_call c)
 	switch (c) {
 	case IOR_CALL_GOOD: return "good";
 	case IOR_CALL_BAD: return "bad";
-	case IOR_CALL_MORE: return "more samples";
+	case IOR_CALL_MORE: return "more rounds";
 	case IOR_CALL_SKIP: return "skip";
 	}
 	return "?";
 }
 
-/* Mean and sample standard deviation of the logs. */
-static void log_moments(const double *x, size_t n, double *mean, double *sd)
+/* The smallest |gap| (log units) a candidate at an end is placed off the midpoint at with 95%
+ * power in n rounds, for this noise. */
+static double smallest_gap(double noise, size_t n, size_t rounds, double alpha)
 {
-	double s = 0, ss = 0;
-	for (size_t i = 0; i < n; i++)
-		s += log(x[i]);
-	*mean = s / (double)n;
-	for (size_t i = 0; i < n; i++)
-		ss += (log(x[i]) - *mean) * (log(x[i]) - *mean);
-	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	if (n < 2)
+		return INFINITY;
+	double df = (double)(n - 1) + (double)(rounds > 1 ? rounds - 1 : 0);   /* pooled as ior_bisect_judge does */
+	return 2 * sqrt(1.5) * noise * (ior_t_quantile(1 - alpha, df) + ior_t_quantile(0.95, df)) / sqrt((double)n);
 }
 
-static bool positive(const double *x, size_t n)
+/* The fewest rounds per commit at which the gap clears the margin, 0 when none up to 10000 does. */
+static size_t cap_needed(double noise, double gap, size_t rounds, double alpha)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!(x[i] > 0))
-			return false;
-	return true;
+	for (size_t n = 2; n <= 10000; n += n < 100 ? 1 : 10)
+		if (IOR_BISECT_MARGIN * smallest_gap(noise, n, rounds, alpha) <= fabs(gap))
+			return n;
+	return 0;
 }
 
-/* The smallest gap, in log units per unit of noise, that a candidate of cap samples against ends
- * of n samples is classified at with 95% power. */
-static double smallest_gap(size_t n, size_t cap, double alpha)
+static double pct_of(double logv)
 {
-	double df = (double)(n + cap - 2);
-	return (ior_t_quantile(1 - alpha, df) + ior_t_quantile(0.95, df)) * sqrt(1.0 / (double)cap + 1.0 / (double)n);
+	return expm1(logv) * 100;
 }
 
-enum ior_bisect_call ior_bisect_calibrated(const double *good, size_t ng, const double *bad, size_t nb,
-					   const struct ior_bisect_judge_opts *o, char *reason, size_t len)
+enum ior_bisect_call ior_bisect_calibrated(struct ior_bisect_calibration *cal, const double *good, const double *bad,
+					   size_t n, const struct ior_bisect_judge_opts *o, char *reason, size_t len)
 {
-	if (ng < o->calibrate || nb < o->calibrate) {
-		snprintf(reason, len, "calibrating: %zu good and %zu bad samples of %zu each", ng, nb, o->calibrate);
+	*cal = (struct ior_bisect_calibration){ .rounds = n };
+	if (n < o->calibrate || n < 2) {
+		snprintf(reason, len, "calibrating: %zu of %zu rounds of both ends", n, o->calibrate);
 		return IOR_CALL_MORE;
 	}
-	if (!positive(good, ng) || !positive(bad, nb)) {
+	struct ior_paired p;
+	if (ior_paired_ratio(&p, good, bad, n, 0.95)) {
 		snprintf(reason, len, "the ends' samples must be positive");
 		return IOR_CALL_SKIP;
 	}
-	double mg, sg, mb, sb;
-	log_moments(good, ng, &mg, &sg);
-	log_moments(bad, nb, &mb, &sb);
-	double gap = o->higher_is_better ? mg - mb : mb - mg;
-	double s = sqrt(((double)(ng - 1) * sg * sg + (double)(nb - 1) * sb * sb) / (double)(ng + nb - 2));
-	size_t n = ng < nb ? ng : nb;
-	double need = smallest_gap(n, o->cap, o->alpha) * s;
-	double pct = (exp(o->higher_is_better ? mb - mg : mg - mb) - 1) * 100;
-	double floor_pct = (exp(o->higher_is_better ? -need : need) - 1) * 100;
-	/* the classifier's own test of the ends must pass too, or every candidate would be "cannot tell" */
-	struct ior_classification k;
-	struct ior_classify_opts co = { .alpha = o->alpha, .higher_is_better = o->higher_is_better };
-	bool apart = ior_classify(&k, good, ng, bad, nb, good, ng, &co) == 0 && k.p_ends < o->alpha;
-	if (gap > 0 && gap >= need && apart) {
-		snprintf(reason, len, "the bad end is %+.1f%% against the good end with %.1f%% noise (%zu and %zu "
-			 "samples); the smallest difference findable is %+.1f%%", pct, s * 100, ng, nb, floor_pct);
+	cal->gap = p.mean;
+	cal->noise = p.sd / sqrt(2);
+	cal->drift = p.drift;
+	cal->smallest = smallest_gap(cal->noise, o->cap, n, o->alpha);
+	double worse = o->higher_is_better ? -p.mean : p.mean;   /* > 0: the bad end is worse */
+	double need = IOR_BISECT_MARGIN * cal->smallest;
+	char seen[256];
+	snprintf(seen, sizeof(seen), "noise %.1f%%, drift %.1f%% over %zu rounds (paired p = %.2g)", cal->noise * 100,
+		 cal->drift * 100, n, p.p);
+	if (worse > 0 && worse >= need && p.p < o->alpha) {
+		snprintf(reason, len, "the bad end is %+.1f%% against the good end (%s); the smallest difference findable "
+			 "at %zu rounds is %.1f%%, and the gap clears it %.1f times", pct_of(p.mean), seen, o->cap,
+			 pct_of(cal->smallest), worse / cal->smallest);
 		return IOR_CALL_GOOD;
 	}
 	if (n < o->calibrate_cap) {
-		snprintf(reason, len, "the gap (%+.1f%%) is not yet clear of the noise (%.1f%%): more samples of both ends",
-			 pct, s * 100);
+		snprintf(reason, len, "the gap (%+.1f%%) is not yet clear of the noise (%s): more rounds of both ends",
+			 pct_of(p.mean), seen);
 		return IOR_CALL_MORE;
 	}
-	if (gap <= 0)
-		snprintf(reason, len, "refused: the bad end is not worse than the good end (%+.1f%%, %zu and %zu "
-			 "samples): there is no regression to bisect", pct, ng, nb);
+	if (worse <= 0) {
+		snprintf(reason, len, "the bad end is not worse than the good end (%+.1f%%; %s): there is no regression "
+			 "to bisect", pct_of(p.mean), seen);
+		return IOR_CALL_SKIP;
+	}
+	size_t cap = cap_needed(cal->noise, worse, n, o->alpha);
+	char next[160];
+	if (cap)
+		snprintf(next, sizeof(next), "--cap %zu (rounds per commit) would make it findable", cap);
 	else
-		snprintf(reason, len, "refused: the ends differ by %+.1f%% while the noise is %.1f%%; with %zu samples "
-			 "per end and at most %zu per commit the smallest difference that can be found is %+.1f%%, so any "
-			 "answer would be a guess", pct, s * 100, n, o->cap, floor_pct);
+		snprintf(next, sizeof(next), "no --cap up to 10000 rounds would make it findable");
+	snprintf(reason, len, "the ends differ by %+.1f%% (%s); with at most %zu rounds per commit the smallest "
+		 "difference that can be found is %.1f%%, and the gap must be %.1f times that, so any answer would be a "
+		 "guess; %s, or --calibrate %zu for a steadier estimate of the noise", pct_of(p.mean), seen, o->cap,
+		 pct_of(cal->smallest), IOR_BISECT_MARGIN, next, n * 2);
 	return IOR_CALL_SKIP;
 }
 
-enum ior_bisect_call ior_bisect_judge(const double *good, size_t ng, const double *bad, size_t nb, const double *x,
-				      size_t n, size_t cap, const struct ior_bisect_judge_opts *o, size_t *need,
-				      struct ior_classification *k, char *reason, size_t len)
+bool ior_bisect_round_unstable(const struct ior_bisect_calibration *cal, double good, double cand, double bad,
+			       char *why, size_t len)
 {
-	struct ior_classification local;
-	if (!k)
-		k = &local;
+	double pos = ior_paired_round_position(good, cand, bad, cal->gap);
+	if (isnan(pos)) {
+		snprintf(why, len, "a value is not positive");
+		return true;
+	}
+	/* beyond half the gap past an end, and further than noise alone puts a round once in a few
+	 * hundred (3 sd of the round's contrast): with noise near the gap, half the gap alone would
+	 * throw out honest rounds and bias what is left */
+	double sd_pos = cal->noise * sqrt(1.5) / fabs(cal->gap);
+	double past = pos < 0.5 ? -pos : pos - 1;
+	if (ior_paired_round_far(pos) && past > 3 * sd_pos) {
+		snprintf(why, len, "the candidate fell at %.2f of the way from the good end to the bad end, beyond half "
+			 "the gap past an end", pos);
+		return true;
+	}
+	double g = log(bad) - log(good);
+	if (fabs(g - cal->gap) > fabs(cal->gap) && fabs(g - cal->gap) > 3 * sqrt(2) * cal->noise) {
+		snprintf(why, len, "the ends were %+.1f%% apart against %+.1f%% calibrated", pct_of(g), pct_of(cal->gap));
+		return true;
+	}
+	return false;
+}
+
+enum ior_bisect_call ior_bisect_judge(const struct ior_bisect_calibration *cal, const double *good, const double *x,
+				      const double *bad, size_t n, size_t cap, const struct ior_bisect_judge_opts *o,
+				      size_t *need, char *reason, size_t len)
+{
 	*need = n;
 	if (n < o->first) {
 		*need = o->first;
-		snprintf(reason, len, "%zu of %zu samples", n, o->first);
+		snprintf(reason, len, "%zu of %zu rounds", n, o->first);
 		return IOR_CALL_MORE;
 	}
-	if (!positive(x, n)) {
-		snprintf(reason, len, "unstable: a sample is not positive");
+	struct ior_paired_position q;
+	if (ior_paired_position(&q, good, x, bad, n, 0.95)) {
+		snprintf(reason, len, "unstable: its rounds cannot be placed between the ends");
 		return IOR_CALL_SKIP;
 	}
-	double mg, sg, mb, sb, mx, sx;
-	log_moments(good, ng, &mg, &sg);
-	log_moments(bad, nb, &mb, &sb);
-	log_moments(x, n, &mx, &sx);
-	double s = sqrt(((double)(ng - 1) * sg * sg + (double)(nb - 1) * sb * sb) / (double)(ng + nb - 2));
-	if (s > 0 && sx > o->unstable * s) {
-		snprintf(reason, len, "unstable: its noise (%.1f%%) is over %g times the ends' (%.1f%%)", sx * 100,
-			 o->unstable, s * 100);
+	/* the contrast d = log x - (log good + log bad) / 2 has sd noise * sqrt(1.5); its own sd is pooled
+	 * with the calibration's (the unstable rule below keeps a noisier commit out), so five rounds can
+	 * decide a clear case instead of paying for t's tails at 4 degrees of freedom */
+	double expect = cal->noise * sqrt(1.5), sd = q.sd;
+	size_t m = cal->rounds > 1 ? cal->rounds : 1;
+	double df = (double)(n - 1) + (double)(m - 1);
+	double pooled = sqrt(((double)(n - 1) * sd * sd + (double)(m - 1) * expect * expect) / df);
+	double mean = (q.position - 0.5) * q.gap, se = pooled / sqrt((double)n);
+	double t = se > 0 ? mean / se : (mean == 0 ? 0 : copysign(INFINITY, mean));
+	double p = se > 0 ? ior_t_two_sided_p(t, df) : (mean == 0 ? 1 : 0);
+	double half = se * ior_t_quantile(0.975, df) / fabs(q.gap);
+	char seen[256];
+	snprintf(seen, sizeof(seen), "at %.2f of the way from the good end to the bad end (95%% CI %.2f to %.2f), paired p "
+		 "= %.2g over %zu rounds, noise %.1f%%, drift %.1f%%", q.position, q.position - half, q.position + half, p,
+		 n, sd / sqrt(1.5) * 100, q.drift * 100);
+	if (expect > 0 && sd > o->unstable * expect) {
+		snprintf(reason, len, "unstable: %s; its noise is over %g times the ends' (%.1f%%)", seen, o->unstable,
+			 cal->noise * 100);
 		return IOR_CALL_SKIP;
 	}
-	struct ior_classify_opts co = { .alpha = o->alpha, .higher_is_better = o->higher_is_better };
-	if (ior_classify(k, good, ng, bad, nb, x, n, &co)) {
-		snprintf(reason, len, "cannot classify");
-		return IOR_CALL_SKIP;
+	/* one-sided at alpha toward the end it sits nearer: the two-sided p at 2 alpha */
+	if (p < 2 * o->alpha) {
+		snprintf(reason, len, "%s", seen);
+		return q.position > 0.5 ? IOR_CALL_BAD : IOR_CALL_GOOD;
 	}
-	snprintf(reason, len, "%s", k->reason);
-	if (k->verdict == IOR_CLASS_GOOD)
-		return IOR_CALL_GOOD;
-	if (k->verdict == IOR_CLASS_BAD)
-		return IOR_CALL_BAD;
-	if (k->verdict == IOR_CLASS_NO_GAP || n >= cap) {
-		snprintf(reason, len, "undecided at %zu samples: %s", n, k->reason);
+	if (n >= cap) {
+		snprintf(reason, len, "undecided at %zu rounds: %s", n, seen);
 		return IOR_CALL_SKIP;
 	}
 	*need = n + o->step < cap ? n + o->step : cap;
+	snprintf(reason, len, "%s", seen);
 	return IOR_CALL_MORE;
 }
 
-double ior_bisect_step_p(const double *parent, size_t np, const double *c, size_t nc, const double *bad, size_t nb,
-			 const struct ior_bisect_judge_opts *o)
+double ior_bisect_step_p(const double *parent, const double *c, size_t n, const struct ior_bisect_judge_opts *o)
 {
-	struct ior_classification k;
-	struct ior_classify_opts co = { .alpha = o->alpha, .higher_is_better = o->higher_is_better };
-	/* the parent stands in for the good end: p_worse_than_good is c against the parent */
-	if (ior_classify(&k, parent, np, bad, nb, c, nc, &co))
+	struct ior_paired p;
+	if (ior_paired_ratio(&p, parent, c, n, 0.95) || isnan(p.p))
 		return 1;
-	return isnan(k.p_worse_than_good) ? 1 : k.p_worse_than_good;
+	bool worse = o->higher_is_better ? p.mean < 0 : p.mean > 0;
+	return worse ? p.p / 2 : 1 - p.p / 2;
 }

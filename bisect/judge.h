@@ -1,22 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Judging in a bisection: are the calibrated ends far enough apart, and is a candidate good, bad, in need of more samples, or to be skipped. */
+/* Judging in a bisection, on rounds (good end, candidate, bad end measured together): are the calibrated ends far enough apart, is a round stable, and is a candidate good, bad, in need of more rounds, or to be skipped. */
 #ifndef IOR_BISECT_JUDGE_H
 #define IOR_BISECT_JUDGE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "reports/classify.h"
 
 struct ior_bisect_judge_opts {
-	double alpha;          /* of each one-sided test (classify.c); default 0.001 */
-	size_t calibrate;      /* samples per end before the first look; default 10 */
-	size_t calibrate_cap;  /* per end before refusing; default 60 */
-	size_t first;          /* samples of a candidate before its first look; default 5 */
-	size_t step;           /* samples added per further look; default 5 */
-	size_t cap;            /* samples of a candidate before it is skipped as undecided; default 60 */
-	size_t confirm;        /* samples on the culprit and its parent before it is named; default 15 */
-	double unstable;       /* a candidate whose log-spread exceeds this many times the ends' is skipped; default 4 */
+	double alpha;          /* of each look's two-sided paired test (reports/paired.c); one-sided toward the nearer end; default 0.001 */
+	size_t calibrate;      /* rounds of both ends before the first look; default 10 */
+	size_t calibrate_cap;  /* rounds of the ends before refusing; default 60 */
+	size_t first;          /* rounds of a candidate before its first look; default 5 */
+	size_t step;           /* rounds added per further look; default 5 */
+	size_t cap;            /* rounds of a candidate before it is skipped as undecided; default 60 */
+	size_t confirm;        /* fresh rounds of the culprit, its parent and the ends before it is named; default 10 */
+	double unstable;       /* a candidate whose contrast is noisier than this many times the ends' is skipped; default 4 */
 	double confirm_alpha;  /* the culprit against its parent directly, one-sided; default 0.01 */
 	bool higher_is_better;
 };
@@ -25,24 +24,43 @@ void ior_bisect_judge_opts_default(struct ior_bisect_judge_opts *o);
 enum ior_bisect_call { IOR_CALL_GOOD, IOR_CALL_BAD, IOR_CALL_MORE, IOR_CALL_SKIP };
 const char *ior_bisect_call_name(enum ior_bisect_call c);
 
-/* The ends: MORE while either has fewer than o->calibrate samples or the gap is still too small
- * for the sample counts but more end samples may show it; GOOD (usable) or SKIP (refuse, with the
- * reason in words) otherwise. The smallest gap it accepts is the one a candidate at the cap
- * would be classified at with 95% power. */
-enum ior_bisect_call ior_bisect_calibrated(const double *good, size_t ng, const double *bad, size_t nb,
-					   const struct ior_bisect_judge_opts *o, char *reason, size_t len);
+/* What calibration found, in log units: the ends' gap and the noise, from their paired rounds. */
+struct ior_bisect_calibration {
+	size_t rounds;         /* rounds holding both ends */
+	double gap;            /* mean per-round log(bad / good), signed */
+	double noise;          /* one measurement's noise: sd of the per-round gap / sqrt 2 */
+	double drift;          /* how far the machine moved over those rounds: exp(range of the ends' level) - 1 */
+	double smallest;       /* the smallest |gap| findable at o->cap rounds with 95% power */
+};
 
-/* One candidate's samples against the ends: GOOD, BAD, MORE (fewer than the next look needs, or
- * undecided below the cap: need tells how many in all), SKIP (undecided at the cap, or unstable).
- * k (may be NULL) gets the classification when one was made. */
-enum ior_bisect_call ior_bisect_judge(const double *good, size_t ng, const double *bad, size_t nb, const double *x,
-				      size_t n, size_t cap, const struct ior_bisect_judge_opts *o, size_t *need,
-				      struct ior_classification *k, char *reason, size_t len);
+/* Smallest findable change and margin: a candidate at an end sits gap / 2 from the midpoint and its
+ * contrast has sd noise * sqrt(1.5); the gap must be IOR_BISECT_MARGIN times the one found at the
+ * cap with 95% power, so a wrong call stays rare when the noise estimate is low. */
+#define IOR_BISECT_MARGIN 1.5
 
-/* The culprit against its parent directly (one-sided Welch on log values, outliers left out):
- * p that c is worse than parent. The ends' estimates play no part, so a biased end cannot make
- * two like commits differ. */
-double ior_bisect_step_p(const double *parent, size_t np, const double *c, size_t nc, const double *bad, size_t nb,
-			 const struct ior_bisect_judge_opts *o);
+/* The ends from n paired rounds (good[i], bad[i] measured in round i): MORE while fewer than
+ * o->calibrate rounds, or the gap is not yet clear of the noise below o->calibrate_cap; GOOD
+ * (usable) or SKIP (refuse; the reason names the noise, the drift, the rounds and which --cap
+ * would make the gap findable). cal is filled whenever n >= 2. */
+enum ior_bisect_call ior_bisect_calibrated(struct ior_bisect_calibration *cal, const double *good, const double *bad,
+					   size_t n, const struct ior_bisect_judge_opts *o, char *reason, size_t len);
+
+/* Whether one round must be measured again rather than judged: the candidate beyond half the
+ * calibrated gap past either end, or the ends' own gap in the round off the calibrated one by more
+ * than the gap itself (the machine moved within the round). why gets the reason. */
+bool ior_bisect_round_unstable(const struct ior_bisect_calibration *cal, double good, double cand, double bad,
+			       char *why, size_t len);
+
+/* One candidate's n stable rounds (good[i], x[i], bad[i] of round i), judged by its within-round
+ * position between the ends (reports/paired.h): GOOD or BAD when the paired test puts it off the
+ * midpoint at o->alpha, MORE below the cap (need: rounds the next look wants), SKIP undecided at
+ * the cap or unstable (its contrast noisier than o->unstable times the calibrated noise). */
+enum ior_bisect_call ior_bisect_judge(const struct ior_bisect_calibration *cal, const double *good, const double *x,
+				      const double *bad, size_t n, size_t cap, const struct ior_bisect_judge_opts *o,
+				      size_t *need, char *reason, size_t len);
+
+/* The culprit against its parent in the same rounds (paired t on per-round log ratios): the
+ * one-sided p that c is worse than parent. The ends play no part. */
+double ior_bisect_step_p(const double *parent, const double *c, size_t n, const struct ior_bisect_judge_opts *o);
 
 #endif

@@ -19,7 +19,8 @@ struct ior_bisect_measure {
 
 struct ior_bisect_commands {
 	const char *build, *boot, *measure;   /* sh -c commands; build and boot may be NULL */
-	const char *image;                    /* the built kernel image, relative to the tree, or NULL */
+	const char *image;                    /* the build's artifact (--artifact; --image for a kernel), relative
+					       * to the tree, or NULL: hashed after each build */
 	const char *repo;                     /* the work tree: the commands' directory and IOREGRESS_REPO */
 };
 /* The user's commands, run with IOREGRESS_COMMIT and IOREGRESS_REPO set: build once per commit,
@@ -31,6 +32,10 @@ struct ior_vm_run_opts;
  * measurement is one `vm run` boot of opts' matrix merged into db, whose first ok cell's samples
  * are the measurement. opts is copied (its strings must outlive the step). */
 int ior_bisect_measure_vm(struct ior_bisect_measure **out, struct ior_db *db, const struct ior_vm_run_opts *opts);
+
+/* The hash of a build artifact: a file's git blob hash, or for a directory the hash of its sorted
+ * listing of names and contents' hashes (times and owners play no part). hash gets hex text. */
+int ior_bisect_artifact_hash(const char *path, char *hash, size_t len);
 
 void ior_bisect_measure_free(struct ior_bisect_measure *m);   /* NULL is a no-op */
 

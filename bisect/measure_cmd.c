@@ -9,7 +9,9 @@
 #include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -90,6 +92,88 @@ static int run(const struct cmd_measure *m, const char *cmd, const char *id, cha
 	return rc;
 }
 
+/* Appends "TYPE NAME HASH\n" for path (a file's blob hash, a directory's entries in name order,
+ * recursively, a symlink's target) to the listing; false when path cannot be read. */
+static bool list_artifact(const char *path, const char *name, char **buf, size_t *len, size_t *cap)
+{
+	struct stat sb;
+	if (lstat(path, &sb))
+		return false;
+	char line[8192 + 64];
+	if (S_ISDIR(sb.st_mode)) {
+		struct dirent **e;
+		int n = scandir(path, &e, NULL, alphasort);
+		if (n < 0)
+			return false;
+		bool ok = true;
+		for (int i = 0; i < n; i++) {
+			if (ok && strcmp(e[i]->d_name, ".") && strcmp(e[i]->d_name, "..")) {
+				char sub[8192], subname[8192];
+				snprintf(sub, sizeof(sub), "%s/%s", path, e[i]->d_name);
+				snprintf(subname, sizeof(subname), "%s%s%s", name, *name ? "/" : "", e[i]->d_name);
+				ok = list_artifact(sub, subname, buf, len, cap);
+			}
+			free(e[i]);
+		}
+		free(e);
+		return ok;
+	}
+	char hash[GIT_OID_HEXSZ + 1] = "";
+	git_oid oid;
+	if (S_ISLNK(sb.st_mode)) {
+		char target[4096];
+		ssize_t t = readlink(path, target, sizeof(target) - 1);
+		if (t < 0)
+			return false;
+		target[t] = '\0';
+		if (git_odb_hash(&oid, target, (size_t)t, GIT_OBJECT_BLOB))
+			return false;
+	} else if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB)) {
+		return false;
+	}
+	git_oid_tostr(hash, sizeof(hash), &oid);
+	int l = snprintf(line, sizeof(line), "%s %s %s\n", S_ISLNK(sb.st_mode) ? "link" : "file", name, hash);
+	if (l < 0)
+		return false;
+	if (*len + (size_t)l + 1 > *cap) {
+		size_t c = (*len + (size_t)l + 1) * 2;
+		char *b = realloc(*buf, c);
+		if (!b)
+			return false;
+		*buf = b, *cap = c;
+	}
+	memcpy(*buf + *len, line, (size_t)l + 1);
+	*len += (size_t)l;
+	return true;
+}
+
+int ior_bisect_artifact_hash(const char *path, char *hash, size_t len)
+{
+	struct stat sb;
+	hash[0] = '\0';
+	if (stat(path, &sb))
+		return ior_error_set(IOR_ENOTFOUND, "no artifact '%s': %s", path, strerror(errno));
+	git_oid oid;
+	if (!S_ISDIR(sb.st_mode)) {
+		if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB))
+			return ior_error_set(IOR_ERROR, "cannot hash artifact '%s'", path);
+		git_oid_tostr(hash, len, &oid);
+		return IOR_OK;
+	}
+	/* a directory: the hash of its listing (names, types and contents' hashes), so two builds
+	 * that leave the same files hash alike whatever their times */
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	bool ok = list_artifact(path, "", &buf, &n, &cap);
+	if (ok)
+		ok = !git_odb_hash(&oid, buf ? buf : "", n, GIT_OBJECT_BLOB);
+	free(buf);
+	if (!ok)
+		return ior_error_set(IOR_ERROR, "cannot hash artifact directory '%s'", path);
+	git_oid_tostr(hash, len, &oid);
+	return IOR_OK;
+}
+
 static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_outcome *out, char *image, size_t len)
 {
 	struct cmd_measure *m = (struct cmd_measure *)bm;
@@ -104,13 +188,10 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 	}
 	if (m->c.image) {
 		char path[8192];
-		git_oid oid;
 		snprintf(path, sizeof(path), "%s/%s", m->c.repo, m->c.image);
 		git_libgit2_init();
-		if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB) == 0)
-			git_oid_tostr(image, len, &oid);
-		else
-			*out = IOR_STEP_BUILD_FAILED;   /* the build said ok and left no image */
+		if (ior_bisect_artifact_hash(path, image, len))
+			*out = IOR_STEP_BUILD_FAILED;   /* the build said ok and left no artifact */
 		git_libgit2_shutdown();
 	}
 	return IOR_OK;

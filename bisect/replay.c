@@ -11,16 +11,24 @@ struct printer {
 	FILE *out;
 };
 
-static int print_row(void *ctx, const char *commit, const char *event, const char *detail)
+/* Each line starts with the time it was logged as a word "@TIME", which replay passes over. */
+static int print_row(void *ctx, const char *commit, const char *event, const char *detail, const char *at)
 {
 	FILE *out = ((struct printer *)ctx)->out;
 	detail = detail ? detail : "";
+	if (at && strcmp(event, "build") && strcmp(event, "measure") && strcmp(event, "confirming") &&
+	    strcmp(event, "mark") && strcmp(event, "overturned"))
+		fprintf(out, "# @%s ", at);
+	else if (at)
+		fprintf(out, "@%s ", at);
 	if (!strcmp(event, "build")) {
 		const char *image = strstr(detail, ", image ");
 		fprintf(out, "build %s %s%s%s\n", commit, strncmp(detail, "ok", 2) ? "failed" : "ok", image ? " " : "",
 			image ? image + 8 : "");
 	} else if (!strcmp(event, "measure")) {
-		if (strspn(detail, "0123456789.eE+- ") == strlen(detail))
+		/* "round=R v1 v2 ...": the round it was measured in (none before rounds) */
+		const char *values = !strncmp(detail, "round=", 6) ? detail + 6 + strspn(detail + 6, "0123456789") : detail;
+		if (strspn(values, "0123456789.eE+- ") == strlen(values))
 			fprintf(out, "measure %s %s\n", commit, detail);
 		else
 			fprintf(out, "# measure %s: %s\n", commit, detail);
@@ -31,7 +39,7 @@ static int print_row(void *ctx, const char *commit, const char *event, const cha
 		fprintf(out, "mark %s %.*s %s\n", commit, colon ? (int)(colon - detail) : (int)strlen(detail), detail,
 			colon ? colon + 2 : "");
 	} else {
-		fprintf(out, "# %s%s%s: %s\n", event, commit ? " " : "", commit ? commit : "", detail);
+		fprintf(out, "%s%s%s%s: %s\n", at ? "" : "# ", event, commit ? " " : "", commit ? commit : "", detail);
 	}
 	return IOR_OK;
 }
@@ -118,14 +126,21 @@ static int replay_line(struct ior_db *db, int64_t id, char **w, size_t n, const 
 	}
 	if (!strcmp(w[0], "measure") && n >= 3) {
 		double x[256];
-		size_t k = 0;
-		for (size_t i = 2; i < n && k < 256; i++) {
+		size_t k = 0, round = 0, first = 2;
+		if (!strncmp(w[2], "round=", 6)) {
+			char *end;
+			round = strtoul(w[2] + 6, &end, 10);
+			if (*end || !round)
+				return ior_error_set(IOR_EINVALID, "%s: '%s' is not a round", where, w[2]);
+			first = 3;
+		}
+		for (size_t i = first; i < n && k < 256; i++) {
 			char *end;
 			x[k++] = strtod(w[i], &end);
 			if (*end)
 				return ior_error_set(IOR_EINVALID, "%s: '%s' is not a sample", where, w[i]);
 		}
-		return ior_bisect_samples_add(db, id, w[1], x, k) ||
+		return ior_bisect_samples_add_round(db, id, w[1], x, k, round) ||
 		       ior_bisect_log(db, id, w[1], "measure", from_word(line, copy, w, n, 2));
 	}
 	if (!strcmp(w[0], "mark") && n >= 3) {
@@ -152,17 +167,21 @@ int ior_bisect_replay(struct ior_db *db, FILE *in, const char *name, int64_t *id
 		if (line[0] == '#' || !line[strspn(line, " \t")])
 			continue;
 		snprintf(copy, sizeof(copy), "%s", line);
-		char *w[300];
+		char *w[300], **word = w;
 		size_t n = words(copy, w, 300);
 		int rc;
-		if (!strcmp(w[0], "start")) {
+		if (n && w[0][0] == '@')   /* the time it was logged */
+			word++, n--;
+		if (!n)
+			continue;
+		if (!strcmp(word[0], "start")) {
 			if (*id)
 				return ior_error_set(IOR_EINVALID, "%s: a second start line", where);
-			rc = start_line(db, w, n, where, id);
+			rc = start_line(db, word, n, where, id);
 		} else if (!*id) {
 			return ior_error_set(IOR_EINVALID, "%s: the log must begin with a start line", where);
 		} else {
-			rc = replay_line(db, *id, w, n, line, copy, where);
+			rc = replay_line(db, *id, word, n, line, copy, where);
 		}
 		if (rc)
 			return rc;

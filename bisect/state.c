@@ -3,6 +3,9 @@
 #include "bisect/state.h"
 
 #include "common/error.h"
+#include "reports/stats.h"
+
+#include <math.h>
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -239,6 +242,12 @@ static int count(struct ior_db *db, const char *sql, int64_t id, size_t *out)
 
 int ior_bisect_samples_add(struct ior_db *db, int64_t id, const char *commit, const double *x, size_t n)
 {
+	return ior_bisect_samples_add_round(db, id, commit, x, n, 0);
+}
+
+int ior_bisect_samples_add_round(struct ior_db *db, int64_t id, const char *commit, const double *x, size_t n,
+				 size_t round)
+{
 	if (ior_db_begin(db))
 		return IOR_ERROR;
 	const char *t[] = { commit };
@@ -249,11 +258,13 @@ int ior_bisect_samples_add(struct ior_db *db, int64_t id, const char *commit, co
 		rc = count(db, "SELECT ifnull(max(measurement), 0) + 1 FROM bisect_samples WHERE bisect_id = ?1", id,
 			   &measurement);
 	if (!rc)
-		rc = prepare(db, &st, "INSERT INTO bisect_samples (bisect_id, commit_id, measurement, value) "
-			     "VALUES (?1, ?2, ?3, ?4)", id, t, 1);
+		rc = prepare(db, &st, "INSERT INTO bisect_samples (bisect_id, commit_id, measurement, value, round) "
+			     "VALUES (?1, ?2, ?3, ?4, ?5)", id, t, 1);
 	for (size_t i = 0; !rc && i < n; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 3, (int64_t)measurement);
+		if (round)
+			sqlite3_bind_int64(st, 5, (int64_t)round);
 		sqlite3_bind_double(st, 4, x[i]);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = sql_fail(db, "store a sample");
@@ -309,6 +320,103 @@ int ior_bisect_samples_count(struct ior_db *db, int64_t id, const char *commit, 
 	return rc;
 }
 
+int ior_bisect_round_next(struct ior_db *db, int64_t id, size_t *round)
+{
+	return count(db, "SELECT ifnull(max(round), 0) + 1 FROM bisect_samples WHERE bisect_id = ?1", id, round);
+}
+
+/* Grows the rounds table by one row of k values, NAN until filled. */
+static int round_row(struct ior_bisect_rounds *r, size_t round)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 16;
+		double *v = realloc(r->v, cap * r->k * sizeof(*v));
+		size_t *no = realloc(r->round, cap * sizeof(*no));
+		if (v)
+			r->v = v;
+		if (no)
+			r->round = no;
+		if (!v || !no)
+			return ior_error_set(IOR_ERROR, "out of memory");
+		r->cap = cap;
+	}
+	for (size_t j = 0; j < r->k; j++)
+		r->v[r->n * r->k + j] = NAN;
+	r->round[r->n++] = round;
+	return IOR_OK;
+}
+
+/* The median of one commit's samples in one round (a measurement may print several). */
+static double round_value(const double *x, size_t n)
+{
+	return ior_median(x, n);
+}
+
+int ior_bisect_rounds_get(struct ior_db *db, int64_t id, const char *const *commits, size_t k, size_t from,
+			  struct ior_bisect_rounds *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->k = k;
+	sqlite3_stmt *st;
+	if (prepare(db, &st, "SELECT round, commit_id, value FROM bisect_samples WHERE bisect_id = ?1 AND round >= ?2 "
+		    "ORDER BY round, commit_id, id", id, NULL, 0))
+		return IOR_ERROR;
+	sqlite3_bind_int64(st, 2, (int64_t)from);
+	int r, rc = IOR_OK;
+	double vals[256];
+	size_t nv = 0, cur_round = 0;
+	long cur_col = -1;
+	for (;;) {
+		r = sqlite3_step(st);
+		size_t rd = r == SQLITE_ROW ? (size_t)sqlite3_column_int64(st, 0) : 0;
+		const char *c = r == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 1) : "";
+		long col = -1;
+		for (size_t j = 0; j < k && r == SQLITE_ROW; j++)
+			if (!strcmp(c, commits[j]))
+				col = (long)j;
+		/* a (round, commit) group ends: its median goes into the row */
+		if (nv && (r != SQLITE_ROW || rd != cur_round || col != cur_col)) {
+			out->v[(out->n - 1) * k + (size_t)cur_col] = round_value(vals, nv);
+			nv = 0;
+		}
+		if (r != SQLITE_ROW)
+			break;
+		if (col < 0)
+			continue;
+		if (!out->n || out->round[out->n - 1] != rd) {
+			if ((rc = round_row(out, rd)))
+				break;
+		}
+		cur_round = rd, cur_col = col;
+		if (nv < sizeof(vals) / sizeof(vals[0]))
+			vals[nv++] = sqlite3_column_double(st, 2);
+	}
+	if (!rc && r != SQLITE_DONE)
+		rc = sql_fail(db, "read rounds");
+	sqlite3_finalize(st);
+	/* only the rounds that hold every commit asked for */
+	size_t kept = 0;
+	for (size_t i = 0; !rc && i < out->n; i++) {
+		bool full = true;
+		for (size_t j = 0; j < k; j++)
+			full &= !isnan(out->v[i * k + j]);
+		if (!full)
+			continue;
+		memmove(out->v + kept * k, out->v + i * k, k * sizeof(*out->v));
+		out->round[kept++] = out->round[i];
+	}
+	out->n = kept;
+	if (rc)
+		ior_bisect_rounds_free(out);
+	return rc;
+}
+
+void ior_bisect_rounds_free(struct ior_bisect_rounds *r)
+{
+	free(r->v), free(r->round);
+	memset(r, 0, sizeof(*r));
+}
+
 int ior_bisect_counts_get(struct ior_db *db, int64_t id, struct ior_bisect_counts *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -320,15 +428,17 @@ int ior_bisect_counts_get(struct ior_db *db, int64_t id, struct ior_bisect_count
 }
 
 int ior_bisect_log_each(struct ior_db *db, int64_t id,
-			int (*fn)(void *ctx, const char *commit, const char *event, const char *detail), void *ctx)
+			int (*fn)(void *ctx, const char *commit, const char *event, const char *detail, const char *at),
+			void *ctx)
 {
 	sqlite3_stmt *st;
-	if (prepare(db, &st, "SELECT commit_id, event, detail FROM bisect_log WHERE bisect_id = ?1 ORDER BY id", id, NULL, 0))
+	if (prepare(db, &st, "SELECT commit_id, event, detail, at FROM bisect_log WHERE bisect_id = ?1 ORDER BY id", id,
+		    NULL, 0))
 		return IOR_ERROR;
 	int r, rc = IOR_OK;
 	while (!rc && (r = sqlite3_step(st)) == SQLITE_ROW)
 		rc = fn(ctx, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1),
-			(const char *)sqlite3_column_text(st, 2));
+			(const char *)sqlite3_column_text(st, 2), (const char *)sqlite3_column_text(st, 3));
 	if (!rc && r != SQLITE_DONE)
 		rc = sql_fail(db, "read the log");
 	sqlite3_finalize(st);

@@ -46,6 +46,24 @@ int ior_bisect_reason_get(struct ior_db *db, int64_t id, const char *commit, cha
 /* One measurement's samples, stored in one transaction. */
 int ior_bisect_samples_add(struct ior_db *db, int64_t id, const char *commit, const double *x, size_t n);
 int ior_bisect_samples_get(struct ior_db *db, int64_t id, const char *commit, double **x, size_t *n);
+/* The same with the round it was measured in (0: none, as before rounds existed). */
+int ior_bisect_samples_add_round(struct ior_db *db, int64_t id, const char *commit, const double *x, size_t n,
+				 size_t round);
+/* The number the next round takes: one above the highest stored. */
+int ior_bisect_round_next(struct ior_db *db, int64_t id, size_t *round);
+
+/* Values by round: row i is round[i], column j commits[j]'s median sample in that round. Only
+ * rounds numbered from `from` on that hold every commit asked for are kept (a round cut short by
+ * a kill or a failed measurement is left out), oldest first. */
+struct ior_bisect_rounds {
+	size_t k, n, cap;      /* commits (columns), rounds (rows), rows allocated */
+	double *v;             /* n x k, row-major */
+	size_t *round;
+};
+int ior_bisect_rounds_get(struct ior_db *db, int64_t id, const char *const *commits, size_t k, size_t from,
+			  struct ior_bisect_rounds *out);
+void ior_bisect_rounds_free(struct ior_bisect_rounds *r);
+
 /* How many samples a commit has, without reading them. */
 int ior_bisect_samples_count(struct ior_db *db, int64_t id, const char *commit, size_t *n);
 
@@ -58,8 +76,9 @@ int ior_bisect_counts_get(struct ior_db *db, int64_t id, struct ior_bisect_count
 int ior_bisect_log_last(struct ior_db *db, int64_t id, const char *commit, const char *event, bool *found, char *detail,
 			size_t len);
 
-/* Walks the log (oldest first): fn gets each row's commit (NULL for none), event and detail. */
+/* Walks the log (oldest first): fn gets each row's commit (NULL for none), event, detail and time. */
 int ior_bisect_log_each(struct ior_db *db, int64_t id,
-			int (*fn)(void *ctx, const char *commit, const char *event, const char *detail), void *ctx);
+			int (*fn)(void *ctx, const char *commit, const char *event, const char *detail, const char *at),
+			void *ctx);
 
 #endif

@@ -59,7 +59,8 @@ int ior_bisect_print_status(FILE *out, struct ior_db *db, const struct ior_bisec
 		b->repo ? b->repo : "-", b->good, b->bad);
 	fprintf(out, "  %zu build(s), %zu measurement(s), %zu sample(s)\n", c.builds, c.measurements, c.samples);
 	if (b->result) {
-		fprintf(out, "%s", b->result);
+		size_t n = strlen(b->result);
+		fprintf(out, "%s%s", b->result, n && b->result[n - 1] == '\n' ? "" : "\n");
 		return IOR_OK;
 	}
 	return src ? left_now(out, db, b, src) : IOR_OK;

@@ -10,7 +10,7 @@
 #include "engines/engine.h"
 
 /* Current schema version, kept in PRAGMA user_version (db/SCHEMA.md lists the steps). */
-#define IOR_DB_SCHEMA_VERSION 8
+#define IOR_DB_SCHEMA_VERSION 9
 
 /* PRAGMA application_id of every ioregress database ("iorg"): a file with
  * tables and another id is someone else's and is never touched. */
@@ -197,6 +197,23 @@ void ior_db_run_info_free(struct ior_db_run_info *r);
 int ior_db_run_reopen(struct ior_db *db, int64_t run_id);
 /* Whether a repetition of a cell is stored, and its value when it is. */
 int ior_db_sample_at(struct ior_db *db, int64_t cell_id, int rep, bool *exists, double *value);
+
+/* --- rounds of an interleaved run (db/rounds.c) ------------------------------ */
+
+/* The highest round stored in the run of cell_id (0: none): a device's rounds, and a resumed
+ * run's, are numbered after it, so one round number never spans two devices or two sessions. */
+int ior_db_round_base(struct ior_db *db, int64_t cell_id, int64_t *base);
+/* Stores the round a repetition was measured in. */
+int ior_db_sample_set_round(struct ior_db *db, int64_t cell_id, int rep, int64_t round);
+/* A cell's measured (not warm-up) samples in repetition order with their rounds (0: none). */
+struct ior_db_rounds {
+	int64_t run_id;
+	size_t n;
+	int64_t *round;
+	double *value;
+};
+int ior_db_cell_rounds(struct ior_db *db, int64_t cell_id, struct ior_db_rounds *out);
+void ior_db_rounds_free(struct ior_db_rounds *r);
 
 /* --- the git commit a kernel was built from (db/commits.c) ------------------ */
 

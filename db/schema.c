@@ -304,6 +304,31 @@ static const char step8[] =
 	"JOIN devices d ON d.id = c.device_id;\n"
 	"PRAGMA user_version = 8;\n";
 
+/* Rounds: a bisection measures the good end, the candidate and the bad end in rounds, and run's
+ * interleaved order measures every cell once per round; the round of each sample lets verdicts
+ * pair values measured close together, so drift shared by a round cancels. NULL for every sample
+ * stored before this step (and for a run in sequential order): such samples are never paired. */
+static const char step9[] =
+	"ALTER TABLE bisect_samples ADD COLUMN round INTEGER;\n"
+	"ALTER TABLE samples ADD COLUMN round INTEGER;\n"
+	"DROP VIEW sample_view;\n"
+	"CREATE VIEW sample_view AS\n"
+	"SELECT s.id AS sample_id, r.id AS run_id, c.id AS cell_id, h.id AS host_id, k.id AS kernel_id,\n"
+	"  d.id AS device_id, h.name AS host, k.release AS kernel, k.git_commit AS kernel_commit,\n"
+	"  d.name AS device, d.path AS device_path, c.scheduler, c.engine, c.engine_type, c.params,\n"
+	"  c.status AS cell_status, r.status AS run_status, r.started_at AS run_started_at,\n"
+	"  s.rep, s.value, s.unit, s.higher_is_better, s.bytes, s.ios, s.wall_s, s.usr_s, s.sys_s,\n"
+	"  s.lat_p50_us, s.lat_p99_us, s.lat_p999_us, s.detail, s.measured_at,\n"
+	"  s.fill, s.lat_mean_us, s.clat_p50_us, s.clat_p99_us, s.clat_p999_us, s.clat_mean_us, r.rep_order,\n"
+	"  s.warmup, s.round\n"
+	"FROM samples s\n"
+	"JOIN cells c ON c.id = s.cell_id\n"
+	"JOIN runs r ON r.id = c.run_id\n"
+	"JOIN hosts h ON h.id = r.host_id\n"
+	"JOIN kernels k ON k.id = r.kernel_id\n"
+	"JOIN devices d ON d.id = c.device_id;\n"
+	"PRAGMA user_version = 9;\n";
+
 static const struct {
 	int version;
 	const char *sql;
@@ -316,6 +341,7 @@ static const struct {
 	{ 6, step6 },
 	{ 7, step7 },
 	{ 8, step8 },
+	{ 9, step9 },
 };
 
 _Static_assert(sizeof(steps) / sizeof(steps[0]) == IOR_DB_SCHEMA_VERSION,

@@ -44,9 +44,11 @@ int ior_check_ends(FILE *out, struct ior_db *db, const struct ior_report_opts *o
 	int status = 128;
 	if (print(out, r, &e, bad))
 		ior_cmd_error_last();
-	else if (e.verdict == IOR_CLASS_NO_GAP)
+	else if (e.verdict == IOR_CLASS_NO_GAP) {
+		/* a message left from reading the releases (a label that is not a version) is not this error's detail */
+		ior_error_clear();
 		ior_cmd_error("the good end '%s' and the bad end '%s' do not differ on any cell: nothing to bisect", good, bad);
-	else
+	} else
 		status = e.verdict == IOR_CLASS_GOOD ? 0 : e.verdict == IOR_CLASS_BAD ? 1 : 125;
 	ior_ends_free(&e);
 	ior_report_free(r);

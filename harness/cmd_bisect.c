@@ -52,8 +52,9 @@ static int parse_option(struct bisect_args *a, int argc, char **argv, int *i, bo
 		a->c.build = v;
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--boot", missing)))
 		a->c.boot = v;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--image", missing)))
-		a->c.image = v;
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--artifact", missing)) ||
+		 (v = ior_cmd_option_value(argc, argv, i, "--image", missing)))
+		a->c.image = v;   /* --image is the kernel case of --artifact */
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--matrix", missing)))
 		a->matrix = v;
 	else if (!strcmp(argv[*i], "--kernels"))
@@ -220,6 +221,9 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 			rc = ior_bisect_measure_vm(&m, ctx->db, &vm.o);
 	} else {
 		rc = a->c.measure ? IOR_OK : ior_error_set(IOR_EINVALID, "'bisect run' needs --measure CMD");
+		if (!rc && !a->c.image)
+			fprintf(stderr, "warning: no --artifact named: commits that build identical output are measured and "
+				"judged one by one (name the build output, e.g. --artifact build/bin/tool)\n");
 		if (!rc)
 			rc = ior_bisect_set_commands(ctx->db, b.id, a->c.measure, a->c.build, a->c.boot, a->c.image);
 		if (!rc)
@@ -238,6 +242,13 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 		       res.counts.samples);
 		*status = res.end == IOR_BISECT_FOUND ? BISECT_FOUND : res.end == IOR_BISECT_RANGE ? BISECT_RANGE
 												 : BISECT_REFUSED;
+	}
+	/* the answer given, the tree goes back to what was checked out at start (the answer and the
+	 * state stay in the database; an interrupted run leaves the candidate it was measuring) */
+	if (!rc && !packages && b.orig_head) {
+		rc = ior_bisect_git_restore(b.repo, b.orig_head);
+		if (!rc)
+			printf("work tree back at %.12s, as at 'bisect start'\n", b.orig_head);
 	}
 	ior_bisect_measure_free(m);
 	ior_bisect_source_free(src);
@@ -328,14 +339,16 @@ static const struct ior_cmd_opt bisect_options[] = {
 	  .help = "run: builds the checked-out commit, once per commit; a non-zero exit skips the commit" },
 	{ .name = "--boot", .value = IOR_CMD_TEXT, .arg = "CMD",
 	  .help = "run: boots the built kernel before each measurement; a non-zero exit skips the commit" },
+	{ .name = "--artifact", .value = IOR_CMD_FILE, .arg = "PATH",
+	  .help = "run: the file or directory the build leaves (relative to the tree), hashed after each build; a "
+		  "commit whose artifact is identical to one already judged (or to an end's) takes its verdict" },
 	{ .name = "--image", .value = IOR_CMD_FILE, .arg = "FILE",
-	  .help = "run: the kernel image the build leaves (relative to the tree); a commit whose image is identical "
-		  "to one already judged takes its verdict" },
+	  .help = "run: the kernel image the build leaves: --artifact for a kernel" },
 	{ .name = "--cap", .value = IOR_CMD_NUMBER, .arg = "N",
-	  .help = "run: the most samples taken of one commit before it is skipped as undecided, and of each end "
-		  "(default 60)" },
+	  .help = "run: the most rounds (good end, commit, bad end) of one commit before it is skipped as undecided, "
+		  "and of the ends' calibration (default 60)" },
 	{ .name = "--calibrate", .value = IOR_CMD_NUMBER, .arg = "N",
-	  .help = "run: samples of each end before the first judgement (default 10, at least 10)" },
+	  .help = "run: rounds of both ends before the first judgement (default 10, at least 10)" },
 	{ 0 },
 };
 
@@ -350,11 +363,12 @@ const struct ior_command ior_cmd_bisect = {
 		"start records the ends and walks the commit graph between them with libgit2 (merges included). "
 		"Or start --kernels PKG... takes an ordered list of packaged kernels and finds the first one that "
 		"regressed, each step a vm run of the --matrix given to run, with no build and no repository. run "
-		"calibrates both ends (at least 10 samples each, interleaved) and refuses, in words, when their "
-		"difference is below what the noise allows to find; then it checks out the commit git bisect would "
-		"pick (detached), builds it once, measures it until it is judged good or bad against both ends or "
-		"skipped (undecided at the cap, unstable, or its build or boot failed), and confirms the culprit with "
-		"more samples on it and its parent before naming it. All state is in the database: a killed run "
+		"measures in rounds (good end, commit, bad end one after another, order rotated), so drift of the "
+		"machine shared by a round cancels: it calibrates both ends (at least 10 rounds) and refuses, in words, "
+		"when their gap is below 1.5 times what the noise allows to find; then it checks out the commit git "
+		"bisect would pick (detached), builds it once, measures it in rounds until its position between the "
+		"ends judges it good or bad or it is skipped (undecided at the cap, unstable, or its build or boot "
+		"failed), and confirms the culprit on fresh rounds of it, its parent and the ends before naming it. All state is in the database: a killed run "
 		"resumes with 'bisect run'; status and log show it; log writes a file replay reads back; reset checks "
 		"out what was checked out at start.\n\n"
 		"Exit status of run: 0 a culprit named, 3 a range of candidates named, 4 refused; 1 on an error, "

@@ -389,6 +389,9 @@ static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev,
 	if ((rc = ior_db_sample_add(r->db, c->cell_id, rep, &sample)) != 0)
 		return rc;
 	commit_to_host(r);
+	/* interleaved or random order: repetition rep of every cell of the device is round rep */
+	if (r->round_base >= 0 && (rc = ior_db_sample_set_round(r->db, c->cell_id, rep, r->round_base + rep)) != 0)
+		return rc;
 	if (!warmup)
 		*slot = sample.value;
 	c->rule.cmp.higher_is_better = sample.higher_is_better;
@@ -444,6 +447,14 @@ static int take_repetitions(struct ior_cell_runner *r, struct ior_run_device *de
 	for (size_t i = 0; i < n; i++)
 		caps[i] = cells[i].live ? cells[i].cap : 0;
 	struct walk w = { r, dev, cells };
+	r->round_base = -1;
+	if (r->m->settings.order != IOR_ORDER_SEQUENTIAL) {
+		for (size_t i = 0; i < n && r->round_base < 0; i++)
+			if (cells[i].live && ior_db_round_base(r->db, cells[i].cell_id, &r->round_base)) {
+				free(caps);
+				return IOR_ERROR;
+			}
+	}
 	int rc = ior_run_order(r->m->settings.order, caps, n, &r->rng, visit_cell, &w);
 	free(caps);
 	return rc;

@@ -4,8 +4,10 @@
 
 #include "common/error.h"
 #include "kernel/version.h"
+#include "reports/paired.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +89,14 @@ const char *ior_report_cell_axis_value(enum ior_axis axis, const struct ior_repo
 	return NULL;
 }
 
+/* Whether stored cell x is one of rt cell c's (group g's key, c's device and scheduler). */
+static bool stored_cell_of(const struct ior_report_cell *x, const struct ior_rt_group *g, const struct ior_rt_cell *c)
+{
+	return x->n && !ior_rt_strcmp(x->host, g->host) && !ior_rt_strcmp(x->kernel, g->kernel) &&
+	       !ior_rt_strcmp(x->engine, g->engine) && !ior_rt_strcmp(x->params, g->params) &&
+	       !ior_rt_strcmp(x->device, c->device) && !ior_rt_strcmp(x->scheduler, c->scheduler);
+}
+
 /* A metric's values of one rt cell: every stored cell of its key, read from the database. */
 static int metric_values(struct judge *j, size_t gi, size_t ci, enum ior_metric m, double **v, size_t *n)
 {
@@ -104,16 +114,78 @@ static int metric_values(struct judge *j, size_t gi, size_t ci, enum ior_metric 
 		return IOR_OK;
 	if (!j->readers[m] && ior_metric_reader_open(&j->readers[m], j->db, m))
 		return IOR_ERROR;
-	for (size_t i = 0; i < j->r->ncells; i++) {
-		const struct ior_report_cell *x = &j->r->cells[i];
-		if (!x->n || ior_rt_strcmp(x->host, g->host) || ior_rt_strcmp(x->kernel, g->kernel) ||
-		    ior_rt_strcmp(x->engine, g->engine) || ior_rt_strcmp(x->params, g->params) ||
-		    ior_rt_strcmp(x->device, c->device) || ior_rt_strcmp(x->scheduler, c->scheduler))
-			continue;
-		if (ior_metric_reader_read(j->readers[m], x->cell_id, v, n))
+	for (size_t i = 0; i < j->r->ncells; i++)
+		if (stored_cell_of(&j->r->cells[i], g, c) && ior_metric_reader_read(j->readers[m], j->r->cells[i].cell_id, v, n))
 			return IOR_ERROR;
-	}
 	return IOR_OK;
+}
+
+/* The one stored cell behind an rt cell, or 0 when there are none or several (several runs). */
+static int64_t only_stored_cell(const struct judge *j, size_t gi, size_t ci)
+{
+	const struct ior_rt_group *g = &j->r->rt->groups[gi];
+	int64_t id = 0;
+	for (size_t i = 0; i < j->r->ncells; i++) {
+		if (!stored_cell_of(&j->r->cells[i], g, &g->cells[ci]))
+			continue;
+		if (id)
+			return 0;
+		id = j->r->cells[i].cell_id;
+	}
+	return id;
+}
+
+/* Two cells of one interleaved run are judged on their values paired by round (reports/paired.c):
+ * drift of the machine shared by a round cancels. Otherwise the unpaired verdict stands and says
+ * so, naming separate runs when that is why. */
+static int pair_by_round(struct judge *j, size_t ga, size_t ca, size_t gb, size_t cb, const struct ior_compare_opts *o,
+			 struct ior_comparison *c)
+{
+	int64_t ia = j->db ? only_stored_cell(j, ga, ca) : 0, ib = j->db ? only_stored_cell(j, gb, cb) : 0;
+	struct ior_db_rounds ra = { 0 }, rb = { 0 };
+	double *pa = NULL, *pb = NULL;
+	int rc = IOR_OK;
+	if (ia && ib && ((rc = ior_db_cell_rounds(j->db, ia, &ra)) || (rc = ior_db_cell_rounds(j->db, ib, &rb))))
+		goto out;
+	pa = malloc((ra.n ? ra.n : 1) * sizeof(*pa)), pb = malloc((ra.n ? ra.n : 1) * sizeof(*pb));
+	if (!pa || !pb) {
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+		goto out;
+	}
+	size_t n = 0;
+	bool same_run = ia && ib && ra.run_id == rb.run_id;
+	for (size_t x = 0; same_run && x < ra.n; x++)
+		for (size_t y = 0; ra.round[x] && y < rb.n; y++)
+			if (rb.round[y] == ra.round[x]) {
+				pa[n] = ra.value[x], pb[n++] = rb.value[y];
+				break;
+			}
+	char why[sizeof(c->reason)];
+	if (n >= 3 && n == ra.n && n == rb.n) {
+		struct ior_paired p;
+		if (ior_paired_ratio(&p, pa, pb, n, 0.95) == IOR_OK) {
+			ior_paired_decide(&p, o->alpha, o->min_effect, o->higher_is_better);
+			c->verdict = p.verdict;
+			c->ratio = p.ratio, c->ratio_lo = p.ratio_lo, c->ratio_hi = p.ratio_hi;
+			c->welch.p = c->mw.p = p.p;   /* the p the verdict rests on, in every column that prints one */
+			snprintf(why, sizeof(why), "%s; paired by round (%zu rounds of one run)", p.reason, n);
+			memcpy(c->reason, why, sizeof(why));
+			goto out;
+		}
+	}
+	bool rounds = false;
+	for (size_t x = 0; x < ra.n; x++)
+		rounds |= ra.round[x] != 0;
+	size_t len = strlen(c->reason);
+	snprintf(c->reason + len, sizeof(c->reason) - len, "; unpaired: %s",
+		 !same_run ? "separate runs"
+		 : !rounds ? "no rounds recorded (sequential order, an import, or a run before schema 9)"
+			   : "the cells did not run in the same rounds");
+out:
+	free(pa), free(pb);
+	ior_db_rounds_free(&ra);
+	ior_db_rounds_free(&rb);
+	return rc;
 }
 
 static struct ior_report_verdict *push(struct vset *s)
@@ -159,6 +231,8 @@ static int judge_metric(struct judge *j, size_t ga, size_t ca, size_t gb, size_t
 				    cA->scheduler ? cA->scheduler : "-", A->engine, mi->name);
 		goto out;
 	}
+	if (m == IOR_METRIC_VALUE && (rc = pair_by_round(j, ga, ca, gb, cb, &o, &v->c)))
+		goto out;
 	struct vset *s = j->out;
 	s->n++;
 	s->judged |= IOR_METRIC_BIT(m);

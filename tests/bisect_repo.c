@@ -107,3 +107,31 @@ const char *ior_test_measure_script(const char *dir, double cov)
 	fclose(f);
 	return path;
 }
+
+const char *ior_test_measure_script_drift(const char *dir, double cov, double walk, double step)
+{
+	static char path[1024];
+	char text[4096];
+	/* the machine's speed at call c, the same for every caller at that call: a mean-reverting random
+	 * walk of walk per call, and a step of +-step (at least half of it) with probability 1/25 per call,
+	 * both from the seed alone, so the drift is the test's own and replays exactly */
+	snprintf(text, sizeof(text),
+		 "#!/bin/sh\n"
+		 "# one sample: the checked-out commit's level with %g noise, times a drifting machine speed\n"
+		 "c=$(cat '%s/calls' 2>/dev/null || echo 0); c=$((c + 1)); echo $c > '%s/calls'\n"
+		 "awk -v s=\"${IOR_TEST_SEED:-1}\" -v c=\"$c\" -v l=\"$(cat level)\" -v cov=%g -v walk=%g -v step=%g "
+		 "'function g() { u1 = rand(); u2 = rand(); if (u1 < 1e-12) u1 = 1e-12\n"
+		 "  return sqrt(-2 * log(u1)) * cos(6.283185307 * u2) }\n"
+		 "BEGIN { srand(s * 7 + 1); w = 0; f = 0\n"
+		 "  for (i = 1; i <= c; i++) { w = 0.97 * w + walk * g(); if (rand() < 0.04) {\n"
+		 "    d = step * (0.5 + rand() / 2); f = (f > 0 || (f == 0 && rand() < 0.5)) ? -d : d } }\n"
+		 "  srand(s * 100003 + c * 7919)\n"
+		 "  printf \"%%.4f\\n\", l * exp(w + f) * (1 + cov * g()) }'\n",
+		 cov, dir, dir, cov, walk, step);
+	snprintf(path, sizeof(path), "%s/measure_drift.sh", dir);
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}

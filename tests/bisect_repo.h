@@ -23,4 +23,9 @@ void ior_test_linear_repo(const char *path, size_t n, size_t culprit, long nobui
  * call seeded from IOR_TEST_SEED and a call counter in dir; written to dir/measure.sh. */
 const char *ior_test_measure_script(const char *dir, double cov);
 
+/* The same on a machine whose speed drifts with the call counter in dir: a random walk of walk
+ * (log units) per call and steps of +-step (half to all of it) now and then, the whole path drawn
+ * from IOR_TEST_SEED; written to dir/measure_drift.sh. */
+const char *ior_test_measure_script_drift(const char *dir, double cov, double walk, double step);
+
 #endif

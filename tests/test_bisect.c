@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests for ioregress bisect: git's pick on the candidate graph, and the driver end to end on libgit2-built repositories with a noisy measure (culprit, merges, build failures, refusal, SIGKILL and resume, log and replay). */
 #include "bisect/graph.h"
+#include "reports/compare.h"
 #include "tests/bisect_repo.h"
 #include "tests/suite.h"
 
@@ -9,11 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define OUT 65536
+/* The test measure's noise: a 10% drop is 5 times it, over the 1.5 x margin the calibration
+ * asks of the smallest change findable in 60 paired rounds (2.3 times the noise). */
+#define NOISE 0.02
 static char out[OUT], err[8192];
 
 /* --- the graph ------------------------------------------------------------------ */
@@ -129,7 +135,7 @@ static int bisect(const char *db, const char *repo, const char *good, const char
 		return -1;
 	}
 	char measure[1200];
-	snprintf(measure, sizeof(measure), "sh %s", ior_test_measure_script(ior_test_tmpdir(), 0.05));
+	snprintf(measure, sizeof(measure), "sh %s", ior_test_measure_script(ior_test_tmpdir(), NOISE));
 	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", measure, "--build", (char *)(build ? build : "true"),
 			NULL };
 	return ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
@@ -143,10 +149,10 @@ static size_t ceil_log2(size_t n)
 	return k;
 }
 
-/* 20 seeded trials, the culprit spread over a 64-commit history: named every time, within ceil(log2 N) + 3 builds. */
+/* 6 seeded trials, the culprit spread over a 64-commit history: named every time, within ceil(log2 N) + 3 builds. */
 static void test_culprit_named_in_every_seeded_trial(void)
 {
-	enum { N = 64, TRIALS = 20 };
+	enum { N = 64, TRIALS = 6 };
 	char ids[N][GIT_OID_HEXSZ + 1];
 	size_t worst = 0, total_builds = 0, total_meas = 0, named = 0;
 	for (int t = 0; t < TRIALS; t++) {
@@ -272,7 +278,7 @@ static void test_resumes_after_sigkill(void)
 			  ids[N - 1], NULL };
 	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)), 0);
 	char measure[1200];
-	snprintf(measure, sizeof(measure), "sleep 0.02; sh %s", ior_test_measure_script(ior_test_tmpdir(), 0.05));
+	snprintf(measure, sizeof(measure), "sleep 0.02; sh %s", ior_test_measure_script(ior_test_tmpdir(), NOISE));
 	const char *bin = getenv("IOR_BINARY");
 	pid_t pid = fork();
 	CU_ASSERT_FATAL(pid >= 0);
@@ -355,7 +361,8 @@ static void test_status_log_replay_and_reset(void)
 		fprintf(stderr, "\n%s\n%s", out, err);
 }
 
-/* --image: commits whose kernel image is identical to a judged one take its verdict unmeasured. */
+/* --artifact: commits whose build output is identical to a judged one (or to an end) take its
+ * verdict unmeasured, and the evidence says so; --image is the same for a kernel. */
 static void test_identical_image_reuses_the_verdict(void)
 {
 	enum { N = 64, CULPRIT = 50 };
@@ -368,17 +375,172 @@ static void test_identical_image_reuses_the_verdict(void)
 			  ids[N - 1], NULL };
 	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)), 0);
 	char measure[1200];
-	snprintf(measure, sizeof(measure), "sh %s", ior_test_measure_script(ior_test_tmpdir(), 0.05));
-	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", measure, "--build", "cp level kernel.img",
-			"--image", "kernel.img", NULL };
+	snprintf(measure, sizeof(measure), "sh %s", ior_test_measure_script(ior_test_tmpdir(), NOISE));
+	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", measure, "--build",
+			"mkdir -p out && cp level out/tool", "--artifact", "out", NULL };
 	int rc = ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
 	char want[128];
 	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "kernel image is identical to"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "build artifact is identical to"));
+	/* every commit builds what one of the ends builds: none but the ends is ever measured */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "so it takes that end's verdict"));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(DISTINCT commit_id) FROM bisect_samples"), 2);
 	CU_ASSERT(ior_test_query(db, "SELECT count(*) FROM bisect_commits WHERE mark IN ('good', 'bad') AND commit_id "
 				     "NOT IN (SELECT commit_id FROM bisect_samples)") >= 1);
+	CU_ASSERT_PTR_NULL(strstr(err, "no --artifact named"));
+}
+
+
+/* --- a machine whose speed drifts ------------------------------------------------ */
+
+/* The drifting measure of the tests: 2% noise within a round, a random walk of 1% per call and
+ * steps of 5-10% (jumps of up to 20%) now and then, the path fixed by IOR_TEST_SEED. */
+static const char *drift_measure(void)
+{
+	static char m[1200];
+	snprintf(m, sizeof(m), "sh %s", ior_test_measure_script_drift(ior_test_tmpdir(), 0.02, 0.01, 0.1));
+	return m;
+}
+
+static int bisect_with(const char *db, const char *repo, const char *good, const char *bad, const char *measure)
+{
+	char *start[] = { "--db", (char *)db, "bisect", "start", "--repo", (char *)repo, "--good", (char *)good, "--bad",
+			  (char *)bad, NULL };
+	if (ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)) != 0)
+		return -1;
+	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", (char *)measure, NULL };
+	return ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+}
+
+/* n draws of the drifting measure at level 1000, from call `skip` on (calls before it spent). */
+static void drift_draws(double *x, size_t n, size_t skip)
+{
+	char dir[1100], cmd[4096], path[1200];
+	snprintf(dir, sizeof(dir), "%s/plain", ior_test_tmpdir());
+	mkdir(dir, 0700);
+	snprintf(path, sizeof(path), "%s/level", dir);
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("1000\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/calls", ior_test_tmpdir());
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "%zu\n", skip);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/draws", ior_test_tmpdir());
+	snprintf(cmd, sizeof(cmd), "cd '%s' && for i in $(seq %zu); do %s; done", dir, n, drift_measure());
+	char *argv[] = { "sh", "-c", cmd, NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_spawn_to(argv, NULL, path, NULL), 0);
+	char *text = ior_test_read_file(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	char *p = text;
+	for (size_t i = 0; i < n; i++)
+		x[i] = log(strtod(p, &p));
+	free(text);
+}
+
+/* On the drifting machine one commit measured in two blocks minutes apart looks like two (the
+ * unpaired judge's error: a candidate's block against end samples taken earlier), while the
+ * paired driver names the culprit at three positions, and any range it gives holds the culprit. */
+static void test_drift_paired_names_culprit(void)
+{
+	enum { N = 32, BLOCK = 10 };
+	setenv("IOR_TEST_SEED", "4", 1);
+	double early[BLOCK], late[BLOCK];
+	drift_draws(early, BLOCK, 0);
+	drift_draws(late, BLOCK, 120);
+	struct ior_welch w;
+	ior_welch(&w, early, BLOCK, late, BLOCK, 0.95);
+	printf("\n  one commit in two blocks 120 calls apart: %+.1f%%, Welch p = %.2g", expm1(w.diff) * 100, w.p);
+	CU_ASSERT(w.p < 0.001);   /* an unpaired judge would call one commit two */
+	const size_t culprits[] = { 5, 16, 27 };
+	for (size_t t = 0; t < 3; t++) {
+		char ids[N][GIT_OID_HEXSZ + 1], seed[16], want[128];
+		snprintf(seed, sizeof(seed), "%zu", 40 + t);
+		setenv("IOR_TEST_SEED", seed, 1);
+		const char *repo = path_in("drift"), *db = path_in("drift.db");
+		unlink(db);
+		char calls[1200];
+		snprintf(calls, sizeof(calls), "%s/calls", ior_test_tmpdir());
+		unlink(calls);
+		ior_test_linear_repo(repo, N, culprits[t], -1, ids);
+		int rc = bisect_with(db, repo, ids[0], ids[N - 1], drift_measure());
+		snprintf(want, sizeof(want), "first bad commit: %s", ids[culprits[t]]);
+		printf("\n  culprit %2zu under drift: exit %d, %zu builds", culprits[t], rc, builds_in(out));
+		if (rc == 3) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, ids[culprits[t]]));   /* a range holds the culprit */
+		} else {
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+		}
+		CU_ASSERT_EQUAL(rc, 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "drift"));
+		if (rc != 0 || !strstr(out, want))
+			fprintf(stderr, "\n%s\n%s", out, err);
+	}
+}
+
+/* A candidate's first measurement lands 50% above the good end (the machine jumped within the
+ * round): that round is measured again, not judged, and the culprit is still named. */
+static void test_far_candidate_remeasured(void)
+{
+	enum { N = 16, CULPRIT = 9 };
+	char ids[N][GIT_OID_HEXSZ + 1], measure[2400], want[128];
+	const char *repo = path_in("far"), *db = path_in("far.db");
+	unlink(db);
+	setenv("IOR_TEST_SEED", "23", 1);
+	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
+	snprintf(measure, sizeof(measure),
+		 "if [ \"$IOREGRESS_COMMIT\" != %s ] && [ \"$IOREGRESS_COMMIT\" != %s ] && [ ! -e '%s/spiked' ]; then "
+		 "touch '%s/spiked'; echo 1500; else sh %s; fi", ids[0], ids[N - 1], ior_test_tmpdir(), ior_test_tmpdir(),
+		 ior_test_measure_script(ior_test_tmpdir(), NOISE));
+	int rc = bisect_with(db, repo, ids[0], ids[N - 1], measure);
+	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_samples WHERE value = 1500"), 1);
+	CU_ASSERT(ior_test_query(db, "SELECT count(*) FROM bisect_commits WHERE reason LIKE '%measured again%'") >= 1);
+	if (rc || !strstr(out, want))
+		fprintf(stderr, "\n%s\n%s", out, err);
+}
+
+/* The culprit's measure is erratic (+-40%): it cannot be judged, the answer is a range, the range
+ * holds the culprit and no commit in it was judged good or bad but the bad one that bounds it. */
+static void test_range_holds_culprit(void)
+{
+	enum { N = 16, CULPRIT = 6 };
+	char ids[N][GIT_OID_HEXSZ + 1], measure[2400];
+	const char *repo = path_in("erratic"), *db = path_in("erratic.db");
+	unlink(db);
+	setenv("IOR_TEST_SEED", "29", 1);
+	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
+	snprintf(measure, sizeof(measure),
+		 "v=$(sh %s); if [ \"$IOREGRESS_COMMIT\" = %s ]; then awk -v v=$v -v s=$(cat '%s/calls') "
+		 "'BEGIN { srand(s); printf \"%%.4f\\n\", v * (0.6 + 0.8 * rand()) }'; else echo $v; fi",
+		 ior_test_measure_script(ior_test_tmpdir(), NOISE), ids[CULPRIT], ior_test_tmpdir());
+	int rc = bisect_with(db, repo, ids[0], ids[N - 1], measure);
+	CU_ASSERT_EQUAL(rc, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "could be any of these"));
+	const char *list = strstr(out, "could be any of these");
+	const char *table = list ? strstr(list, "  commit ") : NULL;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+	char *range = strndup(list, (size_t)(table - list));
+	CU_ASSERT_PTR_NOT_NULL(strstr(range, ids[CULPRIT]));
+	/* each listed commit: not marked good, and bad only when it bounds the range */
+	for (size_t i = 0; i < N; i++) {
+		if (!strstr(range, ids[i]))
+			continue;
+		char q[256];
+		snprintf(q, sizeof(q), "SELECT count(*) FROM bisect_commits WHERE commit_id = '%s' AND mark = 'good'", ids[i]);
+		CU_ASSERT_EQUAL(ior_test_query(db, q), 0);
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "noise"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "next:"));
+	free(range);
+	if (rc != 3)
+		fprintf(stderr, "\n%s\n%s", out, err);
 }
 
 int main(void)
@@ -393,6 +555,9 @@ int main(void)
 		IOR_TEST(test_resumes_after_sigkill),
 		IOR_TEST(test_status_log_replay_and_reset),
 		IOR_TEST(test_identical_image_reuses_the_verdict),
+		IOR_TEST(test_drift_paired_names_culprit),
+		IOR_TEST(test_far_candidate_remeasured),
+		IOR_TEST(test_range_holds_culprit),
 		IOR_TEST_END,
 	};
 	return ior_test_run("bisect", tests);

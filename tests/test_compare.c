@@ -237,6 +237,63 @@ static void test_bad_input(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(errout, "did you mean 'wall_s'?"));
 }
 
+/* Two schedulers of one run on a machine whose speed swings +-15% from round to round, bfq 5%
+ * slower in every round: without rounds the verdict is unpaired and cannot see it; with the
+ * rounds an interleaved run records, it pairs them and names the regression. Across kernels
+ * (separate runs) it says unpaired. */
+static void test_pairs_by_round(void)
+{
+	char csv[4096], db[4096];
+	snprintf(csv, sizeof(csv), "%s/rounds.csv", ior_test_tmpdir());
+	snprintf(db, sizeof(db), "%s/rounds.db", ior_test_tmpdir());
+	FILE *f = fopen(csv, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("host,kernel,device,scheduler,engine,rep,value,unit,metric\n", f);
+	static const double speed[] = { 1.00, 1.15, 0.86, 1.08, 0.90, 1.13, 0.88, 1.02 };
+	for (int i = 0; i < 8; i++) {
+		double wobble = 1 + 0.004 * ((i * 3) % 5 - 2);
+		fprintf(f, "h,6.1,vda,none,randread,%d,%.3f,IOPS,\n", i + 1, 1000 * speed[i] * wobble);
+		fprintf(f, "h,6.1,vda,bfq,randread,%d,%.3f,IOPS,\n", i + 1, 950 * speed[i] / wobble);
+		fprintf(f, "h,6.12,vda,none,randread,%d,%.3f,IOPS,\n", i + 1, 1000 * speed[7 - i]);
+	}
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(ioregress((char *[]){ "--db", db, "import", csv, NULL }), 0);
+	CU_ASSERT_NOT_EQUAL(ioregress((char *[]){ "--db", db, "compare", "--by", "scheduler", "none", "bfq", NULL }), 1);
+	CU_ASSERT_PTR_NOT_NULL(find("unpaired: no rounds recorded"));
+	CU_ASSERT_PTR_NULL(strstr(output, "regression: "));
+	/* the rounds an interleaved run stores: repetition k of every cell of the device is round k */
+	sqlite3 *h;
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open(db, &h), SQLITE_OK);
+	CU_ASSERT_EQUAL(sqlite3_exec(h, "UPDATE samples SET round = rep", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", db, "compare", "--by", "scheduler", "none", "bfq", NULL }), 1);
+	CU_ASSERT_PTR_NOT_NULL(find("regression: per-round ratio -4."));
+	CU_ASSERT_PTR_NOT_NULL(find("paired by round (8 rounds of one run)"));
+	ioregress((char *[]){ "--db", db, "compare", "--by", "kernel", "6.1", "6.12", NULL });
+	CU_ASSERT_PTR_NOT_NULL(find("unpaired: separate runs"));
+}
+
+/* check --bad on ends that do not differ, labelled by commits rather than releases: the error
+ * says so and nothing else (no "kernel release ... does not start with a version number"). */
+static void test_check_bad_error_alone(void)
+{
+	char csv[4096], db[4096];
+	snprintf(csv, sizeof(csv), "%s/labels.csv", ior_test_tmpdir());
+	snprintf(db, sizeof(db), "%s/labels.db", ior_test_tmpdir());
+	FILE *f = fopen(csv, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("host,kernel,device,scheduler,engine,rep,value,unit\n", f);
+	for (int k = 0; k < 3; k++)
+		for (int i = 1; i <= 5; i++)
+			fprintf(f, "h,%s,vda,none,e,%d,%d,IOPS\n", (const char *[]){ "abc", "def", "ghi" }[k], i, 100 + i);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(ioregress((char *[]){ "--db", db, "import", csv, NULL }), 0);
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", db, "check", "--baseline", "abc", "--bad", "ghi", "--candidate",
+					      "def", NULL }), 128);
+	CU_ASSERT_PTR_NOT_NULL(strstr(errout, "do not differ on any cell: nothing to bisect\n"));
+	CU_ASSERT_PTR_NULL(strstr(errout, "does not start with a version number"));
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -246,6 +303,8 @@ int main(void)
 		IOR_TEST(test_p99_doubling),
 		IOR_TEST(test_declared_comparisons_answered_first),
 		IOR_TEST(test_bad_input),
+		IOR_TEST(test_pairs_by_round),
+		IOR_TEST(test_check_bad_error_alone),
 		IOR_TEST_END,
 	};
 	return ior_test_run("compare", tests);
