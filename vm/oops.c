@@ -46,8 +46,8 @@ static bool frame(const char *line, char *fn, size_t len)
 {
 	if (!strncmp(line, "? ", 2))
 		return false; /* a guess of the unwinder, not a frame */
-	const char *plus = strstr(line, "+0x");
-	if (!plus || plus == line || strchr(line, ' ') < plus)
+	const char *plus = strstr(line, "+0x"), *space = strchr(line, ' ');
+	if (!plus || plus == line || (space && space < plus))
 		return false;
 	snprintf(fn, len, "%.*s", (int)(plus - line), line);
 	return true;
@@ -71,13 +71,20 @@ void ior_vm_oops_head(const char *console, char *out, size_t len)
 	char line[256], fn[128];
 	line_at(start, line, sizeof(line));
 	append(out, len, "", line);
+	/* the panic's own line says why it panicked when the head is what led to it */
+	const char *panic = strstr(start, "Kernel panic - not syncing");
+	if (panic && panic > start + strcspn(start, "\n")) {
+		char why[200];
+		line_at(panic, why, sizeof(why));
+		append(out, len, "; ", why);
+	}
 	/* the fault's RIP and the first frames of its trace, within the oops's next 60 lines */
 	bool rip = false, trace = false;
 	int frames = 0, n = 0;
 	for (const char *p = next_line(start); p && *p && n < 60 && frames < 4; p = next_line(p), n++) {
 		line_at(p, line, sizeof(line));
-		if (!rip && !strncmp(line, "RIP: ", 5)) {
-			const char *r = line + 5; /* "0010:" is the code segment */
+		if (!rip && !strncmp(line, "RIP: ", 5) && strncmp(line + 5, "0033:", 5)) { /* 0033: a user task's */
+			const char *r = line + 5; /* "0010:" is the kernel's code segment */
 			if (strspn(r, "0123456789abcdef") == 4 && r[4] == ':')
 				r += 5;
 			char rip_text[160];
