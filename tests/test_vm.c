@@ -170,7 +170,7 @@ static void test_truncated_image_and_hang(void)
 	const char *db = db_in_tmp("fail.db");
 	char m[4096];
 	snprintf(m, sizeof(m), "%s", ior_test_source_path("tests/data/vm-tiny.ini"));
-	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", "--boot-timeout", "30", spec, K61, NULL }), 1);
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", "--boot-timeout", "120", spec, K61, NULL }), 1);
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'boot-failed' AND run_id IS NULL AND "
 			      "kernel LIKE '%truncated-bzImage:%' AND console_log IS NOT NULL"), 1);
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'ok' AND kernel = '" K61 "'"), 1);
