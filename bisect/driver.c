@@ -36,10 +36,10 @@ static void say(const struct run *r, const char *fmt, ...)
 
 static const char *shortid(const char *id)
 {
-	static char buf[4][16];
+	static char buf[4][256];
 	static int k;
 	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof(buf[k]), "%.12s", id);
+	snprintf(buf[k], sizeof(buf[k]), "%.*s", ior_bisect_id_width(id), id);
 	return buf[k];
 }
 

@@ -56,10 +56,10 @@ static int row(struct text *t, struct ior_db *db, int64_t id, const char *commit
 		ior_stats_compute(&st, x, n);
 	free(x);
 	if (n)
-		add(t, "  %-12.12s %-10s %4zu %12.6g %6.1f%% %+7.1f%%  %s\n", commit, role, n, st.median, st.cov * 100,
+		add(t, "  %-12.*s %-10s %4zu %12.6g %6.1f%% %+7.1f%%  %s\n", ior_bisect_id_width(commit), commit, role, n, st.median, st.cov * 100,
 		    good_median > 0 ? (st.median / good_median - 1) * 100 : NAN, reason);
 	else
-		add(t, "  %-12.12s %-10s %4s %12s %7s %8s  %s\n", commit, role, "0", "-", "-", "-", reason);
+		add(t, "  %-12.*s %-10s %4s %12s %7s %8s  %s\n", ior_bisect_id_width(commit), commit, role, "0", "-", "-", "-", reason);
 	return IOR_OK;
 }
 

@@ -187,3 +187,9 @@ void ior_bisect_ids_free(char **ids, size_t n)
 		free(ids[i]);
 	free(ids);
 }
+
+int ior_bisect_id_width(const char *id)
+{
+	size_t n = strlen(id);
+	return n == 40 && strspn(id, "0123456789abcdef") == 40 ? 12 : (int)n;
+}

@@ -56,4 +56,8 @@ void ior_bisect_left_free(struct ior_bisect_left *l);
 /* Frees n ids (strings) and the array; NULL is a no-op. */
 void ior_bisect_ids_free(char **ids, size_t n);
 
+/* How an id is shown: a git object name cut to 12 characters, anything else (a package name and
+ * version: linux-image-6.12.107+deb12-cloud-amd64) whole, so no two kernels read alike. */
+int ior_bisect_id_width(const char *id);
+
 #endif

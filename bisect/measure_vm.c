@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Boots of a kernel tried after its first fails, before the step counts as boot-failed. */
+#define BOOT_RETRIES 2u
+
 struct vm_measure {
 	struct ior_bisect_measure base;
 	struct ior_db *db;
@@ -67,8 +70,17 @@ static int measure(struct ior_bisect_measure *bm, const char *id, double **x, si
 	struct ior_vm_run_summary s;
 	const char *kernels[] = { id };
 	*out = IOR_STEP_OK;
-	if (ior_vm_run(m->db, &m->opts, kernels, 1, &s))
-		return IOR_ERROR;
+	/* a boot that fails is tried again (each try is recorded in vm_boots): one hang or panic of a
+	 * TCG guest must not make a kernel unbootable, nor end the bisection */
+	for (unsigned attempt = 0; attempt <= BOOT_RETRIES; attempt++) {
+		if (ior_vm_run(m->db, &m->opts, kernels, 1, &s))
+			return IOR_ERROR;
+		if (s.ok)
+			break;
+		if (attempt < BOOT_RETRIES)
+			fprintf(stderr, "bisect: the boot of %s failed (try %u of %u): booting it again\n", id, attempt + 1,
+				BOOT_RETRIES + 1);
+	}
 	size_t before = *n;
 	if (!s.ok) {
 		*out = IOR_STEP_BOOT_FAILED;

@@ -37,7 +37,7 @@ static int left_now(FILE *out, struct ior_db *db, const struct ior_bisect_info *
 			tested += marks[i] != IOR_MARK_NONE;
 		fprintf(out, "%zu commits between the ends, %zu marked, %zu candidate(s) left", g.n, tested, left.count);
 		if (left.next >= 0)
-			fprintf(out, ", next %.12s %s", g.nodes[left.next].id,
+			fprintf(out, ", next %.*s %s", ior_bisect_id_width(g.nodes[left.next].id), g.nodes[left.next].id,
 				g.nodes[left.next].subject ? g.nodes[left.next].subject : "");
 		fprintf(out, "\n");
 	}

@@ -12,6 +12,7 @@ enum ior_status {
 	IOR_EINTERRUPTED = -5, /* a stop was requested (SIGINT/SIGTERM/SIGHUP) */
 	IOR_EBUSY = -6,        /* someone else holds the resource */
 	IOR_EREFUSED = -7,     /* a safety guard said no */
+	IOR_ETIMEDOUT = -8,    /* a deadline passed: requests or a tool were given up on (the device may be stuck) */
 };
 
 /* Sets the thread's last error and returns code, so callers can write

@@ -10,7 +10,7 @@
 #include "engines/engine.h"
 
 /* Current schema version, kept in PRAGMA user_version (db/SCHEMA.md lists the steps). */
-#define IOR_DB_SCHEMA_VERSION 9
+#define IOR_DB_SCHEMA_VERSION 10
 
 /* PRAGMA application_id of every ioregress database ("iorg"): a file with
  * tables and another id is someone else's and is never touched. */

@@ -329,6 +329,41 @@ static const char step9[] =
 	"JOIN devices d ON d.id = c.device_id;\n"
 	"PRAGMA user_version = 9;\n";
 
+/* vm_boots.outcome gains 'interrupted' (a boot stopped by a signal to vm run, which was recorded as
+ * infra-error): SQLite cannot change a CHECK in place, so the table is rebuilt with its rows. */
+static const char step10[] =
+	"CREATE TABLE vm_boots_new (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  host_id INTEGER NOT NULL REFERENCES hosts(id),\n"
+	"  run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,\n"
+	"  kernel TEXT NOT NULL CHECK (kernel <> ''),\n"
+	"  kernel_release TEXT,\n"
+	"  kernel_package_version TEXT,\n"
+	"  boot_index INTEGER NOT NULL CHECK (boot_index >= 1),\n"
+	"  outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'test-failed', 'panic', 'hang', 'boot-failed', 'infra-error',\n"
+	"                                           'interrupted')),\n"
+	"  reason TEXT,\n"
+	"  guest_status INTEGER,\n"
+	"  accelerator TEXT,\n"
+	"  cpus INTEGER,\n"
+	"  memory_mb INTEGER,\n"
+	"  cache_mode TEXT,\n"
+	"  pinned_cpus TEXT,\n"
+	"  qemu_version TEXT,\n"
+	"  matrix_file TEXT,\n"
+	"  boot_s REAL,\n"
+	"  total_s REAL,\n"
+	"  console_log TEXT,\n"
+	"  started_at TEXT NOT NULL DEFAULT (" IOR_NOW "),\n"
+	"  finished_at TEXT\n"
+	");\n"
+	"INSERT INTO vm_boots_new SELECT * FROM vm_boots;\n"
+	"DROP TABLE vm_boots;\n"
+	"ALTER TABLE vm_boots_new RENAME TO vm_boots;\n"
+	"CREATE INDEX vm_boots_host ON vm_boots (host_id, started_at);\n"
+	"CREATE INDEX vm_boots_run ON vm_boots (run_id);\n"
+	"PRAGMA user_version = 10;\n";
+
 static const struct {
 	int version;
 	const char *sql;
@@ -342,6 +377,7 @@ static const struct {
 	{ 7, step7 },
 	{ 8, step8 },
 	{ 9, step9 },
+	{ 10, step10 },
 };
 
 _Static_assert(sizeof(steps) / sizeof(steps[0]) == IOR_DB_SCHEMA_VERSION,

@@ -51,6 +51,11 @@ int ior_scheduler_set(const char *dev, const char *want)
 		return ior_error_set(IOR_EUNSUPPORTED, "'%s' has no I/O scheduler (bio-based device)", dev);
 	if (!offers(&bd, want))
 		return ior_error_set(IOR_EUNSUPPORTED, "'%s' does not offer scheduler '%s'", dev, want);
+	/* no write for the scheduler already active: the kernel freezes the queue for any write
+	 * (6.18: elevator_change waits for every request in flight), which costs a drain and never
+	 * returns on a device that stopped answering */
+	if (bd.active >= 0 && strcmp(bd.schedulers[bd.active], want) == 0)
+		return IOR_OK;
 	/* The probe above already named the device's queue: no second probe for its path. */
 	char path[256];
 	snprintf(path, sizeof(path), "/sys/class/block/%s/queue/scheduler", bd.name);
@@ -87,6 +92,20 @@ int ior_scheduler_switch(const char *dev, const char *want)
 		nswitched++;
 	}
 	return ior_scheduler_set(dev, want);
+}
+
+void ior_scheduler_forget(const char *dev, char *original, unsigned len)
+{
+	if (original && len)
+		original[0] = '\0';
+	for (size_t i = 0; i < nswitched; i++) {
+		if (strcmp(switched[i].dev, dev) != 0)
+			continue;
+		if (original && len)
+			snprintf(original, len, "%s", switched[i].original);
+		switched[i] = switched[--nswitched];
+		return;
+	}
 }
 
 int ior_scheduler_restore_all(void)

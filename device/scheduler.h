@@ -17,5 +17,9 @@ int ior_scheduler_set(const char *dev, const char *want);
 int ior_scheduler_switch(const char *dev, const char *want);
 /* Restores every device switched so far; returns the first error but tries all. */
 int ior_scheduler_restore_all(void);
+/* Drops dev from what restore_all puts back, filling original (may be NULL) with what it had:
+ * a device whose requests never complete cannot take a switch (the kernel freezes the queue
+ * for it and waits for every request in flight). */
+void ior_scheduler_forget(const char *dev, char *original, unsigned len);
 
 #endif

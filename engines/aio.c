@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <libaio.h>
 #include <stdlib.h>
+#include <time.h>
 
 struct aio_ctx {
 	io_context_t ctx;
@@ -15,13 +16,15 @@ struct aio_ctx {
 	struct io_event *events;
 };
 
-static void aio_teardown(void *p)
+static void aio_teardown(void *p, bool lost)
 {
 	struct aio_ctx *a = p;
 	if (!a)
 		return;
-	if (a->ctx)
-		io_destroy(a->ctx); /* waits for requests still in flight */
+	/* io_destroy waits for every request still in flight: with one lost it never returns, so
+	 * the context is left to the process's exit (the kernel cancels it there) */
+	if (a->ctx && !lost)
+		io_destroy(a->ctx);
 	free(a->iocbs);
 	free(a->events);
 	free(a);
@@ -37,13 +40,13 @@ static int aio_setup(void **out, int fd, unsigned depth, struct ior_job_io *ios)
 	a->iocbs = calloc(depth, sizeof(*a->iocbs));
 	a->events = calloc(depth, sizeof(*a->events));
 	if (!a->iocbs || !a->events) {
-		aio_teardown(a);
+		aio_teardown(a, false);
 		return ior_error_set(IOR_ERROR, "out of memory");
 	}
 	int err = io_setup((int)depth, &a->ctx);
 	if (err < 0) {
 		a->ctx = 0;
-		aio_teardown(a);
+		aio_teardown(a, false);
 		return ior_error_errno(IOR_ERROR, -err, "cannot create an aio context of depth %u "
 				       "(limit in /proc/sys/fs/aio-max-nr)", depth);
 	}
@@ -75,13 +78,20 @@ static int aio_submit(void *p, struct ior_job_io **ios, unsigned n)
 	return IOR_OK;
 }
 
-static int aio_reap(void *p, unsigned min, unsigned max, struct ior_job_io **done, unsigned *ndone)
+static int aio_reap(void *p, unsigned min, unsigned max, struct ior_job_io **done, unsigned *ndone,
+		    uint64_t timeout_ns)
 {
 	struct aio_ctx *a = p;
+	uint64_t until = ior_clock_ns() + timeout_ns;
 	int got;
-	do
-		got = io_getevents(a->ctx, (long)min, (long)max, a->events, NULL);
-	while (got == -EINTR);
+	/* with a timeout: a completion that never comes (seen in TCG guests) ends the wait */
+	for (;;) {
+		uint64_t now = ior_clock_ns(), left = until > now ? until - now : 0;
+		struct timespec ts = { .tv_sec = (time_t)(left / 1000000000u), .tv_nsec = (long)(left % 1000000000u) };
+		got = io_getevents(a->ctx, (long)min, (long)max, a->events, &ts);
+		if (got != -EINTR || left == 0)
+			break;
+	}
 	if (got < 0)
 		return ior_error_errno(IOR_ERROR, -got, "io_getevents failed");
 	for (int i = 0; i < got; i++) {

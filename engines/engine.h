@@ -79,7 +79,12 @@ struct ior_engine_args {
 	/* The cell's scheduler, already set on the target by the harness. An engine that makes
 	 * its own devices (loop) sets it on them; NULL outside a matrix. */
 	const char *scheduler;
+	/* How long past a repetition's expected end (or, without one, past the last sign of
+	 * progress) the engine waits before it fails the cell: a request that never completes or a
+	 * tool that never exits must cost one cell, never the run. 0 = IOR_ENGINE_DEADLINE_S. */
+	double deadline_s;
 };
+#define IOR_ENGINE_DEADLINE_S 30.0
 
 struct ior_engine_ops {
 	int abi;                          /* IOR_ENGINE_ABI */

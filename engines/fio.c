@@ -67,6 +67,7 @@ struct fio_state {
 	char binary[256];             /* copies: the options blob's strings are not ours to keep */
 	char ioengine[64];
 	const char *argv[FIO_MAX_ARGS + 4];
+	double limit_s;               /* fio is killed past it: runtime + ramp_time + the deadline; 0 = none */
 };
 
 static bool rw_writes(int rw)
@@ -154,6 +155,9 @@ static int fio_init(void **state, const struct ior_engine_args *args)
 	snprintf(s->ioengine, sizeof(s->ioengine), "%s", engine);
 	snprintf(s->filename, sizeof(s->filename), "--filename=%s", t->path);
 	build_argv(s);
+	/* a size-based job has no expected end: without one, only a stop request ends it */
+	double margin = args->deadline_s > 0 ? args->deadline_s : IOR_ENGINE_DEADLINE_S;
+	s->limit_s = o->runtime > 0 ? o->ramp_time + o->runtime + margin : 0;
 	*state = s;
 	return IOR_OK;
 }
@@ -204,7 +208,7 @@ static int fio_measure(void *state, struct ior_sample *out)
 {
 	struct fio_state *s = state;
 	struct ior_spawn_result res;
-	int rc = ior_spawn_run(&res, s->argv, NULL, IOR_SPAWN_CAPTURE_OUT);
+	int rc = ior_spawn_run_limited(&res, s->argv, NULL, IOR_SPAWN_CAPTURE_OUT, s->limit_s);
 	if (rc == IOR_OK)
 		rc = ior_spawn_check(&res, "fio");
 	struct ior_fio_result r;

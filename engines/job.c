@@ -81,6 +81,7 @@ struct ior_job_thread {
 	struct ior_lat_hist *lat, *clat;  /* from before the submit call / from its return */
 	uint64_t start_ns, end_ns;
 	struct ior_cpu cpu0, cpu1;
+	bool lost;                  /* this thread gave up on requests in flight */
 	int rc;
 	char err[256];
 };
@@ -97,6 +98,8 @@ struct ior_job {
 	unsigned nready;
 	bool go;
 	atomic_bool abort;
+	double deadline_s;          /* a request may be this late before it counts as lost */
+	atomic_bool lost;           /* requests were given up on: their buffers are never freed */
 };
 
 static uint64_t xorshift(uint64_t *s)
@@ -191,6 +194,7 @@ int ior_job_create(struct ior_job **out, const struct ior_job_backend *be, const
 	job->o = *(const struct ior_job_opts *)args->opts;
 	job->be = be;
 	job->fd = -1;
+	job->deadline_s = args->deadline_s > 0 ? args->deadline_s : IOR_ENGINE_DEADLINE_S;
 	pthread_mutex_init(&job->lock, NULL);
 	pthread_cond_init(&job->cond, NULL);
 	snprintf(job->path, sizeof(job->path), "%s", t->path);
@@ -227,16 +231,41 @@ fail:
 	return rc;
 }
 
+/* What requests given up on may still write into, kept reachable for the process's life (so a
+ * leak checker sees it as held, which it is). Only the thread that frees jobs adds to it. */
+static void **kept;
+static size_t nkept;
+
+static void keep(void *p)
+{
+	void **grown = p ? realloc(kept, (nkept + 1) * sizeof(*kept)) : NULL;
+	if (grown) {
+		kept = grown;
+		kept[nkept++] = p;
+	}
+}
+
 void ior_job_free(struct ior_job *job)
 {
 	if (!job)
 		return;
+	/* a request given up on may still complete into its buffer (O_DIRECT pins the pages): the
+	 * buffers and requests stay allocated for the process's life rather than be reused under it */
+	bool lost = atomic_load(&job->lost);
 	for (unsigned i = 0; job->threads && i < job->o.numjobs; i++) {
 		struct ior_job_thread *t = &job->threads[i];
-		free(t->bufs);
-		if (t->ios)
-			free(t->ios[0].priv);
-		free(t->ios);
+		if (lost) {
+			keep(t->bufs);
+			keep(t->ios);
+			if (t->ios)
+				keep(t->ios[0].priv);
+		} else {
+			free(t->bufs);
+			if (t->ios)
+				free(t->ios[0].priv);
+		}
+		if (!lost)
+			free(t->ios);
 		free(t->batch);
 		free(t->done);
 		free(t->free_ios);
@@ -367,16 +396,28 @@ static int run_phase(struct ior_job_thread *t, const struct phase *ph)
 	if (reap_max > depth)
 		reap_max = depth;
 	uint64_t issued = 0, now = ior_clock_ns();
+	uint64_t margin = (uint64_t)(t->job->deadline_s * 1e9);
 	int rc = IOR_OK;
 	for (;;) {
 		if ((rc = submit_free(t, ph, &issued, &now)))
 			return rc;
 		if (t->nfree == depth)
 			break;
+		/* the deadline: the phase's end plus the margin for a timed phase, else the margin from
+		 * now (no completion for that long while requests are in flight) */
+		uint64_t wait = margin;
+		if (ph->deadline_ns)
+			wait = ph->deadline_ns + margin > now ? ph->deadline_ns + margin - now : 0;
 		unsigned ndone = 0;
-		if ((rc = be->reap(t->ctx, 1, reap_max, t->done, &ndone)))
+		if ((rc = be->reap(t->ctx, 1, reap_max, t->done, &ndone, wait)))
 			return rc;
 		now = ior_clock_ns();
+		if (ndone == 0) {
+			atomic_store(&t->job->lost, true);
+			t->lost = true;
+			return ior_error_set(IOR_ETIMEDOUT, "%u of %u requests never completed within %.0f s (%s on '%s')",
+					     depth - t->nfree, depth, t->job->deadline_s, be->name, t->job->path);
+		}
 		if ((rc = complete(t, ndone, now, ph->measure)))
 			return rc;
 	}
@@ -423,7 +464,7 @@ static void *thread_main(void *arg)
 	ior_cpu_now(&t->cpu1, true);
 out:
 	if (t->ctx)
-		job->be->teardown(t->ctx);
+		job->be->teardown(t->ctx, t->lost);
 	t->ctx = NULL;
 	return NULL;
 }
@@ -437,6 +478,7 @@ static void reset_thread(struct ior_job_thread *t)
 	memset(t->clat, 0, sizeof(*t->clat));
 	t->start_ns = t->end_ns = 0;
 	t->rc = 0;
+	t->lost = false;
 	t->err[0] = '\0';
 	t->nfree = (unsigned)t->job->o.iodepth;
 	for (unsigned i = 0; i < t->nfree; i++)

@@ -101,9 +101,14 @@ struct ior_job_backend {
 	int (*setup)(void **ctx, int fd, unsigned iodepth, struct ior_job_io *ios);
 	/* Queues n prepared requests and hands them to the kernel. */
 	int (*submit)(void *ctx, struct ior_job_io **ios, unsigned n);
-	/* Waits for at least min completions, stores up to max of them in done. */
-	int (*reap)(void *ctx, unsigned min, unsigned max, struct ior_job_io **done, unsigned *ndone);
-	void (*teardown)(void *ctx);
+	/* Waits for at least min completions, at most timeout_ns, and stores up to max of them in
+	 * done; *ndone = 0 when the time ran out (never an endless wait: a lost completion must
+	 * fail the cell, not hang the run). */
+	int (*reap)(void *ctx, unsigned min, unsigned max, struct ior_job_io **done, unsigned *ndone,
+		    uint64_t timeout_ns);
+	/* Undoes setup. lost: requests are still in flight and may never complete, so nothing
+	 * may wait for them (aio's io_destroy would wait for ever). */
+	void (*teardown)(void *ctx, bool lost);
 };
 
 struct ior_job;

@@ -185,7 +185,7 @@ static int loop_init(void **state, const struct ior_engine_args *args)
 		rc = build(s, o, name, args);
 	if (rc == IOR_OK) {
 		struct ior_engine_args inner_args = { .opts = s->inner_opts, .target = &s->target,
-						      .journal = args->journal };
+						      .journal = args->journal, .deadline_s = args->deadline_s };
 		rc = s->inner->init(&s->inner_state, &inner_args);
 		if (rc != IOR_OK)
 			rc = ior_error_wrap(rc, "loop: inner '%s' on %s", name, s->stack);

@@ -63,8 +63,25 @@ static void stop_child(struct ior_spawn_result *res, pid_t pid)
 	}
 }
 
-/* Drains the pipes until both reach end of file, watching for a stop request. */
-static int drain(struct ior_spawn_result *res, pid_t pid, int out_fd, int err_fd)
+/* Seconds a killed child gets to die before it is left behind (stuck in uninterruptible I/O,
+ * SIGKILL waits for that I/O). */
+#define KILL_GRACE_S 5.0
+
+/* Past the limit: SIGKILL once; true when the child has had its grace and is given up on. */
+static bool over_limit(struct ior_spawn_result *res, pid_t pid, double t0)
+{
+	if (res->limit_s <= 0)
+		return false;
+	double late = ior_clock_s() - t0 - res->limit_s;
+	if (late > 0 && !res->timed_out) {
+		kill(pid, SIGKILL);
+		res->timed_out = true;
+	}
+	return late > KILL_GRACE_S;
+}
+
+/* Drains the pipes until both reach end of file, watching for a stop request and the limit. */
+static int drain(struct ior_spawn_result *res, pid_t pid, int out_fd, int err_fd, double t0)
 {
 	struct pollfd fds[2] = { { .fd = err_fd, .events = POLLIN }, { .fd = out_fd, .events = POLLIN } };
 	size_t cap = 0;
@@ -72,6 +89,12 @@ static int drain(struct ior_spawn_result *res, pid_t pid, int out_fd, int err_fd
 	int rc = IOR_OK;
 	while (fds[0].fd >= 0 || fds[1].fd >= 0) {
 		stop_child(res, pid);
+		if (over_limit(res, pid, t0)) {
+			for (int i = 0; i < 2; i++)
+				if (fds[i].fd >= 0)
+					close(fds[i].fd);
+			break;
+		}
 		/* A bounded wait: a signal landing just before poll is seen within 250 ms. */
 		int n = poll(fds, 2, 250);
 		if (n < 0 && errno != EINTR)
@@ -95,16 +118,24 @@ static int drain(struct ior_spawn_result *res, pid_t pid, int out_fd, int err_fd
 	return rc;
 }
 
-static int reap(struct ior_spawn_result *res, pid_t pid)
+static int reap(struct ior_spawn_result *res, pid_t pid, double t0)
 {
 	struct rusage ru;
+	memset(&ru, 0, sizeof(ru));
 	for (;;) {
-		pid_t got = wait4(pid, &res->status, 0, &ru);
+		/* with a limit, polled: a killed child stuck in the kernel is not waited for */
+		pid_t got = wait4(pid, &res->status, res->limit_s > 0 ? WNOHANG : 0, &ru);
 		if (got == pid)
 			break;
 		if (got < 0 && errno != EINTR)
 			return ior_error_errno(IOR_ERROR, errno, "cannot wait for child %d", (int)pid);
 		stop_child(res, pid);
+		if (over_limit(res, pid, t0)) {
+			res->status = SIGKILL; /* as if killed: it will be, once its I/O ends */
+			break;
+		}
+		if (got == 0)
+			poll(NULL, 0, 20);
 	}
 	res->usr_s = ior_timeval_s(ru.ru_utime);
 	res->sys_s = ior_timeval_s(ru.ru_stime);
@@ -158,7 +189,14 @@ static int start(pid_t *pid, const char *const *argv, const char *dir, int out_w
 
 int ior_spawn_run(struct ior_spawn_result *res, const char *const *argv, const char *dir, unsigned flags)
 {
+	return ior_spawn_run_limited(res, argv, dir, flags, 0);
+}
+
+int ior_spawn_run_limited(struct ior_spawn_result *res, const char *const *argv, const char *dir, unsigned flags,
+			  double limit_s)
+{
 	memset(res, 0, sizeof(*res));
+	res->limit_s = limit_s;
 	if (!argv || !argv[0] || !argv[0][0])
 		return ior_error_set(IOR_EINVALID, "empty command");
 	if (ior_stop_requested())
@@ -184,8 +222,8 @@ int ior_spawn_run(struct ior_spawn_result *res, const char *const *argv, const c
 			close(outp[0]);
 		return rc;
 	}
-	rc = drain(res, pid, outp[0], errp[0]);
-	int rc2 = reap(res, pid);
+	rc = drain(res, pid, outp[0], errp[0], t0);
+	int rc2 = reap(res, pid, t0);
 	res->wall_s = ior_clock_s() - t0;
 	if (rc == IOR_OK)
 		rc = rc2;
@@ -212,6 +250,9 @@ int ior_spawn_check(const struct ior_spawn_result *res, const char *what)
 	char line[512];
 	last_line(res->err, line, sizeof(line));
 	const char *sep = line[0] ? ": " : "";
+	if (res->timed_out)
+		return ior_error_set(IOR_ETIMEDOUT, "'%s' did not finish within %.0f s and was killed%s%s", what, res->limit_s,
+				     sep, line);
 	if (WIFEXITED(res->status) && WEXITSTATUS(res->status) == 0)
 		return IOR_OK;
 	if (WIFEXITED(res->status))

@@ -18,6 +18,8 @@ struct ior_spawn_result {
 	size_t out_len;
 	char err[1024];          /* the last bytes of stderr, NUL-terminated, for messages */
 	bool interrupted;        /* a stop was requested and the child was sent SIGTERM */
+	bool timed_out;          /* it outlived its limit and was sent SIGKILL */
+	double limit_s;          /* that limit */
 };
 
 /* Runs argv (argv[0] looked up in PATH unless it has a '/') with dir as the
@@ -25,6 +27,11 @@ struct ior_spawn_result {
  * when the child ran (whatever its status), IOR_EINTERRUPTED when a stop was
  * requested, or an error when it could not be started. */
 int ior_spawn_run(struct ior_spawn_result *res, const char *const *argv, const char *dir, unsigned flags);
+/* The same with a limit (seconds, 0 = none): past it the child is killed (SIGKILL) and
+ * res->timed_out set; ior_spawn_check then names the limit. A child that cannot die (stuck in
+ * uninterruptible I/O) is left behind after a few more seconds rather than waited for. */
+int ior_spawn_run_limited(struct ior_spawn_result *res, const char *const *argv, const char *dir, unsigned flags,
+			  double limit_s);
 
 /* 0 when the child exited with status 0; otherwise an error naming what
  * ("mke2fs") and how it ended, with the tail of its stderr. */

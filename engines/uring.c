@@ -15,8 +15,9 @@ struct uring_ctx {
 	int fd;
 };
 
-static void uring_teardown(void *p)
+static void uring_teardown(void *p, bool lost)
 {
+	(void)lost; /* closing the ring does not wait for its requests: the kernel reaps them later */
 	struct uring_ctx *u = p;
 	if (!u)
 		return;
@@ -74,14 +75,26 @@ static int uring_submit(void *p, struct ior_job_io **ios, unsigned n)
 	return IOR_OK;
 }
 
-static int uring_reap(void *p, unsigned min, unsigned max, struct ior_job_io **done, unsigned *ndone)
+static int uring_reap(void *p, unsigned min, unsigned max, struct ior_job_io **done, unsigned *ndone,
+		      uint64_t timeout_ns)
 {
 	struct uring_ctx *u = p;
 	struct io_uring_cqe *cqe;
+	uint64_t until = ior_clock_ns() + timeout_ns;
 	int err;
-	do
-		err = io_uring_wait_cqe_nr(&u->ring, &cqe, min);
-	while (err == -EINTR);
+	/* min is 1 here (job.c reaps one at a time), which wait_cqe_timeout waits for */
+	(void)min;
+	for (;;) {
+		uint64_t now = ior_clock_ns(), left = until > now ? until - now : 0;
+		struct __kernel_timespec ts = { .tv_sec = (long long)(left / 1000000000u),
+						.tv_nsec = (long long)(left % 1000000000u) };
+		err = io_uring_wait_cqe_timeout(&u->ring, &cqe, &ts);
+		if (err != -EINTR || left == 0)
+			break;
+	}
+	*ndone = 0;
+	if (err == -ETIME)
+		return IOR_OK;
 	if (err < 0)
 		return ior_error_errno(IOR_ERROR, -err, "io_uring wait failed");
 	unsigned head, n = 0;

@@ -8,6 +8,7 @@
 #include "vm/vm.h"
 
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,8 +185,8 @@ static int start(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 		size_t steps = 0;
 		while ((1ull << steps) < g.n)
 			steps++;
-		printf("bisection %lld: %zu commits between good %.12s and bad %.12s, about %zu steps\n", (long long)id, g.n,
-		       goods[0], bad, steps);
+		printf("bisection %lld: %zu commits between good %.*s and bad %.*s, about %zu steps\n", (long long)id, g.n,
+		       ior_bisect_id_width(goods[0]), goods[0], ior_bisect_id_width(bad), bad, steps);
 	}
 	ior_bisect_ids_free(goods, a->ngood);
 	free(bad);
@@ -315,6 +316,9 @@ static int cmd_bisect(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		rc = show(&a, ctx);
 	if (rc) {
 		ior_cmd_error_last();
+		/* interrupted as vm run is: 128 + the signal (130 for SIGINT), the state kept for 'run' again */
+		if (rc == IOR_EINTERRUPTED || ior_stop_requested())
+			return 128 + (ior_stop_signal() ? ior_stop_signal() : SIGINT);
 		return rc == IOR_EINVALID ? BISECT_USAGE : BISECT_ERROR;
 	}
 	return status;

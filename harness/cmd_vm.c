@@ -4,9 +4,12 @@
 #include "common/stop.h"
 #include "db/db.h"
 #include "harness/commands.h"
+#include "harness/dry_run.h"
 #include "harness/trust.h"
+#include "matrix/matrix.h"
 #include "vm/vm.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +107,31 @@ static int parse_args(struct vm_args *a, int argc, char **argv)
 	return IOR_OK;
 }
 
+/* The matrix parsed and expanded here, as the guest will (load_modules = yes), before any boot:
+ * a typo costs no boot and records none. The scratch disk's fill is its /dev/vda device's. */
+static int validate_matrix(struct vm_args *a)
+{
+	struct ior_matrix *m = NULL;
+	int rc = ior_matrix_parse_file(&m, a->vm.o.guest.matrix);
+	if (!rc)
+		rc = ior_matrix_set(m, "matrix.load_modules=yes");
+	FILE *null = rc ? NULL : fopen("/dev/null", "w");
+	if (!rc)
+		rc = null ? ior_dry_run(null, m) : ior_error_errno(IOR_ERROR, errno, "cannot open '/dev/null'");
+	if (null)
+		fclose(null);
+	for (size_t i = 0; !rc && i < m->ndevices; i++)
+		if (m->devices[i].opts.path && !strcmp(m->devices[i].opts.path, "/dev/vda"))
+			a->vm.o.scratch_fill = m->devices[i].opts.fill;
+	ior_matrix_free(m);
+	if (rc) {
+		char msg[1024];
+		snprintf(msg, sizeof(msg), "%s", ior_error_last());
+		ior_error_set(rc, "%s (no boot was started)", msg);
+	}
+	return rc;
+}
+
 static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	const char *kernels[argc > 0 ? argc : 1];
@@ -114,11 +142,19 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		ior_cmd_error_last();
 		return 2;
 	}
-	if (a.vm.o.guest.matrix && ior_check_trusted_file(a.vm.o.guest.matrix, "matrix") != IOR_OK) {
+	if (a.vm.o.guest.matrix && !a.vm.o.boot_only &&
+	    (ior_check_trusted_file(a.vm.o.guest.matrix, "matrix") != IOR_OK || validate_matrix(&a) != IOR_OK)) {
 		ior_cmd_error_last();
 		return 1;
 	}
+	/* package names checked against apt's lists before anything is fetched or booted */
+	for (size_t i = 0; i < a.nkernels; i++)
+		if (!strchr(a.kernels[i], '/') && ior_vm_package_check(a.kernels[i]) != IOR_OK) {
+			ior_cmd_error_last();
+			return 2;
+		}
 	a.vm.o.progress = !ctx->quiet;
+	a.vm.o.machine.live = !ctx->quiet;
 	ior_stop_install_handlers();
 	struct ior_vm_run_summary s;
 	int rc = ior_vm_run(ctx->db, &a.vm.o, a.kernels, a.nkernels, &s);
@@ -147,7 +183,8 @@ static const struct ior_cmd_opt vm_options[] = {
 	{ .name = "--boot-timeout", .value = IOR_CMD_NUMBER, .arg = "S",
 	  .help = "no sign of the guest's init by then: boot-failed (default 120)" },
 	{ .name = "--idle-timeout", .value = IOR_CMD_NUMBER, .arg = "S",
-	  .help = "no console output for this long once the guest's init is up: hang (default 120)" },
+	  .help = "no heartbeat from the guest (one per repetition, announcing how long it will take) for this "
+		  "long beyond what the last one announced: hang (default 120)" },
 	{ .name = "--accel", .value = IOR_CMD_CHOICE, .arg = "auto|kvm|tcg", .choices = "auto kvm tcg",
 	  .help = "auto (default): KVM when /dev/kvm opens and a probe boot under it reaches init, else TCG" },
 	{ .name = "--cpus", .value = IOR_CMD_NUMBER, .arg = "N",

@@ -8,6 +8,8 @@
 
 struct ior_progress {
 	bool enabled;           /* stderr is a terminal and --quiet was not given */
+	bool beat;              /* inside a vm run guest: a heartbeat line per repetition instead */
+	double expect_s;        /* the next repetition's expected seconds (0 unknown), for the heartbeat */
 	size_t cells, reps_total, reps_done;
 	double started;         /* monotonic seconds */
 };

@@ -6,6 +6,7 @@
 #include "db/db.h"
 #include "device/scheduler.h"
 #include "harness/progress.h"
+#include "vm/guest.h"
 #include "harness/run_cell.h"
 #include "harness/run_devices.h"
 #include "harness/run_modules.h"
@@ -174,7 +175,7 @@ static int clean_up(struct ior_db *db, const struct ior_matrix *m, struct ior_ru
 	 * given when it is reused. */
 	int restore = ior_scheduler_restore_all();
 	for (size_t i = 0; devs && restore == IOR_OK && i < m->ndevices; i++)
-		if (devs[i].sched_undo_id)
+		if (devs[i].sched_undo_id && !devs[i].stuck) /* a stuck one's stays open for recover */
 			ior_db_undo_done(db, devs[i].sched_undo_id);
 	int teardown = ior_run_devices_teardown(devs, m->ndevices, db);
 	/* Modules last: a module is in use while any device still has its scheduler. */
@@ -213,6 +214,9 @@ static int run_body(struct ior_db *db, const struct ior_matrix *m, const struct 
 		runner.host = host;
 		size_t cells = count_cells(m, devs);
 		ior_progress_start(&runner.progress, opts->progress, cells, reps_total(m, cells));
+		runner.progress.beat = ior_vm_guest_results() != NULL;
+		if (runner.progress.beat)
+			ior_vm_guest_beat(0, "run %lld: %zu cells", (long long)summary->run_id, cells);
 		rc = run_cells(&runner, devs);
 		ior_progress_finish(&runner.progress);
 	}

@@ -7,6 +7,7 @@
 #include "device/guard.h"
 #include "device/scheduler.h"
 #include "reports/adaptive.h"
+#include "vm/guest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -244,7 +245,10 @@ static int set_up(struct ior_cell_runner *r, struct ior_run_device *dev, struct 
 		.lookup_ctx = r,
 		.journal = &r->journal,
 		.scheduler = c->sched,
+		.deadline_s = r->m->settings.deadline,
 	};
+	if (r->progress.beat) /* an engine's set-up (a loop stack's fill) can take long under TCG */
+		ior_vm_guest_beat(0, "setting up %s", c->what);
 	ior_error_clear();
 	rc = c->engine->ops->init(&c->state, &args);
 	if (rc == IOR_EINTERRUPTED)
@@ -274,6 +278,14 @@ static void stop_cell(struct cell *c, enum ior_cell_status status, const char *f
  * cell's scheduler on the device, journaled before the device's first switch. */
 static int ready(struct ior_cell_runner *r, struct ior_run_device *dev, struct cell *c, int rep)
 {
+	if (dev->stuck) {
+		/* even a read of it (the write guards read its first blocks) would queue behind the
+		 * requests that never completed, with no deadline to end the wait */
+		char why[400];
+		snprintf(why, sizeof(why), "not measured: requests on '%s' never completed earlier in this run", dev->target.path);
+		stop_cell(c, IOR_CELL_FAILED, why, "", rep);
+		return IOR_OK;
+	}
 	if (c->writes && check_write(r, dev) != IOR_OK) {
 		stop_cell(c, IOR_CELL_SKIPPED, "refused: ", ior_error_last(), rep);
 		return IOR_OK;
@@ -301,6 +313,35 @@ static int ready(struct ior_cell_runner *r, struct ior_run_device *dev, struct c
 	return IOR_OK;
 }
 
+/* Requests on dev were given up on: no later repetition touches it, its scheduler is left as it
+ * is (a switch would wait for them for ever), said in the run's warnings, and its journal entry
+ * stays for `recover`. */
+static void mark_stuck(struct ior_cell_runner *r, struct ior_run_device *dev)
+{
+	if (dev->stuck)
+		return;
+	dev->stuck = true;
+	char original[32];
+	ior_scheduler_forget(dev->target.path, original, sizeof(original));
+	if (original[0] && strcmp(original, dev->current) != 0)
+		ior_run_warn(r->summary, "scheduler of '%s' left at '%s', not restored to '%s': requests on it never "
+			     "completed, and a switch waits for them ('ioregress recover' restores it later)",
+			     dev->target.path, dev->current, original);
+}
+
+/* Inside a vm run guest: the sample just stored onto the results disk, so a hang or panic later
+ * keeps it. A disk that cannot be written is said once; the run goes on. */
+static void commit_to_host(struct ior_cell_runner *r)
+{
+	const char *disk = ior_vm_guest_results();
+	if (!disk || r->guest_commit_failed)
+		return;
+	if (ior_vm_guest_commit(r->db, disk, -1) != IOR_OK) {
+		fprintf(stderr, "warning: %s (samples reach the host only at the end)\n", ior_error_last());
+		r->guest_commit_failed = true;
+	}
+}
+
 /* One repetition. Returns IOR_EINTERRUPTED or a database error; anything else that goes
  * wrong ends the cell with its reason. */
 static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev, struct cell *c, int rep)
@@ -324,6 +365,8 @@ static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev,
 		return rc;
 	char what[300];
 	snprintf(what, sizeof(what), "%s%s", c->what, warmup ? " (warm-up)" : "");
+	double expect = c->engine->ops->duration ? c->engine->ops->duration(c->engine->opts) : -1;
+	r->progress.expect_s = expect > 0 ? expect + r->m->settings.deadline : 0;
 	ior_progress_update(&r->progress, c->index, rep, c->cap, what);
 	if (r->m->settings.drop_caches && drop_caches() != IOR_OK) {
 		stop_cell(c, IOR_CELL_FAILED, ior_error_last(), "", 0);
@@ -337,6 +380,8 @@ static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev,
 		return IOR_EINTERRUPTED;
 	if (rc) {
 		stop_cell(c, rc == IOR_EUNSUPPORTED ? IOR_CELL_SKIPPED : IOR_CELL_FAILED, ior_error_last(), "", rep);
+		if (rc == IOR_ETIMEDOUT)
+			mark_stuck(r, dev);
 		return IOR_OK;
 	}
 	if (!sample.fill)
@@ -347,6 +392,7 @@ static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev,
 	/* interleaved or random order: repetition rep of every cell of the device is round rep */
 	if (r->round_base >= 0 && (rc = ior_db_sample_set_round(r->db, c->cell_id, rep, r->round_base + rep)) != 0)
 		return rc;
+	commit_to_host(r);
 	if (!warmup)
 		*slot = sample.value, c->measured++;
 	c->rule.cmp.higher_is_better = sample.higher_is_better;

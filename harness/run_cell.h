@@ -20,6 +20,7 @@ struct ior_cell_runner {
 	const char *host;             /* this host's name, for baseline look-ups */
 	struct ior_journal journal;   /* engines journal what they build (loop stacks) through this */
 	struct ior_rng rng;           /* order = random: the shuffle's state, from the run's seed */
+	bool guest_commit_failed;     /* in a vm run guest: the results disk could not be written */
 	int64_t round_base;           /* rounds of this device are round_base + rep; -1: sequential, none */
 };
 

@@ -22,6 +22,7 @@ struct ior_run_device {
 	int64_t sched_undo_id;            /* journal entry of its first scheduler switch, 0 = none */
 	int64_t file_undo_id;             /* journal entry of a scratch device's backing file */
 	char current[32];                 /* the scheduler the run last set on it, "" before the first */
+	bool stuck;                       /* requests on it were given up on: no scheduler switch touches it again */
 	char *offered[IOR_MAX_SCHEDULERS + 1]; /* NULL-terminated view into info.schedulers */
 };
 

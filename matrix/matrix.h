@@ -27,6 +27,7 @@ struct ior_matrix_settings {
 	uint64_t warmup;           /* warm-up repetitions per cell before the measured ones; an engine's own wins */
 	char *compare;             /* the comparisons the matrix exists for, "AXIS: A B[, AXIS: A B...]"; NULL none */
 	bool decide_schedulers;    /* adaptive: a device's cells of one engine stop together once the best is decided */
+	double deadline;           /* seconds a repetition may overrun its expected end before its cell fails */
 };
 
 /* One comparison a matrix declares (compare = engine: plain nested): the report answers it first. */

@@ -52,6 +52,10 @@ static const struct ior_option settings_rows[] = {
 	{ .name = "decide_schedulers", .type = IOR_OPT_BOOL, .offset = SETTING(decide_schedulers), .def = "no",
 	  .help = "with max_repetitions: a device's cells of one engine take rounds together until the verdict names "
 		  "the best scheduler or finds them within noise, or the cap (instead of each cell's target_cov)" },
+	{ .name = "deadline", .type = IOR_OPT_DURATION, .offset = SETTING(deadline), .min = 0.1, .max = 86400,
+	  .def = "30s",
+	  .help = "how long past a repetition's expected end (runtime + ramp_time), or without progress, an engine "
+		  "waits for its requests or its tool before it fails the cell with the reason and the run goes on" },
 	IOR_OPTION_END
 };
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The guest's /init: mount the pseudo filesystems, load the virtio modules, run the matrix, write the results disk, power off. */
 #include "vm/internal.h"
+#include "vm/guest.h"
 
 /* The exit status travels in /results/status on the results disk, never on the console: the
  * console only carries the markers the host's watchdog reads for signs of life. */
@@ -28,6 +29,7 @@ const char ior_vm_init_script[] =
 	"done\n"
 	"status=0\n"
 	"if [ -f /etc/ior/matrix.ini ]; then\n"
+	"  export " IOR_VM_RESULTS_ENV "=/dev/vdb\n"
 	"  ioregress --db /results/guest.db run /etc/ior/matrix.ini --set matrix.load_modules=yes \\\n"
 	"    --allow-destructive=/dev/vda\n"
 	"  status=$?\n"

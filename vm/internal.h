@@ -20,6 +20,10 @@ extern const char ior_vm_init_script[];
  * absent) and the guest's database into dir (db_path "" when absent). */
 int ior_vm_results_read(const char *disk, const char *dir, int *guest_status, char *db_path, size_t len);
 
+/* The head of the first oops or panic in a console log: "FAULT LINE; RIP: fn+off/len; trace:
+ * f1 < f2 < f3" (time stamps dropped); "" when the log holds none. */
+void ior_vm_oops_head(const char *console, char *out, size_t len);
+
 /* A file of size bytes (sparse), for a guest disk. */
 int ior_vm_disk_create(const char *path, uint64_t size);
 

@@ -130,7 +130,8 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 	snprintf(tree, sizeof(tree), "%s/%s", cache, name);
 	snprintf(done, sizeof(done), "%s/%s.unpacked", cache, name);
 	int rc = mkdir_p(cache);
-	if (!rc && find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version)) == IOR_ENOTFOUND)
+	if (!rc && find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version)) == IOR_ENOTFOUND &&
+	    !(rc = ior_vm_package_check(name)) && (ior_vm_package_announce(name), true))
 		rc = run_tool((const char *const[]){ "apt-get", "download", "-q", name, NULL }, cache, "apt-get download");
 	if (!rc)
 		rc = find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version));

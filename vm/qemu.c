@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One qemu boot: the command line, the console watched by three watchdogs, vCPU pinning, and the outcome. */
 #include "vm/internal.h"
+#include "vm/guest.h"
 
 #include "common/error.h"
 #include "common/stop.h"
+#include "db/db.h"
 #include "engines/spawn.h"
 
 #include <dirent.h>
@@ -11,6 +13,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <sqlite3.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <stdio.h>
@@ -31,6 +34,7 @@ const char *ior_vm_outcome_name(enum ior_vm_outcome o)
 		[IOR_VM_HANG] = "hang",
 		[IOR_VM_BOOT_FAILED] = "boot-failed",
 		[IOR_VM_INFRA_ERROR] = "infra-error",
+		[IOR_VM_INTERRUPTED] = "interrupted",
 	};
 	return (unsigned)o < sizeof(names) / sizeof(names[0]) ? names[o] : "unknown";
 }
@@ -176,13 +180,23 @@ static void pin_vcpus(pid_t pid, unsigned cpus, char *pinned, size_t len)
 		closedir(d);
 }
 
+/* Seconds the guest gets to power off after its run said it finished: past them the run's
+ * process is stuck in its exit (aio's exit waits for a request given up on) and the results
+ * disk already holds everything. */
+#define FINISH_GRACE_S 15.0
+
 struct watch {
 	pid_t pid;
 	int fd;
-	double t0, last_out, up_at;
-	bool panic, done, eof, kvm_error;
+	double t0, up_at;
+	double last_beat;          /* the last heartbeat (or init's up line): the hang watchdog's clock */
+	double beat_expect;        /* seconds the last heartbeat announced beyond the idle limit */
+	double finished_at;        /* the run's last heartbeat, -1 before */
+	char beat[200];            /* its text, for the live line and the reason */
+	size_t beat_from;          /* console offset after the last heartbeat read */
+	bool panic, done, eof, kvm_error, live;
 	size_t scan_from;
-	enum { KILLED_NONE, KILLED_BOOT, KILLED_IDLE, KILLED_TOTAL, KILLED_STOP } killed;
+	enum { KILLED_NONE, KILLED_BOOT, KILLED_IDLE, KILLED_TOTAL, KILLED_STOP, KILLED_NO_EXIT } killed;
 };
 
 static void append_console(struct ior_vm_boot *b, const char *buf, size_t n)
@@ -198,14 +212,43 @@ static void append_console(struct ior_vm_boot *b, const char *buf, size_t n)
 	b->console = c;
 }
 
+/* Whole heartbeat lines after the last one read: the watchdog's clock, and the live line. */
+static void read_beats(struct watch *w, const struct ior_vm_boot *b, double t)
+{
+	const char *p;
+	while (b->console && (p = strstr(b->console + w->beat_from, IOR_VM_MARK_BEAT " "))) {
+		const char *nl = strchr(p, '\n');
+		if (!nl)
+			return; /* not whole yet: read again once its end has come */
+		w->beat_from = (size_t)(nl - b->console);
+		p += strlen(IOR_VM_MARK_BEAT " ");
+		double expect = 0;
+		int used = 0;
+		if (sscanf(p, "expect=%lf %n", &expect, &used) >= 1 && used > 0)
+			p += used;
+		snprintf(w->beat, sizeof(w->beat), "%.*s", (int)strcspn(p, "\r\n"), p);
+		w->last_beat = t;
+		w->beat_expect = expect > 0 ? expect : 0;
+		if (!strncmp(w->beat, IOR_VM_BEAT_FINISHED, strlen(IOR_VM_BEAT_FINISHED)) && w->finished_at < 0)
+			w->finished_at = t;
+		if (w->live) {
+			fprintf(stderr, "\r\033[K  guest: %.150s", w->beat);
+			fflush(stderr);
+		}
+	}
+}
+
 /* Signs of life in the new part of the console. */
 static void scan(struct watch *w, struct ior_vm_boot *b, const struct ior_vm_machine *m)
 {
 	const char *text = b->console ? b->console + w->scan_from : "";
+	double t = now_s();
 	if (w->up_at < 0 && strstr(text, IOR_VM_MARK_UP)) {
-		w->up_at = now_s() - w->t0;
+		w->up_at = t - w->t0;
+		w->last_beat = t;
 		pin_vcpus(w->pid, m->cpus, b->pinned, sizeof(b->pinned));
 	}
+	read_beats(w, b, t);
 	w->panic |= strstr(text, "Kernel panic") != NULL;
 	w->kvm_error |= strstr(text, "KVM internal error") != NULL;
 	w->done |= strstr(text, IOR_VM_MARK_DONE) != NULL;
@@ -235,7 +278,6 @@ static void watch_console(struct watch *w, struct ior_vm_boot *b, const struct i
 			ssize_t got = read(w->fd, buf, sizeof(buf));
 			if (got > 0) {
 				append_console(b, buf, (size_t)got);
-				w->last_out = t;
 				scan(w, b, m);
 			} else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
 				w->eof = true;
@@ -247,7 +289,9 @@ static void watch_console(struct watch *w, struct ior_vm_boot *b, const struct i
 			kill_qemu(w, KILLED_BOOT);
 		else if (w->up_at < 0 && t - w->t0 > m->boot_timeout_s)
 			kill_qemu(w, KILLED_BOOT);
-		else if (w->up_at >= 0 && t - w->last_out > m->idle_timeout_s)
+		else if (w->finished_at >= 0 && t - w->finished_at > FINISH_GRACE_S)
+			kill_qemu(w, KILLED_NO_EXIT);
+		else if (w->up_at >= 0 && t - w->last_beat > m->idle_timeout_s + w->beat_expect)
 			kill_qemu(w, KILLED_IDLE); /* before init a quiet kernel prints nothing: the boot deadline rules */
 		else if (t - w->t0 > m->total_timeout_s)
 			kill_qemu(w, KILLED_TOTAL);
@@ -292,6 +336,12 @@ static void set_reason(struct ior_vm_boot *b, const char *fmt_, double a)
 	snprintf(b->reason, sizeof(b->reason), fmt_, a);
 }
 
+static void append_reason(struct ior_vm_boot *b, const char *text)
+{
+	size_t used = strlen(b->reason);
+	snprintf(b->reason + used, sizeof(b->reason) - used, "%s", text);
+}
+
 /* The last line qemu or the kernel printed, for a reason that says something. */
 static void last_line(const struct ior_vm_boot *b, char *out, size_t len)
 {
@@ -307,6 +357,39 @@ static void last_line(const struct ior_vm_boot *b, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int)(end - start), start);
 }
 
+/* Samples in a guest database, -1 when it cannot be read. */
+static long long count_samples(const char *path)
+{
+	struct ior_db *db = NULL;
+	long long n = -1;
+	if (ior_db_open(&db, path) == IOR_OK) {
+		sqlite3_stmt *st = NULL;
+		if (sqlite3_prepare_v2(ior_db_handle(db), "SELECT count(*) FROM samples", -1, &st, NULL) == SQLITE_OK &&
+		    sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	ior_db_free(db);
+	return n;
+}
+
+/* After a panic or a hang: what the guest committed to the results disk before it (it writes
+ * the disk after every sample), and the count in the reason. */
+static void keep_partial(struct ior_vm_boot *b, const char *workdir, const char *results)
+{
+	int status = -1;
+	if (ior_vm_results_read(results, workdir, &status, b->guest_db, sizeof(b->guest_db)) != IOR_OK ||
+	    !b->guest_db[0]) {
+		b->guest_db[0] = '\0';
+		append_reason(b, "; nothing was committed before it");
+		return;
+	}
+	long long n = count_samples(b->guest_db);
+	char text[96];
+	snprintf(text, sizeof(text), "; %lld sample%s measured before it kept", n < 0 ? 0 : n, n == 1 ? "" : "s");
+	append_reason(b, text);
+}
+
 static void judge(struct ior_vm_boot *b, const struct watch *w, int status, const struct ior_vm_machine *m,
 		  bool probe, const char *workdir, const char *results)
 {
@@ -314,16 +397,38 @@ static void judge(struct ior_vm_boot *b, const struct watch *w, int status, cons
 	last_line(b, tail, sizeof(tail));
 	if (w->panic) {
 		b->outcome = IOR_VM_PANIC;
-		snprintf(b->reason, sizeof(b->reason), "kernel panic: %s", tail);
+		char head[400];
+		ior_vm_oops_head(b->console, head, sizeof(head));
+		snprintf(b->reason, sizeof(b->reason), "kernel panic: %s", head[0] ? head : tail);
+		if (!probe)
+			keep_partial(b, workdir, results);
 	} else if (w->killed == KILLED_BOOT) {
 		b->outcome = IOR_VM_BOOT_FAILED;
 		set_reason(b, "no sign of init within %.0f s", m->boot_timeout_s);
 	} else if (w->killed == KILLED_IDLE) {
 		b->outcome = IOR_VM_HANG;
-		set_reason(b, "no console output for %.0f s", m->idle_timeout_s);
+		snprintf(b->reason, sizeof(b->reason), "no heartbeat from the guest for %.0f s (last: %s)",
+			 m->idle_timeout_s + w->beat_expect, w->beat[0] ? w->beat : "init up");
+		if (!probe)
+			keep_partial(b, workdir, results);
+	} else if (w->killed == KILLED_NO_EXIT) {
+		/* the run finished and wrote its status: judged by it, the stuck exit said beside */
+		if (ior_vm_results_read(results, workdir, &b->guest_status, b->guest_db, sizeof(b->guest_db)) ||
+		    b->guest_status < 0) {
+			b->outcome = IOR_VM_HANG;
+			snprintf(b->reason, sizeof(b->reason), "the guest's run finished but left no exit status");
+		} else {
+			b->outcome = b->guest_status == 0 ? IOR_VM_OK : IOR_VM_TEST_FAILED;
+			snprintf(b->reason, sizeof(b->reason),
+				 "ioregress run exited %d inside; the guest did not power off within %.0f s after it "
+				 "(a request given up on keeps the process from exiting)",
+				 b->guest_status, FINISH_GRACE_S);
+		}
 	} else if (w->killed == KILLED_TOTAL) {
 		b->outcome = IOR_VM_HANG;
 		set_reason(b, "still running after the total limit of %.0f s", m->total_timeout_s);
+		if (!probe)
+			keep_partial(b, workdir, results);
 	} else if (w->up_at < 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
 		b->outcome = IOR_VM_INFRA_ERROR;   /* exec failed: no qemu to blame the kernel on */
 		snprintf(b->reason, sizeof(b->reason), "qemu could not be started: %s", tail);
@@ -358,9 +463,12 @@ int ior_vm_boot_once(const struct ior_vm_machine *m, const char *accel, const st
 	char scratch[PATH_MAX], results[PATH_MAX];
 	snprintf(scratch, sizeof(scratch), "%s/scratch.img", workdir);
 	snprintf(results, sizeof(results), "%s/results.img", workdir);
-	unlink(scratch);
+	if (m->scratch_image)
+		snprintf(scratch, sizeof(scratch), "%s", m->scratch_image);
+	else
+		unlink(scratch);
 	unlink(results);
-	int rc = ior_vm_disk_create(scratch, (uint64_t)m->scratch_mb << 20);
+	int rc = m->scratch_image ? IOR_OK : ior_vm_disk_create(scratch, (uint64_t)m->scratch_mb << 20);
 	if (!rc)
 		rc = ior_vm_disk_create(results, (uint64_t)RESULTS_DISK_MB << 20);
 	if (rc) {
@@ -378,25 +486,31 @@ int ior_vm_boot_once(const struct ior_vm_machine *m, const char *accel, const st
 		append_console(b, q.argv[i], strlen(q.argv[i]));
 	}
 	append_console(b, "\n", 1);
-	struct watch w = { .up_at = -1 };
-	w.t0 = w.last_out = now_s();
-	w.scan_from = b->console_len;
+	struct watch w = { .up_at = -1, .finished_at = -1, .live = m->live && isatty(STDERR_FILENO) };
+	w.t0 = w.last_beat = now_s();
+	w.scan_from = w.beat_from = b->console_len;
 	if ((rc = spawn_qemu(&q, &w))) {
 		b->outcome = IOR_VM_INFRA_ERROR;
 		snprintf(b->reason, sizeof(b->reason), "%s", ior_error_last());
-		unlink(scratch);
+		if (!m->scratch_image)
+			unlink(scratch);
 		unlink(results);
 		return IOR_OK;
 	}
 	watch_console(&w, b, m);
 	close(w.fd);
+	if (w.live && w.beat[0]) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
 	int status = 0;
 	while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR)
 		;
 	b->total_s = now_s() - w.t0;
 	b->boot_s = w.up_at;
 	judge(b, &w, status, m, probe, workdir, results);
-	unlink(scratch);
+	if (!m->scratch_image)
+		unlink(scratch);
 	unlink(results);
 	return w.killed == KILLED_STOP ? ior_error_set(IOR_EINTERRUPTED, "vm run interrupted") : IOR_OK;
 }

@@ -5,8 +5,10 @@
 #include "common/error.h"
 #include "common/stop.h"
 #include "db/db.h"
+#include "device/fill.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,8 +74,20 @@ static void prepare(struct slot *s, const char *spec, const struct ior_vm_run_op
 
 /* The boot's row, in the guest's database beside its run when there is one (so the merge
  * carries both and the row points at the merged run), else straight into db. */
+/* The scratch disk's fill, on each guest run that measured it: filled once before the first
+ * boot, so every run's row carries the same time, which no sample includes. */
+static int record_fill(struct ior_db *guest, int64_t run_id, const struct ior_vm_run_opts *o,
+		       const struct ior_vm_run_summary *fill)
+{
+	if (!o->machine.scratch_image || fill->fill_s < 0)
+		return IOR_OK;
+	return ior_db_fill_add(guest, run_id, 0, "vm scratch disk /dev/vda (filled once per vm run)",
+			       ior_fill_names[o->scratch_fill], fill->fill_bytes, fill->fill_s);
+}
+
 static int record(struct ior_db *db, const struct ior_vm_run_opts *o, const struct slot *s, int index,
-		  struct ior_vm_boot *b, const char *started_at, const char *host, const char *machine)
+		  struct ior_vm_boot *b, const char *started_at, const char *host, const char *machine,
+		  const struct ior_vm_run_summary *fill)
 {
 	struct ior_db_vm_boot row = {
 		.kernel = s->k.spec,
@@ -100,7 +114,8 @@ static int record(struct ior_db *db, const struct ior_vm_run_opts *o, const stru
 	int rc = IOR_OK;
 	if (b->guest_db[0] && (rc = ior_db_open(&guest, b->guest_db)) == IOR_OK &&
 	    (rc = ior_db_host_get(guest, host, machine, &row.host_id)) == IOR_OK &&
-	    (rc = ior_db_latest_run(guest, &row.run_id)) == IOR_OK && (rc = ior_db_vm_boot_add(guest, &row, NULL)) == IOR_OK) {
+	    (rc = ior_db_latest_run(guest, &row.run_id)) == IOR_OK && (rc = ior_db_vm_boot_add(guest, &row, NULL)) == IOR_OK &&
+	    (rc = record_fill(guest, row.run_id, o, fill)) == IOR_OK) {
 		ior_db_free(guest);
 		guest = NULL;
 		struct ior_db_merge_stats st;
@@ -137,11 +152,11 @@ static int boot(struct ior_db *db, const struct ior_vm_run_opts *o, struct slot 
 	} else {
 		rc = ior_vm_boot_once(&o->machine, accel, &s->k, s->initramfs, o->boot_only, dir, &b);
 		if (rc == IOR_EINTERRUPTED) {
-			b.outcome = IOR_VM_INFRA_ERROR;
+			b.outcome = IOR_VM_INTERRUPTED;
 			snprintf(b.reason, sizeof(b.reason), "interrupted by signal %d", ior_stop_signal());
 		}
 	}
-	int rrc = record(db, o, s, index, &b, started, host, machine);
+	int rrc = record(db, o, s, index, &b, started, host, machine, sum);
 	sum->boots++;
 	b.outcome == IOR_VM_OK ? sum->ok++ : sum->failed++;
 	if (o->progress)
@@ -171,15 +186,48 @@ void ior_vm_run_defaults(struct ior_vm_run_setup *v)
 	v->o.guest.ioregress = v->self;
 }
 
-int ior_vm_run(struct ior_db *db, const struct ior_vm_run_opts *opts, const char *const *kernels, size_t n,
+/* The scratch disk every boot of this vm run measures: written once, as the matrix's fill says,
+ * before the first boot, so no guest reads holes of a sparse host file (what a read engine
+ * measured before) and no sample includes the fill. */
+static int fill_scratch(const char *root, struct ior_vm_run_opts *o, char *path, size_t len,
+			struct ior_vm_run_summary *s)
+{
+	snprintf(path, len, "%s/scratch.img", root);
+	int rc = ior_vm_disk_create(path, (uint64_t)o->machine.scratch_mb << 20);
+	int fd = rc ? -1 : open(path, O_RDWR | O_CLOEXEC);
+	if (!rc && fd < 0)
+		rc = ior_error_errno(IOR_ERROR, errno, "cannot open '%s'", path);
+	struct ior_fill_result r = { 0 };
+	if (!rc)
+		rc = ior_fill_fd(fd, path, (uint64_t)o->machine.scratch_mb << 20, (enum ior_fill)o->scratch_fill, &r);
+	if (fd >= 0)
+		close(fd);
+	if (rc)
+		return rc;
+	o->machine.scratch_image = path;
+	s->fill_s = r.seconds;
+	s->fill_bytes = r.bytes;
+	if (o->progress)
+		fprintf(stderr, "vm: scratch disk filled with %s data: %u MiB in %.1f s (once, before the first boot; part "
+			"of no sample)\n", ior_fill_names[o->scratch_fill], o->machine.scratch_mb, r.seconds);
+	return IOR_OK;
+}
+
+int ior_vm_run(struct ior_db *db, const struct ior_vm_run_opts *opts_in, const char *const *kernels, size_t n,
 	       struct ior_vm_run_summary *s)
 {
 	memset(s, 0, sizeof(*s));
+	s->fill_s = -1;
+	struct ior_vm_run_opts o = *opts_in;
+	const struct ior_vm_run_opts *opts = &o;
 	char root[] = "/tmp/ioregress-vm.XXXXXX";
 	if (!mkdtemp(root))
 		return ior_error_errno(IOR_ERROR, errno, "cannot create a directory under /tmp");
 	struct slot *slots = calloc(n ? n : 1, sizeof(*slots));
 	int rc = slots ? IOR_OK : ior_error_set(IOR_ERROR, "out of memory");
+	char scratch[PATH_MAX];
+	if (!rc && !o.boot_only && !o.machine.scratch_image)
+		rc = fill_scratch(root, &o, scratch, sizeof(scratch), s);
 	for (size_t i = 0; !rc && i < n && !ior_stop_requested(); i++)
 		prepare(&slots[i], kernels[i], opts, root, i);
 	struct utsname u;

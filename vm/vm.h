@@ -15,9 +15,10 @@ enum ior_vm_outcome {
 	IOR_VM_OK,           /* the guest's run finished with status 0 */
 	IOR_VM_TEST_FAILED,  /* the guest's run ended non-zero (a cell failed, a bad matrix) */
 	IOR_VM_PANIC,        /* the kernel panicked (or oopsed: oops=panic) */
-	IOR_VM_HANG,         /* no console output within the no-output limit, or past the total limit */
+	IOR_VM_HANG,         /* no heartbeat from the guest within the limit, or past the total limit */
 	IOR_VM_BOOT_FAILED,  /* no sign of init by the boot deadline, or qemu stopped before it */
 	IOR_VM_INFRA_ERROR,  /* qemu, the initramfs or the results disk failed: not the kernel's fault */
+	IOR_VM_INTERRUPTED,  /* stopped by a signal to vm run (SIGINT, SIGTERM) */
 };
 const char *ior_vm_outcome_name(enum ior_vm_outcome o);
 
@@ -42,6 +43,13 @@ int ior_vm_kernel_resolve(struct ior_vm_kernel *k, const char *spec, const char 
  * naming the package, for a name that names no release: a metapackage (linux-image-cloud-amd64),
  * debug symbols (-dbg, -dbgsym), or no kernel image package at all. */
 int ior_vm_package_release(const char *package, char *release, size_t len);
+/* Checks a package name against apt's lists before anything is fetched: IOR_OK for a bootable
+ * linux-image package apt knows (or when apt-cache cannot run); otherwise IOR_EINVALID (a release
+ * string, a metapackage, a debug package) or IOR_ENOTFOUND, each with the bootable names that hold
+ * what was given ("did you mean 'linux-image-6.1.0-47-cloud-amd64', ...?"). */
+int ior_vm_package_check(const char *name);
+/* "vm: downloading 'NAME' VERSION (26.4 MB) with apt-get download" on stderr, size from apt-cache. */
+void ior_vm_package_announce(const char *name);
 /* $XDG_CACHE_HOME/ioregress/kernels, or ~/.cache/ioregress/kernels. */
 void ior_vm_default_cache(char *out, size_t len);
 
@@ -69,7 +77,9 @@ struct ior_vm_machine {
 	const char *accel;         /* "auto" (KVM after a probe boot succeeds, else TCG), "kvm", "tcg" */
 	unsigned cpus, memory_mb, scratch_mb;
 	double boot_timeout_s;     /* no sign of init by then: boot-failed */
-	double idle_timeout_s;     /* no console output for this long once init is up: hang */
+	double idle_timeout_s;     /* no heartbeat from the guest for this long (plus what the last one announced): hang */
+	bool live;                 /* show the guest's heartbeats as a live line on a terminal's stderr */
+	const char *scratch_image; /* a filled image every boot uses as /dev/vda; NULL: a fresh sparse one per boot */
 	double total_timeout_s;    /* the whole boot */
 };
 void ior_vm_machine_default(struct ior_vm_machine *m);
@@ -105,11 +115,14 @@ struct ior_vm_run_opts {
 	const char *cache_dir;
 	unsigned boots;            /* each kernel this many times, interleaved: A B C A B C */
 	bool boot_only;            /* boot to init and power off: the bare boot time */
+	int scratch_fill;          /* enum ior_fill: what the scratch disk holds, written once before the first boot */
 	bool progress;             /* one line per boot on stderr */
 };
 
 struct ior_vm_run_summary {
 	unsigned boots, ok, failed; /* failed: any outcome but ok */
+	double fill_s;              /* the scratch disk's fill, once per vm run, part of no sample; -1 none */
+	uint64_t fill_bytes;
 	char accel[8];
 	char accel_reason[256];
 };

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Tests that a device which stops answering costs one cell, never the run: aio and uring writes to a loop device whose backing file's filesystem is frozen (fsfreeze) fail their cells with the reason within the matrix's deadline, and the other cells keep their samples. */
+#include "tests/suite.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static char outer[64], inner[64], inner2[64], mnt[4096];
+static bool frozen, mounted;
+
+/* `losetup` prints the device it attached; "" when it failed. */
+static void attach(char *dev, size_t len, const char *file, bool direct)
+{
+	char out[4096];
+	snprintf(out, sizeof(out), "%s/losetup.out", ior_test_tmpdir());
+	char *argv[] = { "losetup", "-f", "--show", direct ? "--direct-io=on" : "--direct-io=off", (char *)file, NULL };
+	dev[0] = '\0';
+	if (ior_test_spawn_to(argv, NULL, out, NULL) == 0) {
+		char *text = ior_test_read_file(out, NULL);
+		if (text)
+			snprintf(dev, len, "%.*s", (int)strcspn(text, "\n"), text);
+		free(text);
+	}
+}
+
+static void thaw(void)
+{
+	if (frozen && ior_test_spawn((char *[]){ "fsfreeze", "-u", mnt, NULL }, NULL) == 0)
+		frozen = false;
+}
+
+/* Always thawed and taken apart, even after a failed assertion: a frozen filesystem would block
+ * every writer on the machine that touches it. */
+static void take_apart(void)
+{
+	thaw();
+	if (inner[0])
+		ior_test_spawn((char *[]){ "losetup", "-d", inner, NULL }, NULL);
+	if (inner2[0])
+		ior_test_spawn((char *[]){ "losetup", "-d", inner2, NULL }, NULL);
+	if (mounted)
+		umount2(mnt, MNT_DETACH);
+	if (outer[0])
+		ior_test_spawn((char *[]){ "losetup", "-d", outer, NULL }, NULL);
+}
+
+/* A file of 16 MiB of random data at path. */
+static void random_file(const char *path)
+{
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	CU_ASSERT_FATAL(fd >= 0);
+	static char buf[1 << 20];
+	unsigned long long x = 88172645463325252ULL;
+	for (int i = 0; i < 16; i++) {
+		for (size_t j = 0; j + 8 <= sizeof(buf); j += 8) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			memcpy(buf + j, &x, 8);
+		}
+		CU_ASSERT_FATAL(write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf));
+	}
+	CU_ASSERT_FATAL(fsync(fd) == 0);
+	close(fd);
+}
+
+/* outer loop device > ext4 at mnt > two 16 MiB files of random data > inner loop devices (direct I/O) */
+static void build(void)
+{
+	const char *dir = ior_test_tmpdir();
+	char fs[4096], disk[8192];
+	snprintf(fs, sizeof(fs), "%s/fs.img", dir);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	int fd = open(fs, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	CU_ASSERT_FATAL(fd >= 0 && ftruncate(fd, 64 << 20) == 0);
+	close(fd);
+	atexit(take_apart);
+	attach(outer, sizeof(outer), fs, false);
+	CU_ASSERT_FATAL(outer[0] != '\0');
+	CU_ASSERT_FATAL(ior_test_spawn((char *[]){ "mkfs.ext4", "-q", "-F", outer, NULL }, NULL) == 0);
+	CU_ASSERT_FATAL(mkdir(mnt, 0700) == 0 && mount(outer, mnt, "ext4", 0, NULL) == 0);
+	mounted = true;
+	snprintf(disk, sizeof(disk), "%s/disk.img", mnt);
+	random_file(disk);
+	attach(inner, sizeof(inner), disk, true);
+	CU_ASSERT_FATAL(inner[0] != '\0');
+	snprintf(disk, sizeof(disk), "%s/disk2.img", mnt);
+	random_file(disk);
+	attach(inner2, sizeof(inner2), disk, true);
+	CU_ASSERT_FATAL(inner2[0] != '\0');
+}
+
+/* Freezes the filesystem, runs the matrix with ioregress, waits until the run has reached its
+ * end while still frozen (the process itself may not exit before the thaw: a process's exit waits
+ * for its aio requests), thaws and returns the exit status; db gets the results. */
+static int run_frozen(const char *db, const char *name, const char *text, const char *dev)
+{
+	const char *matrix = ior_test_write_file(name, text);
+	char allow[200];
+	snprintf(allow, sizeof(allow), "--allow-destructive=%s", dev);
+	CU_ASSERT_FATAL(ior_test_spawn((char *[]){ "fsfreeze", "-f", mnt, NULL }, NULL) == 0);
+	frozen = true;
+	const char *bin = getenv("IOR_BINARY");
+	char *argv[] = { (char *)bin, "--db", (char *)db, "--quiet", "run", (char *)matrix, allow, NULL };
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	pid_t pid;
+	CU_ASSERT_EQUAL_FATAL(posix_spawn(&pid, bin, &fa, NULL, argv, environ), 0);
+	posix_spawn_file_actions_destroy(&fa);
+	long long finished = 0;
+	for (int i = 0; i < 600 && finished != 1; i++) {
+		usleep(100000);
+		finished = ior_test_query(db, "SELECT count(*) FROM runs WHERE finished_at IS NOT NULL");
+	}
+	CU_ASSERT_EQUAL(finished, 1);
+	thaw();
+	int status = -1;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+#define JOB "bs = 4k\niodepth = 4\ndirect = yes\nsize = 1M\n"
+#define SETTINGS "[matrix]\nrepetitions = 2\nschedulers = none\ndrop_caches = no\ndeadline = 2s\norder = sequential\n"
+
+/* Writes to the frozen filesystem's files never complete (the loop device's worker waits for the
+ * thaw in the kernel, and every later request queues behind them). Before the deadlines, the aio
+ * cell waited for ever. The cells in turn (order = sequential): a read that works, the lost aio
+ * writes, and a cell after them that is failed without touching the device. */
+static void test_lost_aio_writes_fail_their_cell(void)
+{
+	build();
+	char text[4096], db[4096];
+	snprintf(text, sizeof(text), SETTINGS "[device frozen]\npath = %s\ndestructive = yes\n"
+		 "[engine read]\ntype = aio\nrw = randread\n" JOB "[engine awrite]\ntype = aio\nrw = randwrite\n" JOB
+		 "[engine uwrite]\ntype = uring\nrw = randwrite\n" JOB, inner);
+	snprintf(db, sizeof(db), "%s/aio.db", ior_test_tmpdir());
+	CU_ASSERT_EQUAL(run_frozen(db, "aio.ini", text, inner), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM samples s JOIN cells c ON c.id = s.cell_id "
+				       "WHERE c.engine = 'read' AND c.status = 'ok'"), 2);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE engine = 'awrite' AND status = 'failed' AND "
+				       "reason LIKE 'repetition 1: 4 of 4 requests never completed within 2 s (aio%'"), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE engine = 'uwrite' AND status = 'failed' AND "
+				       "reason LIKE '%not measured: requests on % never completed earlier in this run'"), 1);
+}
+
+/* The same with io_uring's wait (io_uring_wait_cqe_timeout), on the second file. */
+static void test_lost_uring_writes_fail_their_cell(void)
+{
+	CU_ASSERT_FATAL(inner2[0] != '\0');
+	char text[4096], db[4096];
+	snprintf(text, sizeof(text), SETTINGS "[device frozen2]\npath = %s\ndestructive = yes\n"
+		 "[engine uwrite]\ntype = uring\nrw = randwrite\n" JOB "[engine read]\ntype = aio\nrw = randread\n" JOB,
+		 inner2);
+	snprintf(db, sizeof(db), "%s/uring.db", ior_test_tmpdir());
+	CU_ASSERT_EQUAL(run_frozen(db, "uring.ini", text, inner2), 3); /* nothing measured */
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE engine = 'uwrite' AND status = 'failed' AND "
+				       "reason LIKE 'repetition 1: 4 of 4 requests never completed within 2 s (uring%'"), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE engine = 'read' AND status = 'failed'"), 1);
+}
+
+int main(void)
+{
+	ior_test_require_root("loop devices, ext4 mounts and fsfreeze");
+	if (!getenv("IOR_BINARY"))
+		ior_test_skip("IOR_BINARY is not set");
+	if (ior_test_spawn((char *[]){ "fsfreeze", "--version", NULL }, NULL) != 0 ||
+	    ior_test_spawn((char *[]){ "mkfs.ext4", "-V", NULL }, NULL) != 0)
+		ior_test_skip("fsfreeze or mkfs.ext4 is missing");
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_lost_aio_writes_fail_their_cell),
+		IOR_TEST(test_lost_uring_writes_fail_their_cell),
+		IOR_TEST_END,
+	};
+	return ior_test_run("deadline", tests);
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Tests for vm/oops.c: a panic's recorded reason is the head of its oops (fault line, kernel RIP, first frames), never its last line; consoles as Debian's 6.1 and 6.12 kernels print them. */
+#include "tests/suite.h"
+#include "vm/internal.h"
+
+#include <string.h>
+
+/* The shape of the double fault the field saw in a TCG guest (aio iodepth 8), abridged. */
+static const char double_fault[] =
+	"$ qemu-system-x86_64 -nodefaults\n"
+	"[    9.101112] random: crng init done\n"
+	"[   41.000001] traps: PANIC: double fault, error_code: 0x0\n"
+	"[   41.000002] double fault: 0000 [#1] PREEMPT SMP NOPTI\n"
+	"[   41.000003] CPU: 0 PID: 212 Comm: ioregress Not tainted 6.12.113+deb12-cloud-amd64 #1\n"
+	"[   41.000004] RIP: 0010:kmem_cache_alloc_noprof+0x5a/0x2d0\n"
+	"[   41.000005] Code: 41 57 41 56\n"
+	"[   41.000006] Call Trace:\n"
+	"[   41.000007]  <TASK>\n"
+	"[   41.000008]  ? __die_body.cold+0x19/0x27\n"
+	"[   41.000009]  io_submit_one+0x8e/0x8a0\n"
+	"[   41.000010]  __x64_sys_io_submit+0x84/0x190\n"
+	"[   41.000011]  do_syscall_64+0x58/0xc0\n"
+	"[   41.000012]  entry_SYSCALL_64_after_hwframe+0x64/0xce\n"
+	"[   41.000013]  </TASK>\n"
+	"[   41.000014] Kernel panic - not syncing: Fatal exception in interrupt\n"
+	"[   41.000015] Kernel Offset: 0x1e000000 from 0xffffffff81000000\n";
+
+/* sysrq's crash: no kernel RIP, the user task's registers after the trace (RIP: 0033:). */
+static const char sysrq[] =
+	"[   28.100000] sysrq: Trigger a crash\n"
+	"[   28.100001] Kernel panic - not syncing: sysrq triggered crash\n"
+	"[   28.100002] CPU: 0 PID: 230 Comm: sh Not tainted 6.1.0-47-cloud-amd64 #1  Debian 6.1.170-3\n"
+	"[   28.100003] Call Trace:\n"
+	"[   28.100004]  <TASK>\n"
+	"[   28.100005]  dump_stack_lvl+0x44/0x5c\n"
+	"[   28.100006]  panic+0x118/0x2ed\n"
+	"[   28.100007]  sysrq_handle_crash+0x16/0x20\n"
+	"[   28.100008]  __handle_sysrq.cold+0x43/0x11b\n"
+	"[   28.100009]  write_sysrq_trigger+0x24/0x40\n"
+	"[   28.100010] RIP: 0033:0x47b7a0\n"
+	"[   28.100011]  </TASK>\n"
+	"[   28.100012] Kernel Offset: 0x2a000000 from 0xffffffff81000000\n";
+
+static void test_double_fault_head(void)
+{
+	char out[512];
+	ior_vm_oops_head(double_fault, out, sizeof(out));
+	CU_ASSERT_STRING_EQUAL(out, "traps: PANIC: double fault, error_code: 0x0; Kernel panic - not syncing: Fatal "
+				    "exception in interrupt; RIP: kmem_cache_alloc_noprof+0x5a/0x2d0; trace: io_submit_one < "
+				    "__x64_sys_io_submit < do_syscall_64 < entry_SYSCALL_64_after_hwframe");
+	CU_ASSERT_PTR_NULL(strstr(out, "Kernel Offset"));
+}
+
+static void test_sysrq_head_has_no_user_rip(void)
+{
+	char out[512];
+	ior_vm_oops_head(sysrq, out, sizeof(out));
+	CU_ASSERT_STRING_EQUAL(out, "sysrq: Trigger a crash; Kernel panic - not syncing: sysrq triggered crash; trace: "
+				    "dump_stack_lvl < panic < sysrq_handle_crash < __handle_sysrq.cold");
+}
+
+static void test_no_oops(void)
+{
+	char out[64] = "x";
+	ior_vm_oops_head("[    1.0] Linux version 6.1\nioregress-init: up 1.2\n", out, sizeof(out));
+	CU_ASSERT_STRING_EQUAL(out, "");
+	ior_vm_oops_head(NULL, out, sizeof(out));
+	CU_ASSERT_STRING_EQUAL(out, "");
+}
+
+int main(void)
+{
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_double_fault_head),
+		IOR_TEST(test_sysrq_head_has_no_user_rip),
+		IOR_TEST(test_no_oops),
+		IOR_TEST_END,
+	};
+	return ior_test_run("vm_oops", tests);
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Inside a guest of `vm run`: the heartbeat the host's watchdog reads, and the database committed to the results disk as the run goes. */
+#ifndef IOR_VM_GUEST_H
+#define IOR_VM_GUEST_H
+
+#include <stdbool.h>
+
+struct ior_db;
+
+/* The guest's init exports this as the results disk's path (/dev/vdb): set only inside a guest. */
+#define IOR_VM_RESULTS_ENV "IOR_VM_RESULTS"
+/* A console line that starts with this is a heartbeat: the host's watchdog is fed by these, not
+ * by other console output, and shows their text as the guest's progress. */
+#define IOR_VM_MARK_BEAT "ioregress-beat"
+/* The heartbeat's text once the run has ended: "finished STATUS". */
+#define IOR_VM_BEAT_FINISHED "finished"
+
+/* The results disk when running inside a guest, else NULL. */
+const char *ior_vm_guest_results(void);
+
+/* One heartbeat line on stderr (the guest's console): "ioregress-beat expect=S TEXT". expect_s is
+ * how long the host should allow until the next one (the repetition's expected seconds, 0 when
+ * unknown): a long quiet repetition is not a hang. */
+void ior_vm_guest_beat(double expect_s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Writes db (checkpointed first, so the file alone holds every committed sample) to the results
+ * disk as the tar the host reads, with status when status >= 0, and flushes it to the disk: a hang
+ * or panic after this loses nothing committed before it. */
+int ior_vm_guest_commit(struct ior_db *db, const char *disk, int status);
+
+#endif
