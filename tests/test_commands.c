@@ -24,7 +24,7 @@ static const char *help_of(const struct ior_command *cmd)
 static void test_help_lists_every_row(void)
 {
 	CU_ASSERT_PTR_NOT_NULL(strstr(help_of(&ior_cmd_report), "--alert-spread PERCENT"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "usage: ioregress report [--format text|md|html|json|junit|csv]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "usage: ioregress report [--format text|md|html|json|junit|csv|kcidb]"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "-o, --output FILE"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(help_of(&ior_cmd_check), "--min-effect PERCENT"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "usage: ioregress check --baseline KERNEL [--candidate KERNEL]"));

@@ -156,7 +156,7 @@ static void test_values_follow_their_option(void)
 	CU_ASSERT_TRUE(choices >= 2); /* report --format text|json at least */
 	CU_ASSERT_EQUAL(complete("ioregress", "report", "--format", "", NULL), 0);
 	CU_ASSERT_TRUE(offered("text") && offered("json") && offered("html") && offered("csv"));
-	CU_ASSERT_EQUAL(count_offered(), 6);  /* text md html json junit csv */
+	CU_ASSERT_EQUAL(count_offered(), 7);  /* text md html json junit csv kcidb */
 	CU_ASSERT_EQUAL(complete("ioregress", "report", "--format", "=", "j", NULL), 0);
 	CU_ASSERT_TRUE(offered("json") && offered("junit"));
 	CU_ASSERT_EQUAL(count_offered(), 2);
