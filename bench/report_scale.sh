@@ -85,7 +85,7 @@ build_db() {
 
 table() {
 	printf '%-34s %8s %8s %9s %12s %4s\n' "command" "wall s" "CPU s" "peak MiB" "output bytes" "exit"
-	for f in text md html json junit csv; do
+	for f in text md html json junit csv kcidb; do
 		measure "report --format $f" report --format "$f"
 	done
 	measure "report --alerts" report --alerts

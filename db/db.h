@@ -281,6 +281,10 @@ struct ior_db_vm_boot_row {
 int ior_db_vm_boots(struct ior_db *db, struct ior_db_vm_boot_row **rows, size_t *n);
 void ior_db_vm_boots_free(struct ior_db_vm_boot_row *rows, size_t n);
 
+/* The config hash (kernels.config_hash) of release's first run on host with one recorded, or
+ * *hash NULL; free() it. */
+int ior_db_kernel_config_hash(struct ior_db *db, const char *host, const char *release, char **hash);
+
 /* --- bisections as reports show them (db/bisect_results.c) -------------------- */
 
 /* One commit (or packaged kernel) a bisection built, marked or measured, with its samples. */

@@ -97,6 +97,7 @@ struct ior_report_commit {
 struct ior_report_kernel {
 	const char *host, *release;
 	struct ior_report_commit commit;    /* sha NULL: none recorded */
+	const char *config_hash;            /* sha256 of its config (a tree build's identity), NULL unknown */
 	size_t other_commits;               /* more commits recorded under this release on this host (other builds) */
 	const char *offered;                /* space separated, NULL when nothing was recorded */
 	char *unavailable;                  /* schedulers the matrix asked for and this kernel lacked; NULL when none */

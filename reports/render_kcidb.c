@@ -182,13 +182,25 @@ static void checkout_id(struct id *x, const struct ior_report *r, const struct i
 	id_add(x, k->commit.sha ? k->commit.sha : k->release);
 }
 
+/* A tree build's config hash for the release, or NULL. */
+static const char *config_of(const struct ior_report *r, const char *release)
+{
+	for (size_t i = 0; i < r->nkernels; i++)
+		if (r->kernels[i].config_hash && !strcmp(r->kernels[i].release, release))
+			return r->kernels[i].config_hash;
+	return NULL;
+}
+
+/* A build is its package and version (vm run), else the release and its config hash (a tree
+ * build), else the release alone (an import). */
 static void build_id(struct id *x, const struct ior_report *r, const char *release)
 {
 	const struct ior_report_boot *b = package_of(r, release);
-	id_start(x, r, b ? "package" : "build");
+	const char *config = b ? NULL : config_of(r, release);
+	id_start(x, r, b ? "package" : config ? "config" : "build");
 	id_add(x, b ? b->kernel : release);
-	if (b)
-		id_add(x, b->package_version);
+	if (b || config)
+		id_add(x, b ? b->package_version : config);
 }
 
 static void checkouts(struct doc *d)
@@ -267,8 +279,13 @@ static void builds(struct doc *d)
 			snprintf(text, sizeof(text), "kernel %s", k->release);
 		obj_str(&o, "comment", text);
 		obj_str(&o, "status", "PASS");
+		if (k->config_hash) {
+			snprintf(text, sizeof(text), "sha256:%s", k->config_hash);
+			obj_str(&o, "config_name", text);
+		}
 		struct obj m = obj_sub(&o, "misc");
 		obj_str(&m, "release", k->release);
+		obj_str(&m, "config_sha256", k->config_hash);
 		obj_str(&m, "package", b ? b->kernel : NULL);
 		obj_str(&m, "package_version", b ? b->package_version : NULL);
 		fputs("}}", d->out);

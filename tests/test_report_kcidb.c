@@ -13,13 +13,13 @@
 
 static char out[65536], err[8192];
 
-/* ioregress --db DB report --format kcidb ARGS... -o FILE; returns the exit status. */
-static int kcidb(const char *db, const char *file, const char *a1, const char *a2, const char *a3, const char *a4)
+/* ioregress --db DB report --format kcidb -o FILE EXTRA... (NULL-terminated); the exit status. */
+#define kcidb(db, file, ...) kcidb_args(db, file, (const char *[]){ __VA_ARGS__ })
+static int kcidb_args(const char *db, const char *file, const char *const *extra)
 {
 	char *args[16] = { "--db", (char *)db, "report", "--format", "kcidb", "-o", (char *)file };
 	int n = 7;
-	const char *extra[] = { a1, a2, a3, a4 };
-	for (int i = 0; i < 4 && extra[i]; i++)
+	for (int i = 0; extra[i] && n < 15; i++)
 		args[n++] = (char *)extra[i];
 	args[n] = NULL;
 	int rc = ior_test_ioregress(args, out, sizeof(out), err, sizeof(err));
@@ -136,7 +136,7 @@ static void test_seed_data_is_valid_kcidb(void)
 {
 	skip_without_jsonschema();
 	const char *db = seed_db(), *doc = path_in("seed.kcidb.json"), *judged = path_in("seed-judged.kcidb.json");
-	CU_ASSERT_EQUAL_FATAL(kcidb(db, doc, NULL, NULL, NULL, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(kcidb(db, doc, NULL), 0);
 	CU_ASSERT_EQUAL(validate(doc, "ioregress"), 0);
 	json_object *k = load(doc);
 	char *args[] = { "--db", (char *)db, "report", "--format", "json", NULL };
@@ -174,7 +174,7 @@ static void test_seed_data_is_valid_kcidb(void)
 	CU_ASSERT_EQUAL(json_object_array_length(list(k, "builds")), 4);
 	CU_ASSERT_EQUAL(json_object_array_length(list(k, "issues")), 0);
 	/* against a baseline: three repetitions are too few for a verdict, so the candidate's are SKIP */
-	CU_ASSERT_EQUAL_FATAL(kcidb(db, judged, "--baseline", "2.6.30-2", "--candidate", "2.6.32"), 0);
+	CU_ASSERT_EQUAL_FATAL(kcidb(db, judged, "--baseline", "2.6.30-2", "--candidate", "2.6.32", NULL), 0);
 	CU_ASSERT_EQUAL(validate(judged, "ioregress"), 0);
 	json_object *kj = load(judged);
 	CU_ASSERT_EQUAL(count_status(kj, "SKIP"), 6);
@@ -195,11 +195,11 @@ static void test_ids_stable_and_origin(void)
 {
 	skip_without_jsonschema();
 	const char *db = seed_db(), *a = path_in("a.json"), *b = path_in("b.json"), *c = path_in("c.json");
-	CU_ASSERT_EQUAL_FATAL(kcidb(db, a, "--baseline", "2.6.30-2", NULL, NULL), 0);
-	CU_ASSERT_EQUAL_FATAL(kcidb(db, b, "--baseline", "2.6.30-2", NULL, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(kcidb(db, a, "--baseline", "2.6.30-2", NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(kcidb(db, b, "--baseline", "2.6.30-2", NULL), 0);
 	char *ta = ior_test_read_file(a, NULL), *tb = ior_test_read_file(b, NULL);
 	CU_ASSERT_STRING_EQUAL(ta, tb);
-	CU_ASSERT_EQUAL_FATAL(kcidb(db, c, "--baseline", "2.6.30-2", "--origin", "lab_2"), 0);
+	CU_ASSERT_EQUAL_FATAL(kcidb(db, c, "--baseline", "2.6.30-2", "--origin", "lab_2", NULL), 0);
 	CU_ASSERT_EQUAL(validate(c, "lab_2"), 0);
 	char *tc = ior_test_read_file(c, NULL);
 	/* lab_2's document with its origin put back is the default one, byte for byte */
@@ -219,7 +219,7 @@ static void test_ids_stable_and_origin(void)
 	const char *bad[] = { "Lab", "my-lab", "", "a:b" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		unlink(path_in("bad.json"));
-		CU_ASSERT_EQUAL(kcidb(db, path_in("bad.json"), "--origin", bad[i], NULL, NULL), 2);
+		CU_ASSERT_EQUAL(kcidb(db, path_in("bad.json"), "--origin", bad[i], NULL), 2);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, "is not a KCIDB origin"));
 		CU_ASSERT_NOT_EQUAL(access(path_in("bad.json"), F_OK), 0);
 	}
@@ -238,6 +238,8 @@ static void test_ids_stable_and_origin(void)
 #define VM_ENGINE "rand.read:4k%"
 #define OLD "6.1.0-47-cloud-amd64"
 #define NEW "6.1.0-57-cloud-amd64"
+#define TREE "6.13.0-rc1+"
+#define TREE_CONFIG "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 
 static void samples(struct ior_db *db, int64_t cell, double level, int n)
 {
@@ -285,6 +287,15 @@ static const char *vm_db(void)
 		else
 			samples(db, cell, 500, 12);
 		CU_ASSERT_EQUAL(ior_db_run_finish(db, run, IOR_RUN_COMPLETE), 0);
+		if (k == 0) {   /* and a kernel built from a tree: no package, its config hash */
+			int64_t tree, trun, tcell;
+			struct ior_db_kernel tk = { .release = TREE, .machine = "x86_64", .config_hash = TREE_CONFIG };
+			CU_ASSERT_EQUAL_FATAL(ior_db_kernel_get(db, &tk, &tree), 0);
+			CU_ASSERT_EQUAL_FATAL(ior_db_run_begin(db, host, tree, "vm.ini", "[matrix]\n", IOR_RUN_RUNNING, &trun), 0);
+			CU_ASSERT_EQUAL_FATAL(ior_db_cell_get(db, trun, dev, "none", VM_ENGINE, "aio", "bs=4k", &tcell), 0);
+			samples(db, tcell, 1000, 12);
+			CU_ASSERT_EQUAL(ior_db_run_finish(db, trun, IOR_RUN_COMPLETE), 0);
+		}
 		char package[64];
 		snprintf(package, sizeof(package), "linux-image-%s", releases[k]);
 		struct ior_db_vm_boot boot = { .host_id = host, .run_id = run, .kernel = package, .kernel_release = releases[k],
@@ -313,7 +324,7 @@ static void test_vm_database_regression_is_an_issue(void)
 {
 	skip_without_jsonschema();
 	const char *db = vm_db(), *doc = path_in("vm.kcidb.json");
-	CU_ASSERT_EQUAL_FATAL(kcidb(db, doc, "--baseline", OLD, "--metric", "all"), 0);
+	CU_ASSERT_EQUAL_FATAL(kcidb(db, doc, "--baseline", OLD, "--candidate", NEW, "--metric", "all", NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(validate(doc, "ioregress"), 0);
 	json_object *k = load(doc);
 	/* the build names the package and its version */
@@ -358,6 +369,17 @@ static void test_vm_database_regression_is_an_issue(void)
 	CU_ASSERT_STRING_EQUAL(field(boot, "path"), "ioregress.boot");
 	CU_ASSERT_STRING_EQUAL(field(boot, "status"), "FAIL");
 	json_object_put(k);
+	/* without a baseline every kernel is there; the tree build is its release and config hash */
+	const char *all = path_in("vm-all.kcidb.json");
+	CU_ASSERT_EQUAL_FATAL(kcidb(db, all, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(validate(all, "ioregress"), 0);
+	k = load(all);
+	b = find(k, "builds", "id", "ioregress:config:" TREE ":" TREE_CONFIG);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_STRING_EQUAL(field(b, "config_name"), "sha256:" TREE_CONFIG);
+	CU_ASSERT_EQUAL(json_object_array_length(list(k, "builds")), 3);
+	CU_ASSERT_EQUAL(count_status(k, "FAIL"), 1);   /* the panic: without a baseline no verdict */
+	json_object_put(k);
 }
 
 /* --- a bisection's database ----------------------------------------------------- */
@@ -377,7 +399,7 @@ static void test_bisect_culprit_is_an_issue(void)
 	snprintf(measure, sizeof(measure), "sh %s", ior_test_measure_script(ior_test_tmpdir(), 0.05));
 	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", measure, "--build", "true", NULL };
 	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(run, out, sizeof(out), err, sizeof(err)), 0);
-	CU_ASSERT_EQUAL_FATAL(kcidb(db, doc, NULL, NULL, NULL, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(kcidb(db, doc, NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(validate(doc, "ioregress"), 0);
 	json_object *k = load(doc);
 	char issue_id[128];
