@@ -29,6 +29,15 @@ static int prepare(struct ior_db *db, sqlite3_stmt **st, const char *sql)
 	return IOR_OK;
 }
 
+/* Ends a read: out of memory, a failed step, or done; the statement is finalized either way. */
+static int finish(struct ior_db *db, sqlite3_stmt *st, int rc, bool oom)
+{
+	int out = oom ? ior_error_set(IOR_ERROR, "out of memory")
+		      : rc != SQLITE_DONE && rc != SQLITE_ROW ? ior_db_fail(db, "cannot read the bisections from") : IOR_OK;
+	sqlite3_finalize(st);
+	return out;
+}
+
 static struct ior_db_bisect_row *find_bisect(struct ior_db_bisect_row *rows, size_t n, int64_t id)
 {
 	for (size_t i = 0; i < n; i++)
@@ -52,7 +61,7 @@ static int read_bisects(struct ior_db *db, struct ior_db_bisect_row **rows, size
 		return IOR_ERROR;
 	size_t cap = 0;
 	bool oom = false;
-	int rc;
+	int rc = SQLITE_DONE;
 	while (!oom && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 4;
@@ -75,10 +84,7 @@ static int read_bisects(struct ior_db *db, struct ior_db_bisect_row **rows, size
 		b->higher_is_better = sqlite3_column_int(st, 8) != 0;
 		b->culprit = ior_db_column_dup(st, 9, &oom);
 	}
-	int out = oom ? ior_error_set(IOR_ERROR, "out of memory")
-		      : rc != SQLITE_DONE ? ior_db_fail(db, "cannot read the bisections from") : IOR_OK;
-	sqlite3_finalize(st);
-	return out;
+	return finish(db, st, rc, oom);
 }
 
 static int read_commits(struct ior_db *db, struct ior_db_bisect_row *rows, size_t n)
@@ -87,7 +93,7 @@ static int read_commits(struct ior_db *db, struct ior_db_bisect_row *rows, size_
 	if (prepare(db, &st, commits_sql))
 		return IOR_ERROR;
 	bool oom = false;
-	int rc;
+	int rc = SQLITE_DONE;
 	while (!oom && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ior_db_bisect_row *b = find_bisect(rows, n, sqlite3_column_int64(st, 0));
 		if (!b)
@@ -107,10 +113,7 @@ static int read_commits(struct ior_db *db, struct ior_db_bisect_row *rows, size_
 		if (!c->commit)
 			oom = true;
 	}
-	int out = oom ? ior_error_set(IOR_ERROR, "out of memory")
-		      : rc != SQLITE_DONE ? ior_db_fail(db, "cannot read the bisections from") : IOR_OK;
-	sqlite3_finalize(st);
-	return out;
+	return finish(db, st, rc, oom);
 }
 
 static int read_samples(struct ior_db *db, struct ior_db_bisect_row *rows, size_t n)
@@ -119,7 +122,7 @@ static int read_samples(struct ior_db *db, struct ior_db_bisect_row *rows, size_
 	if (prepare(db, &st, samples_sql))
 		return IOR_ERROR;
 	bool oom = false;
-	int rc;
+	int rc = SQLITE_DONE;
 	while (!oom && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ior_db_bisect_commit_row *c =
 			find_commit(find_bisect(rows, n, sqlite3_column_int64(st, 0)), (const char *)sqlite3_column_text(st, 1));
@@ -133,10 +136,7 @@ static int read_samples(struct ior_db *db, struct ior_db_bisect_row *rows, size_
 		c->values = grown;
 		c->values[c->n++] = sqlite3_column_double(st, 2);
 	}
-	int out = oom ? ior_error_set(IOR_ERROR, "out of memory")
-		      : rc != SQLITE_DONE ? ior_db_fail(db, "cannot read the bisections from") : IOR_OK;
-	sqlite3_finalize(st);
-	return out;
+	return finish(db, st, rc, oom);
 }
 
 int ior_db_bisect_results(struct ior_db *db, struct ior_db_bisect_row **rows, size_t *n)

@@ -28,15 +28,6 @@ static int kcidb_args(const char *db, const char *file, const char *const *extra
 	return rc;
 }
 
-static const char *path_in(const char *name)
-{
-	static char p[4][4096];
-	static int k;
-	k = (k + 1) % 4;
-	snprintf(p[k], sizeof(p[k]), "%s/%s", ior_test_tmpdir(), name);
-	return p[k];
-}
-
 /* The schema and the links, by tests/kcidb_validate.py; 0 when the document passes. */
 static int validate(const char *file, const char *origin)
 {
@@ -44,7 +35,7 @@ static int validate(const char *file, const char *origin)
 	snprintf(script, sizeof(script), "%s", ior_test_source_path("tests/kcidb_validate.py"));
 	snprintf(schema, sizeof(schema), "%s", ior_test_source_path("tests/data/kcidb/io-schema-v5.3.json"));
 	char *argv[] = { "python3", script, schema, (char *)file, (char *)origin, NULL };
-	const char *log = path_in("validate.log");
+	const char *log = ior_test_path("validate.log");
 	int rc = ior_test_spawn_to(argv, NULL, log, log);
 	char *text = ior_test_read_file(log, NULL);
 	if (rc)
@@ -119,7 +110,7 @@ static void skip_without_jsonschema(void)
 static const char *seed_db(void)
 {
 	static char db[4096];
-	snprintf(db, sizeof(db), "%s", path_in("seed.db"));  /* path_in's buffers are reused */
+	snprintf(db, sizeof(db), "%s", ior_test_path("seed.db"));  /* path_in's buffers are reused */
 	if (access(db, F_OK)) {
 		char a[4096], b[4096];
 		snprintf(a, sizeof(a), "%s", ior_test_source_path("tests/data/hdparm-2.6-kernels.csv"));
@@ -135,7 +126,7 @@ static const char *seed_db(void)
 static void test_seed_data_is_valid_kcidb(void)
 {
 	skip_without_jsonschema();
-	const char *db = seed_db(), *doc = path_in("seed.kcidb.json"), *judged = path_in("seed-judged.kcidb.json");
+	const char *db = seed_db(), *doc = ior_test_path("seed.kcidb.json"), *judged = ior_test_path("seed-judged.kcidb.json");
 	CU_ASSERT_EQUAL_FATAL(kcidb(db, doc, NULL), 0);
 	CU_ASSERT_EQUAL(validate(doc, "ioregress"), 0);
 	json_object *k = load(doc);
@@ -194,7 +185,7 @@ static void test_seed_data_is_valid_kcidb(void)
 static void test_ids_stable_and_origin(void)
 {
 	skip_without_jsonschema();
-	const char *db = seed_db(), *a = path_in("a.json"), *b = path_in("b.json"), *c = path_in("c.json");
+	const char *db = seed_db(), *a = ior_test_path("a.json"), *b = ior_test_path("b.json"), *c = ior_test_path("c.json");
 	CU_ASSERT_EQUAL_FATAL(kcidb(db, a, "--baseline", "2.6.30-2", NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(kcidb(db, b, "--baseline", "2.6.30-2", NULL), 0);
 	char *ta = ior_test_read_file(a, NULL), *tb = ior_test_read_file(b, NULL);
@@ -218,10 +209,10 @@ static void test_ids_stable_and_origin(void)
 	free(back);
 	const char *bad[] = { "Lab", "my-lab", "", "a:b" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		unlink(path_in("bad.json"));
-		CU_ASSERT_EQUAL(kcidb(db, path_in("bad.json"), "--origin", bad[i], NULL), 2);
+		unlink(ior_test_path("bad.json"));
+		CU_ASSERT_EQUAL(kcidb(db, ior_test_path("bad.json"), "--origin", bad[i], NULL), 2);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, "is not a KCIDB origin"));
-		CU_ASSERT_NOT_EQUAL(access(path_in("bad.json"), F_OK), 0);
+		CU_ASSERT_NOT_EQUAL(access(ior_test_path("bad.json"), F_OK), 0);
 	}
 	char *args[] = { "--db", (char *)db, "report", "--format", "json", "--origin", "lab", NULL };
 	CU_ASSERT_EQUAL(ior_test_ioregress(args, out, sizeof(out), err, sizeof(err)), 2);
@@ -258,7 +249,7 @@ static void samples(struct ior_db *db, int64_t cell, double level, int n)
 static const char *vm_db(void)
 {
 	static char path[4096];
-	snprintf(path, sizeof(path), "%s", path_in("vm.db"));
+	snprintf(path, sizeof(path), "%s", ior_test_path("vm.db"));
 	if (!access(path, F_OK))
 		return path;
 	struct ior_db *db;
@@ -323,7 +314,7 @@ static const char *vm_db(void)
 static void test_vm_database_regression_is_an_issue(void)
 {
 	skip_without_jsonschema();
-	const char *db = vm_db(), *doc = path_in("vm.kcidb.json");
+	const char *db = vm_db(), *doc = ior_test_path("vm.kcidb.json");
 	CU_ASSERT_EQUAL_FATAL(kcidb(db, doc, "--baseline", OLD, "--candidate", NEW, "--metric", "all", NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(validate(doc, "ioregress"), 0);
 	json_object *k = load(doc);
@@ -370,7 +361,7 @@ static void test_vm_database_regression_is_an_issue(void)
 	CU_ASSERT_STRING_EQUAL(field(boot, "status"), "FAIL");
 	json_object_put(k);
 	/* without a baseline every kernel is there; the tree build is its release and config hash */
-	const char *all = path_in("vm-all.kcidb.json");
+	const char *all = ior_test_path("vm-all.kcidb.json");
 	CU_ASSERT_EQUAL_FATAL(kcidb(db, all, NULL), 0);
 	CU_ASSERT_EQUAL_FATAL(validate(all, "ioregress"), 0);
 	k = load(all);
@@ -389,7 +380,7 @@ static void test_bisect_culprit_is_an_issue(void)
 	skip_without_jsonschema();
 	enum { N = 12, CULPRIT = 7 };
 	char ids[N][GIT_OID_HEXSZ + 1];
-	const char *repo = path_in("repo"), *db = path_in("bisect.db"), *doc = path_in("bisect.kcidb.json");
+	const char *repo = ior_test_path("repo"), *db = ior_test_path("bisect.db"), *doc = ior_test_path("bisect.kcidb.json");
 	setenv("IOR_TEST_SEED", "7", 1);
 	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
 	char *start[] = { "--db", (char *)db, "bisect", "start", "--repo", (char *)repo, "--good", ids[0], "--bad",
