@@ -117,7 +117,7 @@ header() {
 
 table() {
 	header
-	for f in text md html json junit csv; do
+	for f in text md html json junit csv kcidb; do
 		measure "report --format $f" report --format "$f"
 	done
 	measure "report --alerts" report --alerts

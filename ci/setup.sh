@@ -11,6 +11,7 @@ packages=(
   clang libclang-rt-14-dev        # the clang Release build; bench/fuzz.sh: libFuzzer, sanitizer runtimes
   scdoc man-db                    # the man pages and their test (man -l)
   dpkg-dev file                   # cpack -G DEB: dpkg-shlibdeps computes Depends:
+  lintian                         # tests/test_package.c: the .deb is lintian-clean of errors
   shellcheck                      # ci/lint.sh
   chromium fonts-dejavu-core      # tests/test_report_html.c: the HTML report in headless Chromium
   libxml2-utils python3-jsonschema  # tests/test_report_formats.c: xmllint on JUnit, the JSON schema

@@ -21,8 +21,13 @@ if(IOR_SCDOC)
     add_custom_command(OUTPUT ${out}
       COMMAND sh -c "\"$0\" < \"$1\" > \"$2\"" ${IOR_SCDOC} ${src} ${out}
       DEPENDS ${src} COMMENT "scdoc ${page}" VERBATIM)
-    list(APPEND ior_man_pages ${out})
-    install(FILES ${out} DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section})
+    # Installed gzipped, as Debian policy (12.1) wants; -n keeps the name and time out, so the
+    # package is reproducible. The plain page stays in man/ for tests/test_docs.c.
+    add_custom_command(OUTPUT ${out}.gz
+      COMMAND sh -c "gzip -9n -c \"$0\" > \"$1\"" ${out} ${out}.gz
+      DEPENDS ${out} COMMENT "gzip ${page}" VERBATIM)
+    list(APPEND ior_man_pages ${out} ${out}.gz)
+    install(FILES ${out}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section})
   endforeach()
   add_custom_target(man ALL DEPENDS ${ior_man_pages})
 else()

@@ -291,11 +291,37 @@ int ior_db_offered_states(struct ior_db *db, const char *host, const char *kerne
 /* Every VM boot, oldest first, as a report shows it. */
 struct ior_db_vm_boot_row {
 	char *kernel, *release, *outcome, *reason, *accel, *cache_mode, *qemu_version, *host, *pinned;
+	char *package_version;    /* the kernel package's version, NULL for an image given directly */
 	int boot_index, cpus, memory_mb;
 	double boot_s, total_s;   /* -1: not known */
 };
 int ior_db_vm_boots(struct ior_db *db, struct ior_db_vm_boot_row **rows, size_t *n);
 void ior_db_vm_boots_free(struct ior_db_vm_boot_row *rows, size_t n);
+
+/* The config hash (kernels.config_hash) of release's first run on host with one recorded, or
+ * *hash NULL; free() it. */
+int ior_db_kernel_config_hash(struct ior_db *db, const char *host, const char *release, char **hash);
+
+/* --- bisections as reports show them (db/bisect_results.c) -------------------- */
+
+/* One commit (or packaged kernel) a bisection built, marked or measured, with its samples. */
+struct ior_db_bisect_commit_row {
+	char *commit, *build, *image, *mark;   /* build "ok"/"build failed", mark good/bad/skip; NULL unknown */
+	double *values;                        /* the samples measured on it, in measuring order */
+	size_t n;
+};
+/* One bisection: the bisects row, its commits (first seen first) and the culprit it named. */
+struct ior_db_bisect_row {
+	int64_t id;
+	char *source, *repo, *good, *bad, *status, *result, *started_at;
+	char *culprit;                         /* the commit of its "found" log row, NULL when none */
+	bool higher_is_better;
+	struct ior_db_bisect_commit_row *commits;
+	size_t ncommits;
+};
+/* Every bisection but those reset, oldest first. */
+int ior_db_bisect_results(struct ior_db *db, struct ior_db_bisect_row **rows, size_t *n);
+void ior_db_bisect_results_free(struct ior_db_bisect_row *rows, size_t n);
 
 /* --- merging other databases (db/merge.c) ------------------------------------ */
 

@@ -103,6 +103,7 @@ int ior_db_vm_boots(struct ior_db *db, struct ior_db_vm_boot_row **rows, size_t 
 		r->total_s = sqlite3_column_double(st, 11);
 		r->host = ior_db_column_dup(st, 12, &oom);
 		r->pinned = ior_db_column_dup(st, 13, &oom);
+		r->package_version = ior_db_column_dup(st, 14, &oom);
 		if (oom)
 			out = ior_error_set(IOR_ERROR, "out of memory");
 	}
@@ -130,6 +131,7 @@ void ior_db_vm_boots_free(struct ior_db_vm_boot_row *rows, size_t n)
 		free(r->qemu_version);
 		free(r->host);
 		free(r->pinned);
+		free(r->package_version);
 	}
 	free(rows);
 }

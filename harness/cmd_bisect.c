@@ -331,7 +331,7 @@ static const struct ior_cmd_opt bisect_options[] = {
 	  .help = "start: a revision without the regression (the first one given is calibrated)" },
 	{ .name = "--bad", .value = IOR_CMD_TEXT, .arg = "REV", .help = "start: a revision with the regression" },
 	{ .name = "--lower-is-better", .help = "start: the measure is a latency or a time, not a throughput" },
-	{ .name = "--kernels", .arg = "PKG...",
+	{ .name = "--kernels", .arg = "PKG...", .complete = IOR_CMD_COMPLETE_KERNEL_PACKAGE,
 	  .help = "start: bisect an ordered list of packaged kernels (Debian package names or PATH/bzImage:MODULES_DIR, "
 		  "oldest first): the first is good, the last bad; each step is a vm run of --matrix" },
 	{ .name = "--matrix", .value = IOR_CMD_FILE, .arg = "FILE",
@@ -363,6 +363,7 @@ const struct ior_command ior_cmd_bisect = {
 	.error_status = BISECT_ERROR,
 	.summary = "find the commit that caused an I/O regression, through the noise",
 	.operands = "start|run|status|log|reset|replay [FILE]",
+	.subcommands = "start run status log reset replay",
 	.description =
 		"start records the ends and walks the commit graph between them with libgit2 (merges included). "
 		"Or start --kernels PKG... takes an ordered list of packaged kernels and finds the first one that "

@@ -67,6 +67,11 @@ static int parse_value(struct report_args *a, const char *key, const char *v)
 		a->fail_on = !strcmp(v, "regression") ? FAIL_REGRESSION : FAIL_ALERT;
 	} else if (!strcmp(key, "-o") || !strcmp(key, "--output")) {
 		a->output = v;
+	} else if (!strcmp(key, "--origin")) {
+		if (!*v || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(v))
+			return ior_error_set(IOR_EINVALID, "--origin: '%s' is not a KCIDB origin (lowercase letters, digits "
+					     "and _)", v);
+		a->opts.origin = v;
 	} else if (!strcmp(key, "--baseline")) {
 		a->opts.baseline = v;
 	} else if (!strcmp(key, "--candidate")) {
@@ -81,7 +86,7 @@ static int parse_value(struct report_args *a, const char *key, const char *v)
 static int parse_args(struct report_args *a, int argc, char **argv)
 {
 	static const char *const keys[] = { "--format", "--alert-spread", "--min-effect", "--since", "--fail-on",
-					    "-o", "--output", "--baseline", "--candidate", "--metric" };
+					    "-o", "--output", "--baseline", "--candidate", "--metric", "--origin" };
 	ior_report_opts_default(&a->opts);
 	ior_renderer_find(&a->renderer, "text");
 	for (int i = 1; i < argc; i++) {
@@ -114,6 +119,8 @@ static int parse_args(struct report_args *a, int argc, char **argv)
 			(a->fail_on != FAIL_NEVER ? IOR_REPORT_VERDICTS : 0) |
 			(a->opts.alerts_only ? IOR_REPORT_ALERTS | IOR_REPORT_VERDICTS : 0);
 	a->opts.alerts_fail = a->fail_on == FAIL_ALERT;
+	if (a->opts.origin && strcmp(a->renderer->name, "kcidb"))
+		return ior_error_set(IOR_EINVALID, "--origin needs --format kcidb");
 	if (a->opts.candidate && !a->opts.baseline)
 		return ior_error_set(IOR_EINVALID, "--candidate needs --baseline");
 	if (a->fail_on == FAIL_REGRESSION && !a->opts.baseline)
@@ -186,11 +193,15 @@ static int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
 }
 
 static const struct ior_cmd_opt report_options[] = {
-	{ .name = "--format", .value = IOR_CMD_CHOICE, .arg = "text|md|html|json|junit|csv",
-	  .choices = "text md html json junit csv",
+	{ .name = "--format", .value = IOR_CMD_CHOICE, .arg = "text|md|html|json|junit|csv|kcidb",
+	  .choices = "text md html json junit csv kcidb",
 	  .help = "text tables (default); Markdown to paste into a mail; one self-contained HTML page with "
 		  "charts; JSON (reports/report.schema.json); JUnit XML (a regression fails, inconclusive is "
-		  "skipped); CSV of every raw sample with its context" },
+		  "skipped); CSV of every raw sample with its context; a KCIDB I/O v5.3 document for KernelCI's "
+		  "common database" },
+	{ .name = "--origin", .value = IOR_CMD_TEXT, .arg = "NAME",
+	  .help = "with --format kcidb: the submitting CI system's name (lowercase letters, digits, _; default "
+		  "ioregress), the start of every id; the same database always gives the same ids" },
 	{ .name = "--output", .alias = "-o", .value = IOR_CMD_FILE, .arg = "FILE",
 	  .help = "write the report to FILE (whole or not at all) instead of standard output" },
 	IOR_CMD_ROW_HOST,

@@ -212,6 +212,7 @@ const struct ior_command ior_cmd_vm = {
 	.summary = "boot kernels under qemu, run a matrix inside each and merge the results",
 	.subcommand = "run",
 	.operands = "KERNEL...",
+	.operand_complete = IOR_CMD_COMPLETE_KERNEL_PACKAGE,
 	.description =
 		"KERNEL is a Debian kernel package name (linux-image-6.1.0-47-cloud-amd64: fetched with apt-get "
 		"download, unpacked with dpkg-deb -x, cached) or PATH/bzImage:MODULES_DIR for a kernel built from a "

@@ -32,6 +32,13 @@ enum ior_cmd_value {
 	IOR_CMD_NUMBER,        /* a count, seconds, a percentage */
 };
 
+/* Values completion looks up where the command runs, beyond the rows' own choices. */
+enum ior_cmd_complete {
+	IOR_CMD_COMPLETE_NONE = 0,
+	IOR_CMD_COMPLETE_ENGINE,          /* an engine name: the [engine NAME] sections of the matrix files */
+	IOR_CMD_COMPLETE_KERNEL_PACKAGE,  /* a Debian kernel package: apt-cache's linux-image-* names */
+};
+
 /* One option row: the single description that --help, man pages and completion read. */
 struct ior_cmd_opt {
 	const char *name;      /* "--format" */
@@ -42,6 +49,7 @@ struct ior_cmd_opt {
 	bool repeat;           /* may be given more than once */
 	bool required;         /* the command refuses to run without it */
 	bool alone;            /* used without the other options: a synopsis line of its own */
+	enum ior_cmd_complete complete;  /* what completion offers for the value (arg ending "...": each word up to the next option) */
 	const char *help;      /* one or more sentences; wrapped when printed */
 };
 
@@ -55,7 +63,8 @@ struct ior_cmd_opt {
 #define IOR_CMD_ROW_SCHEDULER \
 	{ .name = "--scheduler", .value = IOR_CMD_TEXT, .arg = "NAME", .help = "only samples taken with scheduler NAME" }
 #define IOR_CMD_ROW_ENGINE \
-	{ .name = "--engine", .value = IOR_CMD_TEXT, .arg = "NAME", .help = "only samples of engine NAME" }
+	{ .name = "--engine", .value = IOR_CMD_TEXT, .arg = "NAME", .complete = IOR_CMD_COMPLETE_ENGINE, \
+	  .help = "only samples of engine NAME" }
 
 struct ior_command {
 	const char *name;
@@ -65,9 +74,11 @@ struct ior_command {
 	int error_status;     /* exit status when the runner itself fails (bad --db): 1, or 128 for check */
 	const char *summary;  /* one line for `ioregress --help` */
 	const char *subcommand; /* the word that must follow the name ("run" for vm), or NULL */
+	const char *subcommands; /* or the words one of which must (completion offers them first), space separated */
 	const char *operands; /* what follows the options in the synopsis ("[MATRIX]", "FILE.csv..."), or NULL */
 	bool operand_files;   /* the operands are paths (for completion) */
 	const char *operand_glob; /* the files completion offers for them ("*.ini"), NULL for any */
+	enum ior_cmd_complete operand_complete; /* or the values it looks up for them */
 	const char *description;  /* paragraphs after the synopsis, or NULL */
 	const struct ior_cmd_opt *options; /* rows ending with { 0 } */
 };

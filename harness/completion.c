@@ -24,6 +24,30 @@ static const char prologue[] =
 	"\tesac\n"
 	"}\n"
 	"\n"
+	"# Offers the engine names (the [engine NAME] sections) of the matrix files named on the command\n"
+	"# line, or of the *.ini files here when none is.\n"
+	"_ioregress_engines()\n"
+	"{\n"
+	"\tlocal w files=()\n"
+	"\tfor w in \"${COMP_WORDS[@]}\"; do\n"
+	"\t\t[[ $w == *.ini && -f $w ]] && files+=(\"$w\")\n"
+	"\tdone\n"
+	"\t((${#files[@]})) || files=(*.ini)\n"
+	"\tmapfile -t COMPREPLY < <(compgen -W \"$(sed -n 's/^[[:space:]]*\\[engine[[:space:]][[:space:]]*\\([^]]*\\)\\].*/\\1/p' \\\n"
+	"\t\t\"${files[@]}\" 2>/dev/null)\" -- \"$cur\")\n"
+	"}\n"
+	"\n"
+	"# Offers Debian kernel packages, apt-cache's linux-image-* names; a word with a '/' is a\n"
+	"# PATH/bzImage:MODULES_DIR, so files.\n"
+	"_ioregress_kernels()\n"
+	"{\n"
+	"\tif [[ $cur == */* ]]; then\n"
+	"\t\t_ioregress_files ''\n"
+	"\t\treturn\n"
+	"\tfi\n"
+	"\tmapfile -t COMPREPLY < <(apt-cache pkgnames \"${cur:-linux-image-}\" 2>/dev/null | grep '^linux-image-' | grep -v -- '-dbg$' | sort)\n"
+	"}\n"
+	"\n"
 	"_ioregress()\n"
 	"{\n"
 	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd='' at=0 i\n"
@@ -67,8 +91,35 @@ static void print_pattern(FILE *out, const char *cmd, const struct ior_cmd_opt *
 	*first = false;
 }
 
-/* What follows an option that takes a value: its choices, files, or (free text, a number) nothing
- * to offer, which must not fall through to the option list. */
+/* The helper that offers what a row's complete names. */
+static const char *const complete_helpers[] = {
+	[IOR_CMD_COMPLETE_ENGINE] = "_ioregress_engines",
+	[IOR_CMD_COMPLETE_KERNEL_PACKAGE] = "_ioregress_kernels",
+};
+
+static bool several_words(const struct ior_cmd_opt *o)
+{
+	size_t len = o->arg ? strlen(o->arg) : 0;
+	return len > 3 && !strcmp(o->arg + len - 3, "...");
+}
+
+/* An option that takes several words ("--kernels PKG..."): each word after it, up to the next
+ * option, is one of its values. */
+static void print_word_lists(FILE *out, const struct ior_command *const *list, size_t n)
+{
+	fputs("\tlocal last=''\n\tfor ((i = COMP_CWORD - 1; i > at; i--)); do\n"
+	      "\t\tif [[ ${COMP_WORDS[i]} == -* ]]; then\n\t\t\tlast=${COMP_WORDS[i]}\n\t\t\tbreak\n\t\tfi\n\tdone\n"
+	      "\tif [[ $cur != -* ]]; then\n\t\tcase $cmd:$last in\n", out);
+	for (size_t c = 0; c < n; c++)
+		for (const struct ior_cmd_opt *o = list[c]->options; o && o->name; o++)
+			if (o->complete && several_words(o))
+				fprintf(out, "\t\t%s:%s)\n\t\t\t%s\n\t\t\treturn ;;\n", list[c]->name, o->name,
+					complete_helpers[o->complete]);
+	fputs("\t\tesac\n\tfi\n", out);
+}
+
+/* What follows an option that takes a value: its choices, files, what is looked up, or (free text,
+ * a number) nothing to offer, which must not fall through to the option list. */
 static void print_values(FILE *out, const struct ior_command *const *list, size_t n)
 {
 	fputs("\tcase $cmd:$prev in\n", out);
@@ -77,7 +128,10 @@ static void print_values(FILE *out, const struct ior_command *const *list, size_
 		const char *cmd = c < n ? list[c]->name : "*";
 		for (const struct ior_cmd_opt *o = c < n ? list[c]->options : ior_cmd_global_options; o && o->name; o++) {
 			bool one = true;
-			if (o->value == IOR_CMD_CHOICE && o->choices) {
+			if (o->complete && o->value != IOR_CMD_FLAG) {
+				print_pattern(out, cmd, o, &one);
+				fprintf(out, ")\n\t\t%s\n\t\treturn ;;\n", complete_helpers[o->complete]);
+			} else if (o->value == IOR_CMD_CHOICE && o->choices) {
 				print_pattern(out, cmd, o, &one);
 				fprintf(out, ")\n\t\tmapfile -t COMPREPLY < <(compgen -W '%s' -- \"$cur\")\n\t\treturn ;;\n", o->choices);
 			} else if (o->value == IOR_CMD_FILE) {
@@ -90,7 +144,7 @@ static void print_values(FILE *out, const struct ior_command *const *list, size_
 	for (size_t c = 0; c <= n; c++) {
 		const char *cmd = c < n ? list[c]->name : "*";
 		for (const struct ior_cmd_opt *o = c < n ? list[c]->options : ior_cmd_global_options; o && o->name; o++)
-			if (o->value == IOR_CMD_TEXT || o->value == IOR_CMD_NUMBER)
+			if ((o->value == IOR_CMD_TEXT || o->value == IOR_CMD_NUMBER) && !o->complete)
 				print_pattern(out, cmd, o, &first);
 	}
 	if (!first)
@@ -129,26 +183,29 @@ static void print_commands(FILE *out, const struct ior_command *const *list, siz
 		fprintf(out, "\t%s)\n\t\topts='", list[c]->name);
 		print_words(out, list[c]->options);
 		fputs("'", out);
-		if (list[c]->subcommand)
-			fprintf(out, "\n\t\tsub='%s'", list[c]->subcommand);
-		if (list[c]->operand_files)
+		if (list[c]->subcommand || list[c]->subcommands)
+			fprintf(out, "\n\t\tsub='%s'", list[c]->subcommand ? list[c]->subcommand : list[c]->subcommands);
+		if (list[c]->operand_complete == IOR_CMD_COMPLETE_KERNEL_PACKAGE)
+			fputs("\n\t\toperands=kernels", out);
+		else if (list[c]->operand_files)
 			fprintf(out, "\n\t\toperands=files glob='%s'", list[c]->operand_glob ? list[c]->operand_glob : "");
 		fputs(" ;;\n", out);
 	}
 	fputs("\t*) return ;;\n\tesac\n", out);
-	/* "ioregress vm <TAB>": its subcommand comes before anything else */
+	/* "ioregress vm <TAB>", "ioregress bisect <TAB>": the subcommand comes before anything else */
 	fputs("\tif [[ -n $sub ]] && ((COMP_CWORD == at + 1)); then\n"
 	      "\t\tmapfile -t COMPREPLY < <(compgen -W \"$sub\" -- \"$cur\")\n\t\treturn\n\tfi\n", out);
 	fputs("\tif [[ $cur == -* || $operands == no ]]; then\n\t\tmapfile -t COMPREPLY < <(compgen -W \"$opts", out);
 	print_words(out, ior_cmd_global_options);
-	fputs("\" -- \"$cur\")\n\telse\n\t\t_ioregress_files \"$glob\"\n\tfi\n}\n\ncomplete -F _ioregress ioregress\n",
-	      out);
+	fputs("\" -- \"$cur\")\n\telif [[ $operands == kernels ]]; then\n\t\t_ioregress_kernels\n"
+	      "\telse\n\t\t_ioregress_files \"$glob\"\n\tfi\n}\n\ncomplete -F _ioregress ioregress\n", out);
 }
 
 int ior_completion_bash(FILE *out, const struct ior_command *const *list, size_t n)
 {
 	fputs(prologue, out);
 	print_find_command(out);
+	print_word_lists(out, list, n);
 	print_values(out, list, n);
 	print_top_level(out, list, n);
 	print_help_topics(out, list, n);

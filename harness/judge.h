@@ -46,9 +46,10 @@ int ior_judge_fail(void);
 	{ .name = "--min-effect", .value = IOR_CMD_NUMBER, .arg = "PERCENT", \
 	  .help = "a significant change smaller than PERCENT of the baseline's median is no change" }
 #define IOR_JUDGE_ROW_FORMAT \
-	{ .name = "--format", .value = IOR_CMD_CHOICE, .arg = "text|md|html|json|junit|csv", \
-	  .choices = "text md html json junit csv", \
+	{ .name = "--format", .value = IOR_CMD_CHOICE, .arg = "text|md|html|json|junit|csv|kcidb", \
+	  .choices = "text md html json junit csv kcidb", \
 	  .help = "print the report of the compared cells with its verdicts in this format instead of the verdict " \
-		  "table (junit: one test case per compared cell for CI); the exit status is the same" }
+		  "table (junit: one test case per compared cell for CI; kcidb: a KCIDB document, a regression a FAIL "\
+		  "test with its issue); the exit status is the same" }
 
 #endif

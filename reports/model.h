@@ -25,6 +25,7 @@ enum ior_report_part {
 	IOR_REPORT_TABLES = 1u << 4,     /* rt: groups, cells, statistics, series (the others need them) */
 	IOR_REPORT_QUESTIONS = 1u << 5,  /* the comparisons the matrices declared (or opts.questions), answered */
 	IOR_REPORT_BEST = 1u << 6,       /* each device's significantly best scheduler (ior_rt_cell.best_significant) */
+	IOR_REPORT_BISECT = 1u << 7,     /* the bisections, their commits and culprits (model_bisect.c) */
 };
 #define IOR_REPORT_ALL (IOR_REPORT_TABLES | IOR_REPORT_ALERTS | IOR_REPORT_CHANGES | IOR_REPORT_VERDICTS | \
 			IOR_REPORT_QUESTIONS | IOR_REPORT_BEST)
@@ -40,6 +41,7 @@ struct ior_report_opts {
 	size_t nquestions;
 	bool alerts_only;                   /* --alerts: only variance alerts and regressions, most severe first */
 	bool alerts_fail;                   /* --fail-on alert: JUnit fails the alert cases (otherwise they inform) */
+	const char *origin;                 /* kcidb: the submitting CI system's name, prefixing every id; NULL "ioregress" */
 	unsigned parts;
 	struct ior_alert_opts alerts;
 	struct ior_cp_opts changes;
@@ -96,6 +98,7 @@ struct ior_report_commit {
 struct ior_report_kernel {
 	const char *host, *release;
 	struct ior_report_commit commit;    /* sha NULL: none recorded */
+	const char *config_hash;            /* sha256 of its config (a tree build's identity), NULL unknown */
 	size_t other_commits;               /* more commits recorded under this release on this host (other builds) */
 	const char *offered;                /* space separated, NULL when nothing was recorded */
 	char *unavailable;                  /* schedulers the matrix asked for and this kernel lacked; NULL when none */
@@ -107,6 +110,7 @@ struct ior_report_kernel {
 /* One boot of `vm run`: which kernel, how it ended and on what machine (strings interned). */
 struct ior_report_boot {
 	const char *host, *kernel, *release, *outcome, *reason, *accel, *cache_mode, *qemu_version, *pinned;
+	const char *package_version;        /* the kernel package's, NULL for an image given directly */
 	int boot_index, cpus, memory_mb;
 	double boot_s, total_s;             /* -1: not known */
 	bool in_view;                       /* its host and kernel match the filters */
@@ -132,6 +136,24 @@ struct ior_report_verdict {
 	const char *cand_name, *cand_params;
 	struct ior_comparison c;
 	bool in_view;
+};
+
+/* A commit (or packaged kernel) a bisection built, marked or measured (strings interned, NULL unknown). */
+struct ior_report_bisect_commit {
+	const char *id, *build, *image, *mark;  /* build "ok"/"build failed"; mark good, bad, skip */
+	bool good_end, bad_end, culprit;
+	size_t n;                           /* samples measured on it */
+	double median;                      /* of those samples; NAN without any */
+};
+
+/* One bisection (`ioregress bisect`), newest last. */
+struct ior_report_bisect {
+	int64_t id;
+	const char *source, *repo, *good, *bad, *status, *result, *started_at;
+	const char *culprit;                /* the first bad commit it named, NULL when none */
+	bool higher_is_better;
+	struct ior_report_bisect_commit *commits;
+	size_t ncommits;
 };
 
 /* A comparison a matrix exists for: along axis, a against b (NULL: the report's A and B). */
@@ -193,6 +215,8 @@ struct ior_report {
 	const char **common_hosts;
 	size_t ncommon;
 	size_t nnot_ok;                     /* in-view cells with a status other than ok */
+	struct ior_report_bisect *bisects;  /* with IOR_REPORT_BISECT */
+	size_t nbisects;
 	struct ior_intern *pool;
 };
 

@@ -21,6 +21,9 @@ int ior_report_changes_build(struct ior_report *r);
 int ior_report_verdicts_build(struct ior_report *r, struct ior_db *db);
 /* model_verdicts.c: the answers to opts.questions. */
 int ior_report_answers_build(struct ior_report *r, struct ior_db *db);
+/* model_bisect.c: the bisections, each commit's samples summed up to their median. */
+int ior_report_bisects_build(struct ior_report *r, struct ior_db *db);
+void ior_report_bisects_free(struct ior_report *r);
 /* model_best.c: which scheduler of each device is significantly the best. */
 int ior_report_best_build(struct ior_report *r);
 

@@ -28,7 +28,7 @@ int ior_render(const struct ior_renderer *x, FILE *out, const struct ior_report 
 int ior_renderer_find(const struct ior_renderer **out, const char *name);
 
 /* The renderers (render_<name>.c). */
-#define IOR_RENDERER_LIST(X) X(text) X(md) X(html) X(json) X(junit) X(csv)
+#define IOR_RENDERER_LIST(X) X(text) X(md) X(html) X(json) X(junit) X(csv) X(kcidb)
 #define IOR_RENDERER_DECLARE(name) extern const struct ior_renderer ior_renderer_##name;
 IOR_RENDERER_LIST(IOR_RENDERER_DECLARE)
 

@@ -138,15 +138,6 @@ const char *ior_test_measure_script_drift(const char *dir, double cov, double wa
 	return write_script(path, len, dir, "measure_drift.sh", text);
 }
 
-const char *ior_test_path_in(const char *name)
-{
-	static char p[4][1024];
-	static int k;
-	k = (k + 1) % 4;
-	snprintf(p[k], sizeof(p[k]), "%s/%s", ior_test_tmpdir(), name);
-	return p[k];
-}
-
 size_t ior_test_builds_in(const char *text)
 {
 	const char *p = strstr(text, " build(s), ");

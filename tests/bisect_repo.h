@@ -28,8 +28,6 @@ const char *ior_test_measure_script(const char *dir, double cov);
  * from IOR_TEST_SEED; written to dir/measure_drift.sh. */
 const char *ior_test_measure_script_drift(const char *dir, double cov, double walk, double step);
 
-/* name under the test's directory (four static buffers, used in turn). */
-const char *ior_test_path_in(const char *name);
 /* The builds a bisect run's last line reports ("N build(s), ..."), 999 when it has none. */
 size_t ior_test_builds_in(const char *text);
 

@@ -95,6 +95,15 @@ const char *ior_test_tmpdir(void)
 	return tmpdir;
 }
 
+const char *ior_test_path(const char *name)
+{
+	static char paths[4][PATH_MAX];
+	static unsigned slot;
+	char *path = paths[slot++ % 4];
+	snprintf(path, PATH_MAX, "%s/%s", ior_test_tmpdir(), name);
+	return path;
+}
+
 const char *ior_test_write_file(const char *name, const char *text)
 {
 	static char paths[8][PATH_MAX];

@@ -35,6 +35,8 @@ const char *ior_test_tmpdir(void);
 
 /* Writes text to a new file in the test directory and returns its path (static buffer per call slot). */
 const char *ior_test_write_file(const char *name, const char *text);
+/* The path of name in the test directory (one of four static buffers, reused in turn). */
+const char *ior_test_path(const char *name);
 
 /* Runs argv (PATH lookup, no shell) with stdin from input (NULL = /dev/null) and output
  * discarded; returns its exit status, or -1 when it could not run or was killed. */

@@ -96,7 +96,6 @@ static void test_candidates_follow_merges(void)
 
 /* --- the driver, end to end ----------------------------------------------------- */
 
-#define path_in ior_test_path_in
 #define builds_in ior_test_builds_in
 
 static size_t measurements_in(const char *text)
@@ -141,7 +140,7 @@ static void test_culprit_named_in_every_seeded_trial(void)
 		char seed[16];
 		snprintf(seed, sizeof(seed), "%d", 101 + t);
 		setenv("IOR_TEST_SEED", seed, 1);
-		const char *repo = path_in("linear"), *db = path_in("linear.db");
+		const char *repo = ior_test_path("linear"), *db = ior_test_path("linear.db");
 		unlink(db);
 		ior_test_linear_repo(repo, N, culprit, -1, ids);
 		int rc = bisect(db, repo, ids[0], ids[N - 1], NULL);
@@ -166,7 +165,7 @@ static void test_culprit_named_in_every_seeded_trial(void)
 static void test_culprit_named_across_merges(void)
 {
 	for (int side = 0; side < 2; side++) {
-		const char *path = path_in("merges"), *db = path_in("merges.db");
+		const char *path = ior_test_path("merges"), *db = ior_test_path("merges.db");
 		unlink(db);
 		git_repository *repo = ior_test_repo_new(path);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(repo);
@@ -212,7 +211,7 @@ static void test_range_when_neighbour_fails_to_build(void)
 {
 	enum { N = 64, CULPRIT = 40 };
 	char ids[N][GIT_OID_HEXSZ + 1];
-	const char *repo = path_in("nobuild"), *db = path_in("nobuild.db");
+	const char *repo = ior_test_path("nobuild"), *db = ior_test_path("nobuild.db");
 	unlink(db);
 	setenv("IOR_TEST_SEED", "31", 1);
 	ior_test_linear_repo(repo, N, CULPRIT, CULPRIT - 1, ids);
@@ -231,7 +230,7 @@ static void test_refuses_when_ends_do_not_differ(void)
 {
 	enum { N = 16 };
 	char ids[N][GIT_OID_HEXSZ + 1];
-	const char *repo = path_in("flat"), *db = path_in("flat.db");
+	const char *repo = ior_test_path("flat"), *db = ior_test_path("flat.db");
 	unlink(db);
 	setenv("IOR_TEST_SEED", "5", 1);
 	ior_test_linear_repo(repo, N, N, -1, ids);
@@ -258,7 +257,7 @@ static void test_resumes_after_sigkill(void)
 {
 	enum { N = 64, CULPRIT = 23 };
 	char ids[N][GIT_OID_HEXSZ + 1];
-	const char *repo = path_in("killed"), *db = path_in("killed.db");
+	const char *repo = ior_test_path("killed"), *db = ior_test_path("killed.db");
 	unlink(db);
 	setenv("IOR_TEST_SEED", "77", 1);
 	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
@@ -309,7 +308,7 @@ static void test_status_log_replay_and_reset(void)
 {
 	enum { N = 32, CULPRIT = 9 };
 	char ids[N][GIT_OID_HEXSZ + 1];
-	const char *repo = path_in("replay"), *db = path_in("replay.db"), *log = path_in("bisect.log");
+	const char *repo = ior_test_path("replay"), *db = ior_test_path("replay.db"), *log = ior_test_path("bisect.log");
 	unlink(db);
 	setenv("IOR_TEST_SEED", "13", 1);
 	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
@@ -359,7 +358,7 @@ static void test_identical_image_reuses_the_verdict(void)
 {
 	enum { N = 64, CULPRIT = 50 };
 	char ids[N][GIT_OID_HEXSZ + 1];
-	const char *repo = path_in("image"), *db = path_in("image.db");
+	const char *repo = ior_test_path("image"), *db = ior_test_path("image.db");
 	unlink(db);
 	setenv("IOR_TEST_SEED", "19", 1);
 	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);

@@ -11,8 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define path_in ior_test_path_in
-#define builds_in ior_test_builds_in
+
 /* The plain measure's noise: a 10% drop is 5 times it (bisect's own suite uses the same). */
 #define NOISE 0.02
 
@@ -84,7 +83,7 @@ static void test_drift_paired_names_culprit(void)
 		char ids[N][GIT_OID_HEXSZ + 1], seed[16], want[128];
 		snprintf(seed, sizeof(seed), "%zu", 40 + t);
 		setenv("IOR_TEST_SEED", seed, 1);
-		const char *repo = path_in("drift"), *db = path_in("drift.db");
+		const char *repo = ior_test_path("drift"), *db = ior_test_path("drift.db");
 		unlink(db);
 		char calls[1200];
 		snprintf(calls, sizeof(calls), "%s/calls", ior_test_tmpdir());
@@ -111,7 +110,7 @@ static void test_far_candidate_remeasured(void)
 {
 	enum { N = 16, CULPRIT = 9 };
 	char ids[N][GIT_OID_HEXSZ + 1], measure[2400], want[128];
-	const char *repo = path_in("far"), *db = path_in("far.db");
+	const char *repo = ior_test_path("far"), *db = ior_test_path("far.db");
 	unlink(db);
 	setenv("IOR_TEST_SEED", "23", 1);
 	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
@@ -135,7 +134,7 @@ static void test_range_holds_culprit(void)
 {
 	enum { N = 16, CULPRIT = 6 };
 	char ids[N][GIT_OID_HEXSZ + 1], measure[2400];
-	const char *repo = path_in("erratic"), *db = path_in("erratic.db");
+	const char *repo = ior_test_path("erratic"), *db = ior_test_path("erratic.db");
 	unlink(db);
 	setenv("IOR_TEST_SEED", "29", 1);
 	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);

@@ -2,6 +2,7 @@
 /* Tests for the command descriptors: help generated from the rows, "did you mean", and that each command's parser takes exactly its rows. */
 #include "common/error.h"
 #include "harness/commands.h"
+#include "reports/render.h"
 #include "tests/suite.h"
 
 #include <stdio.h>
@@ -24,7 +25,7 @@ static const char *help_of(const struct ior_command *cmd)
 static void test_help_lists_every_row(void)
 {
 	CU_ASSERT_PTR_NOT_NULL(strstr(help_of(&ior_cmd_report), "--alert-spread PERCENT"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "usage: ioregress report [--format text|md|html|json|junit|csv]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "usage: ioregress report [--format text|md|html|json|junit|csv|kcidb]"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "-o, --output FILE"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(help_of(&ior_cmd_check), "--min-effect PERCENT"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "usage: ioregress check --baseline KERNEL [--candidate KERNEL]"));
@@ -124,12 +125,35 @@ static void test_parsers_take_their_rows(void)
 	}
 }
 
+/* Every --format row (report, check, compare) offers exactly the renderers of the registry, in its
+ * order: the word list in help, man pages and completion is written in the rows. */
+static void test_format_rows_list_every_renderer(void)
+{
+	size_t n;
+	const struct ior_renderer *const *r = ior_renderers(&n);
+	char want[256] = "";
+	for (size_t i = 0; i < n; i++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s", i ? " " : "", r[i]->name);
+	size_t rows = 0;
+	for (size_t c = 0; c < ior_command_count; c++) {
+		const struct ior_cmd_opt *o = ior_cmd_find_option(ior_commands[c], "--format");
+		if (!o)
+			continue;
+		rows++;
+		if (strcmp(o->choices, want))
+			fprintf(stderr, "\n  %s --format offers '%s', the registry has '%s'", ior_commands[c]->name, o->choices, want);
+		CU_ASSERT_STRING_EQUAL(o->choices, want);
+	}
+	CU_ASSERT_EQUAL(rows, 3);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_help_lists_every_row),
 		IOR_TEST(test_did_you_mean),
 		IOR_TEST(test_parsers_take_their_rows),
+		IOR_TEST(test_format_rows_list_every_renderer),
 		IOR_TEST_END,
 	};
 	return ior_test_run("commands", tests);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The bash completion the build installs, run in bash against the command descriptors: every command, exactly each command's options, the choices of choice options, matrix and CSV files. */
+/* The bash completion the build installs, run in bash against the command descriptors: every command, exactly each command's options, subcommands, the choices of choice options, matrix and CSV files, engine names from matrices, kernel packages from apt-cache. */
 #include "engines/engine.h"
 #include "harness/commands.h"
 #include "harness/completion.h"
@@ -23,7 +23,8 @@ static int complete(const char *first, ...)
 {
 	char driver[4096];
 	int len = snprintf(driver, sizeof(driver),
-			   "cd '%s' || exit 9\nsource '%s' || exit 8\nCOMP_WORDS=(", ior_test_tmpdir(), script);
+			   "cd '%s' || exit 9\nsource '%s' || exit 8\nPATH=\"$PWD/bin:$PATH\"\nCOMP_WORDS=(",
+			   ior_test_tmpdir(), script);
 	va_list ap;
 	va_start(ap, first);
 	int n = 0;
@@ -115,16 +116,27 @@ static void test_help_topics(void)
 }
 
 /* Exactly the options the command's parser takes, and the global ones: nothing stale, nothing missing.
- * A command with a subcommand ("vm run") offers it first, and its options after it. */
+ * A command with a subcommand ("vm run") or several ("bisect start|run|...") offers them first,
+ * and its options after one. */
 static void test_each_command_offers_exactly_its_options(void)
 {
 	for (size_t c = 0; c < ior_command_count; c++) {
 		const struct ior_command *cmd = ior_commands[c];
-		if (cmd->subcommand) {
+		const char *subs = cmd->subcommand ? cmd->subcommand : cmd->subcommands;
+		if (subs) {
 			CU_ASSERT_EQUAL_FATAL(complete("ioregress", cmd->name, "", NULL), 0);
-			CU_ASSERT_TRUE(offered(cmd->subcommand));
-			CU_ASSERT_EQUAL(count_offered(), 1);
-			CU_ASSERT_EQUAL_FATAL(complete("ioregress", cmd->name, cmd->subcommand, "-", NULL), 0);
+			char copy[256], first[64] = "";
+			snprintf(copy, sizeof(copy), "%s", subs);
+			size_t n = 0;
+			for (char *w = strtok(copy, " "); w; w = strtok(NULL, " "), n++) {
+				if (!offered(w))
+					fprintf(stderr, "\n  'ioregress %s <TAB>' does not offer %s", cmd->name, w);
+				CU_ASSERT_TRUE(offered(w));
+				if (!n)
+					snprintf(first, sizeof(first), "%s", w);
+			}
+			CU_ASSERT_EQUAL(count_offered(), n);
+			CU_ASSERT_EQUAL_FATAL(complete("ioregress", cmd->name, first, "-", NULL), 0);
 		} else {
 			CU_ASSERT_EQUAL_FATAL(complete("ioregress", cmd->name, "-", NULL), 0);
 		}
@@ -156,7 +168,7 @@ static void test_values_follow_their_option(void)
 	CU_ASSERT_TRUE(choices >= 2); /* report --format text|json at least */
 	CU_ASSERT_EQUAL(complete("ioregress", "report", "--format", "", NULL), 0);
 	CU_ASSERT_TRUE(offered("text") && offered("json") && offered("html") && offered("csv"));
-	CU_ASSERT_EQUAL(count_offered(), 6);  /* text md html json junit csv */
+	CU_ASSERT_EQUAL(count_offered(), 7);  /* text md html json junit csv kcidb */
 	CU_ASSERT_EQUAL(complete("ioregress", "report", "--format", "=", "j", NULL), 0);
 	CU_ASSERT_TRUE(offered("json") && offered("junit"));
 	CU_ASSERT_EQUAL(count_offered(), 2);
@@ -215,6 +227,55 @@ static void test_a_subcommand_is_offered_first(void)
 	snprintf(script, sizeof(script), "%s", saved);
 }
 
+/* bisect's subcommands; engine names from the matrices; kernel packages from apt-cache (a stub
+ * here, so the names are known) for vm run's operands and each word after bisect start --kernels. */
+static void test_subcommands_engines_and_kernel_packages(void)
+{
+	CU_ASSERT_EQUAL(complete("ioregress", "bisect", "", NULL), 0);
+	CU_ASSERT_TRUE(offered("start") && offered("run") && offered("status") && offered("log") && offered("reset") &&
+		       offered("replay"));
+	CU_ASSERT_FALSE(offered("--repo"));
+	CU_ASSERT_EQUAL(complete("ioregress", "bisect", "st", NULL), 0);
+	CU_ASSERT_EQUAL(count_offered(), 2);   /* start status */
+
+	ior_test_write_file("engines.ini", "[matrix]\n[engine seqread]\ntype = hdparm\n[engine rand-4k] ; 4k\ntype = aio\n");
+	ior_test_write_file("more.ini", "[engine nested-sync-each]\ntype = loop\n");
+	CU_ASSERT_EQUAL(complete("ioregress", "report", "--engine", "", NULL), 0);
+	CU_ASSERT_TRUE(offered("seqread") && offered("rand-4k") && offered("nested-sync-each"));
+	CU_ASSERT_EQUAL(complete("ioregress", "check", "--engine", "r", NULL), 0);
+	CU_ASSERT_TRUE(offered("rand-4k"));
+	CU_ASSERT_EQUAL(count_offered(), 1);
+	/* a matrix named on the line is the one read */
+	CU_ASSERT_EQUAL(complete("ioregress", "--db", "x.db", "compare", "more.ini", "--engine", "", NULL), 0);
+	CU_ASSERT_TRUE(offered("nested-sync-each"));
+	CU_ASSERT_EQUAL(count_offered(), 1);
+
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/bin'", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	const char *stub = ior_test_write_file("bin/apt-cache",
+		"#!/bin/sh\n[ \"$1\" = pkgnames ] || exit 100\n"
+		"printf '%s\\n' linux-image-6.1.0-47-cloud-amd64 linux-image-6.1.0-47-cloud-amd64-dbg \\\n"
+		"  linux-image-6.12.57+deb13-cloud-amd64 linux-headers-6.1.0-47-common | grep \"^$2\"\n");
+	snprintf(cmd, sizeof(cmd), "chmod +x '%s'", stub);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	CU_ASSERT_EQUAL(complete("ioregress", "vm", "run", "", NULL), 0);
+	CU_ASSERT_TRUE(offered("linux-image-6.1.0-47-cloud-amd64") && offered("linux-image-6.12.57+deb13-cloud-amd64"));
+	CU_ASSERT_EQUAL(count_offered(), 2);   /* not the -dbg symbols, not the headers */
+	CU_ASSERT_EQUAL(complete("ioregress", "vm", "run", "--boots", "3", "linux-image-6.12", NULL), 0);
+	CU_ASSERT_TRUE(offered("linux-image-6.12.57+deb13-cloud-amd64"));
+	CU_ASSERT_EQUAL(count_offered(), 1);
+	CU_ASSERT_EQUAL(complete("ioregress", "bisect", "start", "--kernels", "", NULL), 0);
+	CU_ASSERT_EQUAL(count_offered(), 2);
+	CU_ASSERT_EQUAL(complete("ioregress", "bisect", "start", "--kernels", "linux-image-6.1.0-47-cloud-amd64", "linux-image-6.1",
+				 NULL), 0);
+	CU_ASSERT_TRUE(offered("linux-image-6.12.57+deb13-cloud-amd64"));
+	CU_ASSERT_EQUAL(complete("ioregress", "bisect", "start", "--kernels", "a", "--", NULL), 0);
+	CU_ASSERT_TRUE(offered("--repo"));   /* an option ends the list */
+	CU_ASSERT_EQUAL(complete("ioregress", "bisect", "start", "--bad", "", NULL), 0);
+	CU_ASSERT_EQUAL(count_offered(), 0);   /* a revision: nothing to offer */
+}
+
 /* The installed file is what the descriptors give today, not a stale copy. */
 static void test_build_file_is_current(void)
 {
@@ -250,6 +311,7 @@ int main(void)
 		IOR_TEST(test_values_follow_their_option),
 		IOR_TEST(test_matrix_and_csv_files),
 		IOR_TEST(test_a_subcommand_is_offered_first),
+		IOR_TEST(test_subcommands_engines_and_kernel_packages),
 		IOR_TEST(test_build_file_is_current),
 		IOR_TEST_END,
 	};

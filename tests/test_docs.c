@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The documents keep up with the code: every matrix key and every command option is in its man page, and db/SCHEMA.md is at the code's schema version. */
+/* The documents keep up with the code: every matrix key and every command option is in its man page, db/SCHEMA.md is at the code's schema version, and man pages' examples hold one command a line. */
 #include "db/db.h"
 #include "engines/engine.h"
 #include "harness/commands.h"
@@ -272,6 +272,56 @@ static void test_main_page_lists_commands_and_global_options(void)
 	globfree(&g);
 }
 
+/* Command words that start a command in an example line. */
+static size_t commands_in(const char *line)
+{
+	static const char *const starts[] = { "ioregress ", "git ", "make ", "sudo " };
+	size_t n = 0;
+	for (const char *p = line; *p; p++)
+		for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+			n += (p == line || p[-1] == ' ' || p[-1] == '\'') && !strncmp(p, starts[i], strlen(starts[i]));
+	return n;
+}
+
+/* Each built man page's EXAMPLES as man prints them: one command a line (scdoc joins the lines
+ * of an indented paragraph into one, so each example is a literal block), no "&&", "||" or ";". */
+static void test_examples_hold_one_command_a_line(void)
+{
+	const char *dir = getenv("IOR_BUILD_DIR");
+	char pattern[1024];
+	snprintf(pattern, sizeof(pattern), "%s/man/ioregress*.[0-9]", dir && *dir ? dir : "build");
+	glob_t g;
+	if (glob(pattern, 0, NULL, &g) || system("command -v man >/dev/null")) {
+		CU_FAIL("no built man pages or no man here: build the man target (scdoc) and install man-db");
+		return;
+	}
+	size_t examples = 0;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char cmd[2048], line[1024];
+		snprintf(cmd, sizeof(cmd), "MANWIDTH=400 man -l '%s' 2>/dev/null", g.gl_pathv[i]);
+		FILE *p = popen(cmd, "r");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		bool in = false;
+		while (fgets(line, sizeof(line), p)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (line[0] && line[0] != ' ')
+				in = !strcmp(line, "EXAMPLES");
+			size_t indent = strspn(line, " ");
+			if (!in || indent < 11)   /* prose is indented 7, literal blocks 11 */
+				continue;
+			examples++;
+			bool joined = commands_in(line + indent) > 1 || strstr(line, "&&") || strstr(line, "||") || strchr(line, ';');
+			if (joined)
+				fprintf(stderr, "\n  %s: two commands on one example line: %s", g.gl_pathv[i], line + indent);
+			CU_ASSERT_FALSE(joined);
+		}
+		pclose(p);
+	}
+	printf("\n  %zu example lines in %zu pages", examples, g.gl_pathc);
+	CU_ASSERT_TRUE(examples >= 15);
+	globfree(&g);
+}
+
 /* db/SCHEMA.md says "(now **N**)" and has one upgrade row per version up to N. */
 static void test_schema_md_is_at_the_code_version(void)
 {
@@ -305,6 +355,7 @@ int main(void)
 		IOR_TEST(test_each_command_page_has_every_option),
 		IOR_TEST(test_main_page_lists_commands_and_global_options),
 		IOR_TEST(test_schema_md_is_at_the_code_version),
+		IOR_TEST(test_examples_hold_one_command_a_line),
 		IOR_TEST_END,
 	};
 	return ior_test_run("docs", tests);

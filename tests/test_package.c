@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The installed tool: `cmake --install` with DESTDIR lays out every file, and the Debian package from cpack depends on the right libraries, unpacks with dpkg -x, runs and shows its man pages. */
+/* The installed tool: `cmake --install` with DESTDIR lays out every file, and the Debian package from cpack depends on the right libraries, recommends what vm run needs, names its maintainer, unpacks with dpkg -x, runs, shows its gzipped man pages and is lintian-clean of errors. */
 #include "tests/suite.h"
 
 #include <stdarg.h>
@@ -51,14 +51,19 @@ static bool exists(const char *root, const char *relative)
 static void check_layout(const char *root)
 {
 	CU_ASSERT_TRUE(exists(root, "usr/bin/ioregress"));
-	CU_ASSERT_TRUE(exists(root, "usr/share/man/man1/ioregress.1"));
-	CU_ASSERT_TRUE(exists(root, "usr/share/man/man1/ioregress-run.1"));
-	CU_ASSERT_TRUE(exists(root, "usr/share/man/man1/ioregress-check.1"));
-	CU_ASSERT_TRUE(exists(root, "usr/share/man/man5/ioregress-matrix.5"));
+	CU_ASSERT_TRUE(exists(root, "usr/share/man/man1/ioregress.1.gz"));
+	CU_ASSERT_TRUE(exists(root, "usr/share/man/man1/ioregress-run.1.gz"));
+	CU_ASSERT_TRUE(exists(root, "usr/share/man/man1/ioregress-check.1.gz"));
+	CU_ASSERT_TRUE(exists(root, "usr/share/man/man5/ioregress-matrix.5.gz"));
 	CU_ASSERT_TRUE(exists(root, "usr/share/bash-completion/completions/ioregress"));
 	CU_ASSERT_TRUE(exists(root, "usr/share/doc/ioregress/examples/seed-hdparm.ini"));
 	CU_ASSERT_TRUE(exists(root, "usr/share/doc/ioregress/examples/seed-fio.ini"));
 	CU_ASSERT_TRUE(exists(root, "usr/share/doc/ioregress/copyright"));
+	CU_ASSERT_TRUE(exists(root, "usr/share/doc/ioregress/changelog.gz"));
+	/* man pages gzipped, as Debian policy wants: none left plain */
+	char plain[1024];
+	snprintf(plain, sizeof(plain), "%s/usr/share/man/man*/*.[0-9]", root);
+	CU_ASSERT_EQUAL(ior_test_count_glob(plain), 0);
 	/* one program: the test suites and the libraries stay in the build tree */
 	char pattern[1024];
 	snprintf(pattern, sizeof(pattern), "%s/usr/bin/*", root);
@@ -112,13 +117,40 @@ static void test_deb_depends_unpacks_runs_and_has_man_pages(void)
 	check_layout(root);
 	CU_ASSERT_EQUAL(capture(out, sizeof(out), "'%s/usr/bin/ioregress' --version", root), 0);
 	CU_ASSERT_STRING_EQUAL(out, "ioregress " IOR_VERSION "\n");
-	CU_ASSERT_EQUAL(capture(out, sizeof(out), "MANWIDTH=100 man -l '%s/usr/share/man/man1/ioregress-run.1' 2>&1", root), 0);
+	CU_ASSERT_EQUAL(capture(out, sizeof(out), "MANWIDTH=100 man -l '%s/usr/share/man/man1/ioregress-run.1.gz' 2>&1", root), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "ioregress-run - run a test matrix and store every sample"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--allow-destructive"));
-	CU_ASSERT_EQUAL(capture(out, sizeof(out), "MANWIDTH=100 man -l '%s/usr/share/man/man5/ioregress-matrix.5' 2>&1", root), 0);
+	CU_ASSERT_EQUAL(capture(out, sizeof(out), "MANWIDTH=100 man -l '%s/usr/share/man/man5/ioregress-matrix.5.gz' 2>&1", root), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "iodepth"));
 	CU_ASSERT_EQUAL(capture(out, sizeof(out), "cat '%s/usr/share/doc/ioregress/copyright'", root), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "License: GPL-2.0-or-later"));
+
+	/* a package-only install runs vm run: qemu and busybox come with apt's default Recommends */
+	CU_ASSERT_EQUAL(capture(out, sizeof(out), "dpkg-deb -f '%s' Recommends", deb), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "qemu-system-x86"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "busybox-static"));
+	/* a Maintainer that names someone (DEBFULLNAME/DEBEMAIL or git's user), not a placeholder */
+	CU_ASSERT_EQUAL(capture(out, sizeof(out), "dpkg-deb -f '%s' Maintainer", deb), 0);
+	char name[256] = "", mail[256] = "";
+	CU_ASSERT_EQUAL(sscanf(out, "%255[^<]<%255[^>]>", name, mail), 2);
+	CU_ASSERT_PTR_NOT_NULL(strchr(mail, '@'));
+	CU_ASSERT_PTR_NULL(strstr(out, "noreply.example>"));
+	CU_ASSERT_EQUAL(capture(out, sizeof(out), "zcat '%s/usr/share/doc/ioregress/changelog.gz'", root), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "ioregress (" IOR_VERSION ") unstable; urgency=medium"));
+}
+
+/* lintian, Debian's package checker: no error (E:) on the package. */
+static void test_deb_is_lintian_clean_of_errors(void)
+{
+	char out[16384], deb[1024];
+	if (capture(out, sizeof(out), "command -v lintian") != 0)
+		ior_test_skip("no lintian here (ci/setup.sh installs it)");
+	CU_ASSERT_EQUAL_FATAL(capture(deb, sizeof(deb), "ls '%s/pkg'/ioregress_*_*.deb", ior_test_tmpdir()), 0);
+	deb[strcspn(deb, "\n")] = '\0';
+	int status = capture(out, sizeof(out), "lintian --fail-on error '%s' 2>&1", deb);
+	printf("\n  lintian: %s", *out ? out : "no tags\n");
+	CU_ASSERT_EQUAL(status, 0);
+	CU_ASSERT_PTR_NULL(strstr(out, "E: "));
 }
 
 int main(void)
@@ -135,6 +167,7 @@ int main(void)
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_install_honours_prefix_and_destdir),
 		IOR_TEST(test_deb_depends_unpacks_runs_and_has_man_pages),
+		IOR_TEST(test_deb_is_lintian_clean_of_errors),
 		IOR_TEST_END,
 	};
 	return ior_test_run("package", tests);

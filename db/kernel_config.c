@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The config hash recorded for a kernel release on a host: what tells two builds of one release apart when no package names them. */
+#include "db/db.h"
+#include "db/internal.h"
+
+#include "common/error.h"
+
+#include <stdlib.h>
+
+/* Read once per kernel of a report, so prepared here rather than at open (db/stmt.c). */
+static const char config_sql[] =
+	"SELECT k.config_hash FROM kernels k JOIN runs r ON r.kernel_id = k.id JOIN hosts h ON h.id = r.host_id "
+	"WHERE h.name = ?1 AND k.release = ?2 AND k.config_hash IS NOT NULL ORDER BY r.id LIMIT 1";
+
+int ior_db_kernel_config_hash(struct ior_db *db, const char *host, const char *release, char **hash)
+{
+	*hash = NULL;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(ior_db_handle(db), config_sql, -1, &st, NULL) != SQLITE_OK)
+		return ior_db_fail(db, "cannot read kernel configs from");
+	ior_db_bind_text(st, 1, host);
+	ior_db_bind_text(st, 2, release);
+	int rc = sqlite3_step(st), out = IOR_OK;
+	bool oom = false;
+	if (rc == SQLITE_ROW)
+		*hash = ior_db_column_dup(st, 0, &oom);
+	else if (rc != SQLITE_DONE)
+		out = ior_db_fail(db, "cannot read kernel configs from");
+	sqlite3_finalize(st);
+	return oom ? ior_error_set(IOR_ERROR, "out of memory") : out;
+}
