@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define builds_in ior_test_builds_in
 
 /* The plain measure's noise: a 10% drop is 5 times it (bisect's own suite uses the same). */
 #define NOISE 0.02
