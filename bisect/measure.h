@@ -4,6 +4,7 @@
 #define IOR_BISECT_MEASURE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum ior_step_outcome { IOR_STEP_OK, IOR_STEP_BUILD_FAILED, IOR_STEP_BOOT_FAILED, IOR_STEP_MEASURE_FAILED };
 const char *ior_step_outcome_name(enum ior_step_outcome o);
@@ -31,6 +32,15 @@ struct ior_vm_run_opts;
  * measurement is one `vm run` boot of opts' matrix merged into db, whose first ok cell's samples
  * are the measurement. opts is copied (its strings must outlive the step). */
 int ior_bisect_measure_vm(struct ior_bisect_measure **out, struct ior_db *db, const struct ior_vm_run_opts *opts);
+
+struct ior_kbuild_opts;
+/* A kernel tree under qemu: "build" is kernel build of the checked-out commit with kb's config
+ * (cached by commit and config hash; the image hash is the sha256 of the bzImage), each
+ * measurement one vm run boot of it as ior_bisect_measure_vm does. Why a build or a boot failed,
+ * and each build's config hash, go to bisection bisect's log ("build-error", "boot", "config").
+ * kb and opts are copied (their strings must outlive the step). */
+int ior_bisect_measure_kernel(struct ior_bisect_measure **out, struct ior_db *db, int64_t bisect,
+			      const struct ior_kbuild_opts *kb, const struct ior_vm_run_opts *opts);
 
 void ior_bisect_measure_free(struct ior_bisect_measure *m);   /* NULL is a no-op */
 

@@ -23,4 +23,7 @@ int ior_vm_results_read(const char *disk, const char *dir, int *guest_status, ch
 /* A file of size bytes (sparse), for a guest disk. */
 int ior_vm_disk_create(const char *path, uint64_t size);
 
+/* mkdir -p. */
+int ior_vm_mkdir_p(const char *path);
+
 #endif

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernels to boot: Debian packages fetched with apt-get download and unpacked once into a cache, or a bzImage with its module tree. */
-#include "vm/vm.h"
+#include "vm/internal.h"
 
 #include "common/error.h"
 #include "engines/spawn.h"
+#include "vm/kernel_build.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -34,7 +35,7 @@ static bool is_file(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int mkdir_p(const char *path)
+int ior_vm_mkdir_p(const char *path)
 {
 	char tmp[PATH_MAX];
 	snprintf(tmp, sizeof(tmp), "%s", path);
@@ -129,7 +130,7 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 	char tree[PATH_MAX], done[PATH_MAX], deb[PATH_MAX];
 	snprintf(tree, sizeof(tree), "%s/%s", cache, name);
 	snprintf(done, sizeof(done), "%s/%s.unpacked", cache, name);
-	int rc = mkdir_p(cache);
+	int rc = ior_vm_mkdir_p(cache);
 	if (!rc && find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version)) == IOR_ENOTFOUND)
 		rc = run_tool((const char *const[]){ "apt-get", "download", "-q", name, NULL }, cache, "apt-get download");
 	if (!rc)
@@ -154,12 +155,30 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 	return rc;
 }
 
+/* kernel build's record beside the image: its config goes into the guest, its commit to the runs. */
+static void read_build_record(struct ior_vm_kernel *k)
+{
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", k->image);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	struct ior_kbuild *b = calloc(1, sizeof(*b));
+	if (b && ior_kbuild_record_read(b, slash ? dir : ".") == IOR_OK && is_file(b->config)) {
+		snprintf(k->config, sizeof(k->config), "%s", b->config);
+		snprintf(k->commit, sizeof(k->commit), "%s", b->commit.sha);
+	}
+	free(b);
+	ior_error_clear();
+}
+
 static int resolve_built(struct ior_vm_kernel *k, const char *spec)
 {
 	const char *colon = strrchr(spec, ':');
 	snprintf(k->image, sizeof(k->image), "%.*s", (int)(colon ? colon - spec : (long)strlen(spec)), spec);
 	if (!is_file(k->image))
 		return ior_error_set(IOR_ENOTFOUND, "kernel image '%s' does not exist", k->image);
+	read_build_record(k);
 	if (!colon || !colon[1])
 		return IOR_OK; /* a kernel with everything built in */
 	const char *dir = colon + 1;
