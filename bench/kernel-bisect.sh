@@ -7,14 +7,13 @@
 # slowdown at all (the control, which must be refused). Prints wall time, builds, boots, samples
 # and the answer per scenario, side by side.
 #
-# usage: bench/kernel-bisect.sh [--work DIR] [--commits N] [--positions "P1 P2 P3"] [--no-control]
+# usage: [IOREGRESS=build/harness/ioregress] bench/kernel-bisect.sh [--work DIR] [--commits N] [--positions "P1 P2 P3"] [--no-control]
 #                               [--scenarios "pos:5 pos:12 control"]
 # The work directory holds the tree (unpacked from /usr/src/linux-source-6.1.tar.xz once and made a
 # git repository tagged v6.1-debian, as tests/test_kernel_real.c does) and the build directory; every
 # build runs under nice -n 15.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. bench/lib.sh
 
 work=/var/tmp/ioregress-kernel
 commits=20
@@ -36,7 +35,8 @@ if [ -z "$scenarios" ]; then
   [ "$control" = 1 ] && scenarios="$scenarios control"
 fi
 
-ior=$(bench_ioregress)
+ior=${IOREGRESS:-$PWD/build/harness/ioregress}
+[ -x "$ior" ] || { echo "error: no ioregress at '$ior' (build first, or set IOREGRESS)" >&2; exit 2; }
 tree=$work/linux-source-6.1
 build=$work/build
 matrix=$PWD/tests/data/vm-bisect.ini
