@@ -20,9 +20,21 @@ struct kernel_measure {
 	int64_t bisect;
 	struct ior_kbuild_opts kb;
 	struct ior_kbuild b;
-	char spec[IOR_VM_SPEC_MAX];
-	char spec_of[96];                /* the commit spec was built from */
+	char spec[IOR_VM_SPEC_MAX];      /* the image being measured, as vm run takes it */
+	struct built {                   /* every commit built this session: the ends alternate */
+		char id[96], spec[IOR_VM_SPEC_MAX];
+	} *built;
+	size_t nbuilt;
 };
+
+/* The image built for id this session, or NULL. */
+static const char *built_spec(const struct kernel_measure *m, const char *id)
+{
+	for (size_t i = 0; i < m->nbuilt; i++)
+		if (!strcmp(m->built[i].id, id))
+			return m->built[i].spec;
+	return NULL;
+}
 
 /* The first lines of an oops (BUG:, Oops:, a general protection fault, the panic line), on one line. */
 static void oops_head(const char *console, char *out, size_t len)
@@ -66,7 +78,6 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 {
 	struct kernel_measure *m = (struct kernel_measure *)bm;
 	image[0] = '\0';
-	m->spec_of[0] = '\0';
 	int rc = ior_kernel_build(&m->b, &m->kb);
 	if (rc == IOR_EINTERRUPTED)
 		return rc;
@@ -79,8 +90,12 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 	}
 	*out = IOR_STEP_OK;
 	snprintf(image, len, "%s", m->b.image_hash);
-	snprintf(m->spec, sizeof(m->spec), "%s:%s", m->b.image, m->b.modules);
-	snprintf(m->spec_of, sizeof(m->spec_of), "%s", id);
+	struct built *g = built_spec(m, id) ? NULL : realloc(m->built, (m->nbuilt + 1) * sizeof(*g));
+	if (g) {
+		m->built = g;
+		snprintf(g[m->nbuilt].id, sizeof(g->id), "%s", id);
+		snprintf(g[m->nbuilt++].spec, sizeof(g->spec), "%s:%s", m->b.image, m->b.modules);
+	}
 	snprintf(detail, sizeof(detail), "%s release %s, %s in %.1f s", m->b.config_hash, m->b.release,
 		 m->b.reused ? "reused from the cache" : "built", m->b.seconds);
 	return ior_bisect_log(m->db, m->bisect, id, "config", detail);
@@ -89,7 +104,7 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 static int measure(struct ior_bisect_measure *bm, const char *id, double **x, size_t *n, enum ior_step_outcome *out)
 {
 	struct kernel_measure *m = (struct kernel_measure *)bm;
-	if (strcmp(m->spec_of, id)) { /* built in an earlier session: the cache gives the image back */
+	if (!built_spec(m, id)) { /* built in an earlier session: the cache gives the image back */
 		enum ior_step_outcome bo;
 		char image[80];
 		int rc = build(bm, id, &bo, image, sizeof(image));
@@ -98,7 +113,8 @@ static int measure(struct ior_bisect_measure *bm, const char *id, double **x, si
 			return rc;
 		}
 	}
-	int rc = m->vm->measure(m->vm, m->spec, x, n, out);
+	snprintf(m->spec, sizeof(m->spec), "%s", built_spec(m, id) ? built_spec(m, id) : "");
+	int rc = m->spec[0] ? m->vm->measure(m->vm, m->spec, x, n, out) : ior_error_set(IOR_ERROR, "out of memory");
 	if (!rc && *out == IOR_STEP_BOOT_FAILED) {
 		char why[1024];
 		boot_failure(m, why, sizeof(why));
@@ -111,6 +127,7 @@ static void measure_free(struct ior_bisect_measure *bm)
 {
 	struct kernel_measure *m = (struct kernel_measure *)bm;
 	ior_bisect_measure_free(m->vm);
+	free(m->built);
 	free(m);
 }
 

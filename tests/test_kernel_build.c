@@ -154,6 +154,50 @@ static void test_bad_arguments(void)
 	CU_ASSERT_EQUAL(ior_test_ioregress(sub, out, sizeof(out), err, sizeof(err)), 2);
 }
 
+/* bisect start --kernel keeps the config arguments (paths absolute) in the log; log writes them as
+ * a kernel line, replay reads it back, and run takes them from there. */
+static void test_bisect_kernel_config_in_log_and_replay(void)
+{
+	setup_tree();
+	CU_ASSERT_EQUAL(git("commit", "-q", "--allow-empty", "-m", "second"), 0);
+	CU_ASSERT_EQUAL(git("commit", "-q", "--allow-empty", "-m", "third"), 0);
+	char db[1200], db2[1200], logf[1200];
+	snprintf(db, sizeof(db), "%s/k.db", ior_test_tmpdir());
+	snprintf(db2, sizeof(db2), "%s/k2.db", ior_test_tmpdir());
+	snprintf(logf, sizeof(logf), "%s/k.log", ior_test_tmpdir());
+	const char *frag = ior_test_write_file("bisect.config", "CONFIG_EXTRA=y\n");
+	char *start[] = { "--db", db, "bisect", "start", "--repo", tree, "--good", "HEAD~2", "--bad", "HEAD", "--kernel",
+			  "--defconfig", "defconfig", "--fragment", (char *)frag, "--build-dir", build_dir, "--nice", "15", NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)), 0);
+	char *log[] = { "--db", db, "bisect", "log", NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(log, out, sizeof(out), err, sizeof(err)), 0);
+	char want[4096];
+	snprintf(want, sizeof(want), "\nkernel --defconfig 'defconfig' --fragment '%s' --build-dir '%s' --nice '15'\n", frag,
+		 build_dir);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	FILE *f = fopen(logf, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(out, f);
+	fclose(f);
+	char *replay[] = { "--db", db2, "bisect", "replay", logf, NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(replay, out, sizeof(out), err, sizeof(err)), 0);
+	char *log2[] = { "--db", db2, "bisect", "log", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(log2, out, sizeof(out), err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	/* run over a kernel tree needs the matrix its boots run */
+	char *run[] = { "--db", db2, "bisect", "run", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(run, out, sizeof(out), err, sizeof(err)), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "over a kernel tree needs --matrix FILE"));
+	/* the config options belong to start --kernel */
+	char *stray[] = { "--db", db, "bisect", "start", "--repo", tree, "--good", "HEAD~2", "--bad", "HEAD", "--fragment",
+			  (char *)frag, NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(stray, out, sizeof(out), err, sizeof(err)), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "need 'bisect start --kernel'"));
+	char *vmstray[] = { "--db", db, "vm", "run", "--boot-only", "--defconfig", "tinyconfig", "x/bzImage", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(vmstray, out, sizeof(out), err, sizeof(err)), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "need --tree DIR"));
+}
+
 int main(void)
 {
 	if (!getenv("IOR_BINARY"))
@@ -165,6 +209,7 @@ int main(void)
 		IOR_TEST(test_build_record_and_reuse),
 		IOR_TEST(test_build_failure_quotes_the_log),
 		IOR_TEST(test_bad_arguments),
+		IOR_TEST(test_bisect_kernel_config_in_log_and_replay),
 		IOR_TEST_END,
 	};
 	return ior_test_run("kernel_build", tests);
