@@ -196,16 +196,6 @@ static int make(struct make_ctx *c, const char *what, const char *const *targets
 	return rc;
 }
 
-static int run_tool(const char *const *argv, const char *what)
-{
-	struct ior_spawn_result r;
-	int rc = ior_spawn_run(&r, argv, NULL, 0);
-	if (rc == IOR_OK)
-		rc = ior_spawn_check(&r, what);
-	ior_spawn_result_free(&r);
-	return rc;
-}
-
 /* The base config, the guest's options, the fragments, olddefconfig; then the check that the
  * guest's options survived. */
 static int configure(struct make_ctx *c, const char *out)
@@ -217,7 +207,7 @@ static int configure(struct make_ctx *c, const char *out)
 	snprintf(merge, sizeof(merge), "%s/scripts/kconfig/merge_config.sh", c->tree);
 	int rc = IOR_OK;
 	if (o->config)
-		rc = run_tool((const char *const[]){ "cp", o->config, dotconfig, NULL }, "copying --config");
+		rc = ior_vm_run_tool((const char *const[]){ "cp", o->config, dotconfig, NULL }, NULL, "copying --config");
 	else
 		rc = make(c, "config", (const char *const[]){ o->defconfig ? o->defconfig : "tinyconfig", NULL });
 	if (!rc) {
@@ -234,7 +224,7 @@ static int configure(struct make_ctx *c, const char *out)
 	if (!rc && o->nfragments > 69)
 		rc = ior_error_set(IOR_EINVALID, "at most 69 --fragment files");
 	if (!rc)
-		rc = run_tool(argv, "merge_config.sh (see the log)");
+		rc = ior_vm_run_tool(argv, NULL, "merge_config.sh (see the log)");
 	if (!rc)
 		rc = make(c, "olddefconfig", (const char *const[]){ "olddefconfig", NULL });
 	char *text = NULL;
@@ -284,7 +274,7 @@ static int install(struct make_ctx *c, struct ior_kbuild *b, const char *entry)
 {
 	char stage[PATH_MAX + 16], mod_path[PATH_MAX + 40], src[PATH_MAX + 40], dst[PATH_MAX + 40];
 	snprintf(stage, sizeof(stage), "%s.new", entry);
-	run_tool((const char *const[]){ "rm", "-rf", stage, entry, NULL }, "rm");
+	ior_vm_run_tool((const char *const[]){ "rm", "-rf", stage, entry, NULL }, NULL, "rm");
 	int rc = ior_vm_mkdir_p(stage);
 	snprintf(mod_path, sizeof(mod_path), "INSTALL_MOD_PATH=%s", stage);
 	if (!rc)
@@ -292,11 +282,11 @@ static int install(struct make_ctx *c, struct ior_kbuild *b, const char *entry)
 	snprintf(src, sizeof(src), "%s/arch/x86/boot/bzImage", c->build);
 	snprintf(dst, sizeof(dst), "%s/bzImage", stage);
 	if (!rc)
-		rc = run_tool((const char *const[]){ "cp", src, dst, NULL }, "copying bzImage");
+		rc = ior_vm_run_tool((const char *const[]){ "cp", src, dst, NULL }, NULL, "copying bzImage");
 	snprintf(src, sizeof(src), "%s/.config", c->build);
 	snprintf(dst, sizeof(dst), "%s/config", stage);
 	if (!rc)
-		rc = run_tool((const char *const[]){ "cp", src, dst, NULL }, "copying .config");
+		rc = ior_vm_run_tool((const char *const[]){ "cp", src, dst, NULL }, NULL, "copying .config");
 	snprintf(dst, sizeof(dst), "%s/bzImage", stage);
 	if (!rc)
 		rc = hash_file(dst, b->image_hash);

@@ -74,7 +74,7 @@ static int only_release(const char *modules, char *release, size_t len)
 	return IOR_OK;
 }
 
-static int run_tool(const char *const *argv, const char *dir, const char *what)
+int ior_vm_run_tool(const char *const *argv, const char *dir, const char *what)
 {
 	struct ior_spawn_result r;
 	int rc = ior_spawn_run(&r, argv, dir, 0);
@@ -132,7 +132,7 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 	snprintf(done, sizeof(done), "%s/%s.unpacked", cache, name);
 	int rc = ior_vm_mkdir_p(cache);
 	if (!rc && find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version)) == IOR_ENOTFOUND)
-		rc = run_tool((const char *const[]){ "apt-get", "download", "-q", name, NULL }, cache, "apt-get download");
+		rc = ior_vm_run_tool((const char *const[]){ "apt-get", "download", "-q", name, NULL }, cache, "apt-get download");
 	if (!rc)
 		rc = find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version));
 	if (rc == IOR_ENOTFOUND)
@@ -140,9 +140,9 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 	snprintf(k->modules, sizeof(k->modules), "%s/lib/modules", tree);
 	/* unpacked and indexed once; the marker is written last so an interrupted unpack is redone */
 	if (!rc && !is_file(done)) {
-		if (!(rc = run_tool((const char *const[]){ "dpkg-deb", "-x", deb, tree, NULL }, NULL, "dpkg-deb -x")) &&
+		if (!(rc = ior_vm_run_tool((const char *const[]){ "dpkg-deb", "-x", deb, tree, NULL }, NULL, "dpkg-deb -x")) &&
 		    !(rc = only_release(k->modules, k->release, sizeof(k->release))))
-			rc = run_tool((const char *const[]){ "depmod", "-b", tree, k->release, NULL }, NULL, "depmod");
+			rc = ior_vm_run_tool((const char *const[]){ "depmod", "-b", tree, k->release, NULL }, NULL, "depmod");
 		FILE *f = rc ? NULL : fopen(done, "w");
 		if (f)
 			fclose(f);
