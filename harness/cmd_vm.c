@@ -194,7 +194,7 @@ static const struct ior_cmd_opt vm_options[] = {
 	  .help = "the host name the guests' runs are stored under (default HOST-vm)" },
 	{ .name = "--tree", .value = IOR_CMD_FILE, .arg = "DIR",
 	  .help = "the operands are revisions of the kernel git tree DIR: each is checked out in turn and built as "
-		  "'kernel build' does (with CONFIG_LOCALVERSION_AUTO, so each release names its commit), then booted; "
+		  "'kernel build' does (with LOCALVERSION=-gSHA12, so each release names its commit), then booted; "
 		  "the runs' kernels record the commits" },
 	IOR_CMD_ROWS_KBUILD,
 	{ .name = "--boot-only", .help = "boot each kernel to its init and power off: the bare boot time" },

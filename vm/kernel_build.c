@@ -153,6 +153,7 @@ struct make_ctx {
 	const struct ior_kbuild_opts *o;
 	char tree[PATH_MAX], build[PATH_MAX + 8], log[PATH_MAX + 16];
 	char jobs[16], obj[PATH_MAX + 16], cc[32];
+	char localversion[64];   /* LOCALVERSION=, set even when empty: else a commit past a tag gets a "+" */
 };
 
 /* make in the tree with O= the build directory, output appended to the log (through sh, whose
@@ -179,6 +180,7 @@ static int make(struct make_ctx *c, const char *what, const char *const *targets
 	argv[n++] = c->jobs;
 	if (c->cc[0])
 		argv[n++] = c->cc;
+	argv[n++] = c->localversion;
 	for (size_t i = 0; i < sizeof(reproducible) / sizeof(reproducible[0]); i++)
 		argv[n++] = reproducible[i];
 	for (size_t i = 0; targets[i] && n < 46; i++)
@@ -210,12 +212,8 @@ static int configure(struct make_ctx *c, const char *out)
 		rc = ior_vm_run_tool((const char *const[]){ "cp", o->config, dotconfig, NULL }, NULL, "copying --config");
 	else
 		rc = make(c, "config", (const char *const[]){ o->defconfig ? o->defconfig : "tinyconfig", NULL });
-	if (!rc) {
-		char text[sizeof(ior_kbuild_guest_fragment) + 64];
-		snprintf(text, sizeof(text), "%s%s", ior_kbuild_guest_fragment,
-			 o->localversion ? "CONFIG_LOCALVERSION_AUTO=y\n" : "");
-		rc = write_text(guest, text);
-	}
+	if (!rc)
+		rc = write_text(guest, ior_kbuild_guest_fragment);
 	const char *argv[80] = { "sh", "-c", "exec \"$@\" >>\"$0\" 2>&1", c->log, merge, "-m", "-O", c->build, dotconfig,
 				 guest };
 	size_t n = 10;
@@ -259,11 +257,12 @@ static bool tree_dirty(const char *tree)
 	return dirty;
 }
 
-/* The cache entry: images/SHA12-CONFIG12, or images/worktree for a tree no commit describes. */
-static void entry_dir(char *out, size_t len, const char *dir, const struct ior_kbuild *b)
+/* The cache entry: images/SHA12-CONFIG12 (-g when the release names the commit), or
+ * images/worktree for a tree no commit describes. */
+static void entry_dir(char *out, size_t len, const char *dir, const struct ior_kbuild *b, bool localversion)
 {
 	if (b->commit.sha[0] && !b->dirty)
-		snprintf(out, len, "%s/images/%.12s-%.12s", dir, b->commit.sha, b->config_hash);
+		snprintf(out, len, "%s/images/%.12s-%.12s%s", dir, b->commit.sha, b->config_hash, localversion ? "-g" : "");
 	else
 		snprintf(out, len, "%s/images/worktree", dir);
 }
@@ -323,7 +322,7 @@ static int build_locked(struct ior_kbuild *b, struct make_ctx *c, const char *ou
 		rc = hash_file(dotconfig, b->config_hash);
 	if (rc)
 		return rc;
-	entry_dir(entry, sizeof(entry), out, b);
+	entry_dir(entry, sizeof(entry), out, b, o->localversion);
 	if (b->commit.sha[0] && !b->dirty && ior_kbuild_record_read(b, entry) == IOR_OK && is_file(b->image)) {
 		b->reused = true;
 		return IOR_OK;
@@ -390,6 +389,8 @@ int ior_kernel_build(struct ior_kbuild *b, const struct ior_kbuild_opts *o)
 		else
 			memset(&b->commit, 0, sizeof(b->commit)); /* not a git tree: built, never cached */
 		ior_error_clear();
+		snprintf(c->localversion, sizeof(c->localversion), "LOCALVERSION=%s%.12s",
+			 o->localversion && b->commit.sha[0] ? "-g" : "", o->localversion ? b->commit.sha : "");
 		FILE *f = fopen(c->log, "w"); /* one build's log, not every build's */
 		if (f)
 			fclose(f);

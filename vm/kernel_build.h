@@ -23,7 +23,8 @@ struct ior_kbuild_opts {
 	const char *const *fragments;     /* merged after the guest's options, in order */
 	size_t nfragments;
 	const char *out;                  /* the build directory, the images and the logs; NULL: the cache */
-	bool localversion;                /* CONFIG_LOCALVERSION_AUTO: the release carries -gSHA */
+	bool localversion;                /* LOCALVERSION=-gSHA12: the release names the commit (else none, not even
+					   * the "+" of a commit past a tag, so comment-only commits build identical images) */
 	unsigned jobs;                    /* make -j; 0: the host's CPUs */
 	int nice;                         /* make runs under nice -n this, 0: not niced */
 	bool progress;                    /* one line per stage on stderr */
