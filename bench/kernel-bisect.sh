@@ -63,7 +63,9 @@ commit_one() {
       "$tree/drivers/block/virtio_blk.c" > "$out/vb.c" && mv "$out/vb.c" "$tree/drivers/block/virtio_blk.c"
     g commit -qam "virtio_blk: wait 2 ms before each request (the planted slowdown)"
   elif [ $((i % 4)) = 0 ]; then
-    sed -i "0,/^static int __init genhd_device_init(void)$/{n;s/^{$/{\n\tbarrier(); \/* bench $i *\//}" "$tree/block/genhd.c"
+    awk -v i="$i" '{ print } prev && /^\{$/ { print "\tbarrier(); /* bench " i " */" }
+         { prev = ($0 == "static int __init genhd_device_init(void)") }' \
+      "$tree/block/genhd.c" > "$out/genhd.c" && mv "$out/genhd.c" "$tree/block/genhd.c"
     g commit -qam "block: neutral code change $i in genhd_device_init"
   else
     local f=${files[$((i % ${#files[@]}))]}
