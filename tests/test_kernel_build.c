@@ -159,8 +159,8 @@ static void test_bad_arguments(void)
 static void test_bisect_kernel_config_in_log_and_replay(void)
 {
 	setup_tree();
-	CU_ASSERT_EQUAL(git("commit", "-q", "--allow-empty", "-m", "second"), 0);
-	CU_ASSERT_EQUAL(git("commit", "-q", "--allow-empty", "-m", "third"), 0);
+	CU_ASSERT_EQUAL(git("commit", "--allow-empty", "-qm", "second"), 0);
+	CU_ASSERT_EQUAL(git("commit", "--allow-empty", "-qm", "third"), 0);
 	char db[1200], db2[1200], logf[1200];
 	snprintf(db, sizeof(db), "%s/k.db", ior_test_tmpdir());
 	snprintf(db2, sizeof(db2), "%s/k2.db", ior_test_tmpdir());
