@@ -155,7 +155,7 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 	return rc;
 }
 
-/* kernel build's record beside the image: its config goes into the guest, its commit to the runs. */
+/* kernel build's record beside the image: its config goes into the guest (the run's config hash). */
 static void read_build_record(struct ior_vm_kernel *k)
 {
 	char dir[PATH_MAX];
@@ -166,7 +166,6 @@ static void read_build_record(struct ior_vm_kernel *k)
 	struct ior_kbuild *b = calloc(1, sizeof(*b));
 	if (b && ior_kbuild_record_read(b, slash ? dir : ".") == IOR_OK && is_file(b->config)) {
 		snprintf(k->config, sizeof(k->config), "%s", b->config);
-		snprintf(k->commit, sizeof(k->commit), "%s", b->commit.sha);
 	}
 	free(b);
 	ior_error_clear();

@@ -29,13 +29,12 @@ struct ior_vm_kernel {
 	char release[128];         /* the module tree's name: uname -r inside */
 	char package_version[128]; /* the Debian package's version, "" for a built kernel */
 	char config[PATH_MAX];     /* a built kernel's .config (kernel build's record beside the image), or "" */
-	char commit[41];           /* the commit a kernel build built it from (its build.info), or "" */
 };
 
 /* KERNEL is a Debian package name (fetched with apt-get download into cache_dir/, unpacked
  * with dpkg-deb -x, depmod run on the copy; reused on later calls) or PATH/bzImage:MODULES_DIR
  * (MODULES_DIR is …/lib/modules/RELEASE, or …/lib/modules holding one release; a build.info that
- * `kernel build` left beside the image gives config and commit). */
+ * `kernel build` left beside the image gives config). */
 int ior_vm_kernel_resolve(struct ior_vm_kernel *k, const char *spec, const char *cache_dir);
 /* The kernel release a kernel image package installs, from its name alone, by the distributions'
  * naming rule: linux-image-RELEASE and linux-image-RELEASE-unsigned (Debian),
