@@ -4,6 +4,7 @@
 #define IOR_BISECT_MEASURE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum ior_step_outcome { IOR_STEP_OK, IOR_STEP_BUILD_FAILED, IOR_STEP_BOOT_FAILED, IOR_STEP_MEASURE_FAILED };
 const char *ior_step_outcome_name(enum ior_step_outcome o);
@@ -36,6 +37,15 @@ int ior_bisect_measure_vm(struct ior_bisect_measure **out, struct ior_db *db, co
 /* The hash of a build artifact: a file's git blob hash, or for a directory the hash of its sorted
  * listing of names and contents' hashes (times and owners play no part). hash gets hex text. */
 int ior_bisect_artifact_hash(const char *path, char *hash, size_t len);
+
+struct ior_kbuild_opts;
+/* A kernel tree under qemu: "build" is kernel build of the checked-out commit with kb's config
+ * (cached by commit and config hash; the image hash is the sha256 of the bzImage), each
+ * measurement one vm run boot of it as ior_bisect_measure_vm does. Why a build or a boot failed,
+ * and each build's config hash, go to bisection bisect's log ("build-error", "boot", "config").
+ * kb and opts are copied (their strings must outlive the step). */
+int ior_bisect_measure_kernel(struct ior_bisect_measure **out, struct ior_db *db, int64_t bisect,
+			      const struct ior_kbuild_opts *kb, const struct ior_vm_run_opts *opts);
 
 void ior_bisect_measure_free(struct ior_bisect_measure *m);   /* NULL is a no-op */
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The bisection's log as replayable text, and its replay: start, build, measure and mark lines in order; everything else is a comment. */
+/* The bisection's log as replayable text, and its replay: start, kernel, build, config, measure and mark lines in order; everything else is a comment. */
 #include "bisect/replay.h"
 
 #include "common/error.h"
@@ -32,6 +32,10 @@ static int print_row(void *ctx, const char *commit, const char *event, const cha
 			fprintf(out, "measure %s %s\n", commit, detail);
 		else
 			fprintf(out, "# measure %s: %s\n", commit, detail);
+	} else if (!strcmp(event, "kernel") && !commit) {
+		fprintf(out, "kernel %s\n", detail);   /* bisect start --kernel's config arguments */
+	} else if (!strcmp(event, "config") && commit) {
+		fprintf(out, "config %s %s\n", commit, detail);   /* the config hash of the commit's kernel build */
 	} else if (!strcmp(event, "confirming")) {
 		fprintf(out, "confirm %s %s\n", commit, detail);
 	} else if (!strcmp(event, "mark") || !strcmp(event, "overturned")) {
@@ -152,6 +156,10 @@ static int replay_line(struct ior_db *db, int64_t id, char **w, size_t n, const 
 		snprintf(detail, sizeof(detail), "%s: %s", w[2], reason);
 		return ior_bisect_mark_set(db, id, w[1], m, reason) || ior_bisect_log(db, id, w[1], "mark", detail);
 	}
+	if (!strcmp(w[0], "kernel") && n >= 2)
+		return ior_bisect_log(db, id, NULL, "kernel", from_word(line, copy, w, n, 1));
+	if (!strcmp(w[0], "config") && n >= 3)
+		return ior_bisect_log(db, id, w[1], "config", from_word(line, copy, w, n, 2));
 	if (!strcmp(w[0], "confirm") && n >= 3)
 		return ior_bisect_log(db, id, w[1], "confirming", from_word(line, copy, w, n, 2));
 	return ior_error_set(IOR_EINVALID, "%s: unknown line '%s'", where, w[0]);

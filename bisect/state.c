@@ -452,7 +452,7 @@ int ior_bisect_log_last(struct ior_db *db, int64_t id, const char *commit, const
 	const char *t[] = { commit, event };
 	*found = false;
 	detail[0] = '\0';
-	if (prepare(db, &st, "SELECT detail FROM bisect_log WHERE bisect_id = ?1 AND commit_id = ?2 AND event = ?3 "
+	if (prepare(db, &st, "SELECT detail FROM bisect_log WHERE bisect_id = ?1 AND commit_id IS ?2 AND event = ?3 "
 		    "ORDER BY id DESC LIMIT 1", id, t, 2))
 		return IOR_ERROR;
 	int r = sqlite3_step(st);

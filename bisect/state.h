@@ -72,7 +72,7 @@ struct ior_bisect_counts {
 };
 int ior_bisect_counts_get(struct ior_db *db, int64_t id, struct ior_bisect_counts *c);
 
-/* The detail of the newest log row of event on commit, or *found false. */
+/* The detail of the newest log row of event on commit (NULL: a row of the whole bisection), or *found false. */
 int ior_bisect_log_last(struct ior_db *db, int64_t id, const char *commit, const char *event, bool *found, char *detail,
 			size_t len);
 

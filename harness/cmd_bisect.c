@@ -4,7 +4,9 @@
 #include "bisect/replay.h"
 #include "common/error.h"
 #include "common/stop.h"
+#include "harness/bisect_kernel.h"
 #include "harness/commands.h"
+#include "harness/kbuild_args.h"
 #include "vm/vm.h"
 
 #include <limits.h>
@@ -21,6 +23,9 @@ struct bisect_args {
 	const char *kernels[256];     /* --kernels: packaged kernels, oldest first */
 	size_t ngood, nkernels;
 	bool packages;
+	bool kernel;                  /* --kernel: the repository is a kernel tree, built and booted per step */
+	struct ior_kbuild_opts kb;
+	const char *fragments[64];
 	bool lower_is_better;
 	struct ior_bisect_commands c;
 	struct ior_bisect_judge_opts o;
@@ -60,6 +65,8 @@ static int parse_option(struct bisect_args *a, int argc, char **argv, int *i, bo
 		a->matrix = v;
 	else if (!strcmp(argv[*i], "--kernels"))
 		a->packages = true;
+	else if (!strcmp(argv[*i], "--kernel"))
+		a->kernel = true;
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--cap", missing)))
 		return count("--cap", v, 5, &a->o.cap);
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--calibrate", missing)))
@@ -95,10 +102,20 @@ static int parse_args(struct bisect_args *a, int argc, char **argv)
 			a->kernels[a->nkernels++] = argv[i];
 			continue;
 		}
-		int rc = parse_option(a, argc, argv, &i, &missing);
+		bool matched = false;
+		int rc = ior_cmd_kbuild_option(&a->kb, a->fragments, 64, argc, argv, &i, &missing, &matched);
+		if (!rc && !matched)
+			rc = parse_option(a, argc, argv, &i, &missing);
 		if (rc)
 			return rc;
 	}
+	if (!a->kernel && (a->kb.config || a->kb.defconfig || a->kb.nfragments || a->kb.out || a->kb.nice))
+		return ior_error_set(IOR_EINVALID, "--config, --defconfig, --fragment, --build-dir and --nice need "
+				     "'bisect start --kernel'");
+	if (a->kernel && strcmp(a->sub, "start"))
+		return ior_error_set(IOR_EINVALID, "--kernel is given to 'bisect start'; 'bisect run' remembers it");
+	if (a->kernel && a->packages)
+		return ior_error_set(IOR_EINVALID, "give --kernel (a kernel tree) or --kernels (packaged kernels), not both");
 	/* --cap bounds the ends' samples too (they grow with the candidates judged against them) */
 	a->o.calibrate_cap = a->o.cap > a->o.calibrate ? a->o.cap : a->o.calibrate;
 	if (!strcmp(a->sub, "start") && a->packages && (a->bad || a->ngood || a->repo))
@@ -181,6 +198,8 @@ static int start(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 	}
 	if (!rc)
 		rc = ior_bisect_log(ctx->db, id, NULL, "start", a->bad);
+	if (!rc && a->kernel)
+		rc = ior_bisect_kernel_start(ctx->db, id, &a->kb);
 	if (!rc) {
 		size_t steps = 0;
 		while ((1ull << steps) < g.n)
@@ -211,16 +230,21 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 	bool packages = !strcmp(b.source, "packages");
 	const char *matrix = a->matrix ? a->matrix : b.matrix;
 	struct ior_vm_run_setup vm;
-	int rc = IOR_OK;
-	if (packages) {
+	struct bisect_kernel k = { 0 };
+	int rc = packages ? IOR_OK : ior_bisect_kernel_load(ctx->db, b.id, &k);
+	if (!rc && (packages || k.found)) { /* each measurement a vm run boot of the matrix */
 		ior_vm_run_defaults(&vm);
 		vm.o.guest.matrix = matrix;
 		vm.o.progress = true;
+		k.kb.tree = b.repo;
+		k.kb.progress = true;
 		rc = matrix ? ior_bisect_set_matrix(ctx->db, b.id, matrix)
-			    : ior_error_set(IOR_EINVALID, "'bisect run' over packaged kernels needs --matrix FILE");
+			    : ior_error_set(IOR_EINVALID, "'bisect run' over %s needs --matrix FILE",
+					    packages ? "packaged kernels" : "a kernel tree");
 		if (!rc)
-			rc = ior_bisect_measure_vm(&m, ctx->db, &vm.o);
-	} else {
+			rc = packages ? ior_bisect_measure_vm(&m, ctx->db, &vm.o)
+				      : ior_bisect_measure_kernel(&m, ctx->db, b.id, &k.kb, &vm.o);
+	} else if (!rc) {
 		rc = a->c.measure ? IOR_OK : ior_error_set(IOR_EINVALID, "'bisect run' needs --measure CMD");
 		if (!rc && !a->c.image)
 			fprintf(stderr, "warning: no --artifact named: commits that build identical output are measured and "
@@ -241,6 +265,8 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 	if (!rc) {
 		printf("%zu build(s), %zu measurement(s), %zu sample(s)\n", res.counts.builds, res.counts.measurements,
 		       res.counts.samples);
+		if (k.found)
+			rc = ior_bisect_kernel_answer(stdout, ctx->db, &b, &k, res.end == IOR_BISECT_FOUND ? res.culprit : NULL);
 		*status = res.end == IOR_BISECT_FOUND ? BISECT_FOUND : res.end == IOR_BISECT_RANGE ? BISECT_RANGE
 												 : BISECT_REFUSED;
 	}
@@ -254,6 +280,7 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 	ior_bisect_measure_free(m);
 	ior_bisect_source_free(src);
 	ior_bisect_info_free(&b);
+	ior_bisect_kernel_free(&k);
 	return rc;
 }
 
@@ -330,6 +357,10 @@ static const struct ior_cmd_opt bisect_options[] = {
 	{ .name = "--good", .value = IOR_CMD_TEXT, .arg = "REV", .repeat = true,
 	  .help = "start: a revision without the regression (the first one given is calibrated)" },
 	{ .name = "--bad", .value = IOR_CMD_TEXT, .arg = "REV", .help = "start: a revision with the regression" },
+	{ .name = "--kernel",
+	  .help = "start: the repository is a kernel tree: run builds each commit as 'kernel build' does (the config "
+		  "options below, remembered) and measures it by booting it under qemu with --matrix, as vm run does" },
+	IOR_CMD_ROWS_KBUILD,
 	{ .name = "--lower-is-better", .help = "start: the measure is a latency or a time, not a throughput" },
 	{ .name = "--kernels", .arg = "PKG...", .complete = IOR_CMD_COMPLETE_KERNEL_PACKAGE,
 	  .help = "start: bisect an ordered list of packaged kernels (Debian package names or PATH/bzImage:MODULES_DIR, "
@@ -376,6 +407,13 @@ const struct ior_command ior_cmd_bisect = {
 		"failed), and confirms the culprit on fresh rounds of it, its parent and the ends before naming it. All state is in the database: a killed run "
 		"resumes with 'bisect run'; status and log show it; log writes a file replay reads back; reset checks "
 		"out what was checked out at start.\n\n"
+		"start --kernel bisects a kernel tree in one command: each step builds the commit (make O=, the guest's "
+		"options merged into --config or --defconfig, tinyconfig by default; cached by commit and config hash, "
+		"so a resumed or repeated bisection does not compile again), boots it under qemu with the --matrix given "
+		"to run, and judges its first cell's samples. Commits whose images are byte-identical share a verdict; "
+		"a commit that does not build or boot is skipped with the reason in the log (a panic with its oops "
+		"head). The answer adds the commit's git describe and the config used; log and replay carry the config "
+		"arguments and each build's config hash.\n\n"
 		"Exit status of run: 0 a culprit named, 3 a range of candidates named, 4 refused; 1 on an error, "
 		"2 for bad arguments.",
 	.options = bisect_options,

@@ -5,6 +5,7 @@
 #include "db/db.h"
 #include "harness/commands.h"
 #include "harness/dry_run.h"
+#include "harness/kbuild_args.h"
 #include "harness/trust.h"
 #include "matrix/matrix.h"
 #include "vm/vm.h"
@@ -20,6 +21,8 @@ struct vm_args {
 	struct ior_vm_run_setup vm;   /* vm.o: the options the command line changes */
 	const char **kernels;
 	size_t nkernels;
+	struct ior_kbuild_opts kb;    /* --tree: the operands are revisions of kb.tree, built first */
+	const char *fragments[64];
 };
 
 static int number(const char *opt, const char *v, double min, double max, double *out)
@@ -77,6 +80,8 @@ static int parse_option(struct vm_args *a, int argc, char **argv, int *i, bool *
 		a->vm.o.guest.busybox = v;
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--ioregress", missing)))
 		a->vm.o.guest.ioregress = v;
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--tree", missing)))
+		a->kb.tree = v;
 	else if (!strcmp(argv[*i], "--boot-only"))
 		a->vm.o.boot_only = true;
 	else if (*missing)
@@ -96,10 +101,15 @@ static int parse_args(struct vm_args *a, int argc, char **argv)
 			a->kernels[a->nkernels++] = argv[i];
 			continue;
 		}
-		int rc = parse_option(a, argc, argv, &i, &missing);
+		bool matched = false;
+		int rc = ior_cmd_kbuild_option(&a->kb, a->fragments, 64, argc, argv, &i, &missing, &matched);
+		if (!rc && !matched)
+			rc = parse_option(a, argc, argv, &i, &missing);
 		if (rc)
 			return rc;
 	}
+	if (!a->kb.tree && (a->kb.config || a->kb.defconfig || a->kb.nfragments || a->kb.out))
+		return ior_error_set(IOR_EINVALID, "--config, --defconfig, --fragment and --build-dir need --tree DIR");
 	if (!a->nkernels)
 		return ior_error_set(IOR_EINVALID, "'vm run' needs at least one KERNEL");
 	if (!a->vm.o.guest.matrix && !a->vm.o.boot_only)
@@ -132,6 +142,21 @@ static int validate_matrix(struct vm_args *a)
 	return rc;
 }
 
+/* --tree: every revision built (checked out in turn), its bzImage:modules becoming the kernel booted. */
+static int build_tree(struct vm_args *a, struct ior_kbuild **builds, char (**specs)[IOR_VM_SPEC_MAX])
+{
+	*builds = calloc(a->nkernels, sizeof(**builds));
+	*specs = calloc(a->nkernels, sizeof(**specs));
+	if (!*builds || !*specs)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	a->kb.progress = a->vm.o.progress;
+	a->kb.localversion = true; /* -gSHA in each release: the revisions stay apart in every report */
+	int rc = ior_vm_tree_build(*builds, *specs, &a->kb, a->kernels, a->nkernels);
+	for (size_t i = 0; !rc && i < a->nkernels; i++)
+		a->kernels[i] = (*specs)[i];
+	return rc;
+}
+
 static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	const char *kernels[argc > 0 ? argc : 1];
@@ -149,15 +174,23 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	}
 	/* package names checked against apt's lists before anything is fetched or booted */
 	for (size_t i = 0; i < a.nkernels; i++)
-		if (!strchr(a.kernels[i], '/') && ior_vm_package_check(a.kernels[i]) != IOR_OK) {
+		if (!a.kb.tree && !strchr(a.kernels[i], '/') && ior_vm_package_check(a.kernels[i]) != IOR_OK) {
 			ior_cmd_error_last();
 			return 2;
 		}
 	a.vm.o.progress = !ctx->quiet;
 	a.vm.o.machine.live = !ctx->quiet;
 	ior_stop_install_handlers();
-	struct ior_vm_run_summary s;
-	int rc = ior_vm_run(ctx->db, &a.vm.o, a.kernels, a.nkernels, &s);
+	struct ior_vm_run_summary s = { .accel = "-" };
+	struct ior_kbuild *builds = NULL;
+	char(*specs)[IOR_VM_SPEC_MAX] = NULL;
+	int rc = a.kb.tree ? build_tree(&a, &builds, &specs) : IOR_OK;
+	if (!rc)
+		rc = ior_vm_run(ctx->db, &a.vm.o, a.kernels, a.nkernels, &s);
+	if (!rc && builds) /* the runs' kernels carry the revisions' commits, as run --kernel-tree stores them */
+		rc = ior_vm_tree_record_commits(ctx->db, builds, specs, a.nkernels);
+	free(builds);
+	free(specs);
 	printf("vm run: %u boots of %zu kernels under %s: %u ok, %u not ok; recorded in '%s'\n", s.boots, a.nkernels,
 	       s.accel, s.ok, s.failed, ctx->db_path);
 	if (rc == IOR_EINTERRUPTED) {
@@ -196,6 +229,11 @@ static const struct ior_cmd_opt vm_options[] = {
 	  .help = "where Debian kernel packages are downloaded and unpacked (default ~/.cache/ioregress/kernels)" },
 	{ .name = "--guest-host", .value = IOR_CMD_TEXT, .arg = "NAME",
 	  .help = "the host name the guests' runs are stored under (default HOST-vm)" },
+	{ .name = "--tree", .value = IOR_CMD_FILE, .arg = "DIR",
+	  .help = "the operands are revisions of the kernel git tree DIR: each is checked out in turn and built as "
+		  "'kernel build' does (with LOCALVERSION=-gSHA12, so each release names its commit), then booted; "
+		  "the runs' kernels record the commits" },
+	IOR_CMD_ROWS_KBUILD,
 	{ .name = "--boot-only", .help = "boot each kernel to its init and power off: the bare boot time" },
 	{ .name = "--qemu", .value = IOR_CMD_FILE, .arg = "PROGRAM", .help = "default qemu-system-x86_64" },
 	{ .name = "--busybox", .value = IOR_CMD_FILE, .arg = "FILE", .help = "a static busybox (default /bin/busybox)" },
@@ -211,12 +249,12 @@ const struct ior_command ior_cmd_vm = {
 	.error_status = 1,
 	.summary = "boot kernels under qemu, run a matrix inside each and merge the results",
 	.subcommand = "run",
-	.operands = "KERNEL...",
+	.operands = "KERNEL...|REV...",
 	.operand_complete = IOR_CMD_COMPLETE_KERNEL_PACKAGE,
 	.description =
 		"KERNEL is a Debian kernel package name (linux-image-6.1.0-47-cloud-amd64: fetched with apt-get "
 		"download, unpacked with dpkg-deb -x, cached) or PATH/bzImage:MODULES_DIR for a kernel built from a "
-		"tree. Each guest boots from an initramfs with busybox, this ioregress and the libraries it needs, and "
+		"tree, or with --tree DIR a revision of that tree, built first. Each guest boots from an initramfs with busybox, this ioregress and the libraries it needs, and "
 		"the kernel's virtio and scheduler modules; it runs the matrix on its virtio scratch disk /dev/vda and "
 		"writes its database and exit status to a second disk, which the host reads back and merges into "
 		"--db. Each boot is recorded with one outcome (ok, test-failed, panic, hang, boot-failed, "

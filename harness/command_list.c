@@ -9,6 +9,7 @@ const struct ior_command *const ior_commands[] = {
 	&ior_cmd_import,
 	&ior_cmd_merge,
 	&ior_cmd_vm,
+	&ior_cmd_kernel,
 	&ior_cmd_check,
 	&ior_cmd_bisect,
 	&ior_cmd_compare,

@@ -16,6 +16,7 @@ extern const struct ior_command ior_cmd_schedulers;
 extern const struct ior_command ior_cmd_recover;
 extern const struct ior_command ior_cmd_merge;
 extern const struct ior_command ior_cmd_vm;
+extern const struct ior_command ior_cmd_kernel;
 
 /* Every command above, in the order `ioregress --help` shows them. */
 extern const struct ior_command *const ior_commands[];

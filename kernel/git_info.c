@@ -76,7 +76,9 @@ static int describe(char *out, size_t len, git_commit *c, const char *path)
 	git_buf buf = { 0 };
 	copy(out, len, "");
 	int rc = git_describe_commit(&res, (git_object *)c, &o);
-	if (rc == GIT_ENOTFOUND)
+	const git_error *e = rc < 0 ? git_error_last() : NULL;
+	/* no tag below it; a repository with no tag at all is a describe-class error, not ENOTFOUND */
+	if (rc == GIT_ENOTFOUND || (e && e->klass == GIT_ERROR_DESCRIBE))
 		return IOR_OK;
 	if (rc == 0)
 		rc = git_describe_format(&buf, res, &f);

@@ -321,6 +321,11 @@ int ior_vm_initramfs_write(const char *path, const struct ior_vm_kernel *k, cons
 		rc = add_program(c, g->ioregress);
 	if (!rc)
 		rc = add_modules(c, k, tmpdir);
+	if (!rc && k->config[0]) { /* where the guest's run finds its config: kernels.config_hash */
+		char name[sizeof(k->release) + 16];
+		snprintf(name, sizeof(name), "/boot/config-%s", k->release);
+		rc = add_file(c, name, k->config);
+	}
 	if (archive_write_close(c->a) != ARCHIVE_OK && !rc)
 		rc = cpio_fail(c, "close");
 	archive_write_free(c->a);

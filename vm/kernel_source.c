@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernels to boot: Debian packages fetched with apt-get download and unpacked once into a cache, or a bzImage with its module tree. */
-#include "vm/vm.h"
+#include "vm/internal.h"
 
 #include "common/error.h"
 #include "engines/spawn.h"
+#include "vm/kernel_build.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -34,7 +35,7 @@ static bool is_file(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int mkdir_p(const char *path)
+int ior_vm_mkdir_p(const char *path)
 {
 	char tmp[PATH_MAX];
 	snprintf(tmp, sizeof(tmp), "%s", path);
@@ -73,7 +74,7 @@ static int only_release(const char *modules, char *release, size_t len)
 	return IOR_OK;
 }
 
-static int run_tool(const char *const *argv, const char *dir, const char *what)
+int ior_vm_run_tool(const char *const *argv, const char *dir, const char *what)
 {
 	struct ior_spawn_result r;
 	int rc = ior_spawn_run(&r, argv, dir, 0);
@@ -129,10 +130,10 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 	char tree[PATH_MAX], done[PATH_MAX], deb[PATH_MAX];
 	snprintf(tree, sizeof(tree), "%s/%s", cache, name);
 	snprintf(done, sizeof(done), "%s/%s.unpacked", cache, name);
-	int rc = mkdir_p(cache);
+	int rc = ior_vm_mkdir_p(cache);
 	if (!rc && find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version)) == IOR_ENOTFOUND &&
 	    !(rc = ior_vm_package_check(name)) && (ior_vm_package_announce(name), true))
-		rc = run_tool((const char *const[]){ "apt-get", "download", "-q", name, NULL }, cache, "apt-get download");
+		rc = ior_vm_run_tool((const char *const[]){ "apt-get", "download", "-q", name, NULL }, cache, "apt-get download");
 	if (!rc)
 		rc = find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version));
 	if (rc == IOR_ENOTFOUND)
@@ -140,9 +141,9 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 	snprintf(k->modules, sizeof(k->modules), "%s/lib/modules", tree);
 	/* unpacked and indexed once; the marker is written last so an interrupted unpack is redone */
 	if (!rc && !is_file(done)) {
-		if (!(rc = run_tool((const char *const[]){ "dpkg-deb", "-x", deb, tree, NULL }, NULL, "dpkg-deb -x")) &&
+		if (!(rc = ior_vm_run_tool((const char *const[]){ "dpkg-deb", "-x", deb, tree, NULL }, NULL, "dpkg-deb -x")) &&
 		    !(rc = only_release(k->modules, k->release, sizeof(k->release))))
-			rc = run_tool((const char *const[]){ "depmod", "-b", tree, k->release, NULL }, NULL, "depmod");
+			rc = ior_vm_run_tool((const char *const[]){ "depmod", "-b", tree, k->release, NULL }, NULL, "depmod");
 		FILE *f = rc ? NULL : fopen(done, "w");
 		if (f)
 			fclose(f);
@@ -155,12 +156,29 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 	return rc;
 }
 
+/* kernel build's record beside the image: its config goes into the guest (the run's config hash). */
+static void read_build_record(struct ior_vm_kernel *k)
+{
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", k->image);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	struct ior_kbuild *b = calloc(1, sizeof(*b));
+	if (b && ior_kbuild_record_read(b, slash ? dir : ".") == IOR_OK && is_file(b->config)) {
+		snprintf(k->config, sizeof(k->config), "%s", b->config);
+	}
+	free(b);
+	ior_error_clear();
+}
+
 static int resolve_built(struct ior_vm_kernel *k, const char *spec)
 {
 	const char *colon = strrchr(spec, ':');
 	snprintf(k->image, sizeof(k->image), "%.*s", (int)(colon ? colon - spec : (long)strlen(spec)), spec);
 	if (!is_file(k->image))
 		return ior_error_set(IOR_ENOTFOUND, "kernel image '%s' does not exist", k->image);
+	read_build_record(k);
 	if (!colon || !colon[1])
 		return IOR_OK; /* a kernel with everything built in */
 	const char *dir = colon + 1;

@@ -29,11 +29,13 @@ struct ior_vm_kernel {
 	char modules[PATH_MAX];    /* the module tree's parent (…/lib/modules), "" without modules */
 	char release[128];         /* the module tree's name: uname -r inside */
 	char package_version[128]; /* the Debian package's version, "" for a built kernel */
+	char config[PATH_MAX];     /* a built kernel's .config (kernel build's record beside the image), or "" */
 };
 
 /* KERNEL is a Debian package name (fetched with apt-get download into cache_dir/, unpacked
  * with dpkg-deb -x, depmod run on the copy; reused on later calls) or PATH/bzImage:MODULES_DIR
- * (MODULES_DIR is …/lib/modules/RELEASE, or …/lib/modules holding one release). */
+ * (MODULES_DIR is …/lib/modules/RELEASE, or …/lib/modules holding one release; a build.info that
+ * `kernel build` left beside the image gives config). */
 int ior_vm_kernel_resolve(struct ior_vm_kernel *k, const char *spec, const char *cache_dir);
 /* The kernel release a kernel image package installs, from its name alone, by the distributions'
  * naming rule: linux-image-RELEASE and linux-image-RELEASE-unsigned (Debian),

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Bisects a real kernel tree in one command under qemu: a history of small commits over Debian's
+# linux-source-6.1 (comment edits, which compile to byte-identical images, and neutral code edits)
+# with one planted block-layer slowdown (a 2 ms delay per request in virtio-blk), bisected with
+# `ioregress bisect start --kernel` + `bisect run` at several culprit positions and once with no
+# slowdown at all (the control, which must be refused). Prints wall time, builds, boots, samples
+# and the answer per scenario, side by side.
+#
+# usage: [IOREGRESS=build/harness/ioregress] bench/kernel-bisect.sh [--work DIR] [--commits N] [--positions "P1 P2 P3"] [--no-control]
+#                               [--scenarios "pos:5 pos:12 control"]
+# The work directory holds the tree (unpacked from /usr/src/linux-source-6.1.tar.xz once and made a
+# git repository tagged v6.1-debian, as tests/test_kernel_real.c does) and the build directory; every
+# build runs under nice -n 15.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work=/var/tmp/ioregress-kernel
+commits=20
+positions="4 11 17"
+control=1
+scenarios=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --work) work=$2; shift 2 ;;
+    --commits) commits=$2; shift 2 ;;
+    --positions) positions=$2; shift 2 ;;
+    --no-control) control=0; shift ;;
+    --scenarios) scenarios=$2; shift 2 ;;
+    *) echo "error: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+if [ -z "$scenarios" ]; then
+  for p in $positions; do scenarios="$scenarios pos:$p"; done
+  [ "$control" = 1 ] && scenarios="$scenarios control"
+fi
+
+ior=${IOREGRESS:-$PWD/build/harness/ioregress}
+[ -x "$ior" ] || { echo "error: no ioregress at '$ior' (build first, or set IOREGRESS)" >&2; exit 2; }
+tree=$work/linux-source-6.1
+build=$work/build
+matrix=$PWD/tests/data/vm-bisect.ini
+out=$(mktemp -d /tmp/kernel-bisect.XXXXXX)
+g() { git -C "$tree" -c user.name=bench -c user.email=bench@ioregress "$@"; }
+
+if [ ! -d "$tree/.git" ]; then
+  mkdir -p "$work"
+  nice -n 15 tar xJf /usr/src/linux-source-6.1.tar.xz -C "$work"
+  g init -q && nice -n 15 git -C "$tree" add -f -A . && g commit -qm "linux-source-6.1" && g tag -am v6.1-debian v6.1-debian
+fi
+
+# One commit of the history: i == culprit plants the slowdown; every fourth commit changes code
+# without changing speed (a line more in genhd_device_init shifts genhd.c's WARN lines: a new
+# image); the others edit a comment in place (same line count: a byte-identical image).
+files=(block/blk-core.c block/blk-merge.c block/elevator.c block/bio.c block/blk-mq.c block/blk-settings.c)
+commit_one() {
+  local i=$1 culprit=$2
+  if [ "$i" = "$culprit" ]; then
+    awk '/^static blk_status_t virtblk_prep_rq\(/ { f = 1 }
+         { print }
+         /^#include <linux\/blkdev.h>$/ { print "#include <linux/delay.h>" }
+         f && /^\tint num;$/ { print "\tudelay(2000); /* planted: 2 ms per request */"; f = 0 }' \
+      "$tree/drivers/block/virtio_blk.c" > "$out/vb.c" && mv "$out/vb.c" "$tree/drivers/block/virtio_blk.c"
+    g commit -qam "virtio_blk: wait 2 ms before each request (the planted slowdown)"
+  elif [ $((i % 4)) = 0 ]; then
+    awk -v i="$i" '{ print } prev && /^\{$/ { print "\tbarrier(); /* bench " i " */" }
+         { prev = ($0 == "static int __init genhd_device_init(void)") }' \
+      "$tree/block/genhd.c" > "$out/genhd.c" && mv "$out/genhd.c" "$tree/block/genhd.c"
+    g commit -qam "block: neutral code change $i in genhd_device_init"
+  else
+    local f=${files[$((i % ${#files[@]}))]}
+    local ln
+    ln=$(grep -n '^ \* [A-Za-z]' "$tree/$f" | head -1 | cut -d: -f1)
+    sed -i "${ln}s/\$/ ./" "$tree/$f"
+    g commit -qam "block: comment edit $i in $f"
+  fi
+}
+
+printf '%-10s %8s %7s %6s %8s %-12s %-12s %s\n' scenario wall_s builds boots samples planted answer verdict
+for sc in $scenarios; do
+  culprit=0
+  [ "${sc#pos:}" != "$sc" ] && culprit=${sc#pos:}
+  branch=bench-$sc
+  branch=${branch//:/-}
+  g checkout -q -f v6.1-debian
+  g branch -D "$branch" >/dev/null 2>&1 || true
+  g checkout -q -b "$branch"
+  for i in $(seq 1 "$commits"); do commit_one "$i" "$culprit"; done
+  planted=-
+  [ "$culprit" != 0 ] && planted=$(g log --format=%h -1 --grep='planted slowdown')
+  g checkout -q -f v6.1-debian
+  db=$out/$branch.db
+  "$ior" --db "$db" bisect start --repo "$tree" --good v6.1-debian --bad "$branch" --kernel \
+    --build-dir "$build" --nice 15 >"$out/$branch.start" 2>&1
+  load=$(cut -d' ' -f1-3 /proc/loadavg)
+  t0=$(date +%s)
+  set +e
+  "$ior" --db "$db" bisect run --matrix "$matrix" >"$out/$branch.out" 2>"$out/$branch.err"
+  rc=$?
+  set -e
+  wall=$(( $(date +%s) - t0 ))
+  "$ior" --db "$db" bisect reset >/dev/null 2>&1 || true
+  counts=$(grep -o '[0-9]* build(s), [0-9]* measurement(s), [0-9]* sample(s)' "$out/$branch.out" || echo "? ? ?")
+  builds=$(echo "$counts" | awk '{print $1}')
+  samples=$(echo "$counts" | awk '{print $5}')
+  boots=$(sqlite3 "$db" "SELECT count(*) FROM vm_boots" 2>/dev/null || echo '?')
+  answer=$(sed -n 's/^first bad commit: \([0-9a-f]\{12\}\).*/\1/p' "$out/$branch.out" | head -1)
+  case $rc in
+    0) verdict=found ;; 3) verdict=range ;; 4) verdict=refused ;; *) verdict="error($rc)" ;;
+  esac
+  if [ "$verdict" = found ] && [ "$planted" != - ]; then
+    [ "${answer:0:7}" = "${planted:0:7}" ] && verdict="found: right" || verdict="found: WRONG"
+  fi
+  printf '%-10s %8s %7s %6s %8s %-12s %-12s %s (load %s)\n' "$sc" "$wall" "$builds" "$boots" "$samples" "$planted" \
+    "${answer:0:12}" "$verdict" "$load"
+done
+echo "logs: $out"

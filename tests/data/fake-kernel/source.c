@@ -1,0 +1,1 @@
+int blk_mq(void) { return 0; }

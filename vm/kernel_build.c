@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `kernel build`'s work: the config (base, guest options, fragments, olddefconfig), the cache lookup by commit and config hash, make O= and modules_install into a staging tree. */
+#include "vm/kernel_build.h"
+
+#include "common/error.h"
+#include "engines/spawn.h"
+#include "kernel/info.h"
+#include "vm/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const char ior_kbuild_guest_fragment[] =
+	"CONFIG_64BIT=y\n"
+	"CONFIG_KERNEL_GZIP=y\n" /* tinyconfig's XZ is slow to unpack under TCG */
+	"CONFIG_PRINTK=y\n"
+	"CONFIG_BUG=y\n"
+	"CONFIG_TTY=y\n"
+	"CONFIG_SERIAL_8250=y\n"
+	"CONFIG_SERIAL_8250_CONSOLE=y\n"
+	"CONFIG_BLK_DEV_INITRD=y\n"
+	"CONFIG_BINFMT_ELF=y\n"
+	"CONFIG_BINFMT_SCRIPT=y\n"
+	"CONFIG_DEVTMPFS=y\n"
+	"CONFIG_PROC_FS=y\n"
+	"CONFIG_SYSFS=y\n"
+	"CONFIG_TMPFS=y\n"
+	"CONFIG_SHMEM=y\n"
+	"CONFIG_MULTIUSER=y\n"
+	"CONFIG_FUTEX=y\n"
+	"CONFIG_EPOLL=y\n"
+	"CONFIG_SIGNALFD=y\n"
+	"CONFIG_TIMERFD=y\n"
+	"CONFIG_EVENTFD=y\n"
+	"CONFIG_AIO=y\n"
+	"CONFIG_IO_URING=y\n"
+	"CONFIG_FILE_LOCKING=y\n"
+	"CONFIG_POSIX_TIMERS=y\n"
+	"CONFIG_ADVISE_SYSCALLS=y\n"
+	"CONFIG_FHANDLE=y\n"
+	"CONFIG_MODULES=y\n"
+	"CONFIG_MODULE_UNLOAD=y\n"
+	"CONFIG_ACPI=y\n" /* the init's poweroff ends qemu only through ACPI */
+	"CONFIG_PCI=y\n"
+	"CONFIG_VIRTIO_MENU=y\n"
+	"CONFIG_VIRTIO=y\n"
+	"CONFIG_VIRTIO_PCI=y\n"
+	"CONFIG_VIRTIO_BLK=y\n"
+	"CONFIG_BLOCK=y\n"
+	"CONFIG_BLK_DEV=y\n"
+	"CONFIG_BLK_DEV_LOOP=y\n"
+	"CONFIG_MQ_IOSCHED_DEADLINE=y\n"
+	"CONFIG_MQ_IOSCHED_KYBER=m\n"
+	"CONFIG_IOSCHED_BFQ=m\n"
+	"CONFIG_PANIC_ON_OOPS=y\n";
+
+/* What a guest cannot boot or be measured without: checked after olddefconfig, which drops
+ * an option whose dependencies the tree or a fragment left out. */
+static const char *const required[] = {
+	"CONFIG_VIRTIO_BLK", "CONFIG_VIRTIO_PCI", "CONFIG_DEVTMPFS", "CONFIG_SERIAL_8250_CONSOLE",
+	"CONFIG_BLK_DEV_INITRD", "CONFIG_BINFMT_SCRIPT", "CONFIG_PROC_FS", "CONFIG_SYSFS",
+};
+
+/* Fixed so that two commits compiling to the same code give byte-identical images. */
+static const char *const reproducible[] = {
+	"KBUILD_BUILD_TIMESTAMP=Thu Jan  1 00:00:00 UTC 1970", "KBUILD_BUILD_USER=ioregress",
+	"KBUILD_BUILD_HOST=ioregress", "KBUILD_BUILD_VERSION=1",
+};
+
+void ior_kbuild_default_out(char *out, size_t len, const char *tree)
+{
+	char dir[PATH_MAX], hash[65] = "";
+	ior_vm_default_cache(dir, sizeof(dir));
+	char *k = strrchr(dir, '/'); /* …/ioregress/kernels -> …/ioregress/builds */
+	if (k)
+		*k = '\0';
+	const char *base = strrchr(tree, '/');
+	ior_kernel_config_sha256(hash, tree, strlen(tree));
+	snprintf(out, len, "%s/builds/%s-%.8s", dir, base && base[1] ? base + 1 : tree, hash);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+		return ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", path);
+	return IOR_OK;
+}
+
+static int hash_file(const char *path, char hex[65])
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return ior_error_errno(IOR_ERROR, errno, "cannot read '%s'", path);
+	size_t cap = 1 << 20, n = 0;
+	char *buf = malloc(cap);
+	for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
+		n += got;
+		char *g = n == cap ? realloc(buf, cap *= 2) : buf;
+		if (!g)
+			free(buf);
+		buf = g;
+	}
+	fclose(f);
+	int rc = buf ? ior_kernel_config_sha256(hex, buf, n) : ior_error_set(IOR_ERROR, "out of memory");
+	free(buf);
+	return rc;
+}
+
+/* The first lines of make's log that say what failed: compiler errors first, make's own last. */
+static void first_errors(const char *log, char *out, size_t len)
+{
+	static const char *const marks[] = { "error:", "Error:", "undefined reference", "*** " };
+	FILE *f = fopen(log, "r");
+	char line[1024];
+	size_t used = 0, n = 0;
+	out[0] = '\0';
+	for (size_t m = 0; f && m < sizeof(marks) / sizeof(marks[0]) && n < 5; m++) {
+		rewind(f);
+		while (n < 5 && fgets(line, sizeof(line), f))
+			if (strstr(line, marks[m]) && !strstr(out, line) && used + strlen(line) + 3 < len) {
+				used += (size_t)snprintf(out + used, len - used, "\n  %s", line);
+				out[--used] = '\0'; /* the line's own newline */
+				n++;
+			}
+	}
+	if (f)
+		fclose(f);
+}
+
+struct make_ctx {
+	const struct ior_kbuild_opts *o;
+	char tree[PATH_MAX], build[PATH_MAX + 8], log[PATH_MAX + 16];
+	char jobs[16], obj[PATH_MAX + 16], cc[32];
+	char localversion[64];   /* LOCALVERSION=, set even when empty: else a commit past a tag gets a "+" */
+};
+
+/* make in the tree with O= the build directory, output appended to the log (through sh, whose
+ * script is fixed: the arguments reach make as they are). */
+static int make(struct make_ctx *c, const char *what, const char *const *targets)
+{
+	const char *argv[48];
+	size_t n = 0;
+	char nice_n[16];
+	argv[n++] = "sh";
+	argv[n++] = "-c";
+	argv[n++] = "exec \"$@\" >>\"$0\" 2>&1";
+	argv[n++] = c->log;
+	if (c->o->nice) {
+		snprintf(nice_n, sizeof(nice_n), "%d", c->o->nice);
+		argv[n++] = "nice";
+		argv[n++] = "-n";
+		argv[n++] = nice_n;
+	}
+	argv[n++] = "make";
+	argv[n++] = "-C";
+	argv[n++] = c->tree;
+	argv[n++] = c->obj;
+	argv[n++] = c->jobs;
+	if (c->cc[0])
+		argv[n++] = c->cc;
+	argv[n++] = c->localversion;
+	for (size_t i = 0; i < sizeof(reproducible) / sizeof(reproducible[0]); i++)
+		argv[n++] = reproducible[i];
+	for (size_t i = 0; targets[i] && n < 46; i++)
+		argv[n++] = targets[i];
+	argv[n] = NULL;
+	struct ior_spawn_result r;
+	int rc = ior_spawn_run(&r, argv, NULL, 0);
+	if (rc == IOR_OK && !(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)) {
+		char errs[2048];
+		first_errors(c->log, errs, sizeof(errs));
+		rc = ior_error_set(IOR_ERROR, "kernel %s failed in '%s' (log '%s')%s", what, c->tree, c->log,
+				   errs[0] ? errs : ": no error line in the log");
+	}
+	ior_spawn_result_free(&r);
+	return rc;
+}
+
+/* The base config, the guest's options, the fragments, olddefconfig; then the check that the
+ * guest's options survived. */
+static int configure(struct make_ctx *c, const char *out)
+{
+	const struct ior_kbuild_opts *o = c->o;
+	char dotconfig[PATH_MAX + 16], guest[PATH_MAX + 16], merge[PATH_MAX + 40];
+	snprintf(dotconfig, sizeof(dotconfig), "%s/.config", c->build);
+	snprintf(guest, sizeof(guest), "%s/guest.config", out);
+	snprintf(merge, sizeof(merge), "%s/scripts/kconfig/merge_config.sh", c->tree);
+	int rc = IOR_OK;
+	if (o->config)
+		rc = ior_vm_run_tool((const char *const[]){ "cp", o->config, dotconfig, NULL }, NULL, "copying --config");
+	else
+		rc = make(c, "config", (const char *const[]){ o->defconfig ? o->defconfig : "tinyconfig", NULL });
+	if (!rc)
+		rc = write_text(guest, ior_kbuild_guest_fragment);
+	const char *argv[80] = { "sh", "-c", "exec \"$@\" >>\"$0\" 2>&1", c->log, merge, "-m", "-O", c->build, dotconfig,
+				 guest };
+	size_t n = 10;
+	for (size_t i = 0; i < o->nfragments && n < 79; i++)
+		argv[n++] = o->fragments[i];
+	if (!rc && o->nfragments > 69)
+		rc = ior_error_set(IOR_EINVALID, "at most 69 --fragment files");
+	if (!rc)
+		rc = ior_vm_run_tool(argv, NULL, "merge_config.sh (see the log)");
+	if (!rc)
+		rc = make(c, "olddefconfig", (const char *const[]){ "olddefconfig", NULL });
+	char *text = NULL;
+	size_t len = 0;
+	if (!rc)
+		rc = ior_kernel_config_load(&text, &len, dotconfig);
+	for (size_t i = 0; !rc && i < sizeof(required) / sizeof(required[0]); i++)
+		if (ior_kernel_config_value(text, required[i]) != 'y')
+			rc = ior_error_set(IOR_EINVALID, "the config of '%s' has no %s=y after olddefconfig: a guest cannot "
+					   "boot without it (a --fragment or --config turned it off, or the tree lacks it)",
+					   c->tree, required[i]);
+	free(text);
+	return rc;
+}
+
+/* Tracked files that differ from HEAD: such a tree's build describes no commit. */
+static bool tree_dirty(const char *tree)
+{
+	git_repository *repo = NULL;
+	git_status_list *list = NULL;
+	git_status_options so;
+	git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
+	so.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+	so.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+	bool dirty = true;
+	git_libgit2_init();
+	if (git_repository_open(&repo, tree) == 0 && git_status_list_new(&list, repo, &so) == 0)
+		dirty = git_status_list_entrycount(list) > 0;
+	git_status_list_free(list);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	return dirty;
+}
+
+/* The cache entry: images/SHA12-CONFIG12 (-g when the release names the commit), or
+ * images/worktree for a tree no commit describes. */
+static void entry_dir(char *out, size_t len, const char *dir, const struct ior_kbuild *b, bool localversion)
+{
+	if (b->commit.sha[0] && !b->dirty)
+		snprintf(out, len, "%s/images/%.12s-%.12s%s", dir, b->commit.sha, b->config_hash, localversion ? "-g" : "");
+	else
+		snprintf(out, len, "%s/images/worktree", dir);
+}
+
+/* bzImage, the config and the modules into a staging directory renamed into place last, so an
+ * interrupted build never leaves an entry that looks complete. */
+static int install(struct make_ctx *c, struct ior_kbuild *b, const char *entry)
+{
+	char stage[PATH_MAX + 16], mod_path[PATH_MAX + 40], src[PATH_MAX + 40], dst[PATH_MAX + 40];
+	snprintf(stage, sizeof(stage), "%s.new", entry);
+	ior_vm_run_tool((const char *const[]){ "rm", "-rf", stage, entry, NULL }, NULL, "rm");
+	int rc = ior_vm_mkdir_p(stage);
+	snprintf(mod_path, sizeof(mod_path), "INSTALL_MOD_PATH=%s", stage);
+	if (!rc)
+		rc = make(c, "modules_install", (const char *const[]){ "modules_install", mod_path, "INSTALL_MOD_STRIP=1", NULL });
+	snprintf(src, sizeof(src), "%s/arch/x86/boot/bzImage", c->build);
+	snprintf(dst, sizeof(dst), "%s/bzImage", stage);
+	if (!rc)
+		rc = ior_vm_run_tool((const char *const[]){ "cp", src, dst, NULL }, NULL, "copying bzImage");
+	snprintf(src, sizeof(src), "%s/.config", c->build);
+	snprintf(dst, sizeof(dst), "%s/config", stage);
+	if (!rc)
+		rc = ior_vm_run_tool((const char *const[]){ "cp", src, dst, NULL }, NULL, "copying .config");
+	snprintf(dst, sizeof(dst), "%s/bzImage", stage);
+	if (!rc)
+		rc = hash_file(dst, b->image_hash);
+	if (!rc)
+		rc = ior_kbuild_record_write(b, stage);
+	if (!rc && rename(stage, entry) != 0)
+		rc = ior_error_errno(IOR_ERROR, errno, "cannot rename '%s' to '%s'", stage, entry);
+	return rc;
+}
+
+static int read_release(struct make_ctx *c, struct ior_kbuild *b)
+{
+	char path[PATH_MAX + 40];
+	snprintf(path, sizeof(path), "%s/include/config/kernel.release", c->build);
+	FILE *f = fopen(path, "r");
+	if (!f || !fgets(b->release, sizeof(b->release), f)) {
+		if (f)
+			fclose(f);
+		return ior_error_set(IOR_ERROR, "the build left no kernel release in '%s'", path);
+	}
+	fclose(f);
+	b->release[strcspn(b->release, "\n")] = '\0';
+	return IOR_OK;
+}
+
+static int build_locked(struct ior_kbuild *b, struct make_ctx *c, const char *out)
+{
+	const struct ior_kbuild_opts *o = c->o;
+	char entry[PATH_MAX + 40];
+	int rc = configure(c, out);
+	char dotconfig[PATH_MAX + 16];
+	snprintf(dotconfig, sizeof(dotconfig), "%s/.config", c->build);
+	if (!rc)
+		rc = hash_file(dotconfig, b->config_hash);
+	if (rc)
+		return rc;
+	entry_dir(entry, sizeof(entry), out, b, o->localversion);
+	if (b->commit.sha[0] && !b->dirty && ior_kbuild_record_read(b, entry) == IOR_OK && is_file(b->image)) {
+		b->reused = true;
+		return IOR_OK;
+	}
+	ior_error_clear();
+	if (o->progress)
+		fprintf(stderr, "kernel build: %s at %.12s, config %.12s: make -j%s%s (log '%s')\n", c->tree,
+			b->commit.sha[0] ? b->commit.sha : "(no commit)", b->config_hash, c->jobs + 2,
+			c->cc[0] ? " with ccache" : "", c->log);
+	rc = make(c, "build", (const char *const[]){ "bzImage", "modules", NULL });
+	if (!rc)
+		rc = read_release(c, b);
+	if (!rc)
+		rc = install(c, b, entry);
+	if (!rc)
+		rc = ior_kbuild_record_read(b, entry);
+	return rc;
+}
+
+int ior_kernel_build(struct ior_kbuild *b, const struct ior_kbuild_opts *o)
+{
+	double t0 = now_s();
+	memset(b, 0, sizeof(*b));
+	struct make_ctx *c = calloc(1, sizeof(*c));
+	if (!c)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	c->o = o;
+	char out[PATH_MAX], lock[PATH_MAX + 8];
+	int rc = IOR_OK, fd = -1;
+	if (!realpath(o->tree ? o->tree : ".", c->tree))
+		rc = ior_error_errno(IOR_ENOTFOUND, errno, "cannot find the kernel tree '%s'", o->tree ? o->tree : ".");
+	else if (snprintf(lock, sizeof(lock), "%s/Makefile", c->tree) && !is_file(lock))
+		rc = ior_error_set(IOR_EINVALID, "'%s' is no kernel tree: it has no Makefile", c->tree);
+	if (!rc && o->config && !is_file(o->config))
+		rc = ior_error_set(IOR_ENOTFOUND, "--config '%s' does not exist", o->config);
+	for (size_t i = 0; !rc && i < o->nfragments; i++)
+		if (!is_file(o->fragments[i]))
+			rc = ior_error_set(IOR_ENOTFOUND, "--fragment '%s' does not exist", o->fragments[i]);
+	if (!rc) {
+		if (o->out)
+			snprintf(out, sizeof(out), "%s", o->out);
+		else
+			ior_kbuild_default_out(out, sizeof(out), c->tree);
+		snprintf(c->build, sizeof(c->build), "%s/build", out);
+		snprintf(c->log, sizeof(c->log), "%s/build.log", out);
+		snprintf(c->obj, sizeof(c->obj), "O=%s", c->build);
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		snprintf(c->jobs, sizeof(c->jobs), "-j%u", o->jobs ? o->jobs : cpus > 0 ? (unsigned)cpus : 1);
+		b->ccache = ior_spawn_in_path("ccache");
+		if (b->ccache)
+			snprintf(c->cc, sizeof(c->cc), "CC=ccache gcc");
+		snprintf(b->log, sizeof(b->log), "%s", c->log);
+		rc = ior_vm_mkdir_p(c->build);
+	}
+	if (!rc) {
+		snprintf(lock, sizeof(lock), "%s/lock", out);
+		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0 || flock(fd, LOCK_EX) != 0)
+			rc = ior_error_errno(IOR_ERROR, errno, "cannot lock '%s'", lock);
+	}
+	if (!rc) {
+		if (ior_git_head(&b->commit, c->tree) == IOR_OK)
+			b->dirty = tree_dirty(c->tree);
+		else
+			memset(&b->commit, 0, sizeof(b->commit)); /* not a git tree: built, never cached */
+		ior_error_clear();
+		snprintf(c->localversion, sizeof(c->localversion), "LOCALVERSION=%s%.12s",
+			 o->localversion && b->commit.sha[0] ? "-g" : "", o->localversion ? b->commit.sha : "");
+		FILE *f = fopen(c->log, "w"); /* one build's log, not every build's */
+		if (f)
+			fclose(f);
+		rc = build_locked(b, c, out);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(c);
+	b->seconds = now_s() - t0;
+	return rc;
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `vm run --tree`: each revision checked out in turn (libgit2, detached) and built, HEAD put back after; the built kernels' commits tied to the runs their boots merged. */
+#include "vm/kernel_build.h"
+
+#include "common/error.h"
+#include "db/db.h"
+
+#include <git2.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int git_fail(const char *what, const char *subject)
+{
+	const git_error *e = git_error_last();
+	return ior_error_set(IOR_EINVALID, "%s '%s': %s", what, subject, e && e->message ? e->message : "libgit2 error");
+}
+
+/* Detached checkout of rev (safe: local changes stop it rather than being lost). */
+static int checkout(git_repository *repo, const char *rev, bool force)
+{
+	git_object *obj = NULL;
+	git_commit *commit = NULL;
+	git_checkout_options co;
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	co.checkout_strategy = force ? GIT_CHECKOUT_FORCE : GIT_CHECKOUT_SAFE;
+	int rc = IOR_OK;
+	if (git_revparse_single(&obj, repo, rev) != 0 || git_object_peel((git_object **)&commit, obj, GIT_OBJECT_COMMIT) != 0)
+		rc = git_fail("cannot find revision", rev);
+	else if (git_checkout_tree(repo, (git_object *)commit, &co) != 0)
+		rc = git_fail("cannot check out", rev);
+	else if (git_repository_set_head_detached(repo, git_commit_id(commit)) != 0)
+		rc = git_fail("cannot detach HEAD at", rev);
+	git_commit_free(commit);
+	git_object_free(obj);
+	return rc;
+}
+
+/* HEAD as it was: the branch it named, or its commit when detached. */
+static void head_name(git_repository *repo, char *out, size_t len)
+{
+	git_reference *head = NULL;
+	out[0] = '\0';
+	if (git_repository_head(&head, repo) != 0)
+		return;
+	if (git_repository_head_detached(repo) == 1)
+		git_oid_tostr(out, len, git_reference_target(head));
+	else
+		snprintf(out, len, "%s", git_reference_name(head));
+	git_reference_free(head);
+}
+
+static int restore(git_repository *repo, const char *head)
+{
+	if (!head[0])
+		return IOR_OK;
+	if (strncmp(head, "refs/", 5))
+		return checkout(repo, head, false);
+	git_reference *ref = NULL;
+	git_object *obj = NULL;
+	git_checkout_options co;
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	co.checkout_strategy = GIT_CHECKOUT_SAFE;
+	int rc = IOR_OK;
+	if (git_reference_lookup(&ref, repo, head) != 0 || git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT) != 0 ||
+	    git_checkout_tree(repo, obj, &co) != 0 || git_repository_set_head(repo, head) != 0)
+		rc = git_fail("cannot check out again", head);
+	git_object_free(obj);
+	git_reference_free(ref);
+	return rc;
+}
+
+int ior_vm_tree_build(struct ior_kbuild *builds, char (*specs)[IOR_VM_SPEC_MAX], const struct ior_kbuild_opts *o,
+		      const char *const *revs, size_t n)
+{
+	git_repository *repo = NULL;
+	char head[512] = "";
+	git_libgit2_init();
+	int rc = git_repository_open(&repo, o->tree) == 0 ? IOR_OK : git_fail("not a git work tree", o->tree);
+	if (!rc)
+		head_name(repo, head, sizeof(head));
+	for (size_t i = 0; !rc && i < n; i++) {
+		rc = checkout(repo, revs[i], false);
+		if (!rc)
+			rc = ior_kernel_build(&builds[i], o);
+		if (rc)
+			ior_error_wrap(rc, "revision '%s'", revs[i]);
+		else
+			snprintf(specs[i], IOR_VM_SPEC_MAX, "%s:%s", builds[i].image, builds[i].modules);
+		if (!rc && o->progress)
+			fprintf(stderr, "vm: %s is %.12s %s, %s in %.1f s\n", revs[i], builds[i].commit.sha, builds[i].release,
+				builds[i].reused ? "reused" : "built", builds[i].seconds);
+	}
+	if (repo) { /* put HEAD back even after a failed build; the first error is kept */
+		char saved[1024];
+		snprintf(saved, sizeof(saved), "%s", ior_error_last());
+		int rrc = restore(repo, head);
+		if (rc)
+			ior_error_set(rc, "%s", saved);
+		else
+			rc = rrc;
+	}
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	return rc;
+}
+
+int ior_vm_tree_record_commits(struct ior_db *db, const struct ior_kbuild *builds, char (*specs)[IOR_VM_SPEC_MAX],
+			       size_t n)
+{
+	sqlite3 *h = ior_db_handle(db);
+	sqlite3_stmt *st = NULL;
+	const char *sql = "SELECT DISTINCT r.kernel_id FROM vm_boots b JOIN runs r ON r.id = b.run_id WHERE b.kernel = ?1";
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
+		return ior_error_set(IOR_ERROR, "cannot read the boots' kernels: %s", sqlite3_errmsg(h));
+	int rc = IOR_OK;
+	for (size_t i = 0; !rc && i < n; i++) {
+		const struct ior_git_commit *c = &builds[i].commit;
+		if (!c->sha[0])
+			continue;
+		struct ior_db_commit dc = { .sha = c->sha, .describe = c->describe, .subject = c->subject,
+					    .author_name = c->author_name, .author_email = c->author_email,
+					    .author_date = c->author_date };
+		sqlite3_bind_text(st, 1, specs[i], -1, SQLITE_TRANSIENT);
+		while (!rc && sqlite3_step(st) == SQLITE_ROW)
+			rc = ior_db_kernel_set_commit(db, sqlite3_column_int64(st, 0), &dc);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
