@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,8 +17,10 @@ static int print_row(void *ctx, const char *commit, const char *event, const cha
 {
 	FILE *out = ((struct printer *)ctx)->out;
 	detail = detail ? detail : "";
-	if (at && strcmp(event, "build") && strcmp(event, "measure") && strcmp(event, "confirming") &&
-	    strcmp(event, "mark") && strcmp(event, "overturned"))
+	bool replayed = !strcmp(event, "build") || !strcmp(event, "measure") || !strcmp(event, "confirming") ||
+			!strcmp(event, "mark") || !strcmp(event, "overturned") || (!strcmp(event, "kernel") && !commit) ||
+			(!strcmp(event, "config") && commit);
+	if (at && !replayed)
 		fprintf(out, "# @%s ", at);
 	else if (at)
 		fprintf(out, "@%s ", at);

@@ -172,7 +172,8 @@ static void test_bisect_kernel_config_in_log_and_replay(void)
 	char *log[] = { "--db", db, "bisect", "log", NULL };
 	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(log, out, sizeof(out), err, sizeof(err)), 0);
 	char want[4096];
-	snprintf(want, sizeof(want), "\nkernel --defconfig 'defconfig' --fragment '%s' --build-dir '%s' --nice '15'\n", frag,
+	/* each replayable line starts with the time it was logged, "@2026-...Z " */
+	snprintf(want, sizeof(want), "Z kernel --defconfig 'defconfig' --fragment '%s' --build-dir '%s' --nice '15'\n", frag,
 		 build_dir);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
 	FILE *f = fopen(logf, "w");
