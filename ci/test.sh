@@ -23,6 +23,11 @@ if [ $quick = 1 ]; then
   echo "== ctest (release build, offline suites not labelled slow)"
   exec ctest --test-dir build --output-on-failure --timeout 600 -j"$jobs" -L offline -LE slow
 fi
+# The kernel label builds a real kernel tree (linux-source-6.1) and boots it: its first build on 2
+# cores has not yet been timed to completion (a nice'd build under load had not finished after 75
+# minutes), so it would risk CI's 90 minutes; it runs when asked: IOR_TEST_KERNEL=1 ci/test.sh.
+exclude=()
+[ "${IOR_TEST_KERNEL:-0}" = 1 ] || exclude=(-LE kernel)
 status=0
 echo "== CI templates"
 bash ci/lint-templates.sh || status=1
@@ -30,7 +35,7 @@ for kind in release sanitize; do
   bash ci/build.sh "$kind"
   dir=build; [ "$kind" = sanitize ] && dir=build-asan
   echo "== ctest ($kind build)"
-  ctest --test-dir "$dir" --output-on-failure --timeout 600 -j"$jobs" || status=1
+  ctest --test-dir "$dir" --output-on-failure --timeout 600 -j"$jobs" "${exclude[@]}" || status=1
 done
 echo "== lint (shellcheck, SPDX lines)"
 bash ci/lint.sh || status=1
