@@ -7,7 +7,7 @@
 #include "db/db.h"
 #include "harness/run.h"
 #include "harness/run_git.h"
-#include "harness/trust.h"
+#include "common/trust.h"
 #include "kernel/info.h"
 #include "matrix/matrix.h"
 

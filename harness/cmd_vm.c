@@ -4,7 +4,7 @@
 #include "common/stop.h"
 #include "db/db.h"
 #include "harness/commands.h"
-#include "harness/trust.h"
+#include "common/trust.h"
 #include "vm/vm.h"
 
 #include <signal.h>

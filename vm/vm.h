@@ -42,7 +42,8 @@ int ior_vm_kernel_resolve(struct ior_vm_kernel *k, const char *spec, const char 
  * naming the package, for a name that names no release: a metapackage (linux-image-cloud-amd64),
  * debug symbols (-dbg, -dbgsym), or no kernel image package at all. */
 int ior_vm_package_release(const char *package, char *release, size_t len);
-/* $XDG_CACHE_HOME/ioregress/kernels, or ~/.cache/ioregress/kernels. */
+/* $XDG_CACHE_HOME/ioregress/kernels, or ~/.cache/ioregress/kernels; "" when neither is set (never a
+ * shared directory). The cache and its entries must be the caller's or root's (common/trust.h). */
 void ior_vm_default_cache(char *out, size_t len);
 
 /* What goes into a guest besides the kernel's modules. */
