@@ -56,9 +56,13 @@ static int prepare_one(struct ior_run_device *d, const struct ior_matrix_device 
 			return ior_error_set(IOR_EINVALID, "device '%s': '%s' is not a block device", spec->name, path);
 		warn_if_sparse_loop(spec, path, summary);
 	}
+	snprintf(d->path, sizeof(d->path), "%s", path);
+	/* the one open of the device: a link that moves later (flipped, /dev/disk/by-* re-enumerated)
+	 * cannot move what the guards check or what the engines write to */
 	int rc = ior_guard_lock(path, &d->lock_fd);
+	snprintf(d->open_path, sizeof(d->open_path), "/proc/%d/fd/%d", (int)getpid(), d->lock_fd);
 	if (rc == IOR_OK)
-		rc = ior_blockdev_probe(path, &d->info);
+		rc = ior_blockdev_probe(d->open_path, &d->info);
 	if (rc)
 		return ior_error_wrap(rc, "device '%s'", spec->name);
 	for (size_t i = 0; i < d->info.nschedulers; i++)
@@ -66,7 +70,7 @@ static int prepare_one(struct ior_run_device *d, const struct ior_matrix_device 
 	d->offered[d->info.nschedulers] = NULL;
 	d->target = (struct ior_target){
 		.name = spec->name,
-		.path = spec->opts.loop ? d->loop.path : spec->opts.path,
+		.path = d->open_path,
 		.size = d->info.size,
 		.logical_block = d->info.logical_block,
 		.destructive = spec->opts.destructive,
@@ -118,7 +122,7 @@ int ior_run_devices_record(struct ior_run_device *devs, size_t n, struct ior_db 
 		struct ior_run_device *d = &devs[i];
 		struct ior_db_device rec = {
 			.name = d->spec->name,
-			.path = d->target.path,
+			.path = d->path,
 			.model = d->info.model,
 			.rotational = d->info.rotational,
 			.size = d->info.size,
