@@ -85,17 +85,14 @@ static void family_add_name(struct family *f, const char *name, const char *how)
 	add_holders(f, path, name);
 }
 
-/* The family of the device fd is open on: the name it was reached by cannot move it. */
-static int family_of(int fd, const char *path, struct family *f)
+/* The family of the device st describes (fstat of the open device where there is one). */
+static int family_of(const struct stat *st, const char *path, struct family *f)
 {
 	memset(f, 0, sizeof(*f));
-	struct stat st;
-	if (fstat(fd, &st) != 0)
-		return ior_error_errno(IOR_ERROR, errno, "cannot use '%s'", path);
-	if (!S_ISBLK(st.st_mode))
+	if (!S_ISBLK(st->st_mode))
 		return ior_error_set(IOR_EINVALID, "'%s' is not a block device", path);
 	char link[64], sysdir[PATH_MAX];
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st->st_rdev), minor(st->st_rdev));
 	if (!realpath(link, sysdir))
 		return ior_error_errno(IOR_ENOTFOUND, errno, "no sysfs entry for '%s'", path);
 	const char *name = strrchr(sysdir, '/') + 1;
@@ -200,11 +197,12 @@ static int check_root(const char *path, const struct family *f)
 }
 
 /* A filesystem, RAID member or partition table found by libblkid, as "ext4 filesystem". */
+/* fd < 0: probe by name (ior_guard_check_write, which nothing writes through). */
 static int find_signature(int fd, const char *path, char *what, size_t len)
 {
 	what[0] = '\0';
-	blkid_probe pr = blkid_new_probe();
-	if (!pr || blkid_probe_set_device(pr, fd, 0, 0) != 0) {
+	blkid_probe pr = fd < 0 ? blkid_new_probe_from_filename(path) : blkid_new_probe();
+	if (!pr || (fd >= 0 && blkid_probe_set_device(pr, fd, 0, 0) != 0)) {
 		blkid_free_probe(pr);
 		return ior_error_errno(IOR_ERROR, errno, "cannot probe '%s' for signatures", path);
 	}
@@ -236,25 +234,10 @@ static bool confirmed(const char *path, const struct ior_guard_policy *p)
 	return false;
 }
 
-int ior_guard_check_write(const char *path, const struct ior_guard_policy *policy)
-{
-	struct stat st;
-	if (stat(path, &st) != 0)
-		return ior_error_errno(IOR_ENOTFOUND, errno, "cannot use '%s'", path);
-	if (!S_ISBLK(st.st_mode))
-		return ior_error_set(IOR_EINVALID, "'%s' is not a block device", path);
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return ior_error_errno(errno == ENOENT ? IOR_ENOTFOUND : IOR_ERROR, errno, "cannot open '%s'", path);
-	int rc = ior_guard_check_write_fd(fd, path, policy);
-	close(fd);
-	return rc;
-}
-
-int ior_guard_check_write_fd(int fd, const char *path, const struct ior_guard_policy *policy)
+static int check_device(const struct stat *st, int fd, const char *path, const struct ior_guard_policy *policy)
 {
 	struct family f;
-	int rc = family_of(fd, path, &f);
+	int rc = family_of(st, path, &f);
 	if (rc)
 		return rc;
 	if ((rc = check_root(path, &f)) || (rc = check_mounted(path, &f)) || (rc = check_swap(path, &f)))
@@ -274,6 +257,22 @@ int ior_guard_check_write_fd(int fd, const char *path, const struct ior_guard_po
 				     "refusing to write to '%s': not a scratch device of ioregress; confirm with --allow-destructive=%s",
 				     path, path);
 	return IOR_OK;
+}
+
+int ior_guard_check_write(const char *path, const struct ior_guard_policy *policy)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return ior_error_errno(IOR_ENOTFOUND, errno, "cannot use '%s'", path);
+	return check_device(&st, -1, path, policy);
+}
+
+int ior_guard_check_write_fd(int fd, const char *path, const struct ior_guard_policy *policy)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return ior_error_errno(IOR_ERROR, errno, "cannot use '%s'", path);
+	return check_device(&st, fd, path, policy);
 }
 
 int ior_guard_lock(const char *path, int *fd)
