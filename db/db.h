@@ -10,7 +10,7 @@
 #include "engines/engine.h"
 
 /* Current schema version, kept in PRAGMA user_version (db/SCHEMA.md lists the steps). */
-#define IOR_DB_SCHEMA_VERSION 8
+#define IOR_DB_SCHEMA_VERSION 9
 
 /* PRAGMA application_id of every ioregress database ("iorg"): a file with
  * tables and another id is someone else's and is never touched. */
@@ -190,6 +190,7 @@ int ior_db_runs_running(struct ior_db *db, const char *host, int64_t **run_ids, 
 struct ior_db_run_info {
 	int64_t id;
 	char *host, *kernel, *status, *matrix_file, *matrix_text;
+	char *merged_from;          /* the database merge brought it from; NULL when this one ran it */
 };
 int ior_db_run_info(struct ior_db *db, int64_t run_id, struct ior_db_run_info *out);
 void ior_db_run_info_free(struct ior_db_run_info *r);

@@ -304,6 +304,13 @@ static const char step8[] =
 	"JOIN devices d ON d.id = c.device_id;\n"
 	"PRAGMA user_version = 8;\n";
 
+/* Step 9: where a run came in from. merge sets it on every run it adds (the source database's
+ * path); NULL means this database ran it. A merged run's stored matrix is data from another
+ * file, not a command: run --resume refuses it. */
+static const char step9[] =
+	"ALTER TABLE runs ADD COLUMN merged_from TEXT;\n"
+	"PRAGMA user_version = 9;\n";
+
 static const struct {
 	int version;
 	const char *sql;
@@ -316,6 +323,7 @@ static const struct {
 	{ 6, step6 },
 	{ 7, step7 },
 	{ 8, step8 },
+	{ 9, step9 },
 };
 
 _Static_assert(sizeof(steps) / sizeof(steps[0]) == IOR_DB_SCHEMA_VERSION,
