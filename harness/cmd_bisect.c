@@ -62,6 +62,12 @@ static int parse_option(struct bisect_args *a, int argc, char **argv, int *i, bo
 		return count("--cap", v, 5, &a->o.cap);
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--calibrate", missing)))
 		return count("--calibrate", v, 10, &a->o.calibrate);
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--timeout", missing))) {
+		size_t t;
+		int rc = count("--timeout", v, 1, &t);
+		a->c.timeout_s = (unsigned)t;
+		return rc;
+	}
 	else if (!strcmp(argv[*i], "--lower-is-better"))
 		a->lower_is_better = true;
 	else if (*missing)
@@ -331,6 +337,9 @@ static const struct ior_cmd_opt bisect_options[] = {
 	{ .name = "--image", .value = IOR_CMD_FILE, .arg = "FILE",
 	  .help = "run: the kernel image the build leaves (relative to the tree); a commit whose image is identical "
 		  "to one already judged takes its verdict" },
+	{ .name = "--timeout", .value = IOR_CMD_NUMBER, .arg = "SECONDS",
+	  .help = "run: the longest a build, boot or measure command may take; past it its process group is ended "
+		  "and the step fails, which skips the commit (default none)" },
 	{ .name = "--cap", .value = IOR_CMD_NUMBER, .arg = "N",
 	  .help = "run: the most samples taken of one commit before it is skipped as undecided, and of each end "
 		  "(default 60)" },
