@@ -181,8 +181,15 @@ int ior_matrix_read_file(const char *path, const char *what, char **out)
 		return ior_error_errno(errno == ENOENT ? IOR_ENOTFOUND : IOR_ERROR, errno, "cannot open %s'%s'", what, path);
 	/* what is read is what is checked: an included file runs its engines as much as the main one */
 	struct stat st;
-	int rc = fstat(fd, &st) ? ior_error_errno(IOR_ERROR, errno, "cannot open %s'%s'", what, path)
-				: ior_check_trusted_stat(&st, path, *what ? "matrix" : "included matrix");
+	int rc = fstat(fd, &st) ? ior_error_errno(IOR_ERROR, errno, "cannot open %s'%s'", what, path) : IOR_OK;
+	/* a device or a pipe (include = /dev/zero) would be read until memory runs out */
+	if (!rc && !S_ISREG(st.st_mode))
+		rc = ior_error_set(IOR_EINVALID, "cannot read %s'%s': not a regular file", what, path);
+	if (!rc)
+		rc = ior_check_trusted_stat(&st, path, *what ? "matrix" : "included matrix");
+	if (!rc && st.st_size > IOR_MATRIX_MAX_BYTES)
+		rc = ior_error_set(IOR_EINVALID, "cannot read %s'%s': %lld bytes, more than a matrix may have (%d MiB)",
+				   what, path, (long long)st.st_size, IOR_MATRIX_MAX_BYTES >> 20);
 	FILE *f = rc ? NULL : fdopen(fd, "r");
 	if (!f) {
 		close(fd);
@@ -194,6 +201,12 @@ int ior_matrix_read_file(const char *path, const char *what, char **out)
 		len += fread(text + len, 1, cap - len - 1, f);
 		if (len < cap - 1)
 			break;
+		if (len > IOR_MATRIX_MAX_BYTES) { /* grew after the fstat */
+			free(text);
+			fclose(f);
+			return ior_error_set(IOR_EINVALID, "cannot read %s'%s': more than a matrix may have (%d MiB)", what,
+					     path, IOR_MATRIX_MAX_BYTES >> 20);
+		}
 		char *grown = realloc(text, cap *= 2);
 		if (!grown)
 			free(text);
