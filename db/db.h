@@ -194,6 +194,9 @@ struct ior_db_run_info {
 };
 int ior_db_run_info(struct ior_db *db, int64_t run_id, struct ior_db_run_info *out);
 void ior_db_run_info_free(struct ior_db_run_info *r);
+/* The device the run's cells of the matrix's device name are on (run --resume of a scratch device,
+ * whose /dev/loopN changes from one attach to the next); IOR_ENOTFOUND when the run has none yet. */
+int ior_db_run_device_by_name(struct ior_db *db, int64_t run_id, const char *name, int64_t *device_id);
 /* Marks a run running again, for run --resume. */
 int ior_db_run_reopen(struct ior_db *db, int64_t run_id);
 /* Whether a repetition of a cell is stored, and its value when it is. */

@@ -69,3 +69,11 @@ int ior_db_sample_at(struct ior_db *db, int64_t cell_id, int rep, bool *exists, 
 		return ior_db_fail(db, "cannot look up a sample in");
 	return IOR_OK;
 }
+
+int ior_db_run_device_by_name(struct ior_db *db, int64_t run_id, const char *name, int64_t *device_id)
+{
+	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_RUN_DEVICE_BY_NAME);
+	sqlite3_bind_int64(st, 1, run_id);
+	ior_db_bind_text(st, 2, name);
+	return ior_db_step_id(db, st, "cannot look up a device in", device_id);
+}

@@ -129,7 +129,11 @@ int ior_run_devices_record(struct ior_run_device *devs, size_t n, struct ior_db 
 			.logical_block = d->info.logical_block,
 			.physical_block = d->info.physical_block,
 		};
-		int rc = ior_db_device_get(db, host_id, &rec, &d->db_id);
+		/* a scratch device is the matrix's name in this run: resumed, it is attached again under
+		 * another /dev/loopN, and a new device row would make new cells and measure everything again */
+		int rc = d->spec->opts.loop ? ior_db_run_device_by_name(db, run_id, d->spec->name, &d->db_id) : IOR_ENOTFOUND;
+		if (rc == IOR_ENOTFOUND)
+			rc = ior_db_device_get(db, host_id, &rec, &d->db_id);
 		if (rc == IOR_OK && d->spec->opts.loop)
 			rc = record_fill(d, db, run_id, summary);
 		for (size_t s = 0; rc == IOR_OK && s < d->info.nschedulers; s++)
