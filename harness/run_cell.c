@@ -281,9 +281,13 @@ static int ready(struct ior_cell_runner *r, struct ior_run_device *dev, struct c
 		return IOR_OK;
 	int rc = IOR_OK;
 	if (!dev->sched_undo_id) {
-		char original[32];
+		char original[32], entry[64];
+		/* "NAME diskseq=N": recover restores NAME only while the device is still this attach
+		 * (a reused /dev/loopN is someone else's device by then) */
 		if ((rc = ior_scheduler_active(dev->info.path, original, sizeof(original))) == IOR_OK &&
-		    (rc = ior_db_undo_add(r->db, r->summary->run_id, "scheduler", dev->info.path, original,
+		    snprintf(entry, sizeof(entry), "%s diskseq=%llu", original,
+			     (unsigned long long)ior_blockdev_diskseq(dev->info.path)) > 0 &&
+		    (rc = ior_db_undo_add(r->db, r->summary->run_id, "scheduler", dev->info.path, entry,
 					  &dev->sched_undo_id)) != IOR_OK)
 			return rc; /* the journal is the database: that is the run's error */
 	}
