@@ -23,9 +23,12 @@ struct ior_bisect_commands {
 	const char *image;                    /* the build's artifact (--artifact; --image for a kernel), relative
 					       * to the tree, or NULL: hashed after each build */
 	const char *repo;                     /* the work tree: the commands' directory and IOREGRESS_REPO */
+	unsigned timeout_s;                   /* each command's limit; 0 = none. Past it the command's
+					       * process group is ended and the step fails (the commit is skipped) */
 };
 /* The user's commands, run with IOREGRESS_COMMIT and IOREGRESS_REPO set: build once per commit,
- * then per measurement boot (when given) and measure, whose stdout holds one sample per line. */
+ * then per measurement boot (when given) and measure, whose stdout holds one sample per line.
+ * Each runs in a process group of its own, ended on a stop request (IOR_EINTERRUPTED) or timeout. */
 int ior_bisect_measure_commands(struct ior_bisect_measure **out, const struct ior_bisect_commands *c);
 struct ior_db;
 struct ior_vm_run_opts;

@@ -3,8 +3,12 @@
 #include "bisect/measure.h"
 
 #include "common/error.h"
+#include "common/stop.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <git2.h>
 #include <stdio.h>
@@ -12,7 +16,10 @@
 #include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 struct cmd_measure {
@@ -31,64 +38,131 @@ const char *ior_step_outcome_name(enum ior_step_outcome o)
 	return "?";
 }
 
-/* Runs cmd under sh in the tree; its stdout into *text when text is not NULL (else inherited). */
+/* Ends a command's whole process group (sh and whatever it started): TERM, then KILL after 2 s. */
+static void end_group(pid_t pid, int *st)
+{
+	kill(-pid, SIGTERM);
+	for (int i = 0; i < 40; i++) {
+		if (waitpid(pid, st, WNOHANG) == pid) {
+			kill(-pid, SIGKILL); /* sh is gone; what it started may linger */
+			return;
+		}
+		poll(NULL, 0, 50);
+	}
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, st, 0) < 0 && errno == EINTR)
+		;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Appends what is readable on fd to *buf; false at end of file or on an error. */
+static bool drain(int fd, char **buf, size_t *len, size_t *cap)
+{
+	if (*cap - *len < 4096) {
+		char *b = *buf ? realloc(*buf, *cap * 2) : NULL;
+		if (!b)
+			return false;
+		*buf = b, *cap *= 2;
+	}
+	ssize_t r = read(fd, *buf + *len, *cap - *len - 1);
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
+		return true;
+	if (r <= 0)
+		return false;
+	*len += (size_t)r;
+	return true;
+}
+
+/* Runs cmd under sh in the tree, in a process group of its own; its stdout into *text when text is
+ * not NULL (else inherited). A stop request (SIGINT, SIGTERM, SIGHUP) or the timeout ends the whole
+ * group: a stop is IOR_EINTERRUPTED, a timeout is *status 124 (timeout(1)'s) with a message. */
 static int run(const struct cmd_measure *m, const char *cmd, const char *id, char **text, int *status)
 {
 	int fd[2] = { -1, -1 };
-	if (text && pipe(fd))
+	if (text && pipe2(fd, O_CLOEXEC))
 		return ior_error_set(IOR_ERROR, "cannot create a pipe: %s", strerror(errno));
 	fflush(NULL);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0)
 		return ior_error_set(IOR_ERROR, "cannot fork: %s", strerror(errno));
 	if (pid == 0) {
-		if (text) {
+		setpgid(0, 0);
+		/* sh dies with ioregress, even by SIGKILL (what sh started is not reached this way) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		signal(SIGINT, SIG_DFL), signal(SIGTERM, SIG_DFL), signal(SIGHUP, SIG_DFL);
+		if (text)
 			dup2(fd[1], STDOUT_FILENO);
-			close(fd[0]), close(fd[1]);
-		} else {
+		else
 			dup2(STDERR_FILENO, STDOUT_FILENO);   /* build output goes where diagnostics go */
-		}
 		if (chdir(m->c.repo) || setenv("IOREGRESS_COMMIT", id, 1) || setenv("IOREGRESS_REPO", m->c.repo, 1))
 			_exit(127);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
-	int rc = IOR_OK;
+	setpgid(pid, pid); /* both sides, so the group exists before either looks */
+	size_t len = 0, cap = 65536;
+	char *buf = text ? malloc(cap) : NULL;
+	int in = -1;
 	if (text) {
 		close(fd[1]);
-		size_t len = 0, cap = 4096;
-		char *buf = malloc(cap);
-		for (;;) {
-			if (!buf)
-				break;
-			ssize_t r = read(fd[0], buf + len, cap - len - 1);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0)
-				break;
-			len += (size_t)r;
-			if (cap - len < 2) {
-				char *b = realloc(buf, cap * 2);
-				if (!b) {
-					free(buf);
-					buf = NULL;
-					break;
-				}
-				buf = b, cap *= 2;
-			}
+		in = fd[0];
+	}
+	double deadline = m->c.timeout_s ? now_s() + m->c.timeout_s : 0;
+	int st = 0, rc = IOR_OK;
+	bool timed_out = false;
+	/* readable when sh exits, so a quick command costs no polling interval (10 ms steps without it) */
+	int exited = (int)syscall(SYS_pidfd_open, pid, 0);
+	bool gone = false; /* sh has exited (what it left running may still hold the pipe) */
+	for (;;) {
+		struct pollfd p[2] = { { .fd = in, .events = POLLIN }, { .fd = exited, .events = POLLIN } };
+		int ready = poll(p, 2, exited >= 0 || gone ? 100 : 10);
+		if (ready > 0 && in >= 0 && p[0].revents && !drain(in, &buf, &len, &cap)) {
+			close(in);
+			in = -1;
 		}
-		close(fd[0]);
+		if (ready > 0 && exited >= 0 && p[1].revents) {
+			close(exited);
+			exited = -1;
+			gone = true;
+		}
+		if (in < 0 && waitpid(pid, &st, WNOHANG) == pid)
+			break;
+		if (ior_stop_requested() || (deadline && now_s() > deadline)) {
+			timed_out = !ior_stop_requested();
+			end_group(pid, &st);
+			rc = timed_out ? IOR_OK
+				       : ior_error_set(IOR_EINTERRUPTED, "bisection interrupted by signal %d while '%s' ran (its "
+						       "process group was ended); 'ioregress bisect run' resumes it",
+						       ior_stop_signal(), cmd);
+			break;
+		}
+	}
+	if (in >= 0)
+		close(in);
+	if (exited >= 0)
+		close(exited);
+	if (text) {
 		if (buf)
 			buf[len] = '\0';
-		else
+		else if (!rc)
 			rc = ior_error_set(IOR_ERROR, "out of memory");
 		*text = buf;
 	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return ior_error_set(IOR_ERROR, "cannot wait for '%s': %s", cmd, strerror(errno));
 	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	if (timed_out) {
+		*status = 124;
+		fprintf(stderr, "bisect: '%s' at %s ran past --timeout %u s: its process group was ended, the step "
+			"counts as failed\n", cmd, id, m->c.timeout_s);
+	}
 	return rc;
 }
 
@@ -180,8 +254,9 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 	*out = IOR_STEP_OK;
 	image[0] = '\0';
 	int status = 0;
-	if (m->c.build && run(m, m->c.build, id, NULL, &status))
-		return IOR_ERROR;
+	int rc = m->c.build ? run(m, m->c.build, id, NULL, &status) : IOR_OK;
+	if (rc)
+		return rc;
 	if (status) {
 		*out = IOR_STEP_BUILD_FAILED;
 		return IOR_OK;
@@ -227,17 +302,18 @@ static int measure(struct ior_bisect_measure *bm, const char *id, double **x, si
 	struct cmd_measure *m = (struct cmd_measure *)bm;
 	*out = IOR_STEP_OK;
 	int status = 0;
-	if (m->c.boot && run(m, m->c.boot, id, NULL, &status))
-		return IOR_ERROR;
+	int rc = m->c.boot ? run(m, m->c.boot, id, NULL, &status) : IOR_OK;
+	if (rc)
+		return rc;
 	if (status) {
 		*out = IOR_STEP_BOOT_FAILED;
 		return IOR_OK;
 	}
 	char *text = NULL;
 	size_t before = *n;
-	if (run(m, m->c.measure, id, &text, &status)) {
+	if ((rc = run(m, m->c.measure, id, &text, &status))) {
 		free(text);
-		return IOR_ERROR;
+		return rc;
 	}
 	if (status || !parse_samples(text, x, n) || *n == before) {
 		*n = before;

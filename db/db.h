@@ -10,7 +10,7 @@
 #include "engines/engine.h"
 
 /* Current schema version, kept in PRAGMA user_version (db/SCHEMA.md lists the steps). */
-#define IOR_DB_SCHEMA_VERSION 10
+#define IOR_DB_SCHEMA_VERSION 11
 
 /* PRAGMA application_id of every ioregress database ("iorg"): a file with
  * tables and another id is someone else's and is never touched. */
@@ -190,9 +190,13 @@ int ior_db_runs_running(struct ior_db *db, const char *host, int64_t **run_ids, 
 struct ior_db_run_info {
 	int64_t id;
 	char *host, *kernel, *status, *matrix_file, *matrix_text;
+	char *merged_from;          /* the database merge brought it from; NULL when this one ran it */
 };
 int ior_db_run_info(struct ior_db *db, int64_t run_id, struct ior_db_run_info *out);
 void ior_db_run_info_free(struct ior_db_run_info *r);
+/* The device the run's cells of the matrix's device name are on (run --resume of a scratch device,
+ * whose /dev/loopN changes from one attach to the next); IOR_ENOTFOUND when the run has none yet. */
+int ior_db_run_device_by_name(struct ior_db *db, int64_t run_id, const char *name, int64_t *device_id);
 /* Marks a run running again, for run --resume. */
 int ior_db_run_reopen(struct ior_db *db, int64_t run_id);
 /* Whether a repetition of a cell is stored, and its value when it is. */

@@ -184,6 +184,31 @@ static int by_identity(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
+static bool same_cell(const struct row *a, const struct row *b)
+{
+	for (int k = 0; k < KEYS; k++)
+		if (strcmp(a->key[k], b->key[k]))
+			return false;
+	return true;
+}
+
+/* One cell's headline samples share one unit (and so one direction): MB/s, s and IOPS as the
+ * repetitions of one cell made a spread of 999999900%. order is sorted by identity. */
+static void check_units(struct ior_import *im, struct row *const *order, size_t n)
+{
+	const struct row *first = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = order[i];
+		if (r->metric != IOR_METRIC_VALUE)
+			continue;
+		if (!first || !same_cell(first, r))
+			first = r;
+		else if (strcmp(first->unit, r->unit))
+			ior_import_problem(im, r->line, "unit", "'%s' differs from '%s' of line %zu, the same cell's "
+					   "other sample: a cell's samples share one unit", r->unit, first->unit, first->line);
+	}
+}
+
 /* A (host, kernel, device, scheduler, engine, rep) given twice is one measurement too many. */
 static int check_duplicates(struct ior_import *im, void *all, size_t n)
 {
@@ -206,6 +231,7 @@ static int check_duplicates(struct ior_import *im, void *all, size_t n)
 			ior_import_problem(im, r->line, "rep", "duplicate of line %zu (same host, kernel, device, "
 					   "scheduler, engine, rep and metric)", order[first]->line);
 	}
+	check_units(im, order, n);
 	free(order);
 	/* headline rows first, in file order: a metric row fills in a sample its headline row made
 	 * (a file of headlines alone, the common case, is left as it is: no copy) */
@@ -288,6 +314,24 @@ static int stored_before(struct ior_import *im, const struct row *r, int64_t cel
 	return rc;
 }
 
+/* The cell's samples already stored (another file, another import) are in r's unit. */
+static int cell_unit_agrees(struct ior_import *im, const struct row *r, int64_t cell_id)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(im->db->h, "SELECT unit, rep FROM samples WHERE cell_id = ?1 AND unit <> ?2 LIMIT 1", -1,
+			       &st, NULL) != SQLITE_OK)
+		return ior_db_fail(im->db, "cannot import into");
+	sqlite3_bind_int64(st, 1, cell_id);
+	sqlite3_bind_text(st, 2, r->unit, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		ior_import_problem(im, r->line, "unit", "'%s' differs from '%s' of the cell's stored rep %d: a cell's "
+				   "samples share one unit", r->unit, (const char *)sqlite3_column_text(st, 0),
+				   sqlite3_column_int(st, 1));
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : ior_db_fail(im->db, "cannot import into");
+}
+
 /* Stores one row; a row already stored with the same value is skipped
  * (importing a file twice is a no-op), one that contradicts it is a problem. */
 static int store_row(struct ior_import *im, const void *row, size_t *imported)
@@ -305,6 +349,8 @@ static int store_row(struct ior_import *im, const void *row, size_t *imported)
 	if (r->metric != IOR_METRIC_VALUE)
 		return store_metric(im, r, cell_id, imported);
 	if ((rc = stored_before(im, r, cell_id, &present)) || present)
+		return rc;
+	if ((rc = cell_unit_agrees(im, r, cell_id)))
 		return rc;
 	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_SAMPLE_INSERT);
 	sqlite3_bind_int64(st, 1, cell_id);

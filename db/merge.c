@@ -316,6 +316,13 @@ static int merge_table(struct merge *m, const struct merge_table *t)
 		if (sqlite3_prepare_v2(m->db->h, up, -1, &fill, NULL) != SQLITE_OK)
 			rc = ior_db_fail(m->db, "cannot prepare the merge into");
 	}
+	/* every run added is marked with where it came from, whatever the source said (NULL there
+	 * would pass it off as this database's own run, whose stored matrix resume runs) */
+	sqlite3_stmt *mark = NULL;
+	if (!rc && strcmp(t->name, "runs") == 0 &&
+	    (sqlite3_prepare_v2(m->db->h, "UPDATE runs SET merged_from = coalesce(merged_from, ?2) WHERE id = ?1", -1,
+				&mark, NULL) != SQLITE_OK))
+		rc = ior_db_fail(m->db, "cannot prepare the merge into");
 	size_t added = 0, present = 0;
 	int step = SQLITE_DONE;
 	while (!rc && (step = sqlite3_step(row)) == SQLITE_ROW) {
@@ -326,6 +333,13 @@ static int merge_table(struct merge *m, const struct merge_table *t)
 		is_new ? added++ : present++;
 		if (!is_new && fill && (rc = fill_in_row(m, &p, row, fill, id)))
 			break;
+		if (is_new && mark) {
+			sqlite3_reset(mark);
+			sqlite3_bind_int64(mark, 1, id);
+			sqlite3_bind_text(mark, 2, m->path, -1, SQLITE_TRANSIENT);
+			if ((rc = ior_db_step_done(m->db, mark, "cannot merge into")))
+				break;
+		}
 		rc = map_add(&m->maps[ti], sqlite3_column_int64(row, 0), id);
 	}
 	if (!rc && step != SQLITE_DONE)
@@ -341,6 +355,7 @@ static int merge_table(struct merge *m, const struct merge_table *t)
 	sqlite3_finalize(lookup);
 	sqlite3_finalize(insert);
 	sqlite3_finalize(fill);
+	sqlite3_finalize(mark);
 	free(sql);
 	plan_free(&p);
 	return rc;

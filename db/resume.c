@@ -15,6 +15,7 @@ void ior_db_run_info_free(struct ior_db_run_info *r)
 	free(r->status);
 	free(r->matrix_file);
 	free(r->matrix_text);
+	free(r->merged_from);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -33,6 +34,7 @@ int ior_db_run_info(struct ior_db *db, int64_t run_id, struct ior_db_run_info *o
 		out->status = ior_db_column_dup(st, 3, &oom);
 		out->matrix_file = ior_db_column_dup(st, 4, &oom);
 		out->matrix_text = ior_db_column_dup(st, 5, &oom);
+		out->merged_from = ior_db_column_dup(st, 6, &oom);
 		if (oom)
 			out_rc = ior_error_set(IOR_ERROR, "out of memory");
 	} else if (rc == SQLITE_DONE) {
@@ -66,4 +68,12 @@ int ior_db_sample_at(struct ior_db *db, int64_t cell_id, int rep, bool *exists, 
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return ior_db_fail(db, "cannot look up a sample in");
 	return IOR_OK;
+}
+
+int ior_db_run_device_by_name(struct ior_db *db, int64_t run_id, const char *name, int64_t *device_id)
+{
+	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_RUN_DEVICE_BY_NAME);
+	sqlite3_bind_int64(st, 1, run_id);
+	ior_db_bind_text(st, 2, name);
+	return ior_db_step_id(db, st, "cannot look up a device in", device_id);
 }

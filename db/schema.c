@@ -364,6 +364,13 @@ static const char step10[] =
 	"CREATE INDEX vm_boots_run ON vm_boots (run_id);\n"
 	"PRAGMA user_version = 10;\n";
 
+/* Step 11: where a run came in from. merge sets it on every run it adds (the source database's
+ * path); NULL means this database ran it. A merged run's stored matrix is data from another
+ * file, not a command: run --resume refuses it. */
+static const char step11[] =
+	"ALTER TABLE runs ADD COLUMN merged_from TEXT;\n"
+	"PRAGMA user_version = 11;\n";
+
 static const struct {
 	int version;
 	const char *sql;
@@ -378,6 +385,7 @@ static const struct {
 	{ 8, step8 },
 	{ 9, step9 },
 	{ 10, step10 },
+	{ 11, step11 },
 };
 
 _Static_assert(sizeof(steps) / sizeof(steps[0]) == IOR_DB_SCHEMA_VERSION,

@@ -93,8 +93,11 @@ static const char *const sql[IOR_STMT_COUNT] = {
 		"SELECT r.id, r.pid, r.boot_id FROM runs r JOIN hosts h ON h.id = r.host_id "
 		"WHERE r.status = 'running' AND h.name = ?1 ORDER BY r.id",
 	[IOR_STMT_RUN_INFO] =
-		"SELECT r.id, h.name, k.release, r.status, r.matrix_file, r.matrix_text FROM runs r "
+		"SELECT r.id, h.name, k.release, r.status, r.matrix_file, r.matrix_text, r.merged_from FROM runs r "
 		"JOIN hosts h ON h.id = r.host_id JOIN kernels k ON k.id = r.kernel_id WHERE r.id = ?1",
+	[IOR_STMT_RUN_DEVICE_BY_NAME] =
+		"SELECT d.id FROM cells c JOIN devices d ON d.id = c.device_id WHERE c.run_id = ?1 AND d.name = ?2 "
+		"ORDER BY c.id LIMIT 1",
 	[IOR_STMT_RUN_SET_ORDER] = "UPDATE runs SET rep_order = ?2, order_seed = ?3 WHERE id = ?1",
 	[IOR_STMT_FILL_INSERT] =
 		"INSERT INTO fills (run_id, device_id, target, fill, bytes, seconds) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",

@@ -141,6 +141,20 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct ior_blockdev *)a)->name, ((const struct ior_blockdev *)b)->name);
 }
 
+uint64_t ior_blockdev_diskseq(const char *name)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "/sys/block/%s/diskseq", kernel_name(name));
+	FILE *f = fopen(path, "r");
+	unsigned long long seq = 0;
+	if (f) {
+		if (fscanf(f, "%llu", &seq) != 1)
+			seq = 0;
+		fclose(f);
+	}
+	return seq;
+}
+
 int ior_blockdev_list(struct ior_blockdev **out, size_t *n)
 {
 	*out = NULL;

@@ -25,6 +25,11 @@ struct ior_blockdev {
 /* Probes /sys/block/NAME; name may be "loop0" or "/dev/loop0" (a partition resolves to its disk's queue). */
 int ior_blockdev_probe(const char *name, struct ior_blockdev *out);
 
+/* /sys/block/NAME/diskseq: a number the kernel never gives twice in one boot, new with every
+ * attach of a loop device, so a journaled /dev/loopN can be told from a reattached one.
+ * 0 when the kernel has none (before 5.15) or the device is gone. */
+uint64_t ior_blockdev_diskseq(const char *name);
+
 /* Every entry of /sys/block, probed; *out is malloc'd. */
 int ior_blockdev_list(struct ior_blockdev **out, size_t *n);
 

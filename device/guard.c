@@ -85,16 +85,14 @@ static void family_add_name(struct family *f, const char *name, const char *how)
 	add_holders(f, path, name);
 }
 
-static int family_of(const char *path, struct family *f)
+/* The family of the device st describes (fstat of the open device where there is one). */
+static int family_of(const struct stat *st, const char *path, struct family *f)
 {
 	memset(f, 0, sizeof(*f));
-	struct stat st;
-	if (stat(path, &st) != 0)
-		return ior_error_errno(IOR_ENOTFOUND, errno, "cannot use '%s'", path);
-	if (!S_ISBLK(st.st_mode))
+	if (!S_ISBLK(st->st_mode))
 		return ior_error_set(IOR_EINVALID, "'%s' is not a block device", path);
 	char link[64], sysdir[PATH_MAX];
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st->st_rdev), minor(st->st_rdev));
 	if (!realpath(link, sysdir))
 		return ior_error_errno(IOR_ENOTFOUND, errno, "no sysfs entry for '%s'", path);
 	const char *name = strrchr(sysdir, '/') + 1;
@@ -199,12 +197,15 @@ static int check_root(const char *path, const struct family *f)
 }
 
 /* A filesystem, RAID member or partition table found by libblkid, as "ext4 filesystem". */
-static int find_signature(const char *path, char *what, size_t len)
+/* fd < 0: probe by name (ior_guard_check_write, which nothing writes through). */
+static int find_signature(int fd, const char *path, char *what, size_t len)
 {
 	what[0] = '\0';
-	blkid_probe pr = blkid_new_probe_from_filename(path);
-	if (!pr)
+	blkid_probe pr = fd < 0 ? blkid_new_probe_from_filename(path) : blkid_new_probe();
+	if (!pr || (fd >= 0 && blkid_probe_set_device(pr, fd, 0, 0) != 0)) {
+		blkid_free_probe(pr);
 		return ior_error_errno(IOR_ERROR, errno, "cannot probe '%s' for signatures", path);
+	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
 	blkid_probe_enable_partitions(pr, 1);
@@ -233,10 +234,10 @@ static bool confirmed(const char *path, const struct ior_guard_policy *p)
 	return false;
 }
 
-int ior_guard_check_write(const char *path, const struct ior_guard_policy *policy)
+static int check_device(const struct stat *st, int fd, const char *path, const struct ior_guard_policy *policy)
 {
 	struct family f;
-	int rc = family_of(path, &f);
+	int rc = family_of(st, path, &f);
 	if (rc)
 		return rc;
 	if ((rc = check_root(path, &f)) || (rc = check_mounted(path, &f)) || (rc = check_swap(path, &f)))
@@ -245,7 +246,7 @@ int ior_guard_check_write(const char *path, const struct ior_guard_policy *polic
 		return ior_error_set(IOR_EREFUSED, "refusing to write to '%s': the matrix does not mark it destructive = yes",
 				     path);
 	char what[128];
-	if ((rc = find_signature(path, what, sizeof(what))) != 0)
+	if ((rc = find_signature(fd, path, what, sizeof(what))) != 0)
 		return rc;
 	if (what[0] && !confirmed(path, policy))
 		return ior_error_set(IOR_EREFUSED,
@@ -258,9 +259,25 @@ int ior_guard_check_write(const char *path, const struct ior_guard_policy *polic
 	return IOR_OK;
 }
 
+int ior_guard_check_write(const char *path, const struct ior_guard_policy *policy)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return ior_error_errno(IOR_ENOTFOUND, errno, "cannot use '%s'", path);
+	return check_device(&st, -1, path, policy);
+}
+
+int ior_guard_check_write_fd(int fd, const char *path, const struct ior_guard_policy *policy)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return ior_error_errno(IOR_ERROR, errno, "cannot use '%s'", path);
+	return check_device(&st, fd, path, policy);
+}
+
 int ior_guard_lock(const char *path, int *fd)
 {
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	*fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (*fd < 0)
 		return ior_error_errno(IOR_ERROR, errno, "cannot open '%s' to lock it", path);
 	if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
@@ -270,6 +287,12 @@ int ior_guard_lock(const char *path, int *fd)
 		if (err == EWOULDBLOCK)
 			return ior_error_set(IOR_EBUSY, "'%s' is in use by another ioregress run", path);
 		return ior_error_errno(IOR_ERROR, err, "cannot lock '%s'", path);
+	}
+	struct stat st;
+	if (fstat(*fd, &st) != 0 || !S_ISBLK(st.st_mode)) {
+		close(*fd);
+		*fd = -1;
+		return ior_error_set(IOR_EINVALID, "'%s' is not a block device", path);
 	}
 	return IOR_OK;
 }

@@ -21,8 +21,15 @@ struct ior_guard_policy {
  * else needs destructive; a scratch device needs nothing more. */
 int ior_guard_check_write(const char *path, const struct ior_guard_policy *policy);
 
-/* Takes an exclusive, non-blocking lock on the device so a second run on it at the same
- * time is refused (IOR_EBUSY). *fd holds the lock until ior_guard_unlock. */
+/* The same checks on the device fd is open on (fstat's dev_t: its holders, partitions, mounts,
+ * swap and signatures), path only naming it in messages and matched against the confirmations.
+ * A name can be moved to another device between a check and an open (a link flipped, by-id
+ * links re-enumerated): whoever writes must write through this fd (or /proc/PID/fd/N). */
+int ior_guard_check_write_fd(int fd, const char *path, const struct ior_guard_policy *policy);
+
+/* Opens the device once and takes an exclusive, non-blocking lock on it so a second run on it
+ * at the same time is refused (IOR_EBUSY). *fd holds the lock until ior_guard_unlock, and is
+ * the one descriptor the run checks and writes through; IOR_EINVALID when it is not a block device. */
 int ior_guard_lock(const char *path, int *fd);
 void ior_guard_unlock(int fd);
 

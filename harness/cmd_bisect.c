@@ -71,6 +71,12 @@ static int parse_option(struct bisect_args *a, int argc, char **argv, int *i, bo
 		return count("--cap", v, 5, &a->o.cap);
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--calibrate", missing)))
 		return count("--calibrate", v, 10, &a->o.calibrate);
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--timeout", missing))) {
+		size_t t;
+		int rc = count("--timeout", v, 1, &t);
+		a->c.timeout_s = (unsigned)t;
+		return rc;
+	}
 	else if (!strcmp(argv[*i], "--lower-is-better"))
 		a->lower_is_better = true;
 	else if (*missing)
@@ -379,6 +385,9 @@ static const struct ior_cmd_opt bisect_options[] = {
 		  "commit whose artifact is identical to one already judged (or to an end's) takes its verdict" },
 	{ .name = "--image", .value = IOR_CMD_FILE, .arg = "FILE",
 	  .help = "run: the kernel image the build leaves: --artifact for a kernel" },
+	{ .name = "--timeout", .value = IOR_CMD_NUMBER, .arg = "SECONDS",
+	  .help = "run: the longest a build, boot or measure command may take; past it its process group is ended "
+		  "and the step fails, which skips the commit (default none)" },
 	{ .name = "--cap", .value = IOR_CMD_NUMBER, .arg = "N",
 	  .help = "run: the most rounds (good end, commit, bad end) of one commit before it is skipped as undecided, "
 		  "and of the ends' calibration (default 60)" },

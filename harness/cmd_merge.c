@@ -3,7 +3,7 @@
 #include "common/error.h"
 #include "db/db.h"
 #include "harness/commands.h"
-#include "harness/trust.h"
+#include "common/trust.h"
 
 #include <stdio.h>
 

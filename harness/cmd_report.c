@@ -14,6 +14,7 @@
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* --fail-on's condition held: distinct from 1 (error) and 2 (bad usage). */
@@ -136,7 +137,9 @@ static void fast_stream(FILE *f)
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
 }
 
-/* -o FILE is written beside it and renamed at the end: a failed report leaves no half file. */
+/* -o FILE is written beside it under a name mkstemp makes (O_EXCL: a link planted at a name
+ * we could guess is never followed) and renamed at the end: a failed report leaves no half file,
+ * and the rename replaces a link at FILE rather than writing through it. */
 static int render_to(const struct report_args *a, const struct ior_report *r)
 {
 	if (!a->output) {
@@ -144,10 +147,20 @@ static int render_to(const struct report_args *a, const struct ior_report *r)
 		return ior_render(a->renderer, stdout, r);
 	}
 	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", a->output, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", tmp);
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", a->output) >= (int)sizeof(tmp))
+		return ior_error_set(IOR_EINVALID, "cannot write '%s': the name is too long", a->output);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", a->output);
+	mode_t mask = umask(0);
+	umask(mask);
+	FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		int rc = ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", tmp);
+		close(fd);
+		unlink(tmp);
+		return rc;
+	}
 	fast_stream(f);
 	int rc = ior_render(a->renderer, f, r);
 	if (fclose(f) && !rc)

@@ -7,7 +7,7 @@
 #include "db/db.h"
 #include "harness/run.h"
 #include "harness/run_git.h"
-#include "harness/trust.h"
+#include "common/trust.h"
 #include "kernel/info.h"
 #include "matrix/matrix.h"
 #include "vm/guest.h"
@@ -165,6 +165,10 @@ static int load_resumable(struct ior_db *db, const char *id_text, int64_t *run_i
 					   "and resuming would mix them", id, info.host, info.kernel, k.hostname, k.release);
 		else if (!info.matrix_text)
 			rc = ior_error_set(IOR_EINVALID, "run %lld has no stored matrix", id);
+		else if (info.merged_from)
+			rc = ior_error_set(IOR_EREFUSED, "run %lld came in by merging '%s': its stored matrix is data from "
+					   "another file, not a command this database ran; run the matrix again instead",
+					   id, info.merged_from);
 	}
 	if (rc == IOR_OK) {
 		struct ior_db_undo *u;

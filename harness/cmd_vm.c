@@ -2,11 +2,11 @@
 /* `ioregress vm run --matrix FILE KERNEL...`: boot each kernel under qemu with ioregress inside and merge what it measured (logic in vm/). */
 #include "common/error.h"
 #include "common/stop.h"
+#include "common/trust.h"
 #include "db/db.h"
 #include "harness/commands.h"
 #include "harness/dry_run.h"
 #include "harness/kbuild_args.h"
-#include "harness/trust.h"
 #include "matrix/matrix.h"
 #include "vm/vm.h"
 

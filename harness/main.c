@@ -4,7 +4,7 @@
 #include "db/db.h"
 #include "harness/commands.h"
 #include "harness/engine_help.h"
-#include "harness/trust.h"
+#include "common/trust.h"
 
 #include <errno.h>
 #include <stdio.h>

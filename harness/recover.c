@@ -2,6 +2,7 @@
 /* Crash recovery from the undo journal (see recover.h). Each kind of change has one undo step. */
 #include "harness/recover.h"
 #include "common/error.h"
+#include "device/blockdev.h"
 #include "db/db.h"
 #include "device/scheduler.h"
 #include "kernel/info.h"
@@ -36,9 +37,19 @@ static int undo_scheduler(const struct ior_db_undo *u, bool same_boot, FILE *out
 		fprintf(out, "scheduler of '%s': device is gone, nothing to restore\n", u->target);
 		return IOR_OK;
 	}
-	int rc = ior_scheduler_set(u->target, u->original);
+	/* "NAME diskseq=N" since the journal has held the attach (older entries: NAME alone) */
+	char name[32] = "";
+	unsigned long long seq = 0;
+	int fields = sscanf(u->original ? u->original : "", "%31s diskseq=%llu", name, &seq);
+	uint64_t now = ior_blockdev_diskseq(u->target);
+	if (fields == 2 && seq && now != seq) {
+		fprintf(out, "scheduler of '%s': left alone, it is another device now (diskseq %llu, the run's was %llu)\n",
+			u->target, (unsigned long long)now, seq);
+		return IOR_OK;
+	}
+	int rc = ior_scheduler_set(u->target, name);
 	if (rc == IOR_OK)
-		fprintf(out, "scheduler of '%s': restored to '%s'\n", u->target, u->original);
+		fprintf(out, "scheduler of '%s': restored to '%s'\n", u->target, name);
 	return rc;
 }
 

@@ -138,7 +138,7 @@ static enum ior_cell_status availability(const struct ior_run_device *dev, const
 		if (strcmp(dev->offered[i], sched) == 0)
 			return IOR_CELL_OK;
 	/* Recorded, never silently dropped: a vanished scheduler is a finding. */
-	snprintf(reason, len, "scheduler '%s' is not offered on this kernel by '%s'", sched, dev->target.path);
+	snprintf(reason, len, "scheduler '%s' is not offered on this kernel by '%s'", sched, dev->path);
 	return IOR_CELL_UNAVAILABLE;
 }
 
@@ -152,7 +152,7 @@ static int check_write(const struct ior_cell_runner *r, const struct ior_run_dev
 		.nconfirmed = r->opts->nallow_destructive,
 	};
 	ior_error_clear();
-	return ior_guard_check_write(dev->target.path, &policy);
+	return ior_guard_check_write_fd(dev->lock_fd, dev->path, &policy);
 }
 
 /* Why this cell cannot run here, or IOR_CELL_OK when it can. A write engine passes the
@@ -294,14 +294,18 @@ static int ready(struct ior_cell_runner *r, struct ior_run_device *dev, struct c
 		return IOR_OK;
 	int rc = IOR_OK;
 	if (!dev->sched_undo_id) {
-		char original[32];
-		if ((rc = ior_scheduler_active(dev->target.path, original, sizeof(original))) == IOR_OK &&
-		    (rc = ior_db_undo_add(r->db, r->summary->run_id, "scheduler", dev->target.path, original,
+		char original[32], entry[64];
+		/* "NAME diskseq=N": recover restores NAME only while the device is still this attach
+		 * (a reused /dev/loopN is someone else's device by then) */
+		if ((rc = ior_scheduler_active(dev->info.path, original, sizeof(original))) == IOR_OK &&
+		    snprintf(entry, sizeof(entry), "%s diskseq=%llu", original,
+			     (unsigned long long)ior_blockdev_diskseq(dev->info.path)) > 0 &&
+		    (rc = ior_db_undo_add(r->db, r->summary->run_id, "scheduler", dev->info.path, entry,
 					  &dev->sched_undo_id)) != IOR_OK)
 			return rc; /* the journal is the database: that is the run's error */
 	}
 	if (rc == IOR_OK)
-		rc = ior_scheduler_switch(dev->target.path, c->sched);
+		rc = ior_scheduler_switch(dev->info.path, c->sched);
 	if (rc) {
 		char why[600];
 		snprintf(why, sizeof(why), "cannot switch to '%s': %s", c->sched, ior_error_last());

@@ -56,9 +56,13 @@ static int prepare_one(struct ior_run_device *d, const struct ior_matrix_device 
 			return ior_error_set(IOR_EINVALID, "device '%s': '%s' is not a block device", spec->name, path);
 		warn_if_sparse_loop(spec, path, summary);
 	}
+	snprintf(d->path, sizeof(d->path), "%s", path);
+	/* the one open of the device: a link that moves later (flipped, /dev/disk/by-* re-enumerated)
+	 * cannot move what the guards check or what the engines write to */
 	int rc = ior_guard_lock(path, &d->lock_fd);
+	snprintf(d->open_path, sizeof(d->open_path), "/proc/%d/fd/%d", (int)getpid(), d->lock_fd);
 	if (rc == IOR_OK)
-		rc = ior_blockdev_probe(path, &d->info);
+		rc = ior_blockdev_probe(d->open_path, &d->info);
 	if (rc)
 		return ior_error_wrap(rc, "device '%s'", spec->name);
 	for (size_t i = 0; i < d->info.nschedulers; i++)
@@ -66,7 +70,7 @@ static int prepare_one(struct ior_run_device *d, const struct ior_matrix_device 
 	d->offered[d->info.nschedulers] = NULL;
 	d->target = (struct ior_target){
 		.name = spec->name,
-		.path = spec->opts.loop ? d->loop.path : spec->opts.path,
+		.path = d->open_path,
 		.size = d->info.size,
 		.logical_block = d->info.logical_block,
 		.destructive = spec->opts.destructive,
@@ -118,14 +122,18 @@ int ior_run_devices_record(struct ior_run_device *devs, size_t n, struct ior_db 
 		struct ior_run_device *d = &devs[i];
 		struct ior_db_device rec = {
 			.name = d->spec->name,
-			.path = d->target.path,
+			.path = d->path,
 			.model = d->info.model,
 			.rotational = d->info.rotational,
 			.size = d->info.size,
 			.logical_block = d->info.logical_block,
 			.physical_block = d->info.physical_block,
 		};
-		int rc = ior_db_device_get(db, host_id, &rec, &d->db_id);
+		/* a scratch device is the matrix's name in this run: resumed, it is attached again under
+		 * another /dev/loopN, and a new device row would make new cells and measure everything again */
+		int rc = d->spec->opts.loop ? ior_db_run_device_by_name(db, run_id, d->spec->name, &d->db_id) : IOR_ENOTFOUND;
+		if (rc == IOR_ENOTFOUND)
+			rc = ior_db_device_get(db, host_id, &rec, &d->db_id);
 		if (rc == IOR_OK && d->spec->opts.loop)
 			rc = record_fill(d, db, run_id, summary);
 		for (size_t s = 0; rc == IOR_OK && s < d->info.nschedulers; s++)

@@ -3,6 +3,7 @@
 #ifndef IOR_HARNESS_RUN_DEVICES_H
 #define IOR_HARNESS_RUN_DEVICES_H
 
+#include <limits.h>
 #include <stdint.h>
 
 #include "device/blockdev.h"
@@ -16,9 +17,12 @@ struct ior_run_device {
 	const struct ior_matrix_device *spec;
 	struct ior_loopdev loop;          /* attached when spec->opts.loop is set */
 	struct ior_blockdev info;
-	struct ior_target target;
+	struct ior_target target;         /* its path is open_path: engines open the checked device, never the name again */
 	int64_t db_id;
-	int lock_fd;                      /* exclusive lock: one run per device at a time */
+	int lock_fd;                      /* the device opened once: the lock (one run per device at a time),
+					   * what the write guards check, what open_path names */
+	char path[PATH_MAX];              /* the name the matrix gave (or the scratch /dev/loopN): messages, records */
+	char open_path[64];               /* /proc/PID/fd/lock_fd, valid in this process and its children */
 	int64_t sched_undo_id;            /* journal entry of its first scheduler switch, 0 = none */
 	int64_t file_undo_id;             /* journal entry of a scratch device's backing file */
 	char current[32];                 /* the scheduler the run last set on it, "" before the first */

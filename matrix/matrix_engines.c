@@ -13,6 +13,13 @@
 #define SWEEP_VALUES 64
 #define SWEEP_KEYS 8
 
+/* How many engines max_cells leaves: each engine is a cell on every device and scheduler. */
+struct budget {
+	uint64_t engines, max_cells;
+	size_t ndevices, nsched;
+	const char *file;
+};
+
 static const struct ior_option *row_of(const struct ior_option *rows, const char *key)
 {
 	for (const struct ior_option *r = rows; r && r->name; r++)
@@ -214,8 +221,35 @@ static int expand(struct ior_matrix_engine **v, size_t *n, const struct ior_engi
 	}
 }
 
+/* The section's combinations counted before any is built (each engine costs memory, and 5 keys
+ * of 60 values are 7.8e8 of them): past the engines max_cells leaves, refused at once. */
+static int check_budget(const struct ior_ini_section *s, const struct axis *ax, size_t nax, size_t have,
+			const struct budget *b)
+{
+	uint64_t count = 1;
+	for (size_t a = 0; a < nax; a++) {
+		if (ax[a].n && count > UINT64_MAX / ax[a].n)
+			count = UINT64_MAX;
+		else
+			count *= ax[a].n;
+	}
+	if (count <= b->engines && have <= b->engines - count)
+		return IOR_OK;
+	/* the whole matrix's count, as ior_matrix_check_cells says it, where it does not overflow */
+	uint64_t engines = count > UINT64_MAX - have ? UINT64_MAX : count + have, per = (uint64_t)b->ndevices * b->nsched;
+	uint64_t cells = per && engines > UINT64_MAX / per ? UINT64_MAX : engines * (per ? per : 1);
+	char where[PATH_MAX + 16];
+	return ior_error_set(IOR_EINVALID, "%s: the matrix expands to %s%llu cells (%zu devices x %zu schedulers x %llu "
+			     "engines), more than max_cells = %llu; [engine %s] at %s sweeps %llu combinations, refused "
+			     "before any is built", b->file, cells == UINT64_MAX ? "more than " : "",
+			     (unsigned long long)cells, b->ndevices, b->nsched, (unsigned long long)engines,
+			     (unsigned long long)b->max_cells, s->name, ior_matrix_ini_where(s->file, s->line, where, sizeof(where)),
+			     (unsigned long long)count);
+}
+
 static int build_section(struct ior_matrix_engine **v, size_t *n, const struct defaults *d,
-			 const struct ior_ini_section *s, const struct ior_ini_section *const *seen, size_t nseen)
+			 const struct ior_ini_section *s, const struct ior_ini_section *const *seen, size_t nseen,
+			 const struct budget *b)
 {
 	int rc = ior_matrix_check_name(s);
 	for (size_t i = 0; rc == IOR_OK && i < nseen; i++)
@@ -233,6 +267,8 @@ static int build_section(struct ior_matrix_engine **v, size_t *n, const struct d
 	size_t nax = 0;
 	if (rc == IOR_OK)
 		rc = find_axes(eff, ops, ax, &nax);
+	if (rc == IOR_OK)
+		rc = check_budget(s, ax, nax, *n, b);
 	if (rc == IOR_OK)
 		rc = expand(v, n, ops, s, eff, ax, nax);
 	axes_free(ax, nax);
@@ -322,8 +358,22 @@ void ior_matrix_engines_free(struct ior_matrix_engine *e, size_t n)
 	}
 }
 
+/* "all" counts as one scheduler here; the run checks again with the kernel's own list */
+static size_t scheduler_count(const struct ior_matrix *m)
+{
+	char **scheds = ior_matrix_schedulers_for(m, NULL);
+	size_t nsched = 0;
+	while (scheds && scheds[nsched])
+		nsched++;
+	ior_strv_free(scheds);
+	return nsched ? nsched : 1;
+}
+
 int ior_matrix_build_engines(struct ior_matrix *m, const struct ior_ini *ini)
 {
+	struct budget b = { .max_cells = m->settings.max_cells, .ndevices = m->ndevices, .nsched = scheduler_count(m),
+			    .file = m->file };
+	b.engines = b.max_cells / ((uint64_t)(b.ndevices ? b.ndevices : 1) * b.nsched);
 	struct defaults d;
 	memset(&d, 0, sizeof(d));
 	int rc = IOR_OK;
@@ -350,7 +400,7 @@ int ior_matrix_build_engines(struct ior_matrix *m, const struct ior_ini *ini)
 		const struct ior_ini_section *s = &ini->sections[i];
 		if (strcmp(s->kind, "engine") != 0)
 			continue;
-		if ((rc = build_section(&v, &n, &d, s, seen, nseen)) == IOR_OK)
+		if ((rc = build_section(&v, &n, &d, s, seen, nseen, &b)) == IOR_OK)
 			seen[nseen++] = s;
 	}
 	free(seen);
@@ -372,14 +422,7 @@ int ior_matrix_build_engines(struct ior_matrix *m, const struct ior_ini *ini)
 
 int ior_matrix_check_cells(const struct ior_matrix *m)
 {
-	/* "all" counts as one scheduler here; the run checks again with the kernel's own list */
-	char **scheds = ior_matrix_schedulers_for(m, NULL);
-	size_t nsched = 0;
-	while (scheds && scheds[nsched])
-		nsched++;
-	ior_strv_free(scheds);
-	if (nsched == 0)
-		nsched = 1;
+	size_t nsched = scheduler_count(m);
 	uint64_t cells = (uint64_t)m->ndevices * nsched * m->nengines;
 	if (cells > m->settings.max_cells)
 		return ior_error_set(IOR_EINVALID, "%s: the matrix expands to %llu cells (%zu devices x %zu schedulers x "

@@ -2,14 +2,18 @@
 /* The matrix file's INI tokenizer: sections and "key = value" lines with their file and line, ';' and '#' comments, includes. */
 #include "matrix/matrix_internal.h"
 #include "common/error.h"
+#include "common/trust.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Includes nest at most this deep: deeper is almost surely a cycle through different spellings. */
 #define INCLUDE_DEPTH 16
@@ -172,15 +176,37 @@ const char *ior_matrix_ini_name(struct ior_ini *ini, const char *name)
 
 int ior_matrix_read_file(const char *path, const char *what, char **out)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
 		return ior_error_errno(errno == ENOENT ? IOR_ENOTFOUND : IOR_ERROR, errno, "cannot open %s'%s'", what, path);
+	/* what is read is what is checked: an included file runs its engines as much as the main one */
+	struct stat st;
+	int rc = fstat(fd, &st) ? ior_error_errno(IOR_ERROR, errno, "cannot open %s'%s'", what, path) : IOR_OK;
+	/* a device or a pipe (include = /dev/zero) would be read until memory runs out */
+	if (!rc && !S_ISREG(st.st_mode))
+		rc = ior_error_set(IOR_EINVALID, "cannot read %s'%s': not a regular file", what, path);
+	if (!rc)
+		rc = ior_check_trusted_stat(&st, path, *what ? "matrix" : "included matrix");
+	if (!rc && st.st_size > IOR_MATRIX_MAX_BYTES)
+		rc = ior_error_set(IOR_EINVALID, "cannot read %s'%s': %lld bytes, more than a matrix may have (%d MiB)",
+				   what, path, (long long)st.st_size, IOR_MATRIX_MAX_BYTES >> 20);
+	FILE *f = rc ? NULL : fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return rc ? rc : ior_error_errno(IOR_ERROR, errno, "cannot open %s'%s'", what, path);
+	}
 	size_t len = 0, cap = 4096;
 	char *text = malloc(cap);
 	while (text) {
 		len += fread(text + len, 1, cap - len - 1, f);
 		if (len < cap - 1)
 			break;
+		if (len > IOR_MATRIX_MAX_BYTES) { /* grew after the fstat */
+			free(text);
+			fclose(f);
+			return ior_error_set(IOR_EINVALID, "cannot read %s'%s': more than a matrix may have (%d MiB)", what,
+					     path, IOR_MATRIX_MAX_BYTES >> 20);
+		}
 		char *grown = realloc(text, cap *= 2);
 		if (!grown)
 			free(text);
@@ -228,7 +254,7 @@ static int include_file(struct ior_ini *ini, const char *file, int line, const c
 	char *text = NULL;
 	int rc = ior_matrix_read_file(path, "", &text);
 	if (rc)
-		return ior_error_wrap(IOR_EINVALID, "%s:%d: include", file, line);
+		return ior_error_wrap(rc == IOR_EREFUSED ? rc : IOR_EINVALID, "%s:%d: include", file, line);
 	const char *kept = ior_matrix_ini_name(ini, path);
 	if (!kept) {
 		free(text);

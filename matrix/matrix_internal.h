@@ -46,7 +46,10 @@ int ior_matrix_ini_copy(struct ior_ini *dst, const struct ior_ini *src);
 int ior_matrix_ini_set(struct ior_ini *ini, const char *kind, const char *name, const char *key, const char *value,
 		       const char *file, int line);
 /* The whole file at path as one string (what: "matrix " or "" for messages); a file with a NUL
- * byte is refused, since it would cut the text short. */
+ * byte is refused, since it would cut the text short. As root, a file another user could have
+ * written is refused (common/trust.h, IOR_EREFUSED), checked on the descriptor that is read; so
+ * is anything but a regular file, and one past IOR_MATRIX_MAX_BYTES. */
+#define IOR_MATRIX_MAX_BYTES (16 << 20) /* a matrix file's (and each include's) size at most */
 int ior_matrix_read_file(const char *path, const char *what, char **out);
 /* name kept by the ini (entries and sections point to it), NULL when out of memory. */
 const char *ior_matrix_ini_name(struct ior_ini *ini, const char *name);

@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 #include <ftw.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -250,4 +251,12 @@ int ior_test_ok(int rc)
 	if (rc != IOR_OK)
 		fprintf(stderr, "  status %d: %s\n", rc, ior_error_last());
 	return rc;
+}
+
+int ior_test_as_nobody(const char *script)
+{
+	/* the test directory must be reachable by the other user; it stays root's and not writable by them */
+	chmod(ior_test_tmpdir(), 0755);
+	char *argv[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c", (char *)script, NULL };
+	return ior_test_spawn_to(argv, NULL, NULL, NULL);
 }

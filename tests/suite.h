@@ -63,6 +63,11 @@ int ior_test_count_glob(const char *pattern);
  * to show that a run left none switched. */
 void ior_test_loop_schedulers(char *out, size_t len);
 
+/* Runs a shell script as another user, uid and gid 65534 (nobody) with no groups, through
+ * setpriv: the cross-user cases. Makes the test directory readable by that user. The script's
+ * exit status, or -1. */
+int ior_test_as_nobody(const char *script);
+
 /* The first column of the first row of sql on the database at path (opened read-only), or -1. */
 long long ior_test_query(const char *db_path, const char *sql);
 

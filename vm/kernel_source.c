@@ -3,24 +3,30 @@
 #include "vm/internal.h"
 
 #include "common/error.h"
+#include "common/trust.h"
 #include "engines/spawn.h"
 #include "vm/kernel_build.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Never a shared directory such as /tmp when neither is set (a service, env -i): another user
+ * could plant packages or links there for root to unpack. "" then, refused when a package is asked for. */
 void ior_vm_default_cache(char *out, size_t len)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	if (xdg && *xdg)
 		snprintf(out, len, "%s/ioregress/kernels", xdg);
+	else if (home && *home)
+		snprintf(out, len, "%s/.cache/ioregress/kernels", home);
 	else
-		snprintf(out, len, "%s/.cache/ioregress/kernels", home && *home ? home : "/tmp");
+		snprintf(out, len, "%s", "");
 }
 
 static bool is_dir(const char *p)
@@ -84,6 +90,15 @@ int ior_vm_run_tool(const char *const *argv, const char *dir, const char *what)
 	return rc;
 }
 
+/* An entry of the cache by lstat: ENOENT is IOR_ENOTFOUND; anything else must be ours, never a link. */
+static int cache_entry(const char *path, bool want_dir, const char *what)
+{
+	struct stat st;
+	if (lstat(path, &st))
+		return errno == ENOENT ? IOR_ENOTFOUND : ior_error_errno(IOR_ERROR, errno, "cannot check %s '%s'", what, path);
+	return ior_check_private_entry(&st, want_dir, path, what);
+}
+
 /* NAME_VERSION_ARCH.deb in dir (apt-get download's name, ':' as %3a), into deb and version. */
 static int find_deb(const char *dir, const char *name, char *deb, size_t len, char *version, size_t vlen)
 {
@@ -98,6 +113,8 @@ static int find_deb(const char *dir, const char *name, char *deb, size_t len, ch
 		if (strncmp(n, name, nl) || n[nl] != '_' || l < 4 || strcmp(n + l - 4, ".deb"))
 			continue;
 		snprintf(deb, len, "%s/%s", dir, n);
+		if ((rc = cache_entry(deb, false, "kernel package")))
+			break; /* a package another user could have put there is refused, not skipped */
 		const char *v = n + nl + 1, *end = strrchr(v, '_');
 		snprintf(version, vlen, "%.*s", (int)((end ? end : n + l - 4) - v), v);
 		char *pct = strstr(version, "%3a");
@@ -130,9 +147,15 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 	char tree[PATH_MAX], done[PATH_MAX], deb[PATH_MAX];
 	snprintf(tree, sizeof(tree), "%s/%s", cache, name);
 	snprintf(done, sizeof(done), "%s/%s.unpacked", cache, name);
+	if (!*cache)
+		return ior_error_set(IOR_EINVALID, "no kernel cache for '%s': neither XDG_CACHE_HOME nor HOME is set "
+				     "(give --cache-dir DIR)", name);
 	int rc = ior_vm_mkdir_p(cache);
-	if (!rc && find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version)) == IOR_ENOTFOUND &&
-	    !(rc = ior_vm_package_check(name)) && (ior_vm_package_announce(name), true))
+	if (!rc)
+		rc = ior_check_private_dir(cache, "kernel cache");
+	if (!rc)
+		rc = find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version));
+	if (rc == IOR_ENOTFOUND && !(rc = ior_vm_package_check(name)) && (ior_vm_package_announce(name), true))
 		rc = ior_vm_run_tool((const char *const[]){ "apt-get", "download", "-q", name, NULL }, cache, "apt-get download");
 	if (!rc)
 		rc = find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version));
@@ -140,13 +163,19 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 		rc = ior_error_set(IOR_ENOTFOUND, "apt-get download '%s' left no .deb in '%s'", name, cache);
 	snprintf(k->modules, sizeof(k->modules), "%s/lib/modules", tree);
 	/* unpacked and indexed once; the marker is written last so an interrupted unpack is redone */
-	if (!rc && !is_file(done)) {
-		if (!(rc = ior_vm_run_tool((const char *const[]){ "dpkg-deb", "-x", deb, tree, NULL }, NULL, "dpkg-deb -x")) &&
+	int have = rc ? IOR_OK : cache_entry(done, false, "kernel cache marker");
+	if (!rc && have == IOR_ENOTFOUND) {
+		rc = cache_entry(tree, true, "kernel tree");
+		if (rc == IOR_ENOTFOUND)
+			rc = mkdir(tree, 0755) ? ior_error_errno(IOR_ERROR, errno, "cannot create '%s'", tree) : IOR_OK;
+		if (!rc && !(rc = ior_vm_run_tool((const char *const[]){ "dpkg-deb", "-x", deb, tree, NULL }, NULL, "dpkg-deb -x")) &&
 		    !(rc = only_release(k->modules, k->release, sizeof(k->release))))
 			rc = ior_vm_run_tool((const char *const[]){ "depmod", "-b", tree, k->release, NULL }, NULL, "depmod");
-		FILE *f = rc ? NULL : fopen(done, "w");
-		if (f)
-			fclose(f);
+		int fd = rc ? -1 : open(done, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			close(fd);
+	} else if (!rc) {
+		rc = have ? have : cache_entry(tree, true, "kernel tree");
 	}
 	if (!rc)
 		rc = only_release(k->modules, k->release, sizeof(k->release));

@@ -52,7 +52,8 @@ int ior_vm_package_release(const char *package, char *release, size_t len);
 int ior_vm_package_check(const char *name);
 /* "vm: downloading 'NAME' VERSION (26.4 MB) with apt-get download" on stderr, size from apt-cache. */
 void ior_vm_package_announce(const char *name);
-/* $XDG_CACHE_HOME/ioregress/kernels, or ~/.cache/ioregress/kernels. */
+/* $XDG_CACHE_HOME/ioregress/kernels, or ~/.cache/ioregress/kernels; "" when neither is set (never a
+ * shared directory). The cache and its entries must be the caller's or root's (common/trust.h). */
 void ior_vm_default_cache(char *out, size_t len);
 
 /* What goes into a guest besides the kernel's modules. */
