@@ -3,6 +3,7 @@
 #include "harness/recover.h"
 #include "common/error.h"
 #include "device/blockdev.h"
+#include "device/loopdev.h"
 #include "db/db.h"
 #include "device/scheduler.h"
 #include "kernel/info.h"
@@ -11,6 +12,7 @@
 #include <fcntl.h>
 #include <linux/loop.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -25,6 +27,17 @@ bool ior_run_owner_alive(int pid, const char *boot_id)
 	if (!boot_id || strcmp(boot_id, now) != 0 || pid <= 0)
 		return false; /* another boot: that process is gone whatever its number */
 	return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+/* A loop device with nothing attached: a killed run's scratch device detaches itself (autoclear) and
+ * gets a new diskseq when it is next attached, yet keeps the scheduler the run gave it; nobody uses
+ * it, so that scheduler is still the run's to restore. An attached one with another diskseq is not. */
+static bool unbound_loop(const char *target)
+{
+	const char *base = strrchr(target, '/');
+	char backing[4096];
+	return !strncmp(base ? base + 1 : target, "loop", 4) && strncmp(base ? base + 1 : target, "loop-", 5) &&
+	       ior_loopdev_backing_file(target, backing, sizeof(backing)) == IOR_ENOTFOUND;
 }
 
 static int undo_scheduler(const struct ior_db_undo *u, bool same_boot, FILE *out)
@@ -42,7 +55,7 @@ static int undo_scheduler(const struct ior_db_undo *u, bool same_boot, FILE *out
 	unsigned long long seq = 0;
 	int fields = sscanf(u->original ? u->original : "", "%31s diskseq=%llu", name, &seq);
 	uint64_t now = ior_blockdev_diskseq(u->target);
-	if (fields == 2 && seq && now != seq) {
+	if (fields == 2 && seq && now != seq && !unbound_loop(u->target)) {
 		fprintf(out, "scheduler of '%s': left alone, it is another device now (diskseq %llu, the run's was %llu)\n",
 			u->target, (unsigned long long)now, seq);
 		return IOR_OK;

@@ -66,7 +66,8 @@ static void verdict_lines(struct ior_answer_lines *out, const struct ior_report 
 	}
 }
 
-/* One kernel: the answer is each device's schedulers (the best-scheduler verdict, model_best.c). */
+/* One kernel: the answer is each device's schedulers (the best-scheduler verdict, model_best.c); a
+ * device with one scheduler has none to compare, and with none on any device there is no line. */
 static void one_kernel(struct ior_answer_lines *out, const struct ior_report *r, const char *kernel)
 {
 	char *line = out->line[out->n++];
@@ -87,8 +88,8 @@ static void one_kernel(struct ior_answer_lines *out, const struct ior_report *r,
 				snprintf(words, sizeof(words), "%s is best", best);
 			else
 				ior_render_best_words(words, sizeof(words), dev);
-			if (!*words)
-				snprintf(words, sizeof(words), "one scheduler");
+			if (!*words)  /* one scheduler on this device: nothing to tell apart, nothing to answer */
+				continue;
 			char *see = strstr(words, " (see compare");  /* the pointer to compare stays in the table's line */
 			if (see)
 				*see = '\0';
@@ -97,6 +98,8 @@ static void one_kernel(struct ior_answer_lines *out, const struct ior_report *r,
 	}
 	if (at > 0 && (size_t)at < len && line[at - 1] == ';')
 		line[at - 1] = '\0';
+	else if (at > 0 && (size_t)at < len && line[at - 1] == ':')  /* no device had schedulers to compare */
+		out->n--;
 }
 
 void ior_render_kernel_answer(struct ior_answer_lines *out, const struct ior_report *r)

@@ -476,8 +476,21 @@ static void test_warmup_stored_marked_and_not_judged(void)
 		CU_ASSERT_NOT_EQUAL(c->verdict, IOR_VERDICT_REGRESSION);
 	}
 	CU_ASSERT_EQUAL(r->regressions, 0);
-	for (size_t i = 0; i < r->nalerts; i++)  /* the 100x-slow warm-ups are no trend of the copy */
-		CU_ASSERT_EQUAL(r->alerts[i].trend.kind, IOR_TREND_NONE);
+	/* the 100x-slow warm-ups are no trend of the copy: its cells trend exactly as the original's,
+	 * whose measured values it shares (a loaded machine can give those a trend of their own) */
+	for (size_t i = 0; i < r->nalerts; i++) {
+		const struct ior_alert *a = &r->alerts[i];
+		if (!a->scheduler || strcmp(a->kernel, "0.0-copy"))
+			continue;
+		enum ior_trend_kind original = IOR_TREND_NONE;
+		for (size_t j = 0; j < r->nalerts; j++) {
+			const struct ior_alert *b = &r->alerts[j];
+			if (b->scheduler && !strcmp(b->kernel, kernel) && !strcmp(b->engine, a->engine) &&
+			    !strcmp(b->scheduler, a->scheduler))
+				original = b->trend.kind;
+		}
+		CU_ASSERT_EQUAL(a->trend.kind, original);
+	}
 	for (size_t g = 0; g < r->rt->ngroups; g++)
 		for (size_t c = 0; c < r->rt->groups[g].ncells; c++)
 			CU_ASSERT_EQUAL(r->rt->groups[g].cells[c].n, 3);
