@@ -80,8 +80,8 @@ static void test_build_record_and_reuse(void)
 	char cfg[2048];
 	snprintf(cfg, sizeof(cfg), "%s/build/.config", build_dir);
 	char *text = ior_test_read_file(cfg, NULL);
-	CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "CONFIG_BASE_tinyconfig=y"));
-	CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "CONFIG_VIRTIO_BLK=y"));
+	CU_ASSERT_TRUE(text && strstr(text, "CONFIG_BASE_tinyconfig=y"));
+	CU_ASSERT_TRUE(text && strstr(text, "CONFIG_VIRTIO_BLK=y"));
 	free(text);
 
 	/* the same commit and config again: reused, nothing made */

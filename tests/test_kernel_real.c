@@ -89,9 +89,9 @@ static void test_build(void)
 	free(text);
 	/* the guest's options took: virtio built in, kyber and bfq as modules installed */
 	char *cfg = ior_test_read_file(config, NULL);
-	CU_ASSERT_PTR_NOT_NULL(cfg && strstr(cfg, "CONFIG_VIRTIO_BLK=y"));
-	CU_ASSERT_PTR_NOT_NULL(cfg && strstr(cfg, "CONFIG_IOSCHED_BFQ=m"));
-	CU_ASSERT_PTR_NOT_NULL(cfg && strstr(cfg, "CONFIG_64BIT=y"));
+	CU_ASSERT_TRUE(cfg && strstr(cfg, "CONFIG_VIRTIO_BLK=y"));
+	CU_ASSERT_TRUE(cfg && strstr(cfg, "CONFIG_IOSCHED_BFQ=m"));
+	CU_ASSERT_TRUE(cfg && strstr(cfg, "CONFIG_64BIT=y"));
 	free(cfg);
 	char mods[4200];
 	snprintf(mods, sizeof(mods), "%s/kernel/block/bfq.ko", strchr(spec, ':') + 1);
