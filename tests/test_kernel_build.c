@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static char tree[1024], build_dir[1024], out[8192], err[8192];
 
@@ -147,6 +148,18 @@ static void test_bad_arguments(void)
 	char *notree[] = { "kernel", "build", "--tree", (char *)ior_test_tmpdir(), NULL };
 	CU_ASSERT_EQUAL(ior_test_ioregress(notree, out, sizeof(out), err, sizeof(err)), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "is no kernel tree"));
+	/* neither XDG_CACHE_HOME nor HOME (a service, env -i): no default build directory, never one at / */
+	char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL, *xdg = getenv("XDG_CACHE_HOME") ? strdup(getenv("XDG_CACHE_HOME")) : NULL;
+	unsetenv("HOME"), unsetenv("XDG_CACHE_HOME");
+	char *nohome[] = { "kernel", "build", "--tree", tree, NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(nohome, out, sizeof(out), err, sizeof(err)), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "give --build-dir DIR"));
+	CU_ASSERT_NOT_EQUAL(access("/builds", F_OK), 0);
+	if (home)
+		setenv("HOME", home, 1);
+	if (xdg)
+		setenv("XDG_CACHE_HOME", xdg, 1);
+	free(home), free(xdg);
 	char *nofrag[] = { "kernel", "build", "--tree", tree, "--fragment", "/nonexistent.config", NULL };
 	CU_ASSERT_NOT_EQUAL(ior_test_ioregress(nofrag, out, sizeof(out), err, sizeof(err)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--fragment '/nonexistent.config' does not exist"));

@@ -79,6 +79,10 @@ void ior_kbuild_default_out(char *out, size_t len, const char *tree)
 {
 	char dir[PATH_MAX], hash[65] = "";
 	ior_vm_default_cache(dir, sizeof(dir));
+	if (!*dir) {  /* neither XDG_CACHE_HOME nor HOME: no default, never a shared or root directory */
+		*out = '\0';
+		return;
+	}
 	char *k = strrchr(dir, '/'); /* …/ioregress/kernels -> …/ioregress/builds */
 	if (k)
 		*k = '\0';
@@ -366,6 +370,9 @@ int ior_kernel_build(struct ior_kbuild *b, const struct ior_kbuild_opts *o)
 			snprintf(out, sizeof(out), "%s", o->out);
 		else
 			ior_kbuild_default_out(out, sizeof(out), c->tree);
+		if (!*out)
+			rc = ior_error_set(IOR_EINVALID, "no build directory for '%s': neither XDG_CACHE_HOME nor HOME is "
+					   "set (give --build-dir DIR)", c->tree);
 		snprintf(c->build, sizeof(c->build), "%s/build", out);
 		snprintf(c->log, sizeof(c->log), "%s/build.log", out);
 		snprintf(c->obj, sizeof(c->obj), "O=%s", c->build);
@@ -375,7 +382,8 @@ int ior_kernel_build(struct ior_kbuild *b, const struct ior_kbuild_opts *o)
 		if (b->ccache)
 			snprintf(c->cc, sizeof(c->cc), "CC=ccache gcc");
 		snprintf(b->log, sizeof(b->log), "%s", c->log);
-		rc = ior_vm_mkdir_p(c->build);
+		if (!rc)
+			rc = ior_vm_mkdir_p(c->build);
 	}
 	if (!rc) {
 		snprintf(lock, sizeof(lock), "%s/lock", out);

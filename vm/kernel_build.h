@@ -51,7 +51,8 @@ struct ior_kbuild {
  * Builds into one out directory are serialized by a lock on it. */
 int ior_kernel_build(struct ior_kbuild *b, const struct ior_kbuild_opts *o);
 
-/* The out directory for tree when none is given: ~/.cache/ioregress/builds/NAME-HASH. */
+/* The out directory for tree when none is given: ~/.cache/ioregress/builds/NAME-HASH; "" when
+ * neither XDG_CACHE_HOME nor HOME is set (never a shared directory). */
 void ior_kbuild_default_out(char *out, size_t len, const char *tree);
 
 /* Writes b's record (build.info) into dir, and reads one back: what vm run stores with a boot. */
