@@ -160,6 +160,16 @@ static void test_bad_arguments(void)
 	if (xdg)
 		setenv("XDG_CACHE_HOME", xdg, 1);
 	free(home), free(xdg);
+	/* a build directory another user owns could hold their links and images: refused */
+	if (geteuid() == 0) {
+		char theirs[1200];
+		snprintf(theirs, sizeof(theirs), "%s/theirs", ior_test_tmpdir());
+		CU_ASSERT_EQUAL_FATAL(mkdir(theirs, 0755), 0);
+		CU_ASSERT_EQUAL_FATAL(chown(theirs, 65534, 65534), 0);
+		char *foreign[] = { "kernel", "build", "--tree", tree, "--build-dir", theirs, NULL };
+		CU_ASSERT_NOT_EQUAL(ior_test_ioregress(foreign, out, sizeof(out), err, sizeof(err)), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "kernel build directory"));
+	}
 	char *nofrag[] = { "kernel", "build", "--tree", tree, "--fragment", "/nonexistent.config", NULL };
 	CU_ASSERT_NOT_EQUAL(ior_test_ioregress(nofrag, out, sizeof(out), err, sizeof(err)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--fragment '/nonexistent.config' does not exist"));

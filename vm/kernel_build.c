@@ -3,6 +3,7 @@
 #include "vm/kernel_build.h"
 
 #include "common/error.h"
+#include "common/trust.h"
 #include "engines/spawn.h"
 #include "kernel/info.h"
 #include "vm/internal.h"
@@ -384,6 +385,11 @@ int ior_kernel_build(struct ior_kbuild *b, const struct ior_kbuild_opts *o)
 		snprintf(b->log, sizeof(b->log), "%s", c->log);
 		if (!rc)
 			rc = ior_vm_mkdir_p(c->build);
+		/* the build directory holds the image and modules root boots, and build.log, build.info and
+		 * lock are written by name: held to the kernel cache's rule, so nobody else can plant a
+		 * link there or swap what was built */
+		if (!rc)
+			rc = ior_check_private_dir(c->build, "kernel build directory");
 	}
 	if (!rc) {
 		snprintf(lock, sizeof(lock), "%s/lock", out);
