@@ -260,3 +260,15 @@ int ior_test_as_nobody(const char *script)
 	char *argv[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c", (char *)script, NULL };
 	return ior_test_spawn_to(argv, NULL, NULL, NULL);
 }
+
+pid_t ior_test_start(char *const argv[])
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	pid_t pid = -1;
+	if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) != 0)
+		pid = -1;
+	posix_spawn_file_actions_destroy(&fa);
+	return pid;
+}

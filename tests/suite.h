@@ -5,6 +5,7 @@
 
 #include <CUnit/CUnit.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct ior_test {
 	const char *name;
@@ -43,6 +44,9 @@ const char *ior_test_path(const char *name);
 int ior_test_spawn(char *const argv[], const char *input);
 /* The same with stdout and stderr into the files out and err (NULL: discarded). */
 int ior_test_spawn_to(char *const argv[], const char *input, const char *out, const char *err);
+/* Starts argv[0] (a path) in the background, stdout discarded and stderr kept, for a test that
+ * signals or watches it; the child's pid, or -1 when it could not start. The caller reaps it. */
+pid_t ior_test_start(char *const argv[]);
 
 /* A whole file, NUL-terminated (the caller frees it), its length in *len (len may be NULL);
  * NULL when it cannot be read. */

@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
 
 static char outer[64], inner[64], inner2[64], mnt[4096];
 static bool frozen, mounted;
@@ -112,12 +110,8 @@ static int run_frozen(const char *db, const char *name, const char *text, const 
 	frozen = true;
 	const char *bin = getenv("IOR_BINARY");
 	char *argv[] = { (char *)bin, "--db", (char *)db, "--quiet", "run", (char *)matrix, allow, NULL };
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	pid_t pid;
-	CU_ASSERT_EQUAL_FATAL(posix_spawn(&pid, bin, &fa, NULL, argv, environ), 0);
-	posix_spawn_file_actions_destroy(&fa);
+	pid_t pid = ior_test_start(argv);
+	CU_ASSERT_FATAL(pid > 0);
 	long long finished = 0;
 	for (int i = 0; i < 600 && finished != 1; i++) {
 		usleep(100000);

@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
 
 #define K61 "linux-image-6.1.0-47-cloud-amd64"
 #define K612 "linux-image-6.12.113+deb12-cloud-amd64-unsigned"
@@ -234,12 +232,8 @@ static void test_sigint_cleans_up(void)
 	const char *bin = getenv("IOR_BINARY");
 	char *argv[] = { (char *)bin, "--db", (char *)db, "vm", "run", "--cache-dir", cache, "--accel", "tcg",
 			 "--matrix", (char *)stall, K61, NULL };
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	pid_t pid;
-	CU_ASSERT_EQUAL_FATAL(posix_spawn(&pid, bin, &fa, NULL, argv, environ), 0);
-	posix_spawn_file_actions_destroy(&fa);
+	pid_t pid = ior_test_start(argv);
+	CU_ASSERT_FATAL(pid > 0);
 	/* wait for qemu, then for the guest to be well inside its run */
 	for (int i = 0; i < 600 && count_qemus() == 0; i++)
 		usleep(100000);
