@@ -207,8 +207,6 @@ int ior_db_sample_at(struct ior_db *db, int64_t cell_id, int rep, bool *exists, 
 /* The highest round stored in the run of cell_id (0: none): a device's rounds, and a resumed
  * run's, are numbered after it, so one round number never spans two devices or two sessions. */
 int ior_db_round_base(struct ior_db *db, int64_t cell_id, int64_t *base);
-/* Stores the round a repetition was measured in. */
-int ior_db_sample_set_round(struct ior_db *db, int64_t cell_id, int rep, int64_t round);
 /* A cell's measured (not warm-up) samples in repetition order with their rounds (0: none). */
 struct ior_db_rounds {
 	int64_t run_id;

@@ -250,6 +250,10 @@ int ior_db_sample_add(struct ior_db *db, int64_t cell_id, int rep, const struct 
 	bind_real_or_null(st, 19, s->has_clat, s->clat_mean_us);
 	ior_db_bind_text(st, 20, s->fill);
 	sqlite3_bind_int(st, 21, s->warmup);
+	if (s->round > 0)
+		sqlite3_bind_int64(st, 22, s->round);
+	else
+		sqlite3_bind_null(st, 22);
 	return ior_db_step_done(db, st, "cannot add sample to");
 }
 

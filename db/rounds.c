@@ -22,20 +22,6 @@ int ior_db_round_base(struct ior_db *db, int64_t cell_id, int64_t *base)
 	return rc == SQLITE_ROW ? IOR_OK : ior_db_fail(db, "cannot read the rounds of");
 }
 
-int ior_db_sample_set_round(struct ior_db *db, int64_t cell_id, int rep, int64_t round)
-{
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ior_db_handle(db), "UPDATE samples SET round = ?3 WHERE cell_id = ?1 AND rep = ?2", -1, &st,
-			       NULL) != SQLITE_OK)
-		return ior_db_fail(db, "cannot store a round in");
-	sqlite3_bind_int64(st, 1, cell_id);
-	sqlite3_bind_int(st, 2, rep);
-	sqlite3_bind_int64(st, 3, round);
-	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? IOR_OK : ior_db_fail(db, "cannot store a round in");
-}
-
 int ior_db_cell_rounds(struct ior_db *db, int64_t cell_id, struct ior_db_rounds *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -49,6 +49,7 @@ struct ior_sample {
 	double clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us;
 	const char *fill;        /* the data the measured device held; NULL: the target's fill */
 	bool warmup;             /* set by the run, not the engine: a warm-up repetition (matrix warmup = N) */
+	int64_t round;           /* set by the run: its round under interleaved or random order; 0 none (stored NULL) */
 	char detail[256];        /* engine-specific facts worth keeping (tool version, loop stack, ...) */
 };
 

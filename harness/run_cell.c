@@ -391,10 +391,9 @@ static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev,
 	if (!sample.fill)
 		sample.fill = dev->target.fill;
 	sample.warmup = warmup;
-	if ((rc = ior_db_sample_add(r->db, c->cell_id, rep, &sample)) != 0)
-		return rc;
 	/* interleaved or random order: repetition rep of every cell of the device is round rep */
-	if (r->round_base >= 0 && (rc = ior_db_sample_set_round(r->db, c->cell_id, rep, r->round_base + rep)) != 0)
+	sample.round = r->round_base >= 0 ? r->round_base + rep : 0;
+	if ((rc = ior_db_sample_add(r->db, c->cell_id, rep, &sample)) != 0)
 		return rc;
 	commit_to_host(r);
 	if (!warmup)

@@ -60,6 +60,8 @@ static void test_seed_loop_answers_its_comparisons(void)
 					errors, sizeof(errors));
 	CU_ASSERT_EQUAL_FATAL(status, 0);
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM samples"), 20);
+	/* interleaved: each repetition stored with its round, so the comparisons pair by round */
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM samples WHERE round IS NOT NULL"), 20);
 	CU_ASSERT_EQUAL(ior_test_ioregress((char *[]){ "--db", db, "report", NULL }, output, sizeof(output), errors,
 					   sizeof(errors)), 0);
 	/* both questions come first, each with a sentence and its verdict row on 5 against 5 samples */
@@ -69,6 +71,7 @@ static void test_seed_loop_answers_its_comparisons(void)
 	CU_ASSERT_TRUE(says("seed-loop.ini:"));
 	CU_ASSERT_PTR_NULL(strstr(output, "no answer: no cell was measured on both"));
 	CU_ASSERT_TRUE(says("value         5   5"));
+	CU_ASSERT_TRUE(says("paired by round (5 rounds of one run)"));
 	/* the same answer as compare gives for the question */
 	char report[sizeof(output)];
 	snprintf(report, sizeof(report), "%s", output);
