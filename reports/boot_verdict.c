@@ -48,6 +48,9 @@ void ior_boot_noise_text(char *buf, size_t len, const struct ior_boot_evidence *
 	if (isnan(ev->noise) || isinf(ev->smallest))
 		snprintf(buf, len, "%s: the noise between boots cannot be measured with fewer than 2 boots (rounds) of "
 			 "each kernel; boot each 3 times or more (--boots 3, or --boots auto)", boots);
+	else if (ev->smallest > 1)   /* t's tails at 1-2 degrees of freedom: say so, not "below 23868361%" */
+		snprintf(buf, len, "noise %.0f%% between boots: not even a doubling or halving can be told at %s (%zu and "
+			 "%zu samples); boot more", ev->noise * 100, boots, ev->samples_a, ev->samples_b);
 	else
 		snprintf(buf, len, "noise %.0f%% between boots: changes below %.0f%% cannot be told (%s, %zu and %zu "
 			 "samples)", ev->noise * 100, ev->smallest * 100, boots, ev->samples_a, ev->samples_b);
