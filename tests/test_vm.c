@@ -127,12 +127,13 @@ static void test_two_debian_kernels_merged(void)
 			      "b.started_at)"), 2);
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE r.status = 'complete' "
 			      "AND k.release IN ('" R61 "', '" R612 "')"), 4);
+	/* three schedulers offered in each of a kernel's two runs (boots) */
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM scheduler_offers o JOIN runs r ON r.id = o.run_id JOIN kernels k ON "
 			      "k.id = r.kernel_id WHERE k.release = '" R61 "' AND ((o.scheduler = 'mq-deadline' AND "
-			      "o.module_state = 'built-in') OR (o.scheduler IN ('kyber', 'bfq') AND o.module_state = 'loaded'))"), 3);
+			      "o.module_state = 'built-in') OR (o.scheduler IN ('kyber', 'bfq') AND o.module_state = 'loaded'))"), 6);
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM scheduler_offers o JOIN runs r ON r.id = o.run_id JOIN kernels k ON "
 			      "k.id = r.kernel_id WHERE k.release = '" R612 "' AND o.scheduler IN ('mq-deadline', 'kyber', 'bfq') "
-			      "AND o.module_state = 'loaded'"), 3);
+			      "AND o.module_state = 'loaded'"), 6);
 	/* every cell of every run measured, 2 repetitions each: 4 schedulers x 1 engine x 2 kernels x 2 boots */
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells WHERE status = 'ok'"), 16);
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells c WHERE (SELECT count(*) FROM samples s WHERE s.cell_id = c.id) = 2"), 16);
