@@ -5,6 +5,10 @@
 # the results disk and the merge. Target: <= 5 s per kernel. Each kernel gets RUNS pairs of
 # (bare boot, full run), alternated, and the medians are printed. Not a test. From the source tree:
 #   bench/vm.sh [BUILD_DIR]      env: RUNS=3 ACCEL=tcg CACHE=~/.cache/ioregress/kernels KERNELS="..."
+# AUTO=1 measures instead what --boots auto decides: the first two KERNELS (AUTO_KERNELS to choose)
+# booted in rounds with vm.ini until every cell is decided or MAX_BOOTS (default 8) rounds, then the
+# share of cells decided, the rounds taken and the undecided cells with their noise between boots
+# (target: >= 80% decided within 8 boots a kernel). Wrap it in flock /tmp/ior-root-tests.lock.
 # ACCEL=tcg by default: with auto, a vm run first spends up to 10 s on a KVM probe boot where KVM
 # does not work (as on this project's machines); that is per vm run, not per kernel, and printed apart.
 set -euo pipefail
@@ -39,6 +43,23 @@ one() {
 $(q "$db" "SELECT printf('%.2f', total_s) FROM vm_boots LIMIT 1") $(printf '%.2f' "$m") \
 $(q "$db" "SELECT outcome FROM vm_boots LIMIT 1")"
 }
+
+if [ "${AUTO:-0}" = 1 ]; then
+	read -r -a two <<<"${AUTO_KERNELS:-$kernels}"
+	db=$work/auto.db
+	t0=$(now)
+	"$bin" --db "$db" vm run --accel "$accel" --cache-dir "$cache" --matrix "$matrix" --boots auto \
+		--max-boots "${MAX_BOOTS:-8}" "${two[0]}" "${two[1]}" >"$work/auto.out" 2>"$work/auto.err" || true
+	t1=$(now)
+	cat "$work/auto.out"
+	grep '^vm: after round' "$work/auto.err" || true
+	echo "load $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}') s in all;" \
+		"boots: $(q "$db" "SELECT group_concat(n, ' ') FROM (SELECT outcome || ' ' || count(*) AS n FROM vm_boots GROUP BY outcome)")"
+	share=$(sed -n 's/^vm run --boots auto: .*: \([0-9]*\) of \([0-9]*\) cells decided.*/\1 \2/p' "$work/auto.out")
+	read -r dec all <<<"${share:-0 0}"
+	awk -v d="$dec" -v a="$all" 'BEGIN {s = a ? 100 * d / a : 0; printf "decided %d of %d cells (%.0f%%): %s\n", d, a, s, s >= 80 ? "meets" : "misses"}'
+	exit 0
+fi
 
 for k in $kernels; do   # fetch and unpack outside the timing
 	"$bin" --quiet --db "$work/warm.db" vm run --accel "$accel" --cache-dir "$cache" --boot-only "$k" >/dev/null 2>&1 || true

@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "common/stop.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -482,17 +483,44 @@ static int unjudge(struct run *r, const size_t *nodes, size_t n, const char *why
 	return IOR_OK;
 }
 
+/* The rounds end was measured in and its samples. */
+static int end_count(struct run *r, const char *end, size_t *rounds, size_t *samples)
+{
+	struct ior_bisect_rounds rd;
+	if (ior_bisect_samples_count(r->d->db, r->d->id, end, samples) ||
+	    ior_bisect_rounds_get(r->d->db, r->d->id, &end, 1, 1, &rd))
+		return IOR_ERROR;
+	*rounds = rd.n;
+	ior_bisect_rounds_free(&rd);
+	return IOR_OK;
+}
+
+/* What the ends' evidence was, per side: samples and rounds (with a measure that boots, boots: one
+ * a round, each boot's median one observation), and the smallest change findable at the cap. */
+static int ends_evidence(struct run *r, char *buf, size_t len)
+{
+	size_t gr = 0, gs = 0, br = 0, bs = 0;
+	if (end_count(r, r->good_ids[0], &gr, &gs) || end_count(r, r->bad_id, &br, &bs))
+		return IOR_ERROR;
+	const char *unit = r->d->m->per_boot ? "boots" : "rounds";
+	snprintf(buf, len, "%zu samples of the good end in %zu %s and %zu of the bad end in %zu %s%s; the smallest change "
+		 "findable at --cap %zu is %.1f%%", gs, gr, unit, bs, br, unit,
+		 r->d->m->per_boot ? " (one boot of each per round, each boot's median one observation)" : "", r->d->o.cap,
+		 expm1(r->cal.smallest) * 100);
+	return IOR_OK;
+}
+
 static int finish(struct run *r, struct ior_bisect_result *res, const struct ior_bisect_left *left, size_t culprit,
 		  const char *why)
 {
 	struct ior_bisect_driver *d = r->d;
-	char *text = NULL, full[3072];
+	char *text = NULL, full[3072], ends[512];
 	/* every answer says how noisy and how drifting the machine was, and a range what to do next */
 	struct ior_bisect_counts n;
-	if (ior_bisect_counts_get(d->db, d->id, &n))
+	if (ior_bisect_counts_get(d->db, d->id, &n) || ends_evidence(r, ends, sizeof(ends)))
 		return IOR_ERROR;
-	snprintf(full, sizeof(full), "%s; the ends: noise %.1f%%, drift %.1f%% over %zu rounds, %zu samples in all%s", why,
-		 r->cal.noise * 100, r->cal.drift * 100, r->cal.rounds, n.samples,
+	snprintf(full, sizeof(full), "%s; the ends: noise %.1f%%, drift %.1f%% over %zu rounds, %s, %zu samples in all%s",
+		 why, r->cal.noise * 100, r->cal.drift * 100, r->cal.rounds, ends, n.samples,
 		 res->end == IOR_BISECT_FOUND ? ""
 					      : "; next: test the commits listed by hand, or run again with a larger --cap "
 						"(rounds per commit) when the machine is quieter");
@@ -614,7 +642,7 @@ int ior_bisect_drive(struct ior_bisect_driver *d, struct ior_bisect_result *res)
 	d->id = b.id;
 	d->o.higher_is_better = b.higher_is_better;
 	struct run r = { .d = d };
-	char **given = NULL, reason[1024];
+	char **given = NULL, reason[1536];
 	size_t ngiven = 0;
 	int rc = split_ids(b.good, &given, &ngiven);
 	if (!rc)
@@ -628,9 +656,16 @@ int ior_bisect_drive(struct ior_bisect_driver *d, struct ior_bisect_result *res)
 		rc = ior_bisect_mark_set(d->db, d->id, r.good_ids[0], IOR_MARK_GOOD, "the good end");
 	if (!rc)
 		rc = calibrate(&r, &refused, reason, sizeof(reason));
+	if (!rc && refused && r.cal.rounds >= 2) {   /* the refusal names the evidence per side too */
+		char ends[512];
+		rc = ends_evidence(&r, ends, sizeof(ends));
+		size_t at = strlen(reason);
+		if (!rc)
+			snprintf(reason + at, sizeof(reason) - at, "; %s", ends);
+	}
 	if (!rc && refused) {
 		res->end = IOR_BISECT_REFUSED;
-		char text[1200];
+		char text[1600];
 		snprintf(text, sizeof(text), "refused: %s\n", reason);   /* the reason itself never starts "refused:" */
 		say(&r, "%s", text);
 		rc = ior_bisect_set_status(d->db, d->id, "refused", text);
@@ -639,7 +674,7 @@ int ior_bisect_drive(struct ior_bisect_driver *d, struct ior_bisect_result *res)
 	} else if (!rc) {
 		bool again = !strcmp(b.status, "refused");   /* run again after a refusal, e.g. with a larger --cap */
 		if (!strcmp(b.status, "started") || again) {
-			char text[1200];
+			char text[1600];
 			snprintf(text, sizeof(text), "%s%s", again ? "recalibrated after the refusal, on every round of the ends so "
 						       "far and the --cap given now: " : "", reason);
 			say(&r, "calibrated: %s\n", text);

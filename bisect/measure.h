@@ -3,6 +3,7 @@
 #ifndef IOR_BISECT_MEASURE_H
 #define IOR_BISECT_MEASURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,9 @@ struct ior_bisect_measure {
 	/* One measurement of a built candidate: its samples appended to *x (grown with realloc). */
 	int (*measure)(struct ior_bisect_measure *m, const char *id, double **x, size_t *n, enum ior_step_outcome *out);
 	void (*free)(struct ior_bisect_measure *m);
+	/* Each measurement is one boot under qemu (packaged kernels, kernel trees): the answers count
+	 * rounds as boots, whose medians are the judge's observations. */
+	bool per_boot;
 };
 
 struct ior_bisect_commands {

@@ -146,7 +146,7 @@ int ior_bisect_measure_kernel(struct ior_bisect_measure **out, struct ior_db *db
 	m->db = db;
 	m->bisect = bisect;
 	m->kb = *kb;
-	m->base = (struct ior_bisect_measure){ .build = build, .measure = measure, .free = measure_free };
+	m->base = (struct ior_bisect_measure){ .build = build, .measure = measure, .free = measure_free, .per_boot = true };
 	*out = &m->base;
 	return IOR_OK;
 }

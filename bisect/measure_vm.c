@@ -39,14 +39,17 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 	return IOR_OK;
 }
 
-/* The newest merged run of kernel spec and its first cell's samples, appended. */
+/* The newest merged run of kernel spec and its first cell's samples, appended: its measured
+ * repetitions only, as every verdict takes them (a boot's first repetition is often 2-3 times off
+ * under TCG, which the matrix's warmup = N is for). The judge takes their median as the boot's
+ * value in its round. */
 static int read_back(struct vm_measure *m, const char *id, double **x, size_t *n)
 {
 	sqlite3 *h = ior_db_handle(m->db);
 	sqlite3_stmt *st = NULL;
 	const char *sql = "SELECT s.value FROM samples s WHERE s.cell_id = (SELECT min(c.id) FROM cells c WHERE c.status = 'ok' "
 			  "AND c.run_id = (SELECT run_id FROM vm_boots WHERE kernel = ?1 AND outcome = 'ok' AND run_id IS NOT NULL "
-			  "ORDER BY id DESC LIMIT 1)) ORDER BY s.rep";
+			  "ORDER BY id DESC LIMIT 1)) AND s.warmup = 0 ORDER BY s.rep";
 	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
 		return ior_error_set(IOR_ERROR, "cannot read the guest's samples: %s", sqlite3_errmsg(h));
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
@@ -109,7 +112,7 @@ int ior_bisect_measure_vm(struct ior_bisect_measure **out, struct ior_db *db, co
 	m->db = db;
 	m->opts = *opts;
 	m->opts.boots = 1;
-	m->base = (struct ior_bisect_measure){ .build = build, .measure = measure, .free = measure_free };
+	m->base = (struct ior_bisect_measure){ .build = build, .measure = measure, .free = measure_free, .per_boot = true };
 	*out = &m->base;
 	return IOR_OK;
 }

@@ -10,7 +10,7 @@
 #include "engines/engine.h"
 
 /* Current schema version, kept in PRAGMA user_version (db/SCHEMA.md lists the steps). */
-#define IOR_DB_SCHEMA_VERSION 11
+#define IOR_DB_SCHEMA_VERSION 12
 
 /* PRAGMA application_id of every ioregress database ("iorg"): a file with
  * tables and another id is someone else's and is never touched. */
@@ -281,6 +281,7 @@ struct ior_db_vm_boot {
 	const char *console;
 	size_t console_len;
 	const char *started_at;           /* NULL: now */
+	const char *vm_run;               /* the vm run it belongs to (its boots are rounds); NULL: none */
 };
 int ior_db_vm_boot_add(struct ior_db *db, const struct ior_db_vm_boot *b, int64_t *id);
 /* The newest run's id (a guest's database holds one), IOR_ENOTFOUND when there is none. */
@@ -296,6 +297,8 @@ struct ior_db_vm_boot_row {
 	char *package_version;    /* the kernel package's version, NULL for an image given directly */
 	int boot_index, cpus, memory_mb;
 	double boot_s, total_s;   /* -1: not known */
+	int64_t run_id;           /* the guest's run, 0 when none */
+	char *vm_run;             /* the vm run it was a round of, NULL before schema 12 */
 };
 int ior_db_vm_boots(struct ior_db *db, struct ior_db_vm_boot_row **rows, size_t *n);
 void ior_db_vm_boots_free(struct ior_db_vm_boot_row *rows, size_t n);

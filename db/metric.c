@@ -106,7 +106,7 @@ int ior_metric_reader_open(struct ior_metric_reader **out, struct ior_db *db, en
 	const struct ior_metric_info *mi = ior_metric_info(m);
 	char sql[512];
 	/* bytes > 0 keeps a derived per-GiB figure from dividing by nothing; the others ignore it */
-	snprintf(sql, sizeof(sql), "SELECT %s FROM samples WHERE cell_id = ?1 AND (%s) IS NOT NULL%s ORDER BY rep",
+	snprintf(sql, sizeof(sql), "SELECT %s FROM samples WHERE cell_id = ?1 AND warmup = 0 AND (%s) IS NOT NULL%s ORDER BY rep",
 		 mi->column, mi->column, m == IOR_METRIC_CPU_PER_GIB ? " AND bytes > 0" : "");
 	struct ior_metric_reader *r = calloc(1, sizeof(*r));
 	if (!r)

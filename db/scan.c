@@ -16,7 +16,8 @@ static const char cells_sql[] =
 	"JOIN kernels k ON k.id = r.kernel_id JOIN devices d ON d.id = c.device_id "
 	"WHERE (?1 IS NULL OR h.name = ?1) AND (?2 IS NULL OR d.name = ?2) AND (?3 IS NULL OR c.scheduler = ?3) "
 	"AND (?4 IS NULL OR c.engine = ?4) AND ((?5 IS NULL AND ?6 IS NULL) OR k.release = ?5 OR k.release = ?6) "
-	"AND (?7 IS NULL OR r.started_at >= ?7) ORDER BY c.id";
+	"AND (?7 IS NULL OR r.started_at >= ?7) "
+	"AND (?8 IS NULL OR r.id IN (SELECT run_id FROM vm_boots WHERE vm_run = ?8)) ORDER BY c.id";
 
 /* The samples' columns, then how a scan picks them: the whole table in storage order (a table scan:
  * no index lookup per row, 40% fewer instructions than walking the (cell, rep) index over every
@@ -74,16 +75,17 @@ static int cell_row(sqlite3_stmt *st, void *fn, void *ctx)
 	return ((ior_db_cell_fn)fn)(ctx, &c);
 }
 
-/* The statement with f's fields bound as ?1..?7 (every scan numbers them alike; a statement
+/* The statement with f's fields bound as ?1..?8 (every scan numbers them alike; a statement
  * need not use them all). */
 static sqlite3_stmt *prepare_filtered(struct ior_db *db, const char *sql, const struct ior_db_scan_filter *f)
 {
 	sqlite3_stmt *st = prepare(db, sql);
 	if (!st || !f)
 		return st;
-	const char *values[] = { f->host, f->device, f->scheduler, f->engine, f->kernels[0], f->kernels[1], f->since };
+	const char *values[] = { f->host, f->device, f->scheduler, f->engine, f->kernels[0], f->kernels[1], f->since,
+				 f->vm_run };
 	int params = sqlite3_bind_parameter_count(st);
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < 8; i++)
 		if (i + 1 <= params && sqlite3_bind_parameter_name(st, i + 1))
 			ior_db_bind_text(st, i + 1, values[i]);
 	return st;

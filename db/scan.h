@@ -10,11 +10,13 @@
 
 /* NULL fields match everything. kernels[0] and kernels[1] both NULL: any kernel;
  * otherwise a cell's kernel must be one of the non-NULL ones. since: an ISO date or
- * time ("2026-11-30", "2026-11-30T10:00:00Z"); only runs started at or after it. */
+ * time ("2026-11-30", "2026-11-30T10:00:00Z"); only runs started at or after it. vm_run: only
+ * the runs that boots of that `vm run` stored (vm_boots.vm_run). */
 struct ior_db_scan_filter {
 	const char *host, *device, *scheduler, *engine;
 	const char *kernels[2];
 	const char *since;
+	const char *vm_run;
 };
 
 /* One cell with its context. Strings are valid only during the callback. Its unit, direction and

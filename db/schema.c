@@ -371,6 +371,13 @@ static const char step11[] =
 	"ALTER TABLE runs ADD COLUMN merged_from TEXT;\n"
 	"PRAGMA user_version = 11;\n";
 
+/* Step 12: which `vm run` a boot belongs to. Boots of one vm run are rounds (every kernel once per
+ * round, boot_index the round): two kernels' boots with the same vm_run and boot_index ran side by
+ * side, so their medians are paired; boots of separate vm runs cannot be. NULL before it. */
+static const char step12[] =
+	"ALTER TABLE vm_boots ADD COLUMN vm_run TEXT;\n"
+	"PRAGMA user_version = 12;\n";
+
 static const struct {
 	int version;
 	const char *sql;
@@ -386,6 +393,7 @@ static const struct {
 	{ 9, step9 },
 	{ 10, step10 },
 	{ 11, step11 },
+	{ 12, step12 },
 };
 
 _Static_assert(sizeof(steps) / sizeof(steps[0]) == IOR_DB_SCHEMA_VERSION,

@@ -105,8 +105,8 @@ static const char *const sql[IOR_STMT_COUNT] = {
 	[IOR_STMT_VM_BOOT_INSERT] =
 		"INSERT INTO vm_boots (host_id, run_id, kernel, kernel_release, kernel_package_version, boot_index, "
 		"outcome, reason, guest_status, accelerator, cpus, memory_mb, cache_mode, pinned_cpus, qemu_version, "
-		"matrix_file, boot_s, total_s, console_log, started_at, finished_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-		"?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ifnull(?20, " IOR_NOW "), " IOR_NOW ")",
+		"matrix_file, boot_s, total_s, console_log, started_at, finished_at, vm_run) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+		"?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ifnull(?20, " IOR_NOW "), " IOR_NOW ", ?21)",
 	[IOR_STMT_OFFERED_STATES] =
 		"SELECT o.scheduler, max(o.module_state) FROM scheduler_offers o JOIN runs r ON r.id = o.run_id "
 		"JOIN hosts h ON h.id = r.host_id JOIN kernels k ON k.id = r.kernel_id "
@@ -115,7 +115,7 @@ static const char *const sql[IOR_STMT_COUNT] = {
 		"SELECT b.kernel, ifnull(b.kernel_release, ''), b.boot_index, b.outcome, ifnull(b.reason, ''), "
 		"ifnull(b.accelerator, ''), ifnull(b.cpus, 0), ifnull(b.memory_mb, 0), ifnull(b.cache_mode, ''), "
 		"ifnull(b.qemu_version, ''), ifnull(b.boot_s, -1), ifnull(b.total_s, -1), h.name, "
-		"ifnull(b.pinned_cpus, ''), b.kernel_package_version FROM vm_boots b JOIN hosts h ON h.id = b.host_id ORDER BY b.started_at, b.id",
+		"ifnull(b.pinned_cpus, ''), b.kernel_package_version, ifnull(b.run_id, 0), b.vm_run FROM vm_boots b JOIN hosts h ON h.id = b.host_id ORDER BY b.started_at, b.id",
 	[IOR_STMT_COMMIT_UPSERT] =
 		"INSERT INTO commits (sha, describe, subject, author_name, author_email, author_date) "
 		"VALUES (?1, ?2, ?3, ?4, ?5, ?6) "

@@ -32,7 +32,7 @@ int ior_db_vm_boot_add(struct ior_db *db, const struct ior_db_vm_boot *b, int64_
 		  bind_real_or_null(st, 17, b->boot_s) | bind_real_or_null(st, 18, b->total_s) |
 		  (b->console ? sqlite3_bind_text(st, 19, b->console, (int)b->console_len, SQLITE_TRANSIENT)
 			      : sqlite3_bind_null(st, 19)) |
-		  ior_db_bind_text(st, 20, b->started_at);
+		  ior_db_bind_text(st, 20, b->started_at) | ior_db_bind_text(st, 21, b->vm_run);
 	if (bad)
 		return ior_db_fail(db, "cannot record a VM boot in");
 	int rc = ior_db_step_done(db, st, "cannot record a VM boot in");
@@ -104,6 +104,8 @@ int ior_db_vm_boots(struct ior_db *db, struct ior_db_vm_boot_row **rows, size_t 
 		r->host = ior_db_column_dup(st, 12, &oom);
 		r->pinned = ior_db_column_dup(st, 13, &oom);
 		r->package_version = ior_db_column_dup(st, 14, &oom);
+		r->run_id = sqlite3_column_int64(st, 15);
+		r->vm_run = ior_db_column_dup(st, 16, &oom);
 		if (oom)
 			out = ior_error_set(IOR_ERROR, "out of memory");
 	}
@@ -131,6 +133,7 @@ void ior_db_vm_boots_free(struct ior_db_vm_boot_row *rows, size_t n)
 		free(r->qemu_version);
 		free(r->host);
 		free(r->pinned);
+		free(r->vm_run);
 		free(r->package_version);
 	}
 	free(rows);

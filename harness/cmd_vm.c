@@ -8,6 +8,7 @@
 #include "harness/dry_run.h"
 #include "harness/kbuild_args.h"
 #include "matrix/matrix.h"
+#include "reports/boots_auto.h"
 #include "vm/vm.h"
 
 #include <errno.h>
@@ -22,6 +23,8 @@ struct vm_args {
 	const char **kernels;
 	size_t nkernels;
 	struct ior_kbuild_opts kb;    /* --tree: the operands are revisions of kb.tree, built first */
+	unsigned max_boots;           /* --boots auto's cap */
+	bool boots_given, max_boots_given;
 	const char *fragments[64];
 };
 
@@ -58,8 +61,14 @@ static int parse_option(struct vm_args *a, int argc, char **argv, int *i, bool *
 		return number("--boot-timeout", v, 1, 86400, &m->boot_timeout_s);
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--idle-timeout", missing)))
 		return number("--idle-timeout", v, 1, 86400, &m->idle_timeout_s);
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--boots", missing)))
-		return uint_opt("--boots", v, 1, 1000, &a->vm.o.boots);
+	else if ((v = ior_cmd_option_value(argc, argv, i, "--boots", missing))) {
+		a->boots_given = true;
+		a->vm.o.boots_auto = !strcmp(v, "auto");
+		return a->vm.o.boots_auto ? IOR_OK : uint_opt("--boots", v, 1, 1000, &a->vm.o.boots);
+	} else if ((v = ior_cmd_option_value(argc, argv, i, "--max-boots", missing))) {
+		a->max_boots_given = true;
+		return uint_opt("--max-boots", v, 2, 1000, &a->max_boots);
+	}
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--cpus", missing)))
 		return uint_opt("--cpus", v, 1, 64, &m->cpus);
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--memory", missing)))
@@ -114,6 +123,13 @@ static int parse_args(struct vm_args *a, int argc, char **argv)
 		return ior_error_set(IOR_EINVALID, "'vm run' needs at least one KERNEL");
 	if (!a->vm.o.guest.matrix && !a->vm.o.boot_only)
 		return ior_error_set(IOR_EINVALID, "'vm run' needs --matrix FILE (or --boot-only)");
+	if (a->max_boots_given && !a->vm.o.boots_auto)
+		return ior_error_set(IOR_EINVALID, "--max-boots caps --boots auto: give --boots auto, or --boots N alone");
+	if (a->vm.o.boots_auto && (a->nkernels < 2 || a->vm.o.boot_only))
+		return ior_error_set(IOR_EINVALID, "--boots auto boots until the kernels' cells are decided: it needs two "
+				     "kernels or more and --matrix (give --boots N otherwise)");
+	if (a->vm.o.boots_auto)
+		a->vm.o.boots = a->max_boots;
 	return IOR_OK;
 }
 
@@ -157,10 +173,46 @@ static int build_tree(struct vm_args *a, struct ior_kbuild **builds, char (**spe
 	return rc;
 }
 
+/* --boots auto: after each round, the verdicts between the kernels over this vm run's boots. */
+struct auto_state {
+	const char *host;
+	bool quiet;
+	struct ior_boots_progress last;
+};
+
+static int decided(void *ctx, struct ior_db *db, const char *vm_run, const char *const *releases, size_t n,
+		   unsigned round, bool *done)
+{
+	struct auto_state *st = ctx;
+	ior_boots_progress_free(&st->last);
+	int rc = ior_boots_progress(&st->last, db, st->host, vm_run, releases, n);
+	if (rc)
+		return rc;
+	*done = st->last.cells && st->last.decided == st->last.cells;
+	if (!st->quiet)
+		fprintf(stderr, "vm: after round %u: %zu of %zu cells decided between the kernels%s\n", round,
+			st->last.decided, st->last.cells, *done ? ": no more boots needed" : "");
+	return IOR_OK;
+}
+
+static void auto_summary(const struct auto_state *st, const struct ior_vm_run_summary *s, unsigned cap)
+{
+	printf("vm run --boots auto: %u round%s (at most %u): %zu of %zu cells decided between the kernels%s\n", s->rounds,
+	       s->rounds == 1 ? "" : "s", cap, st->last.decided, st->last.cells,
+	       st->last.cells && st->last.decided == st->last.cells ? "" : s->rounds >= cap ? "; the cap was reached" : "");
+	const char *line = st->last.undecided;
+	while (line && *line) {
+		const char *end = strchr(line, '\n');
+		int len = end ? (int)(end - line) : (int)strlen(line);
+		printf("  undecided: %.*s\n", len, line);
+		line += len + (end != NULL);
+	}
+}
+
 static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	const char *kernels[argc > 0 ? argc : 1];
-	struct vm_args a = { .kernels = kernels };
+	struct vm_args a = { .kernels = kernels, .max_boots = 8 };
 	ior_vm_run_defaults(&a.vm);
 	ior_error_clear();
 	if (parse_args(&a, argc, argv)) {
@@ -184,6 +236,9 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	struct ior_vm_run_summary s = { .accel = "-" };
 	struct ior_kbuild *builds = NULL;
 	char(*specs)[IOR_VM_SPEC_MAX] = NULL;
+	struct auto_state st = { .host = a.vm.o.guest.host_name, .quiet = ctx->quiet };
+	a.vm.o.decided = decided;
+	a.vm.o.decided_ctx = &st;
 	int rc = a.kb.tree ? build_tree(&a, &builds, &specs) : IOR_OK;
 	if (!rc)
 		rc = ior_vm_run(ctx->db, &a.vm.o, a.kernels, a.nkernels, &s);
@@ -193,6 +248,9 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	free(specs);
 	printf("vm run: %u boots of %zu kernels under %s: %u ok, %u not ok; recorded in '%s'\n", s.boots, a.nkernels,
 	       s.accel, s.ok, s.failed, ctx->db_path);
+	if (a.vm.o.boots_auto && s.rounds >= 2)
+		auto_summary(&st, &s, a.vm.o.boots);
+	ior_boots_progress_free(&st.last);
 	if (rc == IOR_EINTERRUPTED) {
 		int sig = ior_stop_signal();
 		ior_cmd_error_last();
@@ -208,9 +266,13 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 static const struct ior_cmd_opt vm_options[] = {
 	{ .name = "--matrix", .value = IOR_CMD_FILE, .arg = "FILE",
 	  .help = "the matrix run inside each guest (with load_modules = yes); required unless --boot-only" },
-	{ .name = "--boots", .value = IOR_CMD_NUMBER, .arg = "N",
-	  .help = "boot each kernel N times, interleaved (A B C A B C), so drift of the host lands on every kernel "
-		  "alike (default 1)" },
+	{ .name = "--boots", .value = IOR_CMD_TEXT, .arg = "N|auto",
+	  .help = "boot each kernel N times in rounds (every kernel once per round, the order rotated: A B C, B C A, "
+		  "...), so drift of the host lands on every kernel alike (default 1). Kernel verdicts take each boot's "
+		  "median as one observation and pair boots by round. auto: rounds until every cell is decided between "
+		  "the first kernel and each other one, or --max-boots" },
+	{ .name = "--max-boots", .value = IOR_CMD_NUMBER, .arg = "N",
+	  .help = "--boots auto: the most rounds (boots of each kernel) (default 8)" },
 	{ .name = "--timeout", .value = IOR_CMD_NUMBER, .arg = "S",
 	  .help = "total limit of one boot in seconds; past it the boot is a hang (default 1800)" },
 	{ .name = "--boot-timeout", .value = IOR_CMD_NUMBER, .arg = "S",

@@ -150,7 +150,7 @@ int ior_report_build(struct ior_report **out, struct ior_db *db, const struct io
 	if (start(&r, o))
 		return IOR_ERROR;
 	/* Alerts and change points need the whole host as context; verdicts alone need two kernels. */
-	struct ior_db_scan_filter f = { .host = r->opts.host, .since = r->opts.since };
+	struct ior_db_scan_filter f = { .host = r->opts.host, .since = r->opts.since, .vm_run = r->opts.vm_run };
 	if (!(r->opts.parts & (IOR_REPORT_ALERTS | IOR_REPORT_CHANGES))) {
 		f.device = r->opts.device;
 		f.scheduler = r->opts.scheduler;

@@ -12,6 +12,7 @@
 #include "db/scan.h"
 #include "kernel/sched_history.h"
 #include "reports/alerts.h"
+#include "reports/boot_verdict.h"
 #include "reports/changepoint.h"
 #include "reports/compare.h"
 #include "reports/table.h"
@@ -34,6 +35,7 @@ struct ior_report_opts {
 	/* The view: what the report shows. Alerts and change points are judged over every kernel
 	 * and device of the host (the peers they need), then kept to the view. */
 	const char *host, *kernel, *device, *scheduler, *engine, *since;
+	const char *vm_run;                 /* only the runs of that vm run's boots (vm run --boots auto) */
 	const char *baseline, *candidate;   /* verdicts when baseline is set; candidate NULL: the host's newest kernel */
 	enum ior_axis axis;                 /* what baseline and candidate name (A and B): a kernel by default */
 	unsigned metrics;                   /* IOR_METRIC_BIT set the verdicts judge; 0: IOR_METRICS_DEFAULT */
@@ -111,8 +113,10 @@ struct ior_report_kernel {
 struct ior_report_boot {
 	const char *host, *kernel, *release, *outcome, *reason, *accel, *cache_mode, *qemu_version, *pinned;
 	const char *package_version;        /* the kernel package's, NULL for an image given directly */
-	int boot_index, cpus, memory_mb;
+	int boot_index, cpus, memory_mb;    /* boot_index: its round in its vm run */
 	double boot_s, total_s;             /* -1: not known */
+	int64_t run_id;                     /* the guest's run, 0 when none */
+	const char *vm_run;                 /* the vm run it was a round of, NULL before schema 12 */
 	bool in_view;                       /* its host and kernel match the filters */
 };
 
@@ -135,6 +139,8 @@ struct ior_report_verdict {
 	const char *host, *kernel, *device, *scheduler, *engine, *params;
 	const char *cand_name, *cand_params;
 	struct ior_comparison c;
+	bool by_boot;                       /* VM data: judged on boot medians (reports/boot_verdict.h) */
+	struct ior_boot_evidence boots;     /* with by_boot: paired or not, boots, samples, noise between boots */
 	bool in_view;
 };
 

@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "kernel/version.h"
 #include "reports/paired.h"
+#include "reports/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -188,6 +189,92 @@ out:
 	return rc;
 }
 
+/* The vm run boot whose guest stored run_id, or NULL (a host run, an import). */
+static const struct ior_report_boot *boot_of_run(const struct ior_report *r, int64_t run_id)
+{
+	for (size_t i = 0; run_id && i < r->nboots; i++)
+		if (r->boots[i].run_id == run_id)
+			return &r->boots[i];
+	return NULL;
+}
+
+/* Whether a VM boot stored any of rt cell (gi, ci)'s samples: then its kernel verdicts are judged on boots. */
+static bool from_boots(const struct judge *j, size_t gi, size_t ci)
+{
+	const struct ior_rt_group *g = &j->r->rt->groups[gi];
+	for (size_t i = 0; i < j->r->ncells; i++)
+		if (stored_cell_of(&j->r->cells[i], g, &g->cells[ci]) && boot_of_run(j->r, j->r->cells[i].run_id))
+			return true;
+	return false;
+}
+
+/* One stored cell's values of metric m, warm-ups left out (the reader leaves them out itself). */
+static int stored_values(struct judge *j, const struct ior_report_cell *x, enum ior_metric m, double **v, size_t *n)
+{
+	*n = 0;
+	if (m != IOR_METRIC_VALUE) {
+		if (!j->readers[m] && ior_metric_reader_open(&j->readers[m], j->db, m))
+			return IOR_ERROR;
+		return ior_metric_reader_read(j->readers[m], x->cell_id, v, n);
+	}
+	*v = malloc((x->n ? x->n : 1) * sizeof(**v));
+	if (!*v)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t k = x->first; k < x->first + x->n; k++)
+		if (!j->r->warmup[k])
+			(*v)[(*n)++] = j->r->values[k];
+	return IOR_OK;
+}
+
+/* One observation per boot (per run) behind rt cell (gi, ci): the median of its repetitions. */
+static int boot_observations(struct judge *j, size_t gi, size_t ci, enum ior_metric m, struct ior_boot_obs **out,
+			     size_t *n)
+{
+	const struct ior_rt_group *g = &j->r->rt->groups[gi];
+	*out = malloc((j->r->ncells ? j->r->ncells : 1) * sizeof(**out));
+	*n = 0;
+	if (!*out)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t i = 0; i < j->r->ncells; i++) {
+		const struct ior_report_cell *x = &j->r->cells[i];
+		if (!stored_cell_of(x, g, &g->cells[ci]) || (m != IOR_METRIC_VALUE && !j->db))
+			continue;
+		double *v = NULL;
+		size_t k = 0;
+		int rc = stored_values(j, x, m, &v, &k);
+		if (!rc && k) {
+			const struct ior_report_boot *b = boot_of_run(j->r, x->run_id);
+			(*out)[(*n)++] = (struct ior_boot_obs){ .vm_run = b ? b->vm_run : NULL, .round = b ? b->boot_index : 0,
+								.median = ior_median(v, k), .n = k };
+		}
+		free(v);
+		if (rc)
+			return rc;
+	}
+	return IOR_OK;
+}
+
+/* VM data: each boot's median one observation, paired by boot round where both kernels booted in
+ * the same rounds of a vm run (reports/boot_verdict.c). *done false: not VM data, judged as before. */
+static int judge_boots(struct judge *j, size_t ga, size_t ca, size_t gb, size_t cb, enum ior_metric m,
+		       const struct ior_compare_opts *o, struct ior_report_verdict *v, bool *done)
+{
+	*done = false;
+	if (j->axis != IOR_AXIS_KERNEL || (!from_boots(j, ga, ca) && !from_boots(j, gb, cb)))
+		return IOR_OK;
+	struct ior_boot_obs *oa = NULL, *ob = NULL;
+	size_t na = 0, nb = 0;
+	int rc = boot_observations(j, ga, ca, m, &oa, &na);
+	if (!rc)
+		rc = boot_observations(j, gb, cb, m, &ob, &nb);
+	if (!rc && na && nb) {
+		rc = ior_boot_compare(&v->c, &v->boots, oa, na, ob, nb, o);
+		v->by_boot = *done = rc == IOR_OK;
+	}
+	free(oa), free(ob);
+	return rc;
+}
+
 static struct ior_report_verdict *push(struct vset *s)
 {
 	if (s->n == s->cap) {
@@ -226,12 +313,15 @@ static int judge_metric(struct judge *j, size_t ga, size_t ca, size_t gb, size_t
 		.unit = m == IOR_METRIC_VALUE ? A->unit : mi->unit, .host = A->host, .kernel = A->kernel,
 		.device = cA->device, .scheduler = cA->scheduler, .engine = A->engine, .params = A->params,
 		.cand_name = axis_value(j->axis, B, cB), .cand_params = B->params, .in_view = true };
-	if (ior_compare(&v->c, va, na, vb, nb, &o)) {
+	bool by_boot = false;
+	if ((rc = judge_boots(j, ga, ca, gb, cb, m, &o, v, &by_boot)))
+		goto out;
+	if (!by_boot && ior_compare(&v->c, va, na, vb, nb, &o)) {
 		rc = ior_error_wrap(IOR_ERROR, "cannot compare '%s' %s %s (%s)", cA->device,
 				    cA->scheduler ? cA->scheduler : "-", A->engine, mi->name);
 		goto out;
 	}
-	if (m == IOR_METRIC_VALUE && (rc = pair_by_round(j, ga, ca, gb, cb, &o, &v->c)))
+	if (!by_boot && m == IOR_METRIC_VALUE && (rc = pair_by_round(j, ga, ca, gb, cb, &o, &v->c)))
 		goto out;
 	struct vset *s = j->out;
 	s->n++;

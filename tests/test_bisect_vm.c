@@ -31,6 +31,16 @@ static void test_three_packaged_kernels(void)
 	CU_ASSERT(ior_test_query(db, "SELECT count(*) FROM bisect_samples WHERE commit_id = '" K47 "'") >= 10);
 	CU_ASSERT(ior_test_query(db, "SELECT count(*) FROM bisect_samples WHERE commit_id = '" K612 "'") >= 10);
 	CU_ASSERT(ior_test_query(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'ok'") >= 4);
+	/* each boot's warm-up stored by the guest and left out of the judge: five samples a boot */
+	CU_ASSERT(ior_test_query(db, "SELECT count(*) FROM samples WHERE warmup = 1") >= 4);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_samples WHERE commit_id = '" K47 "'"),
+			5 * ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event = 'measure' AND commit_id = '" K47
+					   "' AND detail LIKE 'round=%'"));
+	/* every answer names the evidence per side in boots and the smallest findable change */
+	if (rc == 0 || rc == 3 || rc == 4) {
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, " boots (one boot of each per round, each boot's median one observation)"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "the smallest change findable at --cap 10 is"));
+	}
 	/* the verdict's form */
 	if (rc == 0) {
 		CU_ASSERT(strstr(out, "first bad commit: " K50) || strstr(out, "first bad commit: " K612));

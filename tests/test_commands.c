@@ -33,7 +33,7 @@ static void test_help_lists_every_row(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(help_of(&ior_cmd_run), "       ioregress run --resume RUN_ID\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "-o, --set KEY=VALUE"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--db FILE"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(help_of(&ior_cmd_vm), "usage: ioregress vm run [--matrix FILE] [--boots N]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(help_of(&ior_cmd_vm), "usage: ioregress vm run [--matrix FILE] [--boots N|auto]"));
 	/* no line of any help is wider than a terminal */
 	const struct ior_command *all[] = { &ior_cmd_run, &ior_cmd_probe, &ior_cmd_report, &ior_cmd_import,
 					    &ior_cmd_check, &ior_cmd_recover, &ior_cmd_schedulers, &ior_cmd_merge,

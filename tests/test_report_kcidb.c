@@ -292,11 +292,26 @@ static const char *vm_db(void)
 		struct ior_db_vm_boot boot = { .host_id = host, .run_id = run, .kernel = package, .kernel_release = releases[k],
 					       .package_version = versions[k], .boot_index = 1, .outcome = "ok",
 					       .accelerator = "tcg", .cpus = 2, .memory_mb = 1024, .qemu_version = "7.2.15",
-					       .boot_s = 3.5, .total_s = 20.0 };
+					       .boot_s = 3.5, .total_s = 20.0, .vm_run = "host/1/t" };
 		int64_t id;
 		CU_ASSERT_EQUAL(ior_test_ok(ior_db_vm_boot_add(db, &boot, &id)), 0);
+		/* three more rounds of the aio cells: kernel verdicts take one observation per boot, and one
+		 * boot a side decides nothing (test_boot_verdict) */
+		for (int b = 2; b <= 4; b++) {
+			int64_t brun, bcell;
+			CU_ASSERT_EQUAL_FATAL(ior_db_run_begin(db, host, kid, "vm.ini", "[matrix]\n", IOR_RUN_RUNNING, &brun), 0);
+			for (int s = 0; s < 2; s++) {
+				CU_ASSERT_EQUAL_FATAL(ior_db_cell_get(db, brun, dev, scheds[s], VM_ENGINE, "aio", "bs=4k", &bcell), 0);
+				samples(db, bcell, 1000.0 * (s + 1) * (k == 1 && s == 0 ? 0.8 : 1.0) * (1 + 0.002 * (1 + k) * (b % 2 ? 1 : -1)),
+					12);
+			}
+			CU_ASSERT_EQUAL(ior_db_run_finish(db, brun, IOR_RUN_COMPLETE), 0);
+			boot.run_id = brun;
+			boot.boot_index = b;
+			CU_ASSERT_EQUAL(ior_test_ok(ior_db_vm_boot_add(db, &boot, &id)), 0);
+		}
 		if (k == 1) {
-			boot.boot_index = 2;
+			boot.boot_index = 5;
 			boot.outcome = "panic";
 			boot.reason = "Kernel panic - not syncing: <VFS>";
 			boot.run_id = 0;

@@ -113,24 +113,36 @@ static void test_two_debian_kernels_merged(void)
 	char *matrix = (char *)ior_test_source_path("tests/data/vm-tiny.ini");
 	char m[4096];
 	snprintf(m, sizeof(m), "%s", matrix);
-	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, K61, K612, NULL }), 0);
+	/* --boots auto capped at 2 rounds: 2 boots a side cannot decide, so both rounds are booted */
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--boots", "auto", "--max-boots", "2", K61, K612, NULL }), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "vm run --boots auto: 2 rounds (at most 2): 0 of 4 cells decided between the "
+				      "kernels; the cap was reached"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  undecided: " R612 " vs " R61 ": vda"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "% between boots: "));
+	/* rounds: each kernel once per round, one vm run, the order rotated (6.12 first in round 2) */
+	CU_ASSERT_EQUAL(q(db, "SELECT count(DISTINCT vm_run) FROM vm_boots WHERE vm_run IS NOT NULL"), 1);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM (SELECT 1 FROM vm_boots GROUP BY boot_index, kernel HAVING count(*) = 1)"), 4);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots a JOIN vm_boots b ON a.boot_index = b.boot_index WHERE "
+			      "a.kernel = '" K61 "' AND b.kernel = '" K612 "' AND (a.boot_index = 1) = (a.started_at < "
+			      "b.started_at)"), 2);
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE r.status = 'complete' "
-			      "AND k.release IN ('" R61 "', '" R612 "')"), 2);
+			      "AND k.release IN ('" R61 "', '" R612 "')"), 4);
+	/* three schedulers offered in each of a kernel's two runs (boots) */
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM scheduler_offers o JOIN runs r ON r.id = o.run_id JOIN kernels k ON "
 			      "k.id = r.kernel_id WHERE k.release = '" R61 "' AND ((o.scheduler = 'mq-deadline' AND "
-			      "o.module_state = 'built-in') OR (o.scheduler IN ('kyber', 'bfq') AND o.module_state = 'loaded'))"), 3);
+			      "o.module_state = 'built-in') OR (o.scheduler IN ('kyber', 'bfq') AND o.module_state = 'loaded'))"), 6);
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM scheduler_offers o JOIN runs r ON r.id = o.run_id JOIN kernels k ON "
 			      "k.id = r.kernel_id WHERE k.release = '" R612 "' AND o.scheduler IN ('mq-deadline', 'kyber', 'bfq') "
-			      "AND o.module_state = 'loaded'"), 3);
-	/* every cell of both runs measured, 2 repetitions each: 4 schedulers x 1 engine x 2 kernels */
-	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells WHERE status = 'ok'"), 8);
-	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells c WHERE (SELECT count(*) FROM samples s WHERE s.cell_id = c.id) = 2"), 8);
+			      "AND o.module_state = 'loaded'"), 6);
+	/* every cell of every run measured, 2 repetitions each: 4 schedulers x 1 engine x 2 kernels x 2 boots */
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells WHERE status = 'ok'"), 16);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells c WHERE (SELECT count(*) FROM samples s WHERE s.cell_id = c.id) = 2"), 16);
 	/* each boot recorded once, ok, with its settings and console, pointing at its run */
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots b JOIN runs r ON r.id = b.run_id JOIN kernels k ON "
 			      "k.id = r.kernel_id WHERE b.outcome = 'ok' AND b.kernel_release = k.release AND "
 			      "b.accelerator IN ('kvm', 'tcg') AND b.qemu_version <> '' AND b.cpus = 1 AND "
-			      "b.console_log LIKE '%ioregress-init: up%' AND b.guest_status = 0 AND b.boot_s > 0"), 2);
-	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE kernel_package_version = '6.1.170-3'"), 1);
+			      "b.console_log LIKE '%ioregress-init: up%' AND b.guest_status = 0 AND b.boot_s > 0"), 4);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE kernel_package_version = '6.1.170-3'"), 2);
 	/* and the reports compare the kernels */
 	char *report[] = { "--db", (char *)db, "schedulers", NULL };
 	CU_ASSERT_EQUAL(ior_test_ioregress(report, out, sizeof(out), NULL, 0), 0);
@@ -145,6 +157,8 @@ static void test_two_debian_kernels_merged(void)
 	int st = ior_test_ioregress(check, out, sizeof(out), NULL, 0);
 	CU_ASSERT(st == 0 || st == 1 || st == 125);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "4 cell(s) compared"));
+	/* each boot's median one observation, the two rounds paired */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "paired by boot round, 2 boots a side"));
 	assert_clean(before);
 }
 

@@ -90,6 +90,7 @@ static int record(struct ior_db *db, const struct ior_vm_run_opts *o, const stru
 		  const struct ior_vm_run_summary *fill)
 {
 	struct ior_db_vm_boot row = {
+		.vm_run = fill->vm_run,
 		.kernel = s->k.spec,
 		.kernel_release = s->k.release[0] ? s->k.release : NULL,
 		.package_version = s->k.package_version[0] ? s->k.package_version : NULL,
@@ -160,13 +161,45 @@ static int boot(struct ior_db *db, const struct ior_vm_run_opts *o, struct slot 
 	sum->boots++;
 	b.outcome == IOR_VM_OK ? sum->ok++ : sum->failed++;
 	if (o->progress)
-		fprintf(stderr, "vm: %s boot %d/%u: %s (%s), init at %.1f s, %.1f s in all\n", s->k.spec, index, o->boots,
-			ior_vm_outcome_name(b.outcome), b.reason, b.boot_s, b.total_s);
+		fprintf(stderr, "vm: %s boot %d/%s%u: %s (%s), init at %.1f s, %.1f s in all\n", s->k.spec, index,
+			o->boots_auto ? "at most " : "", o->boots, ior_vm_outcome_name(b.outcome), b.reason, b.boot_s,
+			b.total_s);
 	ior_vm_boot_free(&b);
 	remove_tree(dir);
 	if (rc == IOR_EINTERRUPTED)
 		return ior_error_set(IOR_EINTERRUPTED, "vm run interrupted by signal %d", ior_stop_signal());
 	return rrc;
+}
+
+/* The slot booted at position j of round r (from 1) of n kernels: rotated by one each round, so no
+ * kernel always boots first (the first boot after a fill or an idle host differs) and drift within
+ * a round falls on every kernel alike over the rounds. */
+static size_t slot_at(unsigned r, size_t j, size_t n)
+{
+	return ((size_t)(r - 1) + j) % n;
+}
+
+/* Rounds of boots: every kernel once per round. With boots_auto, after each round from the second,
+ * decided() says whether the cells of interest are all decided; the run stops there or at the cap. */
+static int rounds(struct ior_db *db, const struct ior_vm_run_opts *o, struct slot *slots, size_t n, const char *host,
+		  const char *machine, struct ior_vm_run_summary *s)
+{
+	const char *releases[n ? n : 1];
+	for (size_t i = 0; i < n; i++)
+		releases[i] = slots[i].ready ? slots[i].k.release : "";
+	int rc = IOR_OK;
+	bool done = false;
+	for (unsigned r = 1; !rc && !done && r <= o->boots; r++) {
+		for (size_t j = 0; !rc && j < n; j++)
+			rc = ior_stop_requested() ? ior_error_set(IOR_EINTERRUPTED, "vm run interrupted by signal %d",
+								  ior_stop_signal())
+						  : boot(db, o, &slots[slot_at(r, j, n)], (int)r, s->accel, host, machine, s);
+		if (!rc)
+			s->rounds = r;
+		if (!rc && o->boots_auto && o->decided && r >= 2)
+			rc = o->decided(o->decided_ctx, db, s->vm_run, releases, n, r, &done);
+	}
+	return rc;
 }
 
 void ior_vm_run_defaults(struct ior_vm_run_setup *v)
@@ -241,12 +274,11 @@ int ior_vm_run(struct ior_db *db, const struct ior_vm_run_opts *opts_in, const c
 				    s->accel_reason, sizeof(s->accel_reason));
 	if (opts->progress && first)
 		fprintf(stderr, "vm: accelerator %s\n", s->accel_reason);
-	/* interleaved: every kernel's boot 1, then every kernel's boot 2, so host drift is shared */
-	for (unsigned r = 1; !rc && r <= opts->boots; r++)
-		for (size_t i = 0; !rc && i < n; i++)
-			rc = ior_stop_requested() ? ior_error_set(IOR_EINTERRUPTED, "vm run interrupted by signal %d",
-								  ior_stop_signal())
-						  : boot(db, opts, &slots[i], (int)r, s->accel, u.nodename, u.machine, s);
+	char started[40];
+	utc_now(started, sizeof(started));
+	snprintf(s->vm_run, sizeof(s->vm_run), "%s/%ld/%s", u.nodename, (long)getpid(), started);
+	if (!rc)
+		rc = rounds(db, opts, slots, n, u.nodename, u.machine, s);
 	remove_tree(root);
 	free(slots);
 	return rc;

@@ -116,7 +116,15 @@ struct ior_vm_run_opts {
 	struct ior_vm_machine machine;
 	struct ior_vm_guest guest;
 	const char *cache_dir;
-	unsigned boots;            /* each kernel this many times, interleaved: A B C A B C */
+	unsigned boots;            /* rounds: every kernel once per round, the order rotated (A B C, B C A, ...);
+				    * with boots_auto the most rounds (--max-boots) */
+	bool boots_auto;           /* --boots auto: after each round from the second ask decided() and stop when
+				    * every cell of interest is decided */
+	/* boots_auto's question after round `round` of vm run vm_run: *done when no more boots are needed.
+	 * releases[i] is kernel i's release ("" when it could not be resolved). */
+	int (*decided)(void *ctx, struct ior_db *db, const char *vm_run, const char *const *releases, size_t n,
+		       unsigned round, bool *done);
+	void *decided_ctx;
 	bool boot_only;            /* boot to init and power off: the bare boot time */
 	int scratch_fill;          /* enum ior_fill: what the scratch disk holds, written once before the first boot */
 	bool progress;             /* one line per boot on stderr */
@@ -128,6 +136,8 @@ struct ior_vm_run_summary {
 	uint64_t fill_bytes;
 	char accel[8];
 	char accel_reason[256];
+	unsigned rounds;            /* rounds booted */
+	char vm_run[160];           /* this vm run's name in vm_boots.vm_run */
 };
 
 /* vm run's defaults with the storage their strings point into (so not to be copied): the default
@@ -139,8 +149,9 @@ struct ior_vm_run_setup {
 };
 void ior_vm_run_defaults(struct ior_vm_run_setup *v);
 
-/* Boots every kernel opts->boots times, interleaved, records each boot in db (vm_boots, with
- * its console log) and merges each guest's database into db. A kernel that fails is recorded
+/* Boots every kernel in rounds (opts->boots of them, or with boots_auto until decided() is done),
+ * the order rotated each round, records each boot (with its round as boot_index and the vm run's
+ * name as vm_run) in db (vm_boots, with its console log) and merges each guest's database into db. A kernel that fails is recorded
  * and the next one starts; a kernel that cannot be resolved is recorded as infra-error. */
 int ior_vm_run(struct ior_db *db, const struct ior_vm_run_opts *opts, const char *const *kernels, size_t n,
 	       struct ior_vm_run_summary *s);

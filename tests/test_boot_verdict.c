@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Kernel verdicts on VM data, offline: stored boots of vm run in a real SQLite file, each boot's median one observation, paired by boot round, never one boot's repetitions counted as independent evidence. */
+#include "tests/suite.h"
+
+#include "db/db.h"
+#include "db/metric.h"
+#include "engines/engine.h"
+#include "reports/boot_verdict.h"
+#include "reports/boots_auto.h"
+#include "reports/model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HOST "box-vm"
+#define RA "6.1.0-47-cloud-amd64"
+#define RB "6.12.113+deb12-cloud-amd64"
+
+static char out[65536];
+
+struct fixture {
+	struct ior_db *db;
+	int64_t host, dev;
+	char path[512];
+};
+
+static void open_fixture(struct fixture *f, const char *name)
+{
+	snprintf(f->path, sizeof(f->path), "%s/%s", ior_test_tmpdir(), name);
+	unlink(f->path);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_open(&f->db, f->path)), 0);
+	struct ior_db_device d = { .name = "vda", .path = "/dev/vda", .rotational = 0, .size = 512 << 20,
+				   .logical_block = 512, .physical_block = 512 };
+	CU_ASSERT_EQUAL_FATAL(ior_db_host_get(f->db, HOST, "x86_64", &f->host), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_db_device_get(f->db, f->host, &d, &f->dev), 0);
+}
+
+/* One boot as vm run leaves it merged: the guest's run with one cell of reps repetitions around
+ * level (the first `warmup` of them warm-ups at ten times the level), and its vm_boots row with its
+ * round. vm_run NULL: a host run, no boot row. Within a boot the values spread +-0.5%. */
+static void add_boot(struct fixture *f, const char *release, const char *vm_run, int round, double level, int reps,
+		     int warmup)
+{
+	struct ior_db_kernel k = { .release = release, .version = "#1 SMP Debian", .machine = "x86_64" };
+	int64_t kid, run, cell;
+	CU_ASSERT_EQUAL_FATAL(ior_db_kernel_get(f->db, &k, &kid), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_db_run_begin(f->db, f->host, kid, "vm.ini", "[matrix]\n", IOR_RUN_RUNNING, &run), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_db_cell_get(f->db, run, f->dev, "none", "direct", "hdparm", "direct=yes", &cell), 0);
+	for (int r = 1; r <= reps; r++) {
+		struct ior_sample s = { .value = level * (r <= warmup ? 10 : 1 + 0.005 * sin(r * 1.7)), .unit = "MiB/s",
+					.higher_is_better = true, .bytes = 1 << 20, .ios = 1, .wall_s = 1,
+					.warmup = r <= warmup, .round = r };
+		CU_ASSERT_EQUAL(ior_db_sample_add(f->db, cell, r, &s), 0);
+	}
+	CU_ASSERT_EQUAL(ior_db_run_finish(f->db, run, IOR_RUN_COMPLETE), 0);
+	if (!vm_run)
+		return;
+	char kernel[160];
+	snprintf(kernel, sizeof(kernel), "linux-image-%s", release);
+	struct ior_db_vm_boot b = { .host_id = f->host, .run_id = run, .kernel = kernel, .kernel_release = release,
+				    .boot_index = round, .outcome = "ok", .guest_status = 0, .accelerator = "tcg",
+				    .cpus = 1, .memory_mb = 512, .boot_s = 3, .total_s = 60, .vm_run = vm_run };
+	CU_ASSERT_EQUAL(ior_db_vm_boot_add(f->db, &b, NULL), 0);
+}
+
+/* The report model's verdict of RB against RA on the headline metric (one cell). */
+static struct ior_report *verdict(struct fixture *f, const char *vm_run)
+{
+	struct ior_report_opts o;
+	ior_report_opts_default(&o);
+	o.parts = IOR_REPORT_VERDICTS;
+	o.baseline = RA, o.candidate = RB, o.vm_run = vm_run;
+	o.metrics = IOR_METRIC_BIT(IOR_METRIC_VALUE);
+	struct ior_report *r = NULL;
+	CU_ASSERT_EQUAL(ior_test_ok(ior_report_build(&r, f->db, &o)), 0);
+	CU_ASSERT_PTR_NOT_NULL(r);
+	if (r)
+		CU_ASSERT_EQUAL(r->nverdicts, 1);
+	return r && r->nverdicts == 1 ? r : NULL;
+}
+
+/* Two boots a side of 10 repetitions: the boots of RB differ from RA's by -10% in round 1 and -1% in
+ * round 2. Taken as 20 observations a side (what the verdict did before) that is a regression with a
+ * tiny p; as two boots a side it is two observations, and the verdict is inconclusive, naming why. */
+static void test_two_boots_are_not_twenty_observations(void)
+{
+	struct fixture f;
+	open_fixture(&f, "two-boots.db");
+	add_boot(&f, RA, "box/1/t0", 1, 100, 10, 0);
+	add_boot(&f, RB, "box/1/t0", 1, 90, 10, 0);
+	add_boot(&f, RB, "box/1/t0", 2, 99, 10, 0);
+	add_boot(&f, RA, "box/1/t0", 2, 100, 10, 0);
+	/* the per-sample test on the same values calls it a regression */
+	double a[20], b[20];
+	for (int i = 0; i < 20; i++) {
+		a[i] = 100 * (1 + 0.005 * sin((i % 10 + 1) * 1.7));
+		b[i] = (i < 10 ? 90 : 99) * (1 + 0.005 * sin((i % 10 + 1) * 1.7));
+	}
+	struct ior_compare_opts co;
+	ior_compare_opts_default(&co);
+	co.higher_is_better = true;
+	struct ior_comparison pooled;
+	CU_ASSERT_EQUAL(ior_compare(&pooled, a, 20, b, 20, &co), 0);
+	CU_ASSERT_EQUAL(pooled.verdict, IOR_VERDICT_REGRESSION);
+	CU_ASSERT(pooled.mw.p < 0.001);
+	/* by boots: inconclusive, paired by round, with the noise between boots */
+	struct ior_report *r = verdict(&f, NULL);
+	if (r) {
+		const struct ior_report_verdict *v = &r->verdicts[0];
+		CU_ASSERT(v->by_boot);
+		CU_ASSERT(v->boots.paired);
+		CU_ASSERT_EQUAL(v->boots.boots_a, 2);
+		CU_ASSERT_EQUAL(v->boots.samples_a, 20);
+		CU_ASSERT_EQUAL(v->c.na, 2);
+		CU_ASSERT_EQUAL(v->c.verdict, IOR_VERDICT_INCONCLUSIVE);
+		CU_ASSERT_PTR_NOT_NULL(strstr(v->c.reason, "paired by boot round, 2 boots a side"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(v->c.reason, "between boots: not even a doubling or halving can be told at 2 boots a side"));
+		printf("\n  %s\n", v->c.reason);
+	}
+	ior_report_free(r);
+	/* the command says the same */
+	char *check[] = { "--db", f.path, "check", "--baseline", RA, "--candidate", RB, NULL };
+	ior_test_ioregress(check, out, sizeof(out), NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "paired by boot round, 2 boots a side"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "1 cell(s) compared: 0 regression(s), 1 inconclusive"));
+	ior_db_free(f.db);
+}
+
+/* The host's speed moves by up to 60% between rounds; RB is 15% slower than RA within every round.
+ * Booted in the same rounds of one vm run, the paired test finds it; the same boots as separate vm
+ * runs cannot be paired, and the unpaired test on boot medians says so with the noise it faced. */
+static const double drift[] = { 1.0, 1.3, 0.8, 1.2, 0.7, 1.1 };
+static const double jitter[] = { 0.01, -0.015, 0.02, 0.0, -0.01, 0.012 };
+
+/* Kernel side (0: RA, 1: RB) of round i: its level that round. */
+static double drifting_level(int side, int i)
+{
+	return (side ? 85 : 100) * drift[i] * (1 + (side ? -jitter[5 - i] : jitter[i]));
+}
+
+static void add_drifting(struct fixture *f, const char *run_a, const char *run_b)
+{
+	for (int i = 0; i < 6; i++)
+		for (int j = 0; j < 2; j++) {
+			int side = (i + j) % 2;   /* the order rotated each round, as vm run boots them */
+			add_boot(f, side ? RB : RA, side ? run_b : run_a, i + 1, drifting_level(side, i), 9, 1);
+		}
+}
+
+static void test_paired_by_boot_round_under_drift(void)
+{
+	struct fixture f;
+	open_fixture(&f, "drift-paired.db");
+	add_drifting(&f, "box/2/t1", "box/2/t1");
+	struct ior_report *r = verdict(&f, NULL);
+	if (r) {
+		const struct ior_report_verdict *v = &r->verdicts[0];
+		CU_ASSERT(v->boots.paired);
+		CU_ASSERT_EQUAL(v->c.verdict, IOR_VERDICT_REGRESSION);
+		CU_ASSERT(fabs(v->c.ratio - 0.85) < 0.03);
+		/* warm-ups are no part of a boot's median: 8 measured repetitions per boot */
+		CU_ASSERT_EQUAL(v->boots.samples_a, 6 * 8);
+		CU_ASSERT_EQUAL(v->boots.samples_b, 6 * 8);
+		CU_ASSERT_PTR_NOT_NULL(strstr(v->c.reason, "paired by boot round, 6 boots a side"));
+		printf("\n  %s\n", v->c.reason);
+	}
+	ior_report_free(r);
+	ior_db_free(f.db);
+}
+
+static void test_separate_vm_runs_are_unpaired(void)
+{
+	struct fixture f;
+	open_fixture(&f, "drift-unpaired.db");
+	add_drifting(&f, "box/3/t2", "box/4/t3");
+	struct ior_report *r = verdict(&f, NULL);
+	if (r) {
+		const struct ior_report_verdict *v = &r->verdicts[0];
+		CU_ASSERT(v->by_boot);
+		CU_ASSERT(!v->boots.paired);
+		CU_ASSERT_EQUAL(v->c.na, 6);
+		CU_ASSERT_EQUAL(v->c.verdict, IOR_VERDICT_INCONCLUSIVE);
+		CU_ASSERT_PTR_NOT_NULL(strstr(v->c.reason, "unpaired: boots of separate vm runs; 6 boots against 6"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(v->c.reason, "between boots: changes below"));
+		/* the drift is the noise it faced: over 15%, so a 15% change cannot be told */
+		CU_ASSERT(v->boots.noise > 0.15);
+		CU_ASSERT(v->boots.smallest > 0.15);
+		printf("\n  %s\n", v->c.reason);
+	}
+	ior_report_free(r);
+	ior_db_free(f.db);
+}
+
+/* One boot a side: no verdict, and the answer says the noise between boots cannot be measured. */
+static void test_one_boot_a_side(void)
+{
+	struct ior_boot_obs a = { .vm_run = "x", .round = 1, .median = 100, .n = 10 };
+	struct ior_boot_obs b = { .vm_run = "x", .round = 1, .median = 50, .n = 10 };
+	struct ior_compare_opts o;
+	ior_compare_opts_default(&o);
+	o.higher_is_better = true;
+	struct ior_comparison c;
+	struct ior_boot_evidence ev;
+	CU_ASSERT_EQUAL(ior_boot_compare(&c, &ev, &a, 1, &b, 1, &o), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_INCONCLUSIVE);
+	CU_ASSERT(!ev.paired);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "1 boot a side: the noise between boots cannot be measured"));
+}
+
+/* Runs of the host (no vm_boots row) are judged on their samples as before. */
+static void test_host_runs_keep_the_sample_verdict(void)
+{
+	struct fixture f;
+	open_fixture(&f, "host.db");
+	add_boot(&f, RA, NULL, 0, 100, 10, 0);
+	add_boot(&f, RB, NULL, 0, 80, 10, 0);
+	struct ior_report *r = verdict(&f, NULL);
+	if (r) {
+		CU_ASSERT(!r->verdicts[0].by_boot);
+		CU_ASSERT_EQUAL(r->verdicts[0].c.na, 10);
+		CU_ASSERT_EQUAL(r->verdicts[0].c.verdict, IOR_VERDICT_REGRESSION);
+		CU_ASSERT_PTR_NULL(strstr(r->verdicts[0].c.reason, "boot"));
+	}
+	ior_report_free(r);
+	ior_db_free(f.db);
+}
+
+/* --boots auto's question reads one vm run's boots only: the paired run is decided, a later vm run
+ * of one kernel alone has nothing to compare yet. */
+static void test_boots_auto_progress(void)
+{
+	struct fixture f;
+	open_fixture(&f, "auto.db");
+	add_drifting(&f, "box/5/t4", "box/5/t4");
+	add_boot(&f, RA, "box/6/t5", 1, 100, 9, 1);
+	const char *rel[] = { RA, RB };
+	struct ior_boots_progress p;
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/5/t4", rel, 2)), 0);
+	CU_ASSERT_EQUAL(p.cells, 1);
+	CU_ASSERT_EQUAL(p.decided, 1);
+	CU_ASSERT_PTR_NULL(p.undecided);
+	ior_boots_progress_free(&p);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/6/t5", rel, 2)), 0);
+	CU_ASSERT_EQUAL(p.decided, 0);
+	CU_ASSERT_PTR_NOT_NULL(p.undecided);
+	ior_boots_progress_free(&p);
+	ior_db_free(f.db);
+}
+
+int main(void)
+{
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_two_boots_are_not_twenty_observations),
+		IOR_TEST(test_paired_by_boot_round_under_drift),
+		IOR_TEST(test_separate_vm_runs_are_unpaired),
+		IOR_TEST(test_one_boot_a_side),
+		IOR_TEST(test_host_runs_keep_the_sample_verdict),
+		IOR_TEST(test_boots_auto_progress),
+		IOR_TEST_END,
+	};
+	return ior_test_run("boot_verdict", tests);
+}
