@@ -16,6 +16,9 @@ struct ior_bisect_measure {
 	/* One measurement of a built candidate: its samples appended to *x (grown with realloc). */
 	int (*measure)(struct ior_bisect_measure *m, const char *id, double **x, size_t *n, enum ior_step_outcome *out);
 	void (*free)(struct ior_bisect_measure *m);
+	/* Why the last measurement failed, as far as the step can tell (a boot's outcome, reason and
+	 * console head), set by measure when *out is not IOR_STEP_OK; "" when it cannot tell. */
+	char failure[1024];
 };
 
 struct ior_bisect_commands {

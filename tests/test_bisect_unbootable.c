@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* ioregress bisect over three kernels under qemu whose middle one never boots (an image qemu refuses at once): it is tried three times, skipped with its outcome and console head, and, as its neighbours cannot place the regression without it, named as the first kernel that does not boot. */
+#include "tests/suite.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define K47 "linux-image-6.1.0-47-cloud-amd64"
+#define R47 "6.1.0-47-cloud-amd64"
+#define K612 "linux-image-6.12.113+deb12-cloud-amd64-unsigned"
+
+static char out[65536], err[16384], cache[4096];
+
+/* A "kernel" that is 1 MiB of noise beside the real module tree: qemu says "linux kernel too old
+ * to load a ram disk" and exits before any guest code runs, every time. */
+static void bad_kernel(char *spec, size_t len)
+{
+	char image[4096];
+	snprintf(image, sizeof(image), "%s/noise-bzImage", ior_test_tmpdir());
+	int fd = open(image, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	static unsigned char buf[1 << 20];
+	unsigned long long x = 0x9e3779b97f4a7c15ULL;
+	for (size_t i = 0; i < sizeof(buf); i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		buf[i] = (unsigned char)x;
+	}
+	CU_ASSERT_FATAL(write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf));
+	close(fd);
+	snprintf(spec, len, "%s:%s/" K47 "/lib/modules/" R47, image, cache);
+}
+
+static void test_middle_kernel_does_not_boot(void)
+{
+	char db[1024], spec[8192], matrix[1024];
+	snprintf(db, sizeof(db), "%s/pkg.db", ior_test_tmpdir());
+	bad_kernel(spec, sizeof(spec));
+	char *start[] = { "--db", db, "bisect", "start", "--kernels", K47, spec, K612, NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)), 0);
+	snprintf(matrix, sizeof(matrix), "%s", ior_test_source_path("tests/data/vm-bisect.ini"));
+	char *run[] = { "--db", db, "bisect", "run", "--matrix", matrix, "--cap", "10", "--calibrate", "5", NULL };
+	int rc = ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+	printf("\n  exit %d\n%s", rc, out);
+	if (rc == 4) /* the ends too close for this machine now: nothing to say about the middle one */
+		CU_FAIL("refused: the ends could not be told apart under this load");
+	CU_ASSERT_EQUAL(rc, 0);
+	/* tried three times, each a boot-failed vm_boots row with qemu's own words */
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM vm_boots WHERE kernel LIKE '%noise-bzImage%' AND outcome = "
+				       "'boot-failed' AND console_log LIKE '%too old to load a ram disk%'"), 3);
+	/* skipped with the reason, the finding logged */
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event = 'boot-failed' AND detail LIKE "
+				       "'boot-failed after 3 boots: qemu ended (exit 1) before init%console: %too old%'"), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_commits WHERE mark = 'skip' AND reason LIKE "
+				       "'it does not boot: boot-failed after 3 boots%'"), 1);
+	/* the answer names it, with the full name and its console head, the ends' evidence below */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "first kernel that does not boot: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "noise-bzImage:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "too old to load a ram disk"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "good end"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, K612));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisects WHERE status = 'found' AND result LIKE "
+				       "'first kernel that does not boot: %'"), 1);
+	/* the log carries the finding as a line replay reads back */
+	char *log[] = { "--db", db, "bisect", "log", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(log, out, sizeof(out), err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, " boot-failed /"));
+}
+
+int main(void)
+{
+	if (!getenv("IOR_BINARY"))
+		ior_test_skip("IOR_BINARY is not set");
+	if (ior_test_spawn((char *[]){ "qemu-system-x86_64", "--version", NULL }, NULL) != 0)
+		ior_test_skip("qemu-system-x86_64 cannot run here");
+	const char *c = getenv("IOR_VM_CACHE");
+	if (c && *c)
+		snprintf(cache, sizeof(cache), "%s", c);
+	else
+		snprintf(cache, sizeof(cache), "%s/.cache/ioregress/kernels", getenv("HOME") ? getenv("HOME") : "/tmp");
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_middle_kernel_does_not_boot),
+		IOR_TEST_END,
+	};
+	return ior_test_run("bisect_unbootable", tests);
+}
