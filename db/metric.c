@@ -44,19 +44,25 @@ static const struct ior_metric_info metrics[IOR_METRIC_COUNT] = {
 				     .help = "CPU seconds per GiB moved (derived; needs bytes)" },
 	/* The block layer's own behaviour, from the device's request counters: counts, not times, so
 	 * they hold still where the CPU's speed does not (a TCG guest, a loaded host). Bigger
-	 * requests and more bios merged into them mean fewer requests for the same bytes: better. */
+	 * requests and more bios merged into them mean fewer requests for the same bytes: better.
+	 * A direction that moved no sectors is left out (DATA_IOS): a read cell's stray writes are
+	 * flushes (hdparm's BLKFLSBUF: 2 a repetition in a guest), not requests of the transfer. */
+#define DATA_IOS "(CASE WHEN rd_sectors > 0 THEN rd_ios ELSE 0 END + CASE WHEN wr_sectors > 0 THEN wr_ios ELSE 0 END)"
+#define DATA_MERGES "(CASE WHEN rd_sectors > 0 THEN rd_merges ELSE 0 END + CASE WHEN wr_sectors > 0 THEN wr_merges ELSE 0 END)"
 	[IOR_METRIC_REQ_KIB] = { .name = "req_kib", .unit = "KiB", .higher_is_better = true,
-				 .column = "(rd_sectors + wr_sectors) / 2.0 / (rd_ios + wr_ios)",
-				 .where = "rd_ios + wr_ios > 0",
+				 .column = "(rd_sectors + wr_sectors) / 2.0 / " DATA_IOS,
+				 .where = DATA_IOS " > 0",
 				 .help = "average request size the device saw (derived from its stat counters)" },
 	[IOR_METRIC_MERGE_PCT] = { .name = "merge_pct", .unit = "%", .higher_is_better = true,
-				   .column = "100.0 * (rd_merges + wr_merges) / (rd_ios + wr_ios + rd_merges + wr_merges)",
-				   .where = "rd_ios + wr_ios > 0",
+				   .column = "100.0 * " DATA_MERGES " / (" DATA_IOS " + " DATA_MERGES ")",
+				   .where = DATA_IOS " > 0",
 				   .help = "share of bios merged into another request (derived, iostat's %rrqm/%wrqm)" },
 	[IOR_METRIC_REQ_PER_GIB] = { .name = "req_per_gib", .unit = "req/GiB",
-				     .column = "(rd_ios + wr_ios) / ((rd_sectors + wr_sectors) / 2097152.0)",
-				     .where = "rd_sectors + wr_sectors > 0",
+				     .column = DATA_IOS " / ((rd_sectors + wr_sectors) / 2097152.0)",
+				     .where = DATA_IOS " > 0",
 				     .help = "requests per GiB the device moved (derived from its stat counters)" },
+#undef DATA_IOS
+#undef DATA_MERGES
 };
 
 const struct ior_metric_info *ior_metric_info(enum ior_metric m)
@@ -119,7 +125,7 @@ int ior_metric_reader_open(struct ior_metric_reader **out, struct ior_db *db, en
 {
 	*out = NULL;
 	const struct ior_metric_info *mi = ior_metric_info(m);
-	char sql[512];
+	char sql[1536];
 	/* where keeps a derived figure from dividing by nothing (a cell that moved no bytes) */
 	snprintf(sql, sizeof(sql), "SELECT %s FROM samples WHERE cell_id = ?1 AND (%s) IS NOT NULL AND (%s) ORDER BY rep",
 		 mi->column, mi->column, mi->where ? mi->where : "1");

@@ -20,16 +20,7 @@ static void bad_kernel(char *spec, size_t len)
 {
 	char image[4096];
 	snprintf(image, sizeof(image), "%s/noise-bzImage", ior_test_tmpdir());
-	int fd = open(image, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-	CU_ASSERT_FATAL(fd >= 0);
-	static unsigned char buf[1 << 20];
-	unsigned long long x = 0x9e3779b97f4a7c15ULL;
-	for (size_t i = 0; i < sizeof(buf); i++) {
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		buf[i] = (unsigned char)x;
-	}
-	CU_ASSERT_FATAL(write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf));
-	close(fd);
+	ior_test_random_file(image, 1);
 	snprintf(spec, len, "%s:%s/" K47 "/lib/modules/" R47, image, cache);
 }
 
@@ -71,15 +62,7 @@ static void test_middle_kernel_does_not_boot(void)
 
 int main(void)
 {
-	if (!getenv("IOR_BINARY"))
-		ior_test_skip("IOR_BINARY is not set");
-	if (ior_test_spawn((char *[]){ "qemu-system-x86_64", "--version", NULL }, NULL) != 0)
-		ior_test_skip("qemu-system-x86_64 cannot run here");
-	const char *c = getenv("IOR_VM_CACHE");
-	if (c && *c)
-		snprintf(cache, sizeof(cache), "%s", c);
-	else
-		snprintf(cache, sizeof(cache), "%s/.cache/ioregress/kernels", getenv("HOME") ? getenv("HOME") : "/tmp");
+	ior_test_vm_setup(cache, sizeof(cache));
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_middle_kernel_does_not_boot),
 		IOR_TEST_END,

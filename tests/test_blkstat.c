@@ -26,18 +26,7 @@ static void attach(void)
 {
 	char file[4096], out[4096];
 	snprintf(file, sizeof(file), "%s/disk.img", ior_test_tmpdir());
-	int fd = open(file, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-	CU_ASSERT_FATAL(fd >= 0);
-	static char buf[1 << 20];
-	unsigned long long x = 88172645463325252ULL;
-	for (int i = 0; i < 64; i++) {
-		for (size_t j = 0; j + 8 <= sizeof(buf); j += 8) {
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			memcpy(buf + j, &x, 8);
-		}
-		CU_ASSERT_FATAL(write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf));
-	}
-	close(fd);
+	ior_test_random_file(file, 64);
 	atexit(detach);
 	snprintf(out, sizeof(out), "%s/losetup.out", ior_test_tmpdir());
 	char *argv[] = { "losetup", "-f", "--show", file, NULL };

@@ -127,17 +127,8 @@ static void test_seed_loop_in_guest(void)
 
 int main(void)
 {
-	const char *bin = getenv("IOR_BINARY");
-	if (!bin)
-		ior_test_skip("IOR_BINARY is not set");
 	ior_test_require_root("boots guests that attach loop devices");
-	if (ior_test_spawn((char *[]){ "qemu-system-x86_64", "--version", NULL }, NULL) != 0)
-		ior_test_skip("qemu-system-x86_64 cannot run here");
-	const char *c = getenv("IOR_VM_CACHE");
-	if (c && *c)
-		snprintf(cache, sizeof(cache), "%s", c);
-	else
-		snprintf(cache, sizeof(cache), "%s/.cache/ioregress/kernels", getenv("HOME") ? getenv("HOME") : "/tmp");
+	ior_test_vm_setup(cache, sizeof(cache));
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_sigkill_then_recover),
 		IOR_TEST(test_seed_loop_in_guest),
