@@ -581,7 +581,6 @@ static int loop(struct run *r, struct ior_bisect_result *res)
 	if (!marks)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	int rc = IOR_OK, overturns = 0, undecided_run = 0;
-	bool found = false;
 	for (;;) {
 		struct ior_bisect_left left;
 		if ((rc = ior_bisect_marks_get(d->db, d->id, &r->g, marks)) || (rc = ior_bisect_left(&left, &r->g, marks)))
@@ -619,17 +618,17 @@ static int loop(struct run *r, struct ior_bisect_result *res)
 			ior_bisect_left_free(&left);
 			break;
 		}
+		if (left.range) {   /* a kernel among them that does not boot is the answer */
+			bool found = false;
+			rc = unbootable_answer(r, res, &left, &found);
+			if (rc || found) {
+				ior_bisect_left_free(&left);
+				break;
+			}
+		}
 		/* commits the samples cannot place, one after another: the noise is too large for this
 		 * regression at this cap, and testing every commit would only spend builds (the bench
 		 * saw one bisection build 329 commits before this rule) */
-		if (left.range && !(rc = unbootable_answer(r, res, &left, &found)) && found) {
-			ior_bisect_left_free(&left);
-			break;
-		}
-		if (rc) {
-			ior_bisect_left_free(&left);
-			break;
-		}
 		if (left.range || undecided_run >= IOR_BISECT_MAX_UNDECIDED) {
 			res->end = IOR_BISECT_RANGE;
 			res->nrange = left.count;
