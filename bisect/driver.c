@@ -21,6 +21,7 @@ struct run {
 	size_t ngood;
 	char current[96];              /* what the source has prepared, "" unknown */
 	struct ior_bisect_calibration cal;  /* the ends' gap, noise and drift from their rounds */
+	bool boot_failed;              /* the last failed measurement was a kernel that did not boot */
 };
 
 static void say(const struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -94,8 +95,10 @@ static int measure(struct run *r, const char *id, size_t round, bool *ok)
 	double *x = NULL;
 	size_t n = 0;
 	enum ior_step_outcome o;
+	d->m->failure[0] = '\0';
 	int rc = d->m->measure(d->m, id, &x, &n, &o);
 	*ok = !rc && o == IOR_STEP_OK;
+	r->boot_failed = !rc && o == IOR_STEP_BOOT_FAILED;
 	char detail[2048];
 	size_t len = (size_t)snprintf(detail, sizeof(detail), "round=%zu ", round);
 	for (size_t i = 0; i < n && len < sizeof(detail) - 32; i++)
@@ -106,6 +109,9 @@ static int measure(struct run *r, const char *id, size_t round, bool *ok)
 		rc = ior_bisect_samples_add_round(d->db, d->id, id, x, n, round);
 	if (!rc)
 		rc = ior_bisect_log(d->db, d->id, id, "measure", *ok ? detail : ior_step_outcome_name(o));
+	/* a kernel that keeps failing to boot is a finding: its outcome and console head are kept */
+	if (!rc && r->boot_failed)
+		rc = ior_bisect_log(d->db, d->id, id, "boot-failed", d->m->failure[0] ? d->m->failure : "boot-failed");
 	free(x);
 	return rc;
 }
@@ -238,7 +244,10 @@ static int judge_until(struct run *r, const char *id, size_t from, size_t at_lea
 			return IOR_ERROR;
 		if (failed == 1) {
 			*call = IOR_CALL_SKIP;
-			snprintf(reason, len, "its measurement failed");
+			if (r->boot_failed)
+				snprintf(reason, len, "it does not boot: %s", d->m->failure[0] ? d->m->failure : "boot-failed");
+			else
+				snprintf(reason, len, "its measurement failed");
 			return IOR_OK;
 		}
 		if (failed < 3)
@@ -270,9 +279,12 @@ static int step(struct run *r, size_t node, bool *undecided)
 		return mark(r, id, m, reason, "mark");
 	}
 	enum ior_bisect_call c;
+	r->boot_failed = false;
 	if (judge_until(r, id, 1, 0, d->o.cap, &c, reason, sizeof(reason)))
 		return IOR_ERROR;
-	*undecided = c == IOR_CALL_SKIP;
+	/* a kernel that does not boot was not left undecided by the noise: it is skipped, and named
+	 * when its neighbours cannot decide without it */
+	*undecided = c == IOR_CALL_SKIP && !r->boot_failed;
 	m = c == IOR_CALL_GOOD ? IOR_MARK_GOOD : c == IOR_CALL_BAD ? IOR_MARK_BAD : IOR_MARK_SKIP;
 	return mark(r, id, m, reason, "mark");
 }
@@ -540,6 +552,56 @@ static int finish(struct run *r, struct ior_bisect_result *res, const struct ior
 	return rc;
 }
 
+/* Skipped candidates leave a range, and one of them did not boot: the first of those (in the
+ * list's order) is the answer, a kernel that does not boot (or panics), with its outcome and
+ * console head; the throughput regression hunted cannot be placed past it, as its neighbours do
+ * not decide. *found false when none of the candidates failed to boot. */
+static int unbootable_answer(struct run *r, struct ior_bisect_result *res, const struct ior_bisect_left *left,
+			     bool *found)
+{
+	struct ior_bisect_driver *d = r->d;
+	char failure[1024] = "";
+	size_t first = 0;
+	*found = false;
+	for (size_t k = 0; k < left->count; k++) {
+		size_t node = left->cand[k];
+		bool logged;
+		char detail[1024];
+		if (*found && node > first)
+			continue;
+		if (ior_bisect_log_last(d->db, d->id, r->g.nodes[node].id, "boot-failed", &logged, detail, sizeof(detail)))
+			return IOR_ERROR;
+		if (logged) {
+			*found = true;
+			first = node;
+			snprintf(failure, sizeof(failure), "%s", detail);
+		}
+	}
+	if (!*found)
+		return IOR_OK;
+	const char *id = r->g.nodes[first].id;
+	res->end = IOR_BISECT_FOUND;
+	res->nrange = left->count;
+	snprintf(res->culprit, sizeof(res->culprit), "%s", id);
+	struct ior_bisect_counts n;
+	char *text = NULL, why[2048];
+	if (ior_bisect_counts_get(d->db, d->id, &n))
+		return IOR_ERROR;
+	snprintf(why, sizeof(why), "the regression hunted lies in one of %zu candidates that its neighbours cannot tell "
+		 "apart without it; the ends: noise %.1f%%, drift %.1f%% over %zu rounds, %zu samples in all", left->count,
+		 r->cal.noise * 100, r->cal.drift * 100, r->cal.rounds, n.samples);
+	int rc = ior_bisect_evidence_unbootable(&text, d->db, d->id, &r->g, left, first, failure, r->good_ids[0],
+						r->bad_id, why);
+	if (!rc)
+		rc = ior_bisect_set_status(d->db, d->id, "found", text);
+	if (!rc)
+		rc = ior_bisect_log(d->db, d->id, id, "found", failure);
+	if (!rc)
+		say(r, "%s", text);
+	free(text);
+	return rc;
+}
+
 static int loop(struct run *r, struct ior_bisect_result *res)
 {
 	struct ior_bisect_driver *d = r->d;
@@ -583,6 +645,14 @@ static int loop(struct run *r, struct ior_bisect_result *res)
 			}
 			ior_bisect_left_free(&left);
 			break;
+		}
+		if (left.range) {   /* a kernel among them that does not boot is the answer */
+			bool found = false;
+			rc = unbootable_answer(r, res, &left, &found);
+			if (rc || found) {
+				ior_bisect_left_free(&left);
+				break;
+			}
 		}
 		/* commits the samples cannot place, one after another: the noise is too large for this
 		 * regression at this cap, and testing every commit would only spend builds (the bench

@@ -128,6 +128,28 @@ int ior_bisect_evidence_culprit(char **out, struct ior_db *db, int64_t id, struc
 	return finish(&t, out);
 }
 
+/* The candidates left, then the evidence rows of the ends and of those measured. */
+static int candidates(struct text *t, struct ior_db *db, int64_t id, const struct ior_bisect_graph *g,
+		      const struct ior_bisect_left *left, const char *good, const char *bad)
+{
+	for (size_t k = 0; k < left->count && k < 20; k++) {
+		const struct ior_bisect_node *c = &g->nodes[left->cand[k]];
+		add(t, "  %s %s (%s)\n", c->id, c->subject ? c->subject : "-", c->author ? c->author : "-");
+	}
+	if (left->count > 20)
+		add(t, "  ... and %zu more ('ioregress bisect status' and the log list them)\n", left->count - 20);
+	double gm = median_of(db, id, good);
+	header(t);
+	if (row(t, db, id, good, "good end", gm))
+		return IOR_ERROR;
+	/* the evidence of the candidates that were measured (the others have none) */
+	for (size_t k = 0; k < left->count; k++)
+		if (strcmp(g->nodes[left->cand[k]].id, bad) && measured(db, id, g->nodes[left->cand[k]].id) &&
+		    row(t, db, id, g->nodes[left->cand[k]].id, "candidate", gm))
+			return IOR_ERROR;
+	return row(t, db, id, bad, "bad end", gm);
+}
+
 int ior_bisect_evidence_range(char **out, struct ior_db *db, int64_t id, struct ior_bisect_source *src,
 			      const struct ior_bisect_graph *g, const struct ior_bisect_left *left, const char *good,
 			      const char *bad, const char *why)
@@ -135,26 +157,22 @@ int ior_bisect_evidence_range(char **out, struct ior_db *db, int64_t id, struct 
 	struct text t = { 0 };
 	(void)src;
 	add(&t, "no single culprit: %s; the first bad commit could be any of these %zu:\n", why, left->count);
-	for (size_t k = 0; k < left->count && k < 20; k++) {
-		const struct ior_bisect_node *c = &g->nodes[left->cand[k]];
-		add(&t, "  %s %s (%s)\n", c->id, c->subject ? c->subject : "-", c->author ? c->author : "-");
-	}
-	if (left->count > 20)
-		add(&t, "  ... and %zu more ('ioregress bisect status' and the log list them)\n", left->count - 20);
-	double gm = median_of(db, id, good);
-	header(&t);
-	if (row(&t, db, id, good, "good end", gm)) {
+	if (candidates(&t, db, id, g, left, good, bad)) {
 		free(t.buf);
 		return IOR_ERROR;
 	}
-	/* the evidence of the candidates that were measured (the others have none) */
-	for (size_t k = 0; k < left->count; k++)
-		if (strcmp(g->nodes[left->cand[k]].id, bad) && measured(db, id, g->nodes[left->cand[k]].id) &&
-		    row(&t, db, id, g->nodes[left->cand[k]].id, "candidate", gm)) {
-			free(t.buf);
-			return IOR_ERROR;
-		}
-	if (row(&t, db, id, bad, "bad end", gm)) {
+	return finish(&t, out);
+}
+
+int ior_bisect_evidence_unbootable(char **out, struct ior_db *db, int64_t id, const struct ior_bisect_graph *g,
+				   const struct ior_bisect_left *left, size_t node, const char *failure, const char *good,
+				   const char *bad, const char *why)
+{
+	struct text t = { 0 };
+	add(&t, "first kernel that %s: %s\n", strncmp(failure, "panic", 5) ? "does not boot" : "panics", g->nodes[node].id);
+	add(&t, "  %s\n", failure);
+	add(&t, "named as the answer: %s; they are:\n", why);
+	if (candidates(&t, db, id, g, left, good, bad)) {
 		free(t.buf);
 		return IOR_ERROR;
 	}

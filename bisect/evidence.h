@@ -13,5 +13,11 @@ int ior_bisect_evidence_culprit(char **out, struct ior_db *db, int64_t id, struc
 int ior_bisect_evidence_range(char **out, struct ior_db *db, int64_t id, struct ior_bisect_source *src,
 			      const struct ior_bisect_graph *g, const struct ior_bisect_left *left, const char *good,
 			      const char *bad, const char *why);
+/* Skipped candidates leave a range and node among them did not boot: "first kernel that does not
+ * boot: ID" (or "panics", by failure's outcome) with failure (its outcome and console head), why,
+ * then the candidates and the evidence as for a range. */
+int ior_bisect_evidence_unbootable(char **out, struct ior_db *db, int64_t id, const struct ior_bisect_graph *g,
+				   const struct ior_bisect_left *left, size_t node, const char *failure, const char *good,
+				   const char *bad, const char *why);
 
 #endif

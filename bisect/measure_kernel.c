@@ -115,6 +115,7 @@ static int measure(struct ior_bisect_measure *bm, const char *id, double **x, si
 	}
 	snprintf(m->spec, sizeof(m->spec), "%s", built_spec(m, id) ? built_spec(m, id) : "");
 	int rc = m->spec[0] ? m->vm->measure(m->vm, m->spec, x, n, out) : ior_error_set(IOR_ERROR, "out of memory");
+	snprintf(bm->failure, sizeof(bm->failure), "%s", m->vm->failure);   /* the boot's outcome and console head */
 	if (!rc && *out == IOR_STEP_BOOT_FAILED) {
 		char why[1024];
 		boot_failure(m, why, sizeof(why));

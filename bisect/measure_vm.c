@@ -67,6 +67,48 @@ static int read_back(struct vm_measure *m, const char *id, double **x, size_t *n
 	return rc;
 }
 
+/* The first lines the console shows after qemu's command line: what a kernel that does not boot
+ * (or qemu refusing it) said first. */
+static void console_head(const char *log, char *out, size_t len)
+{
+	out[0] = '\0';
+	const char *p = log ? strchr(log, '\n') : NULL;
+	size_t used = 0;
+	for (int lines = 0; p && *++p && lines < 3 && used + 8 < len;) {
+		size_t l = strcspn(p, "\n");
+		if (l) {
+			used += (size_t)snprintf(out + used, len - used, "%s%.*s", lines ? " | " : "", (int)l, p);
+			lines++;
+		}
+		p += l;
+		if (!*p)
+			break;
+	}
+	if (used >= len)
+		out[len - 1] = '\0';
+}
+
+/* The last boot of kernel id: "OUTCOME after N boots: REASON; console: HEAD". */
+static void describe_failure(struct vm_measure *m, const char *id, unsigned boots)
+{
+	sqlite3 *h = ior_db_handle(m->db);
+	sqlite3_stmt *st = NULL;
+	m->base.failure[0] = '\0';
+	if (sqlite3_prepare_v2(h, "SELECT outcome, reason, console_log FROM vm_boots WHERE kernel = ?1 ORDER BY id DESC "
+			       "LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		char head[400];
+		console_head((const char *)sqlite3_column_text(st, 2), head, sizeof(head));
+		const char *reason = (const char *)sqlite3_column_text(st, 1);
+		snprintf(m->base.failure, sizeof(m->base.failure), "%s after %u boot%s: %.400s%s%s",
+			 (const char *)sqlite3_column_text(st, 0), boots, boots == 1 ? "" : "s", reason ? reason : "-",
+			 head[0] ? "; console: " : "", head);
+	}
+	sqlite3_finalize(st);
+}
+
 static int measure(struct ior_bisect_measure *bm, const char *id, double **x, size_t *n, enum ior_step_outcome *out)
 {
 	struct vm_measure *m = (struct vm_measure *)bm;
@@ -87,6 +129,7 @@ static int measure(struct ior_bisect_measure *bm, const char *id, double **x, si
 	size_t before = *n;
 	if (!s.ok) {
 		*out = IOR_STEP_BOOT_FAILED;
+		describe_failure(m, id, BOOT_RETRIES + 1);
 		return IOR_OK;
 	}
 	if (read_back(m, id, x, n))

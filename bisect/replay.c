@@ -19,7 +19,7 @@ static int print_row(void *ctx, const char *commit, const char *event, const cha
 	detail = detail ? detail : "";
 	bool replayed = !strcmp(event, "build") || !strcmp(event, "measure") || !strcmp(event, "confirming") ||
 			!strcmp(event, "mark") || !strcmp(event, "overturned") || (!strcmp(event, "kernel") && !commit) ||
-			(!strcmp(event, "config") && commit);
+			(!strcmp(event, "config") && commit) || (!strcmp(event, "boot-failed") && commit);
 	if (at && !replayed)
 		fprintf(out, "# @%s ", at);
 	else if (at)
@@ -41,6 +41,8 @@ static int print_row(void *ctx, const char *commit, const char *event, const cha
 		fprintf(out, "config %s %s\n", commit, detail);   /* the config hash of the commit's kernel build */
 	} else if (!strcmp(event, "confirming")) {
 		fprintf(out, "confirm %s %s\n", commit, detail);
+	} else if (!strcmp(event, "boot-failed") && commit) {
+		fprintf(out, "boot-failed %s %s\n", commit, detail);   /* what a kernel that did not boot showed */
 	} else if (!strcmp(event, "mark") || !strcmp(event, "overturned")) {
 		const char *colon = strstr(detail, ": ");
 		fprintf(out, "mark %s %.*s %s\n", commit, colon ? (int)(colon - detail) : (int)strlen(detail), detail,
@@ -165,6 +167,8 @@ static int replay_line(struct ior_db *db, int64_t id, char **w, size_t n, const 
 		return ior_bisect_log(db, id, w[1], "config", from_word(line, copy, w, n, 2));
 	if (!strcmp(w[0], "confirm") && n >= 3)
 		return ior_bisect_log(db, id, w[1], "confirming", from_word(line, copy, w, n, 2));
+	if (!strcmp(w[0], "boot-failed") && n >= 3)
+		return ior_bisect_log(db, id, w[1], "boot-failed", from_word(line, copy, w, n, 2));
 	return ior_error_set(IOR_EINVALID, "%s: unknown line '%s'", where, w[0]);
 }
 

@@ -10,7 +10,7 @@
 #include "engines/engine.h"
 
 /* Current schema version, kept in PRAGMA user_version (db/SCHEMA.md lists the steps). */
-#define IOR_DB_SCHEMA_VERSION 12
+#define IOR_DB_SCHEMA_VERSION 13
 
 /* PRAGMA application_id of every ioregress database ("iorg"): a file with
  * tables and another id is someone else's and is never touched. */
@@ -163,6 +163,10 @@ int ior_db_offered(struct ior_db *db, const char *host, const char *kernel, char
 int ior_db_undo_add(struct ior_db *db, int64_t run_id, const char *kind, const char *target,
 		    const char *original, int64_t *undo_id);
 /* The change was undone (or never happened). */
+/* The same for a process that is not a run (vm run, bisect): the entry names the host and its
+ * owner (pid in boot boot_id), so recover leaves it while that process lives. */
+int ior_db_undo_add_owned(struct ior_db *db, int64_t host_id, int pid, const char *boot_id, const char *kind,
+			  const char *target, const char *original, int64_t *undo_id);
 int ior_db_undo_done(struct ior_db *db, int64_t undo_id);
 /* Every open entry of one kind in a run was undone. */
 int ior_db_undo_kind_done(struct ior_db *db, int64_t run_id, const char *kind);
@@ -171,9 +175,9 @@ int ior_db_undo_kind_done(struct ior_db *db, int64_t run_id, const char *kind);
 int ior_db_run_set_owner(struct ior_db *db, int64_t run_id, int pid, const char *boot_id);
 
 struct ior_db_undo {
-	int64_t id, run_id;
+	int64_t id, run_id;   /* run_id 0: an entry of a process that is not a run */
 	char *kind, *target, *original;
-	int pid;          /* the run's process */
+	int pid;          /* the run's process (or the entry's own owner) */
 	char *boot_id;    /* the boot it ran in */
 };
 

@@ -20,6 +20,22 @@ int ior_db_undo_add(struct ior_db *db, int64_t run_id, const char *kind, const c
 	return rc;
 }
 
+int ior_db_undo_add_owned(struct ior_db *db, int64_t host_id, int pid, const char *boot_id, const char *kind,
+			  const char *target, const char *original, int64_t *undo_id)
+{
+	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_UNDO_INSERT_OWNED);
+	sqlite3_bind_int64(st, 1, host_id);
+	sqlite3_bind_int(st, 2, pid);
+	ior_db_bind_text(st, 3, boot_id && *boot_id ? boot_id : NULL);
+	ior_db_bind_text(st, 4, kind);
+	ior_db_bind_text(st, 5, target);
+	ior_db_bind_text(st, 6, original);
+	int rc = ior_db_step_done(db, st, "cannot journal a change in");
+	if (rc == IOR_OK)
+		*undo_id = sqlite3_last_insert_rowid(db->h);
+	return rc;
+}
+
 int ior_db_undo_done(struct ior_db *db, int64_t undo_id)
 {
 	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_UNDO_DONE);

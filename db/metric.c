@@ -40,8 +40,29 @@ static const struct ior_metric_info metrics[IOR_METRIC_COUNT] = {
 	[IOR_METRIC_CPU] = { .name = "cpu_s", .unit = "s", .column = "usr_s + sys_s",
 			     .help = "user and system CPU seconds (derived)" },
 	[IOR_METRIC_CPU_PER_GIB] = { .name = "cpu_s_per_gib", .unit = "s/GiB",
-				     .column = "(usr_s + sys_s) / (bytes / 1073741824.0)",
+				     .column = "(usr_s + sys_s) / (bytes / 1073741824.0)", .where = "bytes > 0",
 				     .help = "CPU seconds per GiB moved (derived; needs bytes)" },
+	/* The block layer's own behaviour, from the device's request counters: counts, not times, so
+	 * they hold still where the CPU's speed does not (a TCG guest, a loaded host). Bigger
+	 * requests and more bios merged into them mean fewer requests for the same bytes: better.
+	 * A direction that moved no sectors is left out (DATA_IOS): a read cell's stray writes are
+	 * flushes (hdparm's BLKFLSBUF: 2 a repetition in a guest), not requests of the transfer. */
+#define DATA_IOS "(CASE WHEN rd_sectors > 0 THEN rd_ios ELSE 0 END + CASE WHEN wr_sectors > 0 THEN wr_ios ELSE 0 END)"
+#define DATA_MERGES "(CASE WHEN rd_sectors > 0 THEN rd_merges ELSE 0 END + CASE WHEN wr_sectors > 0 THEN wr_merges ELSE 0 END)"
+	[IOR_METRIC_REQ_KIB] = { .name = "req_kib", .unit = "KiB", .higher_is_better = true,
+				 .column = "(rd_sectors + wr_sectors) / 2.0 / " DATA_IOS,
+				 .where = DATA_IOS " > 0",
+				 .help = "average request size the device saw (derived from its stat counters)" },
+	[IOR_METRIC_MERGE_PCT] = { .name = "merge_pct", .unit = "%", .higher_is_better = true,
+				   .column = "100.0 * " DATA_MERGES " / (" DATA_IOS " + " DATA_MERGES ")",
+				   .where = DATA_IOS " > 0",
+				   .help = "share of bios merged into another request (derived, iostat's %rrqm/%wrqm)" },
+	[IOR_METRIC_REQ_PER_GIB] = { .name = "req_per_gib", .unit = "req/GiB",
+				     .column = DATA_IOS " / ((rd_sectors + wr_sectors) / 2097152.0)",
+				     .where = DATA_IOS " > 0",
+				     .help = "requests per GiB the device moved (derived from its stat counters)" },
+#undef DATA_IOS
+#undef DATA_MERGES
 };
 
 const struct ior_metric_info *ior_metric_info(enum ior_metric m)
@@ -66,7 +87,7 @@ int ior_metric_find(enum ior_metric *out, const char *name)
 	if (near.best)
 		return ior_error_set(IOR_EINVALID, "'%s' is not a metric (did you mean '%s'?)", name, near.best);
 	return ior_error_set(IOR_EINVALID, "'%s' is not a metric (value, lat_p50_us, lat_p99_us, lat_p999_us, wall_s, "
-			     "usr_s, sys_s, cpu_s_per_gib, ...; 'all' for every one)", name);
+			     "usr_s, sys_s, cpu_s_per_gib, req_kib, merge_pct, req_per_gib, ...; 'all' for every one)", name);
 }
 
 int ior_metric_parse_list(unsigned *out, const char *text)
@@ -104,10 +125,12 @@ int ior_metric_reader_open(struct ior_metric_reader **out, struct ior_db *db, en
 {
 	*out = NULL;
 	const struct ior_metric_info *mi = ior_metric_info(m);
-	char sql[512];
-	/* bytes > 0 keeps a derived per-GiB figure from dividing by nothing; the others ignore it */
-	snprintf(sql, sizeof(sql), "SELECT %s FROM samples WHERE cell_id = ?1 AND warmup = 0 AND (%s) IS NOT NULL%s ORDER BY rep",
-		 mi->column, mi->column, m == IOR_METRIC_CPU_PER_GIB ? " AND bytes > 0" : "");
+	char sql[1536];
+	/* where keeps a derived figure from dividing by nothing (a cell that moved no bytes); warm-ups
+	 * are never judged */
+	snprintf(sql, sizeof(sql),
+		 "SELECT %s FROM samples WHERE cell_id = ?1 AND warmup = 0 AND (%s) IS NOT NULL AND (%s) ORDER BY rep",
+		 mi->column, mi->column, mi->where ? mi->where : "1");
 	struct ior_metric_reader *r = calloc(1, sizeof(*r));
 	if (!r)
 		return ior_error_set(IOR_ERROR, "out of memory");

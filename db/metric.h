@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The metrics a verdict can judge: the headline value and the stored sample columns (latency, time, CPU) with derived ones, their units, directions and reads. */
+/* The metrics a verdict can judge: the headline value and the stored sample columns (latency, time, CPU, block-layer counters) with derived ones, their units, directions and reads. */
 #ifndef IOR_DB_METRIC_H
 #define IOR_DB_METRIC_H
 
@@ -25,6 +25,9 @@ enum ior_metric {
 	IOR_METRIC_SYS,
 	IOR_METRIC_CPU,           /* derived: usr_s + sys_s */
 	IOR_METRIC_CPU_PER_GIB,   /* derived: (usr_s + sys_s) per GiB moved */
+	IOR_METRIC_REQ_KIB,       /* derived from the device's counters: KiB per request */
+	IOR_METRIC_MERGE_PCT,     /* derived: merged bios per 100 bios */
+	IOR_METRIC_REQ_PER_GIB,   /* derived: requests per GiB the device moved */
 	IOR_METRIC_COUNT,
 };
 
@@ -40,6 +43,7 @@ struct ior_metric_info {
 	bool higher_is_better;    /* not used for the headline */
 	bool stored;              /* a samples column: an import may carry it */
 	const char *column;       /* the samples column, or the SQL expression of a derived one */
+	const char *where;        /* NULL, or what a sample needs for a derived one to mean something */
 	const char *help;
 };
 const struct ior_metric_info *ior_metric_info(enum ior_metric m);

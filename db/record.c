@@ -254,6 +254,13 @@ int ior_db_sample_add(struct ior_db *db, int64_t cell_id, int rep, const struct 
 		sqlite3_bind_int64(st, 22, s->round);
 	else
 		sqlite3_bind_null(st, 22);
+	const uint64_t blk[] = { s->blk.rd_ios, s->blk.rd_merges, s->blk.rd_sectors,
+				 s->blk.wr_ios, s->blk.wr_merges, s->blk.wr_sectors };
+	for (int i = 0; i < 6; i++)
+		if (s->has_blkstat)
+			sqlite3_bind_int64(st, 23 + i, blk[i] > INT64_MAX ? INT64_MAX : (int64_t)blk[i]);
+		else
+			sqlite3_bind_null(st, 23 + i);
 	return ior_db_step_done(db, st, "cannot add sample to");
 }
 

@@ -378,6 +378,56 @@ static const char step12[] =
 	"ALTER TABLE vm_boots ADD COLUMN vm_run TEXT;\n"
 	"PRAGMA user_version = 12;\n";
 
+/* Step 13: the block layer's side of each repetition, from the measured device's stat file
+ * (requests, merges and 512-byte sectors, read and write; after minus before). Counts of what the
+ * kernel did, not times, so a slow CPU (a TCG guest) does not move them; NULL where not read
+ * (samples stored before this step, imports, a device whose counters could not be read).
+ * And the journal takes entries of a process that is not a run (vm run's and bisect's VM work
+ * directory, kind 'tree'): such an entry names its host and owner (pid, boot id) itself; SQLite
+ * cannot change a CHECK or a NOT NULL in place, so the table is rebuilt with its rows. */
+static const char step13[] =
+	"CREATE TABLE undo_log_new (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  run_id INTEGER REFERENCES runs(id),\n"
+	"  kind TEXT NOT NULL CHECK (kind IN ('scheduler', 'loop', 'file', 'mount', 'module', 'tree')),\n"
+	"  target TEXT NOT NULL,\n"
+	"  original TEXT,\n"
+	"  created_at TEXT NOT NULL DEFAULT (" IOR_NOW "),\n"
+	"  undone_at TEXT,\n"
+	"  host_id INTEGER REFERENCES hosts(id),\n"
+	"  pid INTEGER,\n"
+	"  boot_id TEXT,\n"
+	"  CHECK (run_id IS NOT NULL OR (host_id IS NOT NULL AND pid IS NOT NULL))\n"
+	");\n"
+	"INSERT INTO undo_log_new (id, run_id, kind, target, original, created_at, undone_at)\n"
+	"  SELECT id, run_id, kind, target, original, created_at, undone_at FROM undo_log;\n"
+	"DROP TABLE undo_log;\n"
+	"ALTER TABLE undo_log_new RENAME TO undo_log;\n"
+	"CREATE INDEX undo_log_pending ON undo_log (run_id) WHERE undone_at IS NULL;\n"
+	"ALTER TABLE samples ADD COLUMN rd_ios INTEGER;\n"
+	"ALTER TABLE samples ADD COLUMN rd_merges INTEGER;\n"
+	"ALTER TABLE samples ADD COLUMN rd_sectors INTEGER;\n"
+	"ALTER TABLE samples ADD COLUMN wr_ios INTEGER;\n"
+	"ALTER TABLE samples ADD COLUMN wr_merges INTEGER;\n"
+	"ALTER TABLE samples ADD COLUMN wr_sectors INTEGER;\n"
+	"DROP VIEW sample_view;\n"
+	"CREATE VIEW sample_view AS\n"
+	"SELECT s.id AS sample_id, r.id AS run_id, c.id AS cell_id, h.id AS host_id, k.id AS kernel_id,\n"
+	"  d.id AS device_id, h.name AS host, k.release AS kernel, k.git_commit AS kernel_commit,\n"
+	"  d.name AS device, d.path AS device_path, c.scheduler, c.engine, c.engine_type, c.params,\n"
+	"  c.status AS cell_status, r.status AS run_status, r.started_at AS run_started_at,\n"
+	"  s.rep, s.value, s.unit, s.higher_is_better, s.bytes, s.ios, s.wall_s, s.usr_s, s.sys_s,\n"
+	"  s.lat_p50_us, s.lat_p99_us, s.lat_p999_us, s.detail, s.measured_at,\n"
+	"  s.fill, s.lat_mean_us, s.clat_p50_us, s.clat_p99_us, s.clat_p999_us, s.clat_mean_us, r.rep_order,\n"
+	"  s.warmup, s.round, s.rd_ios, s.rd_merges, s.rd_sectors, s.wr_ios, s.wr_merges, s.wr_sectors\n"
+	"FROM samples s\n"
+	"JOIN cells c ON c.id = s.cell_id\n"
+	"JOIN runs r ON r.id = c.run_id\n"
+	"JOIN hosts h ON h.id = r.host_id\n"
+	"JOIN kernels k ON k.id = r.kernel_id\n"
+	"JOIN devices d ON d.id = c.device_id;\n"
+	"PRAGMA user_version = 13;\n";
+
 static const struct {
 	int version;
 	const char *sql;
@@ -394,6 +444,7 @@ static const struct {
 	{ 10, step10 },
 	{ 11, step11 },
 	{ 12, step12 },
+	{ 13, step13 },
 };
 
 _Static_assert(sizeof(steps) / sizeof(steps[0]) == IOR_DB_SCHEMA_VERSION,

@@ -56,8 +56,10 @@ static const char *const sql[IOR_STMT_COUNT] = {
 	[IOR_STMT_SAMPLE_INSERT] =
 		"INSERT INTO samples (cell_id, rep, value, unit, higher_is_better, bytes, ios, wall_s, usr_s, "
 		"sys_s, lat_p50_us, lat_p99_us, lat_p999_us, detail, lat_mean_us, clat_p50_us, clat_p99_us, "
-		"clat_p999_us, clat_mean_us, fill, warmup, round) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+		"clat_p999_us, clat_mean_us, fill, warmup, round, rd_ios, rd_merges, rd_sectors, wr_ios, wr_merges, "
+		"wr_sectors) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
+		"?23, ?24, ?25, ?26, ?27, ?28)",
 	[IOR_STMT_SAMPLE_AT_REP] = "SELECT value, unit FROM samples WHERE cell_id = ?1 AND rep = ?2",
 	[IOR_STMT_SAMPLES] =
 		"SELECT run_id, cell_id, host, kernel, device, scheduler, engine, params, unit, rep, value, "
@@ -81,12 +83,15 @@ static const char *const sql[IOR_STMT_COUNT] = {
 		"JOIN hosts h ON h.id = r.host_id JOIN kernels k ON k.id = r.kernel_id "
 		"WHERE h.name = ?1 AND k.release = ?2 ORDER BY o.scheduler",
 	[IOR_STMT_UNDO_INSERT] = "INSERT INTO undo_log (run_id, kind, target, original) VALUES (?1, ?2, ?3, ?4)",
+	[IOR_STMT_UNDO_INSERT_OWNED] =
+		"INSERT INTO undo_log (host_id, pid, boot_id, kind, target, original) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[IOR_STMT_UNDO_DONE] = "UPDATE undo_log SET undone_at = " IOR_NOW " WHERE id = ?1",
 	[IOR_STMT_UNDO_KIND_DONE] =
 		"UPDATE undo_log SET undone_at = " IOR_NOW " WHERE run_id = ?1 AND kind = ?2 AND undone_at IS NULL",
 	[IOR_STMT_UNDO_PENDING] =
-		"SELECT u.id, u.run_id, u.kind, u.target, u.original, r.pid, r.boot_id FROM undo_log u "
-		"JOIN runs r ON r.id = u.run_id JOIN hosts h ON h.id = r.host_id "
+		"SELECT u.id, u.run_id, u.kind, u.target, u.original, coalesce(r.pid, u.pid), "
+		"coalesce(r.boot_id, u.boot_id) FROM undo_log u "
+		"LEFT JOIN runs r ON r.id = u.run_id JOIN hosts h ON h.id = coalesce(r.host_id, u.host_id) "
 		"WHERE u.undone_at IS NULL AND h.name = ?1 ORDER BY u.id DESC",
 	[IOR_STMT_RUN_SET_OWNER] = "UPDATE runs SET pid = ?2, boot_id = ?3 WHERE id = ?1",
 	[IOR_STMT_RUNS_RUNNING] =

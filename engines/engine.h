@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "device/blkstat.h"
 #include "options/option.h"
 
 /* Bumped when struct ior_engine_ops changes; registration refuses a mismatch. */
@@ -50,6 +51,11 @@ struct ior_sample {
 	const char *fill;        /* the data the measured device held; NULL: the target's fill */
 	bool warmup;             /* set by the run, not the engine: a warm-up repetition (matrix warmup = N) */
 	int64_t round;           /* set by the run: its round under interleaved or random order; 0 none (stored NULL) */
+	/* What the block layer did during the repetition: the measured device's request counters,
+	 * after minus before. Set by the run from the cell's device, unless the engine measured a
+	 * device of its own (the loop engine's top device) and set them itself. */
+	bool has_blkstat;
+	struct ior_blkstat blk;
 	char detail[256];        /* engine-specific facts worth keeping (tool version, loop stack, ...) */
 };
 

@@ -204,9 +204,15 @@ static int loop_init(void **state, const struct ior_engine_args *args)
 static int loop_measure(void *state, struct ior_sample *out)
 {
 	struct loop_state *s = state;
+	/* the requests of the top device, the one the inner engine measures, not the matrix's device */
+	const char *top = s->st.depth ? s->st.lv[s->st.depth - 1].ld.path : NULL;
+	struct ior_blkstat before, after;
+	bool counted = top && ior_blkstat_read(top, &before) == IOR_OK;
 	int rc = s->inner->measure(s->inner_state, out);
 	if (rc != IOR_OK)
 		return ior_error_wrap(rc, "loop: %s", s->stack);
+	if (counted && ior_blkstat_read(top, &after) == IOR_OK)
+		out->has_blkstat = ior_blkstat_delta(&before, &after, &out->blk);
 	char inner[sizeof(out->detail)];
 	snprintf(inner, sizeof(inner), "%s", out->detail);
 	/* The stack first: when both do not fit, the inner engine's detail loses its tail. */

@@ -233,7 +233,7 @@ static const struct ior_cmd_opt report_options[] = {
 	{ .name = "--metric", .value = IOR_CMD_TEXT, .arg = "NAME[,NAME...]|all",
 	  .help = "the metrics the verdicts (--baseline and the matrix's declared comparisons) judge, named as "
 		  "sample_view's columns (value, lat_p99_us, wall_s, usr_s, sys_s, ...) or derived (cpu_s, "
-		  "cpu_s_per_gib); default: value and lat_p99_us where the engine records it" },
+		  "cpu_s_per_gib, req_kib, merge_pct, req_per_gib); default: value and lat_p99_us where the engine records it" },
 	{ .name = "--fail-on", .value = IOR_CMD_CHOICE, .arg = "regression|alert", .choices = "regression alert",
 	  .help = "exit 3 when the report holds a regression (needs --baseline), or a regression or a variance "
 		  "alert: for CI" },

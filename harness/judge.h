@@ -40,7 +40,8 @@ int ior_judge_fail(void);
 	{ .name = "--metric", .value = IOR_CMD_TEXT, .arg = "NAME[,NAME...]|all", \
 	  .help = "judge these metrics, named as sample_view's columns (value, lat_p50_us, lat_p99_us, lat_p999_us, " \
 		  "lat_mean_us, clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us, wall_s, usr_s, sys_s) or derived " \
-		  "(cpu_s, cpu_s_per_gib); latency, time and CPU are better lower (default: value and lat_p99_us where " \
+		  "(cpu_s, cpu_s_per_gib; from the device's request counters req_kib, merge_pct, req_per_gib); latency, " \
+		  "time, CPU and requests per GiB are better lower (default: value and lat_p99_us where " \
 		  "the engine records it)" }
 #define IOR_JUDGE_ROW_MIN_EFFECT \
 	{ .name = "--min-effect", .value = IOR_CMD_NUMBER, .arg = "PERCENT", \

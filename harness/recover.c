@@ -7,6 +7,7 @@
 #include "db/db.h"
 #include "device/scheduler.h"
 #include "kernel/info.h"
+#include "vm/workdir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -160,6 +161,8 @@ static int undo_one(const struct ior_db_undo *u, bool same_boot, FILE *out)
 		return undo_file(u, out);
 	if (strcmp(u->kind, "module") == 0)
 		return undo_module(u, same_boot, out);
+	if (strcmp(u->kind, IOR_VM_WORKDIR_KIND) == 0)
+		return ior_vm_workdir_recover(u->target, out);
 	return ior_error_set(IOR_EINVALID, "journal entry %lld has unknown kind '%s'", (long long)u->id, u->kind);
 }
 

@@ -378,8 +378,13 @@ static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev,
 	}
 	struct ior_sample sample;
 	memset(&sample, 0, sizeof(sample));
+	struct ior_blkstat before, after;
+	/* counters that cannot be read (a file target, a device gone) leave the sample without them */
+	bool counted = ior_blkstat_read(dev->target.path, &before) == IOR_OK;
 	ior_error_clear();
 	rc = c->engine->ops->measure(c->state, &sample);
+	if (!rc && counted && !sample.has_blkstat && ior_blkstat_read(dev->target.path, &after) == IOR_OK)
+		sample.has_blkstat = ior_blkstat_delta(&before, &after, &sample.blk);
 	if (rc == IOR_EINTERRUPTED || (rc && ior_stop_requested()))
 		return IOR_EINTERRUPTED;
 	if (rc) {

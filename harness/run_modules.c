@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Scheduler modules around a run (see run_modules.h), through kernel/modules (libkmod). */
+/* Scheduler and block-driver modules around a run (see run_modules.h), through kernel/modules (libkmod). */
 #include "harness/run_modules.h"
 #include "common/error.h"
 #include "kernel/modules.h"
@@ -30,7 +30,7 @@ static int load_one(struct ior_run_modules *rm, const char *module)
 	if (rc || st != IOR_MOD_LOADABLE)
 		return rc; /* built in, already loaded, or absent: nothing to do */
 	if ((rc = ior_kmod_load(rm->kmod, module)) != 0)
-		return ior_error_wrap(rc, "cannot load scheduler module '%s'", module);
+		return ior_error_wrap(rc, "cannot load module '%s'", module);
 	return IOR_OK;
 }
 
@@ -42,6 +42,26 @@ static void note_loaded(struct ior_run_modules *rm)
 		snprintf(rm->loaded + len, sizeof(rm->loaded) - len, "%s%s", i ? " " : "",
 			 ior_kmod_loaded_name(rm->kmod, i));
 	}
+}
+
+/* The block drivers the matrix's devices need: loop for a loop = device or a loop engine's stack,
+ * null_blk for a /dev/nullbN device (it makes nullb0 when loaded). A guest of vm run has no
+ * other way to get them; on a host they are usually loaded already, and then nothing happens. */
+static int load_device_modules(struct ior_run_modules *rm, const struct ior_matrix *m)
+{
+	bool loop = false, null_blk = false;
+	for (size_t i = 0; i < m->ndevices; i++) {
+		loop |= m->devices[i].opts.loop != 0;
+		null_blk |= m->devices[i].opts.path && !strncmp(m->devices[i].opts.path, "/dev/nullb", 10);
+	}
+	for (size_t i = 0; i < m->nengines; i++)
+		loop |= !strcmp(m->engines[i].ops->name, "loop");
+	int rc = IOR_OK;
+	if (loop && (rc = load_one(rm, "loop")) != IOR_OK)
+		return rc;
+	if (null_blk)
+		rc = load_one(rm, "null_blk");
+	return rc;
 }
 
 int ior_run_modules_load(struct ior_run_modules *rm, const struct ior_matrix *m)
@@ -67,6 +87,8 @@ int ior_run_modules_load(struct ior_run_modules *rm, const struct ior_matrix *m)
 			rc = load_one(rm, h[i].module);
 	}
 	ior_strv_free(named);
+	if (rc == IOR_OK)
+		rc = load_device_modules(rm, m);
 	note_loaded(rm);
 	return rc;
 }

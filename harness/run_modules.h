@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Scheduler modules around a run: their states for the offers recorded, and load_modules = yes (load before, unload exactly those after). */
+/* Scheduler and block-driver modules around a run: their states for the offers recorded, and load_modules = yes (load before, unload exactly those after). */
 #ifndef IOR_HARNESS_RUN_MODULES_H
 #define IOR_HARNESS_RUN_MODULES_H
 
@@ -22,7 +22,8 @@ int ior_run_modules_open(struct ior_run_modules *rm);
 const char *ior_run_module_state(struct ior_run_modules *rm, const char *scheduler);
 
 /* Loads the modules of the schedulers the matrix names (for "all": every blk-mq scheduler
- * module the tree has) and notes which this call inserted. A kernel without a module tree
+ * module the tree has) and of the block drivers its devices need (loop for loop = and the loop
+ * engine, null_blk for a /dev/nullbN path), and notes which this call inserted. A kernel without a module tree
  * is not an error: nothing can be loaded and nothing is. */
 int ior_run_modules_load(struct ior_run_modules *rm, const struct ior_matrix *m);
 

@@ -29,7 +29,7 @@ static const struct ior_option settings_rows[] = {
 	{ .name = "alert_spread", .type = IOR_OPT_PERCENT, .offset = SETTING(alert_spread), .min = 0, .max = 100,
 	  .def = "10%", .help = "flag a cell whose (max-min)/min exceeds this" },
 	{ .name = "load_modules", .type = IOR_OPT_BOOL, .offset = SETTING(load_modules), .def = "no",
-	  .help = "load the scheduler modules the matrix asks for" },
+	  .help = "load the scheduler and block-driver modules (loop, null_blk) the matrix asks for" },
 	{ .name = "max_repetitions", .type = IOR_OPT_UINT, .offset = SETTING(max_repetitions), .min = 0, .max = 10000,
 	  .def = "0", .help = "adaptive repetitions: repeat up to this many times until target_cov is met; 0 = off" },
 	{ .name = "target_cov", .type = IOR_OPT_PERCENT, .offset = SETTING(target_cov), .min = 0, .max = 1,

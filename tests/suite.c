@@ -272,3 +272,33 @@ pid_t ior_test_start(char *const argv[])
 	posix_spawn_file_actions_destroy(&fa);
 	return pid;
 }
+
+void ior_test_random_file(const char *path, unsigned mib)
+{
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0600);
+	CU_ASSERT_FATAL(fd >= 0);
+	static char buf[1 << 20];
+	unsigned long long x = 88172645463325252ULL;   /* xorshift64: the same bytes every run */
+	for (unsigned i = 0; i < mib; i++) {
+		for (size_t j = 0; j + 8 <= sizeof(buf); j += 8) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			memcpy(buf + j, &x, 8);
+		}
+		CU_ASSERT_FATAL(write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf));
+	}
+	CU_ASSERT_FATAL(fsync(fd) == 0);
+	close(fd);
+}
+
+void ior_test_vm_setup(char *cache, size_t len)
+{
+	if (!getenv("IOR_BINARY"))
+		ior_test_skip("IOR_BINARY is not set");
+	if (ior_test_spawn((char *[]){ "qemu-system-x86_64", "--version", NULL }, NULL) != 0)
+		ior_test_skip("qemu-system-x86_64 cannot run here");
+	const char *c = getenv("IOR_VM_CACHE");
+	if (c && *c)
+		snprintf(cache, len, "%s", c);
+	else
+		snprintf(cache, len, "%s/.cache/ioregress/kernels", getenv("HOME") ? getenv("HOME") : "/tmp");
+}

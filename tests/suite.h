@@ -72,6 +72,14 @@ void ior_test_loop_schedulers(char *out, size_t len);
  * exit status, or -1. */
 int ior_test_as_nobody(const char *script);
 
+/* A new file at path of mib MiB of pseudo-random bytes (the same every run), synced: data a loop
+ * device over it reads back, where a sparse file would read holes. */
+void ior_test_random_file(const char *path, unsigned mib);
+
+/* For the vm suites: skips the program without IOR_BINARY or a runnable qemu-system-x86_64, and
+ * puts the kernel cache in cache (IOR_VM_CACHE, else ~/.cache/ioregress/kernels). */
+void ior_test_vm_setup(char *cache, size_t len);
+
 /* The first column of the first row of sql on the database at path (opened read-only), or -1. */
 long long ior_test_query(const char *db_path, const char *sql);
 

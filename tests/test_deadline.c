@@ -54,24 +54,6 @@ static void take_apart(void)
 		ior_test_spawn((char *[]){ "losetup", "-d", outer, NULL }, NULL);
 }
 
-/* A file of 16 MiB of random data at path. */
-static void random_file(const char *path)
-{
-	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-	CU_ASSERT_FATAL(fd >= 0);
-	static char buf[1 << 20];
-	unsigned long long x = 88172645463325252ULL;
-	for (int i = 0; i < 16; i++) {
-		for (size_t j = 0; j + 8 <= sizeof(buf); j += 8) {
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			memcpy(buf + j, &x, 8);
-		}
-		CU_ASSERT_FATAL(write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf));
-	}
-	CU_ASSERT_FATAL(fsync(fd) == 0);
-	close(fd);
-}
-
 /* outer loop device > ext4 at mnt > two 16 MiB files of random data > inner loop devices (direct I/O) */
 static void build(void)
 {
@@ -89,11 +71,11 @@ static void build(void)
 	CU_ASSERT_FATAL(mkdir(mnt, 0700) == 0 && mount(outer, mnt, "ext4", 0, NULL) == 0);
 	mounted = true;
 	snprintf(disk, sizeof(disk), "%s/disk.img", mnt);
-	random_file(disk);
+	ior_test_random_file(disk, 16);
 	attach(inner, sizeof(inner), disk, true);
 	CU_ASSERT_FATAL(inner[0] != '\0');
 	snprintf(disk, sizeof(disk), "%s/disk2.img", mnt);
-	random_file(disk);
+	ior_test_random_file(disk, 16);
 	attach(inner2, sizeof(inner2), disk, true);
 	CU_ASSERT_FATAL(inner2[0] != '\0');
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The documents keep up with the code: every matrix key and every command option is in its man page, db/SCHEMA.md is at the code's schema version, and man pages' examples hold one command a line. */
+/* The documents keep up with the code: every matrix key and every command option is in its man page, db/SCHEMA.md is at the code's schema version, man pages' examples hold one command a line, and the README's packaged-kernel journey parses. */
 #include "db/db.h"
 #include "engines/engine.h"
 #include "harness/commands.h"
@@ -347,6 +347,36 @@ static void test_schema_md_is_at_the_code_version(void)
 	}
 }
 
+/* The README's packaged-kernel journey: its one-cell matrix parses to one device and one engine
+ * (so the bisection's measure is that cell), its commands are bisect start --kernels with full
+ * package names, good first and bad last, and it names the answer for a kernel that does not boot
+ * in the words `bisect run` prints. */
+static void test_readme_packaged_kernel_journey(void)
+{
+	char *text = ior_test_read_file(ior_test_source_path("README.md"), NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	const char *section = strstr(text, "### Bisecting packaged kernels: `bisect start --kernels`");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(section);
+	const char *end = strstr(section + 4, "\n### ");
+	const char *ini = strstr(section, "```ini\n");
+	CU_ASSERT_FATAL(ini && (!end || ini < end));
+	ini += strlen("```ini\n");
+	const char *close = strstr(ini, "```");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(close);
+	char *matrix = strndup(ini, (size_t)(close - ini));
+	struct ior_matrix *m = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_matrix_parse_string(&m, "README.md one-cell.ini", matrix)), 0);
+	CU_ASSERT_EQUAL(m->ndevices, 1);
+	CU_ASSERT_EQUAL(m->nengines, 1);
+	ior_matrix_free(m);
+	free(matrix);
+	const char *start = strstr(section, "    ioregress bisect start --kernels linux-image-");
+	CU_ASSERT(start && (!end || start < end));
+	CU_ASSERT_PTR_NOT_NULL(strstr(section, "    ioregress bisect run --matrix one-cell.ini"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(section, "`first kernel that does not boot: PACKAGE`"));
+	free(text);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -356,6 +386,7 @@ int main(void)
 		IOR_TEST(test_main_page_lists_commands_and_global_options),
 		IOR_TEST(test_schema_md_is_at_the_code_version),
 		IOR_TEST(test_examples_hold_one_command_a_line),
+		IOR_TEST(test_readme_packaged_kernel_journey),
 		IOR_TEST_END,
 	};
 	return ior_test_run("docs", tests);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The guest's initramfs as a newc cpio archive written with libarchive: busybox, ioregress and its libraries, the kernel's modules, the matrix, the init. */
+/* The guest's initramfs as a newc cpio archive written with libarchive: busybox, ioregress and its libraries, mke2fs, the kernel's modules, the matrix, the init. */
 #include "vm/internal.h"
 
 #include "common/error.h"
@@ -194,8 +194,8 @@ struct module_stage {
 	size_t nload;
 };
 
-/* The virtio modules (inserted by the init) and the scheduler modules (loaded by ioregress's
- * load_modules), decompressed into a staging tree with the tree's built-in list, indexed by depmod. */
+/* The virtio modules (inserted by the init) and the scheduler and null_blk modules (loaded by
+ * ioregress's load_modules), decompressed into a staging tree with the tree's built-in list, indexed by depmod. */
 static int stage_modules(struct module_stage *s, const struct ior_vm_kernel *k, const char *tmpdir)
 {
 	struct ior_kmod *km = NULL;
@@ -215,6 +215,9 @@ static int stage_modules(struct module_stage *s, const struct ior_vm_kernel *k, 
 		if (rc == IOR_ENOTFOUND) /* a scheduler this kernel lacks is recorded as absent inside */
 			rc = IOR_OK;
 	}
+	/* null_blk, loaded by the guest's run when a device is /dev/nullbN (load_modules) */
+	if (!rc && (rc = ior_kmod_load_order(km, "null_blk", s->files, MAX_FILES, &s->nfiles)) == IOR_ENOTFOUND)
+		rc = IOR_OK;
 	snprintf(s->root, sizeof(s->root), "%s/stage", tmpdir);
 	char tree[PATH_MAX], rel[PATH_MAX], dst[PATH_MAX * 2];
 	snprintf(tree, sizeof(tree), "%s/%s", k->modules, k->release);
@@ -283,17 +286,35 @@ static int add_modules(struct cpio *c, const struct ior_vm_kernel *k, const char
 	return rc;
 }
 
-static int add_program(struct cpio *c, const char *ioregress)
+/* A host program and the libraries it loads, stored as name. */
+static int add_program(struct cpio *c, const char *name, const char *program)
 {
 	char (*libs)[PATH_MAX] = calloc(MAX_FILES, PATH_MAX);
 	size_t n = 0;
-	int rc = libs ? ior_vm_elf_libraries(ioregress, libs, MAX_FILES, &n) : ior_error_set(IOR_ERROR, "out of memory");
+	int rc = libs ? ior_vm_elf_libraries(program, libs, MAX_FILES, &n) : ior_error_set(IOR_ERROR, "out of memory");
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = add_file(c, libs[i], libs[i]);
 	if (!rc)
-		rc = add_file(c, "/bin/ioregress", ioregress);
+		rc = add_file(c, name, program);
 	free(libs);
 	return rc;
+}
+
+/* e2fsprogs' mke2fs, when the host has it: the loop engine's nested levels and fs = ext4 make
+ * ext4 (busybox's mke2fs makes ext2 only). Stored as /bin/mke2fs, where busybox --install leaves
+ * an existing file alone. Without it those cells are skipped in the guest with the reason. */
+static int add_mke2fs(struct cpio *c)
+{
+	static const char *const where[] = { "/usr/sbin/mke2fs", "/sbin/mke2fs" };
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		if (access(where[i], X_OK) != 0)
+			continue;
+		int rc = add_program(c, "/bin/mke2fs", where[i]);
+		if (!rc && access("/etc/mke2fs.conf", R_OK) == 0)
+			rc = add_file(c, "/etc/mke2fs.conf", "/etc/mke2fs.conf");
+		return rc;
+	}
+	return IOR_OK;
 }
 
 int ior_vm_initramfs_write(const char *path, const struct ior_vm_kernel *k, const struct ior_vm_guest *g,
@@ -318,7 +339,9 @@ int ior_vm_initramfs_write(const char *path, const struct ior_vm_kernel *k, cons
 	if (!rc && g->matrix)
 		rc = add_file(c, "/etc/ior/matrix.ini", g->matrix);
 	if (!rc) /* also for a boot-only guest: its bare boot unpacks the same archive */
-		rc = add_program(c, g->ioregress);
+		rc = add_program(c, "/bin/ioregress", g->ioregress);
+	if (!rc && g->matrix)
+		rc = add_mke2fs(c);
 	if (!rc)
 		rc = add_modules(c, k, tmpdir);
 	if (!rc && k->config[0]) { /* where the guest's run finds its config: kernels.config_hash */

@@ -6,10 +6,10 @@
 #include "common/stop.h"
 #include "db/db.h"
 #include "device/fill.h"
+#include "vm/workdir.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,21 +24,6 @@ struct slot {
 	bool ready;
 	char error[512];   /* why it is not ready: recorded as infra-error for each of its boots */
 };
-
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
-static void remove_tree(const char *dir)
-{
-	if (dir[0])
-		nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 static void utc_now(char *out, size_t len)
 {
@@ -165,7 +150,7 @@ static int boot(struct ior_db *db, const struct ior_vm_run_opts *o, struct slot 
 			o->boots_auto ? "at most " : "", o->boots, ior_vm_outcome_name(b.outcome), b.reason, b.boot_s,
 			b.total_s);
 	ior_vm_boot_free(&b);
-	remove_tree(dir);
+	ior_vm_remove_tree(dir);
 	if (rc == IOR_EINTERRUPTED)
 		return ior_error_set(IOR_EINTERRUPTED, "vm run interrupted by signal %d", ior_stop_signal());
 	return rrc;
@@ -253,9 +238,12 @@ int ior_vm_run(struct ior_db *db, const struct ior_vm_run_opts *opts_in, const c
 	s->fill_s = -1;
 	struct ior_vm_run_opts o = *opts_in;
 	const struct ior_vm_run_opts *opts = &o;
-	char root[] = "/tmp/ioregress-vm.XXXXXX";
-	if (!mkdtemp(root))
-		return ior_error_errno(IOR_ERROR, errno, "cannot create a directory under /tmp");
+	/* journaled before anything is written into it: a SIGKILL leaves it to recover */
+	struct ior_vm_workdir work;
+	int wrc = ior_vm_workdir_create(&work, db);
+	if (wrc)
+		return wrc;
+	const char *root = work.path;
 	struct slot *slots = calloc(n ? n : 1, sizeof(*slots));
 	int rc = slots ? IOR_OK : ior_error_set(IOR_ERROR, "out of memory");
 	char scratch[PATH_MAX];
@@ -279,7 +267,7 @@ int ior_vm_run(struct ior_db *db, const struct ior_vm_run_opts *opts_in, const c
 	snprintf(s->vm_run, sizeof(s->vm_run), "%s/%ld/%s", u.nodename, (long)getpid(), started);
 	if (!rc)
 		rc = rounds(db, opts, slots, n, u.nodename, u.machine, s);
-	remove_tree(root);
+	ior_vm_workdir_remove(&work, db);
 	free(slots);
 	return rc;
 }
