@@ -143,23 +143,23 @@ static int run_medians(const struct judge *j, size_t gi, size_t ci, double **med
 	const struct ior_rt_group *g = &r->rt->groups[gi];
 	*k = 0;
 	*med = malloc((r->ncells ? r->ncells : 1) * sizeof(**med));
-	double *v = malloc((r->nsamples ? r->nsamples : 1) * sizeof(*v));
-	if (!*med || !v) {
-		free(v);
+	if (!*med)
 		return ior_error_set(IOR_ERROR, "out of memory");
-	}
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct ior_report_cell *x = &r->cells[i];
 		if (!stored_cell_of(x, g, &g->cells[ci]))
 			continue;
+		double *v = malloc((x->n ? x->n : 1) * sizeof(*v));   /* this cell's samples only: a report may hold millions */
+		if (!v)
+			return ior_error_set(IOR_ERROR, "out of memory");
 		size_t m = 0;
 		for (size_t s = 0; s < x->n; s++)
 			if (!r->warmup || !r->warmup[x->first + s])
 				v[m++] = r->values[x->first + s];
 		if (m)
 			(*med)[(*k)++] = ior_median(v, m);
+		free(v);
 	}
-	free(v);
 	return IOR_OK;
 }
 
