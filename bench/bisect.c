@@ -27,7 +27,11 @@
  * driver (ends measured in blocks, candidates judged against them) 56.0% right, 17.5% confidently
  * wrong (34.0% at drift scale 0.75-1), 77% within log2 N + 3 builds; the round driver 58.0% right,
  * 0.0% wrong, 39.0% refused (the 1.5 x margin refuses drops under ~2 x the noise), 97% within the
- * budget; drop/noise >= 2: 96.9% right, 0 wrong.
+ * budget; drop/noise >= 2: 96.9% right, 0 wrong. With the margin from the noise estimate's upper bound
+ * (1.19 at 60 calibration rounds) and up to 120 rounds of the ends for a gap between 1 x and the margin
+ * (same seeds, load ~25): 67.5% right, 0.0% wrong, 27.5% refused, 96% within the budget, 405 samples;
+ * drop/noise 1-2: 48.1% right (was 27.8%), 2-4: 98.6% (was 94.2%). What is left refused is below
+ * what 60 rounds a commit can find (about 1.7 x the noise; a drop equal to the noise needs --cap ~170).
  */
 
 struct model {

@@ -568,14 +568,15 @@ static int paired_says(const double *a, const double *b, size_t n)
 	return p.verdict == IOR_VERDICT_REGRESSION ? 1 : p.verdict == IOR_VERDICT_IMPROVEMENT ? -1 : 0;
 }
 
-/* Measured: see the table's last line and the closing note of issue 21. */
-static void paired_table(size_t n)
+/* Measured: see the table's last line and the closing note of issue 21. unpaired false: the paired
+ * test alone (no bootstrap), fast enough for the many trials a cell needs to tell 1.0% from 1.4%. */
+static void paired_table(size_t n, bool unpaired)
 {
 	printf("\nPaired by round (reports/paired.c) against unpaired (ior_compare), drift shared by the round, %zu rounds, "
 	       "%% of %zu\n", n, trials);
 	printf("%-5s %-9s %-9s | %-19s | %s\n", "CoV", "noise", "drift", "FPR unpaired/paired",
 	       "power at -4 x CoV unpaired/paired");
-	double worst = 0, weakest = 100;
+	double worst = 0, weakest = 100, sum = 0;
 	double a[CAP], b[CAP];
 	for (int c = 0; c < NCOV; c++)
 		for (int k = 0; k < NNOISE; k++)
@@ -583,20 +584,24 @@ static void paired_table(size_t n)
 				size_t fu = 0, fp = 0, hu = 0, hp = 0;
 				for (size_t t = 0; t < trials; t++) {
 					fill_rounds(a, b, n, 100, 100, covs[c], k, dr);
-					fu += ioregress_says(a, n, b, n, NULL) != 0;
+					fu += unpaired && ioregress_says(a, n, b, n, NULL) != 0;
 					fp += paired_says(a, b, n) != 0;
 					fill_rounds(a, b, n, 100, 100 * (1 - 4 * covs[c]), covs[c], k, dr);
-					hu += ioregress_says(a, n, b, n, NULL) == -1;
+					hu += unpaired && ioregress_says(a, n, b, n, NULL) == -1;
 					hp += paired_says(a, b, n) == 1;
 				}
 				printf("%3.0f%%  %-9s %-9s | %6.1f %6.1f        | %6.1f %6.1f\n", covs[c] * 100, noise_name[k],
 				       drift_name[dr], pct(fu), pct(fp), pct(hu), pct(hp));
 				worst = pct(fp) > worst ? pct(fp) : worst;
+				sum += pct(fp);
 				if (k == GAUSS)
 					weakest = pct(hp) < weakest ? pct(hp) : weakest;
 			}
-	printf("paired: worst FPR %.1f%% (target <= 1%%), weakest power on gaussian noise %.1f%% (target >= 90%%)\n", worst,
-	       weakest);
+	/* the worst of 48 cells is a maximum: at a true 1.0% and T trials a cell it lands near 1.0% + 2.2 binomial
+	 * sd (1.5% at 2000), so the mean over the cells is printed beside it */
+	printf("paired: worst FPR %.2f%% (target <= 1%%; mean over the %d cells %.2f%%, one cell's binomial sd at 1%% %.2f%%), "
+	       "weakest power on gaussian noise %.1f%% (target >= 90%%)\n", worst, NCOV * NNOISE * NDRIFT,
+	       sum / (NCOV * NNOISE * NDRIFT), 100 * sqrt(0.0099 / (double)trials), weakest);
 }
 
 int main(int argc, char **argv)
@@ -640,7 +645,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 4 && strcmp(argv[4], "paired") == 0) {  /* paired by round against unpaired under drift */
-		paired_table(argc > 5 ? strtoul(argv[5], NULL, 10) : 5);
+		paired_table(argc > 5 ? strtoul(argv[5], NULL, 10) : 5, true);
+		return 0;
+	}
+	if (argc > 4 && strcmp(argv[4], "paired-only") == 0) {  /* the paired test alone, for many trials */
+		paired_table(argc > 5 ? strtoul(argv[5], NULL, 10) : 5, false);
 		return 0;
 	}
 	if (argc > 4 && strcmp(argv[4], "within") == 0) {  /* the within-kernel table alone */
@@ -654,6 +663,6 @@ int main(int argc, char **argv)
 	power_grid();
 	trend_table();
 	within_kernel();
-	paired_table(5);
+	paired_table(5, true);
 	return 0;
 }

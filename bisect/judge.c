@@ -23,8 +23,14 @@
  *   well under 1 / log2 N; the looks at 5, 10, ... rounds each spend some of it.
  * - a cap of 60 rounds per commit (180 measurements with its ends), 10 calibration rounds first: the
  *   looks at 5, 10 ... rounds decide clear cases early, and the cap sets the smallest findable gap.
- * - the gap must be 1.5 times the smallest one a candidate at the cap is placed at with 95% power:
- *   the noise is estimated from 10-30 rounds and may be low by a third.
+ * - the gap must exceed the smallest one a candidate at the cap is placed at with 95% power by a margin
+ *   for the noise being estimated, not known: the 95% upper bound of the noise from the calibration's
+ *   rounds over the estimate (ior_bisect_margin: 1.64 at 10 rounds, 1.19 at 60, 1.13 at 120). A fixed
+ *   1.5 refused every gap under ~2.3 x the noise even after 60 rounds had pinned the noise to within a
+ *   fifth (bench/bisect.sh: 39% of the drifting bisections refused, most between 1 and 2 x the noise).
+ * - a gap past the smallest findable one but not yet past the margin at the calibration's cap gets more
+ *   rounds of the ends, up to IOR_BISECT_CALIBRATE_MORE times the cap, instead of a refusal: they narrow
+ *   the margin.
  * - a round whose candidate lies beyond half the gap past either end, or whose ends' own gap is off
  *   the calibrated one by more than the gap, is measured again, not judged: the machine moved
  *   within it (a step change mid-round), and such a round would pull the mean by a whole gap.
@@ -60,11 +66,22 @@ static double smallest_gap(double noise, size_t n, size_t rounds, double alpha)
 	return 2 * sqrt(1.5) * noise * (ior_t_quantile(1 - alpha, df) + ior_t_quantile(0.95, df)) / sqrt((double)n);
 }
 
+double ior_bisect_margin(size_t rounds)
+{
+	if (rounds < 2)
+		return INFINITY;
+	/* sd estimated with k degrees of freedom lies below the true one by sqrt(k / chi2(0.05; k)) at 95%;
+	 * chi2's 5% quantile by Wilson-Hilferty (within 1% of the exact one from k = 5 on) */
+	double k = (double)(rounds - 1), c = 2 / (9 * k);
+	double q = k * pow(1 - c - 1.6448536 * sqrt(c), 3);
+	return q > 0 ? sqrt(k / q) : INFINITY;
+}
+
 /* The fewest rounds per commit at which the gap clears the margin, 0 when none up to 10000 does. */
 static size_t cap_needed(double noise, double gap, size_t rounds, double alpha)
 {
 	for (size_t n = 2; n <= 10000; n += n < 100 ? 1 : 10)
-		if (IOR_BISECT_MARGIN * smallest_gap(noise, n, rounds, alpha) <= fabs(gap))
+		if (ior_bisect_margin(rounds) * smallest_gap(noise, n, rounds, alpha) <= fabs(gap))
 			return n;
 	return 0;
 }
@@ -92,19 +109,26 @@ enum ior_bisect_call ior_bisect_calibrated(struct ior_bisect_calibration *cal, c
 	cal->drift = p.drift;
 	cal->smallest = smallest_gap(cal->noise, o->cap, n, o->alpha);
 	double worse = o->higher_is_better ? -p.mean : p.mean;   /* > 0: the bad end is worse */
-	double need = IOR_BISECT_MARGIN * cal->smallest;
+	double margin = ior_bisect_margin(n), need = margin * cal->smallest;
 	char seen[256];
 	snprintf(seen, sizeof(seen), "noise %.1f%%, drift %.1f%% over %zu rounds (paired p = %.2g)", cal->noise * 100,
 		 cal->drift * 100, n, p.p);
 	if (worse > 0 && worse >= need && p.p < o->alpha) {
 		snprintf(reason, len, "the bad end is %+.1f%% against the good end (%s); the smallest difference findable "
-			 "at %zu rounds is %.1f%%, and the gap clears it %.1f times", pct_of(p.mean), seen, o->cap,
-			 pct_of(cal->smallest), worse / cal->smallest);
+			 "at %zu rounds is %.1f%%, and the gap clears it %.1f times (the margin for the noise's estimate "
+			 "at %zu rounds: %.2f)", pct_of(p.mean), seen, o->cap, pct_of(cal->smallest),
+			 worse / cal->smallest, n, margin);
 		return IOR_CALL_GOOD;
 	}
 	if (n < o->calibrate_cap) {
 		snprintf(reason, len, "the gap (%+.1f%%) is not yet clear of the noise (%s): more rounds of both ends",
 			 pct_of(p.mean), seen);
+		return IOR_CALL_MORE;
+	}
+	if (worse >= cal->smallest && n < IOR_BISECT_CALIBRATE_MORE * o->calibrate_cap) {
+		snprintf(reason, len, "the gap (%+.1f%%) is %.2f times the smallest findable (%.1f%%), under the margin "
+			 "%.2f for a noise estimated from %zu rounds (%s): more rounds of both ends narrow it",
+			 pct_of(p.mean), worse / cal->smallest, pct_of(cal->smallest), margin, n, seen);
 		return IOR_CALL_MORE;
 	}
 	if (worse <= 0) {
@@ -119,9 +143,9 @@ enum ior_bisect_call ior_bisect_calibrated(struct ior_bisect_calibration *cal, c
 	else
 		snprintf(next, sizeof(next), "no --cap up to 10000 rounds would make it findable");
 	snprintf(reason, len, "the ends differ by %+.1f%% (%s); with at most %zu rounds per commit the smallest "
-		 "difference that can be found is %.1f%%, and the gap must be %.1f times that, so any answer would be a "
-		 "guess; %s, or --calibrate %zu for a steadier estimate of the noise", pct_of(p.mean), seen, o->cap,
-		 pct_of(cal->smallest), IOR_BISECT_MARGIN, next, n * 2);
+		 "difference that can be found is %.1f%%, and the gap must be %.2f times that (the margin for a noise "
+		 "estimated from %zu rounds), so any answer would be a guess; %s", pct_of(p.mean), seen, o->cap,
+		 pct_of(cal->smallest), margin, n, next);
 	return IOR_CALL_SKIP;
 }
 

@@ -34,13 +34,20 @@ struct ior_bisect_calibration {
 };
 
 /* Smallest findable change and margin: a candidate at an end sits gap / 2 from the midpoint and its
- * contrast has sd noise * sqrt(1.5); the gap must be IOR_BISECT_MARGIN times the one found at the
- * cap with 95% power, so a wrong call stays rare when the noise estimate is low. */
-#define IOR_BISECT_MARGIN 1.5
+ * contrast has sd noise * sqrt(1.5); the gap must be ior_bisect_margin(rounds) times the one found at
+ * the cap with 95% power, so a wrong call stays rare when the noise estimate is low: the 95% upper
+ * bound of a noise estimated from that many calibration rounds over the estimate (1.64 at 10, 1.19 at
+ * 60; INFINITY below 2). */
+double ior_bisect_margin(size_t rounds);
+
+/* A gap between the smallest findable and the margin at the calibration's cap gets more rounds of the
+ * ends, up to this many times the cap, before a refusal. */
+#define IOR_BISECT_CALIBRATE_MORE 2
 
 /* The ends from n paired rounds (good[i], bad[i] measured in round i): MORE while fewer than
- * o->calibrate rounds, or the gap is not yet clear of the noise below o->calibrate_cap; GOOD
- * (usable) or SKIP (refuse; the reason names the noise, the drift, the rounds and which --cap
+ * o->calibrate rounds, or the gap is not yet clear of the noise below o->calibrate_cap (or below
+ * IOR_BISECT_CALIBRATE_MORE times it while the gap is past the smallest findable but not the margin);
+ * GOOD (usable) or SKIP (refuse; the reason names the noise, the drift, the rounds and which --cap
  * would make the gap findable). cal is filled whenever n >= 2. */
 enum ior_bisect_call ior_bisect_calibrated(struct ior_bisect_calibration *cal, const double *good, const double *bad,
 					   size_t n, const struct ior_bisect_judge_opts *o, char *reason, size_t len);

@@ -28,7 +28,7 @@ struct ior_bisect_measure {
 struct ior_bisect_commands {
 	const char *build, *boot, *measure;   /* sh -c commands; build and boot may be NULL */
 	const char *image;                    /* the build's artifact (--artifact; --image for a kernel), relative
-					       * to the tree, or NULL: hashed after each build */
+					       * to the tree or absolute, or NULL: hashed after each build */
 	const char *repo;                     /* the work tree: the commands' directory and IOREGRESS_REPO */
 	unsigned timeout_s;                   /* each command's limit; 0 = none. Past it the command's
 					       * process group is ended and the step fails (the commit is skipped) */

@@ -262,8 +262,10 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 		return IOR_OK;
 	}
 	if (m->c.image) {
+		/* relative to the tree; an absolute path as given (it was joined to the tree and then "did not build") */
 		char path[8192];
-		snprintf(path, sizeof(path), "%s/%s", m->c.repo, m->c.image);
+		snprintf(path, sizeof(path), "%s%s%s", m->c.image[0] == '/' ? "" : m->c.repo, m->c.image[0] == '/' ? "" : "/",
+			 m->c.image);
 		git_libgit2_init();
 		if (ior_bisect_artifact_hash(path, image, len))
 			*out = IOR_STEP_BUILD_FAILED;   /* the build said ok and left no artifact */

@@ -381,7 +381,7 @@ static const struct ior_cmd_opt bisect_options[] = {
 	{ .name = "--boot", .value = IOR_CMD_TEXT, .arg = "CMD",
 	  .help = "run: boots the built kernel before each measurement; a non-zero exit skips the commit" },
 	{ .name = "--artifact", .value = IOR_CMD_FILE, .arg = "PATH",
-	  .help = "run: the file or directory the build leaves (relative to the tree), hashed after each build; a "
+	  .help = "run: the file or directory the build leaves (relative to the tree, or absolute), hashed after each build; a "
 		  "commit whose artifact is identical to one already judged (or to an end's) takes its verdict" },
 	{ .name = "--image", .value = IOR_CMD_FILE, .arg = "FILE",
 	  .help = "run: the kernel image the build leaves: --artifact for a kernel" },
@@ -410,7 +410,7 @@ const struct ior_command ior_cmd_bisect = {
 		"regressed, each step a vm run of the --matrix given to run, with no build and no repository. run "
 		"measures in rounds (good end, commit, bad end one after another, order rotated), so drift of the "
 		"machine shared by a round cancels: it calibrates both ends (at least 10 rounds) and refuses, in words, "
-		"when their gap is below 1.5 times what the noise allows to find; then it checks out the commit git "
+		"when their gap is below what the noise allows to find, with a margin for the noise being estimated; then it checks out the commit git "
 		"bisect would pick (detached), builds it once, measures it in rounds until its position between the "
 		"ends judges it good or bad or it is skipped (undecided at the cap, unstable, or its build or boot "
 		"failed), and confirms the culprit on fresh rounds of it, its parent and the ends before naming it. All state is in the database: a killed run "

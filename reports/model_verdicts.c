@@ -136,6 +136,66 @@ static int64_t only_stored_cell(const struct judge *j, size_t gi, size_t ci)
 	return id;
 }
 
+/* Each run's median of rt cell (gi, ci) on the value metric, warm-up repetitions left out as the tables
+ * leave them: *k runs with samples, their medians in *med (freed by the caller). */
+static int run_medians(const struct judge *j, size_t gi, size_t ci, double **med, size_t *k)
+{
+	const struct ior_report *r = j->r;
+	const struct ior_rt_group *g = &r->rt->groups[gi];
+	*k = 0;
+	*med = malloc((r->ncells ? r->ncells : 1) * sizeof(**med));
+	if (!*med)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct ior_report_cell *x = &r->cells[i];
+		if (!stored_cell_of(x, g, &g->cells[ci]))
+			continue;
+		double *v = malloc((x->n ? x->n : 1) * sizeof(*v));   /* this cell's samples only: a report may hold millions */
+		if (!v)
+			return ior_error_set(IOR_ERROR, "out of memory");
+		size_t m = 0;
+		for (size_t s = 0; s < x->n; s++)
+			if (!r->warmup || !r->warmup[x->first + s])
+				v[m++] = r->values[x->first + s];
+		if (m)
+			(*med)[(*k)++] = ior_median(v, m);
+		free(v);
+	}
+	return IOR_OK;
+}
+
+/* Separate runs cannot be paired, and runs measured apart (days, reboots, another load) differ by more
+ * than the repetitions within one run do: pooling every repetition as if independent takes the
+ * within-run spread for the noise and calls a difference between runs a regression. With several runs
+ * on both sides, the verdict is taken on each run's median, one observation per run, so the
+ * variation between runs is the noise; with several on one side only it cannot be estimated for the
+ * other, and the reason says so. *why gets the words to append. */
+static int between_runs(const struct judge *j, size_t ga, size_t ca, size_t gb, size_t cb,
+			const struct ior_compare_opts *o, struct ior_comparison *c, char *why, size_t len)
+{
+	double *ma = NULL, *mb = NULL;
+	size_t ka = 0, kb = 0;
+	int rc = run_medians(j, ga, ca, &ma, &ka);
+	if (!rc)
+		rc = run_medians(j, gb, cb, &mb, &kb);
+	if (!rc && ka >= 2 && kb >= 2) {
+		struct ior_comparison runs;
+		rc = ior_compare(&runs, ma, ka, mb, kb, o);
+		if (!rc) {
+			*c = runs;
+			snprintf(why, len, "separate runs: judged on each run's median (%zu against %zu runs), so the "
+				 "variation between runs is part of the noise", ka, kb);
+		}
+	} else if (!rc && (ka >= 2 || kb >= 2)) {
+		snprintf(why, len, "separate runs: %zu run(s) against %zu, so the variation between runs is not part of "
+			 "the noise; measure the side with one run again in another run", ka, kb);
+	} else if (!rc) {
+		snprintf(why, len, "separate runs");
+	}
+	free(ma), free(mb);
+	return rc;
+}
+
 /* Two cells of one interleaved run are judged on their values paired by round (reports/paired.c):
  * drift of the machine shared by a round cancels. Otherwise the unpaired verdict stands and says
  * so, naming separate runs when that is why. */
@@ -177,9 +237,12 @@ static int pair_by_round(struct judge *j, size_t ga, size_t ca, size_t gb, size_
 	bool rounds = false;
 	for (size_t x = 0; x < ra.n; x++)
 		rounds |= ra.round[x] != 0;
+	char runs[256] = "";
+	if (!same_run && (rc = between_runs(j, ga, ca, gb, cb, o, c, runs, sizeof(runs))))
+		goto out;
 	size_t len = strlen(c->reason);
 	snprintf(c->reason + len, sizeof(c->reason) - len, "; unpaired: %s",
-		 !same_run ? "separate runs"
+		 !same_run ? runs
 		 : !rounds ? "no rounds recorded (sequential order, an import, or a run before schema 9)"
 			   : "the cells did not run in the same rounds");
 out:

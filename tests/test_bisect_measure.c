@@ -125,10 +125,34 @@ static void test_measure_reads_samples(void)
 	ior_bisect_measure_free(m);
 }
 
+/* The artifact is hashed where the build left it, named relative to the tree or by an absolute path
+ * (an absolute one was joined to the tree, and every build then "failed": bench/real-bisect.sh's
+ * first run refused its good end). */
+static void test_artifact_relative_or_absolute(void)
+{
+	char abs[4096];
+	snprintf(abs, sizeof(abs), "%s/artifact.bin", ior_test_tmpdir());
+	const char *names[2] = { "artifact.bin", abs };
+	char hash[2][80];
+	for (int k = 0; k < 2; k++) {
+		struct ior_bisect_commands c = { .build = "echo built > artifact.bin", .measure = "echo 1", .image = names[k],
+						 .repo = ior_test_tmpdir(), .timeout_s = 5 };
+		struct ior_bisect_measure *m = NULL;
+		CU_ASSERT_EQUAL_FATAL(ior_bisect_measure_commands(&m, &c), IOR_OK);
+		enum ior_step_outcome o;
+		CU_ASSERT_EQUAL(m->build(m, "abc", &o, hash[k], sizeof(hash[k])), IOR_OK);
+		CU_ASSERT_EQUAL(o, IOR_STEP_OK);
+		CU_ASSERT_NOT_EQUAL(hash[k][0], '\0');
+		ior_bisect_measure_free(m);
+	}
+	CU_ASSERT_STRING_EQUAL(hash[0], hash[1]);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_measure_reads_samples),
+		IOR_TEST(test_artifact_relative_or_absolute),
 		IOR_TEST(test_sigterm_ends_a_hung_measure_and_its_group),
 		IOR_TEST(test_timeout_skips_the_step_and_ends_the_group),
 		IOR_TEST_END,

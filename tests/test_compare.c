@@ -288,6 +288,64 @@ static void test_pairs_by_round(void)
 	CU_ASSERT_PTR_NOT_NULL(find("unpaired: separate runs"));
 }
 
+/* One run of kernel on host h, 4 repetitions at scale * (1 + 0.5% steps), imported into its own
+ * database NAME.db (an import keeps one run per kernel, so runs of other days come by merge). */
+static void one_run(const char *name, const char *kernel, double scale, char *db)
+{
+	char csv[4096];
+	snprintf(csv, sizeof(csv), "%s/%s.csv", ior_test_tmpdir(), name);
+	snprintf(db, 4096, "%s/%s.db", ior_test_tmpdir(), name);
+	FILE *f = fopen(csv, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("host,kernel,device,scheduler,engine,rep,value,unit\n", f);
+	for (int i = 0; i < 4; i++)
+		fprintf(f, "h,%s,vda,none,randread,%d,%.3f,IOPS\n", kernel, i + 1, scale * (1 + 0.005 * (i - 1.5)));
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(ioregress((char *[]){ "--db", db, "import", csv, NULL }), 0);
+}
+
+/* Kernels measured in separate runs (each run imported on its own day, then merged): each run sits at
+ * its own level (the machine of that day, +-5%), the repetitions within a run agree to 0.5%. 6.12 is 8%
+ * below 6.1, inside the spread between runs; 6.13 is 30% below. Pooling the 16 repetitions a side as if
+ * independent takes the within-run spread for the noise and calls the 8% a regression (Welch p < 1e-6);
+ * one observation per run (its median) makes the variation between runs the noise: 6.12 cannot be told
+ * apart at 4 runs a side, 6.13 still can. With one run of a side the verdict says the variation between
+ * runs is not in it. */
+static void test_between_runs_noise(void)
+{
+	static const double level[4] = { 1.00, 1.06, 0.95, 1.02 }, other[4] = { 1.03, 0.97, 1.00, 0.99 };
+	static const struct {
+		const char *kernel;
+		double scale;
+		const double *run;
+	} kernels[] = { { "6.1", 1000, level }, { "6.12", 920, other }, { "6.13", 700, other } };
+	char db[4096], in[14][4096], name[64];
+	char *args[20] = { "merge", db };
+	size_t k = 0;
+	snprintf(db, sizeof(db), "%s/runs.db", ior_test_tmpdir());
+	for (int x = 0; x < 3; x++)
+		for (int r = 0; r < 4; r++, k++) {
+			snprintf(name, sizeof(name), "run-%s-%d", kernels[x].kernel, r);
+			one_run(name, kernels[x].kernel, kernels[x].scale * kernels[x].run[r], in[k]);
+			args[2 + k] = in[k];
+		}
+	one_run("run-6.14", "6.14", 1000, in[k]);
+	args[2 + k] = in[k];
+	args[3 + k] = NULL;
+	CU_ASSERT_EQUAL_FATAL(ioregress(args), 0);
+	CU_ASSERT_NOT_EQUAL(ioregress((char *[]){ "--db", db, "check", "--baseline", "6.1", "--candidate", "6.12", NULL }), 1);
+	CU_ASSERT_PTR_NOT_NULL(find("unpaired: separate runs: judged on each run's median (4 against 4 runs), so the "
+				    "variation between runs is part of the noise"));
+	CU_ASSERT_PTR_NULL(strstr(output, "regression: "));
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", db, "check", "--baseline", "6.1", "--candidate", "6.13", NULL }), 1);
+	CU_ASSERT_PTR_NOT_NULL(find("regression: "));
+	CU_ASSERT_PTR_NOT_NULL(find("(4 against 4 runs)"));
+	/* one run of 6.14: nothing to estimate its runs' spread from, and the verdict says so */
+	ioregress((char *[]){ "--db", db, "check", "--baseline", "6.1", "--candidate", "6.14", NULL });
+	CU_ASSERT_PTR_NOT_NULL(find("unpaired: separate runs: 4 run(s) against 1, so the variation between runs is not "
+				    "part of the noise"));
+}
+
 /* check --bad on ends that do not differ, labelled by commits rather than releases: the error
  * says so and nothing else (no "kernel release ... does not start with a version number"). */
 static void test_check_bad_error_alone(void)
@@ -315,6 +373,7 @@ int main(void)
 		IOR_TEST(test_declared_comparisons_answered_first),
 		IOR_TEST(test_bad_input),
 		IOR_TEST(test_pairs_by_round),
+		IOR_TEST(test_between_runs_noise),
 		IOR_TEST(test_check_bad_error_alone),
 		IOR_TEST_END,
 	};
