@@ -21,7 +21,11 @@
 # (/proc/sys/kernel/sched_autogroup_enabled) each session shares the CPU as one group, so fio's
 # job got a group's share of its own while engine_once shared this script's session with whatever
 # else ran in it. At load 20, 4k qd1 aio: ours/fio 0.28 (6 pairs) that way, 1.22 with engine_once
-# started through setsid as well; so engine_once runs in a session of its own too.
+# started through setsid as well; so engine_once runs in a session of its own too. And as engine_once's
+# jobs are threads of one process (one session, one group), fio runs its jobs as threads too (--thread:
+# no setsid per job) in a session of its own, so numjobs=8 is one group against one group, not eight
+# against one. BENCH_SESSIONS=fio runs fio as it runs by default (a session per job) to show the
+# difference.
 set -euo pipefail
 build=${1:-build}
 pairs=${2:-5}
@@ -77,8 +81,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 # One fio run -> "MiB/s CPU-s/GiB lat-p50 lat-p99 clat-p50 clat-p99" (microseconds, of the direction that
 # moved more I/O, as the fio engine stores). fio's group figures: cpu% is of the summed job runtimes.
+sessions=${BENCH_SESSIONS:-one}
+case $sessions in
+one) fio_start=(setsid -w fio --thread) ;;
+fio) fio_start=(fio) ;;
+*) echo "bench/engines.sh: BENCH_SESSIONS must be 'one' or 'fio', not '$sessions'" >&2; exit 1 ;;
+esac
 run_fio() { # ioengine rw bs iodepth numjobs
-	fio --name=bench --filename="$dev" --ioengine="$1" --rw="$2" --bs="$3" --iodepth="$4" --numjobs="$5" \
+	"${fio_start[@]}" --name=bench --filename="$dev" --ioengine="$1" --rw="$2" --bs="$3" --iodepth="$4" --numjobs="$5" \
 		--size=128M --offset_increment=128M --direct=1 --time_based --runtime="$runtime" \
 		--lat_percentiles=1 --clat_percentiles=1 --group_reporting --output-format=json 2>/dev/null |
 	python3 -c '
@@ -140,7 +150,7 @@ if [[ -z $only || "dd-each dd" =~ $only || "dd-end dd" =~ $only ]]; then
 fi
 
 echo
-echo "# $load busy loops of our own (BENCH_LOAD); at the end: $(uptime)"
+echo "# $load busy loops of our own (BENCH_LOAD); fio's jobs: $( [ "$sessions" = one ] && echo "threads in one session, as ours" || echo "a session per job (fio's default), ours one"); at the end: $(uptime)"
 echo "# ratio = ours / tool: the median of the $pairs back-to-back pairs' ratios [95% bootstrap interval]; verdict against the"
 echo "# target: aio/uring MiB/s >= 0.97 x fio, dd within 0.95-1.05 x coreutils dd, CPU s/GiB <= 1.05 x tool"
 printf '%-13s %-6s %9s %9s  %-22s %-9s | %8s %8s  %s\n' case engine "tool MiB/s" "ours MiB/s" "ratio [95% CI]" verdict \

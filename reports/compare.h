@@ -55,7 +55,8 @@ struct ior_welch {
 };
 
 /* Welch's unequal-variance t-test of b against a, with a level (e.g. 0.95)
- * confidence interval of the difference of means. */
+ * confidence interval of the difference of means; level 0: the test alone (lo and hi NAN),
+ * without the t quantile the interval costs. */
 int ior_welch(struct ior_welch *out, const double *a, size_t na, const double *b, size_t nb, double level);
 
 /* --- outliers left out of the verdict's test ------------------------------------ */

@@ -139,21 +139,32 @@ size_t ior_fixed_format(char *buf, size_t len, double v, int decimals)
 	static const unsigned long long pow10[] = { 1, 10, 100, 1000, 10000 };
 	bool fast = decimals >= 0 && decimals <= 4 && isfinite(v);
 	double scaled = fast ? fabs(v) * (double)pow10[decimals] : 0;
-	/* Integer digits where they cannot differ from printf's: not near a tie (printf rounds the
-	 * exact binary value, the product above may round a hair either way), not too large. */
-	if (!fast || scaled >= 1e15 || fabs(scaled - floor(scaled) - 0.5) < 1e-6) {
+	/* Integer digits where they cannot differ from printf's, not too large. printf rounds the exact
+	 * binary value and the product above may round a hair either way, so near a tie (every third
+	 * value stored with three decimals, 111.665, is one at two) the side is read from the exact
+	 * product: fma forms |v| x 10^d - (k + 1/2) with one rounding, which keeps its sign, and an
+	 * exact tie goes to the even neighbour as glibc's printf does in the default rounding mode. */
+	if (!fast || scaled >= 1e15) {
 		int n = snprintf(buf, len, "%.*f", decimals < 0 ? 0 : decimals, v);
 		return n > 0 && (size_t)n < len ? (size_t)n : 0;
 	}
-	unsigned long long q = (unsigned long long)llround(scaled);
+	unsigned long long q;
+	double k = floor(scaled);
+	if (fabs(scaled - k - 0.5) < 1e-6) {
+		double side = fma(fabs(v), (double)pow10[decimals], -(k + 0.5));
+		q = (unsigned long long)k + (side > 0 || (side == 0 && fmod(k, 2) != 0));
+	} else {
+		q = (unsigned long long)llround(scaled);
+	}
 	return put_digits(buf, len, v < 0, q / pow10[decimals], q % pow10[decimals], decimals);
 }
 
 void ior_put_fixed(FILE *out, int width, double v, int decimals)
 {
 	char buf[64];
+	static const char spaces[] = "                                ";
 	size_t n = ior_fixed_format(buf, sizeof(buf), v, decimals);
-	for (int pad = width - (int)n; pad > 0; pad--)
-		fputc(' ', out);
+	for (int pad = width - (int)n; pad > 0; pad -= (int)sizeof(spaces) - 1)
+		fwrite(spaces, 1, pad < (int)sizeof(spaces) - 1 ? (size_t)pad : sizeof(spaces) - 1, out);
 	fwrite(buf, 1, n, out);
 }

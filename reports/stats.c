@@ -18,12 +18,8 @@ int ior_double_cmp(const void *a, const void *b)
  * cells, where qsort's call per comparison costs more than the sort. */
 #define SMALL_SORT 48
 
-void ior_sort_doubles(double *s, size_t n)
+static void insertion_sort(double *s, size_t n)
 {
-	if (n > SMALL_SORT) {
-		qsort(s, n, sizeof(*s), ior_double_cmp);
-		return;
-	}
 	for (size_t i = 1; i < n; i++) {
 		double v = s[i];
 		size_t j = i;
@@ -31,6 +27,40 @@ void ior_sort_doubles(double *s, size_t n)
 			s[j] = s[j - 1];
 		s[j] = v;
 	}
+}
+
+/* Quicksort (median-of-three pivot, Hoare's partition) down to SMALL_SORT, then insertion sort:
+ * qsort's call per comparison was most of sorting a device's hundred values, thousands of times
+ * per report. The smaller side recurses, so the depth stays below log2 n. The order of values is
+ * qsort's: only equal values (indistinguishable) may land differently. */
+void ior_sort_doubles(double *s, size_t n)
+{
+	while (n > SMALL_SORT) {
+		double a = s[0], b = s[n / 2], c = s[n - 1];
+		double pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+		size_t i = 0, j = n - 1;
+		for (;;) {
+			while (s[i] < pivot)
+				i++;
+			while (s[j] > pivot)
+				j--;
+			if (i >= j)
+				break;
+			double t = s[i];
+			s[i++] = s[j];
+			s[j--] = t;
+		}
+		/* s[0..j] <= pivot <= s[j+1..n) */
+		size_t left = j + 1;
+		if (left < n - left) {
+			ior_sort_doubles(s, left);
+			s += left, n -= left;
+		} else {
+			ior_sort_doubles(s + left, n - left);
+			n = left;
+		}
+	}
+	insertion_sort(s, n);
 }
 
 static double *sorted_copy(const double *x, size_t n)
@@ -189,23 +219,60 @@ static void moments(struct ior_stats *st, const double *x, size_t n)
 	st->cov = st->mean != 0 ? st->sd / fabs(st->mean) : NAN;
 }
 
+/* The k-th smallest of |s[i] - median| over sorted s, without a second sort: the deviations fall
+ * from the left end towards the median and rise from it to the right end, two sorted runs that a
+ * merge walks from the median outwards. */
+static double kth_deviation(const double *s, size_t n, double median, size_t k)
+{
+	size_t right = 0;  /* s[right..n) lie at or above the median, s[0..right) below */
+	while (right < n && s[right] < median)
+		right++;
+	size_t l = right, r = right;  /* next candidates: s[l - 1] on the left, s[r] on the right */
+	double d = 0;
+	for (size_t taken = 0; taken <= k; taken++) {
+		double dl = l > 0 ? fabs(s[l - 1] - median) : INFINITY, dr = r < n ? fabs(s[r] - median) : INFINITY;
+		if (dl <= dr)
+			d = dl, l--;
+		else
+			d = dr, r++;
+	}
+	return d;
+}
+
+/* The median of |x - median| from sorted values: what mad_of computes by sorting the deviations. */
+static double mad_sorted(const double *s, size_t n, double median)
+{
+	double h = (double)(n - 1) * 0.5;
+	size_t lo = (size_t)floor(h);
+	double vlo = kth_deviation(s, n, median, lo);
+	if (lo >= n - 1)
+		return vlo;
+	return vlo + (h - (double)lo) * (kth_deviation(s, n, median, lo + 1) - vlo);
+}
+
+/* One sort per call (on the stack up to 256 values, as a report's cells are): min, max, quartiles,
+ * median and MAD all come from it. */
 int ior_stats_compute(struct ior_stats *out, const double *x, size_t n)
 {
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
 		return ior_error_set(IOR_EINVALID, "cannot compute statistics of no samples");
-	double *s = sorted_copy(x, n);
+	double stack[256];
+	double *s = n <= 256 ? stack : malloc(n * sizeof(*s));
 	if (!s)
 		return ior_error_set(IOR_ERROR, "out of memory");
+	memcpy(s, x, n * sizeof(*s));
+	ior_sort_doubles(s, n);
 	out->n = n;
 	out->min = s[0];
 	out->max = s[n - 1];
 	out->median = median_sorted(s, n);
 	out->q1 = ior_quantile_sorted(s, n, 0.25);
 	out->q3 = ior_quantile_sorted(s, n, 0.75);
-	free(s);
 	moments(out, x, n);
-	out->mad = mad_of(x, n, out->median);
+	out->mad = mad_sorted(s, n, out->median);
+	if (s != stack)
+		free(s);
 	out->mad_scaled = IOR_MAD_SCALE * out->mad;
 	out->spread = out->min > 0 ? (out->max - out->min) / out->min : NAN;
 	/* the two rules of ior_outliers_tukey and ior_outliers_modz, from the figures above

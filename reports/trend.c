@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void ior_trend_opts_default(struct ior_trend_opts *o)
@@ -85,24 +86,32 @@ double ior_kendall_p(const double *x, size_t n, double *tau)
 	return p > 1 ? 1 : p;
 }
 
-static void range_of(const double *x, size_t n, double *lo, double *hi)
-{
-	*lo = *hi = x[0];
-	for (size_t i = 1; i < n; i++) {
-		*lo = fmin(*lo, x[i]);
-		*hi = fmax(*hi, x[i]);
-	}
-}
-
-/* The smallest k whose first k values all sit past the rest by the ratio; false when none does. */
+/* The smallest k whose first k values all sit past the rest by the ratio; false when none does.
+ * The ranges of every lead and every rest come from one pass each way (the lead's grows as k does,
+ * the rest's from the end), where ranging both anew for each k cost O(n^2) for each of a report's
+ * cells. */
 static bool warmup(struct ior_trend *t, const double *x, size_t n, double ratio)
 {
+	double stack_lo[128], stack_hi[128];
+	double *rest_lo = n <= 128 ? stack_lo : malloc(n * sizeof(*rest_lo));
+	double *rest_hi = n <= 128 ? stack_hi : malloc(n * sizeof(*rest_hi));
+	bool found = false;
+	if (!rest_lo || !rest_hi)
+		goto out;
+	rest_lo[n - 1] = rest_hi[n - 1] = x[n - 1];  /* range of x[i..n) */
+	for (size_t i = n - 1; i-- > 0;) {
+		rest_lo[i] = fmin(rest_lo[i + 1], x[i]);
+		rest_hi[i] = fmax(rest_hi[i + 1], x[i]);
+	}
+	double llo = x[0], lhi = x[0];
 	for (size_t k = 1; k + 2 <= n && k < n - k; k++) {
-		double llo, lhi, rlo, rhi;
-		range_of(x, k, &llo, &lhi);
-		range_of(x + k, n - k, &rlo, &rhi);
+		if (k > 1) {
+			llo = fmin(llo, x[k - 1]);
+			lhi = fmax(lhi, x[k - 1]);
+		}
+		double rlo = rest_lo[k], rhi = rest_hi[k];
 		if (llo <= 0 || rlo <= 0)
-			return false;  /* ratios of rates and times only */
+			break;  /* ratios of rates and times only */
 		bool low = lhi * ratio <= rlo, high = llo >= ratio * rhi;
 		if (!low && !high)
 			continue;
@@ -111,9 +120,15 @@ static bool warmup(struct ior_trend *t, const double *x, size_t n, double ratio)
 		t->lead_lo = llo, t->lead_hi = lhi, t->rest_lo = rlo, t->rest_hi = rhi;
 		t->lead_low = low;
 		t->factor = low ? rlo / lhi : llo / rhi;
-		return true;
+		found = true;
+		break;
 	}
-	return false;
+out:
+	if (rest_lo != stack_lo)
+		free(rest_lo);
+	if (rest_hi != stack_hi)
+		free(rest_hi);
+	return found;
 }
 
 void ior_trend_detect(struct ior_trend *out, const double *x, size_t n, const struct ior_trend_opts *o)

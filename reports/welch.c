@@ -44,6 +44,10 @@ int ior_welch(struct ior_welch *out, const double *a, size_t na, const double *b
 	}
 	out->t = out->diff / out->se;
 	out->p = ior_t_two_sided_p(out->t, out->df);
+	if (level == 0) {
+		out->lo = out->hi = NAN;
+		return IOR_OK;
+	}
 	double q = ior_t_quantile(0.5 + level / 2, out->df);
 	out->lo = out->diff - q * out->se;
 	out->hi = out->diff + q * out->se;
