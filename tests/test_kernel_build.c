@@ -85,16 +85,29 @@ static void test_build_record_and_reuse(void)
 	CU_ASSERT_TRUE(text && strstr(text, "CONFIG_VIRTIO_BLK=y"));
 	free(text);
 
-	/* the same commit and config again: reused, nothing made */
+	/* the same commit and config again: reused, and not even configured (make never ran: the
+	 * log, emptied at each start, stays empty) */
 	CU_ASSERT_EQUAL(kbuild(NULL), 0);
 	CU_ASSERT_STRING_EQUAL(out, first);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "reused from the cache"));
+	char logpath[1200];
+	size_t loglen = 1;
+	snprintf(logpath, sizeof(logpath), "%s/build.log", build_dir);
+	free(ior_test_read_file(logpath, &loglen));
+	CU_ASSERT_EQUAL(loglen, 0);
 
 	/* another config: another entry */
 	const char *frag = ior_test_write_file("extra.config", "CONFIG_EXTRA=y\n");
 	CU_ASSERT_EQUAL(kbuild(frag), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "built in"));
 	CU_ASSERT_STRING_NOT_EQUAL(out, first);
+	char extra[2048];
+	snprintf(extra, sizeof(extra), "%s", out);
+	/* the same fragment file with other contents is another input: configured and built again */
+	ior_test_write_file("extra.config", "CONFIG_EXTRA=y\nCONFIG_MORE=y\n");
+	CU_ASSERT_EQUAL(kbuild(frag), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "built in"));
+	CU_ASSERT_STRING_NOT_EQUAL(out, extra);
 
 	/* a changed tracked file: built each time, never taken for the commit */
 	FILE *f = fopen(strcat(strcpy(cfg, tree), "/source.c"), "a");
@@ -114,7 +127,7 @@ static void test_build_record_and_reuse(void)
 	char image2[80];
 	record_value("image_hash", image2, sizeof(image2));
 	CU_ASSERT_STRING_NOT_EQUAL(image2, image_hash);
-	CU_ASSERT_EQUAL(ior_test_count_glob(strcat(strcpy(cfg, build_dir), "/images/*-*/build.info")), 3);
+	CU_ASSERT_EQUAL(ior_test_count_glob(strcat(strcpy(cfg, build_dir), "/images/*-*/build.info")), 4);
 }
 
 static void test_build_failure_quotes_the_log(void)
