@@ -352,6 +352,10 @@ static int build_locked(struct ior_kbuild *b, struct make_ctx *c, const char *ou
 		}
 	}
 	ior_error_clear();
+	/* the log of this make run only; a reuse found by the index above leaves the last build's log */
+	FILE *f = fopen(c->log, "w");
+	if (f)
+		fclose(f);
 	int rc = configure(c, out);
 	char dotconfig[PATH_MAX + 16];
 	snprintf(dotconfig, sizeof(dotconfig), "%s/.config", c->build);
@@ -440,9 +444,6 @@ int ior_kernel_build(struct ior_kbuild *b, const struct ior_kbuild_opts *o)
 		ior_error_clear();
 		snprintf(c->localversion, sizeof(c->localversion), "LOCALVERSION=%s%.12s",
 			 o->localversion && b->commit.sha[0] ? "-g" : "", o->localversion ? b->commit.sha : "");
-		FILE *f = fopen(c->log, "w"); /* one build's log, not every build's */
-		if (f)
-			fclose(f);
 		rc = build_locked(b, c, out);
 	}
 	if (fd >= 0)
