@@ -7,15 +7,17 @@
 # slowdown at all (the control, which must be refused). Prints wall time, builds, boots, samples
 # and the answer per scenario, side by side.
 #
-# usage: [IOREGRESS=build/harness/ioregress] bench/kernel-bisect.sh [--work DIR] [--commits N] [--positions "P1 P2 P3"] [--no-control]
-#                               [--scenarios "pos:5 pos:12 control"]
+# usage: [IOREGRESS=build/harness/ioregress] bench/kernel-bisect.sh [--work DIR] [--build-dir DIR] [--commits N]
+#                               [--positions "P1 P2 P3"] [--no-control] [--scenarios "pos:5 pos:12 control"]
 # The work directory holds the tree (unpacked from /usr/src/linux-source-6.1.tar.xz once and made a
-# git repository tagged v6.1-debian, as tests/test_kernel_real.c does) and the build directory; every
-# build runs under nice -n 15.
+# git repository tagged v6.1-debian, as tests/test_kernel_real.c does) and the build directory
+# (WORK/build unless --build-dir names one already built: then only what a commit changes compiles);
+# every build runs under nice -n 15.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 work=/var/tmp/ioregress-kernel
+build=""
 commits=20
 positions="4 11 17"
 control=1
@@ -23,6 +25,7 @@ scenarios=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --work) work=$2; shift 2 ;;
+    --build-dir) build=$2; shift 2 ;;
     --commits) commits=$2; shift 2 ;;
     --positions) positions=$2; shift 2 ;;
     --no-control) control=0; shift ;;
@@ -38,7 +41,7 @@ fi
 ior=${IOREGRESS:-$PWD/build/harness/ioregress}
 [ -x "$ior" ] || { echo "error: no ioregress at '$ior' (build first, or set IOREGRESS)" >&2; exit 2; }
 tree=$work/linux-source-6.1
-build=$work/build
+build=${build:-$work/build}
 matrix=$PWD/tests/data/vm-bisect.ini
 out=$(mktemp -d /tmp/kernel-bisect.XXXXXX)
 g() { git -C "$tree" -c user.name=bench -c user.email=bench@ioregress "$@"; }

@@ -85,16 +85,28 @@ static void test_build_record_and_reuse(void)
 	CU_ASSERT_TRUE(text && strstr(text, "CONFIG_VIRTIO_BLK=y"));
 	free(text);
 
-	/* the same commit and config again: reused, nothing made */
+	/* the same commit and config again: reused, and not even configured: make never ran, so the
+	 * build's log (emptied whenever make runs) is still the first build's */
+	char logpath[1200];
+	snprintf(logpath, sizeof(logpath), "%s/build.log", build_dir);
+	CU_ASSERT_EQUAL(ior_test_spawn((char *[]){ "cp", logpath, (char *)ior_test_path("first.log"), NULL }, NULL), 0);
 	CU_ASSERT_EQUAL(kbuild(NULL), 0);
 	CU_ASSERT_STRING_EQUAL(out, first);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "reused from the cache"));
+	CU_ASSERT_EQUAL(ior_test_spawn((char *[]){ "cmp", logpath, (char *)ior_test_path("first.log"), NULL }, NULL), 0);
 
 	/* another config: another entry */
 	const char *frag = ior_test_write_file("extra.config", "CONFIG_EXTRA=y\n");
 	CU_ASSERT_EQUAL(kbuild(frag), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "built in"));
 	CU_ASSERT_STRING_NOT_EQUAL(out, first);
+	char extra[2048];
+	snprintf(extra, sizeof(extra), "%s", out);
+	/* the same fragment file with other contents is another input: configured and built again */
+	ior_test_write_file("extra.config", "CONFIG_EXTRA=y\nCONFIG_MORE=y\n");
+	CU_ASSERT_EQUAL(kbuild(frag), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "built in"));
+	CU_ASSERT_STRING_NOT_EQUAL(out, extra);
 
 	/* a changed tracked file: built each time, never taken for the commit */
 	FILE *f = fopen(strcat(strcpy(cfg, tree), "/source.c"), "a");
@@ -114,7 +126,7 @@ static void test_build_record_and_reuse(void)
 	char image2[80];
 	record_value("image_hash", image2, sizeof(image2));
 	CU_ASSERT_STRING_NOT_EQUAL(image2, image_hash);
-	CU_ASSERT_EQUAL(ior_test_count_glob(strcat(strcpy(cfg, build_dir), "/images/*-*/build.info")), 3);
+	CU_ASSERT_EQUAL(ior_test_count_glob(strcat(strcpy(cfg, build_dir), "/images/*-*/build.info")), 4);
 }
 
 static void test_build_failure_quotes_the_log(void)

@@ -316,10 +316,46 @@ static int read_release(struct make_ctx *c, struct ior_kbuild *b)
 	return IOR_OK;
 }
 
+/* The cache entry a clean commit was built into from the same inputs (index names it), found
+ * without configuring: a reused build costs no make at all. */
+static bool reuse_indexed(struct ior_kbuild *b, const char *out, const char *index)
+{
+	char name[256] = "", entry[PATH_MAX + 300], sha[sizeof(b->commit.sha)];
+	FILE *f = fopen(index, "r");
+	if (!f)
+		return false;
+	bool got = fgets(name, sizeof(name), f) != NULL;
+	fclose(f);
+	name[strcspn(name, "\n")] = '\0';
+	if (!got || !name[0] || strchr(name, '/'))
+		return false;
+	snprintf(sha, sizeof(sha), "%s", b->commit.sha);
+	snprintf(entry, sizeof(entry), "%s/images/%s", out, name);
+	struct ior_kbuild found = *b;
+	if (ior_kbuild_record_read(&found, entry) != IOR_OK || strcmp(found.commit.sha, sha) || !is_file(found.image)) {
+		ior_error_clear();
+		return false;
+	}
+	*b = found;
+	return true;
+}
+
 static int build_locked(struct ior_kbuild *b, struct make_ctx *c, const char *out)
 {
 	const struct ior_kbuild_opts *o = c->o;
-	char entry[PATH_MAX + 40];
+	char entry[PATH_MAX + 40], inputs[65] = "", index[PATH_MAX + 64] = "";
+	if (b->commit.sha[0] && !b->dirty && ior_kbuild_inputs_hash(inputs, o) == IOR_OK) {
+		snprintf(index, sizeof(index), "%s/images/%.12s-inputs-%.16s", out, b->commit.sha, inputs);
+		if (reuse_indexed(b, out, index)) {
+			b->reused = true;
+			return IOR_OK;
+		}
+	}
+	ior_error_clear();
+	/* the log of this make run only; a reuse found by the index above leaves the last build's log */
+	FILE *f = fopen(c->log, "w");
+	if (f)
+		fclose(f);
 	int rc = configure(c, out);
 	char dotconfig[PATH_MAX + 16];
 	snprintf(dotconfig, sizeof(dotconfig), "%s/.config", c->build);
@@ -330,20 +366,23 @@ static int build_locked(struct ior_kbuild *b, struct make_ctx *c, const char *ou
 	entry_dir(entry, sizeof(entry), out, b, o->localversion);
 	if (b->commit.sha[0] && !b->dirty && ior_kbuild_record_read(b, entry) == IOR_OK && is_file(b->image)) {
 		b->reused = true;
-		return IOR_OK;
+	} else {
+		ior_error_clear();
+		if (o->progress)
+			fprintf(stderr, "kernel build: %s at %.12s, config %.12s: make -j%s%s (log '%s')\n", c->tree,
+				b->commit.sha[0] ? b->commit.sha : "(no commit)", b->config_hash, c->jobs + 2,
+				c->cc[0] ? " with ccache" : "", c->log);
+		rc = make(c, "build", (const char *const[]){ "bzImage", "modules", NULL });
+		if (!rc)
+			rc = read_release(c, b);
+		if (!rc)
+			rc = install(c, b, entry);
+		if (!rc)
+			rc = ior_kbuild_record_read(b, entry);
 	}
-	ior_error_clear();
-	if (o->progress)
-		fprintf(stderr, "kernel build: %s at %.12s, config %.12s: make -j%s%s (log '%s')\n", c->tree,
-			b->commit.sha[0] ? b->commit.sha : "(no commit)", b->config_hash, c->jobs + 2,
-			c->cc[0] ? " with ccache" : "", c->log);
-	rc = make(c, "build", (const char *const[]){ "bzImage", "modules", NULL });
-	if (!rc)
-		rc = read_release(c, b);
-	if (!rc)
-		rc = install(c, b, entry);
-	if (!rc)
-		rc = ior_kbuild_record_read(b, entry);
+	/* the next build of these inputs finds the entry without configuring (a lost index only costs that) */
+	if (!rc && index[0] && write_text(index, strrchr(entry, '/') + 1) != IOR_OK)
+		ior_error_clear();
 	return rc;
 }
 
@@ -405,9 +444,6 @@ int ior_kernel_build(struct ior_kbuild *b, const struct ior_kbuild_opts *o)
 		ior_error_clear();
 		snprintf(c->localversion, sizeof(c->localversion), "LOCALVERSION=%s%.12s",
 			 o->localversion && b->commit.sha[0] ? "-g" : "", o->localversion ? b->commit.sha : "");
-		FILE *f = fopen(c->log, "w"); /* one build's log, not every build's */
-		if (f)
-			fclose(f);
 		rc = build_locked(b, c, out);
 	}
 	if (fd >= 0)

@@ -55,6 +55,11 @@ int ior_kernel_build(struct ior_kbuild *b, const struct ior_kbuild_opts *o);
  * neither XDG_CACHE_HOME nor HOME is set (never a shared directory). */
 void ior_kbuild_default_out(char *out, size_t len, const char *tree);
 
+/* sha256 of what the .config is made from besides the commit: the base config, the guest's
+ * options, the fragments (their contents), the localversion choice, the compiler's and linker's
+ * versions and the variables that pick them. */
+int ior_kbuild_inputs_hash(char hex[65], const struct ior_kbuild_opts *o);
+
 /* Writes b's record (build.info) into dir, and reads one back: what vm run stores with a boot. */
 int ior_kbuild_record_write(const struct ior_kbuild *b, const char *dir);
 int ior_kbuild_record_read(struct ior_kbuild *b, const char *dir);

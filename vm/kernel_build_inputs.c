@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What a build's .config is made from, as one hash: a commit built before from the same inputs is found in the cache without running make to configure it again. */
+#include "vm/kernel_build.h"
+
+#include "common/error.h"
+#include "engines/spawn.h"
+#include "kernel/info.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct text {
+	char *s;
+	size_t len, cap;
+	bool failed;
+};
+
+static void add(struct text *t, const char *s, size_t n)
+{
+	if (t->failed)
+		return;
+	if (t->len + n + 1 > t->cap) {
+		size_t cap = (t->len + n + 1) * 2;
+		char *g = realloc(t->s, cap);
+		if (!g) {
+			t->failed = true;
+			return;
+		}
+		t->s = g;
+		t->cap = cap;
+	}
+	memcpy(t->s + t->len, s, n);
+	t->len += n;
+}
+
+static void add_str(struct text *t, const char *label, const char *s)
+{
+	add(t, label, strlen(label));
+	add(t, s ? s : "(unset)", strlen(s ? s : "(unset)"));
+	add(t, "\n", 1);
+}
+
+static int add_file(struct text *t, const char *label, const char *path)
+{
+	char *body = NULL;
+	size_t n = 0;
+	int rc = ior_kernel_config_load(&body, &n, path);
+	if (!rc) {
+		add_str(t, label, path);
+		add(t, body, n);
+	}
+	free(body);
+	return rc;
+}
+
+/* The tool's --version output: Kconfig probes the compiler and linker (CC_VERSION_TEXT and the
+ * cc-option tests), so an upgraded compiler configures the same inputs differently. */
+static void add_version(struct text *t, const char *tool)
+{
+	struct ior_spawn_result r;
+	if (ior_spawn_run(&r, (const char *const[]){ tool, "--version", NULL }, NULL, IOR_SPAWN_CAPTURE_OUT) == IOR_OK &&
+	    r.out)
+		add(t, r.out, strcspn(r.out, "\n"));
+	else
+		add_str(t, tool, "(not run)");
+	add(t, "\n", 1);
+	ior_spawn_result_free(&r);
+	ior_error_clear();
+}
+
+int ior_kbuild_inputs_hash(char hex[65], const struct ior_kbuild_opts *o)
+{
+	/* the variables make takes from the environment that pick the architecture or the tools */
+	static const char *const env[] = { "ARCH", "SUBARCH", "CROSS_COMPILE", "LLVM", "CC", "LD", "KCONFIG_CONFIG" };
+	struct text t = { 0 };
+	int rc = IOR_OK;
+	if (o->config)
+		rc = add_file(&t, "config ", o->config);
+	else
+		add_str(&t, "defconfig ", o->defconfig ? o->defconfig : "tinyconfig");
+	add_str(&t, "guest\n", ior_kbuild_guest_fragment);
+	for (size_t i = 0; !rc && i < o->nfragments; i++)
+		rc = add_file(&t, "fragment ", o->fragments[i]);
+	add_str(&t, "localversion ", o->localversion ? "yes" : "no");
+	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++)
+		add_str(&t, env[i], getenv(env[i]));
+	add_version(&t, "gcc");
+	add_version(&t, "ld");
+	if (!rc && t.failed)
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+	if (!rc)
+		rc = ior_kernel_config_sha256(hex, t.s, t.len);
+	free(t.s);
+	return rc;
+}
