@@ -58,7 +58,7 @@ static const char *const sql[IOR_STMT_COUNT] = {
 		"sys_s, lat_p50_us, lat_p99_us, lat_p999_us, detail, lat_mean_us, clat_p50_us, clat_p99_us, "
 		"clat_p999_us, clat_mean_us, fill, warmup, round) "
 		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
-	[IOR_STMT_SAMPLE_AT_REP] = "SELECT value, unit FROM samples WHERE cell_id = ?1 AND rep = ?2",
+	[IOR_STMT_SAMPLE_AT_REP] = "SELECT value, unit, warmup FROM samples WHERE cell_id = ?1 AND rep = ?2",
 	[IOR_STMT_SAMPLES] =
 		"SELECT run_id, cell_id, host, kernel, device, scheduler, engine, params, unit, rep, value, "
 		"higher_is_better, sample_id, engine_type, run_status, detail, measured_at, bytes, ios, "
