@@ -469,13 +469,9 @@ static int open_source(const char *path, sqlite3 **mem)
 		return ior_error_set(IOR_EINVALID, "cannot merge '%s': %s", path,
 				     stat(path, &st) != 0 ? "no such file" : "not an ioregress database");
 	sqlite3 *h = NULL;
-	int rc = IOR_OK;
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-		rc = ior_error_set(IOR_EINVALID, "cannot open '%s': %s", path, h ? sqlite3_errmsg(h) : "out of memory");
-	if (!rc) {
-		sqlite3_busy_timeout(h, IOR_DB_BUSY_TIMEOUT_MS);
+	int rc = ior_db_open_input(path, &h);
+	if (!rc)
 		rc = ior_db_check_identity(h, path);
-	}
 	if (!rc && ior_db_schema_version(h, path) < 1)
 		rc = ior_error_set(IOR_EINVALID, "cannot merge '%s': not an ioregress database (no schema)", path);
 	if (!rc)
