@@ -37,6 +37,15 @@ struct ior_bisect_commands {
  * then per measurement boot (when given) and measure, whose stdout holds one sample per line.
  * Each runs in a process group of its own, ended on a stop request (IOR_EINTERRUPTED) or timeout. */
 int ior_bisect_measure_commands(struct ior_bisect_measure **out, const struct ior_bisect_commands *c);
+
+/* How much a measure command may print: past it the command's group is ended and the step fails
+ * (`yes` would otherwise fill memory). */
+#define IOR_BISECT_MEASURE_MAX_OUTPUT (1u << 20)
+/* The samples in a measure command's output (len bytes): one plain decimal number per non-empty
+ * line, blanks around it allowed, lines of any length. nan, inf, hex, out-of-range and denormal
+ * values, NUL bytes, and output with no sample are refused (IOR_EINVALID, the line named); on any
+ * refusal *n is as it was. Appends to *x (grown with realloc). */
+int ior_bisect_parse_samples(const char *text, size_t len, double **x, size_t *n);
 struct ior_db;
 struct ior_vm_run_opts;
 /* Packaged kernels under qemu: "build" fetches and unpacks the package (a failure skips it), each

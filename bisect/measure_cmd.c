@@ -79,10 +79,10 @@ static bool drain(int fd, char **buf, size_t *len, size_t *cap)
 	return true;
 }
 
-/* Runs cmd under sh in the tree, in a process group of its own; its stdout into *text when text is
+/* Runs cmd under sh in the tree, in a process group of its own; its stdout into *text (*text_len bytes) when text is
  * not NULL (else inherited). A stop request (SIGINT, SIGTERM, SIGHUP) or the timeout ends the whole
  * group: a stop is IOR_EINTERRUPTED, a timeout is *status 124 (timeout(1)'s) with a message. */
-static int run(const struct cmd_measure *m, const char *cmd, const char *id, char **text, int *status)
+static int run(const struct cmd_measure *m, const char *cmd, const char *id, char **text, size_t *text_len, int *status)
 {
 	int fd[2] = { -1, -1 };
 	if (text && pipe2(fd, O_CLOEXEC))
@@ -118,7 +118,7 @@ static int run(const struct cmd_measure *m, const char *cmd, const char *id, cha
 	}
 	double deadline = m->c.timeout_s ? now_s() + m->c.timeout_s : 0;
 	int st = 0, rc = IOR_OK;
-	bool timed_out = false;
+	bool timed_out = false, too_long = false;
 	/* readable when sh exits, so a quick command costs no polling interval (10 ms steps without it) */
 	int exited = (int)syscall(SYS_pidfd_open, pid, 0);
 	bool gone = false; /* sh has exited (what it left running may still hold the pipe) */
@@ -136,6 +136,11 @@ static int run(const struct cmd_measure *m, const char *cmd, const char *id, cha
 		}
 		if (in < 0 && waitpid(pid, &st, WNOHANG) == pid)
 			break;
+		if (len > IOR_BISECT_MEASURE_MAX_OUTPUT) {
+			too_long = true;
+			end_group(pid, &st);
+			break;
+		}
 		if (ior_stop_requested() || (deadline && now_s() > deadline)) {
 			timed_out = !ior_stop_requested();
 			end_group(pid, &st);
@@ -156,8 +161,14 @@ static int run(const struct cmd_measure *m, const char *cmd, const char *id, cha
 		else if (!rc)
 			rc = ior_error_set(IOR_ERROR, "out of memory");
 		*text = buf;
+		*text_len = len;
 	}
 	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	if (too_long) {
+		*status = 1;
+		fprintf(stderr, "bisect: '%s' at %s wrote more than %u bytes (1 MiB) to its output: its process group was "
+			"ended, the step counts as failed\n", cmd, id, IOR_BISECT_MEASURE_MAX_OUTPUT);
+	}
 	if (timed_out) {
 		*status = 124;
 		fprintf(stderr, "bisect: '%s' at %s ran past --timeout %u s: its process group was ended, the step "
@@ -254,7 +265,7 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 	*out = IOR_STEP_OK;
 	image[0] = '\0';
 	int status = 0;
-	int rc = m->c.build ? run(m, m->c.build, id, NULL, &status) : IOR_OK;
+	int rc = m->c.build ? run(m, m->c.build, id, NULL, NULL, &status) : IOR_OK;
 	if (rc)
 		return rc;
 	if (status) {
@@ -274,37 +285,12 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 	return IOR_OK;
 }
 
-/* Every non-empty line of text is a sample; false when a line is not a number. */
-static bool parse_samples(const char *text, double **x, size_t *n)
-{
-	const char *p = text;
-	while (*p) {
-		size_t l = strcspn(p, "\n");
-		char line[128];
-		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) ? l : sizeof(line) - 1), p);
-		p += l + (p[l] == '\n');
-		char *s = line + strspn(line, " \t\r");
-		if (!*s)
-			continue;
-		char *end;
-		double v = strtod(s, &end);
-		if (end == s || end[strspn(end, " \t\r")])
-			return false;
-		double *g = realloc(*x, (*n + 1) * sizeof(*g));
-		if (!g)
-			return false;
-		*x = g;
-		(*x)[(*n)++] = v;
-	}
-	return true;
-}
-
 static int measure(struct ior_bisect_measure *bm, const char *id, double **x, size_t *n, enum ior_step_outcome *out)
 {
 	struct cmd_measure *m = (struct cmd_measure *)bm;
 	*out = IOR_STEP_OK;
 	int status = 0;
-	int rc = m->c.boot ? run(m, m->c.boot, id, NULL, &status) : IOR_OK;
+	int rc = m->c.boot ? run(m, m->c.boot, id, NULL, NULL, &status) : IOR_OK;
 	if (rc)
 		return rc;
 	if (status) {
@@ -312,14 +298,17 @@ static int measure(struct ior_bisect_measure *bm, const char *id, double **x, si
 		return IOR_OK;
 	}
 	char *text = NULL;
-	size_t before = *n;
-	if ((rc = run(m, m->c.measure, id, &text, &status))) {
+	size_t before = *n, len = 0;
+	if ((rc = run(m, m->c.measure, id, &text, &len, &status))) {
 		free(text);
 		return rc;
 	}
-	if (status || !parse_samples(text, x, n) || *n == before) {
+	if (status) {
 		*n = before;
 		*out = IOR_STEP_MEASURE_FAILED;
+	} else if (ior_bisect_parse_samples(text, len, x, n) != IOR_OK) {
+		*out = IOR_STEP_MEASURE_FAILED;
+		fprintf(stderr, "bisect: '%s' at %s: %s; the step counts as failed\n", m->c.measure, id, ior_error_last());
 	}
 	free(text);
 	return IOR_OK;

@@ -173,6 +173,10 @@ static int unquoted(struct ior_csv *c, size_t *used)
 			return fail(c, "quote inside an unquoted field (quote the whole field)");
 		if (ch == '\0')
 			return fail(c, "NUL byte");
+		/* a classic Mac file ends lines with CR alone: read on, it would be one line of wrong fields */
+		if (ch == '\r')
+			return fail(c, "carriage return inside an unquoted field: lines end with LF or CRLF, not CR alone "
+				    "(convert with: tr '\\r' '\\n')");
 		if (!text_add(c, used, (char)ch))
 			return -2;
 		if (ch != ' ' && ch != '\t')

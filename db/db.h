@@ -340,6 +340,7 @@ struct ior_db_merge_stats {
 	struct {
 		const char *table;
 		size_t added, present;
+		size_t updated;   /* present rows a merge changed: runs it saw running and now finished */
 	} t[16];
 };
 
@@ -347,10 +348,13 @@ struct ior_db_merge_stats {
  * devices, offers, cells, samples and VM boots: rows already in db (the same identity) are not
  * added again, so merging a file twice adds nothing. All or nothing: an error leaves db as it
  * was. A file of an older schema is upgraded in memory first (the file is only read); one of a
- * newer schema, another application's database or db's own file is refused (IOR_EINVALID). */
+ * newer schema, another application's database or db's own file is refused (IOR_EINVALID). A run
+ * db holds as running (merged mid-run) takes the source's status and finish time once the source's
+ * has finished; a repetition both hold with another value, unit or warm-up mark refuses the file. */
 int ior_db_merge(struct ior_db *db, const char *path, struct ior_db_merge_stats *stats);
 /* The rows of table that the merge added (0 for a table it did not touch). */
 size_t ior_db_merge_added(const struct ior_db_merge_stats *stats, const char *table);
 size_t ior_db_merge_present(const struct ior_db_merge_stats *stats, const char *table);
+size_t ior_db_merge_updated(const struct ior_db_merge_stats *stats, const char *table);
 
 #endif

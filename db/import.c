@@ -140,7 +140,19 @@ int ior_import_next(struct ior_import *im, const char **values)
 	}
 	for (size_t k = 0; k < im->ncolumns; k++)
 		values[k] = im->field_of[k] == SIZE_MAX ? "" : c->fields[im->field_of[k]];
-	return IOR_IMPORT_ROW;
+	/* names reach terminals and reports: an escape sequence would act there, and what reports show
+	 * instead (U+FFFD) is not what `check --candidate` is then given */
+	bool bad = false;
+	for (size_t k = 0; k < im->ncolumns; k++)
+		for (size_t i = 0; values[k][i]; i++)
+			if ((unsigned char)values[k][i] < 0x20 || values[k][i] == 0x7f) {
+				ior_import_problem(im, c->record_line, im->columns[k], "control character 0x%02x at character %zu "
+						   "(refused in names: they reach terminals and reports)",
+						   (unsigned char)values[k][i], i + 1);
+				bad = true;
+				break;
+			}
+	return bad ? IOR_IMPORT_BAD_ROW : IOR_IMPORT_ROW;
 }
 
 int ior_import_begin(struct ior_import *im)

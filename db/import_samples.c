@@ -294,7 +294,7 @@ static int store_metric(struct ior_import *im, const struct row *r, int64_t cell
 	return rc;
 }
 
-/* Whether the cell already has this rep; one with another value or unit is a problem. */
+/* Whether the cell already has this rep; one with another value, unit or warm-up mark is a problem. */
 static int stored_before(struct ior_import *im, const struct row *r, int64_t cell_id, bool *present)
 {
 	sqlite3_stmt *st = ior_db_stmt(im->db, IOR_STMT_SAMPLE_AT_REP);
@@ -308,6 +308,9 @@ static int stored_before(struct ior_import *im, const struct row *r, int64_t cel
 		if (value != r->value || strcmp(unit, r->unit) != 0)
 			ior_import_problem(im, r->line, "value", "%.15g %s contradicts the stored %.15g %s", r->value,
 					   r->unit, value, unit);
+		else if (sqlite3_column_int(st, 2) != (int)r->warmup)
+			ior_import_problem(im, r->line, "warmup", "%d contradicts the stored sample's %d (a repetition is a "
+					   "warm-up or a measurement, not both)", (int)r->warmup, sqlite3_column_int(st, 2));
 	}
 	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : ior_db_fail(im->db, "cannot import into");
 	sqlite3_reset(st);

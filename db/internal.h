@@ -63,6 +63,7 @@ struct ior_db {
 	char *path;
 	sqlite3_stmt *stmt[IOR_STMT_COUNT];
 	char *problems;   /* the last import's full problem list */
+	bool readonly;    /* opened only to read (read-only media, another's file): h may be a copy in memory */
 };
 
 int ior_db_stmt_prepare_all(struct ior_db *db);
@@ -101,5 +102,11 @@ int ior_db_upgraded_copy(sqlite3 *from, const char *path, sqlite3 **copy);
 /* Imported runs: the run with status imported for (host, kernel), created on first use. */
 int ior_db_imported_run(struct ior_db *db, const char *host, const char *kernel, const char *source,
 			int64_t *host_id, int64_t *run_id);
+
+/* Whether path lies on a file system mounted read-only. */
+bool ior_db_on_readonly_media(const char *path);
+/* Opens another database only to read it (a merge's input, a report's file this process may not
+ * write): on read-only media as immutable, since a WAL file's -shm cannot be made there. */
+int ior_db_open_input(const char *path, sqlite3 **h);
 
 #endif

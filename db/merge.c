@@ -247,6 +247,56 @@ static int bind_row(struct merge *m, const struct table_plan *p, sqlite3_stmt *r
 	return IOR_OK;
 }
 
+/* The index of column name in the plan (the source row holds it at index + 1), or -1. */
+static int plan_column(const struct table_plan *p, const char *name)
+{
+	for (size_t c = 0; c < p->ncols; c++)
+		if (strcmp(p->cols[c], name) == 0)
+			return (int)c;
+	return -1;
+}
+
+/* A run merged while it was still running (a guest's database copied mid-run) is finished by a
+ * later merge of the finished source: its status and finish time are taken, nothing else. */
+static int finish_run(struct merge *m, const struct table_plan *p, sqlite3_stmt *row, sqlite3_stmt *up, int64_t id,
+		      size_t *updated)
+{
+	int status = plan_column(p, "status"), finished = plan_column(p, "finished_at");
+	if (status < 0 || finished < 0)
+		return IOR_OK;
+	sqlite3_reset(up);
+	sqlite3_bind_int64(up, 1, id);
+	sqlite3_bind_value(up, 2, sqlite3_column_value(row, status + 1));
+	sqlite3_bind_value(up, 3, sqlite3_column_value(row, finished + 1));
+	int rc = ior_db_step_done(m->db, up, "cannot merge into");
+	if (!rc && sqlite3_changes(m->db->h) > 0)
+		(*updated)++;
+	return rc;
+}
+
+/* A repetition both databases hold must be the same measurement: one whose value, unit or warm-up
+ * mark differs is refused (as import refuses it), not dropped without a word. */
+static int same_sample(struct merge *m, const struct table_plan *p, sqlite3_stmt *row, sqlite3_stmt *stored, int64_t id)
+{
+	int value = plan_column(p, "value"), unit = plan_column(p, "unit"), warmup = plan_column(p, "warmup"),
+	    rep = plan_column(p, "rep");
+	if (value < 0 || unit < 0 || warmup < 0 || rep < 0)
+		return IOR_OK;
+	sqlite3_reset(stored);
+	sqlite3_bind_int64(stored, 1, id);
+	if (sqlite3_step(stored) != SQLITE_ROW)
+		return ior_db_fail(m->db, "cannot merge into");
+	double v_in = sqlite3_column_double(row, value + 1), v_here = sqlite3_column_double(stored, 0);
+	const char *u_in = (const char *)sqlite3_column_text(row, unit + 1), *u_here = (const char *)sqlite3_column_text(stored, 1);
+	int w_in = sqlite3_column_int(row, warmup + 1), w_here = sqlite3_column_int(stored, 2);
+	if (v_in == v_here && u_in && u_here && strcmp(u_in, u_here) == 0 && w_in == w_here)
+		return IOR_OK;
+	return ior_error_set(IOR_EINVALID, "cannot merge '%s': its sample %lld (rep %d) is %.15g %s%s, the stored one is "
+			     "%.15g %s%s: the same run, cell and repetition cannot hold two measurements", m->path,
+			     (long long)sqlite3_column_int64(row, 0), sqlite3_column_int(row, rep + 1), v_in, u_in ? u_in : "",
+			     w_in ? " (warm-up)" : "", v_here, u_here ? u_here : "", w_here ? " (warm-up)" : "");
+}
+
 /* One source row: its id in the target, found by identity or inserted. */
 static int merge_row(struct merge *m, const struct table_plan *p, sqlite3_stmt *row, sqlite3_stmt *lookup,
 		     sqlite3_stmt *insert, int64_t *id, bool *added)
@@ -323,7 +373,15 @@ static int merge_table(struct merge *m, const struct merge_table *t)
 	    (sqlite3_prepare_v2(m->db->h, "UPDATE runs SET merged_from = coalesce(merged_from, ?2) WHERE id = ?1", -1,
 				&mark, NULL) != SQLITE_OK))
 		rc = ior_db_fail(m->db, "cannot prepare the merge into");
-	size_t added = 0, present = 0;
+	sqlite3_stmt *finish = NULL, *stored = NULL;
+	if (!rc && strcmp(t->name, "runs") == 0 &&
+	    sqlite3_prepare_v2(m->db->h, "UPDATE runs SET status = ?2, finished_at = ?3 WHERE id = ?1 AND status = 'running' "
+				"AND ?2 <> 'running'", -1, &finish, NULL) != SQLITE_OK)
+		rc = ior_db_fail(m->db, "cannot prepare the merge into");
+	if (!rc && strcmp(t->name, "samples") == 0 &&
+	    sqlite3_prepare_v2(m->db->h, "SELECT value, unit, warmup FROM samples WHERE id = ?1", -1, &stored, NULL) != SQLITE_OK)
+		rc = ior_db_fail(m->db, "cannot prepare the merge into");
+	size_t added = 0, present = 0, updated = 0;
 	int step = SQLITE_DONE;
 	while (!rc && (step = sqlite3_step(row)) == SQLITE_ROW) {
 		int64_t id;
@@ -332,6 +390,10 @@ static int merge_table(struct merge *m, const struct merge_table *t)
 			break;
 		is_new ? added++ : present++;
 		if (!is_new && fill && (rc = fill_in_row(m, &p, row, fill, id)))
+			break;
+		if (!is_new && finish && (rc = finish_run(m, &p, row, finish, id, &updated)))
+			break;
+		if (!is_new && stored && (rc = same_sample(m, &p, row, stored, id)))
 			break;
 		if (is_new && mark) {
 			sqlite3_reset(mark);
@@ -350,12 +412,15 @@ static int merge_table(struct merge *m, const struct merge_table *t)
 		m->stats->t[k].table = t->name;
 		m->stats->t[k].added = added;
 		m->stats->t[k].present = present;
+		m->stats->t[k].updated = updated;
 	}
 	sqlite3_finalize(row);
 	sqlite3_finalize(lookup);
 	sqlite3_finalize(insert);
 	sqlite3_finalize(fill);
 	sqlite3_finalize(mark);
+	sqlite3_finalize(finish);
+	sqlite3_finalize(stored);
 	free(sql);
 	plan_free(&p);
 	return rc;
@@ -404,13 +469,9 @@ static int open_source(const char *path, sqlite3 **mem)
 		return ior_error_set(IOR_EINVALID, "cannot merge '%s': %s", path,
 				     stat(path, &st) != 0 ? "no such file" : "not an ioregress database");
 	sqlite3 *h = NULL;
-	int rc = IOR_OK;
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-		rc = ior_error_set(IOR_EINVALID, "cannot open '%s': %s", path, h ? sqlite3_errmsg(h) : "out of memory");
-	if (!rc) {
-		sqlite3_busy_timeout(h, IOR_DB_BUSY_TIMEOUT_MS);
+	int rc = ior_db_open_input(path, &h);
+	if (!rc)
 		rc = ior_db_check_identity(h, path);
-	}
 	if (!rc && ior_db_schema_version(h, path) < 1)
 		rc = ior_error_set(IOR_EINVALID, "cannot merge '%s': not an ioregress database (no schema)", path);
 	if (!rc)
@@ -433,7 +494,13 @@ int ior_db_merge(struct ior_db *db, const char *path, struct ior_db_merge_stats 
 		if (!rc)
 			rc = ior_db_commit(db);
 		if (rc) {
-			ior_db_rollback(db);
+			/* the cause is what the caller must see (a full disk): SQLite may have rolled the
+			 * transaction back itself, and the rollback's own message would replace it */
+			char cause[2048];
+			snprintf(cause, sizeof(cause), "%s", ior_error_last());
+			if (!sqlite3_get_autocommit(db->h))
+				ior_db_rollback(db);
+			ior_error_set(rc, "%s", cause);
 			memset(stats, 0, sizeof(*stats));
 		}
 	}
@@ -463,4 +530,10 @@ size_t ior_db_merge_present(const struct ior_db_merge_stats *stats, const char *
 {
 	int i = merge_entry(stats, table);
 	return i < 0 ? 0 : stats->t[i].present;
+}
+
+size_t ior_db_merge_updated(const struct ior_db_merge_stats *stats, const char *table)
+{
+	int i = merge_entry(stats, table);
+	return i < 0 ? 0 : stats->t[i].updated;
 }

@@ -7,9 +7,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 static const char sqlite_magic[16] = "SQLite format 3";   /* with its NUL: 16 bytes */
@@ -196,6 +198,66 @@ static int open_handle(struct ior_db *db, const char *path, bool create)
 	return set_modes(db->h, path);
 }
 
+bool ior_db_on_readonly_media(const char *path)
+{
+	struct statvfs v;
+	return statvfs(path, &v) == 0 && (v.f_flag & ST_RDONLY);
+}
+
+int ior_db_open_input(const char *path, sqlite3 **h)
+{
+	*h = NULL;
+	/* A WAL file needs its -shm beside it, which read-only media cannot hold: there nothing can
+	 * change the file either, so SQLite is told it is immutable (no locks, no -shm). */
+	char *uri = NULL;
+	if (ior_db_on_readonly_media(path)) {
+		size_t len = strlen(path);
+		char *enc = malloc(3 * len + 1), *at = enc;
+		for (size_t i = 0; enc && i < len; i++) {
+			unsigned char c = (unsigned char)path[i];
+			if (c == '/' || c == '.' || c == '-' || c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+			    (c >= 'A' && c <= 'Z'))
+				*at++ = (char)c;
+			else
+				at += sprintf(at, "%%%02X", c);
+		}
+		if (enc)
+			*at = '\0';
+		uri = enc ? sqlite3_mprintf("file:%s?immutable=1", enc) : NULL;
+		free(enc);
+		if (!uri)
+			return ior_error_set(IOR_ERROR, "cannot open '%s': out of memory", path);
+	}
+	int rc = sqlite3_open_v2(uri ? uri : path, h, SQLITE_OPEN_READONLY | (uri ? SQLITE_OPEN_URI : 0), NULL);
+	sqlite3_free(uri);
+	if (rc != SQLITE_OK)
+		return ior_error_set(IOR_EINVALID, "cannot open '%s': %s", path, *h ? sqlite3_errmsg(*h) : "out of memory");
+	sqlite3_extended_result_codes(*h, 1);
+	sqlite3_busy_timeout(*h, IOR_DB_BUSY_TIMEOUT_MS);
+	return IOR_OK;
+}
+
+/* A database this process may not write (read-only media, another's file): opened only to
+ * read, an older schema upgraded in a copy in memory, WAL left as it is. */
+static int open_readonly(struct ior_db *db, const char *path)
+{
+	db->readonly = true;
+	int rc = check_file(path);
+	if (rc || (rc = ior_db_open_input(path, &db->h)) || (rc = ior_db_check_identity(db->h, path)))
+		return rc;
+	int version = ior_db_schema_version(db->h, path);
+	if (version < 0)
+		return version;
+	if (version < IOR_DB_SCHEMA_VERSION) {
+		sqlite3 *copy = NULL;
+		if ((rc = ior_db_upgraded_copy(db->h, path, &copy)))
+			return rc;
+		sqlite3_close(db->h);
+		db->h = copy;
+	}
+	return ior_db_stmt_prepare_all(db);
+}
+
 static int open_db(struct ior_db **out, const char *path, bool create)
 {
 	*out = NULL;
@@ -204,7 +266,8 @@ static int open_db(struct ior_db **out, const char *path, bool create)
 		free(db);
 		return ior_error_set(IOR_ERROR, "cannot open database '%s': out of memory", path);
 	}
-	int rc = open_handle(db, path, create);
+	bool readonly = !create && access(path, F_OK) == 0 && (access(path, W_OK) != 0 || ior_db_on_readonly_media(path));
+	int rc = readonly ? open_readonly(db, path) : open_handle(db, path, create);
 	if (rc) {
 		ior_db_free(db);
 		return rc;

@@ -3,6 +3,7 @@
 #include "db/internal.h"
 
 #include "common/error.h"
+#include "common/stop.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -261,7 +262,14 @@ int ior_db_sample_add(struct ior_db *db, int64_t cell_id, int rep, const struct 
 			sqlite3_bind_int64(st, 23 + i, blk[i] > INT64_MAX ? INT64_MAX : (int64_t)blk[i]);
 		else
 			sqlite3_bind_null(st, 23 + i);
-	return ior_db_step_done(db, st, "cannot add sample to");
+	/* A writer that holds the file past the busy timeout (a merge of millions of samples) must not
+	 * cost the sample just measured, nor end the run: the insert waits on, bindings kept, until
+	 * the file is free or a stop is asked for. */
+	int rc;
+	while ((rc = ior_db_step_done(db, st, "cannot add sample to")) == IOR_EBUSY && sqlite3_get_autocommit(db->h) &&
+	       !ior_stop_requested())
+		;
+	return rc;
 }
 
 int ior_db_imported_run(struct ior_db *db, const char *host, const char *kernel, const char *source,

@@ -136,6 +136,8 @@ static struct ior_db *reader(struct ior_db *db, struct ior_db *own)
 {
 	memset(own, 0, sizeof(*own));
 	own->path = db->path;
+	if (db->readonly)   /* the file cannot be opened again as it is (no -shm on read-only media) */
+		return db;
 	if (sqlite3_open_v2(db->path, &own->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		sqlite3_close(own->h);
 		return db;

@@ -60,7 +60,7 @@ static const char *const sql[IOR_STMT_COUNT] = {
 		"wr_sectors) "
 		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
 		"?23, ?24, ?25, ?26, ?27, ?28)",
-	[IOR_STMT_SAMPLE_AT_REP] = "SELECT value, unit FROM samples WHERE cell_id = ?1 AND rep = ?2",
+	[IOR_STMT_SAMPLE_AT_REP] = "SELECT value, unit, warmup FROM samples WHERE cell_id = ?1 AND rep = ?2",
 	[IOR_STMT_SAMPLES] =
 		"SELECT run_id, cell_id, host, kernel, device, scheduler, engine, params, unit, rep, value, "
 		"higher_is_better, sample_id, engine_type, run_status, detail, measured_at, bytes, ios, "

@@ -12,6 +12,9 @@ static void print_stats(const char *path, const struct ior_db_merge_stats *s)
 	printf("%s: %zu runs added, %zu already present; %zu samples, %zu cells, %zu VM boots added\n", path,
 	       ior_db_merge_added(s, "runs"), ior_db_merge_present(s, "runs"), ior_db_merge_added(s, "samples"),
 	       ior_db_merge_added(s, "cells"), ior_db_merge_added(s, "vm_boots"));
+	size_t finished = ior_db_merge_updated(s, "runs");
+	if (finished)
+		printf("%s: %zu runs merged while running are now finished\n", path, finished);
 }
 
 static int cmd_merge(int argc, char **argv, struct ior_cmd_ctx *ctx)
@@ -60,7 +63,9 @@ const struct ior_command ior_cmd_merge = {
 	.description = "Copies every run of each IN.db into OUT.db (created when missing) with its host, kernel, "
 		       "devices, offered schedulers, cells, samples and VM boots, each keeping where and when it "
 		       "was measured. Rows OUT.db already has are not added again, so merging a file twice adds "
-		       "nothing. Each input is merged whole or not at all: an error leaves OUT.db as it was and "
+		       "nothing; a run merged while it was still running takes its status and finish time from a "
+		       "later merge of the finished file, and a repetition both files hold with another value is an "
+		       "error. Each input is merged whole or not at all: an error leaves OUT.db as it was and "
 		       "the next input is tried. A database of a newer schema is refused; an older one is "
 		       "upgraded in memory (the input file is only read). --db is not used: OUT.db is named.",
 	.options = (const struct ior_cmd_opt[]){ { 0 } },

@@ -222,9 +222,9 @@ static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	int rc = path ? ior_check_trusted_file(path, "matrix") : IOR_OK;
 	if (rc == IOR_OK)
 		rc = ra.resume ? load_resumable(ctx->db, ra.resume, &resume_id, &m)
-		     : path    ? ior_matrix_parse_file(&m, path)
+		     : path    ? ior_matrix_parse_file_set(&m, path, sets, (size_t)ra.nsets)
 			       : ior_matrix_default(&m);
-	for (int i = 0; rc == IOR_OK && i < ra.nsets; i++)
+	for (int i = 0; rc == IOR_OK && !path && i < ra.nsets; i++)
 		if ((rc = ior_matrix_set(m, sets[i])) != 0)
 			ior_error_wrap(rc, "--set '%s'", sets[i]);
 	if (rc) {

@@ -108,6 +108,9 @@ uint64_t ior_matrix_warmup(const struct ior_matrix *m, const struct ior_matrix_e
  * nothing is returned from an invalid matrix. */
 int ior_matrix_parse_file(struct ior_matrix **out, const char *path);
 int ior_matrix_parse_string(struct ior_matrix **out, const char *name, const char *text);
+/* The file with command-line overrides (as ior_matrix_set takes them) written into its sections
+ * before anything is checked or built: `--set matrix.max_cells=N` lifts the file's own limit. */
+int ior_matrix_parse_file_set(struct ior_matrix **out, const char *path, const char *const *sets, size_t nsets);
 
 /* The built-in default: a 1 GiB scratch loop device, every scheduler, hdparm
  * direct, one warm-up, 5 to 10 repetitions until the best scheduler is decided. */

@@ -5,6 +5,7 @@
 #include "common/suggest.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,13 +249,11 @@ static int check_budget(const struct ior_ini_section *s, const struct axis *ax, 
 }
 
 static int build_section(struct ior_matrix_engine **v, size_t *n, const struct defaults *d,
-			 const struct ior_ini_section *s, const struct ior_ini_section *const *seen, size_t nseen,
-			 const struct budget *b)
+			 const struct ior_ini_section *s, const struct ior_ini_section *first, const struct budget *b)
 {
 	int rc = ior_matrix_check_name(s);
-	for (size_t i = 0; rc == IOR_OK && i < nseen; i++)
-		if (strcmp(seen[i]->name, s->name) == 0)
-			rc = ior_matrix_duplicate(s, seen[i]->file, seen[i]->line);
+	if (rc == IOR_OK && first)
+		rc = ior_matrix_duplicate(s, first->file, first->line);
 	const struct ior_engine_ops *ops = NULL;
 	if (rc == IOR_OK)
 		rc = engine_type(&ops, s);
@@ -392,18 +391,15 @@ int ior_matrix_build_engines(struct ior_matrix *m, const struct ior_ini *ini)
 			d.typed[d.ntyped++] = s;
 	}
 	struct ior_matrix_engine *v = NULL;
-	size_t n = 0, nseen = 0;
-	const struct ior_ini_section **seen = calloc(ini->nsections + 1, sizeof(*seen));
-	if (!seen && rc == IOR_OK)
-		rc = ior_error_set(IOR_ERROR, "out of memory");
+	size_t n = 0, *first = NULL;
+	if (rc == IOR_OK)
+		rc = ior_matrix_first_same_name(ini, "engine", &first);
 	for (size_t i = 0; rc == IOR_OK && i < ini->nsections; i++) {
 		const struct ior_ini_section *s = &ini->sections[i];
-		if (strcmp(s->kind, "engine") != 0)
-			continue;
-		if ((rc = build_section(&v, &n, &d, s, seen, nseen, &b)) == IOR_OK)
-			seen[nseen++] = s;
+		if (strcmp(s->kind, "engine") == 0)
+			rc = build_section(&v, &n, &d, s, first[i] == SIZE_MAX ? NULL : &ini->sections[first[i]], &b);
 	}
-	free(seen);
+	free(first);
 	if (rc == IOR_OK && !m->warnings && !(m->warnings = strdup("")))
 		rc = ior_error_set(IOR_ERROR, "out of memory");
 	if (rc == IOR_OK && d.all)

@@ -4,6 +4,7 @@
 #include "common/error.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,34 +50,51 @@ int ior_matrix_from_ini(struct ior_matrix **out, const char *name, const char *t
 	return IOR_OK;
 }
 
-int ior_matrix_parse_string(struct ior_matrix **out, const char *name, const char *text)
+/* The overrides are written into the sections before anything is built, so one can lift a limit
+ * the file's own values break (matrix.max_cells). */
+static int parse_with(struct ior_matrix **out, const char *name, const char *text, const char *const *sets,
+		      size_t nsets)
 {
 	*out = NULL;
 	struct ior_ini ini;
 	int rc = ior_matrix_ini_parse(&ini, name, text);
 	if (rc)
 		return rc;
-	/* a matrix that includes other files is stored as what it reads, so a resumed run needs none */
-	char *flat = ini.includes ? ior_matrix_ini_text(&ini) : NULL;
-	if (ini.includes && !flat)
+	for (size_t i = 0; rc == IOR_OK && i < nsets; i++)
+		rc = ior_matrix_ini_override(&ini, sets[i]);
+	/* a matrix that includes other files is stored as what it reads, so a resumed run needs none;
+	 * one with overrides as they left it */
+	bool rewrite = ini.includes || nsets;
+	char *flat = rc == IOR_OK && rewrite ? ior_matrix_ini_text(&ini) : NULL;
+	if (rc == IOR_OK && rewrite && !flat)
 		rc = ior_error_set(IOR_ERROR, "out of memory");
-	else
+	if (rc == IOR_OK)
 		rc = ior_matrix_from_ini(out, name, flat ? flat : text, &ini);
 	free(flat);
 	ior_matrix_ini_free(&ini);
 	return rc;
 }
 
-int ior_matrix_parse_file(struct ior_matrix **out, const char *path)
+int ior_matrix_parse_string(struct ior_matrix **out, const char *name, const char *text)
+{
+	return parse_with(out, name, text, NULL, 0);
+}
+
+int ior_matrix_parse_file_set(struct ior_matrix **out, const char *path, const char *const *sets, size_t nsets)
 {
 	char *text = NULL;
 	*out = NULL;
 	int rc = ior_matrix_read_file(path, "matrix ", &text);
 	if (rc)
 		return rc;
-	rc = ior_matrix_parse_string(out, path, text);
+	rc = parse_with(out, path, text, sets, nsets);
 	free(text);
 	return rc;
+}
+
+int ior_matrix_parse_file(struct ior_matrix **out, const char *path)
+{
+	return ior_matrix_parse_file_set(out, path, NULL, 0);
 }
 
 void ior_matrix_free(struct ior_matrix *m)

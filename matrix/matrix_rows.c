@@ -115,7 +115,7 @@ bool ior_matrix_valid_name(const char *name)
 	for (; name[n]; n++)
 		if (!isalnum((unsigned char)name[n]) && name[n] != '_' && name[n] != '-')
 			return false;
-	return n > 0 && n < 64;
+	return n > 0 && n <= IOR_MATRIX_NAME_MAX;
 }
 
 /* "all", or names separated by spaces or commas, each once. */

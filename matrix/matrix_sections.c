@@ -5,6 +5,7 @@
 #include "common/suggest.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,10 @@ int ior_matrix_check_name(const struct ior_ini_section *s)
 	if (!s->name)
 		return ior_matrix_locate(ior_error_set(IOR_EINVALID, "needs a name, e.g. [%s %s]", s->kind,
 						       strcmp(s->kind, "device") == 0 ? "scratch" : "seqread"), s, NULL);
+	size_t len = strlen(s->name);
+	if (len > IOR_MATRIX_NAME_MAX)
+		return ior_matrix_locate(ior_error_set(IOR_EINVALID, "the name is %zu characters long: a name has at most %d",
+						       len, IOR_MATRIX_NAME_MAX), s, NULL);
 	if (!ior_matrix_valid_name(s->name))
 		return ior_matrix_locate(ior_error_set(IOR_EINVALID, "'%s' is not a valid name (letters, digits, '_' and '-')",
 						       s->name), s, NULL);
@@ -67,6 +72,44 @@ int ior_matrix_duplicate(const struct ior_ini_section *s, const char *first_file
 	else
 		snprintf(at, sizeof(at), "%s:%d", first_file, first);
 	return ior_matrix_locate(ior_error_set(IOR_EINVALID, "section given twice (first at %s)", at), s, NULL);
+}
+
+struct named {
+	const char *name;
+	size_t index;
+};
+
+static int by_name_then_index(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+int ior_matrix_first_same_name(const struct ior_ini *ini, const char *kind, size_t **first)
+{
+	*first = malloc((ini->nsections + 1) * sizeof(**first));
+	struct named *v = malloc((ini->nsections + 1) * sizeof(*v));
+	if (!*first || !v) {
+		free(*first), free(v);
+		*first = NULL;
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < ini->nsections; i++) {
+		(*first)[i] = SIZE_MAX;
+		if (ini->sections[i].name && strcmp(ini->sections[i].kind, kind) == 0)
+			v[n++] = (struct named){ ini->sections[i].name, i };
+	}
+	qsort(v, n, sizeof(*v), by_name_then_index);
+	for (size_t k = 1, head = 0; k < n; k++) {
+		if (strcmp(v[k].name, v[head].name) != 0)
+			head = k;
+		else
+			(*first)[v[k].index] = v[head].index;
+	}
+	free(v);
+	return IOR_OK;
 }
 
 static int build_settings(struct ior_matrix *m, const struct ior_ini_section *s, const struct ior_ini_section **seen)
@@ -92,16 +135,15 @@ static int build_settings(struct ior_matrix *m, const struct ior_ini_section *s,
 	return rc;
 }
 
-static int build_device(struct ior_matrix *m, const struct ior_ini_section *s)
+static int build_device(struct ior_matrix *m, const struct ior_ini_section *s, const struct ior_ini_section *first)
 {
 	const struct ior_option *rows = ior_matrix_device_options();
 	const char *key;
 	int rc = ior_matrix_check_name(s);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < m->ndevices; i++)
-		if (strcmp(m->devices[i].name, s->name) == 0)
-			return ior_matrix_duplicate(s, m->devices[i].file, m->devices[i].line);
+	if (first)
+		return ior_matrix_duplicate(s, first->file, first->line);
 	struct ior_matrix_device *grown = realloc(m->devices, (m->ndevices + 1) * sizeof(*grown));
 	if (!grown)
 		return ior_error_set(IOR_ERROR, "out of memory");
@@ -141,19 +183,20 @@ static int unknown_kind(const struct ior_ini_section *s)
 int ior_matrix_build(struct ior_matrix *m, const struct ior_ini *ini)
 {
 	const struct ior_ini_section *settings = NULL;
-	for (size_t i = 0; i < ini->nsections; i++) {
+	size_t *first = NULL;
+	int rc = ior_matrix_first_same_name(ini, "device", &first);
+	for (size_t i = 0; rc == IOR_OK && i < ini->nsections; i++) {
 		const struct ior_ini_section *s = &ini->sections[i];
-		int rc = IOR_OK;
 		if (strcmp(s->kind, "matrix") == 0)
 			rc = build_settings(m, s, &settings);
 		else if (strcmp(s->kind, "device") == 0)
-			rc = build_device(m, s);
+			rc = build_device(m, s, first[i] == SIZE_MAX ? NULL : &ini->sections[first[i]]);
 		else if (strcmp(s->kind, "engine") != 0 && strcmp(s->kind, "defaults") != 0)
 			rc = unknown_kind(s);
-		if (rc)
-			return rc;
 	}
-	int rc = ior_matrix_build_engines(m, ini);
+	free(first);
+	if (rc == IOR_OK)
+		rc = ior_matrix_build_engines(m, ini);
 	if (rc)
 		return rc;
 	if (m->ndevices == 0)

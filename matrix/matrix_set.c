@@ -117,7 +117,9 @@ static void take(struct ior_matrix *m, struct ior_matrix *fresh)
 	ior_matrix_free(fresh);
 }
 
-int ior_matrix_set(struct ior_matrix *m, const char *assignment)
+/* Writes assignment into ini's sections; a bad one is refused with "override 'ASSIGNMENT': ..." and
+ * may leave ini half-changed (callers work on a copy). */
+int ior_matrix_ini_override(struct ior_ini *ini, const char *assignment)
 {
 	const char *eq = strchr(assignment, '=');
 	if (!eq)
@@ -126,25 +128,32 @@ int ior_matrix_set(struct ior_matrix *m, const char *assignment)
 	char *lhs = strndup(assignment, (size_t)(eq - assignment));
 	char label[600];
 	snprintf(label, sizeof(label), "override '%s'", assignment);
-	struct ior_ini copy;
-	memset(&copy, 0, sizeof(copy));
 	const char *kind = NULL, *name = NULL, *key = NULL;
 	int rc = lhs ? split(lhs, &kind, &name, &key) : ior_error_set(IOR_ERROR, "out of memory");
 	if (rc == IOR_OK)
-		rc = check_section(m->ini, kind, name, key);
+		rc = check_section(ini, kind, name, key);
 	if (rc) {
 		free(lhs);
 		return ior_error_wrap(rc, "%s", label);
 	}
-	rc = ior_matrix_ini_copy(&copy, m->ini);
-	const char *where = rc == IOR_OK ? ior_matrix_ini_name(&copy, label) : NULL;
-	if (rc == IOR_OK && !where)
+	const char *where = ior_matrix_ini_name(ini, label);
+	if (!where)
 		rc = ior_error_set(IOR_ERROR, "out of memory");
 	if (rc == IOR_OK) {
-		drop_other_kind(&copy, kind, name, key);
-		rc = ior_matrix_ini_set(&copy, kind, name, key, eq + 1, where, 0);
+		drop_other_kind(ini, kind, name, key);
+		rc = ior_matrix_ini_set(ini, kind, name, key, eq + 1, where, 0);
 	}
 	free(lhs);
+	return rc;
+}
+
+int ior_matrix_set(struct ior_matrix *m, const char *assignment)
+{
+	struct ior_ini copy;
+	memset(&copy, 0, sizeof(copy));
+	int rc = ior_matrix_ini_copy(&copy, m->ini);
+	if (rc == IOR_OK)
+		rc = ior_matrix_ini_override(&copy, assignment);
 	struct ior_matrix *fresh = NULL;
 	/* built again from the edited sections: every message names the override (its place is line 0);
 	 * the text a run stores is then these sections, so --resume runs what ran */

@@ -3,6 +3,7 @@
 #include "reports/escape.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -44,17 +45,31 @@ void ior_esc_xml(FILE *out, const char *s)
 	}
 }
 
+/* A field a spreadsheet would take as a formula (=, +, -, @, tab or CR first: OWASP's CSV injection
+ * advice), unless the whole field is a number such as -5.3. */
+static bool formula_like(const char *s)
+{
+	if (!*s || !strchr("=+-@\t\r", *s))
+		return false;
+	char *end = NULL;
+	strtod(s, &end);
+	return end == s || *end;
+}
+
 void ior_esc_csv(FILE *out, const char *s)
 {
 	if (!s)
 		return;
 	size_t len = strlen(s);
-	bool quote = strpbrk(s, ",\"\r\n") || (len && (s[0] == ' ' || s[len - 1] == ' '));
+	bool formula = formula_like(s);
+	bool quote = formula || strpbrk(s, ",\"\r\n") || (len && (s[0] == ' ' || s[len - 1] == ' '));
 	if (!quote) {
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	if (formula)
+		fputc('\'', out);   /* shown as text, the quote itself hidden by the spreadsheet */
 	for (const char *p = s; *p; p++) {
 		if (*p == '"')
 			fputc('"', out);

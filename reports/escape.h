@@ -9,7 +9,9 @@
  * characters); these add only the format's own escapes. NULL writes the format's "none". */
 void ior_esc_json(FILE *out, const char *s);   /* "..." with \" \\ and \uXXXX; null for NULL */
 void ior_esc_xml(FILE *out, const char *s);    /* &amp; &lt; &gt; &quot; &#39;; nothing for NULL */
-void ior_esc_csv(FILE *out, const char *s);    /* RFC 4180: quoted when it holds , " or a space at an end */
+/* RFC 4180: quoted when it holds , " or a space at an end; a field a spreadsheet would run as a
+ * formula (=, +, -, @, tab or CR first, and not a number such as -5.3) is quoted with a leading ' */
+void ior_esc_csv(FILE *out, const char *s);
 void ior_esc_md(FILE *out, const char *s);     /* backslash before Markdown's punctuation, | in tables; entities for < > & */
 
 /* A finite number as JSON and CSV write it: up to nine decimals without trailing zeros in

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for bisect/measure_cmd.c's commands (issue 23, case 8): a hung measure ends with the timeout or a stop request, its whole process group with it. */
+/* Tests for bisect/measure_cmd.c's commands (issue 23, case 8: a hung measure ends with the timeout or a stop request, its whole process group with it) and the samples parser (nan, inf, hex, denormals, long lines, bounded output). */
 #include "bisect/measure.h"
 #include "common/error.h"
 #include "common/stop.h"
@@ -148,6 +148,86 @@ static void test_artifact_relative_or_absolute(void)
 	CU_ASSERT_STRING_EQUAL(hash[0], hash[1]);
 }
 
+/* One measure command's outcome and samples. */
+static enum ior_step_outcome measure_once(const char *cmd, double **x, size_t *n, double *took)
+{
+	struct ior_bisect_commands c = { .measure = cmd, .repo = ior_test_tmpdir(), .timeout_s = 60 };
+	struct ior_bisect_measure *m = NULL;
+	enum ior_step_outcome o = IOR_STEP_OK;
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_measure_commands(&m, &c), IOR_OK);
+	double t0 = now_s();
+	CU_ASSERT_EQUAL(m->measure(m, "abc", x, n, &o), IOR_OK);
+	if (took)
+		*took = now_s() - t0;
+	ior_bisect_measure_free(m);
+	return o;
+}
+
+/* Issue 23: nan (stored as NULL, then a NOT NULL failure), inf, hex and denormals were samples. */
+static void test_measure_refuses_what_is_no_measurement(void)
+{
+	static const char *const bad[] = { "nan", "NAN", "-nan", "inf", "-Infinity", "0x1p3", "0x10", "1e-320",
+					   "4.9e-324", "1e999", "1e", "12abc", "1,5", "." };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char cmd[128];
+		snprintf(cmd, sizeof(cmd), "printf '1.5\\n%s\\n'", bad[i]);
+		double *x = NULL;
+		size_t n = 0;
+		enum ior_step_outcome o = measure_once(cmd, &x, &n, NULL);
+		CU_ASSERT_EQUAL(o, IOR_STEP_MEASURE_FAILED);
+		CU_ASSERT_EQUAL(n, 0);
+		if (o != IOR_STEP_MEASURE_FAILED)
+			fprintf(stderr, "\n  '%s' was taken as a sample (%zu samples)", bad[i], n);
+		free(x);
+	}
+	/* the parser itself names the line */
+	double *x = NULL;
+	size_t n = 0;
+	CU_ASSERT_EQUAL(ior_bisect_parse_samples("1\n2\nnan\n", 8, &x, &n), IOR_EINVALID);
+	CU_ASSERT_EQUAL(n, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "line 3: 'nan' is not a decimal number"));
+	CU_ASSERT_EQUAL(ior_bisect_parse_samples("1\0" "2\n", 4, &x, &n), IOR_EINVALID);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "NUL byte"));
+	const char *good = " -5.25e2 \r\n\n+0.5\n0\n";
+	CU_ASSERT_EQUAL(ior_bisect_parse_samples(good, strlen(good), &x, &n), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	CU_ASSERT_DOUBLE_EQUAL(x[0], -525, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(x[1], 0.5, 1e-12);
+	free(x);
+}
+
+/* Issue 23: lines were cut at 127 characters (0.000...0001 read as 0). */
+static void test_measure_reads_long_lines_whole(void)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "printf '%%150s0.%%0150d1\\n' '' 0");
+	double *x = NULL;
+	size_t n = 0;
+	enum ior_step_outcome o = measure_once(cmd, &x, &n, NULL);
+	CU_ASSERT_EQUAL(o, IOR_STEP_OK);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_DOUBLE_EQUAL(x[0] * 1e151, 1.0, 1e-9);
+	free(x);
+}
+
+/* Issue 23: output was buffered without bound (1 GB from `yes`); past 1 MiB the step fails. */
+static void test_measure_output_is_bounded(void)
+{
+	double *x = NULL, took = 0;
+	size_t n = 0;
+	enum ior_step_outcome o = measure_once("yes 1 | head -c 3000000", &x, &n, &took);
+	CU_ASSERT_EQUAL(o, IOR_STEP_MEASURE_FAILED);
+	CU_ASSERT_EQUAL(n, 0);
+	free(x);
+	x = NULL, n = 0;
+	/* and an endless one is ended at the bound, long before its timeout */
+	o = measure_once("yes 1", &x, &n, &took);
+	CU_ASSERT_EQUAL(o, IOR_STEP_MEASURE_FAILED);
+	CU_ASSERT_EQUAL(n, 0);
+	CU_ASSERT_TRUE(took < 20);
+	free(x);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -155,6 +235,9 @@ int main(void)
 		IOR_TEST(test_artifact_relative_or_absolute),
 		IOR_TEST(test_sigterm_ends_a_hung_measure_and_its_group),
 		IOR_TEST(test_timeout_skips_the_step_and_ends_the_group),
+		IOR_TEST(test_measure_refuses_what_is_no_measurement),
+		IOR_TEST(test_measure_reads_long_lines_whole),
+		IOR_TEST(test_measure_output_is_bounded),
 		IOR_TEST_END,
 	};
 	return ior_test_run("bisect_measure", tests);

@@ -92,6 +92,16 @@ static void test_db_open_corpus(void)
 	replay("db_open", 4);
 }
 
+static void test_matrix_include_corpus(void)
+{
+	replay("matrix_include", 4);
+}
+
+static void test_measure_corpus(void)
+{
+	replay("measure", 4);
+}
+
 /* The checks themselves must be able to fail: a file changed behind a
  * refusal is told apart from one left alone. */
 static void test_same_detects_change(void)
@@ -115,6 +125,8 @@ int main(void)
 		IOR_TEST(test_csv_corpus),
 		IOR_TEST(test_fio_json_corpus),
 		IOR_TEST(test_db_open_corpus),
+		IOR_TEST(test_matrix_include_corpus),
+		IOR_TEST(test_measure_corpus),
 		IOR_TEST(test_same_detects_change),
 		IOR_TEST_END,
 	};

@@ -368,7 +368,7 @@ static void test_csv_syntax_quotes_crlf_bom_and_no_final_newline(void)
 		"\xEF\xBB\xBFhost,kernel,device,scheduler,engine,rep,value,unit\r\n"
 		"h1,5.10,\"SSD, \"\"fast\"\"\",noop,hdparm-t,1,12.5,MB/s\r\n"
 		"\r\n"
-		"  h1 , 5.10 ,\"multi\nline\",noop,fio,1,3.25e2,ms\r\n"
+		"  h1 , 5.10 ,\"multi, line\",noop,fio,1,3.25e2,ms\r\n"
 		"h1,5.10,plain,\"none\",dd,2,0.5,s");
 	size_t n = 0;
 	CU_ASSERT_EQUAL(ior_db_import_samples_csv(db, path, &n), 0);
@@ -382,7 +382,8 @@ static void test_csv_syntax_quotes_crlf_bom_and_no_final_newline(void)
 	CU_ASSERT_STRING_EQUAL(rows[0].host, "h1");
 	CU_ASSERT_DOUBLE_EQUAL(rows[0].value, 12.5, 1e-12);
 	ior_db_rows_free(rows, n);
-	f = (struct ior_db_filter){ .device = "multi\nline" };
+	/* a line break inside a quoted name is refused since issue 23 (test_hostile_text) */
+	f = (struct ior_db_filter){ .device = "multi, line" };
 	CU_ASSERT_EQUAL(ior_db_samples(db, &f, &rows, &n), 0);
 	CU_ASSERT_EQUAL_FATAL(n, 1);
 	CU_ASSERT_STRING_EQUAL(rows[0].kernel, "5.10");   /* spaces around unquoted fields dropped */

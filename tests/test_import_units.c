@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Import refuses a cell whose samples are in different units (issue 23, case 9), within one file and against the database. */
+/* Import refuses a cell whose samples are in different units (issue 23, case 9), within one file and against the database, and a re-imported sample whose warm-up mark contradicts the stored one. */
 #include "common/error.h"
 #include "db/db.h"
 #include "tests/suite.h"
@@ -68,11 +68,31 @@ static void test_unit_differing_from_the_database_refused(void)
 	ior_db_free(db);
 }
 
+/* Issue 23: a re-imported sample whose warm-up mark contradicts the stored one was skipped silently. */
+static void test_warmup_mark_contradicting_the_stored_one_refused(void)
+{
+	struct ior_db *db = fresh("warmup.db");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+	const char *a = ior_test_write_file("w1.csv", "host,kernel,device,scheduler,engine,rep,value,unit,warmup\n"
+						       "h,k,d,none,e,1,100,MB/s,1\nh,k,d,none,e,2,101,MB/s,0\n");
+	const char *b = ior_test_write_file("w2.csv", "host,kernel,device,scheduler,engine,rep,value,unit,warmup\n"
+						       "h,k,d,none,e,1,100,MB/s,0\nh,k,d,none,e,2,101,MB/s,0\n");
+	size_t n = 0;
+	CU_ASSERT_EQUAL(ior_test_ok(ior_db_import_samples_csv(db, a, &n)), IOR_OK);
+	CU_ASSERT_EQUAL(ior_db_import_samples_csv(db, b, &n), IOR_EINVALID);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "w2.csv:2: warmup: 0 contradicts the stored sample's 1"));
+	CU_ASSERT_EQUAL(count(db, "SELECT count(*) FROM samples WHERE warmup = 1"), 1);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_db_import_samples_csv(db, a, &n)), IOR_OK);   /* the same again: nothing new */
+	CU_ASSERT_EQUAL(n, 0);
+	ior_db_free(db);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_mixed_units_in_one_file_refused),
 		IOR_TEST(test_unit_differing_from_the_database_refused),
+		IOR_TEST(test_warmup_mark_contradicting_the_stored_one_refused),
 		IOR_TEST_END,
 	};
 	return ior_test_run("import_units", tests);

@@ -327,6 +327,82 @@ static void test_merge_command(void)
 	CU_ASSERT_EQUAL(ior_test_ioregress((char *[]){ "merge", (char *)out, NULL }, NULL, 0, NULL, 0), 2);
 }
 
+static void exec_sql(const char *path, const char *sql)
+{
+	sqlite3 *h = NULL;
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open(path, &h), SQLITE_OK);
+	CU_ASSERT_EQUAL(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+}
+
+/* Issue 23: a merge taken mid-run kept the target's run 'running' for ever. */
+static void test_later_merge_finishes_a_run_merged_mid_run(void)
+{
+	const char *out = path_of("mid-out.db"), *guest = path_of("mid-guest.db");
+	unlink(out);
+	make_source(guest, "h", "6.1.0-47-cloud-amd64", 1, 2);
+	exec_sql(guest, "UPDATE runs SET status = 'running', finished_at = NULL");
+	struct ior_db_merge_stats s;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(merge_file(out, guest, &s)), 0);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM runs WHERE status = 'running' AND finished_at IS NULL"), 1);
+	/* the guest measures on and finishes */
+	exec_sql(guest, "INSERT INTO samples (cell_id, rep, value, unit, higher_is_better) SELECT cell_id, 3, 99, unit, 1 "
+			"FROM samples WHERE rep = 2; UPDATE runs SET status = 'complete', finished_at = '2026-12-02T01:02:03.000Z'");
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(merge_file(out, guest, &s)), 0);
+	CU_ASSERT_EQUAL(ior_db_merge_added(&s, "samples"), 2);
+	CU_ASSERT_EQUAL(ior_db_merge_updated(&s, "runs"), 1);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM runs WHERE status = 'complete' AND "
+				   "finished_at = '2026-12-02T01:02:03.000Z'"), 1);
+	/* a finished run is never set back by an older copy that still says running */
+	exec_sql(guest, "UPDATE runs SET status = 'running', finished_at = NULL");
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(merge_file(out, guest, &s)), 0);
+	CU_ASSERT_EQUAL(ior_db_merge_updated(&s, "runs"), 0);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM runs WHERE status = 'complete'"), 1);
+}
+
+/* Issue 23: a repetition both hold with another value was dropped without a word. */
+static void test_contradicting_sample_refused(void)
+{
+	const char *out = path_of("contra-out.db"), *in = path_of("contra-in.db");
+	unlink(out);
+	make_source(in, "h", "6.1.0-47-cloud-amd64", 1, 3);
+	struct ior_db_merge_stats s;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(merge_file(out, in, &s)), 0);
+	exec_sql(in, "UPDATE samples SET value = 12345.5 WHERE rep = 2 AND value = (SELECT min(value) FROM samples WHERE rep = 2)");
+	exec_sql(in, "INSERT INTO samples (cell_id, rep, value, unit, higher_is_better) SELECT cell_id, 4, 1, unit, 1 "
+		     "FROM samples WHERE rep = 3");
+	expect_refused(out, in, "is 12345.5 IOPS, the stored one is 3 IOPS");
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM samples"), 6);   /* the new rep 4 is not half-merged */
+	exec_sql(in, "UPDATE samples SET value = 3 WHERE value = 12345.5; UPDATE samples SET warmup = 1 WHERE rep = 1");
+	expect_refused(out, in, "(warm-up)");
+}
+
+/* Issue 23: a full disk during merge said "cannot roll back: no transaction is active". The
+ * target is held to a few pages more than it has (SQLite's max_page_count), as a full disk would. */
+static void test_full_disk_says_so(void)
+{
+	const char *out = path_of("full-out.db"), *in = path_of("full-in.db");
+	make_source(out, "h", "6.1.0-47-cloud-amd64", 1, 1);
+	make_source(in, "h2", "6.12.113+deb12-cloud-amd64", 1, 3000);
+	long long before = count(out, "SELECT count(*) FROM samples");
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_open(&db, out)), 0);
+	CU_ASSERT_EQUAL(sqlite3_exec(ior_db_handle(db), "PRAGMA max_page_count = 40", NULL, NULL, NULL), SQLITE_OK);
+	struct ior_db_merge_stats s;
+	ior_error_clear();
+	int rc = ior_db_merge(db, in, &s);
+	CU_ASSERT_NOT_EQUAL(rc, IOR_OK);
+	const char *e = ior_error_last();
+	CU_ASSERT_PTR_NOT_NULL(strstr(e, "disk is full"));
+	CU_ASSERT_PTR_NULL(strstr(e, "no transaction"));
+	if (!strstr(e, "disk is full"))
+		fprintf(stderr, "\n  %s\n", e);
+	CU_ASSERT_TRUE(sqlite3_get_autocommit(ior_db_handle(db)));
+	ior_db_free(db);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM samples"), before);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM runs"), 1);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -339,6 +415,9 @@ int main(void)
 		IOR_TEST(test_merge_fills_in_a_kernel_commit),
 		IOR_TEST(test_every_table_is_classified),
 		IOR_TEST(test_merge_command),
+		IOR_TEST(test_later_merge_finishes_a_run_merged_mid_run),
+		IOR_TEST(test_contradicting_sample_refused),
+		IOR_TEST(test_full_disk_says_so),
 		IOR_TEST_END,
 	};
 	return ior_test_run("merge", tests);

@@ -20,6 +20,8 @@ const struct ior_fuzz_target ior_fuzz_targets[] = {
 	{ "csv", ior_fuzz_csv },
 	{ "fio_json", ior_fuzz_fio_json },
 	{ "db_open", ior_fuzz_db_open },
+	{ "matrix_include", ior_fuzz_matrix_include },
+	{ "measure", ior_fuzz_measure },
 	{ NULL, NULL },
 };
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The four bad-input fuzz targets (matrix, CSV import, fio JSON, database open), shared by the libFuzzer harnesses and the fuzz_replay suite. */
+/* The bad-input fuzz targets (matrix, matrix include, CSV import, fio JSON, database open, bisect measure output), shared by the libFuzzer harnesses and the fuzz_replay suite. */
 #ifndef IOR_TESTS_FUZZ_TARGETS_H
 #define IOR_TESTS_FUZZ_TARGETS_H
 
@@ -15,12 +15,14 @@ int ior_fuzz_matrix(const uint8_t *data, size_t size);
 int ior_fuzz_csv(const uint8_t *data, size_t size);
 int ior_fuzz_fio_json(const uint8_t *data, size_t size);
 int ior_fuzz_db_open(const uint8_t *data, size_t size);
+int ior_fuzz_matrix_include(const uint8_t *data, size_t size);
+int ior_fuzz_measure(const uint8_t *data, size_t size);
 
 struct ior_fuzz_target {
 	const char *name;          /* also the corpus folder: tests/fuzz/corpus/NAME */
 	int (*fn)(const uint8_t *data, size_t size);
 };
-/* All four, ending with { NULL, NULL }. */
+/* All of them, ending with { NULL, NULL }. */
 extern const struct ior_fuzz_target ior_fuzz_targets[];
 
 /* What the last failing target found broken ("" when nothing). */
