@@ -79,6 +79,45 @@ static bool drain(int fd, char **buf, size_t *len, size_t *cap)
 	return true;
 }
 
+/* The guard's answer to ioregress dying: the whole group, itself included, ends at once. */
+static void end_own_group(int sig)
+{
+	(void)sig;
+	kill(0, SIGKILL);
+}
+
+/* The child of run(): the leader of the command's process group, it stays as the group's guard
+ * while sh runs. ioregress's death, even by SIGKILL, reaches the guard as SIGUSR1 (the parent-death
+ * signal) and the guard ends the whole group, so nothing sh started is left orphaned; otherwise it
+ * exits with sh's status. out is the pipe for sh's stdout (-1: stdout goes to stderr). */
+static void guard_group(const struct cmd_measure *m, const char *cmd, const char *id, int out, pid_t parent)
+{
+	signal(SIGINT, SIG_DFL), signal(SIGTERM, SIG_DFL), signal(SIGHUP, SIG_DFL);
+	struct sigaction sa = { .sa_handler = end_own_group };
+	sigaction(SIGUSR1, &sa, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGUSR1);
+	if (getppid() != parent)
+		_exit(127); /* ioregress died before the signal was set */
+	pid_t sh = fork();
+	if (sh < 0)
+		_exit(127);
+	if (sh == 0) {
+		signal(SIGUSR1, SIG_DFL);
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* and sh dies with its guard */
+		dup2(out >= 0 ? out : STDERR_FILENO, STDOUT_FILENO); /* build output goes where diagnostics go */
+		if (chdir(m->c.repo) || setenv("IOREGRESS_COMMIT", id, 1) || setenv("IOREGRESS_REPO", m->c.repo, 1))
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	if (out >= 0)
+		close(out); /* the reader sees the end of sh's output, not the guard's copy of the pipe */
+	int st = 0;
+	while (waitpid(sh, &st, 0) < 0 && errno == EINTR)
+		;
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
 /* Runs cmd under sh in the tree, in a process group of its own; its stdout into *text (*text_len bytes) when text is
  * not NULL (else inherited). A stop request (SIGINT, SIGTERM, SIGHUP) or the timeout ends the whole
  * group: a stop is IOR_EINTERRUPTED, a timeout is *status 124 (timeout(1)'s) with a message. */
@@ -94,18 +133,7 @@ static int run(const struct cmd_measure *m, const char *cmd, const char *id, cha
 		return ior_error_set(IOR_ERROR, "cannot fork: %s", strerror(errno));
 	if (pid == 0) {
 		setpgid(0, 0);
-		/* sh dies with ioregress, even by SIGKILL (what sh started is not reached this way) */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		signal(SIGINT, SIG_DFL), signal(SIGTERM, SIG_DFL), signal(SIGHUP, SIG_DFL);
-		if (text)
-			dup2(fd[1], STDOUT_FILENO);
-		else
-			dup2(STDERR_FILENO, STDOUT_FILENO);   /* build output goes where diagnostics go */
-		if (chdir(m->c.repo) || setenv("IOREGRESS_COMMIT", id, 1) || setenv("IOREGRESS_REPO", m->c.repo, 1))
-			_exit(127);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		guard_group(m, cmd, id, text ? fd[1] : -1, parent);
 		_exit(127);
 	}
 	setpgid(pid, pid); /* both sides, so the group exists before either looks */

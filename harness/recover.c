@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -109,8 +110,22 @@ static bool is_mount_point(const char *dir)
 	return found;
 }
 
+/* recover unmounts and unlinks only names of the forms ioregress creates (device/loopdev.c's
+ * ioregress-loop.*, engines/loopstack.c's ioregress-mnt.*), absolute and without "..": the journal
+ * is a table anyone who can write the database can edit, so its names are checked, not trusted. */
+static bool named_as_ours(const char *path, const char *prefix)
+{
+	const char *base = strrchr(path, '/');
+	return path[0] == '/' && !strstr(path, "/../") && base && strncmp(base + 1, prefix, strlen(prefix)) == 0 &&
+	       base[1 + strlen(prefix)] != '\0';
+}
+
 static int undo_mount(const struct ior_db_undo *u, bool same_boot, FILE *out)
 {
+	if (!named_as_ours(u->target, "ioregress-mnt.")) {
+		fprintf(out, "mount '%s': left alone: not a mount point ioregress creates\n", u->target);
+		return IOR_OK;
+	}
 	if (same_boot && is_mount_point(u->target)) {
 		if (umount2(u->target, 0) != 0)
 			return ior_error_errno(IOR_ERROR, errno, "cannot unmount '%s'", u->target);
@@ -125,6 +140,11 @@ static int undo_mount(const struct ior_db_undo *u, bool same_boot, FILE *out)
 
 static int undo_file(const struct ior_db_undo *u, FILE *out)
 {
+	struct stat st;
+	if (!named_as_ours(u->target, "ioregress-loop.") || (lstat(u->target, &st) == 0 && !S_ISREG(st.st_mode))) {
+		fprintf(out, "scratch file '%s': left alone: not a scratch file ioregress creates\n", u->target);
+		return IOR_OK;
+	}
 	if (unlink(u->target) == 0) {
 		fprintf(out, "scratch file '%s': removed\n", u->target);
 		return IOR_OK;

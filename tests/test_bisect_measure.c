@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,13 +35,13 @@ static const char *hung_measure(void)
 static bool child_gone(void)
 {
 	char *text = NULL;
-	for (int i = 0; i < 50 && !(text = ior_test_read_file(pidfile, NULL)); i++)
+	for (int i = 0; i < 250 && !(text = ior_test_read_file(pidfile, NULL)); i++)
 		usleep(20000);
 	if (!text)
 		return false;
 	pid_t pid = (pid_t)atoi(text);
 	free(text);
-	for (int i = 0; i < 50; i++) { /* dead: gone, or a zombie until whoever adopted it reaps it */
+	for (int i = 0; i < 250; i++) { /* dead: gone, or a zombie until whoever adopted it reaps it */
 		char stat[256], *st = NULL;
 		snprintf(stat, sizeof(stat), "/proc/%d/stat", (int)pid);
 		if (!(st = ior_test_read_file(stat, NULL)))
@@ -87,6 +88,34 @@ static void test_sigterm_ends_a_hung_measure_and_its_group(void)
 	free(x);
 	ior_bisect_measure_free(m);
 	ior_stop_reset();
+}
+
+/* Issue 23 case 8: after a SIGKILL of the process measuring (ioregress itself), what sh started
+ * was left running, adopted by init. The group's guard ends it. */
+static void test_sigkill_of_ioregress_ends_the_group(void)
+{
+	struct ior_bisect_commands c = { .measure = hung_measure(), .repo = ior_test_tmpdir() };
+	fflush(NULL);
+	pid_t p = fork();
+	CU_ASSERT_TRUE_FATAL(p >= 0);
+	if (p == 0) {
+		struct ior_bisect_measure *m = NULL;
+		if (ior_bisect_measure_commands(&m, &c) != IOR_OK)
+			_exit(1);
+		double *x = NULL;
+		size_t n = 0;
+		enum ior_step_outcome o;
+		m->measure(m, "abc", &x, &n, &o);
+		_exit(0);
+	}
+	char *text = NULL;
+	for (int i = 0; i < 250 && !(text = ior_test_read_file(pidfile, NULL)); i++)
+		usleep(20000);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	free(text);
+	kill(p, SIGKILL);
+	waitpid(p, NULL, 0);
+	CU_ASSERT_TRUE(child_gone());
 }
 
 static void test_timeout_skips_the_step_and_ends_the_group(void)
@@ -234,6 +263,7 @@ int main(void)
 		IOR_TEST(test_measure_reads_samples),
 		IOR_TEST(test_artifact_relative_or_absolute),
 		IOR_TEST(test_sigterm_ends_a_hung_measure_and_its_group),
+		IOR_TEST(test_sigkill_of_ioregress_ends_the_group),
 		IOR_TEST(test_timeout_skips_the_step_and_ends_the_group),
 		IOR_TEST(test_measure_refuses_what_is_no_measurement),
 		IOR_TEST(test_measure_reads_long_lines_whole),

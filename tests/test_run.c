@@ -502,6 +502,37 @@ static void test_warmup_stored_marked_and_not_judged(void)
 	ior_matrix_free(m);
 }
 
+/* A run whose only cell stored a sample and then failed says so (exit 1, "1 of 1 cells failed"),
+ * not "measured nothing" beside "1 samples" (issue 23). */
+static void test_failed_cell_with_samples_is_not_nothing(void)
+{
+	char marker[4096], ini[4096], db[4096], text[4096];
+	snprintf(marker, sizeof(marker), "%s/second-rep-fails", ior_test_tmpdir());
+	snprintf(ini, sizeof(ini), "%s/fails_late.ini", ior_test_tmpdir());
+	snprintf(db, sizeof(db), "%s/fails_late.db", ior_test_tmpdir());
+	unlink(marker);
+	unlink(db);
+	snprintf(text, sizeof(text),
+		 "[matrix]\nrepetitions = 2\nschedulers = none\n"
+		 "[device ours]\nloop = 16M\nbacking_dir = %s\n"
+		 "[engine once]\ntype = exec\ncommand = sh -c 'test -e %s && exit 1; touch %s'\n",
+		 ior_test_tmpdir(), marker, marker);
+	FILE *f = fopen(ini, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+	char out[8192], err[8192];
+	char *args[] = { "--db", db, "run", "--matrix", ini, NULL };
+	int rc = ior_test_ioregress(args, out, sizeof(out), err, sizeof(err));
+	CU_ASSERT_EQUAL(rc, 1);
+	CU_ASSERT_PTR_NULL(strstr(err, "measured nothing"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "1 of 1 cells failed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "1 samples"));
+	unlink(marker);
+	unlink(ini);
+	unlink(db);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -514,6 +545,7 @@ int main(void)
 		IOR_TEST(test_write_engine_refused_through_the_harness),
 		IOR_TEST(test_repetition_orders_show_in_the_timestamps),
 		IOR_TEST(test_warmup_stored_marked_and_not_judged),
+		IOR_TEST(test_failed_cell_with_samples_is_not_nothing),
 		IOR_TEST_END,
 	};
 	ior_test_require_root("creates loop devices and switches schedulers");

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* recover removes only what ioregress creates (issue 23): a journal entry naming another file or directory, as a hand-edited or foreign database can, is left alone. */
+#include "common/error.h"
+#include "db/db.h"
+#include "harness/recover.h"
+#include "kernel/info.h"
+#include "tests/suite.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A pid that was ours and is gone: the entries it owns belong to a dead process. */
+static int dead_pid(void)
+{
+	pid_t p = fork();
+	if (p == 0)
+		_exit(0);
+	waitpid(p, NULL, 0);
+	return (int)p;
+}
+
+static void touch(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("data\n", f);
+	fclose(f);
+}
+
+static void journal(struct ior_db *db, int64_t host, int pid, const char *boot, const char *kind, const char *target)
+{
+	int64_t id;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_undo_add_owned(db, host, pid, boot, kind, target, NULL, &id)), 0);
+}
+
+static void test_recover_removes_only_its_own_names(void)
+{
+	char dir[4096], victim[4096], traversal[4096], ours[4096], link[4096], victim_dir[4096];
+	snprintf(dir, sizeof(dir), "%s/recover_names", ior_test_tmpdir());
+	mkdir(dir, 0700);
+	snprintf(victim, sizeof(victim), "%s/precious.txt", dir);
+	snprintf(traversal, sizeof(traversal), "%s/ioregress-loop.x/../precious.txt", dir);
+	snprintf(ours, sizeof(ours), "%s/ioregress-loop.0123456789abcdef", dir);
+	snprintf(link, sizeof(link), "%s/ioregress-loop.fedcba9876543210", dir);
+	snprintf(victim_dir, sizeof(victim_dir), "%s/keepme", dir);
+	touch(victim);
+	touch(ours);
+	unlink(link);
+	CU_ASSERT_EQUAL_FATAL(symlink(victim, link), 0);
+	mkdir(victim_dir, 0700);
+
+	const char *path = ior_test_path("recover_names.db");
+	unlink(path);
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_open(&db, path)), 0);
+	struct ior_kernel_info k;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_kernel_info_read(&k)), 0);
+	char boot[64];
+	ior_kernel_boot_id(boot, sizeof(boot));
+	int64_t host;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_host_get(db, k.hostname, "x86_64", &host)), 0);
+	int pid = dead_pid();
+	journal(db, host, pid, boot, "file", victim);
+	journal(db, host, pid, boot, "file", traversal);
+	journal(db, host, pid, boot, "file", link);
+	journal(db, host, pid, boot, "mount", victim_dir);
+	journal(db, host, pid, boot, "file", ours);
+
+	char out[8192] = "";
+	FILE *f = fmemopen(out, sizeof(out) - 1, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	struct ior_recover_summary s;
+	CU_ASSERT_EQUAL(ior_test_ok(ior_recover(db, f, &s)), 0);
+	fclose(f);
+	ior_db_free(db);
+
+	/* what it did not create is where it was; what it did is gone */
+	CU_ASSERT_EQUAL(access(victim, F_OK), 0);
+	CU_ASSERT_EQUAL(access(victim_dir, F_OK), 0);
+	struct stat st;
+	CU_ASSERT_EQUAL(lstat(link, &st), 0);
+	CU_ASSERT_NOT_EQUAL(access(ours, F_OK), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "left alone: not a scratch file ioregress creates"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "left alone: not a mount point ioregress creates"));
+	CU_ASSERT_EQUAL(s.undone, 5); /* each entry is settled, none tried again */
+	unlink(victim);
+	unlink(link);
+	rmdir(victim_dir);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_recover_removes_only_its_own_names),
+		IOR_TEST_END,
+	};
+	return ior_test_run("recover_names", tests);
+}
