@@ -26,11 +26,10 @@ fi
 # The kernel label builds a real kernel tree (linux-source-6.1, tinyconfig + the guest's options)
 # and boots it. Measured here: the first build took 64 min 39 s wall but 988 s of CPU (614 user +
 # 373 sys) at load 13-33 with about half its ~1,200 compiles ccache hits, so a cold build is about
-# 30 CPU-minutes, 15-20 min on CI's 2 idle cores; with the tree's unpack and commit and the suite's
-# boots that fits beside the ~15 min of the rest within CI's 90 minutes. It runs once, on the release
-# build (the ASan build adds nothing to a kernel build and boots; kernel_build covers the code under
-# ASan offline). IOR_TEST_KERNEL=0 ci/test.sh leaves it out.
-kernel=${IOR_TEST_KERNEL:-1}
+# 30 CPU-minutes, 15-20 min on CI's 2 idle cores -- an estimate: the suite has passed only over a
+# warm build directory (2 min 40 s), never cold, so it stays opt-in until a cold run is measured
+# within CI's 90 minutes: IOR_TEST_KERNEL=1 ci/test.sh runs it once, on the release build.
+kernel=${IOR_TEST_KERNEL:-0}
 status=0
 echo "== CI templates"
 bash ci/lint-templates.sh || status=1

@@ -522,7 +522,7 @@ static void test_failed_cell_with_samples_is_not_nothing(void)
 	fputs(text, f);
 	fclose(f);
 	char out[8192], err[8192];
-	char *args[] = { "--db", db, "run", "--matrix", ini, NULL };
+	char *args[] = { "--db", db, "run", ini, NULL };
 	int rc = ior_test_ioregress(args, out, sizeof(out), err, sizeof(err));
 	CU_ASSERT_EQUAL(rc, 1);
 	CU_ASSERT_PTR_NULL(strstr(err, "measured nothing"));
