@@ -27,7 +27,7 @@ fi
 # and boots it. Measured here: the first build took 64 min 39 s wall but 988 s of CPU (614 user +
 # 373 sys) at load 13-33 with about half its ~1,200 compiles ccache hits, so a cold build is about
 # 30 CPU-minutes, 15-20 min on CI's 2 idle cores -- an estimate: the suite has passed only over a
-# warm build directory (2 min 40 s), never cold, so it stays opt-in until a cold run is measured
+# warm build directory (262 s), never cold, so it stays opt-in until a cold run is measured
 # within CI's 90 minutes: IOR_TEST_KERNEL=1 ci/test.sh runs it once, on the release build.
 kernel=${IOR_TEST_KERNEL:-0}
 status=0
