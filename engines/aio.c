@@ -117,31 +117,15 @@ static int aio_init(void **state, const struct ior_engine_args *args)
 	return ior_job_create((struct ior_job **)state, &aio_backend, args);
 }
 
-static int aio_measure(void *state, struct ior_sample *out)
-{
-	return ior_job_run(state, out);
-}
-
-static void aio_cleanup(void *state)
-{
-	ior_job_free(state);
-}
-
-static unsigned aio_option_flags(const void *opts)
-{
-	return ior_job_writes(opts) ? IOR_ENGINE_WRITES : 0;
-}
-
 const struct ior_engine_ops ior_engine_aio = {
-	.abi = IOR_ENGINE_ABI,
 	.name = "aio",
-	.help = "fio-style job on Linux native AIO (libaio): rw, bs, iodepth, numjobs, size, runtime, ramp_time, direct",
+	.help = "fio-style job on Linux native AIO (libaio)",
 	.flags = IOR_ENGINE_WRITES, /* upper bound; option_flags says which modes write */
 	.options = ior_job_rows,
 	.options_size = sizeof(struct ior_job_opts),
 	.init = aio_init,
-	.measure = aio_measure,
-	.cleanup = aio_cleanup,
-	.option_flags = aio_option_flags,
+	.measure = ior_job_engine_measure,
+	.cleanup = ior_job_engine_cleanup,
+	.option_flags = ior_job_engine_option_flags,
 	.duration = ior_job_duration,
 };

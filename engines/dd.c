@@ -256,7 +256,6 @@ static int dd_measure(void *state, struct ior_sample *out)
 }
 
 const struct ior_engine_ops ior_engine_dd = {
-	.abi = IOR_ENGINE_ABI,
 	.name = "dd",
 	.help = "sequential writes or reads of bs × count with dd's sync modes",
 	.flags = IOR_ENGINE_WRITES,

@@ -11,7 +11,6 @@
 #include "options/option.h"
 
 /* Bumped when struct ior_engine_ops changes; registration refuses a mismatch. */
-#define IOR_ENGINE_ABI 1
 
 enum ior_engine_flags {
 	IOR_ENGINE_WRITES = 1u << 0, /* writes to the target: needs destructive = yes */
@@ -94,7 +93,6 @@ struct ior_engine_args {
 #define IOR_ENGINE_DEADLINE_S 30.0
 
 struct ior_engine_ops {
-	int abi;                          /* IOR_ENGINE_ABI */
 	const char *name;                 /* the matrix's "type = NAME" */
 	const char *help;                 /* one line */
 	unsigned flags;                   /* enum ior_engine_flags */
@@ -110,12 +108,11 @@ struct ior_engine_ops {
 	int (*measure)(void *state, struct ior_sample *out);
 	/* Undoes init; must accept NULL. */
 	void (*cleanup)(void *state);
-	/* Optional, added compatibly (ABI stays 1): the flags for these options, more
-	 * precise than .flags, which stays the safe upper bound for callers that only
-	 * read .flags (aio/uring: .flags has IOR_ENGINE_WRITES, option_flags only for
-	 * the write modes, so a read job may run on a non-destructive device). */
+	/* Optional: the flags for these options, more precise than .flags, which stays the safe
+	 * upper bound for callers that only read .flags (aio/uring: .flags has IOR_ENGINE_WRITES,
+	 * option_flags only for the write modes, so a read job may run on a non-destructive device). */
 	unsigned (*option_flags)(const void *opts);
-	/* Optional, added compatibly: seconds one repetition takes with these options, as far as the
+	/* Optional: seconds one repetition takes with these options, as far as the
 	 * options tell (a time-based job's runtime); negative when they do not (a size-based job).
 	 * `run --dry-run` adds them up into its estimate. */
 	double (*duration)(const void *opts);
@@ -132,7 +129,7 @@ size_t ior_engine_count(void);
 const struct ior_engine_ops *ior_engine_at(size_t i);
 /* NULL with a "did you mean" message when no engine has that name. */
 const struct ior_engine_ops *ior_engine_find(const char *name);
-/* Checks an ops table: ABI version and required hooks, naming the engine on error. */
+/* Checks an ops table: a name and the required hooks, naming the engine on error. */
 int ior_engine_validate(const struct ior_engine_ops *ops);
 
 #endif

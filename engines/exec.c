@@ -139,7 +139,6 @@ static int exec_measure(void *state, struct ior_sample *out)
 }
 
 const struct ior_engine_ops ior_engine_exec = {
-	.abi = IOR_ENGINE_ABI,
 	.name = "exec",
 	.help = "times a command (argument list, no shell) with optional setup and cleanup commands",
 	.flags = 0, /* touches no device by itself; what the command does is the matrix author's choice */

@@ -237,7 +237,6 @@ static double fio_duration(const void *opts)
 }
 
 const struct ior_engine_ops ior_engine_fio = {
-	.abi = IOR_ENGINE_ABI,
 	.name = "fio",
 	.help = "the real fio binary with the cell's job options, figures from its JSON output",
 	.flags = IOR_ENGINE_WRITES, /* upper bound; option_flags says which modes write */

@@ -226,7 +226,6 @@ static double hdparm_duration(const void *opts)
 }
 
 const struct ior_engine_ops ior_engine_hdparm = {
-	.abi = IOR_ENGINE_ABI,
 	.name = "hdparm",
 	.help = "buffered (or direct) sequential read timed like hdparm -t",
 	.flags = 0,

@@ -583,3 +583,18 @@ int ior_job_run(struct ior_job *job, struct ior_sample *out)
 	free(clat);
 	return IOR_OK;
 }
+
+int ior_job_engine_measure(void *state, struct ior_sample *out)
+{
+	return ior_job_run(state, out);
+}
+
+void ior_job_engine_cleanup(void *state)
+{
+	ior_job_free(state);
+}
+
+unsigned ior_job_engine_option_flags(const void *opts)
+{
+	return ior_job_writes(opts) ? IOR_ENGINE_WRITES : 0;
+}

@@ -119,6 +119,12 @@ int ior_job_create(struct ior_job **out, const struct ior_job_backend *backend, 
 int ior_job_run(struct ior_job *job, struct ior_sample *out);
 void ior_job_free(struct ior_job *job);
 
+/* The engine hooks every engine on a job backend shares (aio, uring): measure, cleanup and
+ * option_flags of their tables; only init differs, by the backend it passes ior_job_create. */
+int ior_job_engine_measure(void *state, struct ior_sample *out);
+void ior_job_engine_cleanup(void *state);
+unsigned ior_job_engine_option_flags(const void *opts);
+
 /* The headline: MiB/s when bs >= 64 KiB (throughput-bound), IOPS below (operation-bound). */
 #define IOR_JOB_BW_MIN_BS (64u * 1024)
 

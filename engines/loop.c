@@ -235,7 +235,6 @@ static int loop_supported(const void *opts)
 }
 
 const struct ior_engine_ops ior_engine_loop = {
-	.abi = IOR_ENGINE_ABI,
 	.name = "loop",
 	.help = "a stack of loop devices (tmpfs or directory, nested depth times) with another engine on top",
 	.flags = 0, /* writes only to the devices it makes, never to the cell's device */

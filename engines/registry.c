@@ -74,9 +74,6 @@ int ior_engine_validate(const struct ior_engine_ops *ops)
 {
 	if (!ops || !ops->name)
 		return ior_error_set(IOR_ERROR, "engine without a name");
-	if (ops->abi != IOR_ENGINE_ABI)
-		return ior_error_set(IOR_ERROR, "engine '%s' was built for engine ABI %d, this ioregress has %d",
-				     ops->name, ops->abi, IOR_ENGINE_ABI);
 	if (!ops->init || !ops->measure || !ops->cleanup)
 		return ior_error_set(IOR_ERROR, "engine '%s' lacks a required hook (init, measure, cleanup)", ops->name);
 	if (ops->options && ops->options_size == 0)

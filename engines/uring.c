@@ -171,32 +171,16 @@ static int uring_init(void **state, const struct ior_engine_args *args)
 	return ior_job_create((struct ior_job **)state, &uring_backend, args);
 }
 
-static int uring_measure(void *state, struct ior_sample *out)
-{
-	return ior_job_run(state, out);
-}
-
-static void uring_cleanup(void *state)
-{
-	ior_job_free(state);
-}
-
-static unsigned uring_option_flags(const void *opts)
-{
-	return ior_job_writes(opts) ? IOR_ENGINE_WRITES : 0;
-}
-
 const struct ior_engine_ops ior_engine_uring = {
-	.abi = IOR_ENGINE_ABI,
 	.name = "uring",
-	.help = "fio-style job on io_uring (liburing): rw, bs, iodepth, numjobs, size, runtime, ramp_time, direct",
+	.help = "fio-style job on io_uring (liburing)",
 	.flags = IOR_ENGINE_WRITES, /* upper bound; option_flags says which modes write */
 	.options = ior_job_rows,
 	.options_size = sizeof(struct ior_job_opts),
 	.supported = uring_supported,
 	.init = uring_init,
-	.measure = uring_measure,
-	.cleanup = uring_cleanup,
-	.option_flags = uring_option_flags,
+	.measure = ior_job_engine_measure,
+	.cleanup = ior_job_engine_cleanup,
+	.option_flags = ior_job_engine_option_flags,
 	.duration = ior_job_duration,
 };

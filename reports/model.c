@@ -18,32 +18,35 @@ void ior_report_opts_default(struct ior_report_opts *o)
 }
 
 /* The tables, and everything judged from them, take each cell's measured repetitions only:
- * warm-up repetitions stay in r->values for the renderers that list every sample. */
+ * warm-up repetitions stay in r->values for the renderers that list every sample. A cell of only
+ * warm-ups is an input without values: it makes no table cell but learns its group. */
 static int tables(struct ior_report *r)
 {
 	struct ior_rt_input *in = malloc((r->ncells ? r->ncells : 1) * sizeof(*in));
 	double *kept = malloc((r->nsamples ? r->nsamples : 1) * sizeof(*kept));
-	if (!in || !kept) {
-		free(in), free(kept);
+	size_t *group_of = malloc((r->ncells ? r->ncells : 1) * sizeof(*group_of));
+	if (!in || !kept || !group_of) {
+		free(in), free(kept), free(group_of);
 		return ior_error_set(IOR_ERROR, "out of memory");
 	}
-	size_t n = 0, at = 0;
+	size_t at = 0;
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct ior_report_cell *c = &r->cells[i];
 		size_t from = at;
 		for (size_t k = 0; k < c->n; k++)
 			if (!r->warmup || !r->warmup[c->first + k])
 				kept[at++] = r->values[c->first + k];
-		if (at > from)
-			in[n++] = (struct ior_rt_input){ .host = c->host, .kernel = c->kernel, .engine = c->engine,
-							 .params = c->params, .device = c->device,
-							 .scheduler = c->scheduler, .unit = c->unit, .fill = c->fill,
-							 .higher_is_better = c->higher_is_better, .order = c->cell_id,
-							 .values = kept + from, .n = at - from };
+		in[i] = (struct ior_rt_input){ .host = c->host, .kernel = c->kernel, .engine = c->engine,
+					       .params = c->params, .device = c->device, .scheduler = c->scheduler,
+					       .unit = c->unit, .fill = c->fill, .higher_is_better = c->higher_is_better,
+					       .order = c->cell_id, .values = kept + from, .n = at - from };
 	}
-	int rc = ior_rt_build_cells(&r->rt, in, n);
+	int rc = ior_rt_build_cells(&r->rt, in, r->ncells, group_of);
+	for (size_t i = 0; !rc && i < r->ncells; i++)
+		r->cells[i].group = group_of[i];
 	free(in);
 	free(kept);
+	free(group_of);
 	return rc;
 }
 
@@ -102,8 +105,10 @@ static int alerts(struct ior_report *r)
 
 static int build_parts(struct ior_report *r, struct ior_db *db)
 {
-	for (size_t i = 0; i < r->ncells; i++)
+	for (size_t i = 0; i < r->ncells; i++) {
 		r->nnot_ok += r->cells[i].in_view && strcmp(r->cells[i].status ? r->cells[i].status : "ok", "ok");
+		r->cells[i].group = SIZE_MAX;  /* until the tables say */
+	}
 	if (r->opts.parts & (IOR_REPORT_ALERTS | IOR_REPORT_CHANGES | IOR_REPORT_VERDICTS))
 		r->opts.parts |= IOR_REPORT_TABLES;
 	if (ior_report_kernels(r, db))
@@ -113,6 +118,8 @@ static int build_parts(struct ior_report *r, struct ior_db *db)
 	if (tables(r) || views(r))
 		return IOR_ERROR;
 	if ((r->opts.parts & IOR_REPORT_ALERTS) && alerts(r))
+		return IOR_ERROR;
+	if (ior_report_groups_index(r))
 		return IOR_ERROR;
 	if ((r->opts.parts & IOR_REPORT_CHANGES) && ior_report_changes_build(r))
 		return IOR_ERROR;
@@ -269,6 +276,10 @@ void ior_report_free(struct ior_report *r)
 	free(r->alerts);
 	free(r->alert_in_view);
 	free(r->alert_order);
+	free(r->group_alert_at);
+	free(r->group_alerts);
+	free(r->group_warm_at);
+	free(r->group_warm);
 	for (size_t i = 0; i < r->nchanges; i++)
 		free(r->changes[i].cp);
 	free(r->changes);

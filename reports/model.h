@@ -62,6 +62,8 @@ struct ior_report_cell {
 	size_t first, n;                    /* its samples in ior_report.values / reps / warmup / detail */
 	size_t nwarmup;                     /* of them warm-up repetitions (matrix warmup = N): shown, never judged */
 	bool in_view;
+	size_t group;                       /* its rt group (ior_report.rt); SIZE_MAX without tables, or when no
+					       cell of its host, kernel, engine and params measured a repetition */
 };
 
 struct ior_report_sample_detail {
@@ -203,6 +205,11 @@ struct ior_report {
 	bool *alert_in_view;
 	size_t *alert_order;                /* in-view alerts, most severe first */
 	size_t nalert_order;
+	/* per rt group, found once so a renderer never walks every alert or cell for every group:
+	 * group g's in-view alerts are group_alerts[group_alert_at[g] .. group_alert_at[g + 1]) in
+	 * alerts order, its in-view cells with warm-ups likewise in group_warm, in cell order */
+	size_t *group_alert_at, *group_alerts;
+	size_t *group_warm_at, *group_warm;
 	struct ior_report_series_changes *changes;
 	size_t nchanges;
 	struct ior_report_verdict *verdicts;

@@ -24,6 +24,8 @@ int ior_report_answers_build(struct ior_report *r, struct ior_db *db);
 /* model_bisect.c: the bisections, each commit's samples summed up to their median. */
 int ior_report_bisects_build(struct ior_report *r, struct ior_db *db);
 void ior_report_bisects_free(struct ior_report *r);
+/* model_groups.c: each rt group's in-view alerts and warm-up cells, for the renderers. */
+int ior_report_groups_index(struct ior_report *r);
 /* model_best.c: which scheduler of each device is significantly the best. */
 int ior_report_best_build(struct ior_report *r);
 

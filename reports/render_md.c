@@ -87,15 +87,10 @@ static void groups(FILE *out, const struct ior_report *r)
 		fprintf(out, ", %s is better)\n\n", g->higher_is_better ? "higher" : "lower");
 		cell_table(out, r, gi);
 		device_table(out, r, g);
-		bool header = false;
-		for (size_t i = 0; i < r->nalerts; i++) {
-			if (r->alerts[i].group != gi || !r->alert_in_view[i])
-				continue;
-			if (!header)
-				fputc('\n', out);
-			header = true;
-			alert_item(out, &r->alerts[i]);
-		}
+		if (r->group_alert_at[gi] < r->group_alert_at[gi + 1])
+			fputc('\n', out);
+		for (size_t a = r->group_alert_at[gi]; a < r->group_alert_at[gi + 1]; a++)
+			alert_item(out, &r->alerts[r->group_alerts[a]]);
 	}
 	if (!any)
 		fputs("\nNo samples match.\n", out);

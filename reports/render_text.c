@@ -106,90 +106,10 @@ static void device_spreads(FILE *out, const struct ior_report *r, const struct i
 
 /* The group's warm-up repetitions (matrix warmup = N): measured and stored, not in the table above
  * nor in anything judged, so the reader knows they exist (report --format csv lists them). */
-/* The warm-up cells and the alerts of each group, found once: walking every cell and every alert
- * for every group made the text report quadratic (10M samples: about 8e9 steps in these loops). */
-struct warm_key {
-	const char *host, *kernel, *engine, *params;
-	size_t cell;
-};
-
-static int warm_key_cmp(const void *pa, const void *pb)
+static void group_warmups(FILE *out, const struct ior_report *r, size_t gi)
 {
-	const struct warm_key *a = pa, *b = pb;
-	int c = ior_rt_strcmp(a->host, b->host);
-	if (!c)
-		c = ior_rt_strcmp(a->kernel, b->kernel);
-	if (!c)
-		c = ior_rt_strcmp(a->engine, b->engine);
-	if (!c)
-		c = ior_rt_strcmp(a->params, b->params);
-	return c ? c : (a->cell > b->cell) - (a->cell < b->cell); /* a group's cells in report order */
-}
-
-struct group_index {
-	struct warm_key *warm;     /* cells with warm-ups in view, by group key */
-	size_t nwarm;
-	size_t *alert_at, *alerts; /* group g's alerts: alerts[alert_at[g] .. alert_at[g + 1]) */
-};
-
-static int group_index_build(struct group_index *x, const struct ior_report *r)
-{
-	memset(x, 0, sizeof(*x));
-	size_t ng = r->rt->ngroups;
-	x->warm = malloc((r->ncells ? r->ncells : 1) * sizeof(*x->warm));
-	x->alert_at = calloc(ng + 1, sizeof(*x->alert_at));
-	x->alerts = malloc((r->nalerts ? r->nalerts : 1) * sizeof(*x->alerts));
-	if (!x->warm || !x->alert_at || !x->alerts)
-		return ior_error_set(IOR_ERROR, "out of memory");
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
-		if (c->nwarmup && c->in_view)
-			x->warm[x->nwarm++] = (struct warm_key){ c->host, c->kernel, c->engine, c->params, i };
-	}
-	qsort(x->warm, x->nwarm, sizeof(*x->warm), warm_key_cmp);
-	/* a counting sort keeps each group's alerts in their order */
-	for (size_t i = 0; i < r->nalerts; i++)
-		if (r->alert_in_view[i] && r->alerts[i].group < ng)
-			x->alert_at[r->alerts[i].group + 1]++;
-	for (size_t g = 0; g < ng; g++)
-		x->alert_at[g + 1] += x->alert_at[g];
-	size_t *next = calloc(ng ? ng : 1, sizeof(*next));
-	if (!next)
-		return ior_error_set(IOR_ERROR, "out of memory");
-	for (size_t i = 0; i < r->nalerts; i++)
-		if (r->alert_in_view[i] && r->alerts[i].group < ng) {
-			size_t g = r->alerts[i].group;
-			x->alerts[x->alert_at[g] + next[g]++] = i;
-		}
-	free(next);
-	return IOR_OK;
-}
-
-static void group_index_free(struct group_index *x)
-{
-	free(x->warm);
-	free(x->alert_at);
-	free(x->alerts);
-}
-
-static void group_warmups(FILE *out, const struct ior_report *r, const struct group_index *x,
-			  const struct ior_rt_group *g)
-{
-	struct warm_key key = { g->host, g->kernel, g->engine, g->params, 0 };
-	size_t lo = 0, hi = x->nwarm; /* the first warm-up cell not before the group's key */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (warm_key_cmp(&x->warm[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t w = lo; w < x->nwarm; w++) {
-		struct warm_key at = x->warm[w];
-		at.cell = 0;
-		if (warm_key_cmp(&at, &key) != 0)
-			break;
-		const struct ior_report_cell *c = &r->cells[x->warm[w].cell];
+	for (size_t w = r->group_warm_at[gi]; w < r->group_warm_at[gi + 1]; w++) {
+		const struct ior_report_cell *c = &r->cells[r->group_warm[w]];
 		fprintf(out, "warm-up: %s %s, run %lld: %zu repetition(s) run first and left out (", c->device,
 			ior_render_sched(c->scheduler), (long long)c->run_id, c->nwarmup);
 		for (size_t k = 0, shown = 0; k < c->n; k++)
@@ -199,24 +119,22 @@ static void group_warmups(FILE *out, const struct ior_report *r, const struct gr
 	}
 }
 
-static void group_alerts(FILE *out, const struct ior_report *r, const struct group_index *x, size_t gi)
+static void group_alerts(FILE *out, const struct ior_report *r, size_t gi)
 {
 	size_t shown = 0;
 	char words[1600];
-	for (size_t a = x->alert_at[gi]; a < x->alert_at[gi + 1]; a++) {
-		ior_alert_describe(words, sizeof(words), &r->alerts[x->alerts[a]]);
+	for (size_t a = r->group_alert_at[gi]; a < r->group_alert_at[gi + 1]; a++) {
+		ior_alert_describe(words, sizeof(words), &r->alerts[r->group_alerts[a]]);
 		fprintf(out, "%s %s\n", shown++ ? "      " : "alert:", words);
 	}
 	if (!shown && (r->opts.parts & IOR_REPORT_ALERTS))
 		fprintf(out, "alerts: none\n");
 }
 
-static int tables(FILE *out, const struct ior_report *r)
+static void tables(FILE *out, const struct ior_report *r)
 {
-	struct group_index x;
-	int rc = group_index_build(&x, r);
 	bool any = false;
-	for (size_t i = 0; !rc && i < r->rt->ngroups; i++) {
+	for (size_t i = 0; i < r->rt->ngroups; i++) {
 		if (!r->group_in_view[i])
 			continue;
 		const struct ior_rt_group *g = &r->rt->groups[i];
@@ -230,13 +148,11 @@ static int tables(FILE *out, const struct ior_report *r)
 		device_ratios(out, r, g);
 		fputc('\n', out);
 		device_spreads(out, r, g, dw);
-		group_warmups(out, r, &x, g);
-		group_alerts(out, r, &x, i);
+		group_warmups(out, r, i);
+		group_alerts(out, r, i);
 	}
-	group_index_free(&x);
-	if (!rc && !any)
+	if (!any)
 		fprintf(out, "no samples match\n");
-	return rc;
 }
 
 static void schedulers(FILE *out, const struct ior_report *r)
@@ -370,9 +286,7 @@ static int render_text(FILE *out, const struct ior_report *r)
 		if (k.n)
 			fputc('\n', out);
 		ior_render_answers_text(out, r);
-		int rc = tables(out, r);
-		if (rc)
-			return rc;
+		tables(out, r);
 		schedulers(out, r);
 		commits(out, r);
 		fills(out, r);

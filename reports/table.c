@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "kernel/version.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,10 +39,16 @@ static int input_order(const void *x, const void *y, void *ctx)
 	return c;
 }
 
+static bool same_key(const char *host, const char *kernel, const char *engine, const char *params,
+		     const struct ior_rt_input *r)
+{
+	return !ior_rt_strcmp(host, r->host) && !ior_rt_strcmp(kernel, r->kernel) && !ior_rt_strcmp(engine, r->engine) &&
+	       !ior_rt_strcmp(params, r->params);
+}
+
 static bool same_group(const struct ior_rt_group *g, const struct ior_rt_input *r)
 {
-	return !ior_rt_strcmp(g->host, r->host) && !ior_rt_strcmp(g->kernel, r->kernel) &&
-	       !ior_rt_strcmp(g->engine, r->engine) && !ior_rt_strcmp(g->params, r->params);
+	return same_key(g->host, g->kernel, g->engine, g->params, r);
 }
 
 static int append(double **v, size_t *n, const double *x, size_t k)
@@ -182,7 +189,7 @@ static struct ior_rt_group *new_group(struct ior_rt *rt, size_t *cap, const stru
 	return g;
 }
 
-static int fill(struct ior_rt *rt, const struct ior_rt_input *in, const size_t *idx, size_t n)
+static int fill(struct ior_rt *rt, const struct ior_rt_input *in, const size_t *idx, size_t n, size_t *group_of)
 {
 	struct ior_rt_group *g = NULL;
 	size_t cap = 0;
@@ -198,13 +205,30 @@ static int fill(struct ior_rt *rt, const struct ior_rt_input *in, const size_t *
 		}
 		if (!g->unit)
 			g->unit = r->unit;
+		if (group_of)
+			group_of[idx[i]] = rt->ngroups - 1;
 		if (add_input(g, r))
 			return IOR_ERROR;
 	}
 	return g ? finish_group(g) : IOR_OK;
 }
 
-int ior_rt_build_cells(struct ior_rt **out, const struct ior_rt_input *in, size_t n)
+/* An input without values still names its key's group (its warm-ups are shown there): inputs of
+ * one key are adjacent in the sorted index, so each run of them takes the group one of them made. */
+static void group_of_empty(const struct ior_rt_input *in, const size_t *idx, size_t n, size_t *group_of)
+{
+	for (size_t lo = 0, hi; lo < n; lo = hi) {
+		const struct ior_rt_input *k = &in[idx[lo]];
+		size_t g = SIZE_MAX;
+		for (hi = lo; hi < n && same_key(k->host, k->kernel, k->engine, k->params, &in[idx[hi]]); hi++)
+			if (group_of[idx[hi]] != SIZE_MAX)
+				g = group_of[idx[hi]];
+		for (size_t i = lo; i < hi; i++)
+			group_of[idx[i]] = g;
+	}
+}
+
+int ior_rt_build_cells(struct ior_rt **out, const struct ior_rt_input *in, size_t n, size_t *group_of)
 {
 	*out = NULL;
 	struct ior_rt *rt = calloc(1, sizeof(*rt));
@@ -213,10 +237,15 @@ int ior_rt_build_cells(struct ior_rt **out, const struct ior_rt_input *in, size_
 		free(rt), free(idx);
 		return ior_error_set(IOR_ERROR, "out of memory");
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		idx[i] = i;
+		if (group_of)
+			group_of[i] = SIZE_MAX;
+	}
 	qsort_r(idx, n, sizeof(*idx), input_order, (void *)in);
-	int rc = fill(rt, in, idx, n);
+	int rc = fill(rt, in, idx, n, group_of);
+	if (!rc && group_of)
+		group_of_empty(in, idx, n, group_of);
 	free(idx);
 	if (!rc)
 		rc = ior_rt_build_series(rt);
@@ -273,7 +302,7 @@ int ior_rt_build(struct ior_rt **out, const struct ior_db_row *rows, size_t n)
 		prev = idx[i];
 	}
 	if (!rc)
-		rc = ior_rt_build_cells(out, in, nin);
+		rc = ior_rt_build_cells(out, in, nin, NULL);
 	free(idx);
 	free(values);
 	free(in);

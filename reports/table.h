@@ -89,8 +89,10 @@ struct ior_rt_input {
 	size_t n;
 };
 
-/* Builds the model from inputs (any order); strings must outlive it, values are copied. */
-int ior_rt_build_cells(struct ior_rt **out, const struct ior_rt_input *in, size_t n);
+/* Builds the model from inputs (any order); strings must outlive it, values are copied. group_of, when
+ * not NULL, gets per input the index of the group its key made (an input without values too), or
+ * SIZE_MAX when no input of that key had values. */
+int ior_rt_build_cells(struct ior_rt **out, const struct ior_rt_input *in, size_t n, size_t *group_of);
 /* The same from sample rows (any order); the rows must outlive it. */
 int ior_rt_build(struct ior_rt **out, const struct ior_db_row *rows, size_t n);
 void ior_rt_free(struct ior_rt *rt);  /* NULL is a no-op */

@@ -21,6 +21,11 @@ int ior_test_run(const char *suite, const struct ior_test *tests);
  * assertion on it says why. */
 int ior_test_ok(int rc);
 
+/* Says the current case did not run its check, with the reason (the case then returns): the
+ * runner lists such cases after the suite, counts them, and exits 77 (ctest's "not run") when
+ * no case ran in full. A case that returns early without checking calls this, never just returns. */
+void ior_test_not_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Exits 77 (ctest's "not run") with the reason on stderr when not root. */
 void ior_test_require_root(const char *why);
 

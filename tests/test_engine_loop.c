@@ -252,7 +252,7 @@ static void test_cell_scheduler_is_set_on_every_level_and_restored(void)
 	char offered[256];
 	ior_test_loop_schedulers(offered, sizeof(offered));
 	if (!strstr(offered, "mq-deadline")) {
-		fprintf(stderr, "  (loop devices here do not offer mq-deadline: '%s'; not tested)\n", offered);
+		ior_test_not_run("loop devices here do not offer mq-deadline: '%s'", offered);
 		return;
 	}
 	struct traces before = traces_now();

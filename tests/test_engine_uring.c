@@ -44,7 +44,7 @@ static void test_disabled_io_uring_is_a_skip(void)
 {
 	saved_sysctl = read_sysctl();
 	if (saved_sysctl < 0 || !write_sysctl(2)) {
-		fprintf(stderr, "(no %s switch here: probe failure path not exercised) ", SYSCTL);
+		ior_test_not_run("no %s switch here: the probe's failure path was not exercised", SYSCTL);
 		saved_sysctl = -1;
 		return;
 	}

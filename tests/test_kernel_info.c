@@ -53,7 +53,7 @@ static void test_running_kernel_config_hash_matches_sha256sum(void)
 	if (!k.config_path[0]) {
 		CU_ASSERT_STRING_EQUAL(k.config_hash, "");
 		CU_ASSERT_STRING_EQUAL(k.iosched_config, "");
-		fprintf(stderr, "no config for %s here: only the empty record was checked\n", k.release);
+		ior_test_not_run("no config for %s here: only the empty record was checked", k.release);
 		return;
 	}
 	char cmd[512], expect[65] = "";

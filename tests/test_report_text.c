@@ -357,6 +357,40 @@ static void test_change_points_section(void)
 	free(all);
 }
 
+/* Each group's table is followed by its own cells' warm-up repetitions, and only theirs, even for a
+ * stored cell that holds nothing but warm-ups (as every row is a cell of its own here); a kernel
+ * whose samples are all warm-ups has no table and so no warm-up line. */
+static void test_warmups_under_their_own_group(void)
+{
+	struct ior_db_row rows[7];
+	static const struct {
+		const char *kernel;
+		int rep;
+		double value;
+		bool warmup;
+	} in[] = { { "6.1", 1, 101, true }, { "6.1", 2, 200, false }, { "6.1", 3, 210, false },
+		   { "6.2", 1, 152, true }, { "6.2", 2, 300, false }, { "6.2", 3, 310, false },
+		   { "6.3", 1, 99, true } };
+	for (size_t i = 0; i < 7; i++)
+		rows[i] = (struct ior_db_row){ .run_id = 1, .cell_id = (int64_t)i + 1, .host = "h",
+					       .kernel = (char *)in[i].kernel, .device = "sda", .scheduler = "none",
+					       .engine = "hdparm-t", .rep = in[i].rep, .value = in[i].value, .unit = "MB/s",
+					       .higher_is_better = true, .warmup = in[i].warmup };
+	char *out = render_rows(rows, 7, "text");
+	char *t61 = strstr(out, "h, kernel 6.1, hdparm-t"), *t62 = strstr(out, "h, kernel 6.2, hdparm-t");
+	char *w61 = strstr(out, "warm-up: sda none, run 1: 1 repetition(s) run first and left out (101.00)");
+	char *w62 = strstr(out, "warm-up: sda none, run 1: 1 repetition(s) run first and left out (152.00)");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t61);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t62);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w61);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w62);
+	CU_ASSERT_TRUE(t61 < w61 && w61 < t62 && t62 < w62);
+	CU_ASSERT_PTR_NULL(strstr(strchr(w61, '\n'), "(101.00)"));  /* once */
+	CU_ASSERT_PTR_NULL(strstr(out, "kernel 6.3, hdparm-t"));
+	CU_ASSERT_PTR_NULL(strstr(out, "(99.00)"));
+	free(out);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -367,6 +401,7 @@ int main(void)
 		IOR_TEST(test_seed_through_database),
 		IOR_TEST(test_change_points_section),
 		IOR_TEST(test_samples_stored_out_of_order),
+		IOR_TEST(test_warmups_under_their_own_group),
 		IOR_TEST_END,
 	};
 	return ior_test_run("report_text", tests);

@@ -66,7 +66,7 @@ static void test_schedulers_and_probe_are_clean(void)
 static void test_run_is_clean(void)
 {
 	if (geteuid() != 0) {
-		fprintf(stderr, "run under valgrind needs root; not checked\n");
+		ior_test_not_run("a run under valgrind needs root");
 		return;
 	}
 	char text[1024];
