@@ -7,6 +7,7 @@
 #include "engines/engine.h"
 #include "reports/boot_verdict.h"
 #include "reports/boots_auto.h"
+#include "reports/classify.h"
 #include "reports/model.h"
 
 #include <math.h>
@@ -18,6 +19,7 @@
 #define HOST "box-vm"
 #define RA "6.1.0-47-cloud-amd64"
 #define RB "6.12.113+deb12-cloud-amd64"
+#define RC "6.6.0-1-cloud-amd64"
 
 static char out[65536];
 
@@ -250,6 +252,82 @@ static void test_boots_auto_progress(void)
 	ior_db_free(f.db);
 }
 
+/* check --bad on VM data: good RA, bad RB and candidate RC, 2 boots of 10 repetitions each, booted in
+ * the same 2 rounds. RB is 50% below RA in both rounds; RC is 10% below RB in round 1 and 15% above
+ * it in round 2. Its 20 repetitions taken as samples are like RB's and far below RA's (a bad
+ * commit, exit 1); as two boots a kernel, "worse than good" rests on two rounds that disagree (one
+ * degree of freedom: one-sided p 0.06), so check cannot tell (125) and says why. */
+static void test_check_ends_on_boot_medians(void)
+{
+	struct fixture f;
+	open_fixture(&f, "check-ends.db");
+	static const double level[3][2] = { { 100, 100 }, { 50, 50.5 }, { 45, 58 } };
+	static const char *const rel[3] = { RA, RB, RC };
+	for (int round = 1; round <= 2; round++)
+		for (int j = 0; j < 3; j++) {
+			int k = (j + round) % 3;   /* the order rotated each round */
+			add_boot(&f, rel[k], "box/7/t6", round, level[k][round - 1], 10, 0);
+		}
+	int status = -1;
+	char *check[] = { "--db", f.path, "check", "--baseline", RA, "--candidate", RC, "--bad", RB, NULL };
+	memset(out, 0, sizeof(out));
+	status = ior_test_ioregress(check, out, sizeof(out), NULL, 0);
+	printf("\n%s", out);
+	CU_ASSERT_EQUAL(status, 125);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "paired by boot round, 2 boots a kernel"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the noise between boots is too large"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "0 like the bad end, 1 cannot tell"));
+	/* the same 20 values a kernel as independent samples: ior_classify calls the candidate bad */
+	double v[3][20];
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < 20; i++)
+			v[k][i] = level[k][i / 10] * (1 + 0.005 * sin((i % 10 + 1) * 1.7));
+	struct ior_classification c;
+	CU_ASSERT_EQUAL(ior_classify(&c, v[0], 20, v[1], 20, v[2], 20, NULL), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_CLASS_BAD);
+	ior_db_free(f.db);
+}
+
+/* Three kernels in 6 rounds under +-30% drift between rounds: the candidate sits at the bad end
+ * (15% below good) within every round. Paired by round, check calls it bad. */
+static void test_check_ends_paired_under_drift(void)
+{
+	struct fixture f;
+	open_fixture(&f, "check-drift.db");
+	static const char *const rel[3] = { RA, RB, RC };
+	static const double at[3] = { 100, 85, 85.5 };
+	for (int i = 0; i < 6; i++)
+		for (int j = 0; j < 3; j++) {
+			int k = (i + j) % 3;
+			add_boot(&f, rel[k], "box/8/t7", i + 1, at[k] * drift[i] * (1 + jitter[(i + k) % 6]), 9, 1);
+		}
+	char *check[] = { "--db", f.path, "check", "--baseline", RA, "--candidate", RC, "--bad", RB, NULL };
+	memset(out, 0, sizeof(out));
+	int status = ior_test_ioregress(check, out, sizeof(out), NULL, 0);
+	printf("\n%s", out);
+	CU_ASSERT_EQUAL(status, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "like the bad end: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "paired by boot round, 6 boots a kernel"));
+	ior_db_free(f.db);
+}
+
+/* One boot a kernel, 10 repetitions each, the candidate at the bad end: per sample that is bad, but
+ * one boot cannot measure the noise between boots, so check cannot tell and says what is missing. */
+static void test_check_ends_one_boot_a_kernel(void)
+{
+	struct fixture f;
+	open_fixture(&f, "check-one.db");
+	add_boot(&f, RA, "box/9/t8", 1, 100, 10, 0);
+	add_boot(&f, RB, "box/9/t8", 1, 80, 10, 0);
+	add_boot(&f, RC, "box/9/t8", 1, 80, 10, 0);
+	char *check[] = { "--db", f.path, "check", "--baseline", RA, "--candidate", RC, "--bad", RB, NULL };
+	memset(out, 0, sizeof(out));
+	CU_ASSERT_EQUAL(ior_test_ioregress(check, out, sizeof(out), NULL, 0), 125);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "1, 1 and 1 boots of good, bad and candidate: the noise between boots "
+					   "cannot be measured"));
+	ior_db_free(f.db);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -259,6 +337,9 @@ int main(void)
 		IOR_TEST(test_one_boot_a_side),
 		IOR_TEST(test_host_runs_keep_the_sample_verdict),
 		IOR_TEST(test_boots_auto_progress),
+		IOR_TEST(test_check_ends_on_boot_medians),
+		IOR_TEST(test_check_ends_paired_under_drift),
+		IOR_TEST(test_check_ends_one_boot_a_kernel),
 		IOR_TEST_END,
 	};
 	return ior_test_run("boot_verdict", tests);
