@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for `ioregress vm run` with real Debian kernels under qemu: two kernels merged, a truncated image, a hang, and clean-up after success, failure and SIGINT. */
+/* Tests for `ioregress vm run` with real Debian kernels under qemu: two kernels merged, a truncated image, a hang, null_blk in a guest, and clean-up after success, failure and SIGINT. */
 #include "device/fill.h"
 #include "tests/suite.h"
 
@@ -221,6 +221,25 @@ static void test_boot_only(void)
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM runs"), 0);
 }
 
+/* A matrix on /dev/nullb0 runs unchanged in a guest: the guest loads null_blk (shipped xz-compressed
+ * by the 6.12 cloud package) because the matrix names a nullb device, and measures it; the request
+ * counters come from nullb0's own stat. */
+static void test_null_blk_in_guest(void)
+{
+	int before = ior_test_count_glob("/tmp/ioregress-vm.*");
+	const char *db = db_in_tmp("nullb.db");
+	const char *ini = ior_test_write_file("nullb.ini", "[matrix]\nrepetitions = 2\nschedulers = none\n"
+					     "[device nullb0]\npath = /dev/nullb0\n"
+					     "[engine direct]\ntype = hdparm\ndirect = yes\nduration = 0.5s\nsettle = 0s\n");
+	char m[4096];
+	snprintf(m, sizeof(m), "%s", ini);
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", K612, NULL }), 0);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'ok' AND run_id IS NOT NULL"), 1);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM sample_view WHERE device = 'nullb0' AND device_path = '/dev/nullb0' "
+			      "AND cell_status = 'ok' AND kernel = '" R612 "' AND value > 0 AND rd_sectors > 0"), 2);
+	assert_clean(before);
+}
+
 /* A kernel that panics mid-run (sysrq's crash, from the matrix's own command, in the second
  * round) is a panic whose reason is the oops head, not its last line; qemu ends by itself
  * (panic=-1 with -no-reboot), and the samples measured before it (round 1: one of each cell, the
@@ -319,6 +338,7 @@ int main(void)
 		IOR_TEST(test_two_debian_kernels_merged),
 		IOR_TEST(test_truncated_image_and_hang),
 		IOR_TEST(test_boot_only),
+		IOR_TEST(test_null_blk_in_guest),
 		IOR_TEST(test_panic),
 		IOR_TEST(test_sigint_cleans_up),
 		IOR_TEST_END,
