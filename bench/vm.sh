@@ -92,7 +92,7 @@ if [ "${AUTO:-0}" = 1 ]; then
 		"boots: $(q "$db" "SELECT group_concat(n, ' ') FROM (SELECT outcome || ' ' || count(*) AS n FROM vm_boots GROUP BY outcome)")"
 	share=$(sed -n 's/^vm run --boots auto: .*: \([0-9]*\) of \([0-9]*\) cells decided.*/\1 \2/p' "$db.out")
 	read -r dec all <<<"${share:-0 0}"
-	awk -v d="$dec" -v a="$all" 'BEGIN {s = a ? 100 * d / a : 0; printf "decided %d of %d cells (%.0f%%): %s\n", d, a, s, s >= 80 ? "meets" : "misses"}'
+	awk -v d="$dec" -v a="$all" 'BEGIN {s = a ? 100 * d / a : 0; printf "decided %d of %d cells (%.0f%%): %s\n", d, a, s, (s >= 80 ? "meets" : "misses")}'
 	exit 0
 fi
 

@@ -13,6 +13,7 @@ the CoV is the sample standard deviation of those values over their mean, over t
 measured the cell. The counters' metrics are derived as db/metric.c derives them."""
 import glob
 import os
+import re
 import sqlite3
 import statistics
 import sys
@@ -36,7 +37,9 @@ LOST = ("hang", "boot-failed", "infra-error", "test-failed", "interrupted")
 
 
 def short(kernel):
-    return kernel.replace("linux-image-", "")
+    """linux-image-6.12.117+deb12-cloud-amd64-unsigned -> 6.12.117 cloud; a built kernel's path as it is."""
+    m = re.match(r"linux-image-(\d+\.\d+\.\d+(?:-\d+)?)[^-]*-?(cloud)?", kernel)
+    return f"{m.group(1)}{' cloud' if m.group(2) else ''}" if m else kernel
 
 
 def main(out):
@@ -101,16 +104,29 @@ def main(out):
 
     print()
     print("between-boot CoV (sd / mean of the boots' medians, warm-ups out); counters' target <= 1%")
-    print(f"{'kernel':<34} {'cell':<34} " + " ".join(f"{m:>11}" for m, _ in METRICS) + "  boots")
+    print(f"{'kernel':<16} {'cell':<30} " + " ".join(f"{m:>11}" for m, _ in METRICS) + "  boots")
     cells = sorted({(k, c) for k, c, _ in per_boot})
+    covs = {}   # (kernel, metric) -> [(cov, cell)]
     for k, c in cells:
         row, nb = [], 0
         for m, _ in METRICS:
             vs = per_boot.get((k, c, m), [])
             nb = max(nb, len(vs))
             mean = statistics.fmean(vs) if vs else 0
-            row.append(f"{100 * statistics.stdev(vs) / mean:10.2f}%" if len(vs) >= 2 and mean else f"{'-':>11}")
-        print(f"{k[:34]:<34} {c[:34]:<34} " + " ".join(row) + f"  {nb}")
+            if len(vs) >= 2 and mean:
+                cov = 100 * statistics.stdev(vs) / mean
+                covs.setdefault((k, m), []).append((cov, c))
+                row.append(f"{cov:10.2f}%")
+            else:
+                row.append(f"{'-':>11}")
+        print(f"{k:<16} {c[:30]:<30} " + " ".join(row) + f"  {nb}")
+    print()
+    print("per kernel and metric over its cells: median CoV, the largest (its cell), cells within 1%")
+    for (k, m), xs in sorted(covs.items()):
+        xs.sort()
+        med = statistics.median(x for x, _ in xs)
+        within = sum(1 for x, _ in xs if x <= 1)
+        print(f"{k:<16} {m:<12} median {med:7.2f}%  max {xs[-1][0]:7.2f}% ({xs[-1][1]})  <= 1%: {within} of {len(xs)}")
 
 
 if __name__ == "__main__":

@@ -212,6 +212,33 @@ static void test_one_boot_a_side(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "1 boot a side: the noise between boots cannot be measured"));
 }
 
+/* A counter metric can be 0 on every boot (merge_pct where nothing merges): no ratio exists, yet
+ * zero on both sides is no change, and 0 against about 4% on 8 boots each is a difference (ranks).
+ * Before, the paired test refused the rounds and check --metric merge_pct failed on every cell. */
+static void test_zero_boot_medians(void)
+{
+	struct ior_boot_obs a[8], b[8], z[8];
+	for (int i = 0; i < 8; i++) {
+		a[i] = (struct ior_boot_obs){ .vm_run = "x", .round = i + 1, .median = 0, .n = 3 };
+		z[i] = a[i];
+		b[i] = (struct ior_boot_obs){ .vm_run = "x", .round = i + 1, .median = 4 + 0.1 * i, .n = 3 };
+	}
+	struct ior_compare_opts o;
+	ior_compare_opts_default(&o);
+	o.higher_is_better = true;
+	struct ior_comparison c;
+	struct ior_boot_evidence ev;
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boot_compare(&c, &ev, a, 8, z, 8, &o)), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_NO_CHANGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "0 on every boot of both (8 boots against 8"));
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boot_compare(&c, &ev, a, 8, b, 8, &o)), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_IMPROVEMENT);
+	CU_ASSERT(c.mw.p < 0.001);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boot_compare(&c, &ev, a, 2, b, 2, &o)), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_INCONCLUSIVE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "the smallest p 2 against 2 boots can give is 0.333"));
+}
+
 /* Runs of the host (no vm_boots row) are judged on their samples as before. */
 static void test_host_runs_keep_the_sample_verdict(void)
 {
@@ -335,6 +362,7 @@ int main(void)
 		IOR_TEST(test_paired_by_boot_round_under_drift),
 		IOR_TEST(test_separate_vm_runs_are_unpaired),
 		IOR_TEST(test_one_boot_a_side),
+		IOR_TEST(test_zero_boot_medians),
 		IOR_TEST(test_host_runs_keep_the_sample_verdict),
 		IOR_TEST(test_boots_auto_progress),
 		IOR_TEST(test_check_ends_on_boot_medians),
