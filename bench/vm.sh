@@ -14,7 +14,8 @@
 #   AUTO=1    what --boots auto decides: the first two KERNELS (AUTO_KERNELS to choose) booted in
 #             rounds with vm.ini until every cell is decided or MAX_BOOTS (default 8) rounds, then
 #             the share of cells decided, the rounds taken and the undecided cells with their noise
-#             (target: >= 80% decided within 8 boots a kernel).
+#             (target: >= 80% decided within 8 boots a kernel). AUTO_METRIC decides on another metric
+#             than the headline (req_kib: the request counters, which hold still under TCG).
 #   TALLY=1   reads every database the other modes left in OUT (no boot): per kernel the boots run,
 #             ok, hung, panicked (with the oops heads), lost to the harness (every outcome that is
 #             neither ok nor a kernel panic; target 0), the seconds a vm.ini boot took; then the
@@ -84,7 +85,7 @@ if [ "${AUTO:-0}" = 1 ]; then
 	echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 	t0=$(now)
 	"$bin" --db "$db" vm run --accel "$accel" --cache-dir "$cache" --matrix "$matrix" --boots auto \
-		--max-boots "${MAX_BOOTS:-8}" "${two[0]}" "${two[1]}" >"$db.out" 2>"$db.err" || true
+		--max-boots "${MAX_BOOTS:-8}" --metric "${AUTO_METRIC:-value}" "${two[0]}" "${two[1]}" >"$db.out" 2>"$db.err" || true
 	t1=$(now)
 	cat "$db.out"
 	grep '^vm: after round' "$db.err" || true

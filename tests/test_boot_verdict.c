@@ -267,12 +267,12 @@ static void test_boots_auto_progress(void)
 	add_boot(&f, RA, "box/6/t5", 1, 100, 9, 1);
 	const char *rel[] = { RA, RB };
 	struct ior_boots_progress p;
-	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/5/t4", rel, 2)), 0);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/5/t4", rel, 2, IOR_METRIC_VALUE)), 0);
 	CU_ASSERT_EQUAL(p.cells, 1);
 	CU_ASSERT_EQUAL(p.decided, 1);
 	CU_ASSERT_PTR_NULL(p.undecided);
 	ior_boots_progress_free(&p);
-	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/6/t5", rel, 2)), 0);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/6/t5", rel, 2, IOR_METRIC_VALUE)), 0);
 	CU_ASSERT_EQUAL(p.decided, 0);
 	CU_ASSERT_PTR_NOT_NULL(p.undecided);
 	ior_boots_progress_free(&p);
