@@ -52,9 +52,11 @@ static void add_boot(struct fixture *f, const char *release, const char *vm_run,
 	CU_ASSERT_EQUAL_FATAL(ior_db_run_begin(f->db, f->host, kid, "vm.ini", "[matrix]\n", IOR_RUN_RUNNING, &run), 0);
 	CU_ASSERT_EQUAL_FATAL(ior_db_cell_get(f->db, run, f->dev, "none", "direct", "hdparm", "direct=yes", &cell), 0);
 	for (int r = 1; r <= reps; r++) {
+		/* the block layer's counters do not move with the host's speed: 8 reads of 128 KiB each time */
 		struct ior_sample s = { .value = level * (r <= warmup ? 10 : 1 + 0.005 * sin(r * 1.7)), .unit = "MiB/s",
 					.higher_is_better = true, .bytes = 1 << 20, .ios = 1, .wall_s = 1,
-					.warmup = r <= warmup, .round = r };
+					.warmup = r <= warmup, .round = r, .has_blkstat = true,
+					.blk = { .rd_ios = 8, .rd_sectors = 2048 } };
 		CU_ASSERT_EQUAL(ior_db_sample_add(f->db, cell, r, &s), 0);
 	}
 	CU_ASSERT_EQUAL(ior_db_run_finish(f->db, run, IOR_RUN_COMPLETE), 0);
@@ -279,6 +281,34 @@ static void test_boots_auto_progress(void)
 	ior_db_free(f.db);
 }
 
+/* --boots auto --metric req_kib: two rounds whose timings differ by 10% and 1% (undecided by value)
+ * while the request counters are the same on every boot: decided (no change) by req_kib. */
+static void test_boots_auto_on_counters(void)
+{
+	struct fixture f;
+	open_fixture(&f, "auto-counters.db");
+	add_boot(&f, RA, "box/10/t9", 1, 100, 5, 0);
+	add_boot(&f, RB, "box/10/t9", 1, 90, 5, 0);
+	add_boot(&f, RB, "box/10/t9", 2, 99, 5, 0);
+	add_boot(&f, RA, "box/10/t9", 2, 100, 5, 0);
+	const char *rel[] = { RA, RB };
+	struct ior_boots_progress p;
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/10/t9", rel, 2, IOR_METRIC_VALUE)), 0);
+	CU_ASSERT_EQUAL(p.cells, 1);
+	CU_ASSERT_EQUAL(p.decided, 0);
+	ior_boots_progress_free(&p);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/10/t9", rel, 2, IOR_METRIC_REQ_KIB)), 0);
+	CU_ASSERT_EQUAL(p.cells, 1);
+	CU_ASSERT_EQUAL(p.decided, 1);
+	CU_ASSERT_PTR_NULL(p.undecided);
+	ior_boots_progress_free(&p);
+	/* a metric the cells never recorded (no latency from hdparm) counts no cell */
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/10/t9", rel, 2, IOR_METRIC_LAT_P99)), 0);
+	CU_ASSERT_EQUAL(p.cells, 0);
+	ior_boots_progress_free(&p);
+	ior_db_free(f.db);
+}
+
 /* check --bad on VM data: good RA, bad RB and candidate RC, 2 boots of 10 repetitions each, booted in
  * the same 2 rounds. RB is 50% below RA in both rounds; RC is 10% below RB in round 1 and 15% above
  * it in round 2. Its 20 repetitions taken as samples are like RB's and far below RA's (a bad
@@ -365,6 +395,7 @@ int main(void)
 		IOR_TEST(test_zero_boot_medians),
 		IOR_TEST(test_host_runs_keep_the_sample_verdict),
 		IOR_TEST(test_boots_auto_progress),
+		IOR_TEST(test_boots_auto_on_counters),
 		IOR_TEST(test_check_ends_on_boot_medians),
 		IOR_TEST(test_check_ends_paired_under_drift),
 		IOR_TEST(test_check_ends_one_boot_a_kernel),
