@@ -44,33 +44,6 @@ static void append(char *buf, size_t size, const char *text)
 		snprintf(buf + len, size - len, "; %s", text);
 }
 
-/* ior_classify's rule on the paired p-values, with the verdict in words. */
-static void decide(struct ior_classification *c, size_t n, double alpha)
-{
-	bool worse = c->p_worse_than_good < alpha, better = c->p_better_than_bad < alpha;
-	char ev[320];
-	snprintf(ev, sizeof(ev), "median %.4g against good %.4g and bad %.4g, %.0f%% of the way from bad to good; "
-		 "one-sided paired p = %.3g that it is worse than good, p = %.3g that it is better than bad, each held to %g",
-		 c->median_cand, c->median_good, c->median_bad, c->position * 100, c->p_worse_than_good,
-		 c->p_better_than_bad, alpha);
-	if (!(c->p_ends < alpha)) {
-		c->verdict = IOR_CLASS_NO_GAP;
-		snprintf(c->reason, sizeof(c->reason), "the bad end (median %.4g) is not significantly worse than the good "
-			 "end (median %.4g, one-sided paired p = %.3g): nothing to classify against", c->median_bad,
-			 c->median_good, c->p_ends);
-	} else if (better && !worse)
-		c->verdict = IOR_CLASS_GOOD, snprintf(c->reason, sizeof(c->reason), "like the good end: %s", ev);
-	else if (worse && !better)
-		c->verdict = IOR_CLASS_BAD, snprintf(c->reason, sizeof(c->reason), "like the bad end: %s", ev);
-	else
-		c->verdict = IOR_CLASS_UNDECIDED, snprintf(c->reason, sizeof(c->reason), "%s: %s",
-							    worse ? "unlike either end" : "the noise between boots is too "
-							    "large for these boots to tell the ends apart here", ev);
-	char how[96];
-	snprintf(how, sizeof(how), "paired by boot round, %zu boots a kernel (each boot's median one observation)", n);
-	append(c->reason, sizeof(c->reason), how);
-}
-
 /* The noise the candidate's test against good faced, in words: a boot's noise from the per-round
  * contrast's sd, the smallest change a one-sided test at alpha could find at these rounds. */
 static void noise_text(char *buf, size_t len, const struct ior_paired *t, size_t samples_good, size_t samples_cand,
@@ -97,7 +70,10 @@ static int paired(struct ior_classification *c, const double *g, const double *b
 	if (isnan(c->p_ends) || isnan(c->p_worse_than_good) || isnan(c->p_better_than_bad))
 		return ior_error_set(IOR_EINVALID, "cannot classify: a boot median is not positive");
 	c->position = ends.mean != 0 ? 1 - vs_good.mean / ends.mean : NAN;
-	decide(c, n, o->alpha);
+	ior_classify_decide(c, o->alpha, "paired");
+	char how[96];
+	snprintf(how, sizeof(how), "paired by boot round, %zu boots a kernel (each boot's median one observation)", n);
+	append(c->reason, sizeof(c->reason), how);
 	if (c->verdict == IOR_CLASS_UNDECIDED || c->verdict == IOR_CLASS_NO_GAP) {
 		char noise[256];
 		noise_text(noise, sizeof(noise), c->verdict == IOR_CLASS_NO_GAP ? &ends : &vs_good, samples_good,
