@@ -113,8 +113,8 @@ def main(out):
             vs = per_boot.get((k, c, m), [])
             nb = max(nb, len(vs))
             mean = statistics.fmean(vs) if vs else 0
-            if len(vs) >= 2 and mean:
-                cov = 100 * statistics.stdev(vs) / mean
+            if len(vs) >= 2 and (mean or max(vs) == min(vs)):   # 0 on every boot: no spread
+                cov = 100 * statistics.stdev(vs) / mean if mean else 0.0
                 covs.setdefault((k, m), []).append((cov, c))
                 row.append(f"{cov:10.2f}%")
             else:
