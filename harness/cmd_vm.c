@@ -197,6 +197,12 @@ static int decided(void *ctx, struct ior_db *db, const char *vm_run, const char 
 	if (rc)
 		return rc;
 	*done = st->last.cells && st->last.decided == st->last.cells;
+	if (!st->last.cells && !st->last.undecided) {   /* both kernels measured, no cell records the metric */
+		fprintf(stderr, "vm: no cell of the matrix records %s: more boots cannot decide on it; stopping\n",
+			ior_metric_info(st->metric)->name);
+		*done = true;
+		return IOR_OK;
+	}
 	if (!st->quiet)
 		fprintf(stderr, "vm: after round %u: %zu of %zu cells decided between the kernels by %s%s\n", round,
 			st->last.decided, st->last.cells, ior_metric_info(st->metric)->name,

@@ -240,6 +240,22 @@ static void test_null_blk_in_guest(void)
 	assert_clean(before);
 }
 
+/* --boots auto --metric on a metric no cell records (hdparm has no latency): after the second round
+ * it says so and stops, rather than booting to the cap for verdicts that cannot come. */
+static void test_auto_metric_never_recorded(void)
+{
+	const char *db = db_in_tmp("auto-metric.db");
+	const char *ini = ior_test_write_file("auto-metric.ini", "[matrix]\nrepetitions = 2\nschedulers = none\n"
+					     "[device vda]\npath = /dev/vda\n"
+					     "[engine direct]\ntype = hdparm\ndirect = yes\nduration = 0.2s\nsettle = 0s\n");
+	char m[4096];
+	snprintf(m, sizeof(m), "%s", ini);
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", "--boots", "auto", "--max-boots", "4",
+					       "--metric", "lat_p99_us", K61, K612, NULL }), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no cell of the matrix records lat_p99_us"));
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'ok'"), 4);
+}
+
 /* A kernel that panics mid-run (sysrq's crash, from the matrix's own command, in the second
  * round) is a panic whose reason is the oops head, not its last line; qemu ends by itself
  * (panic=-1 with -no-reboot), and the samples measured before it (round 1: one of each cell, the
@@ -339,6 +355,7 @@ int main(void)
 		IOR_TEST(test_truncated_image_and_hang),
 		IOR_TEST(test_boot_only),
 		IOR_TEST(test_null_blk_in_guest),
+		IOR_TEST(test_auto_metric_never_recorded),
 		IOR_TEST(test_panic),
 		IOR_TEST(test_sigint_cleans_up),
 		IOR_TEST_END,
