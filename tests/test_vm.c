@@ -208,6 +208,10 @@ static void test_truncated_image_and_hang(void)
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'hang' AND reason LIKE '%no heartbeat from "
 			      "the guest for 15 s (last: cell 1/1 rep 1/1%' AND console_log LIKE '%ioregress-init: up%' AND "
 			      "total_s < 100"), 1);
+	/* before the kill the guest was asked for its blocked tasks (sysrq w over the serial line); a
+	 * sleep is not blocked, and the reason says so */
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'hang' AND console_log LIKE '%Show Blocked "
+			      "State%' AND reason LIKE '%; sysrq w showed no blocked task%'"), 1);
 	assert_clean(before);
 }
 
