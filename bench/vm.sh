@@ -46,14 +46,15 @@ trap 'rm -rf "$work"' EXIT
 out=${OUT:-$work}
 mkdir -p "$out"
 stamp=$(date +%Y%m%d-%H%M%S)
-seq_db=0
-# a fresh database under OUT for each vm run, so TALLY=1 finds every boot this script ran
-newdb() { seq_db=$((seq_db + 1)); echo "$out/$1-$stamp-$seq_db.db"; }
+# a fresh database under OUT for each vm run, so TALLY=1 finds every boot this script ran (a name of
+# its own each call: callers take it by $(...), a subshell, where a counter would never advance)
+newdb() { mktemp -u "$out/$1-$stamp-XXXXXX.db"; }
 
 now() { date +%s.%N; }
 q() { sqlite3 "$1" "$2"; }
 
-# one vm run into a fresh database; prints "wall_s boot_total_s measuring_s outcome"
+# one vm run into a fresh database; prints "wall_s qemu_total_s measuring_s outcome" (qemu's total and
+# the wall time on the host's clock; measuring on the guest's, from its run's start and end)
 one() {
 	local db t0 t1 m
 	db=$(newdb one)
@@ -101,21 +102,24 @@ for k in $kernels; do   # fetch and unpack outside the timing
 	"$bin" --quiet --db "$(newdb warm)" vm run --accel "$accel" --cache-dir "$cache" --boot-only "$k" >/dev/null 2>&1 || true
 done
 
-printf '%-48s %8s %8s %10s %9s %8s  %s\n' kernel total_s boot_s measuring overhead target outcomes
+# host_s: what vm run spends outside qemu (cache, initramfs, disks, merge), both ends on the host's clock
+printf '%-48s %8s %8s %10s %9s %8s %8s  %s\n' kernel total_s boot_s measuring overhead target host_s outcomes
 for k in $kernels; do
-	totals="" boots="" meas="" outs=""
+	totals="" boots="" meas="" hosts="" outs=""
 	for r in $(seq "$runs"); do
 		read -r _ b _ o1 <<<"$(one --boot-only "$k")"
-		read -r w _ m o2 <<<"$(one --matrix "$matrix" "$k")"
-		echo "$k run $r: bare boot ${b}s ($o1), vm run ${w}s with ${m}s measuring ($o2)" >&2
+		read -r w qt m o2 <<<"$(one --matrix "$matrix" "$k")"
+		echo "$k run $r: bare boot ${b}s ($o1), vm run ${w}s, qemu ${qt}s, ${m}s measuring ($o2)" >&2
 		totals+="$w " boots+="$b " meas+="$m " outs+="$o2 "
+		hosts+="$(awk -v w="$w" -v q="$qt" 'BEGIN {printf "%.2f", w - q}') "
 	done
 	t=$(tr ' ' '\n' <<<"$totals" | grep . | median)
 	b=$(tr ' ' '\n' <<<"$boots" | grep . | median)
 	m=$(tr ' ' '\n' <<<"$meas" | grep . | median)
+	h=$(tr ' ' '\n' <<<"$hosts" | grep . | median)
 	o=$(awk -v t="$t" -v b="$b" -v m="$m" 'BEGIN {printf "%.2f", t - b - m}')
-	printf '%-48s %8.2f %8.2f %10.2f %9.2f %8s  %s\n' "$k" "$t" "$b" "$m" "$o" \
-		"$(awk -v o="$o" 'BEGIN {print (o <= 5 ? "meets" : "misses")}')" "$outs"
+	printf '%-48s %8.2f %8.2f %10.2f %9.2f %8s %8.2f  %s\n' "$k" "$t" "$b" "$m" "$o" \
+		"$(awk -v o="$o" 'BEGIN {print (o <= 5 ? "meets" : "misses")}')" "$h" "$outs"
 done
 if [ "$accel" = tcg ]; then
 	t0=$(now)
