@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Benchmark of `ioregress vm run`: per kernel, the whole command's seconds with matrix/examples/vm.ini, beside the bare boot-and-power-off time of the same kernel under the same qemu settings and the matrix's own measuring time inside the guest.
-# overhead = total - bare boot - measuring: fetching from the cache, the initramfs, qemu's start,
-# the results disk and the merge. Target: <= 5 s per kernel. Each kernel gets RUNS pairs of
-# (bare boot, full run), alternated, and the medians are printed. Not a test. From the source tree:
-#   bench/vm.sh [BUILD_DIR]      env: RUNS=3 ACCEL=tcg CACHE=~/.cache/ioregress/kernels KERNELS="..."
-# AUTO=1 measures instead what --boots auto decides: the first two KERNELS (AUTO_KERNELS to choose)
-# booted in rounds with vm.ini until every cell is decided or MAX_BOOTS (default 8) rounds, then the
-# share of cells decided, the rounds taken and the undecided cells with their noise between boots
-# (target: >= 80% decided within 8 boots a kernel). Wrap it in flock /tmp/ior-root-tests.lock.
+# Benchmark of `ioregress vm run` with matrix/examples/vm.ini (#22): overhead per kernel, boots lost to the harness, the share of cells --boots auto decides, and the between-boot spread of every metric.
+# Not a test. Wrap every mode but TALLY in flock /tmp/ior-root-tests.lock. From the source tree:
+#   bench/vm.sh [BUILD_DIR]      env: RUNS=3 ACCEL=tcg CACHE=~/.cache/ioregress/kernels KERNELS="..." OUT=DIR
+# Modes (one per call, so a long benchmark runs in pieces that each hold the lock a short while):
+#   default   overhead: per kernel, the whole command's seconds beside the bare boot-and-power-off time
+#             of the same kernel under the same qemu settings and the matrix's measuring time inside
+#             the guest; overhead = total - bare boot - measuring (fetching from the cache, the
+#             initramfs, qemu's start, the results disk and the merge). Target: <= 5 s per kernel.
+#             RUNS pairs of (bare boot, full run) per kernel, alternated; medians printed.
+#   BOOTS=N   vm run --boots N of vm.ini over all KERNELS (every kernel once per round, rotated): the
+#             boots the lost-boot tally and the spread table are read from.
+#   AUTO=1    what --boots auto decides: the first two KERNELS (AUTO_KERNELS to choose) booted in
+#             rounds with vm.ini until every cell is decided or MAX_BOOTS (default 8) rounds, then
+#             the share of cells decided, the rounds taken and the undecided cells with their noise
+#             (target: >= 80% decided within 8 boots a kernel). AUTO_METRIC decides on another metric
+#             than the headline (req_kib: the request counters, which hold still under TCG).
+#   TALLY=1   reads every database the other modes left in OUT (no boot): per kernel the boots run,
+#             ok, hung, panicked (with the oops heads), lost to the harness (every outcome that is
+#             neither ok nor a kernel panic; target 0), the seconds a vm.ini boot took; then the
+#             between-boot CoV of each metric per kernel and cell (each boot's median, warm-ups out).
+# OUT keeps the databases (one per vm run) so the pieces add up; without it they go with the run.
 # ACCEL=tcg by default: with auto, a vm run first spends up to 10 s on a KVM probe boot where KVM
 # does not work (as on this project's machines); that is per vm run, not per kernel, and printed apart.
 set -euo pipefail
@@ -21,20 +33,31 @@ bin=$build/harness/ioregress
 runs=${RUNS:-3}
 accel=${ACCEL:-tcg}
 cache=${CACHE:-$HOME/.cache/ioregress/kernels}
-kernels=${KERNELS:-"linux-image-6.1.0-47-cloud-amd64 linux-image-6.1.0-57-amd64-unsigned linux-image-6.12.113+deb12-cloud-amd64-unsigned"}
+kernels=${KERNELS:-"linux-image-6.1.0-47-cloud-amd64 linux-image-6.1.0-57-cloud-amd64 linux-image-6.12.117+deb12-cloud-amd64-unsigned"}
 matrix=$here/../matrix/examples/vm.ini
 
+if [ "${TALLY:-0}" = 1 ]; then
+	[ -n "${OUT:-}" ] || { echo "error: TALLY=1 reads the databases of OUT: set OUT" >&2; exit 2; }
+	exec python3 "$here/vm_tally.py" "$OUT"
+fi
 [ -x "$bin" ] || { echo "error: no ioregress at '$bin' (build first)" >&2; exit 2; }
 work=$(mktemp -d /tmp/ior-bench-vm.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+out=${OUT:-$work}
+mkdir -p "$out"
+stamp=$(date +%Y%m%d-%H%M%S)
+# a fresh database under OUT for each vm run, so TALLY=1 finds every boot this script ran (a name of
+# its own each call: callers take it by $(...), a subshell, where a counter would never advance)
+newdb() { mktemp -u "$out/$1-$stamp-XXXXXX.db"; }
 
 now() { date +%s.%N; }
 q() { sqlite3 "$1" "$2"; }
 
-# one vm run into a fresh database; prints "wall_s boot_total_s measuring_s outcome"
+# one vm run into a fresh database; prints "wall_s qemu_total_s measuring_s outcome" (qemu's total and
+# the wall time on the host's clock; measuring on the guest's, from its run's start and end)
 one() {
-	local db=$work/run.db t0 t1 m
-	rm -f "$db"*
+	local db t0 t1 m
+	db=$(newdb one)
 	t0=$(now)
 	"$bin" --quiet --db "$db" vm run --accel "$accel" --cache-dir "$cache" "$@" >/dev/null 2>&1 || true
 	t1=$(now)
@@ -44,48 +67,66 @@ $(q "$db" "SELECT printf('%.2f', total_s) FROM vm_boots LIMIT 1") $(printf '%.2f
 $(q "$db" "SELECT outcome FROM vm_boots LIMIT 1")"
 }
 
+if [ -n "${BOOTS:-}" ]; then
+	db=$(newdb boots)
+	echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+	t0=$(now)
+	# shellcheck disable=SC2086 # one word per kernel
+	"$bin" --db "$db" vm run --accel "$accel" --cache-dir "$cache" --matrix "$matrix" --boots "$BOOTS" \
+		$kernels >"$db.out" 2>"$db.err" || echo "vm run exited $?"
+	t1=$(now)
+	echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}') s;" \
+		"boots: $(q "$db" "SELECT group_concat(n, ', ') FROM (SELECT outcome || ' ' || count(*) AS n FROM vm_boots GROUP BY outcome)")"
+	exit 0
+fi
+
 if [ "${AUTO:-0}" = 1 ]; then
 	read -r -a two <<<"${AUTO_KERNELS:-$kernels}"
-	db=$work/auto.db
+	db=$(newdb auto)
+	echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 	t0=$(now)
 	"$bin" --db "$db" vm run --accel "$accel" --cache-dir "$cache" --matrix "$matrix" --boots auto \
-		--max-boots "${MAX_BOOTS:-8}" "${two[0]}" "${two[1]}" >"$work/auto.out" 2>"$work/auto.err" || true
+		--max-boots "${MAX_BOOTS:-8}" --metric "${AUTO_METRIC:-value}" "${two[0]}" "${two[1]}" >"$db.out" 2>"$db.err" || true
 	t1=$(now)
-	cat "$work/auto.out"
-	grep '^vm: after round' "$work/auto.err" || true
+	cat "$db.out"
+	grep '^vm: after round' "$db.err" || true
 	echo "load $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}') s in all;" \
 		"boots: $(q "$db" "SELECT group_concat(n, ' ') FROM (SELECT outcome || ' ' || count(*) AS n FROM vm_boots GROUP BY outcome)")"
-	share=$(sed -n 's/^vm run --boots auto: .*: \([0-9]*\) of \([0-9]*\) cells decided.*/\1 \2/p' "$work/auto.out")
+	share=$(sed -n 's/^vm run --boots auto: .*: \([0-9]*\) of \([0-9]*\) cells decided.*/\1 \2/p' "$db.out")
 	read -r dec all <<<"${share:-0 0}"
-	awk -v d="$dec" -v a="$all" 'BEGIN {s = a ? 100 * d / a : 0; printf "decided %d of %d cells (%.0f%%): %s\n", d, a, s, s >= 80 ? "meets" : "misses"}'
+	awk -v d="$dec" -v a="$all" 'BEGIN {s = a ? 100 * d / a : 0; printf "decided %d of %d cells (%.0f%%): %s\n", d, a, s, (s >= 80 ? "meets" : "misses")}'
 	exit 0
 fi
 
 for k in $kernels; do   # fetch and unpack outside the timing
-	"$bin" --quiet --db "$work/warm.db" vm run --accel "$accel" --cache-dir "$cache" --boot-only "$k" >/dev/null 2>&1 || true
+	"$bin" --quiet --db "$(newdb warm)" vm run --accel "$accel" --cache-dir "$cache" --boot-only "$k" >/dev/null 2>&1 || true
 done
 
-printf '%-48s %8s %8s %10s %9s %8s  %s\n' kernel total_s boot_s measuring overhead target outcomes
+# host_s: what vm run spends outside qemu (cache, initramfs, disks, merge), both ends on the host's clock
+printf '%-48s %8s %8s %10s %9s %8s %8s  %s\n' kernel total_s boot_s measuring overhead target host_s outcomes
 for k in $kernels; do
-	totals="" boots="" meas="" outs=""
+	totals="" boots="" meas="" hosts="" outs=""
 	for r in $(seq "$runs"); do
 		read -r _ b _ o1 <<<"$(one --boot-only "$k")"
-		read -r w _ m o2 <<<"$(one --matrix "$matrix" "$k")"
-		echo "$k run $r: bare boot ${b}s ($o1), vm run ${w}s with ${m}s measuring ($o2)" >&2
+		read -r w qt m o2 <<<"$(one --matrix "$matrix" "$k")"
+		echo "$k run $r: bare boot ${b}s ($o1), vm run ${w}s, qemu ${qt}s, ${m}s measuring ($o2)" >&2
 		totals+="$w " boots+="$b " meas+="$m " outs+="$o2 "
+		hosts+="$(awk -v w="$w" -v q="$qt" 'BEGIN {printf "%.2f", w - q}') "
 	done
 	t=$(tr ' ' '\n' <<<"$totals" | grep . | median)
 	b=$(tr ' ' '\n' <<<"$boots" | grep . | median)
 	m=$(tr ' ' '\n' <<<"$meas" | grep . | median)
+	h=$(tr ' ' '\n' <<<"$hosts" | grep . | median)
 	o=$(awk -v t="$t" -v b="$b" -v m="$m" 'BEGIN {printf "%.2f", t - b - m}')
-	printf '%-48s %8.2f %8.2f %10.2f %9.2f %8s  %s\n' "$k" "$t" "$b" "$m" "$o" \
-		"$(awk -v o="$o" 'BEGIN {print (o <= 5 ? "meets" : "misses")}')" "$outs"
+	printf '%-48s %8.2f %8.2f %10.2f %9.2f %8s %8.2f  %s\n' "$k" "$t" "$b" "$m" "$o" \
+		"$(awk -v o="$o" 'BEGIN {print (o <= 5 ? "meets" : "misses")}')" "$h" "$outs"
 done
 if [ "$accel" = tcg ]; then
 	t0=$(now)
-	"$bin" --quiet --db "$work/probe.db" vm run --accel auto --cache-dir "$cache" --boot-only \
+	probe=$(newdb probe)
+	"$bin" --quiet --db "$probe" vm run --accel auto --cache-dir "$cache" --boot-only \
 		"${kernels%% *}" >/dev/null 2>&1 || true
 	t1=$(now)
 	echo "with --accel auto, one bare boot takes $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}') s" \
-		"(the KVM probe included: $(q "$work/probe.db" "SELECT accelerator FROM vm_boots LIMIT 1") was chosen)"
+		"(the KVM probe included: $(q "$probe" "SELECT accelerator FROM vm_boots LIMIT 1") was chosen)"
 fi

@@ -24,7 +24,8 @@ struct vm_args {
 	size_t nkernels;
 	struct ior_kbuild_opts kb;    /* --tree: the operands are revisions of kb.tree, built first */
 	unsigned max_boots;           /* --boots auto's cap */
-	bool boots_given, max_boots_given;
+	enum ior_metric auto_metric;  /* --metric: what --boots auto judges */
+	bool boots_given, max_boots_given, metric_given;
 	const char *fragments[64];
 };
 
@@ -68,6 +69,9 @@ static int parse_option(struct vm_args *a, int argc, char **argv, int *i, bool *
 	} else if ((v = ior_cmd_option_value(argc, argv, i, "--max-boots", missing))) {
 		a->max_boots_given = true;
 		return uint_opt("--max-boots", v, 2, 1000, &a->max_boots);
+	} else if ((v = ior_cmd_option_value(argc, argv, i, "--metric", missing))) {
+		a->metric_given = true;
+		return ior_metric_find(&a->auto_metric, v);
 	}
 	else if ((v = ior_cmd_option_value(argc, argv, i, "--cpus", missing)))
 		return uint_opt("--cpus", v, 1, 64, &m->cpus);
@@ -125,6 +129,9 @@ static int parse_args(struct vm_args *a, int argc, char **argv)
 		return ior_error_set(IOR_EINVALID, "'vm run' needs --matrix FILE (or --boot-only)");
 	if (a->max_boots_given && !a->vm.o.boots_auto)
 		return ior_error_set(IOR_EINVALID, "--max-boots caps --boots auto: give --boots auto, or --boots N alone");
+	if (a->metric_given && !a->vm.o.boots_auto)
+		return ior_error_set(IOR_EINVALID, "--metric names what --boots auto judges: give --boots auto (report and "
+				     "check take --metric for stored boots)");
 	if (a->vm.o.boots_auto && (a->nkernels < 2 || a->vm.o.boot_only))
 		return ior_error_set(IOR_EINVALID, "--boots auto boots until the kernels' cells are decided: it needs two "
 				     "kernels or more and --matrix (give --boots N otherwise)");
@@ -176,6 +183,7 @@ static int build_tree(struct vm_args *a, struct ior_kbuild **builds, char (**spe
 /* --boots auto: after each round, the verdicts between the kernels over this vm run's boots. */
 struct auto_state {
 	const char *host;
+	enum ior_metric metric;
 	bool quiet;
 	struct ior_boots_progress last;
 };
@@ -185,20 +193,27 @@ static int decided(void *ctx, struct ior_db *db, const char *vm_run, const char 
 {
 	struct auto_state *st = ctx;
 	ior_boots_progress_free(&st->last);
-	int rc = ior_boots_progress(&st->last, db, st->host, vm_run, releases, n);
+	int rc = ior_boots_progress(&st->last, db, st->host, vm_run, releases, n, st->metric);
 	if (rc)
 		return rc;
 	*done = st->last.cells && st->last.decided == st->last.cells;
+	if (!st->last.cells && !st->last.undecided) {   /* both kernels measured, no cell records the metric */
+		fprintf(stderr, "vm: no cell of the matrix records %s: more boots cannot decide on it; stopping\n",
+			ior_metric_info(st->metric)->name);
+		*done = true;
+		return IOR_OK;
+	}
 	if (!st->quiet)
-		fprintf(stderr, "vm: after round %u: %zu of %zu cells decided between the kernels%s\n", round,
-			st->last.decided, st->last.cells, *done ? ": no more boots needed" : "");
+		fprintf(stderr, "vm: after round %u: %zu of %zu cells decided between the kernels by %s%s\n", round,
+			st->last.decided, st->last.cells, ior_metric_info(st->metric)->name,
+			*done ? ": no more boots needed" : "");
 	return IOR_OK;
 }
 
 static void auto_summary(const struct auto_state *st, const struct ior_vm_run_summary *s, unsigned cap)
 {
-	printf("vm run --boots auto: %u round%s (at most %u): %zu of %zu cells decided between the kernels%s\n", s->rounds,
-	       s->rounds == 1 ? "" : "s", cap, st->last.decided, st->last.cells,
+	printf("vm run --boots auto: %u round%s (at most %u): %zu of %zu cells decided between the kernels by %s%s\n",
+	       s->rounds, s->rounds == 1 ? "" : "s", cap, st->last.decided, st->last.cells, ior_metric_info(st->metric)->name,
 	       st->last.cells && st->last.decided == st->last.cells ? "" : s->rounds >= cap ? "; the cap was reached" : "");
 	const char *line = st->last.undecided;
 	while (line && *line) {
@@ -212,7 +227,7 @@ static void auto_summary(const struct auto_state *st, const struct ior_vm_run_su
 static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	const char *kernels[argc > 0 ? argc : 1];
-	struct vm_args a = { .kernels = kernels, .max_boots = 8 };
+	struct vm_args a = { .kernels = kernels, .max_boots = 8, .auto_metric = IOR_METRIC_VALUE };
 	ior_vm_run_defaults(&a.vm);
 	ior_error_clear();
 	if (parse_args(&a, argc, argv)) {
@@ -236,7 +251,7 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	struct ior_vm_run_summary s = { .accel = "-" };
 	struct ior_kbuild *builds = NULL;
 	char(*specs)[IOR_VM_SPEC_MAX] = NULL;
-	struct auto_state st = { .host = a.vm.o.guest.host_name, .quiet = ctx->quiet };
+	struct auto_state st = { .host = a.vm.o.guest.host_name, .metric = a.auto_metric, .quiet = ctx->quiet };
 	a.vm.o.decided = decided;
 	a.vm.o.decided_ctx = &st;
 	int rc = a.kb.tree ? build_tree(&a, &builds, &specs) : IOR_OK;
@@ -273,6 +288,9 @@ static const struct ior_cmd_opt vm_options[] = {
 		  "the first kernel and each other one, or --max-boots" },
 	{ .name = "--max-boots", .value = IOR_CMD_NUMBER, .arg = "N",
 	  .help = "--boots auto: the most rounds (boots of each kernel) (default 8)" },
+	{ .name = "--metric", .value = IOR_CMD_TEXT, .arg = "NAME",
+	  .help = "--boots auto: the metric a cell is decided on (default value, the headline; under TCG the request "
+		  "counters' req_kib, merge_pct or req_per_gib hold still between boots where timings do not)" },
 	{ .name = "--timeout", .value = IOR_CMD_NUMBER, .arg = "S",
 	  .help = "total limit of one boot in seconds; past it the boot is a hang (default 1800)" },
 	{ .name = "--boot-timeout", .value = IOR_CMD_NUMBER, .arg = "S",

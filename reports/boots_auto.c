@@ -30,13 +30,13 @@ static int add_line(char **text, size_t *len, const char *fmt, ...)
 
 /* One kernel against the baseline: its verdicts counted, the undecided ones described. */
 static int one_pair(struct ior_boots_progress *p, size_t *len, struct ior_db *db, const char *host, const char *vm_run,
-		    const char *base, const char *cand)
+		    const char *base, const char *cand, enum ior_metric m)
 {
 	struct ior_report_opts o;
 	ior_report_opts_default(&o);
 	o.parts = IOR_REPORT_VERDICTS;
 	o.host = host, o.vm_run = vm_run, o.baseline = base, o.candidate = cand;
-	o.metrics = IOR_METRIC_BIT(IOR_METRIC_VALUE);
+	o.metrics = IOR_METRIC_BIT(m);
 	struct ior_report *r = NULL;
 	int rc = ior_report_build(&r, db, &o);
 	if (rc == IOR_ENOTFOUND) {   /* a kernel with no sample yet (its boots failed so far) */
@@ -53,8 +53,9 @@ static int one_pair(struct ior_boots_progress *p, size_t *len, struct ior_db *db
 		char noise[256] = "judged on the samples, not on boots";
 		if (v->by_boot)
 			ior_boot_noise_text(noise, sizeof(noise), &v->boots);
-		rc = add_line(&p->undecided, len, "%s vs %s: %s %s %s: %s\n", cand, base, v->device,
-			      v->scheduler ? v->scheduler : "-", v->engine, noise);
+		rc = add_line(&p->undecided, len, "%s vs %s: %s %s %s%s%s: %s\n", cand, base, v->device,
+			      v->scheduler ? v->scheduler : "-", v->engine, m == IOR_METRIC_VALUE ? "" : " ",
+			      m == IOR_METRIC_VALUE ? "" : ior_metric_info(m)->name, noise);
 	}
 	if (!rc && r->verdict_only_baseline) {
 		p->cells += r->verdict_only_baseline;
@@ -66,14 +67,14 @@ static int one_pair(struct ior_boots_progress *p, size_t *len, struct ior_db *db
 }
 
 int ior_boots_progress(struct ior_boots_progress *p, struct ior_db *db, const char *host, const char *vm_run,
-		       const char *const *releases, size_t n)
+		       const char *const *releases, size_t n, enum ior_metric m)
 {
 	memset(p, 0, sizeof(*p));
 	size_t len = 0;
 	int rc = IOR_OK;
 	for (size_t k = 1; !rc && k < n; k++)
 		if (strcmp(releases[k], releases[0]))
-			rc = one_pair(p, &len, db, host, vm_run, releases[0], releases[k]);
+			rc = one_pair(p, &len, db, host, vm_run, releases[0], releases[k], m);
 	if (rc)
 		ior_boots_progress_free(p);
 	return rc;

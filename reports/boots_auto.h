@@ -5,9 +5,12 @@
 
 #include <stddef.h>
 
+#include "db/metric.h"
+
 struct ior_db;
 
-/* Every kernel after the first against the first, cell by cell, on the headline metric, over the
+/* Every kernel after the first against the first, cell by cell, on one metric (the headline by
+ * default; a request counter's metric under TCG, where timings spread 10-50% between boots), over the
  * boots of one vm run only (judged as reports/boot_verdict.h says). */
 struct ior_boots_progress {
 	size_t cells;        /* cells compared (all kernel pairs) */
@@ -16,9 +19,10 @@ struct ior_boots_progress {
 };
 
 /* releases[0..n) are the kernels' releases (uname -r), the first the baseline; host is the guests'
- * host name. A kernel with no samples yet counts its cells as undecided. */
+ * host name; m the metric judged. A kernel with no samples yet counts its cells as undecided; a cell
+ * that does not record m is not counted. */
 int ior_boots_progress(struct ior_boots_progress *p, struct ior_db *db, const char *host, const char *vm_run,
-		       const char *const *releases, size_t n);
+		       const char *const *releases, size_t n, enum ior_metric m);
 void ior_boots_progress_free(struct ior_boots_progress *p);
 
 #endif

@@ -71,19 +71,19 @@ static bool all_positive(const double *x, size_t n)
 	return true;
 }
 
-static void decide(struct ior_classification *c, double alpha)
+void ior_classify_decide(struct ior_classification *c, double alpha, const char *test)
 {
 	bool worse = c->p_worse_than_good < alpha, better = c->p_better_than_bad < alpha;
 	char ev[320];
 	snprintf(ev, sizeof(ev), "median %.4g against good %.4g and bad %.4g, %.0f%% of the way from bad to good; "
-		 "one-sided Welch p = %.3g that it is worse than good, p = %.3g that it is better than bad, each held to %g",
-		 c->median_cand, c->median_good, c->median_bad, c->position * 100, c->p_worse_than_good,
+		 "one-sided %s p = %.3g that it is worse than good, p = %.3g that it is better than bad, each held to %g",
+		 c->median_cand, c->median_good, c->median_bad, c->position * 100, test, c->p_worse_than_good,
 		 c->p_better_than_bad, alpha);
 	if (!(c->p_ends < alpha)) {
 		c->verdict = IOR_CLASS_NO_GAP;
 		snprintf(c->reason, sizeof(c->reason), "the bad end (median %.4g) is not significantly worse than the good "
-			 "end (median %.4g, one-sided Welch p = %.3g): nothing to classify against", c->median_bad,
-			 c->median_good, c->p_ends);
+			 "end (median %.4g, one-sided %s p = %.3g): nothing to classify against", c->median_bad,
+			 c->median_good, test, c->p_ends);
 	} else if (better && !worse) {
 		c->verdict = IOR_CLASS_GOOD;
 		snprintf(c->reason, sizeof(c->reason), "like the good end: %s", ev);
@@ -123,6 +123,6 @@ int ior_classify(struct ior_classification *out, const double *good, size_t ngoo
 	out->p_better_than_bad = p_worse(&out->vs_bad, !opts->higher_is_better);
 	/* vs_good.diff = cand - good and ends.diff = bad - good, both in log units */
 	out->position = out->ends.diff != 0 ? 1 - out->vs_good.diff / out->ends.diff : NAN;
-	decide(out, opts->alpha);
+	ior_classify_decide(out, opts->alpha, "Welch");
 	return IOR_OK;
 }

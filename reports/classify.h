@@ -38,6 +38,10 @@ struct ior_classification {
 	char reason[480];
 };
 
+/* Sets c's verdict and reason from its p-values (p_ends, p_worse_than_good, p_better_than_bad) and
+ * medians: the rule above, test naming the tests in the reason ("Welch", "paired"). */
+void ior_classify_decide(struct ior_classification *c, double alpha, const char *test);
+
 /* Classifies cand against good and bad; each needs at least two positive values. */
 int ior_classify(struct ior_classification *out, const double *good, size_t ngood, const double *bad, size_t nbad,
 		 const double *cand, size_t ncand, const struct ior_classify_opts *opts);

@@ -3,6 +3,9 @@
 #include "reports/classify_model.h"
 
 #include "common/error.h"
+#include "reports/boot_classify.h"
+#include "reports/model_internal.h"
+#include "reports/stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +23,65 @@ static bool in_view(const struct ior_report_opts *o, const struct ior_rt_series 
 	return !(o->host && ior_rt_strcmp(o->host, s->host)) && !(o->device && ior_rt_strcmp(o->device, s->device)) &&
 	       !(o->scheduler && ior_rt_strcmp(o->scheduler, s->scheduler)) &&
 	       !(o->engine && ior_rt_strcmp(o->engine, s->engine));
+}
+
+/* Series s on kernel as boots: one observation per stored cell a vm boot stored (its median, warm-ups
+ * out). *any is set when one of them came from a boot; *n may be 0. */
+static int boot_obs(const struct ior_report *r, const struct ior_rt_series *s, const char *kernel,
+		    struct ior_boot_obs **out, size_t *n, bool *any)
+{
+	*n = 0;
+	*out = malloc((r->ncells ? r->ncells : 1) * sizeof(**out));
+	double *v = malloc((r->nsamples ? r->nsamples : 1) * sizeof(*v));
+	if (!*out || !v) {
+		free(v);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	for (size_t m = 0; m < s->n; m++) {
+		const struct ior_rt_group *g = &r->rt->groups[s->m[m].group];
+		if (strcmp(g->kernel, kernel))
+			continue;
+		for (size_t i = 0; i < r->ncells; i++) {
+			const struct ior_report_cell *x = &r->cells[i];
+			if (!ior_report_stored_cell_of(x, g, &g->cells[s->m[m].index]))
+				continue;
+			const struct ior_report_boot *b = ior_report_boot_of_run(r, x->run_id);
+			*any |= b != NULL;
+			size_t k = 0;
+			for (size_t j = x->first; j < x->first + x->n; j++)
+				if (!r->warmup[j])
+					v[k++] = r->values[j];
+			if (k)
+				(*out)[(*n)++] = (struct ior_boot_obs){ .vm_run = b ? b->vm_run : NULL,
+									.round = b ? b->boot_index : 0,
+									.median = ior_median(v, k), .n = k };
+		}
+	}
+	free(v);
+	return IOR_OK;
+}
+
+/* VM data (a boot of any of the three stored the cell): classified on boot medians, never on one
+ * boot's repetitions taken as independent samples. *done false: not VM data. */
+static int classify_boots(struct ior_classification *k, const struct ior_report *r, const struct ior_rt_series *s,
+			  const char *good, const char *bad, const char *cand, const struct ior_classify_opts *o,
+			  bool *done)
+{
+	struct ior_boot_obs *og = NULL, *ob = NULL, *oc = NULL;
+	size_t ng = 0, nb = 0, nc = 0;
+	bool any = false;
+	*done = false;
+	int rc = boot_obs(r, s, good, &og, &ng, &any);
+	if (!rc)
+		rc = boot_obs(r, s, bad, &ob, &nb, &any);
+	if (!rc)
+		rc = boot_obs(r, s, cand, &oc, &nc, &any);
+	if (!rc && any && ng && nb && nc) {
+		rc = ior_boot_classify(k, og, ng, ob, nb, oc, nc, o);
+		*done = !rc;
+	}
+	free(og), free(ob), free(oc);
+	return rc;
 }
 
 /* A regression on any cell makes the commit bad: the one hunted may sit on a single cell. Cells
@@ -56,7 +118,9 @@ int ior_report_classify(struct ior_ends *out, const struct ior_report *r, const 
 		struct ior_classify_opts o = { .alpha = alpha, .higher_is_better = s->higher_is_better };
 		struct ior_ends_cell *e = &out->cells[out->n];
 		e->series = i;
-		if (ior_classify(&e->k, g->values, g->n, b->values, b->n, c->values, c->n, &o)) {
+		bool by_boot = false;
+		if (classify_boots(&e->k, r, s, good, bad, cand, &o, &by_boot) ||
+		    (!by_boot && ior_classify(&e->k, g->values, g->n, b->values, b->n, c->values, c->n, &o))) {
 			ior_ends_free(out);
 			return ior_error_wrap(IOR_ERROR, "cannot classify '%s' %s %s", s->device,
 					      s->scheduler ? s->scheduler : "-", s->engine);

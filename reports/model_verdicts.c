@@ -90,8 +90,7 @@ const char *ior_report_cell_axis_value(enum ior_axis axis, const struct ior_repo
 	return NULL;
 }
 
-/* Whether stored cell x is one of rt cell c's (group g's key, c's device and scheduler). */
-static bool stored_cell_of(const struct ior_report_cell *x, const struct ior_rt_group *g, const struct ior_rt_cell *c)
+bool ior_report_stored_cell_of(const struct ior_report_cell *x, const struct ior_rt_group *g, const struct ior_rt_cell *c)
 {
 	return x->n && !ior_rt_strcmp(x->host, g->host) && !ior_rt_strcmp(x->kernel, g->kernel) &&
 	       !ior_rt_strcmp(x->engine, g->engine) && !ior_rt_strcmp(x->params, g->params) &&
@@ -116,7 +115,7 @@ static int metric_values(struct judge *j, size_t gi, size_t ci, enum ior_metric 
 	if (!j->readers[m] && ior_metric_reader_open(&j->readers[m], j->db, m))
 		return IOR_ERROR;
 	for (size_t i = 0; i < j->r->ncells; i++)
-		if (stored_cell_of(&j->r->cells[i], g, c) && ior_metric_reader_read(j->readers[m], j->r->cells[i].cell_id, v, n))
+		if (ior_report_stored_cell_of(&j->r->cells[i], g, c) && ior_metric_reader_read(j->readers[m], j->r->cells[i].cell_id, v, n))
 			return IOR_ERROR;
 	return IOR_OK;
 }
@@ -127,7 +126,7 @@ static int64_t only_stored_cell(const struct judge *j, size_t gi, size_t ci)
 	const struct ior_rt_group *g = &j->r->rt->groups[gi];
 	int64_t id = 0;
 	for (size_t i = 0; i < j->r->ncells; i++) {
-		if (!stored_cell_of(&j->r->cells[i], g, &g->cells[ci]))
+		if (!ior_report_stored_cell_of(&j->r->cells[i], g, &g->cells[ci]))
 			continue;
 		if (id)
 			return 0;
@@ -148,7 +147,7 @@ static int run_medians(const struct judge *j, size_t gi, size_t ci, double **med
 		return ior_error_set(IOR_ERROR, "out of memory");
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct ior_report_cell *x = &r->cells[i];
-		if (!stored_cell_of(x, g, &g->cells[ci]))
+		if (!ior_report_stored_cell_of(x, g, &g->cells[ci]))
 			continue;
 		double *v = malloc((x->n ? x->n : 1) * sizeof(*v));   /* this cell's samples only: a report may hold millions */
 		if (!v)
@@ -252,8 +251,7 @@ out:
 	return rc;
 }
 
-/* The vm run boot whose guest stored run_id, or NULL (a host run, an import). */
-static const struct ior_report_boot *boot_of_run(const struct ior_report *r, int64_t run_id)
+const struct ior_report_boot *ior_report_boot_of_run(const struct ior_report *r, int64_t run_id)
 {
 	for (size_t i = 0; run_id && i < r->nboots; i++)
 		if (r->boots[i].run_id == run_id)
@@ -266,7 +264,7 @@ static bool from_boots(const struct judge *j, size_t gi, size_t ci)
 {
 	const struct ior_rt_group *g = &j->r->rt->groups[gi];
 	for (size_t i = 0; i < j->r->ncells; i++)
-		if (stored_cell_of(&j->r->cells[i], g, &g->cells[ci]) && boot_of_run(j->r, j->r->cells[i].run_id))
+		if (ior_report_stored_cell_of(&j->r->cells[i], g, &g->cells[ci]) && ior_report_boot_of_run(j->r, j->r->cells[i].run_id))
 			return true;
 	return false;
 }
@@ -300,13 +298,13 @@ static int boot_observations(struct judge *j, size_t gi, size_t ci, enum ior_met
 		return ior_error_set(IOR_ERROR, "out of memory");
 	for (size_t i = 0; i < j->r->ncells; i++) {
 		const struct ior_report_cell *x = &j->r->cells[i];
-		if (!stored_cell_of(x, g, &g->cells[ci]) || (m != IOR_METRIC_VALUE && !j->db))
+		if (!ior_report_stored_cell_of(x, g, &g->cells[ci]) || (m != IOR_METRIC_VALUE && !j->db))
 			continue;
 		double *v = NULL;
 		size_t k = 0;
 		int rc = stored_values(j, x, m, &v, &k);
 		if (!rc && k) {
-			const struct ior_report_boot *b = boot_of_run(j->r, x->run_id);
+			const struct ior_report_boot *b = ior_report_boot_of_run(j->r, x->run_id);
 			(*out)[(*n)++] = (struct ior_boot_obs){ .vm_run = b ? b->vm_run : NULL, .round = b ? b->boot_index : 0,
 								.median = ior_median(v, k), .n = k };
 		}

@@ -7,6 +7,7 @@
 #include "engines/engine.h"
 #include "reports/boot_verdict.h"
 #include "reports/boots_auto.h"
+#include "reports/classify.h"
 #include "reports/model.h"
 
 #include <math.h>
@@ -18,6 +19,7 @@
 #define HOST "box-vm"
 #define RA "6.1.0-47-cloud-amd64"
 #define RB "6.12.113+deb12-cloud-amd64"
+#define RC "6.6.0-1-cloud-amd64"
 
 static char out[65536];
 
@@ -50,9 +52,11 @@ static void add_boot(struct fixture *f, const char *release, const char *vm_run,
 	CU_ASSERT_EQUAL_FATAL(ior_db_run_begin(f->db, f->host, kid, "vm.ini", "[matrix]\n", IOR_RUN_RUNNING, &run), 0);
 	CU_ASSERT_EQUAL_FATAL(ior_db_cell_get(f->db, run, f->dev, "none", "direct", "hdparm", "direct=yes", &cell), 0);
 	for (int r = 1; r <= reps; r++) {
+		/* the block layer's counters do not move with the host's speed: 8 reads of 128 KiB each time */
 		struct ior_sample s = { .value = level * (r <= warmup ? 10 : 1 + 0.005 * sin(r * 1.7)), .unit = "MiB/s",
 					.higher_is_better = true, .bytes = 1 << 20, .ios = 1, .wall_s = 1,
-					.warmup = r <= warmup, .round = r };
+					.warmup = r <= warmup, .round = r, .has_blkstat = true,
+					.blk = { .rd_ios = 8, .rd_sectors = 2048 } };
 		CU_ASSERT_EQUAL(ior_db_sample_add(f->db, cell, r, &s), 0);
 	}
 	CU_ASSERT_EQUAL(ior_db_run_finish(f->db, run, IOR_RUN_COMPLETE), 0);
@@ -210,6 +214,33 @@ static void test_one_boot_a_side(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "1 boot a side: the noise between boots cannot be measured"));
 }
 
+/* A counter metric can be 0 on every boot (merge_pct where nothing merges): no ratio exists, yet
+ * zero on both sides is no change, and 0 against about 4% on 8 boots each is a difference (ranks).
+ * Before, the paired test refused the rounds and check --metric merge_pct failed on every cell. */
+static void test_zero_boot_medians(void)
+{
+	struct ior_boot_obs a[8], b[8], z[8];
+	for (int i = 0; i < 8; i++) {
+		a[i] = (struct ior_boot_obs){ .vm_run = "x", .round = i + 1, .median = 0, .n = 3 };
+		z[i] = a[i];
+		b[i] = (struct ior_boot_obs){ .vm_run = "x", .round = i + 1, .median = 4 + 0.1 * i, .n = 3 };
+	}
+	struct ior_compare_opts o;
+	ior_compare_opts_default(&o);
+	o.higher_is_better = true;
+	struct ior_comparison c;
+	struct ior_boot_evidence ev;
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boot_compare(&c, &ev, a, 8, z, 8, &o)), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_NO_CHANGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "0 on every boot of both (8 boots against 8"));
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boot_compare(&c, &ev, a, 8, b, 8, &o)), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_IMPROVEMENT);
+	CU_ASSERT(c.mw.p < 0.001);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boot_compare(&c, &ev, a, 2, b, 2, &o)), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_INCONCLUSIVE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "the smallest p 2 against 2 boots can give is 0.333"));
+}
+
 /* Runs of the host (no vm_boots row) are judged on their samples as before. */
 static void test_host_runs_keep_the_sample_verdict(void)
 {
@@ -238,15 +269,118 @@ static void test_boots_auto_progress(void)
 	add_boot(&f, RA, "box/6/t5", 1, 100, 9, 1);
 	const char *rel[] = { RA, RB };
 	struct ior_boots_progress p;
-	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/5/t4", rel, 2)), 0);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/5/t4", rel, 2, IOR_METRIC_VALUE)), 0);
 	CU_ASSERT_EQUAL(p.cells, 1);
 	CU_ASSERT_EQUAL(p.decided, 1);
 	CU_ASSERT_PTR_NULL(p.undecided);
 	ior_boots_progress_free(&p);
-	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/6/t5", rel, 2)), 0);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/6/t5", rel, 2, IOR_METRIC_VALUE)), 0);
 	CU_ASSERT_EQUAL(p.decided, 0);
 	CU_ASSERT_PTR_NOT_NULL(p.undecided);
 	ior_boots_progress_free(&p);
+	ior_db_free(f.db);
+}
+
+/* --boots auto --metric req_kib: two rounds whose timings differ by 10% and 1% (undecided by value)
+ * while the request counters are the same on every boot: decided (no change) by req_kib. */
+static void test_boots_auto_on_counters(void)
+{
+	struct fixture f;
+	open_fixture(&f, "auto-counters.db");
+	add_boot(&f, RA, "box/10/t9", 1, 100, 5, 0);
+	add_boot(&f, RB, "box/10/t9", 1, 90, 5, 0);
+	add_boot(&f, RB, "box/10/t9", 2, 99, 5, 0);
+	add_boot(&f, RA, "box/10/t9", 2, 100, 5, 0);
+	const char *rel[] = { RA, RB };
+	struct ior_boots_progress p;
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/10/t9", rel, 2, IOR_METRIC_VALUE)), 0);
+	CU_ASSERT_EQUAL(p.cells, 1);
+	CU_ASSERT_EQUAL(p.decided, 0);
+	ior_boots_progress_free(&p);
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/10/t9", rel, 2, IOR_METRIC_REQ_KIB)), 0);
+	CU_ASSERT_EQUAL(p.cells, 1);
+	CU_ASSERT_EQUAL(p.decided, 1);
+	CU_ASSERT_PTR_NULL(p.undecided);
+	ior_boots_progress_free(&p);
+	/* a metric the cells never recorded (no latency from hdparm) counts no cell */
+	CU_ASSERT_EQUAL(ior_test_ok(ior_boots_progress(&p, f.db, HOST, "box/10/t9", rel, 2, IOR_METRIC_LAT_P99)), 0);
+	CU_ASSERT_EQUAL(p.cells, 0);
+	ior_boots_progress_free(&p);
+	ior_db_free(f.db);
+}
+
+/* `check --baseline RA --candidate RC --bad RB` on f's database: its exit status, its output in out. */
+static int check_ends(struct fixture *f)
+{
+	char *check[] = { "--db", f->path, "check", "--baseline", RA, "--candidate", RC, "--bad", RB, NULL };
+	memset(out, 0, sizeof(out));
+	int status = ior_test_ioregress(check, out, sizeof(out), NULL, 0);
+	printf("\n%s", out);
+	return status;
+}
+
+/* check --bad on VM data: good RA, bad RB and candidate RC, 2 boots of 10 repetitions each, booted in
+ * the same 2 rounds. RB is 50% below RA in both rounds; RC is 10% below RB in round 1 and 15% above
+ * it in round 2. Its 20 repetitions taken as samples are like RB's and far below RA's (a bad
+ * commit, exit 1); as two boots a kernel, "worse than good" rests on two rounds that disagree (one
+ * degree of freedom: one-sided p 0.06), so check cannot tell (125) and says why. */
+static void test_check_ends_on_boot_medians(void)
+{
+	struct fixture f;
+	open_fixture(&f, "check-ends.db");
+	static const double level[3][2] = { { 100, 100 }, { 50, 50.5 }, { 45, 58 } };
+	static const char *const rel[3] = { RA, RB, RC };
+	for (int round = 1; round <= 2; round++)
+		for (int j = 0; j < 3; j++) {
+			int k = (j + round) % 3;   /* the order rotated each round */
+			add_boot(&f, rel[k], "box/7/t6", round, level[k][round - 1], 10, 0);
+		}
+	CU_ASSERT_EQUAL(check_ends(&f), 125);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "paired by boot round, 2 boots a kernel"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "the noise is too large for these sample sizes to tell the ends apart here"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "0 like the bad end, 1 cannot tell"));
+	/* the same 20 values a kernel as independent samples: ior_classify calls the candidate bad */
+	double v[3][20];
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < 20; i++)
+			v[k][i] = level[k][i / 10] * (1 + 0.005 * sin((i % 10 + 1) * 1.7));
+	struct ior_classification c;
+	CU_ASSERT_EQUAL(ior_classify(&c, v[0], 20, v[1], 20, v[2], 20, NULL), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_CLASS_BAD);
+	ior_db_free(f.db);
+}
+
+/* Three kernels in 6 rounds under +-30% drift between rounds: the candidate sits at the bad end
+ * (15% below good) within every round. Paired by round, check calls it bad. */
+static void test_check_ends_paired_under_drift(void)
+{
+	struct fixture f;
+	open_fixture(&f, "check-drift.db");
+	static const char *const rel[3] = { RA, RB, RC };
+	static const double at[3] = { 100, 85, 85.5 };
+	for (int i = 0; i < 6; i++)
+		for (int j = 0; j < 3; j++) {
+			int k = (i + j) % 3;
+			add_boot(&f, rel[k], "box/8/t7", i + 1, at[k] * drift[i] * (1 + jitter[(i + k) % 6]), 9, 1);
+		}
+	CU_ASSERT_EQUAL(check_ends(&f), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "like the bad end: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "paired by boot round, 6 boots a kernel"));
+	ior_db_free(f.db);
+}
+
+/* One boot a kernel, 10 repetitions each, the candidate at the bad end: per sample that is bad, but
+ * one boot cannot measure the noise between boots, so check cannot tell and says what is missing. */
+static void test_check_ends_one_boot_a_kernel(void)
+{
+	struct fixture f;
+	open_fixture(&f, "check-one.db");
+	add_boot(&f, RA, "box/9/t8", 1, 100, 10, 0);
+	add_boot(&f, RB, "box/9/t8", 1, 80, 10, 0);
+	add_boot(&f, RC, "box/9/t8", 1, 80, 10, 0);
+	CU_ASSERT_EQUAL(check_ends(&f), 125);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "1, 1 and 1 boots of good, bad and candidate: the noise between boots "
+					   "cannot be measured"));
 	ior_db_free(f.db);
 }
 
@@ -257,8 +391,13 @@ int main(void)
 		IOR_TEST(test_paired_by_boot_round_under_drift),
 		IOR_TEST(test_separate_vm_runs_are_unpaired),
 		IOR_TEST(test_one_boot_a_side),
+		IOR_TEST(test_zero_boot_medians),
 		IOR_TEST(test_host_runs_keep_the_sample_verdict),
 		IOR_TEST(test_boots_auto_progress),
+		IOR_TEST(test_boots_auto_on_counters),
+		IOR_TEST(test_check_ends_on_boot_medians),
+		IOR_TEST(test_check_ends_paired_under_drift),
+		IOR_TEST(test_check_ends_one_boot_a_kernel),
 		IOR_TEST_END,
 	};
 	return ior_test_run("boot_verdict", tests);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for `ioregress vm run` with real Debian kernels under qemu: two kernels merged, a truncated image, a hang, and clean-up after success, failure and SIGINT. */
+/* Tests for `ioregress vm run` with real Debian kernels under qemu: two kernels merged, a truncated image, a hang, null_blk in a guest, and clean-up after success, failure and SIGINT. */
 #include "device/fill.h"
 #include "tests/suite.h"
 
@@ -208,6 +208,10 @@ static void test_truncated_image_and_hang(void)
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'hang' AND reason LIKE '%no heartbeat from "
 			      "the guest for 15 s (last: cell 1/1 rep 1/1%' AND console_log LIKE '%ioregress-init: up%' AND "
 			      "total_s < 100"), 1);
+	/* before the kill the guest was asked for its blocked tasks (sysrq w over the serial line); a
+	 * sleep is not blocked, and the reason says so */
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'hang' AND console_log LIKE '%Show Blocked "
+			      "State%' AND reason LIKE '%; sysrq w showed no blocked task%'"), 1);
 	assert_clean(before);
 }
 
@@ -219,6 +223,41 @@ static void test_boot_only(void)
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'ok' AND run_id IS NULL AND boot_s > 0 "
 			      "AND total_s >= boot_s AND matrix_file IS NULL"), 1);
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM runs"), 0);
+}
+
+/* A matrix on /dev/nullb0 runs unchanged in a guest: the guest loads null_blk (shipped xz-compressed
+ * by the 6.12 cloud package) because the matrix names a nullb device, and measures it; the request
+ * counters come from nullb0's own stat. */
+static void test_null_blk_in_guest(void)
+{
+	int before = ior_test_count_glob("/tmp/ioregress-vm.*");
+	const char *db = db_in_tmp("nullb.db");
+	const char *ini = ior_test_write_file("nullb.ini", "[matrix]\nrepetitions = 2\nschedulers = none\n"
+					     "[device nullb0]\npath = /dev/nullb0\n"
+					     "[engine direct]\ntype = hdparm\ndirect = yes\nduration = 0.5s\nsettle = 0s\n");
+	char m[4096];
+	snprintf(m, sizeof(m), "%s", ini);
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", K612, NULL }), 0);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'ok' AND run_id IS NOT NULL"), 1);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM sample_view WHERE device = 'nullb0' AND device_path = '/dev/nullb0' "
+			      "AND cell_status = 'ok' AND kernel = '" R612 "' AND value > 0 AND rd_sectors > 0"), 2);
+	assert_clean(before);
+}
+
+/* --boots auto --metric on a metric no cell records (hdparm has no latency): after the second round
+ * it says so and stops, rather than booting to the cap for verdicts that cannot come. */
+static void test_auto_metric_never_recorded(void)
+{
+	const char *db = db_in_tmp("auto-metric.db");
+	const char *ini = ior_test_write_file("auto-metric.ini", "[matrix]\nrepetitions = 2\nschedulers = none\n"
+					     "[device vda]\npath = /dev/vda\n"
+					     "[engine direct]\ntype = hdparm\ndirect = yes\nduration = 0.2s\nsettle = 0s\n");
+	char m[4096];
+	snprintf(m, sizeof(m), "%s", ini);
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", "--boots", "auto", "--max-boots", "4",
+					       "--metric", "lat_p99_us", K61, K612, NULL }), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no cell of the matrix records lat_p99_us"));
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'ok'"), 4);
 }
 
 /* A kernel that panics mid-run (sysrq's crash, from the matrix's own command, in the second
@@ -319,6 +358,8 @@ int main(void)
 		IOR_TEST(test_two_debian_kernels_merged),
 		IOR_TEST(test_truncated_image_and_hang),
 		IOR_TEST(test_boot_only),
+		IOR_TEST(test_null_blk_in_guest),
+		IOR_TEST(test_auto_metric_never_recorded),
 		IOR_TEST(test_panic),
 		IOR_TEST(test_sigint_cleans_up),
 		IOR_TEST_END,

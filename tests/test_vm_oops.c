@@ -68,12 +68,41 @@ static void test_no_oops(void)
 	CU_ASSERT_STRING_EQUAL(out, "");
 }
 
+/* A hang's sysrq w (shown blocked tasks, as 6.1 prints it): each blocked task with its first frames,
+ * the unwinder's guesses ("? ...") left out; no sysrq output, no head. */
+static void test_blocked_head(void)
+{
+	static const char console[] =
+		"ioregress-beat expect=32.0 cell 7/16 rep 3/3  vda kyber randread  elapsed 00:52  ETA 00:14\n"
+		"[  200.100001] sysrq: Show Blocked State\n"
+		"[  200.100002] task:ioregress       state:D stack:0     pid:97    ppid:1      flags:0x00004002\n"
+		"[  200.100003] Call Trace:\n"
+		"[  200.100004]  <TASK>\n"
+		"[  200.100005]  __schedule+0x2f1/0x880\n"
+		"[  200.100006]  ? __pfx_autoremove_wake_function+0x10/0x10\n"
+		"[  200.100007]  schedule+0x5a/0xd0\n"
+		"[  200.100008]  io_schedule+0x42/0x70\n"
+		"[  200.100009]  blk_mq_get_tag+0x11e/0x2c0\n"
+		"[  200.100010]  __blk_mq_alloc_requests+0x1b3/0x2f0\n"
+		"[  200.100011]  blk_mq_submit_bio+0x2b1/0x5a0\n"
+		"[  200.100012]  </TASK>\n";
+	char out[400];
+	CU_ASSERT(ior_vm_blocked_head(console, out, sizeof(out)));
+	CU_ASSERT_STRING_EQUAL(out, "blocked: ioregress       state:D: __schedule < schedule < io_schedule < "
+				    "blk_mq_get_tag < __blk_mq_alloc_requests");
+	CU_ASSERT(ior_vm_blocked_head("[ 1.0] sysrq: Show Blocked State\n", out, sizeof(out)));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "sysrq w showed no blocked task"));
+	CU_ASSERT(!ior_vm_blocked_head("ioregress-beat expect=0\n", out, sizeof(out)));
+	CU_ASSERT(!ior_vm_blocked_head(NULL, out, sizeof(out)));
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_double_fault_head),
 		IOR_TEST(test_sysrq_head_has_no_user_rip),
 		IOR_TEST(test_no_oops),
+		IOR_TEST(test_blocked_head),
 		IOR_TEST_END,
 	};
 	return ior_test_run("vm_oops", tests);

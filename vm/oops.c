@@ -101,3 +101,34 @@ void ior_vm_oops_head(const char *console, char *out, size_t len)
 		}
 	}
 }
+
+bool ior_vm_blocked_head(const char *console, char *out, size_t len)
+{
+	out[0] = '\0';
+	const char *start = console ? strstr(console, "Show Blocked State") : NULL;
+	if (!start)
+		return false;
+	char line[256], fn[128];
+	int tasks = 0, frames = 0, n = 0;
+	bool trace = false;
+	for (const char *p = next_line(start); p && *p && n < 80 && tasks <= 2; p = next_line(p), n++) {
+		line_at(p, line, sizeof(line));
+		if (!strncmp(line, "task:", 5)) {   /* "task:ioregress state:D stack:0 pid:97 ..." */
+			char *cut = strstr(line, " stack:");
+			if (cut)
+				*cut = '\0';
+			if (!tasks)
+				append(out, len, "", "blocked: ");
+			append(out, len, tasks ? "; " : "", line + 5);
+			tasks++, frames = 0, trace = false;
+		} else if (tasks && !trace && strstr(line, "Call Trace:")) {
+			trace = true;
+		} else if (trace && frames < 5 && frame(line, fn, sizeof(fn))) {
+			append(out, len, frames ? " < " : ": ", fn);
+			frames++;
+		}
+	}
+	if (!tasks)
+		snprintf(out, len, "sysrq w showed no blocked task (the guest's tasks were running or it was frozen)");
+	return true;
+}

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sqlite3.h>
 #include <signal.h>
@@ -133,14 +134,14 @@ static void build_argv(struct qemu_argv *q, const struct ior_vm_machine *m, cons
 	arg(q, "-m");
 	arg(q, q->mem);
 	arg(q, "-serial");
-	arg(q, "stdio");
+	arg(q, "mon:stdio");   /* multiplexed: Ctrl-A b sends the guest a break, for sysrq before a hang kill */
 	arg(q, "-kernel");
 	arg(q, k->image);
 	arg(q, "-initrd");
 	arg(q, initramfs);
 	arg(q, "-append");
-	arg(q, probe ? "console=ttyS0 quiet panic=-1 oops=panic softlockup_panic=1 ior.probe=1"
-		     : "console=ttyS0 quiet panic=-1 oops=panic softlockup_panic=1");
+	arg(q, probe ? "console=ttyS0 quiet panic=-1 oops=panic softlockup_panic=1 sysrq_always_enabled ior.probe=1"
+		     : "console=ttyS0 quiet panic=-1 oops=panic softlockup_panic=1 sysrq_always_enabled");
 	arg(q, "-drive");
 	arg(q, fmt(q, "file=%s,format=raw,if=virtio,cache=%s", scratch, cache));
 	arg(q, "-drive");
@@ -185,9 +186,14 @@ static void pin_vcpus(pid_t pid, unsigned cpus, char *pinned, size_t len)
  * disk already holds everything. */
 #define FINISH_GRACE_S 15.0
 
+/* Seconds the guest gets to print its blocked tasks (sysrq w) before a hang is killed. */
+#define HANG_DUMP_S 5.0
+
 struct watch {
 	pid_t pid;
 	int fd;
+	int in;                    /* qemu's stdin: the serial line into the guest (and the mux's escapes) */
+	double dump_at;            /* when the hang's sysrq w was sent, -1 before */
 	double t0, up_at;
 	double last_beat;          /* the last heartbeat (or init's up line): the hang watchdog's clock */
 	double beat_expect;        /* seconds the last heartbeat announced beyond the idle limit */
@@ -266,6 +272,37 @@ static void kill_qemu(struct watch *w, int why)
 	}
 }
 
+/* Before a hang is killed: a serial break and 'w' (sysrq: show blocked tasks), so the console says
+ * where the guest's tasks are stuck (an io_submit in D state waiting for a request that never
+ * completes, say) rather than only that the heartbeats stopped. A frozen guest prints nothing and is
+ * killed HANG_DUMP_S later all the same. Returns whether the dump is still running. */
+static bool serial_send(int fd, const char *text)
+{
+	/* qemu may have died this instant: EPIPE, not a SIGPIPE that would end vm run */
+	sigset_t pipe_set, old;
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	bool ok = fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	struct timespec zero = { 0, 0 };
+	while (sigtimedwait(&pipe_set, NULL, &zero) == SIGPIPE)
+		;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ok;
+}
+
+static bool dump_blocked(struct watch *w, double t)
+{
+	if (w->dump_at < 0) {
+		w->dump_at = t;
+		if (!serial_send(w->in, "\001b"))   /* qemu's mux: Ctrl-A b sends a break */
+			return false;
+		usleep(200 * 1000);
+		return serial_send(w->in, "w");
+	}
+	return t - w->dump_at < HANG_DUMP_S;
+}
+
 /* Reads the console until qemu closes it, killing qemu when a watchdog fires or a stop is requested. */
 static void watch_console(struct watch *w, struct ior_vm_boot *b, const struct ior_vm_machine *m)
 {
@@ -291,8 +328,10 @@ static void watch_console(struct watch *w, struct ior_vm_boot *b, const struct i
 			kill_qemu(w, KILLED_BOOT);
 		else if (w->finished_at >= 0 && t - w->finished_at > FINISH_GRACE_S)
 			kill_qemu(w, KILLED_NO_EXIT);
-		else if (w->up_at >= 0 && t - w->last_beat > m->idle_timeout_s + w->beat_expect)
-			kill_qemu(w, KILLED_IDLE); /* before init a quiet kernel prints nothing: the boot deadline rules */
+		else if (w->up_at >= 0 && t - w->last_beat > m->idle_timeout_s + w->beat_expect) {
+			if (!dump_blocked(w, t))   /* before init a quiet kernel prints nothing: the boot deadline rules */
+				kill_qemu(w, KILLED_IDLE);
+		}
 		else if (t - w->t0 > m->total_timeout_s)
 			kill_qemu(w, KILLED_TOTAL);
 	}
@@ -302,17 +341,21 @@ static void watch_console(struct watch *w, struct ior_vm_boot *b, const struct i
  * even a SIGKILLed vm run leaves no guest running on. */
 static int spawn_qemu(struct qemu_argv *q, struct watch *w)
 {
-	int fds[2];
+	int fds[2], in[2];
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		return ior_error_errno(IOR_ERROR, errno, "cannot create the console pipe");
+	if (pipe2(in, O_CLOEXEC) != 0) {
+		int err = errno;
+		close(fds[0]), close(fds[1]);
+		return ior_error_errno(IOR_ERROR, err, "cannot create the console pipe");
+	}
 	pid_t parent = getpid();
-	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	w->pid = fork();
 	if (w->pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(127);
-		dup2(devnull, 0);
+		dup2(in[0], 0);
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		execvp(q->argv[0], q->argv);
@@ -321,13 +364,14 @@ static int spawn_qemu(struct qemu_argv *q, struct watch *w)
 	}
 	int err = errno;
 	close(fds[1]);
-	if (devnull >= 0)
-		close(devnull);
+	close(in[0]);
 	if (w->pid < 0) {
 		close(fds[0]);
+		close(in[1]);
 		return ior_error_errno(IOR_ERROR, err, "cannot start '%s'", q->argv[0]);
 	}
 	w->fd = fds[0];
+	w->in = in[1];
 	return IOR_OK;
 }
 
@@ -409,6 +453,9 @@ static void judge(struct ior_vm_boot *b, const struct watch *w, int status, cons
 		b->outcome = IOR_VM_HANG;
 		snprintf(b->reason, sizeof(b->reason), "no heartbeat from the guest for %.0f s (last: %s)",
 			 m->idle_timeout_s + w->beat_expect, w->beat[0] ? w->beat : "init up");
+		char blocked[400];
+		if (ior_vm_blocked_head(b->console, blocked, sizeof(blocked)))
+			append_reason(b, "; "), append_reason(b, blocked);
 		if (!probe)
 			keep_partial(b, workdir, results);
 	} else if (w->killed == KILLED_NO_EXIT) {
@@ -486,7 +533,8 @@ int ior_vm_boot_once(const struct ior_vm_machine *m, const char *accel, const st
 		append_console(b, q.argv[i], strlen(q.argv[i]));
 	}
 	append_console(b, "\n", 1);
-	struct watch w = { .up_at = -1, .finished_at = -1, .live = m->live && isatty(STDERR_FILENO) };
+	struct watch w = { .up_at = -1, .finished_at = -1, .in = -1, .dump_at = -1,
+			   .live = m->live && isatty(STDERR_FILENO) };
 	w.t0 = w.last_beat = now_s();
 	w.scan_from = w.beat_from = b->console_len;
 	if ((rc = spawn_qemu(&q, &w))) {
@@ -499,6 +547,7 @@ int ior_vm_boot_once(const struct ior_vm_machine *m, const char *accel, const st
 	}
 	watch_console(&w, b, m);
 	close(w.fd);
+	close(w.in);
 	if (w.live && w.beat[0]) {
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
