@@ -337,7 +337,9 @@ static bool copy_file(const char *from, const char *to)
 		ok = r > 0 && write(o, buf, (size_t)r) == r;
 	}
 	close(in);
-	if (o >= 0 && (fchmod(o, sb.st_mode & 07777) || close(o)))
+	if (o >= 0 && fchmod(o, sb.st_mode & 07777))   /* the mode open gave was masked by the umask */
+		ok = false;
+	if (o >= 0 && close(o))
 		ok = false;
 	if (ok && rename(tmp, to))
 		ok = false;
