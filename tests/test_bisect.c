@@ -352,6 +352,22 @@ static void test_status_log_replay_and_reset(void)
 		fprintf(stderr, "\n%s\n%s", out, err);
 }
 
+/* bisect start, then bisect run with the noisy measure (run after in_dir, a shell prefix), build and
+ * --artifact; run's exit status. */
+static int bisect_artifact(const char *db, const char *repo, const char *good, const char *bad, const char *in_dir,
+			   const char *build, const char *artifact)
+{
+	char *start[] = { "--db", (char *)db, "bisect", "start", "--repo", (char *)repo, "--good", (char *)good, "--bad",
+			  (char *)bad, NULL };
+	if (ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)))
+		return -1;
+	char measure[1200];
+	snprintf(measure, sizeof(measure), "%ssh %s", in_dir, ior_test_measure_script(ior_test_tmpdir(), NOISE));
+	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", measure, "--build", (char *)build,
+			"--artifact", (char *)artifact, NULL };
+	return ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+}
+
 /* --artifact: commits whose build output is identical to a judged one (or to an end) take its
  * verdict unmeasured, and the evidence says so; --image is the same for a kernel. */
 static void test_identical_image_reuses_the_verdict(void)
@@ -362,14 +378,7 @@ static void test_identical_image_reuses_the_verdict(void)
 	unlink(db);
 	setenv("IOR_TEST_SEED", "19", 1);
 	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
-	char *start[] = { "--db", (char *)db, "bisect", "start", "--repo", (char *)repo, "--good", ids[0], "--bad",
-			  ids[N - 1], NULL };
-	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)), 0);
-	char measure[1200];
-	snprintf(measure, sizeof(measure), "sh %s", ior_test_measure_script(ior_test_tmpdir(), NOISE));
-	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", measure, "--build",
-			"mkdir -p out && cp level out/tool", "--artifact", "out", NULL };
-	int rc = ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+	int rc = bisect_artifact(db, repo, ids[0], ids[N - 1], "", "mkdir -p out && cp level out/tool", "out");
 	char want[128];
 	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
 	CU_ASSERT_EQUAL(rc, 0);
@@ -399,15 +408,9 @@ static void test_measures_each_commits_own_artifact(void)
 		unlink(db);
 		setenv("IOR_TEST_SEED", "23", 1);
 		ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
-		char *start[] = { "--db", (char *)db, "bisect", "start", "--repo", (char *)repo, "--good", ids[0], "--bad",
-				  ids[N - 1], NULL };
-		CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)), 0);
-		char measure[1200];
 		/* the measure reads the build's copy of the level (out/level), never the tracked file */
-		snprintf(measure, sizeof(measure), "cd out && sh %s", ior_test_measure_script(ior_test_tmpdir(), NOISE));
-		char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", measure, "--build",
-				"mkdir -p out && cp level out/level", "--artifact", (char *)artifact[k], NULL };
-		int rc = ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+		int rc = bisect_artifact(db, repo, ids[0], ids[N - 1], "cd out && ", "mkdir -p out && cp level out/level",
+					 artifact[k]);
 		char want[128];
 		snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
 		CU_ASSERT_EQUAL(rc, 0);
