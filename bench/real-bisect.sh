@@ -14,7 +14,29 @@
 # --build, --measure run in the clone's work tree, as `bisect run` runs them; --artifact is a path relative to
 # it, as bisect run takes it. --plant runs in the work tree holding a commit's files and must change them (the same
 # change is re-applied to every later commit of the copy; the script stops when it changes nothing).
-# Nothing here knows the project: what to build, measure and plant is the caller's.
+# Nothing here knows the project: what to build, measure and plant is the caller's. The measure must time the
+# build of the commit it is run for: checking a commit out leaves untracked build output as the last build made
+# it; `bisect run --artifact` puts each commit's own artifact back before measuring it (ioregress since
+# 394bd2a); with an older one, have the measure run the build kept for $IOREGRESS_COMMIT.
+#
+# What ran for issue #21 (lz4, from `fetch github:lz4/lz4`; none of lz4's code is in this repository). Three
+# helper scripts of the caller's, all small:
+#   plant.sh 4   awk puts a block of our own before the line `/* end of decoding */` in lib/lz4.c (the end of
+#                LZ4_decompress_generic, unchanged over these 56 commits): a loop over the bytes just decoded,
+#                every 4th byte, h = h * 2654435761 + byte, the result stored to a static volatile (a
+#                dependent multiply chain, a cost proportional to the bytes decoded).
+#   build.sh     make -C programs lz4 (ccache gcc, nice 5); the binary kept by tree hash and copied back when a
+#                tree was built before.
+#   measure.sh LZ4 FILE 5   5 runs of `LZ4 -d -c -q FILE >/dev/null`, one line each: the run's CPU seconds, user +
+#                system, from bash's `times`. FILE: 4 copies of a 16 MB tar of /usr/include (64 MB), compressed
+#                by lz4 with --no-frame-crc (16 MB). One run is ~0.2 s of CPU.
+# The plant's cost in that measure, planted tip against plain tip (d9c01a3d), 16 rounds alternated, each side
+# the median of 5 runs: ratio median 1.116 (95% interval of the median 1.102-1.148), load 4.3-5.1.
+#   bench/real-bisect.sh --repo lz4 --tip d9c01a3d --commits 56 --positions "9 28 46" --runs 3 \
+#     --plant 'sh plant.sh 4' --build ./build.sh --measure 'measure.sh ./programs/lz4 data.lz4 5' \
+#     --artifact programs/lz4 --lower-is-better
+# (lz4's asynchronous-I/O change 7646135d, just before this range, makes `lz4 -d` 1.4-1.7x slower: keep it
+# out of the range.)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -63,16 +85,20 @@ g() { git -C "$tree" -c user.name=bench -c user.email=bench@ioregress -c advice.
 mapfile -t list < <(g rev-list --first-parent --reverse -n "$commits" "$tip")
 [ "${#list[@]}" = "$commits" ] || { echo "error: '$tip' has only ${#list[@]} first-parent commits" >&2; exit 2; }
 
-# planted_tree SHA: the tree of SHA's files with the plant applied (the script stops when it changes nothing)
+# planted_tree SHA: the tree of SHA's files with the plant applied (the script stops when it changes nothing).
+# The plant runs in a scratch checkout with its own index, so build products a bisection left in the work
+# tree never end up in a planted commit.
 planted_tree() {
-	g read-tree --reset -u "$1^{tree}"
-	(cd "$tree" && sh -c "$plant") || { echo "error: --plant failed on ${1:0:12}" >&2; return 1; }
-	g add -A
-	if g diff --cached --quiet "$1"; then
+	local pt=$work/plant-tree
+	rm -rf "$pt" && mkdir -p "$pt"
+	GIT_INDEX_FILE=$work/plant.index g --work-tree="$pt" read-tree --reset -u "$1^{tree}"
+	(cd "$pt" && sh -c "$plant") || { echo "error: --plant failed on ${1:0:12}" >&2; return 1; }
+	GIT_INDEX_FILE=$work/plant.index g --work-tree="$pt" add -A
+	if GIT_INDEX_FILE=$work/plant.index g --work-tree="$pt" diff --cached --quiet "$1"; then
 		echo "error: --plant changed nothing on ${1:0:12}" >&2
 		return 1
 	fi
-	g write-tree
+	GIT_INDEX_FILE=$work/plant.index g --work-tree="$pt" write-tree
 }
 
 # copy_commit SHA PARENT [planted]: a commit with SHA's files (the plant applied when asked), message and
@@ -105,7 +131,6 @@ history() {
 		prev=$(copy_commit "${list[$i]}" "$prev" $mode)
 	done
 	g update-ref "refs/heads/$branch" "$prev"
-	g read-tree --reset -u "${list[0]}^{tree}"
 	echo "$planted"
 }
 
@@ -114,7 +139,7 @@ echo "# real-history bisect: $commits first-parent commits of $(git -C "$repo" r
 echo "# build: $build"
 echo "# measure: $measure"
 echo "# artifact: $artifact; plant: $plant"
-printf '%-12s %3s %-12s %-12s %-22s %6s %7s %6s %7s %-16s %s\n' scenario run planted answer verdict builds samples wall_s drift load_start load_end
+printf '%-12s %3s %-12s %-12s %-22s %6s %7s %6s %6s %7s %-16s %s\n' scenario run planted answer verdict builds samples wall_s noise drift load_start load_end
 declare -A seen
 for sc in $scenarios; do
 	pos=0
@@ -143,6 +168,7 @@ for sc in $scenarios; do
 	builds=$(echo "${counts:-? ? ? ? ?}" | awk '{print $1}')
 	samples=$(echo "${counts:-? ? ? ? ?}" | awk '{print $5}')
 	drift=$(grep -o 'drift [0-9.]*%' "$o" | tail -1 | awk '{print $2}' || true)
+	noise=$(grep -o 'noise [0-9.]*%' "$o" | tail -1 | awk '{print $2}' || true)
 	answer=$(sed -n 's/^first bad commit: \([0-9a-f]*\).*/\1/p' "$o" | head -1)
 	case $rc in
 	0) if [ "$planted" != - ] && [ "$answer" = "$planted" ]; then verdict=right; else verdict=WRONG; fi ;;
@@ -153,7 +179,7 @@ for sc in $scenarios; do
 	4) if [ "$planted" = - ]; then verdict="refused (right)"; else verdict=refused; fi ;;
 	*) verdict="error($rc)" ;;
 	esac
-	printf '%-12s %3s %-12s %-12s %-22s %6s %7s %6s %7s %-16s %s\n' "$sc" "$run" "${planted:0:12}" "${answer:0:12}" \
-		"$verdict" "$builds" "$samples" "$wall" "${drift:--}" "$load0" "$load1"
+	printf '%-12s %3s %-12s %-12s %-22s %6s %7s %6s %6s %7s %-16s %s\n' "$sc" "$run" "${planted:0:12}" "${answer:0:12}" \
+		"$verdict" "$builds" "$samples" "$wall" "${noise:--}" "${drift:--}" "$load0" "$load1"
 done
 echo "# logs and databases: $out"

@@ -22,9 +22,21 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A commit's artifact as its build left it: the hash, and (for a file) a copy in the store. */
+struct built_artifact {
+	char id[GIT_OID_HEXSZ + 1];
+	char hash[GIT_OID_HEXSZ + 1];
+};
+
 struct cmd_measure {
 	struct ior_bisect_measure base;
 	struct ior_bisect_commands c;
+	/* Checking out another commit leaves the build output in the tree as the last build made it,
+	 * so before each measurement the artifact is put back as this commit's build left it: copied
+	 * from the store (a file) or built again (a directory, or a commit built in an earlier session). */
+	struct built_artifact *built;
+	size_t n_built;
+	char store[64];   /* a directory of file artifacts by hash; "" until the first is kept */
 };
 
 const char *ior_step_outcome_name(enum ior_step_outcome o)
@@ -287,6 +299,93 @@ int ior_bisect_artifact_hash(const char *path, char *hash, size_t len)
 	return IOR_OK;
 }
 
+/* The artifact's path: relative to the tree, or absolute as given (it was joined to the tree and then
+ * "did not build"). */
+static void artifact_path(const struct cmd_measure *m, char *path, size_t len)
+{
+	snprintf(path, len, "%s%s%s", m->c.image[0] == '/' ? "" : m->c.repo, m->c.image[0] == '/' ? "" : "/", m->c.image);
+}
+
+static const struct built_artifact *known(const struct cmd_measure *m, const char *id)
+{
+	for (size_t i = m->n_built; i-- > 0;)
+		if (!strcmp(m->built[i].id, id))
+			return &m->built[i];
+	return NULL;
+}
+
+/* Copies file from to a new file to (its permission bits kept) through a temporary name beside it;
+ * false on any failure, with nothing left at to's temporary name. */
+static bool copy_file(const char *from, const char *to)
+{
+	char tmp[8300];
+	struct stat sb;
+	int in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0 || fstat(in, &sb)) {
+		if (in >= 0)
+			close(in);
+		return false;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.ioregress-%ld", to, (long)getpid());
+	int o = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, sb.st_mode & 07777);
+	bool ok = o >= 0;
+	char buf[65536];
+	ssize_t r;
+	while (ok && (r = read(in, buf, sizeof(buf))) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		ok = r > 0 && write(o, buf, (size_t)r) == r;
+	}
+	close(in);
+	if (o >= 0 && fchmod(o, sb.st_mode & 07777))   /* the mode open gave was masked by the umask */
+		ok = false;
+	if (o >= 0 && close(o))
+		ok = false;
+	if (ok && rename(tmp, to))
+		ok = false;
+	if (!ok)
+		unlink(tmp);
+	return ok;
+}
+
+/* Remembers the hash of id's artifact and keeps a copy of a file artifact in the store. A copy
+ * that cannot be made only means a rebuild before that commit's measurements. */
+static int keep(struct cmd_measure *m, const char *id, const char *path, const char *hash)
+{
+	struct built_artifact *b = realloc(m->built, (m->n_built + 1) * sizeof(*b));
+	if (!b)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	m->built = b;
+	snprintf(b[m->n_built].id, sizeof(b->id), "%s", id);
+	snprintf(b[m->n_built].hash, sizeof(b->hash), "%s", hash);
+	m->n_built++;
+	struct stat sb;
+	if (stat(path, &sb) || !S_ISREG(sb.st_mode))
+		return IOR_OK;
+	if (!m->store[0]) {
+		snprintf(m->store, sizeof(m->store), "/tmp/ioregress-artifacts.XXXXXX");
+		if (!mkdtemp(m->store)) {
+			m->store[0] = '\0';
+			return IOR_OK;
+		}
+	}
+	char f[128];
+	snprintf(f, sizeof(f), "%s/%s", m->store, hash);
+	if (access(f, F_OK))
+		copy_file(path, f);
+	return IOR_OK;
+}
+
+/* Puts the stored copy of the artifact with this hash at path; false when there is none. */
+static bool restore(const struct cmd_measure *m, const char *hash, const char *path)
+{
+	char f[128];
+	if (!m->store[0])
+		return false;
+	snprintf(f, sizeof(f), "%s/%s", m->store, hash);
+	return !access(f, F_OK) && copy_file(f, path);
+}
+
 static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_outcome *out, char *image, size_t len)
 {
 	struct cmd_measure *m = (struct cmd_measure *)bm;
@@ -301,16 +400,45 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 		return IOR_OK;
 	}
 	if (m->c.image) {
-		/* relative to the tree; an absolute path as given (it was joined to the tree and then "did not build") */
 		char path[8192];
-		snprintf(path, sizeof(path), "%s%s%s", m->c.image[0] == '/' ? "" : m->c.repo, m->c.image[0] == '/' ? "" : "/",
-			 m->c.image);
+		artifact_path(m, path, sizeof(path));
 		git_libgit2_init();
 		if (ior_bisect_artifact_hash(path, image, len))
 			*out = IOR_STEP_BUILD_FAILED;   /* the build said ok and left no artifact */
 		git_libgit2_shutdown();
+		if (*out == IOR_STEP_OK && (rc = keep(m, id, path, image)))
+			return rc;
 	}
 	return IOR_OK;
+}
+
+/* Makes the artifact in the tree the one id's build left (*ok false when that cannot be done: the
+ * measurement would measure another commit's build). */
+static int artifact_in_place(struct cmd_measure *m, const char *id, bool *ok)
+{
+	char path[8192], now[GIT_OID_HEXSZ + 1];
+	*ok = true;
+	if (!m->c.image || !m->c.build)
+		return IOR_OK;   /* without a build nothing but the checkout changes: the artifact is the tree's */
+	artifact_path(m, path, sizeof(path));
+	const struct built_artifact *b = known(m, id);
+	git_libgit2_init();
+	bool same = b && !ior_bisect_artifact_hash(path, now, sizeof(now)) && !strcmp(now, b->hash);
+	if (b && !same && restore(m, b->hash, path))
+		same = !ior_bisect_artifact_hash(path, now, sizeof(now)) && !strcmp(now, b->hash);
+	git_libgit2_shutdown();
+	ior_error_clear();
+	if (same)
+		return IOR_OK;
+	/* no copy (a directory, or built before this session): build it again */
+	enum ior_step_outcome o;
+	char hash[GIT_OID_HEXSZ + 1];
+	int rc = build(&m->base, id, &o, hash, sizeof(hash));
+	*ok = !rc && o == IOR_STEP_OK;
+	if (!rc && !*ok)
+		fprintf(stderr, "bisect: '%s' at %s: its build, run again to put its artifact '%s' back in place, failed\n",
+			m->c.build, id, m->c.image);
+	return rc;
 }
 
 static int measure(struct ior_bisect_measure *bm, const char *id, double **x, size_t *n, enum ior_step_outcome *out)
@@ -318,7 +446,15 @@ static int measure(struct ior_bisect_measure *bm, const char *id, double **x, si
 	struct cmd_measure *m = (struct cmd_measure *)bm;
 	*out = IOR_STEP_OK;
 	int status = 0;
-	int rc = m->c.boot ? run(m, m->c.boot, id, NULL, NULL, &status) : IOR_OK;
+	bool in_place;
+	int rc = artifact_in_place(m, id, &in_place);
+	if (rc)
+		return rc;
+	if (!in_place) {
+		*out = IOR_STEP_MEASURE_FAILED;
+		return IOR_OK;
+	}
+	rc = m->c.boot ? run(m, m->c.boot, id, NULL, NULL, &status) : IOR_OK;
 	if (rc)
 		return rc;
 	if (status) {
@@ -342,8 +478,18 @@ static int measure(struct ior_bisect_measure *bm, const char *id, double **x, si
 	return IOR_OK;
 }
 
-static void measure_free(struct ior_bisect_measure *m)
+static void measure_free(struct ior_bisect_measure *bm)
 {
+	struct cmd_measure *m = (struct cmd_measure *)bm;
+	if (m->store[0]) {
+		for (size_t i = 0; i < m->n_built; i++) {
+			char f[128];
+			snprintf(f, sizeof(f), "%s/%s", m->store, m->built[i].hash);
+			unlink(f);
+		}
+		rmdir(m->store);
+	}
+	free(m->built);
 	free(m);
 }
 

@@ -352,6 +352,22 @@ static void test_status_log_replay_and_reset(void)
 		fprintf(stderr, "\n%s\n%s", out, err);
 }
 
+/* bisect start, then bisect run with the noisy measure (run after in_dir, a shell prefix), build and
+ * --artifact; run's exit status. */
+static int bisect_artifact(const char *db, const char *repo, const char *good, const char *bad, const char *in_dir,
+			   const char *build, const char *artifact)
+{
+	char *start[] = { "--db", (char *)db, "bisect", "start", "--repo", (char *)repo, "--good", (char *)good, "--bad",
+			  (char *)bad, NULL };
+	if (ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)))
+		return -1;
+	char measure[1200];
+	snprintf(measure, sizeof(measure), "%ssh %s", in_dir, ior_test_measure_script(ior_test_tmpdir(), NOISE));
+	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", measure, "--build", (char *)build,
+			"--artifact", (char *)artifact, NULL };
+	return ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+}
+
 /* --artifact: commits whose build output is identical to a judged one (or to an end) take its
  * verdict unmeasured, and the evidence says so; --image is the same for a kernel. */
 static void test_identical_image_reuses_the_verdict(void)
@@ -362,14 +378,7 @@ static void test_identical_image_reuses_the_verdict(void)
 	unlink(db);
 	setenv("IOR_TEST_SEED", "19", 1);
 	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
-	char *start[] = { "--db", (char *)db, "bisect", "start", "--repo", (char *)repo, "--good", ids[0], "--bad",
-			  ids[N - 1], NULL };
-	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)), 0);
-	char measure[1200];
-	snprintf(measure, sizeof(measure), "sh %s", ior_test_measure_script(ior_test_tmpdir(), NOISE));
-	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", measure, "--build",
-			"mkdir -p out && cp level out/tool", "--artifact", "out", NULL };
-	int rc = ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+	int rc = bisect_artifact(db, repo, ids[0], ids[N - 1], "", "mkdir -p out && cp level out/tool", "out");
 	char want[128];
 	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
 	CU_ASSERT_EQUAL(rc, 0);
@@ -384,6 +393,33 @@ static void test_identical_image_reuses_the_verdict(void)
 }
 
 
+/* The build output stays in the tree when another commit is checked out (git leaves untracked files
+ * alone), so measuring the ends and a candidate in rounds measured whatever the last build left:
+ * with `--build 'make' --measure './tool' --artifact tool` as the README shows, every measurement
+ * was of the same build and the ends "did not differ". Before each measurement the commit's own
+ * artifact is put back: a file from a kept copy, a directory by building again. */
+static void test_measures_each_commits_own_artifact(void)
+{
+	enum { N = 16, CULPRIT = 9 };
+	static const char *const artifact[2] = { "out/level", "out" };
+	for (int k = 0; k < 2; k++) {
+		char ids[N][GIT_OID_HEXSZ + 1];
+		const char *repo = ior_test_path(k ? "own-dir" : "own-file"), *db = ior_test_path(k ? "own-dir.db" : "own-file.db");
+		unlink(db);
+		setenv("IOR_TEST_SEED", "23", 1);
+		ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
+		/* the measure reads the build's copy of the level (out/level), never the tracked file */
+		int rc = bisect_artifact(db, repo, ids[0], ids[N - 1], "cd out && ", "mkdir -p out && cp level out/level",
+					 artifact[k]);
+		char want[128];
+		snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
+		CU_ASSERT_EQUAL(rc, 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+		if (rc || !strstr(out, want))
+			fprintf(stderr, "\n--artifact %s:\n%s\n%s", artifact[k], out, err);
+	}
+}
+
 
 int main(void)
 {
@@ -397,6 +433,7 @@ int main(void)
 		IOR_TEST(test_resumes_after_sigkill),
 		IOR_TEST(test_status_log_replay_and_reset),
 		IOR_TEST(test_identical_image_reuses_the_verdict),
+		IOR_TEST(test_measures_each_commits_own_artifact),
 		IOR_TEST_END,
 	};
 	return ior_test_run("bisect", tests);
