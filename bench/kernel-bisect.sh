@@ -9,7 +9,7 @@
 #
 # usage: [IOREGRESS=build/harness/ioregress] bench/kernel-bisect.sh [--work DIR] [--build-dir DIR] [--commits N]
 #                               [--positions "P1 P2 P3"] [--no-control] [--scenarios "pos:5 pos:12 control"]
-#                               [--lock FILE] [--preflight]
+#                               [--lock FILE] [--preflight] [--keep]
 # The work directory holds the tree (unpacked from /usr/src/linux-source-6.1.tar.xz once and made a
 # git repository tagged v6.1-debian, as tests/test_kernel_real.c does) and the build directory
 # (WORK/build unless --build-dir names one already built: then only what a commit changes compiles);
@@ -17,7 +17,9 @@
 # others may boot between scenarios; the tree is back on the ref it was on before the lock is let go.
 # --preflight checks what the table relies on, before the long runs: an in-place comment edit in a
 # .c file builds the tag's image byte for byte, and the planted slowdown shows in the guest's
-# measure (one vm run, two boots each of the tag's and the planted image, interleaved).
+# measure (one vm run, two boots each of the tag's and the planted image, interleaved). --keep bisects
+# a scenario's history (branch bench-SCENARIO) written by an earlier run instead of writing a new one,
+# so commits built before (their images cached) are reused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +31,7 @@ control=1
 scenarios=""
 lock=""
 preflight=0
+keep=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --work) work=$2; shift 2 ;;
@@ -39,6 +42,7 @@ while [ $# -gt 0 ]; do
     --scenarios) scenarios=$2; shift 2 ;;
     --lock) lock=$2; shift 2 ;;
     --preflight) preflight=1; shift ;;
+    --keep) keep=1; shift ;;
     *) echo "error: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -93,7 +97,7 @@ commit_one() {
   else
     local f=${files[$((i % ${#files[@]}))]}
     local ln
-    ln=$(grep -n '^ \* [A-Za-z]' "$tree/$f" | head -1 | cut -d: -f1)
+    ln=$(grep -n -m1 '^ \* [A-Za-z]' "$tree/$f" | cut -d: -f1)   # not head -1: grep's SIGPIPE fails the pipeline under pipefail
     sed -i "${ln}s/\$/ ./" "$tree/$f"
     g commit -qam "block: comment edit $i in $f"
   fi
@@ -132,10 +136,12 @@ for sc in $scenarios; do
   [ "${sc#pos:}" != "$sc" ] && culprit=${sc#pos:}
   branch=bench-$sc
   branch=${branch//:/-}
-  g checkout -q -f v6.1-debian
-  g branch -D "$branch" >/dev/null 2>&1 || true
-  g checkout -q -b "$branch"
-  for i in $(seq 1 "$commits"); do commit_one "$i" "$culprit"; done
+  if [ "$keep" = 0 ] || ! g rev-parse -q --verify "$branch" >/dev/null; then
+    g checkout -q -f v6.1-debian
+    g branch -D "$branch" >/dev/null 2>&1 || true
+    g checkout -q -b "$branch"
+    for i in $(seq 1 "$commits"); do commit_one "$i" "$culprit"; done
+  fi
   planted=-
   [ "$culprit" != 0 ] && planted=$(g log --format=%h -1 --grep='planted slowdown')
   g checkout -q -f v6.1-debian
