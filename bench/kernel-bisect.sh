@@ -143,7 +143,7 @@ for sc in $scenarios; do
     for i in $(seq 1 "$commits"); do commit_one "$i" "$culprit"; done
   fi
   planted=-
-  [ "$culprit" != 0 ] && planted=$(g log --format=%h -1 --grep='planted slowdown')
+  [ "$culprit" != 0 ] && planted=$(g log --format=%h -1 --grep='planted slowdown' "$branch")
   g checkout -q -f v6.1-debian
   db=$out/$branch.db
   hold   # the history is written; the bisection (builds and boots) runs under the lock
