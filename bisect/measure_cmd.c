@@ -327,7 +327,10 @@ static bool copy_file(const char *from, const char *to)
 		return false;
 	}
 	snprintf(tmp, sizeof(tmp), "%s.ioregress-%ld", to, (long)getpid());
-	int o = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, sb.st_mode & 07777);
+	/* a new file of our own: a leftover of this name goes first, and a symlink planted in the
+	 * tree under it cannot send the copy elsewhere (O_EXCL refuses to follow it) */
+	unlink(tmp);
+	int o = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, sb.st_mode & 07777);
 	bool ok = o >= 0;
 	char buf[65536];
 	ssize_t r;
