@@ -2,7 +2,7 @@
 /* The loop engine: builds a stack of loop devices (in tmpfs or a directory, nested depth times) and runs another engine of the matrix on its top. */
 #include "engines/engine.h"
 #include "engines/loopstack.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 #include "common/error.h"
 
 #include <stdio.h>

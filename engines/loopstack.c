@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Building and tearing down the loop engine's stack of tmpfs, files, loop devices and ext4 mounts; see engines/loopstack.h. */
 #include "engines/loopstack.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 #include "device/scheduler.h"
 #include "common/error.h"
 #include "common/stop.h"
@@ -99,11 +99,7 @@ static int make_ext4(const char *dev)
 	 * No discard: it would punch the zero-filled file below sparse again. */
 	const char *argv[] = { "mke2fs", "-q", "-F", "-t", "ext4", "-m", "0",
 			       "-E", "lazy_itable_init=0,lazy_journal_init=0,nodiscard", dev, NULL };
-	struct ior_spawn_result res;
-	int rc = ior_spawn_run(&res, argv, NULL, 0);
-	if (rc == IOR_OK)
-		rc = ior_spawn_check(&res, "mke2fs");
-	ior_spawn_result_free(&res);
+	int rc = ior_spawn_tool(argv, NULL, "mke2fs");
 	if (rc != IOR_OK)
 		return ior_error_wrap(rc, "loop: cannot make ext4 on '%s'", dev);
 	return IOR_OK;

@@ -3,7 +3,7 @@
 #include "vm/internal.h"
 
 #include "common/error.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 #include "kernel/modules.h"
 
 #include <archive.h>
@@ -240,11 +240,8 @@ static int stage_modules(struct module_stage *s, const struct ior_vm_kernel *k, 
 			rc = copy_plain(src, dst);
 	}
 	if (!rc) {
-		struct ior_spawn_result r;
-		rc = ior_spawn_run(&r, (const char *const[]){ "depmod", "-b", s->root, k->release, NULL }, NULL, 0);
-		if (!rc)
-			rc = ior_spawn_check(&r, "depmod on the initramfs's modules");
-		ior_spawn_result_free(&r);
+		rc = ior_spawn_tool((const char *const[]){ "depmod", "-b", s->root, k->release, NULL }, NULL,
+				    "depmod on the initramfs's modules");
 	}
 	ior_kmod_free(km);
 	return rc;
