@@ -168,6 +168,8 @@ static void forked(const struct plan *p, bool group)
 	if (group) {
 		setpgid(0, 0);
 		reset_signals();
+		/* a stop or the limit ends the command; the guard stays to report how it ended */
+		signal(SIGINT, SIG_IGN), signal(SIGTERM, SIG_IGN), signal(SIGHUP, SIG_IGN);
 		struct sigaction sa = { .sa_handler = end_own_group };
 		sigaction(SIGUSR1, &sa, NULL);
 	}

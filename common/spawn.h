@@ -31,7 +31,8 @@ enum ior_spawn_flags {
 	IOR_SPAWN_DIE_WITH_US = 1u << 0,
 	/* The child runs in a process group of its own under a guard process that ends the whole
 	 * group when we die; a stop, the limit or too much output ends the whole group. status is
-	 * then the guard's exit: the command's exit status, or 128 + the signal that ended it. */
+	 * then the guard's exit: the command's exit status, or 128 + the signal that ended it (the
+	 * guard itself is only killed when the group outlives SIGTERM's grace). */
 	IOR_SPAWN_GROUP = 1u << 1,
 };
 

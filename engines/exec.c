@@ -115,14 +115,10 @@ static int exec_measure(void *state, struct ior_sample *out)
 	int rc = run(s->command, s->dir, "command", &res);
 	if (s->cleanup) {
 		/* Runs even when the command failed; the command's error is the one reported. */
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", ior_error_last());
+		struct ior_error_state failed;
+		ior_error_save(&failed, rc);
 		struct ior_spawn cres;
-		int crc = run(s->cleanup, s->dir, "cleanup", &cres);
-		if (rc != IOR_OK)
-			ior_error_set(rc, "%s", msg);
-		else
-			rc = crc;
+		rc = ior_error_restore(&failed, run(s->cleanup, s->dir, "cleanup", &cres));
 	}
 	if (rc != IOR_OK)
 		return rc;

@@ -192,10 +192,10 @@ static int loop_init(void **state, const struct ior_engine_args *args)
 	}
 	if (rc != IOR_OK) {
 		/* Teardown may overwrite the message; the build or inner failure is the one to report. */
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", ior_error_last());
+		struct ior_error_state failed;
+		ior_error_save(&failed, rc);
 		loop_cleanup(s);
-		return ior_error_set(rc, "%s", msg);
+		return ior_error_restore(&failed, rc);
 	}
 	*state = s;
 	return IOR_OK;
