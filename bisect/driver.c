@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The bisect loop over a candidate source and a measuring step: builds once per commit, measures as the judge asks, marks, confirms, and stores each step as it goes. */
+/* The bisect loop over a candidate source and a measuring step: builds once per commit, measures as
+ * the judge asks, marks, confirms, and stores each step as it goes. */
 #include "bisect/driver.h"
 #include "bisect/evidence.h"
 

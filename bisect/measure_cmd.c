@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The measuring step of the user's commands: sh -c in the work tree with IOREGRESS_COMMIT and IOREGRESS_REPO, samples read from the measure command's stdout. */
+/* The measuring step of the user's commands: sh -c in the work tree with IOREGRESS_COMMIT and
+ * IOREGRESS_REPO, samples read from the measure command's stdout. */
 #include "bisect/measure.h"
 
 #include "common/error.h"

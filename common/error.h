@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Error convention shared by all modules: negative return codes plus a per-thread message (libgit2's git_error_last model). */
+/* Error convention shared by all modules: negative return codes plus a per-thread message
+ * (libgit2's git_error_last model). */
 #ifndef IOR_COMMON_ERROR_H
 #define IOR_COMMON_ERROR_H
 

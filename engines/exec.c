@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The exec engine: times a command run from an argument list, never through a shell, with optional untimed setup and cleanup commands. */
+/* The exec engine: times a command run from an argument list, never through a shell, with optional
+ * untimed setup and cleanup commands. */
 #include "engines/engine.h"
 #include "common/spawn.h"
 #include "common/error.h"

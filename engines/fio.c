@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The fio engine: runs the real fio binary (an argument list, no shell) with the cell's job options and records its JSON figures and version. */
+/* The fio engine: runs the real fio binary (an argument list, no shell) with the cell's job options
+ * and records its JSON figures and version. */
 #include "engines/engine.h"
 #include "engines/fio_json.h"
 #include "common/spawn.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The fio-style job runner shared by aio and uring: option rows, one thread and region per job, ramp and measured phases. */
+/* The fio-style job runner shared by aio and uring: option rows, one thread and region per job,
+ * ramp and measured phases. */
 #include "engines/job.h"
 #include "common/error.h"
 #include "common/stop.h"

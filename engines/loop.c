@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The loop engine: builds a stack of loop devices (in tmpfs or a directory, nested depth times) and runs another engine of the matrix on its top. */
+/* The loop engine: builds a stack of loop devices (in tmpfs or a directory, nested depth times) and
+ * runs another engine of the matrix on its top. */
 #include "engines/engine.h"
 #include "engines/loopstack.h"
 #include "common/spawn.h"

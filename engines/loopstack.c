@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Building and tearing down the loop engine's stack of tmpfs, files, loop devices and ext4 mounts; see engines/loopstack.h. */
+/* Building and tearing down the loop engine's stack of tmpfs, files, loop devices and ext4 mounts;
+ * see engines/loopstack.h. */
 #include "engines/loopstack.h"
 #include "common/spawn.h"
 #include "device/scheduler.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The guest's initramfs as a newc cpio archive written with libarchive: busybox, ioregress and its libraries, mke2fs, the kernel's modules, the matrix, the init. */
+/* The guest's initramfs as a newc cpio archive written with libarchive: busybox, ioregress and its
+ * libraries, mke2fs, the kernel's modules, the matrix, the init. */
 #include "vm/internal.h"
 
 #include "common/error.h"

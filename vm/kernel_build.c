@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `kernel build`'s work: the config (base, guest options, fragments, olddefconfig), the cache lookup by commit and config hash, make O= and modules_install into a staging tree. */
+/* `kernel build`'s work: the config (base, guest options, fragments, olddefconfig), the cache
+ * lookup by commit and config hash, make O= and modules_install into a staging tree. */
 #include "vm/kernel_build.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What a build's .config is made from, as one hash: a commit built before from the same inputs is found in the cache without running make to configure it again. */
+/* What a build's .config is made from, as one hash: a commit built before from the same inputs is
+ * found in the cache without running make to configure it again. */
 #include "vm/kernel_build.h"
 
 #include "common/error.h"

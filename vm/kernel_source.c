@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Kernels to boot: Debian packages fetched with apt-get download and unpacked once into a cache, or a bzImage with its module tree. */
+/* Kernels to boot: Debian packages fetched with apt-get download and unpacked once into a cache, or
+ * a bzImage with its module tree. */
 #include "vm/internal.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `vm run --tree`: each revision checked out in turn (libgit2, detached) and built, HEAD put back after; the built kernels' commits tied to the runs their boots merged. */
+/* `vm run --tree`: each revision checked out in turn (libgit2, detached) and built, HEAD put back
+ * after; the built kernels' commits tied to the runs their boots merged. */
 #include "vm/kernel_build.h"
 
 #include "common/error.h"

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Kernel package names checked against the apt lists before anything is downloaded: exact names only, a did-you-mean for a release string or a metapackage, never a debug package; and the announcement of a download with its size. */
+/* Kernel package names checked against the apt lists before anything is downloaded: exact names
+ * only, a did-you-mean for a release string or a metapackage, never a debug package; and the
+ * announcement of a download with its size. */
 #include "vm/vm.h"
 
 #include "common/error.h"
