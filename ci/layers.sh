@@ -32,6 +32,7 @@ for f in "${order[@]}"; do
 		fi
 		r+="${reach[$d]} "
 	done
+	# shellcheck disable=SC2086 # r is a word list on purpose
 	reach[$f]=" $(printf '%s\n' $r | sort -u | tr '\n' ' ')"
 done
 
@@ -59,7 +60,9 @@ declare -A added=()
 while IFS= read -r f; do
 	added[$f]=1
 	cm="$root/$f/CMakeLists.txt"
-	[ -n "${reach[$f]+set}" ] && [ -f "$cm" ] || continue
+	if [ -z "${reach[$f]+set}" ] || [ ! -f "$cm" ]; then
+		continue
+	fi
 	for lib in $(tr '\n' ' ' < "$cm" | grep -o 'ior_module([^)]*)' | grep -o '\bior_[a-z]*' | tail -n +2); do
 		to=${lib#ior_}
 		[ -n "${reach[$to]+set}" ] || continue
