@@ -237,13 +237,15 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-/* The pipes ior_spawn_start makes: the parent's ends in c, the child's in p. */
+/* The pipes a start makes: the parent's ends in c (and *err_r, stderr's tail, only for a caller
+ * that reads it: err_r not NULL), the child's in p. */
 static int make_pipes(struct ior_spawn *c, struct plan *p, int *err_r)
 {
 	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, in[2] = { -1, -1 };
 	bool piped = c->out_to == IOR_SPAWN_OUT_PIPE;
+	bool tail = err_r && !piped && c->err_to == IOR_SPAWN_ERR_TAIL;
 	if (((piped || c->out_to == IOR_SPAWN_OUT_CAPTURE) && pipe2(out, O_CLOEXEC)) ||
-	    (piped && pipe2(in, O_CLOEXEC)) || (!piped && c->err_to == IOR_SPAWN_ERR_TAIL && pipe2(err, O_CLOEXEC))) {
+	    (piped && pipe2(in, O_CLOEXEC)) || (tail && pipe2(err, O_CLOEXEC))) {
 		int e = errno;
 		for (int i = 0; i < 2; i++)
 			close_fd(&out[i]), close_fd(&err[i]), close_fd(&in[i]);
@@ -257,14 +259,17 @@ static int make_pipes(struct ior_spawn *c, struct plan *p, int *err_r)
 	p->child_ends[0] = in[0], p->child_ends[1] = out[1], p->child_ends[2] = err[1];
 	c->in_fd = in[1];
 	c->out_fd = out[0];
-	*err_r = err[0];
+	if (err_r)
+		*err_r = err[0];
 	return IOR_OK;
 }
 
 static int start(struct ior_spawn *c, int *err_r)
 {
 	c->pid = -1;
-	c->in_fd = c->out_fd = *err_r = -1;
+	c->in_fd = c->out_fd = -1;
+	if (err_r)
+		*err_r = -1;
 	const char *sh[] = { "sh", "-c", c->shell, NULL };
 	const char *const *argv = c->argv ? c->argv : c->shell ? sh : NULL;
 	if (!argv || !argv[0] || !argv[0][0])
@@ -290,10 +295,10 @@ static int start(struct ior_spawn *c, int *err_r)
 			close(p.child_ends[i]);
 	if (e) {
 		c->pid = -1;
-		close_fd(&c->in_fd), close_fd(&c->out_fd), close_fd(err_r);
-		if (c->argv)
-			return ior_error_errno(IOR_ERROR, e, "cannot run '%s'", argv[0]);
-		return ior_error_errno(IOR_ERROR, e, "cannot run '%s'%s%s", c->shell, c->dir ? " in " : "",
+		close_fd(&c->in_fd), close_fd(&c->out_fd);
+		if (err_r)
+			close_fd(err_r);
+		return ior_error_errno(IOR_ERROR, e, "cannot run '%s'%s%s", child_name(c), c->dir ? " in " : "",
 				       c->dir ? c->dir : "");
 	}
 	return IOR_OK;
@@ -301,10 +306,7 @@ static int start(struct ior_spawn *c, int *err_r)
 
 int ior_spawn_start(struct ior_spawn *c)
 {
-	int err_r;
-	int rc = start(c, &err_r);
-	close_fd(&err_r);   /* a caller that reads nothing: ERR_TAIL is ior_spawn_run's */
-	return rc;
+	return start(c, NULL);
 }
 
 /* Keeps the last sizeof(c->err)-1 bytes of stderr: the end holds the reason. */

@@ -21,7 +21,8 @@ enum ior_spawn_out {
 
 /* Where the child's stderr goes (ignored with IOR_SPAWN_OUT_PIPE). */
 enum ior_spawn_err {
-	IOR_SPAWN_ERR_TAIL,     /* its last bytes into err, for ior_spawn_check's message */
+	IOR_SPAWN_ERR_TAIL,     /* its last bytes into err, for ior_spawn_check's message (ior_spawn_run;
+				 * a child started with ior_spawn_start alone keeps our stderr) */
 	IOR_SPAWN_ERR_INHERIT,  /* our stderr: the user sees it as it comes */
 };
 
@@ -50,7 +51,8 @@ struct ior_spawn {
 
 	/* Set by ior_spawn_start. */
 	pid_t pid;
-	int in_fd, out_fd;         /* with IOR_SPAWN_OUT_PIPE: the child's stdin and its stdout+stderr; else -1 */
+	int in_fd, out_fd;         /* with IOR_SPAWN_OUT_PIPE: the child's stdin and its stdout+stderr (out_fd
+				    * also with OUT_CAPTURE); else -1 */
 
 	/* Set by ior_spawn_run (and ior_spawn_wait: status, rusage, wall_s). */
 	int status;                /* wait status (WIFEXITED ...) */
