@@ -5,6 +5,7 @@
 #include "tests/suite.h"
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,32 @@ static void test_output_past_max_ends_the_child(void)
 	ior_spawn_free(&c);
 }
 
+/* A child that dies with us (qemu) is gone even when we are SIGKILLed. */
+static void test_child_dies_with_us(void)
+{
+	int fds[2];
+	CU_ASSERT_EQUAL_FATAL(pipe(fds), 0);
+	fflush(NULL);
+	pid_t us = fork();
+	CU_ASSERT_TRUE_FATAL(us >= 0);
+	if (us == 0) {
+		struct ior_spawn c = { .argv = (const char *const[]){ "sleep", "30", NULL },
+				       .flags = IOR_SPAWN_DIE_WITH_US };
+		pid_t pid = ior_spawn_start(&c) == IOR_OK ? c.pid : -1;
+		if (write(fds[1], &pid, sizeof(pid)) != sizeof(pid))
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(fds[1]);
+	pid_t sleeper = -1;
+	CU_ASSERT_EQUAL(read(fds[0], &sleeper, sizeof(sleeper)), (ssize_t)sizeof(sleeper));
+	close(fds[0]);
+	kill(us, SIGKILL);
+	waitpid(us, NULL, 0);
+	CU_ASSERT_TRUE(sleeper > 0 && gone(sleeper));
+}
+
 /* A piped child (qemu's console): the caller writes its stdin and reads its stdout and stderr. */
 static void test_pipe_is_the_callers(void)
 {
@@ -143,6 +170,7 @@ int main(void)
 		IOR_TEST(test_limit_kills_and_check_names_it),
 		IOR_TEST(test_group_is_ended_whole),
 		IOR_TEST(test_output_past_max_ends_the_child),
+		IOR_TEST(test_child_dies_with_us),
 		IOR_TEST(test_pipe_is_the_callers),
 		IOR_TEST_END,
 	};
