@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Judging in a bisection, on rounds (good end, candidate, bad end measured together): are the calibrated ends far enough apart, is a round stable, and is a candidate good, bad, in need of more rounds, or to be skipped. */
+/* Judging in a bisection, on rounds (good end, candidate, bad end measured together): are the
+ * calibrated ends far enough apart, is a round stable, and is a candidate good, bad, in need of
+ * more rounds, or to be skipped. */
 #ifndef IOR_BISECT_JUDGE_H
 #define IOR_BISECT_JUDGE_H
 

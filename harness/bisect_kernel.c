@@ -3,7 +3,7 @@
 #include "harness/bisect_kernel.h"
 
 #include "common/error.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 #include "harness/kbuild_args.h"
 #include "kernel/git_info.h"
 

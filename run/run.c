@@ -220,12 +220,10 @@ static int run_body(struct ior_db *db, const struct ior_matrix *m, const struct 
 		rc = run_cells(&runner, devs);
 		ior_progress_finish(&runner.progress);
 	}
-	char message[1024];
-	snprintf(message, sizeof(message), "%s", ior_error_last());
+	struct ior_error_state failed;
+	ior_error_save(&failed, rc);
 	int cleaned = clean_up(db, m, devs, &modules);
-	if (rc)
-		return ior_error_set(rc, "%s", message);
-	return cleaned;
+	return ior_error_restore(&failed, cleaned);
 }
 
 int ior_run_matrix(struct ior_db *db, const struct ior_matrix *m, const struct ior_run_options *opts,
@@ -252,8 +250,8 @@ int ior_run_matrix(struct ior_db *db, const struct ior_matrix *m, const struct i
 	if (rc)
 		return rc;
 	rc = run_body(db, m, opts, summary, host_id, host);
-	char message[1024];
-	snprintf(message, sizeof(message), "%s", ior_error_last());
+	struct ior_error_state failed;
+	ior_error_save(&failed, rc);
 	ior_db_run_finish(db, summary->run_id, final_status(rc));
-	return rc ? ior_error_set(rc, "%s", message) : IOR_OK;
+	return ior_error_restore(&failed, IOR_OK);
 }

@@ -563,12 +563,10 @@ int ior_run_device_cells(struct ior_cell_runner *r, struct ior_run_device *dev)
 	int rc = build_cells(r, dev, scheds, cells, &n);
 	if (rc == IOR_OK)
 		rc = take_repetitions(r, dev, cells, n);
-	char message[1024];
-	snprintf(message, sizeof(message), "%s", ior_error_last());
+	struct ior_error_state failed;
+	ior_error_save(&failed, rc);
 	int finished = finish_cells(r, cells, n, rc != IOR_OK);
 	free(cells);
 	ior_strv_free(scheds);
-	if (rc)
-		return ior_error_set(rc, "%s", message);
-	return finished;
+	return ior_error_restore(&failed, finished);
 }

@@ -90,11 +90,11 @@ int ior_run_devices_prepare(struct ior_run_device **out, const struct ior_matrix
 	for (size_t i = 0; i < m->ndevices; i++) {
 		int rc = prepare_one(&(*out)[i], &m->devices[i], db, run_id, summary);
 		if (rc) {
-			char message[1024];
-			snprintf(message, sizeof(message), "%s", ior_error_last());
+			struct ior_error_state failed;
+			ior_error_save(&failed, rc);
 			ior_run_devices_teardown(*out, i + 1, db);
 			*out = NULL;
-			return ior_error_set(rc, "%s", message);
+			return ior_error_restore(&failed, rc);
 		}
 	}
 	return IOR_OK;

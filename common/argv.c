@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Splitting a command line into an argument list with quoting but no shell semantics; see ior_argv_split in engines/spawn.h. */
-#include "engines/spawn.h"
+/* Splitting a command line into an argument list with quoting but no shell semantics; see
+ * ior_argv_split in common/spawn.h. */
+#include "common/spawn.h"
 #include "common/error.h"
 
 #include <stdlib.h>
