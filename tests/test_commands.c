@@ -78,8 +78,8 @@ static void test_did_you_mean(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean 'schedulers'?"));
 }
 
-/* The value of a row's kind that the parser takes and that stores something other than zero;
- * NULL for a row that takes none. A row with a parser of its own needs an example here. */
+/* Into buf, a value of a row's kind that the parser takes and that stores something other than
+ * zero; NULL for a row that takes none. A row with a parser of its own needs an example here. */
 static const char *sample_value(const struct ior_cmd_opt *o, char *buf, size_t len)
 {
 	static const struct {
@@ -88,28 +88,39 @@ static const char *sample_value(const struct ior_cmd_opt *o, char *buf, size_t l
 		{ "--format", "json" }, { "--metric", "lat_p99_us" }, { "--since", "2024-01-02" },
 		{ "--origin", "ci" },   { "--by", "scheduler" },      { "--boots", "2" },
 	};
+	const char *v = NULL;
 	switch (o->kind) {
 	case IOR_CMD_PLAIN:
-		if (o->value == IOR_CMD_CHOICE)
+		if (o->value == IOR_CMD_FLAG)
+			return NULL;
+		if (o->value == IOR_CMD_CHOICE) {
 			snprintf(buf, len, "%.*s", (int)strcspn(o->choices, " "), o->choices);
-		else
-			snprintf(buf, len, "%s", o->value == IOR_CMD_FLAG ? "" : o->value == IOR_CMD_FILE ? "/nonexistent/ior-test" : "x=1");
-		return o->value == IOR_CMD_FLAG ? NULL : buf;
-	case IOR_CMD_PERCENT: return "5%";
+			return buf;
+		}
+		v = o->value == IOR_CMD_FILE ? "/nonexistent/ior-test" : "x=1";
+		break;
+	case IOR_CMD_PERCENT:
+		v = "5%";
+		break;
 	case IOR_CMD_COUNT:
 	case IOR_CMD_REAL:
 		snprintf(buf, len, "%.0f", o->max);
 		return buf;
 	case IOR_CMD_PARSE:
-		for (size_t i = 0; i < sizeof(parsed) / sizeof(parsed[0]); i++)
+		for (size_t i = 0; !v && i < sizeof(parsed) / sizeof(parsed[0]); i++)
 			if (!strcmp(parsed[i].name, o->name))
-				return parsed[i].value;
-		fprintf(stderr, "\n  %s: no example value for a row with a parser of its own", o->name);
-		CU_FAIL("a row with a parser of its own has no example value");
-		return "x";
-	case IOR_CMD_WORDS: break;
+				v = parsed[i].value;
+		if (!v) {
+			fprintf(stderr, "\n  %s: no example value for a row with a parser of its own", o->name);
+			CU_FAIL("a row with a parser of its own has no example value");
+			v = "x";
+		}
+		break;
+	case IOR_CMD_WORDS:
+		return NULL;
 	}
-	return NULL;
+	snprintf(buf, len, "%s", v);
+	return buf;
 }
 
 /* "NAME [SUB] OPTION [VALUE]" (repeatable rows given twice, a word list two words) into args. */
@@ -164,6 +175,25 @@ static void check_binding(const struct ior_command *cmd, const struct ior_cmd_su
 	if (o->repeat || o->kind == IOR_CMD_WORDS) {
 		const struct ior_cmd_list *l = (const void *)(args + o->offset);
 		CU_ASSERT_EQUAL(l->n, 2);
+	} else if (sample_value(o, value, sizeof(value))) {
+		/* "--name=value" stores the same as "--name value" */
+		static unsigned char again[sizeof(args)];
+		char joined[128];
+		snprintf(joined, sizeof(joined), "%s=%s", o->name, value);
+		char *eq_argv[] = { argv[0], sub ? argv[1] : joined, sub ? joined : NULL, NULL };
+		memset(again, 0, sizeof(again));
+		rc = ior_cmd_parse(cmd, sub ? 3 : 2, eq_argv, again, &p);
+		bool same = !memcmp(again + o->offset, args + o->offset, o->size);
+		if (!same && o->size == sizeof(char *)) { /* a string: the same text from another place in argv */
+			const char *x, *y;
+			memcpy(&x, again + o->offset, sizeof(x));
+			memcpy(&y, args + o->offset, sizeof(y));
+			same = x && y && !strcmp(x, y);
+		}
+		if (rc || !same)
+			fprintf(stderr, "\n  %s: '%s' %s", cmd->name, joined, rc ? ior_error_last() : "stores something else");
+		CU_ASSERT_EQUAL(rc, IOR_OK);
+		CU_ASSERT_TRUE(same);
 	}
 	/* a value the row's kind refuses (past its range, no choice, no percentage) is refused naming it */
 	bool checked = o->kind == IOR_CMD_COUNT || o->kind == IOR_CMD_REAL || o->kind == IOR_CMD_PERCENT ||
