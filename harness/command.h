@@ -93,18 +93,15 @@ int ior_cmd_parse_metrics(void *field, const char *value);
 int ior_cmd_parse_metric(void *field, const char *value);
 
 /* Rows several commands share: the database filters, into a struct ior_db_filter at member. */
-#define IOR_CMD_ROW_HOST(type, member) \
-	{ .name = "--host", .value = IOR_CMD_TEXT, .arg = "HOST", .help = "only samples measured on HOST", \
-	  IOR_CMD_AT(type, member.host) }
+#define IOR_CMD_FILTER_ROW(option, placeholder, text, type, member) \
+	{ .name = "--" #option, .value = IOR_CMD_TEXT, .arg = placeholder, .help = text, IOR_CMD_AT(type, member.option) }
+#define IOR_CMD_ROW_HOST(type, member) IOR_CMD_FILTER_ROW(host, "HOST", "only samples measured on HOST", type, member)
 #define IOR_CMD_ROW_KERNEL(type, member) \
-	{ .name = "--kernel", .value = IOR_CMD_TEXT, .arg = "RELEASE", .help = "only samples of kernel RELEASE", \
-	  IOR_CMD_AT(type, member.kernel) }
+	IOR_CMD_FILTER_ROW(kernel, "RELEASE", "only samples of kernel RELEASE", type, member)
 #define IOR_CMD_ROW_DEVICE(type, member) \
-	{ .name = "--device", .value = IOR_CMD_TEXT, .arg = "DEVICE", .help = "only samples of DEVICE (its matrix name)", \
-	  IOR_CMD_AT(type, member.device) }
+	IOR_CMD_FILTER_ROW(device, "DEVICE", "only samples of DEVICE (its matrix name)", type, member)
 #define IOR_CMD_ROW_SCHEDULER(type, member) \
-	{ .name = "--scheduler", .value = IOR_CMD_TEXT, .arg = "NAME", .help = "only samples taken with scheduler NAME", \
-	  IOR_CMD_AT(type, member.scheduler) }
+	IOR_CMD_FILTER_ROW(scheduler, "NAME", "only samples taken with scheduler NAME", type, member)
 #define IOR_CMD_ROW_ENGINE(type, member) \
 	{ .name = "--engine", .value = IOR_CMD_TEXT, .arg = "NAME", .complete = IOR_CMD_COMPLETE_ENGINE, \
 	  .help = "only samples of engine NAME", IOR_CMD_AT(type, member.engine) }
