@@ -71,8 +71,12 @@ int ior_bisect_kernel_load(struct ior_db *db, int64_t id, struct bisect_kernel *
 	int argc = 0;
 	while (k->argv[argc])
 		argc++;
+	/* the parser reuses the array it is given: a copy, as k->argv's strings are freed one by one */
+	if (!(k->words = calloc((size_t)argc + 1, sizeof(*k->words))))
+		return ior_error_set(IOR_ERROR, "out of memory");
+	memcpy(k->words, k->argv, (size_t)argc * sizeof(*k->words));
 	struct ior_cmd_parsed p;
-	rc = ior_cmd_parse(&logged_config, argc, k->argv, k, &p);
+	rc = ior_cmd_parse(&logged_config, argc, k->words, k, &p);
 	if (!rc)
 		rc = ior_cmd_kbuild_finish(&k->kb, &k->fragment_list);
 	return rc ? ior_error_wrap(rc, "the bisection's kernel config '%s'", k->args) : IOR_OK;
@@ -99,4 +103,6 @@ void ior_bisect_kernel_free(struct bisect_kernel *k)
 {
 	ior_argv_free(k->argv);
 	k->argv = NULL;
+	free(k->words);
+	k->words = NULL;
 }

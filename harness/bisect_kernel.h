@@ -15,6 +15,7 @@ struct bisect_kernel {
 	bool found;                  /* the bisection is over a kernel tree */
 	char args[8192];             /* the config arguments as logged */
 	char **argv;                 /* args split; kb's strings point into it */
+	char **words;                /* a copy of argv's array, which the parser reorders */
 	struct ior_cmd_list fragment_list;
 	struct ior_kbuild_opts kb;
 };

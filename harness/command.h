@@ -160,7 +160,8 @@ struct ior_cmd_parsed {
 /* The one option parser (git's parse_options): argv[0] is the verb, then the subcommand when cmd
  * has any, then options (cmd's and the subcommand's rows; "--name value", "--name=value" or the
  * alias) and operands in any order, "--" ending the options. Each value is stored into args as its
- * row says. argv is reused: the lists and operands point into it, gathered at its front. Returns
+ * row says. argv's array is reused: the lists and operands point into it, gathered at its front, so
+ * pointers in it are overwritten and repeated (give a copy of an array whose strings are freed). Returns
  * IOR_EINVALID with a message naming the option (or the operand) on any bad input. */
 int ior_cmd_parse(const struct ior_command *cmd, int argc, char **argv, void *args, struct ior_cmd_parsed *out);
 /* The exit status of a usage error of cmd: 2, or its error status when that is higher (check's 128). */
