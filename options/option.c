@@ -83,7 +83,7 @@ static int parse_enum(const struct ior_option *row, const char *text, int *out)
 
 int ior_parse_count(const char *text, double min, double max, uint64_t *out)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	if (parse_uint(text, &v) != IOR_OK || (double)v < min || (double)v > max)
 		return ior_error_set(IOR_EINVALID, "'%s' is not a whole number from %.10g to %.10g", text, min, max);
 	*out = v;
@@ -92,7 +92,7 @@ int ior_parse_count(const char *text, double min, double max, uint64_t *out)
 
 int ior_parse_number(const char *text, double min, double max, double *out)
 {
-	double v;
+	double v = 0;
 	if (parse_double(text, &v) != IOR_OK || v < min || v > max)
 		return ior_error_set(IOR_EINVALID, "'%s' is not a number from %.10g to %.10g", text, min, max);
 	*out = v;
