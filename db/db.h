@@ -115,12 +115,7 @@ struct ior_db_row {
 	/* the rest of the sample: 0 / false / NULL where the source had none (imports) */
 	int64_t sample_id;
 	char *engine_type, *run_status, *detail, *measured_at;  /* detail: NULL when empty */
-	uint64_t bytes, ios;
-	double wall_s, usr_s, sys_s;
-	bool has_latency;                 /* total latency (fio's lat) */
-	double lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us;
-	bool has_clat;                    /* completion latency (fio's clat) */
-	double clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us;
+	IOR_MEASURES_MEMBER;              /* flags false where the sample has none */
 	char *fill;                       /* scratch device's data: random, zeros, sparse; NULL unknown */
 	bool warmup;                      /* a warm-up repetition (matrix warmup = N): not judged */
 };

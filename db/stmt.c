@@ -53,19 +53,15 @@ static const char *const sql[IOR_STMT_COUNT] = {
 		"AND engine = ?4 AND ifnull(params, '') = ifnull(?5, '')",
 	[IOR_STMT_CELL_SET_STATUS] = "UPDATE cells SET status = ?2, reason = ?3 WHERE id = ?1",
 	[IOR_STMT_CELL_SAMPLE_COUNT] = "SELECT count(*) FROM samples WHERE cell_id = ?1",
+	/* the parameters as enum ior_sample_param numbers them */
 	[IOR_STMT_SAMPLE_INSERT] =
-		"INSERT INTO samples (cell_id, rep, value, unit, higher_is_better, bytes, ios, wall_s, usr_s, "
-		"sys_s, lat_p50_us, lat_p99_us, lat_p999_us, detail, lat_mean_us, clat_p50_us, clat_p99_us, "
-		"clat_p999_us, clat_mean_us, fill, warmup, round, rd_ios, rd_merges, rd_sectors, wr_ios, wr_merges, "
-		"wr_sectors) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
-		"?23, ?24, ?25, ?26, ?27, ?28)",
+		"INSERT INTO samples (cell_id, rep, value, unit, higher_is_better, detail, fill, warmup, round, "
+		IOR_SQL_MEASURES ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, " IOR_SQL_MEASURE_PARAMS ")",
 	[IOR_STMT_SAMPLE_AT_REP] = "SELECT value, unit, warmup FROM samples WHERE cell_id = ?1 AND rep = ?2",
 	[IOR_STMT_SAMPLES] =
 		"SELECT run_id, cell_id, host, kernel, device, scheduler, engine, params, unit, rep, value, "
-		"higher_is_better, sample_id, engine_type, run_status, detail, measured_at, bytes, ios, "
-		"wall_s, usr_s, sys_s, lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us, clat_p50_us, "
-		"clat_p99_us, clat_p999_us, clat_mean_us, fill, warmup FROM sample_view "
+		"higher_is_better, sample_id, engine_type, run_status, detail, measured_at, fill, warmup, "
+		IOR_SQL_MEASURES " FROM sample_view "
 		"WHERE (?1 IS NULL OR host = ?1) AND (?2 IS NULL OR kernel = ?2) AND (?3 IS NULL OR device = ?3) "
 		"AND (?4 IS NULL OR scheduler = ?4) AND (?5 IS NULL OR engine = ?5) "
 		"AND (?6 IS NULL OR run_id = ?6) "
@@ -139,7 +135,13 @@ static const char *const sql[IOR_STMT_COUNT] = {
 int ior_db_stmt_prepare_all(struct ior_db *db)
 {
 	for (int i = 0; i < IOR_STMT_COUNT; i++) {
-		if (sqlite3_prepare_v3(db->h, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &db->stmt[i], NULL) != SQLITE_OK)
+		/* a statement of the stored measures names them from their column table */
+		char *text = strchr(sql[i], '{') ? ior_db_measures_sql(sql[i], IOR_SAMPLE_MEASURES) : NULL;
+		if (strchr(sql[i], '{') && !text)
+			return ior_error_set(IOR_ERROR, "cannot open database '%s': out of memory", db->path);
+		int rc = sqlite3_prepare_v3(db->h, text ? text : sql[i], -1, SQLITE_PREPARE_PERSISTENT, &db->stmt[i], NULL);
+		free(text);
+		if (rc != SQLITE_OK)
 			return ior_error_set(IOR_EINVALID, "cannot open database '%s': damaged schema (statement %d: %s)",
 					     db->path, i, sqlite3_errmsg(db->h));
 	}
