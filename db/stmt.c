@@ -130,6 +130,58 @@ static const char *const sql[IOR_STMT_COUNT] = {
 		"FROM runs r JOIN hosts h ON h.id = r.host_id JOIN kernels k ON k.id = r.kernel_id "
 		"JOIN commits c ON c.id = k.commit_id WHERE h.name = ?1 AND k.release = ?2 ORDER BY c.id",
 	[IOR_STMT_LATEST_RUN] = "SELECT max(id) FROM runs WHERE id IS NOT NULL HAVING max(id) IS NOT NULL",
+	/* a bisection's state (db/bisect_state.c): ?1 is the bisection */
+	[IOR_STMT_BISECT_INSERT] = "INSERT INTO bisects (higher_is_better, source, repo, good, bad, orig_head, kernels) "
+				   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[IOR_STMT_BISECT_CURRENT] =
+		"SELECT id, source, repo, good, bad, orig_head, higher_is_better, measure_cmd, build_cmd, boot_cmd, image, "
+		"status, result, started_at, kernels, matrix FROM bisects WHERE status <> 'reset' ORDER BY id DESC LIMIT 1",
+	[IOR_STMT_BISECT_SET_COMMANDS] =
+		"UPDATE bisects SET measure_cmd = ?2, build_cmd = ?3, boot_cmd = ?4, image = ?5 WHERE id = ?1",
+	[IOR_STMT_BISECT_SET_MATRIX] = "UPDATE bisects SET matrix = ?2 WHERE id = ?1",
+	[IOR_STMT_BISECT_SET_STATUS] = "UPDATE bisects SET status = ?2, result = ?3 WHERE id = ?1",
+	[IOR_STMT_BISECT_LOG] =
+		"INSERT INTO bisect_log (bisect_id, commit_id, event, detail) VALUES (?1, ?2, ?3, ?4)",
+	[IOR_STMT_BISECT_COMMIT_ENSURE] = "INSERT OR IGNORE INTO bisect_commits (bisect_id, commit_id) VALUES (?1, ?2)",
+	[IOR_STMT_BISECT_BUILD_GET] =
+		"SELECT build, image FROM bisect_commits WHERE bisect_id = ?1 AND commit_id = ?2 AND build IS NOT NULL",
+	[IOR_STMT_BISECT_BUILD_SET] =
+		"UPDATE bisect_commits SET build = ?3, image = ?4 WHERE bisect_id = ?1 AND commit_id = ?2",
+	[IOR_STMT_BISECT_SAME_IMAGE] =
+		"SELECT commit_id, mark FROM bisect_commits WHERE bisect_id = ?1 AND commit_id <> ?2 AND image = ?3 "
+		"AND mark IN ('good', 'bad') LIMIT 1",
+	[IOR_STMT_BISECT_MARK_SET] =
+		"UPDATE bisect_commits SET mark = ?3, reason = ?4 WHERE bisect_id = ?1 AND commit_id = ?2",
+	[IOR_STMT_BISECT_MARKS] = "SELECT commit_id, mark FROM bisect_commits WHERE bisect_id = ?1 AND mark IS NOT NULL",
+	[IOR_STMT_BISECT_REASON] = "SELECT reason FROM bisect_commits WHERE bisect_id = ?1 AND commit_id = ?2",
+	[IOR_STMT_BISECT_MEASUREMENT_NEXT] =
+		"SELECT ifnull(max(measurement), 0) + 1 FROM bisect_samples WHERE bisect_id = ?1",
+	[IOR_STMT_BISECT_SAMPLE_INSERT] =
+		"INSERT INTO bisect_samples (bisect_id, commit_id, measurement, value, round) VALUES (?1, ?2, ?3, ?4, ?5)",
+	[IOR_STMT_BISECT_SAMPLES] = "SELECT value FROM bisect_samples WHERE bisect_id = ?1 AND commit_id = ?2 ORDER BY id",
+	[IOR_STMT_BISECT_SAMPLES_COUNT] = "SELECT count(*) FROM bisect_samples WHERE bisect_id = ?1 AND commit_id = ?2",
+	[IOR_STMT_BISECT_ROUND_NEXT] = "SELECT ifnull(max(round), 0) + 1 FROM bisect_samples WHERE bisect_id = ?1",
+	[IOR_STMT_BISECT_ROUND_SAMPLES] =
+		"SELECT round, commit_id, value FROM bisect_samples WHERE bisect_id = ?1 AND round >= ?2 "
+		"ORDER BY round, commit_id, id",
+	[IOR_STMT_BISECT_BUILDS_COUNT] = "SELECT count(*) FROM bisect_log WHERE bisect_id = ?1 AND event = 'build'",
+	[IOR_STMT_BISECT_MEASUREMENTS_COUNT] =
+		"SELECT count(DISTINCT measurement) FROM bisect_samples WHERE bisect_id = ?1",
+	[IOR_STMT_BISECT_ALL_SAMPLES_COUNT] = "SELECT count(*) FROM bisect_samples WHERE bisect_id = ?1",
+	[IOR_STMT_BISECT_LOG_ALL] = "SELECT commit_id, event, detail, at FROM bisect_log WHERE bisect_id = ?1 ORDER BY id",
+	[IOR_STMT_BISECT_LOG_LAST] =
+		"SELECT detail FROM bisect_log WHERE bisect_id = ?1 AND commit_id IS ?2 AND event = ?3 "
+		"ORDER BY id DESC LIMIT 1",
+	/* what a bisection over VM boots reads back (db/vm_boots.c) */
+	[IOR_STMT_VM_BOOT_LAST] =
+		"SELECT outcome, reason, console_log FROM vm_boots WHERE kernel = ?1 ORDER BY id DESC LIMIT 1",
+	[IOR_STMT_VM_KERNEL_SAMPLES] =
+		"SELECT s.value FROM samples s WHERE s.cell_id = (SELECT min(c.id) FROM cells c WHERE c.status = 'ok' "
+		"AND c.run_id = (SELECT run_id FROM vm_boots WHERE kernel = ?1 AND outcome = 'ok' AND run_id IS NOT NULL "
+		"ORDER BY id DESC LIMIT 1)) AND s.warmup = 0 ORDER BY s.rep",
+	[IOR_STMT_VM_KERNEL_IDS] =
+		"SELECT DISTINCT r.kernel_id FROM vm_boots b JOIN runs r ON r.id = b.run_id WHERE b.kernel = ?1",
+	[IOR_STMT_SAMPLE_TOTAL] = "SELECT count(*) FROM samples",
 };
 
 int ior_db_stmt_prepare_all(struct ior_db *db)
