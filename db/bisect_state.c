@@ -53,6 +53,19 @@ static bool one_row(struct ior_db *db, sqlite3_stmt *st, const char *what, int *
 	return r == SQLITE_ROW;
 }
 
+/* A one-row read of one text: *found and buf ("" without a row, or for NULL). */
+static int first_text(struct ior_db *db, sqlite3_stmt *st, const char *what, bool *found, char *buf, size_t len)
+{
+	int rc;
+	buf[0] = '\0';
+	*found = one_row(db, st, what, &rc);
+	if (*found) {
+		text_into(st, 0, buf, len);
+		sqlite3_reset(st);
+	}
+	return rc;
+}
+
 void ior_bisect_info_free(struct ior_bisect_info *b)
 {
 	if (!b)
@@ -210,14 +223,9 @@ int ior_db_bisect_marks(struct ior_db *db, int64_t id, int (*fn)(void *ctx, cons
 
 int ior_bisect_reason_get(struct ior_db *db, int64_t id, const char *commit, char *buf, size_t len)
 {
-	buf[0] = '\0';
-	sqlite3_stmt *st = bisect_stmt(db, IOR_STMT_BISECT_REASON, id, &commit, 1);
-	int rc;
-	if (one_row(db, st, "cannot read a mark's reason in", &rc)) {
-		text_into(st, 0, buf, len);
-		sqlite3_reset(st);
-	}
-	return rc;
+	bool found;
+	return first_text(db, bisect_stmt(db, IOR_STMT_BISECT_REASON, id, &commit, 1), "cannot read a mark's reason in",
+			  &found, buf, len);
 }
 
 int ior_bisect_samples_add(struct ior_db *db, int64_t id, const char *commit, const double *x, size_t n)
@@ -352,14 +360,6 @@ int ior_bisect_log_last(struct ior_db *db, int64_t id, const char *commit, const
 			size_t len)
 {
 	const char *t[] = { commit, event };
-	*found = false;
-	detail[0] = '\0';
-	sqlite3_stmt *st = bisect_stmt(db, IOR_STMT_BISECT_LOG_LAST, id, t, 2);
-	int rc;
-	if (one_row(db, st, "cannot read the log in", &rc)) {
-		*found = true;
-		text_into(st, 0, detail, len);
-		sqlite3_reset(st);
-	}
-	return rc;
+	return first_text(db, bisect_stmt(db, IOR_STMT_BISECT_LOG_LAST, id, t, 2), "cannot read the log in", found, detail,
+			  len);
 }
