@@ -8,7 +8,6 @@
 #include "vm/kernel_build.h"
 #include "vm/vm.h"
 
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,22 +55,19 @@ static void oops_head(const char *console, char *out, size_t len)
 /* The newest boot of spec that was not ok: its outcome and reason, with the oops head of a panic. */
 static void boot_failure(struct kernel_measure *m, char *out, size_t len)
 {
-	sqlite3 *h = ior_db_handle(m->db);
-	sqlite3_stmt *st = NULL;
+	struct ior_db_vm_boot_last b;
 	snprintf(out, len, "the boot failed");
-	if (sqlite3_prepare_v2(h, "SELECT outcome, reason, console_log FROM vm_boots WHERE kernel = ?1 ORDER BY id DESC LIMIT 1",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (ior_db_vm_boot_last(m->db, m->spec, &b)) {
+		ior_error_clear();   /* best effort: "the boot failed" stands */
 		return;
-	sqlite3_bind_text(st, 1, m->spec, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		const char *outcome = (const char *)sqlite3_column_text(st, 0);
-		const char *reason = (const char *)sqlite3_column_text(st, 1);
-		char head[600] = "";
-		if (outcome && !strcmp(outcome, "panic"))
-			oops_head((const char *)sqlite3_column_text(st, 2), head, sizeof(head));
-		snprintf(out, len, "%s: %s%s%s", outcome ? outcome : "?", reason ? reason : "", head[0] ? "; oops: " : "", head);
 	}
-	sqlite3_finalize(st);
+	if (b.outcome) {
+		char head[600] = "";
+		if (!strcmp(b.outcome, "panic"))
+			oops_head(b.console, head, sizeof(head));
+		snprintf(out, len, "%s: %s%s%s", b.outcome, b.reason ? b.reason : "", head[0] ? "; oops: " : "", head);
+	}
+	ior_db_vm_boot_last_free(&b);
 }
 
 static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_outcome *out, char *image, size_t len)

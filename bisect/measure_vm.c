@@ -7,7 +7,6 @@
 #include "vm/vm.h"
 
 #include <git2.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,26 +44,7 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
  * value in its round. */
 static int read_back(struct vm_measure *m, const char *id, double **x, size_t *n)
 {
-	sqlite3 *h = ior_db_handle(m->db);
-	sqlite3_stmt *st = NULL;
-	const char *sql = "SELECT s.value FROM samples s WHERE s.cell_id = (SELECT min(c.id) FROM cells c WHERE c.status = 'ok' "
-			  "AND c.run_id = (SELECT run_id FROM vm_boots WHERE kernel = ?1 AND outcome = 'ok' AND run_id IS NOT NULL "
-			  "ORDER BY id DESC LIMIT 1)) AND s.warmup = 0 ORDER BY s.rep";
-	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
-		return ior_error_set(IOR_ERROR, "cannot read the guest's samples: %s", sqlite3_errmsg(h));
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-	int r, rc = IOR_OK;
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		double *g = realloc(*x, (*n + 1) * sizeof(*g));
-		if (!g) {
-			rc = ior_error_set(IOR_ERROR, "out of memory");
-			break;
-		}
-		*x = g;
-		(*x)[(*n)++] = sqlite3_column_double(st, 0);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return ior_db_vm_kernel_samples(m->db, id, x, n);
 }
 
 /* The first lines the console shows after qemu's command line: what a kernel that does not boot
@@ -91,22 +71,19 @@ static void console_head(const char *log, char *out, size_t len)
 /* The last boot of kernel id: "OUTCOME after N boots: REASON; console: HEAD". */
 static void describe_failure(struct vm_measure *m, const char *id, unsigned boots)
 {
-	sqlite3 *h = ior_db_handle(m->db);
-	sqlite3_stmt *st = NULL;
+	struct ior_db_vm_boot_last b;
 	m->base.failure[0] = '\0';
-	if (sqlite3_prepare_v2(h, "SELECT outcome, reason, console_log FROM vm_boots WHERE kernel = ?1 ORDER BY id DESC "
-			       "LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+	if (ior_db_vm_boot_last(m->db, id, &b)) {
+		ior_error_clear();   /* the description is best effort: the boot's failure is what is reported */
 		return;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		char head[400];
-		console_head((const char *)sqlite3_column_text(st, 2), head, sizeof(head));
-		const char *reason = (const char *)sqlite3_column_text(st, 1);
-		snprintf(m->base.failure, sizeof(m->base.failure), "%s after %u boot%s: %.400s%s%s",
-			 (const char *)sqlite3_column_text(st, 0), boots, boots == 1 ? "" : "s", reason ? reason : "-",
-			 head[0] ? "; console: " : "", head);
 	}
-	sqlite3_finalize(st);
+	if (b.outcome) {
+		char head[400];
+		console_head(b.console, head, sizeof(head));
+		snprintf(m->base.failure, sizeof(m->base.failure), "%s after %u boot%s: %.400s%s%s", b.outcome, boots,
+			 boots == 1 ? "" : "s", b.reason ? b.reason : "-", head[0] ? "; console: " : "", head);
+	}
+	ior_db_vm_boot_last_free(&b);
 }
 
 static int measure(struct ior_bisect_measure *bm, const char *id, double **x, size_t *n, enum ior_step_outcome *out)

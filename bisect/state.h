@@ -9,32 +9,11 @@
 #include <stdint.h>
 
 #include "bisect/graph.h"
-#include "db/db.h"
+#include "db/bisect_state.h"
 
-struct ior_bisect_info {
-	int64_t id;
-	char *source, *repo, *good, *bad, *orig_head;   /* good: space separated */
-	bool higher_is_better;
-	char *measure_cmd, *build_cmd, *boot_cmd, *image;
-	char *kernels, *matrix;                         /* packages: the list (space separated), the matrix */
-	char *status, *result, *started_at;
-};
-void ior_bisect_info_free(struct ior_bisect_info *b);
+/* The rows themselves are db's (db/bisect_state.h); here is what reads them as a commit graph
+ * and as rounds. */
 
-int ior_bisect_create(struct ior_db *db, const struct ior_bisect_info *b, int64_t *id);
-/* The newest bisection not reset: IOR_ENOTFOUND when there is none. */
-int ior_bisect_current(struct ior_db *db, struct ior_bisect_info *out);
-int ior_bisect_set_commands(struct ior_db *db, int64_t id, const char *measure, const char *build, const char *boot,
-			    const char *image);
-int ior_bisect_set_matrix(struct ior_db *db, int64_t id, const char *matrix);
-int ior_bisect_set_status(struct ior_db *db, int64_t id, const char *status, const char *result);
-
-int ior_bisect_log(struct ior_db *db, int64_t id, const char *commit, const char *event, const char *detail);
-
-/* The build of commit: *built false when none finished; outcome "ok" or "build failed". */
-int ior_bisect_build_get(struct ior_db *db, int64_t id, const char *commit, bool *built, bool *ok, char *image,
-			 size_t len);
-int ior_bisect_build_set(struct ior_db *db, int64_t id, const char *commit, bool ok, const char *image);
 /* Another commit of the bisection built to this image and marked: its id and mark, or *found false. */
 int ior_bisect_same_image(struct ior_db *db, int64_t id, const char *commit, const char *image, bool *found,
 			  char *other, size_t len, enum ior_bisect_mark *mark);
@@ -42,16 +21,6 @@ int ior_bisect_same_image(struct ior_db *db, int64_t id, const char *commit, con
 int ior_bisect_mark_set(struct ior_db *db, int64_t id, const char *commit, enum ior_bisect_mark m, const char *reason);
 /* Every node's mark (NONE when unmarked), in graph order. */
 int ior_bisect_marks_get(struct ior_db *db, int64_t id, const struct ior_bisect_graph *g, enum ior_bisect_mark *marks);
-int ior_bisect_reason_get(struct ior_db *db, int64_t id, const char *commit, char *buf, size_t len);
-
-/* One measurement's samples, stored in one transaction. */
-int ior_bisect_samples_add(struct ior_db *db, int64_t id, const char *commit, const double *x, size_t n);
-int ior_bisect_samples_get(struct ior_db *db, int64_t id, const char *commit, double **x, size_t *n);
-/* The same with the round it was measured in (0: none, as before rounds existed). */
-int ior_bisect_samples_add_round(struct ior_db *db, int64_t id, const char *commit, const double *x, size_t n,
-				 size_t round);
-/* The number the next round takes: one above the highest stored. */
-int ior_bisect_round_next(struct ior_db *db, int64_t id, size_t *round);
 
 /* Values by round: row i is round[i], column j commits[j]'s median sample in that round. Only
  * rounds numbered from `from` on that hold every commit asked for are kept (a round cut short by
@@ -64,22 +33,5 @@ struct ior_bisect_rounds {
 int ior_bisect_rounds_get(struct ior_db *db, int64_t id, const char *const *commits, size_t k, size_t from,
 			  struct ior_bisect_rounds *out);
 void ior_bisect_rounds_free(struct ior_bisect_rounds *r);
-
-/* How many samples a commit has, without reading them. */
-int ior_bisect_samples_count(struct ior_db *db, int64_t id, const char *commit, size_t *n);
-
-struct ior_bisect_counts {
-	size_t builds, measurements, samples;
-};
-int ior_bisect_counts_get(struct ior_db *db, int64_t id, struct ior_bisect_counts *c);
-
-/* The detail of the newest log row of event on commit (NULL: a row of the whole bisection), or *found false. */
-int ior_bisect_log_last(struct ior_db *db, int64_t id, const char *commit, const char *event, bool *found, char *detail,
-			size_t len);
-
-/* Walks the log (oldest first): fn gets each row's commit (NULL for none), event, detail and time. */
-int ior_bisect_log_each(struct ior_db *db, int64_t id,
-			int (*fn)(void *ctx, const char *commit, const char *event, const char *detail, const char *at),
-			void *ctx);
 
 #endif

@@ -24,7 +24,7 @@ static const char samples_sql[] =
 
 static int prepare(struct ior_db *db, sqlite3_stmt **st, const char *sql)
 {
-	if (sqlite3_prepare_v2(ior_db_handle(db), sql, -1, st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db->h, sql, -1, st, NULL) != SQLITE_OK)
 		return ior_db_fail(db, "cannot read the bisections from");
 	return IOR_OK;
 }

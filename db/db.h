@@ -9,8 +9,10 @@
 
 #include "engines/engine.h"
 
-/* Current schema version, kept in PRAGMA user_version (db/SCHEMA.md lists the steps). */
-#define IOR_DB_SCHEMA_VERSION 13
+/* Current schema version, kept in PRAGMA user_version: the last of db/schema.c's upgrade steps, so a
+ * new step is a row there and nothing here (db/SCHEMA.md lists the steps). */
+int ior_db_schema_latest(void);
+#define IOR_DB_SCHEMA_VERSION (ior_db_schema_latest())
 
 /* PRAGMA application_id of every ioregress database ("iorg"): a file with
  * tables and another id is someone else's and is never touched. */
@@ -115,12 +117,7 @@ struct ior_db_row {
 	/* the rest of the sample: 0 / false / NULL where the source had none (imports) */
 	int64_t sample_id;
 	char *engine_type, *run_status, *detail, *measured_at;  /* detail: NULL when empty */
-	uint64_t bytes, ios;
-	double wall_s, usr_s, sys_s;
-	bool has_latency;                 /* total latency (fio's lat) */
-	double lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us;
-	bool has_clat;                    /* completion latency (fio's clat) */
-	double clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us;
+	IOR_MEASURES_MEMBER;              /* flags false where the sample has none */
 	char *fill;                       /* scratch device's data: random, zeros, sparse; NULL unknown */
 	bool warmup;                      /* a warm-up repetition (matrix warmup = N): not judged */
 };
@@ -265,8 +262,17 @@ int ior_db_import_offered_csv(struct ior_db *db, const char *path, size_t *impor
  * none). ior_error_last() holds the same list, cut to fit its buffer. */
 const char *ior_db_import_problems(struct ior_db *db);
 
-/* Raw handle for tests and ad-hoc inspection; reports go through the functions above. */
+/* How many samples the file holds (a guest's results disk: what it committed before it died). */
+int ior_db_sample_total(struct ior_db *db, int64_t *n);
+/* Moves the WAL's frames into the database file, so the file alone is the whole database (a
+ * guest's results disk is copied out as one file). */
+int ior_db_checkpoint(struct ior_db *db);
+
+#ifdef IOR_TEST_HOOKS
+/* The raw SQLite handle, for tests only (tests/CMakeLists.txt defines IOR_TEST_HOOKS): every
+ * other module goes through the functions above, so db/ holds all the SQL. */
 struct sqlite3 *ior_db_handle(struct ior_db *db);
+#endif
 
 /* --- VM boots (db/vm_boots.c) ------------------------------------------------ */
 
@@ -290,6 +296,20 @@ struct ior_db_vm_boot {
 int ior_db_vm_boot_add(struct ior_db *db, const struct ior_db_vm_boot *b, int64_t *id);
 /* The newest run's id (a guest's database holds one), IOR_ENOTFOUND when there is none. */
 int ior_db_latest_run(struct ior_db *db, int64_t *run_id);
+
+/* The newest boot of kernel (as `vm run` was given it): its outcome, reason and console log (NULL
+ * when not recorded); outcome NULL when the kernel never booted. */
+struct ior_db_vm_boot_last {
+	char *outcome, *reason, *console;
+};
+int ior_db_vm_boot_last(struct ior_db *db, const char *kernel, struct ior_db_vm_boot_last *out);
+void ior_db_vm_boot_last_free(struct ior_db_vm_boot_last *b);
+/* The measured (not warm-up) samples of the first ok cell of the run kernel's newest ok boot
+ * stored, in repetition order, appended to *x (grown with realloc; *n counts them). */
+int ior_db_vm_kernel_samples(struct ior_db *db, const char *kernel, double **x, size_t *n);
+/* fn on each kernel (its kernels.id) that the runs of kernel's boots were stored under; fn returns 0
+ * to go on. */
+int ior_db_vm_kernel_ids(struct ior_db *db, const char *kernel, int (*fn)(void *ctx, int64_t kernel_id), void *ctx);
 
 /* The module state of each scheduler (host, kernel) offered, "mq-deadline:built-in kyber:loaded",
  * NULL when none was recorded (imports); free() it. */

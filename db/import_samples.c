@@ -356,12 +356,12 @@ static int store_row(struct ior_import *im, const void *row, size_t *imported)
 	if ((rc = cell_unit_agrees(im, r, cell_id)))
 		return rc;
 	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_SAMPLE_INSERT);
-	sqlite3_bind_int64(st, 1, cell_id);
-	sqlite3_bind_int(st, 2, r->rep);
-	sqlite3_bind_double(st, 3, r->value);
-	ior_db_bind_text(st, 4, r->unit);
-	sqlite3_bind_int(st, 5, r->higher_is_better);
-	sqlite3_bind_int(st, 21, r->warmup);
+	sqlite3_bind_int64(st, IOR_SAMPLE_CELL, cell_id);   /* the measures stay NULL: a metric row fills one in */
+	sqlite3_bind_int(st, IOR_SAMPLE_REP, r->rep);
+	sqlite3_bind_double(st, IOR_SAMPLE_VALUE, r->value);
+	ior_db_bind_text(st, IOR_SAMPLE_UNIT, r->unit);
+	sqlite3_bind_int(st, IOR_SAMPLE_HIGHER, r->higher_is_better);
+	sqlite3_bind_int(st, IOR_SAMPLE_WARMUP, r->warmup);
 	rc = ior_db_step_done(db, st, "cannot import into");
 	if (!rc)
 		(*imported)++;

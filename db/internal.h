@@ -55,6 +55,34 @@ enum ior_stmt {
 	IOR_STMT_KERNEL_COMMIT_OF,
 	IOR_STMT_KERNEL_SET_COMMIT,
 	IOR_STMT_KERNEL_COMMITS,
+	IOR_STMT_BISECT_INSERT,
+	IOR_STMT_BISECT_CURRENT,
+	IOR_STMT_BISECT_SET_COMMANDS,
+	IOR_STMT_BISECT_SET_MATRIX,
+	IOR_STMT_BISECT_SET_STATUS,
+	IOR_STMT_BISECT_LOG,
+	IOR_STMT_BISECT_COMMIT_ENSURE,
+	IOR_STMT_BISECT_BUILD_GET,
+	IOR_STMT_BISECT_BUILD_SET,
+	IOR_STMT_BISECT_SAME_IMAGE,
+	IOR_STMT_BISECT_MARK_SET,
+	IOR_STMT_BISECT_MARKS,
+	IOR_STMT_BISECT_REASON,
+	IOR_STMT_BISECT_MEASUREMENT_NEXT,
+	IOR_STMT_BISECT_SAMPLE_INSERT,
+	IOR_STMT_BISECT_SAMPLES,
+	IOR_STMT_BISECT_SAMPLES_COUNT,
+	IOR_STMT_BISECT_ROUND_NEXT,
+	IOR_STMT_BISECT_ROUND_SAMPLES,
+	IOR_STMT_BISECT_BUILDS_COUNT,
+	IOR_STMT_BISECT_MEASUREMENTS_COUNT,
+	IOR_STMT_BISECT_ALL_SAMPLES_COUNT,
+	IOR_STMT_BISECT_LOG_ALL,
+	IOR_STMT_BISECT_LOG_LAST,
+	IOR_STMT_VM_BOOT_LAST,
+	IOR_STMT_VM_KERNEL_SAMPLES,
+	IOR_STMT_VM_KERNEL_IDS,
+	IOR_STMT_SAMPLE_TOTAL,
 	IOR_STMT_COUNT
 };
 
@@ -90,6 +118,33 @@ int ior_db_step_id(struct ior_db *db, sqlite3_stmt *st, const char *what, int64_
 
 /* strdup of a column, NULL for SQL NULL; sets *oom on allocation failure. */
 char *ior_db_column_dup(sqlite3_stmt *st, int col, bool *oom);
+
+/* The stored measures (db/metric.c's column table) in SQL. A statement names the columns as
+ * IOR_SQL_MEASURES and their parameters as IOR_SQL_MEASURE_PARAMS; ior_db_measures_sql writes them
+ * out ("bytes, ios, ...", "?first, ?first+1, ...") into a string to free(), NULL when out of memory. */
+#define IOR_SQL_MEASURES "{measures}"
+#define IOR_SQL_MEASURE_PARAMS "{measure_params}"
+char *ior_db_measures_sql(const char *tmpl, int first_param);
+/* Binds m as the parameters first, first+1, ...: NULL for a group m does not hold (latency, clat,
+ * block-layer counters), the timed ones always. */
+void ior_db_bind_measures(sqlite3_stmt *st, int first, const struct ior_measures *m);
+/* Reads m from the columns first, first+1, ... (NULL is 0); a group's flag is set when its first
+ * column is not NULL. */
+void ior_db_read_measures(sqlite3_stmt *st, int first, struct ior_measures *m);
+
+/* IOR_STMT_SAMPLE_INSERT's parameters: the sample's own, then its measures. */
+enum ior_sample_param {
+	IOR_SAMPLE_CELL = 1,
+	IOR_SAMPLE_REP,
+	IOR_SAMPLE_VALUE,
+	IOR_SAMPLE_UNIT,
+	IOR_SAMPLE_HIGHER,
+	IOR_SAMPLE_DETAIL,
+	IOR_SAMPLE_FILL,
+	IOR_SAMPLE_WARMUP,
+	IOR_SAMPLE_ROUND,
+	IOR_SAMPLE_MEASURES,
+};
 
 /* Refuses what is not ours to change: another application's database (its own
  * application_id, or tables without ours) and a newer schema. Only reads. */

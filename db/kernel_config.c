@@ -16,7 +16,7 @@ int ior_db_kernel_config_hash(struct ior_db *db, const char *host, const char *r
 {
 	*hash = NULL;
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ior_db_handle(db), config_sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db->h, config_sql, -1, &st, NULL) != SQLITE_OK)
 		return ior_db_fail(db, "cannot read kernel configs from");
 	ior_db_bind_text(st, 1, host);
 	ior_db_bind_text(st, 2, release);

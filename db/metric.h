@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The metrics a verdict can judge: the headline value and the stored sample columns (latency, time, CPU, block-layer counters) with derived ones, their units, directions and reads. */
+/* The stored measures of a sample (the samples columns of struct ior_measures) and the metrics a verdict can judge: the headline value, stored columns and derived ones, their units, directions and reads. */
 #ifndef IOR_DB_METRIC_H
 #define IOR_DB_METRIC_H
 
@@ -8,6 +8,34 @@
 #include <stdint.h>
 
 #include "db/db.h"
+
+/* The samples columns of struct ior_measures, one row a field, in the struct's order: inserts bind
+ * them, selects read them, the CSV report prints them and sample_view shows them, all from this
+ * table (db/metric.c), so a new stored figure is a field and a row. */
+enum ior_measure_group {
+	IOR_MEASURE_TIMED,        /* bytes, ios, wall and CPU: always stored (NULL only for imports) */
+	IOR_MEASURE_LATENCY,      /* has_latency: NULL without it */
+	IOR_MEASURE_CLAT,         /* has_clat */
+	IOR_MEASURE_BLKSTAT,      /* has_blkstat */
+};
+
+struct ior_measure_column {
+	const char *name;         /* the samples column, as sample_view and the CSV report name it */
+	bool integer;             /* a uint64_t field; a double otherwise */
+	size_t offset;            /* of the field in struct ior_measures */
+	enum ior_measure_group group;
+	bool in_csv;              /* a column of the CSV report (the block-layer counters are not, yet) */
+};
+
+size_t ior_measure_column_count(void);
+const struct ior_measure_column *ior_measure_column_at(size_t i);
+
+/* Whether m holds the figures of group g: its flag, or for the timed group a wall time (a sample
+ * imported from a CSV has none). */
+bool ior_measures_known(const struct ior_measures *m, enum ior_measure_group g);
+/* A column's field of m. */
+uint64_t ior_measures_u64(const struct ior_measures *m, const struct ior_measure_column *c);
+double ior_measures_real(const struct ior_measures *m, const struct ior_measure_column *c);
 
 /* Named as sample_view's columns; derived ones are computed from them. */
 enum ior_metric {

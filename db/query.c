@@ -31,51 +31,37 @@ void ior_db_rows_free(struct ior_db_row *rows, size_t n)
 	free(rows);
 }
 
-static uint64_t column_u64(sqlite3_stmt *st, int col)
-{
-	int64_t v = sqlite3_column_int64(st, col);
-	return v > 0 ? (uint64_t)v : 0;
-}
+/* IOR_STMT_SAMPLES's columns, then the measures. */
+enum {
+	R_RUN_ID, R_CELL_ID, R_HOST, R_KERNEL, R_DEVICE, R_SCHEDULER, R_ENGINE, R_PARAMS, R_UNIT, R_REP, R_VALUE,
+	R_HIGHER, R_SAMPLE_ID, R_ENGINE_TYPE, R_RUN_STATUS, R_DETAIL, R_MEASURED_AT, R_FILL, R_WARMUP, R_MEASURES
+};
 
-/* Columns in the order of IOR_STMT_SAMPLES; false when out of memory. */
+/* false when out of memory. */
 static bool row_read(sqlite3_stmt *st, struct ior_db_row *r)
 {
 	bool oom = false;
 	memset(r, 0, sizeof(*r));
-	r->run_id = sqlite3_column_int64(st, 0);
-	r->cell_id = sqlite3_column_int64(st, 1);
-	r->host = ior_db_column_dup(st, 2, &oom);
-	r->kernel = ior_db_column_dup(st, 3, &oom);
-	r->device = ior_db_column_dup(st, 4, &oom);
-	r->scheduler = ior_db_column_dup(st, 5, &oom);
-	r->engine = ior_db_column_dup(st, 6, &oom);
-	r->params = ior_db_column_dup(st, 7, &oom);
-	r->unit = ior_db_column_dup(st, 8, &oom);
-	r->rep = sqlite3_column_int(st, 9);
-	r->value = sqlite3_column_double(st, 10);
-	r->higher_is_better = sqlite3_column_int(st, 11) != 0;
-	r->sample_id = sqlite3_column_int64(st, 12);
-	r->engine_type = ior_db_column_dup(st, 13, &oom);
-	r->run_status = ior_db_column_dup(st, 14, &oom);
-	r->detail = ior_db_column_dup(st, 15, &oom);
-	r->measured_at = ior_db_column_dup(st, 16, &oom);
-	r->bytes = column_u64(st, 17);
-	r->ios = column_u64(st, 18);
-	r->wall_s = sqlite3_column_double(st, 19);
-	r->usr_s = sqlite3_column_double(st, 20);
-	r->sys_s = sqlite3_column_double(st, 21);
-	r->has_latency = sqlite3_column_type(st, 22) != SQLITE_NULL;
-	r->lat_p50_us = sqlite3_column_double(st, 22);
-	r->lat_p99_us = sqlite3_column_double(st, 23);
-	r->lat_p999_us = sqlite3_column_double(st, 24);
-	r->lat_mean_us = sqlite3_column_double(st, 25);
-	r->has_clat = sqlite3_column_type(st, 26) != SQLITE_NULL;
-	r->clat_p50_us = sqlite3_column_double(st, 26);
-	r->clat_p99_us = sqlite3_column_double(st, 27);
-	r->clat_p999_us = sqlite3_column_double(st, 28);
-	r->clat_mean_us = sqlite3_column_double(st, 29);
-	r->fill = ior_db_column_dup(st, 30, &oom);
-	r->warmup = sqlite3_column_int(st, 31) != 0;
+	r->run_id = sqlite3_column_int64(st, R_RUN_ID);
+	r->cell_id = sqlite3_column_int64(st, R_CELL_ID);
+	r->host = ior_db_column_dup(st, R_HOST, &oom);
+	r->kernel = ior_db_column_dup(st, R_KERNEL, &oom);
+	r->device = ior_db_column_dup(st, R_DEVICE, &oom);
+	r->scheduler = ior_db_column_dup(st, R_SCHEDULER, &oom);
+	r->engine = ior_db_column_dup(st, R_ENGINE, &oom);
+	r->params = ior_db_column_dup(st, R_PARAMS, &oom);
+	r->unit = ior_db_column_dup(st, R_UNIT, &oom);
+	r->rep = sqlite3_column_int(st, R_REP);
+	r->value = sqlite3_column_double(st, R_VALUE);
+	r->higher_is_better = sqlite3_column_int(st, R_HIGHER) != 0;
+	r->sample_id = sqlite3_column_int64(st, R_SAMPLE_ID);
+	r->engine_type = ior_db_column_dup(st, R_ENGINE_TYPE, &oom);
+	r->run_status = ior_db_column_dup(st, R_RUN_STATUS, &oom);
+	r->detail = ior_db_column_dup(st, R_DETAIL, &oom);
+	r->measured_at = ior_db_column_dup(st, R_MEASURED_AT, &oom);
+	r->fill = ior_db_column_dup(st, R_FILL, &oom);
+	r->warmup = sqlite3_column_int(st, R_WARMUP) != 0;
+	ior_db_read_measures(st, R_MEASURES, &r->m);
 	return !oom;
 }
 

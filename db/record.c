@@ -214,14 +214,6 @@ int ior_db_cell_sample_count(struct ior_db *db, int64_t cell_id, int *count)
 	return rc;
 }
 
-static void bind_real_or_null(sqlite3_stmt *st, int i, bool has, double v)
-{
-	if (has)
-		sqlite3_bind_double(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
-}
-
 int ior_db_sample_add(struct ior_db *db, int64_t cell_id, int rep, const struct ior_sample *s)
 {
 	if (!isfinite(s->value) || rep < 1 || !s->unit || !*s->unit)
@@ -230,38 +222,16 @@ int ior_db_sample_add(struct ior_db *db, int64_t cell_id, int rep, const struct 
 				     !isfinite(s->value) ? "value is not a finite number" :
 				     rep < 1 ? "repetitions count from 1" : "no unit");
 	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_SAMPLE_INSERT);
-	sqlite3_bind_int64(st, 1, cell_id);
-	sqlite3_bind_int(st, 2, rep);
-	sqlite3_bind_double(st, 3, s->value);
-	ior_db_bind_text(st, 4, s->unit);
-	sqlite3_bind_int(st, 5, s->higher_is_better);
-	sqlite3_bind_int64(st, 6, s->bytes > INT64_MAX ? INT64_MAX : (int64_t)s->bytes);
-	sqlite3_bind_int64(st, 7, s->ios > INT64_MAX ? INT64_MAX : (int64_t)s->ios);
-	sqlite3_bind_double(st, 8, s->wall_s);
-	sqlite3_bind_double(st, 9, s->usr_s);
-	sqlite3_bind_double(st, 10, s->sys_s);
-	bind_real_or_null(st, 11, s->has_latency, s->lat_p50_us);
-	bind_real_or_null(st, 12, s->has_latency, s->lat_p99_us);
-	bind_real_or_null(st, 13, s->has_latency, s->lat_p999_us);
-	ior_db_bind_text(st, 14, s->detail[0] ? s->detail : NULL);
-	bind_real_or_null(st, 15, s->has_latency, s->lat_mean_us);
-	bind_real_or_null(st, 16, s->has_clat, s->clat_p50_us);
-	bind_real_or_null(st, 17, s->has_clat, s->clat_p99_us);
-	bind_real_or_null(st, 18, s->has_clat, s->clat_p999_us);
-	bind_real_or_null(st, 19, s->has_clat, s->clat_mean_us);
-	ior_db_bind_text(st, 20, s->fill);
-	sqlite3_bind_int(st, 21, s->warmup);
-	if (s->round > 0)
-		sqlite3_bind_int64(st, 22, s->round);
-	else
-		sqlite3_bind_null(st, 22);
-	const uint64_t blk[] = { s->blk.rd_ios, s->blk.rd_merges, s->blk.rd_sectors,
-				 s->blk.wr_ios, s->blk.wr_merges, s->blk.wr_sectors };
-	for (int i = 0; i < 6; i++)
-		if (s->has_blkstat)
-			sqlite3_bind_int64(st, 23 + i, blk[i] > INT64_MAX ? INT64_MAX : (int64_t)blk[i]);
-		else
-			sqlite3_bind_null(st, 23 + i);
+	sqlite3_bind_int64(st, IOR_SAMPLE_CELL, cell_id);
+	sqlite3_bind_int(st, IOR_SAMPLE_REP, rep);
+	sqlite3_bind_double(st, IOR_SAMPLE_VALUE, s->value);
+	ior_db_bind_text(st, IOR_SAMPLE_UNIT, s->unit);
+	sqlite3_bind_int(st, IOR_SAMPLE_HIGHER, s->higher_is_better);
+	ior_db_bind_text(st, IOR_SAMPLE_DETAIL, s->detail[0] ? s->detail : NULL);
+	ior_db_bind_text(st, IOR_SAMPLE_FILL, s->fill);
+	sqlite3_bind_int(st, IOR_SAMPLE_WARMUP, s->warmup);
+	ior_db_bind_id(st, IOR_SAMPLE_ROUND, s->round > 0 ? s->round : 0);
+	ior_db_bind_measures(st, IOR_SAMPLE_MEASURES, &s->m);
 	/* A writer that holds the file past the busy timeout (a merge of millions of samples) must not
 	 * cost the sample just measured, nor end the run: the insert waits on, bindings kept, until
 	 * the file is free or a stop is asked for. */

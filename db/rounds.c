@@ -10,7 +10,7 @@ int ior_db_round_base(struct ior_db *db, int64_t cell_id, int64_t *base)
 {
 	sqlite3_stmt *st;
 	*base = 0;
-	if (sqlite3_prepare_v2(ior_db_handle(db),
+	if (sqlite3_prepare_v2(db->h,
 			       "SELECT ifnull(max(s.round), 0) FROM samples s JOIN cells c ON c.id = s.cell_id "
 			       "WHERE c.run_id = (SELECT run_id FROM cells WHERE id = ?1)", -1, &st, NULL) != SQLITE_OK)
 		return ior_db_fail(db, "cannot read the rounds of");
@@ -26,7 +26,7 @@ int ior_db_cell_rounds(struct ior_db *db, int64_t cell_id, struct ior_db_rounds 
 {
 	memset(out, 0, sizeof(*out));
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ior_db_handle(db),
+	if (sqlite3_prepare_v2(db->h,
 			       "SELECT c.run_id, s.round, s.value FROM samples s JOIN cells c ON c.id = s.cell_id "
 			       "WHERE s.cell_id = ?1 AND s.warmup = 0 ORDER BY s.rep", -1, &st, NULL) != SQLITE_OK)
 		return ior_db_fail(db, "cannot read the rounds of");

@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Cells with their context. What their samples say (unit, direction, fill, how many) comes with the
@@ -19,16 +20,14 @@ static const char cells_sql[] =
 	"AND (?7 IS NULL OR r.started_at >= ?7) "
 	"AND (?8 IS NULL OR r.id IN (SELECT run_id FROM vm_boots WHERE vm_run = ?8)) ORDER BY c.id";
 
-/* The samples' columns, then how a scan picks them: the whole table in storage order (a table scan:
- * no index lookup per row, 40% fewer instructions than walking the (cell, rep) index over every
- * row) or one cell's through that index. */
+/* The samples' columns (a detail scan adds the measures), then how a scan picks them: the whole
+ * table in storage order (a table scan: no index lookup per row, 40% fewer instructions than walking
+ * the (cell, rep) index over every row) or one cell's through that index. */
+enum { S_CELL_ID, S_ID, S_REP, S_VALUE, S_WARMUP, S_UNIT, S_HIGHER, S_FILL, S_MEASURED_AT, S_DETAIL, S_MEASURES };
 #define SAMPLE_COLUMNS "SELECT cell_id, id, rep, value, warmup, unit, higher_is_better, fill"
-#define DETAIL_COLUMNS \
-	", bytes, ios, wall_s, usr_s, sys_s, measured_at, detail, lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us, " \
-	"clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us"
+#define DETAIL_COLUMNS ", measured_at, detail, " IOR_SQL_MEASURES
 #define ALL_SAMPLES " FROM samples"
 #define CELL_SAMPLES " FROM samples WHERE cell_id = ?1 ORDER BY rep"
-#define DETAIL_FROM 8
 static const char *const samples_sql[2][2] = {
 	{ SAMPLE_COLUMNS ALL_SAMPLES, SAMPLE_COLUMNS CELL_SAMPLES },
 	{ SAMPLE_COLUMNS DETAIL_COLUMNS ALL_SAMPLES, SAMPLE_COLUMNS DETAIL_COLUMNS CELL_SAMPLES },
@@ -97,33 +96,18 @@ int ior_db_scan_cells(struct ior_db *db, const struct ior_db_scan_filter *f, ior
 	return st ? each_row(db, st, cell_row, (void *)fn, ctx) : IOR_ERROR;
 }
 
-/* Four latency columns from col on (p50, p99, p99.9, mean); false when the engine had none. */
-static bool latency(sqlite3_stmt *st, int col, double *p50, double *p99, double *p999, double *mean)
-{
-	*p50 = sqlite3_column_double(st, col);
-	*p99 = sqlite3_column_double(st, col + 1);
-	*p999 = sqlite3_column_double(st, col + 2);
-	*mean = sqlite3_column_double(st, col + 3);
-	return sqlite3_column_type(st, col) != SQLITE_NULL;
-}
-
 static int sample_row(sqlite3_stmt *st, void *fn, void *ctx)
 {
-	struct ior_db_sample_row s = { .cell_id = sqlite3_column_int64(st, 0), .sample_id = sqlite3_column_int64(st, 1),
-				       .rep = sqlite3_column_int(st, 2), .value = sqlite3_column_double(st, 3),
-				       .warmup = sqlite3_column_int(st, 4) != 0, .unit = text(st, 5),
-				       .higher_is_better = sqlite3_column_int(st, 6) != 0, .fill = text(st, 7) };
-	if (sqlite3_column_count(st) > DETAIL_FROM) {
-		const int d = DETAIL_FROM;
-		s.bytes = (uint64_t)sqlite3_column_int64(st, d);
-		s.ios = (uint64_t)sqlite3_column_int64(st, d + 1);
-		s.wall_s = sqlite3_column_double(st, d + 2);
-		s.usr_s = sqlite3_column_double(st, d + 3);
-		s.sys_s = sqlite3_column_double(st, d + 4);
-		s.measured_at = text(st, d + 5);
-		s.detail = text(st, d + 6);
-		s.has_latency = latency(st, d + 7, &s.lat_p50_us, &s.lat_p99_us, &s.lat_p999_us, &s.lat_mean_us);
-		s.has_clat = latency(st, d + 11, &s.clat_p50_us, &s.clat_p99_us, &s.clat_p999_us, &s.clat_mean_us);
+	struct ior_db_sample_row s = {
+		.cell_id = sqlite3_column_int64(st, S_CELL_ID), .sample_id = sqlite3_column_int64(st, S_ID),
+		.rep = sqlite3_column_int(st, S_REP), .value = sqlite3_column_double(st, S_VALUE),
+		.warmup = sqlite3_column_int(st, S_WARMUP) != 0, .unit = text(st, S_UNIT),
+		.higher_is_better = sqlite3_column_int(st, S_HIGHER) != 0, .fill = text(st, S_FILL)
+	};
+	if (sqlite3_column_count(st) > S_MEASURED_AT) {
+		s.measured_at = text(st, S_MEASURED_AT);
+		s.detail = text(st, S_DETAIL);
+		ior_db_read_measures(st, S_MEASURES, &s.m);
 	}
 	return ((ior_db_sample_fn)fn)(ctx, &s);
 }
@@ -163,8 +147,10 @@ int ior_db_scan_samples(struct ior_db *db, const int64_t *ids, size_t n, bool de
 	struct ior_db own;
 	struct ior_db *use = reader(db, &own);
 	bool by_cell = few_cells(use, n);
-	sqlite3_stmt *st = prepare(use, samples_sql[detail][by_cell]);
-	int rc = st ? IOR_OK : IOR_ERROR;
+	char *sql = ior_db_measures_sql(samples_sql[detail][by_cell], 0);
+	sqlite3_stmt *st = sql ? prepare(use, sql) : NULL;
+	int rc = st ? IOR_OK : sql ? IOR_ERROR : ior_error_set(IOR_ERROR, "cannot read samples: out of memory");
+	free(sql);
 	if (st && !by_cell)
 		rc = each_row(use, st, sample_row, (void *)fn, ctx), st = NULL;
 	for (size_t i = 0; st && !rc && i < n; i++) {

@@ -39,12 +39,7 @@ struct ior_db_sample_row {
 	bool higher_is_better;
 	const char *fill;                     /* what its scratch device held: random, zeros, sparse; NULL unknown */
 	/* detail */
-	uint64_t bytes, ios;
-	double wall_s, usr_s, sys_s;
-	bool has_latency;                     /* total latency (fio's lat) */
-	double lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us;
-	bool has_clat;                        /* completion latency (fio's clat) */
-	double clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us;
+	IOR_MEASURES_MEMBER;                  /* flags false where the sample has none */
 	const char *measured_at, *detail;
 };
 

@@ -53,19 +53,15 @@ static const char *const sql[IOR_STMT_COUNT] = {
 		"AND engine = ?4 AND ifnull(params, '') = ifnull(?5, '')",
 	[IOR_STMT_CELL_SET_STATUS] = "UPDATE cells SET status = ?2, reason = ?3 WHERE id = ?1",
 	[IOR_STMT_CELL_SAMPLE_COUNT] = "SELECT count(*) FROM samples WHERE cell_id = ?1",
+	/* the parameters as enum ior_sample_param numbers them */
 	[IOR_STMT_SAMPLE_INSERT] =
-		"INSERT INTO samples (cell_id, rep, value, unit, higher_is_better, bytes, ios, wall_s, usr_s, "
-		"sys_s, lat_p50_us, lat_p99_us, lat_p999_us, detail, lat_mean_us, clat_p50_us, clat_p99_us, "
-		"clat_p999_us, clat_mean_us, fill, warmup, round, rd_ios, rd_merges, rd_sectors, wr_ios, wr_merges, "
-		"wr_sectors) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
-		"?23, ?24, ?25, ?26, ?27, ?28)",
+		"INSERT INTO samples (cell_id, rep, value, unit, higher_is_better, detail, fill, warmup, round, "
+		IOR_SQL_MEASURES ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, " IOR_SQL_MEASURE_PARAMS ")",
 	[IOR_STMT_SAMPLE_AT_REP] = "SELECT value, unit, warmup FROM samples WHERE cell_id = ?1 AND rep = ?2",
 	[IOR_STMT_SAMPLES] =
 		"SELECT run_id, cell_id, host, kernel, device, scheduler, engine, params, unit, rep, value, "
-		"higher_is_better, sample_id, engine_type, run_status, detail, measured_at, bytes, ios, "
-		"wall_s, usr_s, sys_s, lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us, clat_p50_us, "
-		"clat_p99_us, clat_p999_us, clat_mean_us, fill, warmup FROM sample_view "
+		"higher_is_better, sample_id, engine_type, run_status, detail, measured_at, fill, warmup, "
+		IOR_SQL_MEASURES " FROM sample_view "
 		"WHERE (?1 IS NULL OR host = ?1) AND (?2 IS NULL OR kernel = ?2) AND (?3 IS NULL OR device = ?3) "
 		"AND (?4 IS NULL OR scheduler = ?4) AND (?5 IS NULL OR engine = ?5) "
 		"AND (?6 IS NULL OR run_id = ?6) "
@@ -134,12 +130,70 @@ static const char *const sql[IOR_STMT_COUNT] = {
 		"FROM runs r JOIN hosts h ON h.id = r.host_id JOIN kernels k ON k.id = r.kernel_id "
 		"JOIN commits c ON c.id = k.commit_id WHERE h.name = ?1 AND k.release = ?2 ORDER BY c.id",
 	[IOR_STMT_LATEST_RUN] = "SELECT max(id) FROM runs WHERE id IS NOT NULL HAVING max(id) IS NOT NULL",
+	/* a bisection's state (db/bisect_state.c): ?1 is the bisection */
+	[IOR_STMT_BISECT_INSERT] = "INSERT INTO bisects (higher_is_better, source, repo, good, bad, orig_head, kernels) "
+				   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[IOR_STMT_BISECT_CURRENT] =
+		"SELECT id, source, repo, good, bad, orig_head, higher_is_better, measure_cmd, build_cmd, boot_cmd, image, "
+		"status, result, started_at, kernels, matrix FROM bisects WHERE status <> 'reset' ORDER BY id DESC LIMIT 1",
+	[IOR_STMT_BISECT_SET_COMMANDS] =
+		"UPDATE bisects SET measure_cmd = ?2, build_cmd = ?3, boot_cmd = ?4, image = ?5 WHERE id = ?1",
+	[IOR_STMT_BISECT_SET_MATRIX] = "UPDATE bisects SET matrix = ?2 WHERE id = ?1",
+	[IOR_STMT_BISECT_SET_STATUS] = "UPDATE bisects SET status = ?2, result = ?3 WHERE id = ?1",
+	[IOR_STMT_BISECT_LOG] =
+		"INSERT INTO bisect_log (bisect_id, commit_id, event, detail) VALUES (?1, ?2, ?3, ?4)",
+	[IOR_STMT_BISECT_COMMIT_ENSURE] = "INSERT OR IGNORE INTO bisect_commits (bisect_id, commit_id) VALUES (?1, ?2)",
+	[IOR_STMT_BISECT_BUILD_GET] =
+		"SELECT build, image FROM bisect_commits WHERE bisect_id = ?1 AND commit_id = ?2 AND build IS NOT NULL",
+	[IOR_STMT_BISECT_BUILD_SET] =
+		"UPDATE bisect_commits SET build = ?3, image = ?4 WHERE bisect_id = ?1 AND commit_id = ?2",
+	[IOR_STMT_BISECT_SAME_IMAGE] =
+		"SELECT commit_id, mark FROM bisect_commits WHERE bisect_id = ?1 AND commit_id <> ?2 AND image = ?3 "
+		"AND mark IN ('good', 'bad') LIMIT 1",
+	[IOR_STMT_BISECT_MARK_SET] =
+		"UPDATE bisect_commits SET mark = ?3, reason = ?4 WHERE bisect_id = ?1 AND commit_id = ?2",
+	[IOR_STMT_BISECT_MARKS] = "SELECT commit_id, mark FROM bisect_commits WHERE bisect_id = ?1 AND mark IS NOT NULL",
+	[IOR_STMT_BISECT_REASON] = "SELECT reason FROM bisect_commits WHERE bisect_id = ?1 AND commit_id = ?2",
+	[IOR_STMT_BISECT_MEASUREMENT_NEXT] =
+		"SELECT ifnull(max(measurement), 0) + 1 FROM bisect_samples WHERE bisect_id = ?1",
+	[IOR_STMT_BISECT_SAMPLE_INSERT] =
+		"INSERT INTO bisect_samples (bisect_id, commit_id, measurement, value, round) VALUES (?1, ?2, ?3, ?4, ?5)",
+	[IOR_STMT_BISECT_SAMPLES] = "SELECT value FROM bisect_samples WHERE bisect_id = ?1 AND commit_id = ?2 ORDER BY id",
+	[IOR_STMT_BISECT_SAMPLES_COUNT] = "SELECT count(*) FROM bisect_samples WHERE bisect_id = ?1 AND commit_id = ?2",
+	[IOR_STMT_BISECT_ROUND_NEXT] = "SELECT ifnull(max(round), 0) + 1 FROM bisect_samples WHERE bisect_id = ?1",
+	[IOR_STMT_BISECT_ROUND_SAMPLES] =
+		"SELECT round, commit_id, value FROM bisect_samples WHERE bisect_id = ?1 AND round >= ?2 "
+		"ORDER BY round, commit_id, id",
+	[IOR_STMT_BISECT_BUILDS_COUNT] = "SELECT count(*) FROM bisect_log WHERE bisect_id = ?1 AND event = 'build'",
+	[IOR_STMT_BISECT_MEASUREMENTS_COUNT] =
+		"SELECT count(DISTINCT measurement) FROM bisect_samples WHERE bisect_id = ?1",
+	[IOR_STMT_BISECT_ALL_SAMPLES_COUNT] = "SELECT count(*) FROM bisect_samples WHERE bisect_id = ?1",
+	[IOR_STMT_BISECT_LOG_ALL] = "SELECT commit_id, event, detail, at FROM bisect_log WHERE bisect_id = ?1 ORDER BY id",
+	[IOR_STMT_BISECT_LOG_LAST] =
+		"SELECT detail FROM bisect_log WHERE bisect_id = ?1 AND commit_id IS ?2 AND event = ?3 "
+		"ORDER BY id DESC LIMIT 1",
+	/* what a bisection over VM boots reads back (db/vm_boots.c) */
+	[IOR_STMT_VM_BOOT_LAST] =
+		"SELECT outcome, reason, console_log FROM vm_boots WHERE kernel = ?1 ORDER BY id DESC LIMIT 1",
+	[IOR_STMT_VM_KERNEL_SAMPLES] =
+		"SELECT s.value FROM samples s WHERE s.cell_id = (SELECT min(c.id) FROM cells c WHERE c.status = 'ok' "
+		"AND c.run_id = (SELECT run_id FROM vm_boots WHERE kernel = ?1 AND outcome = 'ok' AND run_id IS NOT NULL "
+		"ORDER BY id DESC LIMIT 1)) AND s.warmup = 0 ORDER BY s.rep",
+	[IOR_STMT_VM_KERNEL_IDS] =
+		"SELECT DISTINCT r.kernel_id FROM vm_boots b JOIN runs r ON r.id = b.run_id WHERE b.kernel = ?1",
+	[IOR_STMT_SAMPLE_TOTAL] = "SELECT count(*) FROM samples",
 };
 
 int ior_db_stmt_prepare_all(struct ior_db *db)
 {
 	for (int i = 0; i < IOR_STMT_COUNT; i++) {
-		if (sqlite3_prepare_v3(db->h, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &db->stmt[i], NULL) != SQLITE_OK)
+		/* a statement of the stored measures names them from their column table */
+		char *text = strchr(sql[i], '{') ? ior_db_measures_sql(sql[i], IOR_SAMPLE_MEASURES) : NULL;
+		if (strchr(sql[i], '{') && !text)
+			return ior_error_set(IOR_ERROR, "cannot open database '%s': out of memory", db->path);
+		int rc = sqlite3_prepare_v3(db->h, text ? text : sql[i], -1, SQLITE_PREPARE_PERSISTENT, &db->stmt[i], NULL);
+		free(text);
+		if (rc != SQLITE_OK)
 			return ior_error_set(IOR_EINVALID, "cannot open database '%s': damaged schema (statement %d: %s)",
 					     db->path, i, sqlite3_errmsg(db->h));
 	}

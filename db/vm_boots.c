@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Recording a VM boot of `vm run` (outcome, settings, console log) and finding the run a guest stored. */
+/* Recording a VM boot of `vm run` (outcome, settings, console log), finding the run a guest stored, and what a bisection over boots reads back. */
 #include "db/internal.h"
 
 #include "common/error.h"
@@ -37,7 +37,7 @@ int ior_db_vm_boot_add(struct ior_db *db, const struct ior_db_vm_boot *b, int64_
 		return ior_db_fail(db, "cannot record a VM boot in");
 	int rc = ior_db_step_done(db, st, "cannot record a VM boot in");
 	if (!rc && id)
-		*id = sqlite3_last_insert_rowid(ior_db_handle(db));
+		*id = sqlite3_last_insert_rowid(db->h);
 	return rc;
 }
 
@@ -137,4 +137,75 @@ void ior_db_vm_boots_free(struct ior_db_vm_boot_row *rows, size_t n)
 		free(r->package_version);
 	}
 	free(rows);
+}
+
+int ior_db_vm_boot_last(struct ior_db *db, const char *kernel, struct ior_db_vm_boot_last *out)
+{
+	memset(out, 0, sizeof(*out));
+	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_VM_BOOT_LAST);
+	ior_db_bind_text(st, 1, kernel);
+	int r = sqlite3_step(st);
+	bool oom = false;
+	if (r == SQLITE_ROW) {
+		out->outcome = ior_db_column_dup(st, 0, &oom);
+		out->reason = ior_db_column_dup(st, 1, &oom);
+		out->console = ior_db_column_dup(st, 2, &oom);
+	}
+	int rc = r == SQLITE_ROW || r == SQLITE_DONE ? IOR_OK : ior_db_fail(db, "cannot read the VM boots of");
+	sqlite3_reset(st);
+	if (!rc && oom)
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+	if (rc)
+		ior_db_vm_boot_last_free(out);
+	return rc;
+}
+
+void ior_db_vm_boot_last_free(struct ior_db_vm_boot_last *b)
+{
+	free(b->outcome), free(b->reason), free(b->console);
+	memset(b, 0, sizeof(*b));
+}
+
+int ior_db_vm_kernel_samples(struct ior_db *db, const char *kernel, double **x, size_t *n)
+{
+	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_VM_KERNEL_SAMPLES);
+	ior_db_bind_text(st, 1, kernel);
+	int r, rc = IOR_OK;
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		double *g = realloc(*x, (*n + 1) * sizeof(*g));
+		if (!g) {
+			rc = ior_error_set(IOR_ERROR, "out of memory");
+			break;
+		}
+		*x = g;
+		(*x)[(*n)++] = sqlite3_column_double(st, 0);
+	}
+	if (!rc && r != SQLITE_DONE)
+		rc = ior_db_fail(db, "cannot read the guest's samples from");
+	sqlite3_reset(st);
+	return rc;
+}
+
+int ior_db_vm_kernel_ids(struct ior_db *db, const char *kernel, int (*fn)(void *ctx, int64_t kernel_id), void *ctx)
+{
+	sqlite3_stmt *st = ior_db_stmt(db, IOR_STMT_VM_KERNEL_IDS);
+	ior_db_bind_text(st, 1, kernel);
+	int r, rc = IOR_OK;
+	while (!rc && (r = sqlite3_step(st)) == SQLITE_ROW)
+		rc = fn(ctx, sqlite3_column_int64(st, 0));
+	if (!rc && r != SQLITE_DONE)
+		rc = ior_db_fail(db, "cannot read the boots' kernels from");
+	sqlite3_reset(st);
+	return rc;
+}
+
+int ior_db_sample_total(struct ior_db *db, int64_t *n)
+{
+	return ior_db_step_id(db, ior_db_stmt(db, IOR_STMT_SAMPLE_TOTAL), "cannot count the samples of", n);
+}
+
+int ior_db_checkpoint(struct ior_db *db)
+{
+	int rc = sqlite3_wal_checkpoint_v2(db->h, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+	return rc == SQLITE_OK ? IOR_OK : ior_db_fail(db, "cannot checkpoint");
 }

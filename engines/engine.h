@@ -33,28 +33,49 @@ struct ior_target {
 #define IOR_UNIT_IOPS "IOPS"
 #define IOR_UNIT_SECONDS "s"
 
+/* What a repetition measured besides its headline: one record, one field per stored samples column
+ * (db/metric.c's column table binds, reads and prints them by their offsets). A new stored figure
+ * is a field here and a row there. */
+#define IOR_MEASURES_FIELDS \
+	uint64_t bytes;          /* bytes moved in the timed part */ \
+	uint64_t ios;            /* I/O requests completed in the timed part */ \
+	double wall_s, usr_s, sys_s; \
+	/* Latency as fio reports it, microseconds: lat from just before the submit call to the \
+	 * completion (fio's "lat"), clat from after the submit call returned (fio's "clat"). */ \
+	bool has_latency;        /* lat_* are set */ \
+	double lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us; \
+	bool has_clat;           /* clat_* are set */ \
+	double clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us; \
+	/* What the block layer did during the repetition: the measured device's request counters, \
+	 * after minus before. Set by the run from the cell's device, unless the engine measured a \
+	 * device of its own (the loop engine's top device) and set them itself. */ \
+	bool has_blkstat; \
+	struct ior_blkstat blk;
+
+struct ior_measures {
+	IOR_MEASURES_FIELDS
+};
+
+/* Embeds the measures in a struct as one member m (copied, bound and read whole) whose fields
+ * are also members of the struct by their own names (s->lat_p99_us), so an engine or a test that
+ * sets one field reads as before. */
+#define IOR_MEASURES_MEMBER \
+	union { \
+		struct ior_measures m; \
+		struct { \
+			IOR_MEASURES_FIELDS \
+		}; \
+	}
+
 /* One repetition's measurement. The headline figure is value/unit; the rest is what the engine can tell. */
 struct ior_sample {
 	double value;            /* e.g. 112.4 */
 	const char *unit;        /* one of the IOR_UNIT_ names */
 	bool higher_is_better;
-	uint64_t bytes;          /* bytes moved in the timed part */
-	uint64_t ios;            /* I/O requests completed in the timed part */
-	double wall_s, usr_s, sys_s;
-	/* Latency as fio reports it, microseconds: lat from just before the submit call to the
-	 * completion (fio's "lat"), clat from after the submit call returned (fio's "clat"). */
-	bool has_latency;        /* lat_* are set */
-	double lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us;
-	bool has_clat;           /* clat_* are set */
-	double clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us;
+	IOR_MEASURES_MEMBER;
 	const char *fill;        /* the data the measured device held; NULL: the target's fill */
 	bool warmup;             /* set by the run, not the engine: a warm-up repetition (matrix warmup = N) */
 	int64_t round;           /* set by the run: its round under interleaved or random order; 0 none (stored NULL) */
-	/* What the block layer did during the repetition: the measured device's request counters,
-	 * after minus before. Set by the run from the cell's device, unless the engine measured a
-	 * device of its own (the loop engine's top device) and set them itself. */
-	bool has_blkstat;
-	struct ior_blkstat blk;
 	char detail[256];        /* engine-specific facts worth keeping (tool version, loop stack, ...) */
 };
 

@@ -68,11 +68,7 @@ struct ior_report_cell {
 
 struct ior_report_sample_detail {
 	int64_t sample_id;
-	uint64_t bytes, ios;
-	double wall_s, usr_s, sys_s;
-	bool has_latency, has_clat;
-	double lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us;
-	double clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us;
+	IOR_MEASURES_MEMBER;
 	const char *fill;
 	char measured_at[32];
 };

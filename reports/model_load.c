@@ -136,13 +136,7 @@ static int on_sample(void *ctx, const struct ior_db_sample_row *s)
 	}
 	if (l->detail) {
 		struct ior_report_sample_detail *d = &r->detail[at];
-		*d = (struct ior_report_sample_detail){ .sample_id = s->sample_id, .bytes = s->bytes, .ios = s->ios,
-							.wall_s = s->wall_s, .usr_s = s->usr_s, .sys_s = s->sys_s,
-							.has_latency = s->has_latency, .lat_p50_us = s->lat_p50_us,
-							.lat_p99_us = s->lat_p99_us, .lat_p999_us = s->lat_p999_us,
-							.lat_mean_us = s->lat_mean_us, .has_clat = s->has_clat,
-							.clat_p50_us = s->clat_p50_us, .clat_p99_us = s->clat_p99_us,
-							.clat_p999_us = s->clat_p999_us, .clat_mean_us = s->clat_mean_us,
+		*d = (struct ior_report_sample_detail){ .sample_id = s->sample_id, .m = s->m,
 							.fill = ior_intern(r->pool, s->fill, &l->oom) };
 		snprintf(d->measured_at, sizeof(d->measured_at), "%s", s->measured_at ? s->measured_at : "");
 	}

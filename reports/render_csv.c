@@ -6,13 +6,24 @@
 #include "reports/escape.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char header[] =
+/* The sample view's columns before the measures (db/metric.c's column table names those) and after them. */
+static const char header_head[] =
 	"host,kernel,device,device_model,scheduler,engine,engine_type,params,run,run_status,run_started_at,rep_order,"
-	"cell_status,rep,value,unit,higher_is_better,fill,bytes,ios,wall_s,usr_s,sys_s,lat_p50_us,lat_p99_us,"
-	"lat_p999_us,lat_mean_us,clat_p50_us,clat_p99_us,clat_p999_us,clat_mean_us,measured_at,warmup\n";
+	"cell_status,rep,value,unit,higher_is_better,fill,";
+static const char header_tail[] = "measured_at,warmup\n";
+
+static void header(FILE *out)
+{
+	fputs(header_head, out);
+	for (size_t i = 0; i < ior_measure_column_count(); i++)
+		if (ior_measure_column_at(i)->in_csv)
+			fprintf(out, "%s,", ior_measure_column_at(i)->name);
+	fputs(header_tail, out);
+}
 
 /* Appends s as a CSV field and a comma to the line being built. */
 static void field(FILE *line, const char *s)
@@ -89,25 +100,21 @@ static void sample(FILE *out, const struct ior_report *r, const struct ior_repor
 	for (const char *f = fill; f && *f; f++)  /* one of three words: nothing to escape */
 		*p++ = *f;
 	*p++ = ',';
-	bool timed = d && d->wall_s > 0, lat = d && d->has_latency, clat = d && d->has_clat;
-	if (timed) {
-		p = integer(p, d->bytes, ',');
-		p = integer(p, d->ios, ',');
-	} else {
-		*p++ = ',';
-		*p++ = ',';
+	for (size_t i = 0; i < ior_measure_column_count(); i++) {
+		const struct ior_measure_column *m = ior_measure_column_at(i);
+		if (!m->in_csv)
+			continue;
+		if (p - row > (ptrdiff_t)sizeof(row) - 64) {  /* room for the next figure */
+			*p = 0;
+			fputs(row, out);
+			p = row;
+		}
+		bool known = d && ior_measures_known(&d->m, m->group);  /* a figure the source did not have is empty */
+		if (m->integer && known)
+			p = integer(p, ior_measures_u64(&d->m, m), ',');
+		else
+			p = number(p, known, known ? ior_measures_real(&d->m, m) : 0, ',');
 	}
-	p = number(p, timed, d ? d->wall_s : 0, ',');
-	p = number(p, timed, d ? d->usr_s : 0, ',');
-	p = number(p, timed, d ? d->sys_s : 0, ',');
-	p = number(p, lat, d ? d->lat_p50_us : 0, ',');
-	p = number(p, lat, d ? d->lat_p99_us : 0, ',');
-	p = number(p, lat, d ? d->lat_p999_us : 0, ',');
-	p = number(p, lat, d ? d->lat_mean_us : 0, ',');
-	p = number(p, clat, d ? d->clat_p50_us : 0, ',');
-	p = number(p, clat, d ? d->clat_p99_us : 0, ',');
-	p = number(p, clat, d ? d->clat_p999_us : 0, ',');
-	p = number(p, clat, d ? d->clat_mean_us : 0, ',');
 	*p = 0;
 	fputs(row, out);
 	ior_esc_csv(out, d ? d->measured_at : NULL);
@@ -139,7 +146,7 @@ static bool wanted(const struct ior_report *r, const struct ior_report_cell *c)
 
 static int render_csv(FILE *out, const struct ior_report *r)
 {
-	fputs(header, out);
+	header(out);
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct ior_report_cell *c = &r->cells[i];
 		if (!wanted(r, c) || !c->n)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for db/: create, reopen, upgrade, refusal of foreign and newer files, the sample round trip, and concurrent writers. */
+/* Tests for db/: create, reopen, upgrade, refusal of foreign and newer files, the sample round trip (every measures column), and concurrent writers. */
 #include "common/error.h"
 #include "db/db.h"
+#include "db/metric.h"
+#include "db/scan.h"
 #include "db/schema.h"
 #include "tests/suite.h"
 
@@ -718,6 +720,80 @@ static void test_two_processes_insert_into_one_file_at_once(void)
 	run_writers(path, cells);
 }
 
+/* Every field of the measures record, a value of its own (a count, or a half to show a real). */
+static void fill_measures(struct ior_measures *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->has_latency = m->has_clat = m->has_blkstat = true;
+	for (size_t i = 0; i < ior_measure_column_count(); i++) {
+		const struct ior_measure_column *c = ior_measure_column_at(i);
+		uint64_t u = 1000 + i;
+		double d = 0.5 + (double)i;
+		if (c->integer)
+			memcpy((char *)m + c->offset, &u, sizeof(u));
+		else
+			memcpy((char *)m + c->offset, &d, sizeof(d));
+	}
+}
+
+static void assert_measures(const struct ior_measures *got, const struct ior_measures *want)
+{
+	CU_ASSERT(got->has_latency && got->has_clat && got->has_blkstat);
+	for (size_t i = 0; i < ior_measure_column_count(); i++) {
+		const struct ior_measure_column *c = ior_measure_column_at(i);
+		bool same = c->integer ? ior_measures_u64(got, c) == ior_measures_u64(want, c)
+				       : ior_measures_real(got, c) == ior_measures_real(want, c);
+		if (!same)
+			fprintf(stderr, "\n  measures column %s did not come back", c->name);
+		CU_ASSERT(same);
+	}
+}
+
+static int scanned(void *ctx, const struct ior_db_sample_row *s)
+{
+	*(struct ior_measures *)ctx = s->m;
+	return 0;
+}
+
+/* The column table is the schema's: each column is in samples and in sample_view, each stored metric
+ * reads one of them, and a sample's every measure comes back through both reads. */
+static void test_measure_columns_match_the_schema(void)
+{
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, db_path("columns.db")), 0);
+	sqlite3 *h = ior_db_handle(db);
+	for (size_t i = 0; i < ior_measure_column_count(); i++) {
+		const char *name = ior_measure_column_at(i)->name;
+		char sql[256];
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM pragma_table_info('samples') WHERE name = '%s'", name);
+		CU_ASSERT_EQUAL(query_int(h, sql), 1);
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM pragma_table_info('sample_view') WHERE name = '%s'", name);
+		CU_ASSERT_EQUAL(query_int(h, sql), 1);
+	}
+	for (int m = 0; m < IOR_METRIC_COUNT; m++) {
+		const struct ior_metric_info *mi = ior_metric_info((enum ior_metric)m);
+		bool found = false;
+		for (size_t i = 0; i < ior_measure_column_count(); i++)
+			found |= !strcmp(ior_measure_column_at(i)->name, mi->column);
+		CU_ASSERT_EQUAL(found, mi->stored);
+	}
+	struct fixture fx = { 0 };
+	CU_ASSERT_EQUAL_FATAL(make_cell(db, &fx, "none", "randread"), 0);
+	struct ior_sample s = { .value = 1, .unit = "IOPS", .higher_is_better = true };
+	fill_measures(&s.m);
+	CU_ASSERT_EQUAL_FATAL(ior_db_sample_add(db, fx.cell, 1, &s), 0);
+	struct ior_db_row *rows = NULL;
+	size_t n = 0;
+	CU_ASSERT_EQUAL_FATAL(ior_db_samples(db, NULL, &rows, &n), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	assert_measures(&rows[0].m, &s.m);
+	ior_db_rows_free(rows, n);
+	struct ior_measures got = { 0 };
+	CU_ASSERT_EQUAL(ior_db_scan_samples(db, &fx.cell, 1, true, scanned, &got), 0);
+	assert_measures(&got, &s.m);
+	ior_db_free(db);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -732,6 +808,7 @@ int main(void)
 		IOR_TEST(test_refuses_foreign_sqlite),
 		IOR_TEST(test_refuses_damaged_schema_unchanged),
 		IOR_TEST(test_sample_round_trip_with_all_fields),
+		IOR_TEST(test_measure_columns_match_the_schema),
 		IOR_TEST(test_runs_cells_offers_and_host_kernels),
 		IOR_TEST(test_upgrade_from_v5_keeps_every_sample),
 		IOR_TEST(test_rollback_discards_and_commit_keeps),

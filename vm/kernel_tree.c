@@ -7,7 +7,6 @@
 #include "db/db.h"
 
 #include <git2.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,27 +102,30 @@ int ior_vm_tree_build(struct ior_kbuild *builds, char (*specs)[IOR_VM_SPEC_MAX],
 	return rc;
 }
 
+/* A boot's kernel row gains the commit its tree was built from. */
+struct ior_set_commit {
+	struct ior_db *db;
+	struct ior_db_commit commit;
+};
+
+static int set_commit(void *ctx, int64_t kernel_id)
+{
+	struct ior_set_commit *c = ctx;
+	return ior_db_kernel_set_commit(c->db, kernel_id, &c->commit);
+}
+
 int ior_vm_tree_record_commits(struct ior_db *db, const struct ior_kbuild *builds, char (*specs)[IOR_VM_SPEC_MAX],
 			       size_t n)
 {
-	sqlite3 *h = ior_db_handle(db);
-	sqlite3_stmt *st = NULL;
-	const char *sql = "SELECT DISTINCT r.kernel_id FROM vm_boots b JOIN runs r ON r.id = b.run_id WHERE b.kernel = ?1";
-	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
-		return ior_error_set(IOR_ERROR, "cannot read the boots' kernels: %s", sqlite3_errmsg(h));
 	int rc = IOR_OK;
 	for (size_t i = 0; !rc && i < n; i++) {
 		const struct ior_git_commit *c = &builds[i].commit;
 		if (!c->sha[0])
 			continue;
-		struct ior_db_commit dc = { .sha = c->sha, .describe = c->describe, .subject = c->subject,
-					    .author_name = c->author_name, .author_email = c->author_email,
-					    .author_date = c->author_date };
-		sqlite3_bind_text(st, 1, specs[i], -1, SQLITE_TRANSIENT);
-		while (!rc && sqlite3_step(st) == SQLITE_ROW)
-			rc = ior_db_kernel_set_commit(db, sqlite3_column_int64(st, 0), &dc);
-		sqlite3_reset(st);
+		struct ior_set_commit set = { db, { .sha = c->sha, .describe = c->describe, .subject = c->subject,
+						    .author_name = c->author_name, .author_email = c->author_email,
+						    .author_date = c->author_date } };
+		rc = ior_db_vm_kernel_ids(db, specs[i], set_commit, &set);
 	}
-	sqlite3_finalize(st);
 	return rc;
 }

@@ -14,7 +14,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
-#include <sqlite3.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -379,13 +378,9 @@ static long long count_samples(const char *path)
 {
 	struct ior_db *db = NULL;
 	long long n = -1;
-	if (ior_db_open(&db, path) == IOR_OK) {
-		sqlite3_stmt *st = NULL;
-		if (sqlite3_prepare_v2(ior_db_handle(db), "SELECT count(*) FROM samples", -1, &st, NULL) == SQLITE_OK &&
-		    sqlite3_step(st) == SQLITE_ROW)
-			n = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-	}
+	int64_t count;
+	if (ior_db_open(&db, path) == IOR_OK && ior_db_sample_total(db, &count) == IOR_OK)
+		n = count;
 	ior_db_free(db);
 	return n;
 }
