@@ -52,7 +52,7 @@ static int tables(struct ior_report *r)
 
 static int views(struct ior_report *r)
 {
-	const struct ior_rt *rt = r->rt;
+	const struct ior_tables *rt = r->rt;
 	r->group_in_view = calloc(rt->ngroups ? rt->ngroups : 1, sizeof(*r->group_in_view));
 	r->cell_in_view = calloc(rt->ngroups ? rt->ngroups : 1, sizeof(*r->cell_in_view));
 	if (!r->group_in_view || !r->cell_in_view)

@@ -181,7 +181,7 @@ struct ior_report_answer {
 
 struct ior_report {
 	struct ior_report_opts opts;        /* as given (strings borrowed from the caller) */
-	struct ior_rt *rt;                  /* NULL without IOR_REPORT_TABLES (the CSV needs only the cells) */
+	struct ior_tables *rt;              /* NULL without IOR_REPORT_TABLES (the CSV needs only the cells) */
 	/* every group, device and cell of rt: shown or only there as a peer */
 	bool *group_in_view;                /* per rt group */
 	bool **cell_in_view;                /* per rt group, per cell */

@@ -52,7 +52,7 @@ struct marks {
 
 static int mark(struct marks *m, const struct ior_report *r)
 {
-	const struct ior_rt *rt = r->rt;
+	const struct ior_tables *rt = r->rt;
 	m->cell = calloc(rt->nseries ? rt->nseries : 1, sizeof(bool));
 	m->device = calloc(rt->ndseries ? rt->ndseries : 1, sizeof(bool));
 	if (!m->cell || !m->device)
@@ -416,7 +416,7 @@ static const char heat_legend[] =
 
 static int heatmaps(FILE *out, const struct ior_report *r)
 {
-	const struct ior_rt *rt = r->rt;
+	const struct ior_tables *rt = r->rt;
 	fputs("<h2 id=\"overview\">Overview</h2>\n<p class=\"legend\">With several kernels each square is a cell's median on a "
 	      "kernel, coloured only where a verdict (against --baseline) or a change point says it differs: by the verdict's "
 	      "change, or by the changes since the cell's first kernel. With one kernel there is nothing to follow across "
