@@ -15,6 +15,7 @@
 #include "reports/boot_verdict.h"
 #include "reports/changepoint.h"
 #include "reports/compare.h"
+#include "reports/section.h"
 #include "reports/table.h"
 
 /* What a renderer needs beyond the tables (struct ior_renderer.parts); the builder computes only those. */
@@ -228,6 +229,7 @@ struct ior_report {
 	const char **common_hosts;
 	size_t ncommon;
 	size_t nnot_ok;                     /* in-view cells with a status other than ok */
+	struct ior_sections *sections;      /* the tabular sections, only rows in view (model_sections.c); with tables */
 	struct ior_report_bisect *bisects;  /* with IOR_REPORT_BISECT */
 	size_t nbisects;
 	struct ior_intern *pool;

@@ -630,93 +630,45 @@ static void tables(FILE *out, const struct ior_report *r)
 			group_table(out, r, g);
 }
 
-static void kernels(FILE *out, const struct ior_report *r)
+/* A section as a table under its heading: a row that needs a look coloured, a commit id as code, a
+ * list's items a line each; then its notes. */
+static void section(FILE *out, const struct ior_section *s)
 {
-	fputs("<h2 id=\"schedulers\">Schedulers per kernel</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">kernel</th>"
-	      "<th class=\"l\">offered</th><th class=\"l\">unavailable</th><th class=\"l\">changed</th></tr>\n", out);
-	for (size_t k = 0; k < r->nkernels; k++) {
-		const struct ior_report_kernel *x = &r->kernels[k];
-		if (!x->in_view)
-			continue;
-		fputs("<tr>", out);
-		td(out, x->host);
-		td(out, x->release);
-		td(out, x->offered ? x->offered : "(not recorded)");
-		td(out, x->unavailable ? x->unavailable : "");
-		fputs("<td class=\"l\">", out);
-		for (size_t c = 0; c < x->nchanges; c++) {
-			fputs(c ? "<br>" : "", out);
-			text(out, x->changes[c].text);
-		}
-		fputs("</td></tr>\n", out);
-	}
-	fputs("</table>\n", out);
-}
-
-static void commits(FILE *out, const struct ior_report *r)
-{
-	if (!r->nkernel_commits)
+	if (!s->nrows && !s->listed)
 		return;
-	fputs("<h2 id=\"commits\">Kernel commits</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">kernel</th>"
-	      "<th class=\"l\">commit</th><th class=\"l\">describe</th><th class=\"l\">subject</th><th class=\"l\">author</th>"
-	      "<th class=\"l\">date</th><th>other commits</th></tr>\n", out);
-	for (size_t k = 0; k < r->nkernels; k++) {
-		const struct ior_report_kernel *x = &r->kernels[k];
-		const struct ior_report_commit *c = &x->commit;
-		if (!x->in_view || !c->sha)
-			continue;
-		fputs("<tr>", out);
-		td(out, x->host);
-		td(out, x->release);
-		fputs("<td class=\"l\"><code>", out);
-		text(out, c->sha);
-		fputs("</code></td>", out);
-		td(out, c->describe ? c->describe : "");
-		td(out, c->subject ? c->subject : "");
-		char author[600];
-		snprintf(author, sizeof(author), "%s <%s>", c->author_name ? c->author_name : "?",
-			 c->author_email ? c->author_email : "?");
-		td(out, author);
-		td(out, c->author_date ? c->author_date : "");
-		fprintf(out, "<td>%zu</td></tr>\n", x->other_commits);
+	fprintf(out, "<h2 id=\"%s\">", s->id);
+	text(out, s->title);
+	fputs("</h2>\n<table><tr>", out);
+	for (size_t c = 0; c < s->ncols; c++) {
+		fputs(ior_column_right(&s->cols[c]) ? "<th>" : "<th class=\"l\">", out);
+		text(out, s->cols[c].name);
+		fputs("</th>", out);
+	}
+	fputs("</tr>\n", out);
+	for (size_t i = 0; i < s->nrows; i++) {
+		fputs(s->marked[i] ? "<tr class=\"alert\">" : "<tr>", out);
+		for (size_t c = 0; c < s->ncols; c++) {
+			const struct ior_column *col = &s->cols[c];
+			char buf[64];
+			const char *x = ior_section_value(buf, sizeof(buf), col, &s->v[i * s->ncols + c]);
+			fputs(ior_column_right(col) ? "<td>" : "<td class=\"l\">", out);
+			fputs(col->type == IOR_COL_CODE ? "<code>" : "", out);
+			for (size_t l; (l = strcspn(x, "\n")), *x; x += l + (x[l] == '\n')) {
+				char item[2048];
+				snprintf(item, sizeof(item), "%.*s", (int)l, x);
+				text(out, item);
+				fputs(x[l] ? "<br>" : "", out);
+			}
+			fputs(col->type == IOR_COL_CODE ? "</code></td>" : "</td>", out);
+		}
+		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
-}
-
-static void fills_and_not_run(FILE *out, const struct ior_report *r)
-{
-	fputs("<h2 id=\"fills\">Scratch devices filled before measuring</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">kernel</th>"
-	      "<th>run</th><th class=\"l\">device</th><th class=\"l\">fill</th><th>MiB</th><th>seconds</th></tr>\n", out);
-	for (size_t i = 0; i < r->nfills; i++) {
-		const struct ior_report_fill *f = &r->fills[i];
-		if (!f->in_view)
-			continue;
-		fputs("<tr>", out);
-		td(out, f->host);
-		td(out, f->kernel);
-		fprintf(out, "<td>%lld</td>", (long long)f->run_id);
-		td(out, f->device ? f->device : f->target);
-		td(out, f->fill);
-		fprintf(out, "<td>%.1f</td><td>%.2f</td></tr>\n", (double)f->bytes / (1 << 20), f->seconds);
+	for (size_t i = 0; i < 2 && s->notes[i]; i++) {
+		fputs("<p>", out);
+		text(out, s->notes[i]);
+		fputs("</p>\n", out);
 	}
-	fprintf(out, "</table>\n<h2 id=\"notrun\">Cells that did not run or did not finish (%zu)</h2>\n<table><tr><th class=\"l\">host</th>"
-		"<th class=\"l\">kernel</th><th class=\"l\">device</th><th class=\"l\">scheduler</th><th class=\"l\">engine</th>"
-		"<th class=\"l\">status</th><th class=\"l\">reason</th><th>samples</th></tr>\n", r->nnot_ok);
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
-		if (!c->in_view || !strcmp(c->status, "ok"))
-			continue;
-		fputs("<tr class=\"alert\">", out);
-		td(out, c->host);
-		td(out, c->kernel);
-		td(out, c->device);
-		td(out, ior_render_sched(c->scheduler));
-		td(out, c->engine);
-		td(out, c->status);
-		td(out, c->reason ? c->reason : "no reason recorded");
-		fprintf(out, "<td>%zu</td></tr>\n", c->n);
-	}
-	fputs("</table>\n", out);
 }
 
 static void changes(FILE *out, const struct ior_report *r)
@@ -791,40 +743,6 @@ static void verdicts(FILE *out, const struct ior_report *r)
 			text(out, r->common[h].left_out[k].reason);
 			fputs("</p>\n", out);
 		}
-}
-
-static void boots(FILE *out, const struct ior_report *r)
-{
-	size_t shown = 0;
-	for (size_t i = 0; i < r->nboots; i++)
-		shown += r->boots[i].in_view;
-	if (!shown)
-		return;
-	fprintf(out, "<h2 id=\"boots\">VM boots (vm run): %zu, %zu not ok</h2>\n<table><tr><th class=\"l\">kernel</th><th>boot</th>"
-		"<th class=\"l\">outcome</th><th class=\"l\">accel</th><th>CPUs</th><th>memory MiB</th><th class=\"l\">cache</th>"
-		"<th class=\"l\">qemu</th><th>init s</th><th>total s</th><th class=\"l\">reason</th></tr>\n", shown, r->nboots_not_ok);
-	for (size_t i = 0; i < r->nboots; i++) {
-		const struct ior_report_boot *b = &r->boots[i];
-		if (!b->in_view)
-			continue;
-		bool ok = !strcmp(b->outcome, "ok");
-		fputs(ok ? "<tr>" : "<tr class=\"alert\">", out);
-		td(out, b->release && *b->release ? b->release : b->kernel);
-		fprintf(out, "<td>%d</td>", b->boot_index);
-		td(out, b->outcome);
-		td(out, b->accel);
-		fprintf(out, "<td>%d</td><td>%d</td>", b->cpus, b->memory_mb);
-		td(out, b->cache_mode);
-		td(out, b->qemu_version);
-		b->boot_s < 0 ? fputs("<td>-</td>", out) : fprintf(out, "<td>%.1f</td>", b->boot_s);
-		b->total_s < 0 ? fputs("<td>-</td>", out) : fprintf(out, "<td>%.1f</td>", b->total_s);
-		td(out, ok ? "" : b->reason);
-		fputs("</tr>\n", out);
-	}
-	fputs("</table>\n", out);
-	if (r->boots_tcg)
-		fputs("<p>Under TCG the guest's CPU is emulated: the figures compare kernels with each other on this host, not "
-		      "the device's speed.</p>\n", out);
 }
 
 static int charts(FILE *out, const struct ior_report *r, const struct marks *m)
@@ -944,14 +862,13 @@ static int render_html(FILE *out, const struct ior_report *r)
 		raw_samples(out, r, &m);
 		if (!r->opts.alerts_only) {
 			tables(out, r);
-			kernels(out, r);
-			commits(out, r);
-			fills_and_not_run(out, r);
+			for (size_t i = IOR_SECTION_SCHEDULERS; i <= IOR_SECTION_NOT_RUN; i++)
+				section(out, &r->sections->s[i]);
 		}
 		changes(out, r);
 		verdicts(out, r);
 		if (!r->opts.alerts_only)
-			boots(out, r);
+			section(out, &r->sections->s[IOR_SECTION_BOOTS]);
 		fputs("</body></html>\n", out);
 	}
 	free(m.cell);

@@ -96,98 +96,38 @@ static void groups(FILE *out, const struct ior_report *r)
 		fputs("\nNo samples match.\n", out);
 }
 
-static void kernels(FILE *out, const struct ior_report *r)
+/* A section as a GitHub table under its heading (a list's items joined by "; "), then its notes. */
+static void section(FILE *out, const struct ior_section *s)
 {
-	fputs("\n## Schedulers per kernel\n\n| host | kernel | offered | unavailable | changed |\n|---|---|---|---|---|\n", out);
-	for (size_t k = 0; k < r->nkernels; k++) {
-		const struct ior_report_kernel *x = &r->kernels[k];
-		if (!x->in_view)
-			continue;
-		fputs("| ", out);
-		ior_esc_md(out, x->host);
-		fputs(" | ", out);
-		ior_esc_md(out, x->release);
-		fputs(" | ", out);
-		ior_esc_md(out, x->offered ? x->offered : "(not recorded)");
-		fputs(" | ", out);
-		ior_esc_md(out, x->unavailable ? x->unavailable : "");
-		fputs(" | ", out);
-		for (size_t c = 0; c < x->nchanges; c++) {
-			fputs(c ? "; " : "", out);
-			ior_esc_md(out, x->changes[c].text);
-		}
-		fputs(" |\n", out);
-	}
-}
-
-static void cell(FILE *out, const char *s)
-{
-	fputs(" | ", out);
-	ior_esc_md(out, s ? s : "");
-}
-
-static void commits(FILE *out, const struct ior_report *r)
-{
-	if (!r->nkernel_commits)
+	if (!s->nrows)
 		return;
-	fputs("\n## Kernel commits\n\n| host | kernel | commit | describe | subject | author | date | other commits |\n"
-	      "|---|---|---|---|---|---|---|---|\n", out);
-	for (size_t k = 0; k < r->nkernels; k++) {
-		const struct ior_report_kernel *x = &r->kernels[k];
-		const struct ior_report_commit *c = &x->commit;
-		if (!x->in_view || !c->sha)
-			continue;
-		fputs("|", out);
-		cell(out, x->host);
-		cell(out, x->release);
-		cell(out, c->sha);
-		cell(out, c->describe);
-		cell(out, c->subject);
-		char author[600];
-		snprintf(author, sizeof(author), "%s <%s>", c->author_name ? c->author_name : "?",
-			 c->author_email ? c->author_email : "?");
-		cell(out, author);
-		cell(out, c->author_date);
-		fprintf(out, " | %zu |\n", x->other_commits);
-	}
-}
-
-static void fills_and_not_run(FILE *out, const struct ior_report *r)
-{
-	bool header = false;
-	for (size_t i = 0; i < r->nfills; i++) {
-		const struct ior_report_fill *f = &r->fills[i];
-		if (!f->in_view)
-			continue;
-		if (!header)
-			fputs("\n## Scratch devices filled before measuring\n\n| host | kernel | run | device | fill | MiB | seconds |\n"
-			      "|---|---|---:|---|---|---:|---:|\n", out);
-		header = true;
-		fputs("| ", out);
-		ior_esc_md(out, f->host);
-		fputs(" | ", out);
-		ior_esc_md(out, f->kernel);
-		fprintf(out, " | %lld | ", (long long)f->run_id);
-		ior_esc_md(out, f->device ? f->device : f->target);
-		fprintf(out, " | %s | %.1f | %.2f |\n", f->fill, (double)f->bytes / (1 << 20), f->seconds);
-	}
-	if (!r->nnot_ok)
-		return;
-	fprintf(out, "\n## Cells that did not run or did not finish (%zu)\n\n"
-		"| host | kernel | device | scheduler | engine | status | reason | samples |\n"
-		"|---|---|---|---|---|---|---|---:|\n", r->nnot_ok);
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
-		if (!c->in_view || !strcmp(c->status, "ok"))
-			continue;
-		const char *f[] = { c->host, c->kernel, c->device, ior_render_sched(c->scheduler), c->engine, c->status,
-				    c->reason ? c->reason : "no reason recorded" };
-		for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+	fprintf(out, "\n## %s\n\n", s->title);
+	for (size_t c = 0; c < s->ncols; c++)
+		fprintf(out, "| %s ", s->cols[c].name);
+	fputs("|\n", out);
+	for (size_t c = 0; c < s->ncols; c++)
+		fputs(ior_column_right(&s->cols[c]) ? "|---:" : "|---", out);
+	fputs("|\n", out);
+	for (size_t i = 0; i < s->nrows; i++) {
+		for (size_t c = 0; c < s->ncols; c++) {
+			char buf[64];
+			const char *x = ior_section_value(buf, sizeof(buf), &s->cols[c], &s->v[i * s->ncols + c]);
 			fputs("| ", out);
-			ior_esc_md(out, f[k]);
+			for (size_t l; (l = strcspn(x, "\n")), *x; x += l + (x[l] == '\n')) {
+				char item[2048];
+				snprintf(item, sizeof(item), "%.*s", (int)l, x);
+				ior_esc_md(out, item);
+				if (x[l])
+					fputs("; ", out);
+			}
 			fputc(' ', out);
 		}
-		fprintf(out, "| %zu |\n", c->n);
+		fputs("|\n", out);
+	}
+	for (size_t i = 0; i < 2 && s->notes[i]; i++) {
+		fputc('\n', out);
+		ior_esc_md(out, s->notes[i]);
+		fputc('\n', out);
 	}
 }
 
@@ -279,41 +219,6 @@ static void verdicts(FILE *out, const struct ior_report *r)
 	fputc('\n', out);
 }
 
-static void boots(FILE *out, const struct ior_report *r)
-{
-	bool header = false;
-	for (size_t i = 0; i < r->nboots; i++) {
-		const struct ior_report_boot *b = &r->boots[i];
-		if (!b->in_view)
-			continue;
-		if (!header)
-			fputs("\n## VM boots (vm run)\n\n| kernel | boot | outcome | accel | CPUs | memory | cache | qemu | init s | total s | reason |\n"
-			      "|---|---:|---|---|---:|---:|---|---|---:|---:|---|\n", out);
-		header = true;
-		const char *f[] = { b->release && *b->release ? b->release : b->kernel };
-		fputs("| ", out);
-		ior_esc_md(out, f[0]);
-		fprintf(out, " | %d | ", b->boot_index);
-		ior_esc_md(out, b->outcome);
-		fputs(" | ", out);
-		ior_esc_md(out, b->accel && *b->accel ? b->accel : "-");
-		fprintf(out, " | %d | %d MiB | ", b->cpus, b->memory_mb);
-		ior_esc_md(out, b->cache_mode && *b->cache_mode ? b->cache_mode : "-");
-		fputs(" | ", out);
-		ior_esc_md(out, b->qemu_version && *b->qemu_version ? b->qemu_version : "-");
-		fputs(" | ", out);
-		b->boot_s < 0 ? fputs("-", out) : fprintf(out, "%.1f", b->boot_s);
-		fputs(" | ", out);
-		b->total_s < 0 ? fputs("-", out) : fprintf(out, "%.1f", b->total_s);
-		fputs(" | ", out);
-		ior_esc_md(out, strcmp(b->outcome, "ok") && b->reason ? b->reason : "");
-		fputs(" |\n", out);
-	}
-	if (r->boots_tcg)
-		fputs("\nUnder TCG the guest's CPU is emulated: the figures compare kernels with each other on this host, not the "
-		      "device's speed.\n", out);
-}
-
 /* The comparisons the matrices were written for, first: the question, the answer, its verdicts. */
 static void answers(FILE *out, const struct ior_report *r)
 {
@@ -374,14 +279,13 @@ static int render_md(FILE *out, const struct ior_report *r)
 		kernel_answer(out, r);
 		answers(out, r);
 		groups(out, r);
-		kernels(out, r);
-		commits(out, r);
-		fills_and_not_run(out, r);
+		for (size_t i = IOR_SECTION_SCHEDULERS; i <= IOR_SECTION_NOT_RUN; i++)
+			section(out, &r->sections->s[i]);
 	}
 	changes(out, r);
 	verdicts(out, r);
 	if (!r->opts.alerts_only)
-		boots(out, r);
+		section(out, &r->sections->s[IOR_SECTION_BOOTS]);
 	return IOR_OK;
 }
 

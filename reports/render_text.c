@@ -4,8 +4,8 @@
 
 #include "common/error.h"
 #include "reports/escape.h"
-#include "reports/vm_boots.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,74 +155,77 @@ static void tables(FILE *out, const struct ior_report *r)
 		fprintf(out, "no samples match\n");
 }
 
-static void schedulers(FILE *out, const struct ior_report *r)
+/* A value of a text table, right-aligned where it is a number; the line's trailing blanks are cut. */
+static void table_row(FILE *out, const struct ior_section *s, const size_t *w, const char *const *cells)
 {
-	bool header = false;
-	for (size_t k = 0; k < r->nkernels; k++) {
-		const struct ior_report_kernel *x = &r->kernels[k];
-		if (!x->in_view || (!x->offered && !x->unavailable && !x->nchanges))
-			continue;
-		if (!header)
-			fputs("\nschedulers per kernel:\n", out);
-		header = true;
-		fprintf(out, "%s, %s: offered %s", x->host, x->release, x->offered ? x->offered : "(not recorded)");
-		if (x->unavailable)
-			fprintf(out, "; unavailable: %s", x->unavailable);
-		fputc('\n', out);
-		for (size_t c = 0; c < x->nchanges; c++)
-			fprintf(out, "  changed: %s\n", x->changes[c].text);
+	char line[4096];
+	size_t n = 0;
+	for (size_t c = 0; c < s->ncols && n < sizeof(line); c++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, ior_column_right(&s->cols[c]) ? "%s%*s" : "%s%-*s",
+				      c ? "  " : "", (int)w[c], cells[c]);
+	n = n < sizeof(line) ? n : sizeof(line) - 1;
+	while (n && line[n - 1] == ' ')
+		n--;
+	fprintf(out, "%.*s\n", (int)n, line);
+}
+
+/* Columns under a header, each as wide as its widest value. */
+static void table(FILE *out, const struct ior_section *s)
+{
+	char buf[16][64];
+	const char *cells[16];
+	size_t w[16] = { 0 }, nc = s->ncols < 16 ? s->ncols : 16;
+	for (size_t c = 0; c < nc; c++)
+		w[c] = strlen(s->cols[c].name);
+	for (size_t i = 0; i < s->nrows; i++)
+		for (size_t c = 0; c < nc; c++) {
+			size_t l = strlen(ior_section_value(buf[c], sizeof(buf[c]), &s->cols[c], &s->v[i * s->ncols + c]));
+			w[c] = l > w[c] ? l : w[c];
+		}
+	for (size_t c = 0; c < nc; c++)
+		cells[c] = s->cols[c].name;
+	table_row(out, s, w, cells);
+	for (size_t i = 0; i < s->nrows; i++) {
+		for (size_t c = 0; c < nc; c++)
+			cells[c] = ior_section_value(buf[c], sizeof(buf[c]), &s->cols[c], &s->v[i * s->ncols + c]);
+		table_row(out, s, w, cells);
 	}
 }
 
-/* The commits the kernels were built from, as git log would name them. */
-static void commits(FILE *out, const struct ior_report *r)
+/* A row as a sentence: each column's value between its words; a list's items each between them. */
+static void sentence(FILE *out, const struct ior_section *s, const struct ior_value *v)
 {
-	if (!r->nkernel_commits)
+	for (size_t c = 0; c < s->ncols; c++) {
+		const struct ior_column *col = &s->cols[c];
+		if (v[c].missing && col->optional)
+			continue;
+		char buf[64];
+		const char *x = ior_section_value(buf, sizeof(buf), col, &v[c]);
+		do {
+			size_t l = col->type == IOR_COL_LIST ? strcspn(x, "\n") : strlen(x);
+			fprintf(out, "%s%.*s%s", col->before ? col->before : "", (int)l, x, col->after ? col->after : "");
+			x += l + (x[l] == '\n');
+		} while (*x);
+	}
+	fputc('\n', out);
+}
+
+/* A section: a table under its title, or a sentence a row under "title:"; then its notes. */
+static void section(FILE *out, const struct ior_section *s)
+{
+	if (!s->nrows)
 		return;
-	fputs("\nkernels built from git commits:\n", out);
-	for (size_t k = 0; k < r->nkernels; k++) {
-		const struct ior_report_kernel *x = &r->kernels[k];
-		const struct ior_report_commit *c = &x->commit;
-		if (!x->in_view || !c->sha)
-			continue;
-		fprintf(out, "%s, %s: commit %s", x->host, x->release, c->sha);
-		if (c->describe)
-			fprintf(out, " (%s)", c->describe);
-		fprintf(out, ": %s\n  author %s <%s>, %s\n", c->subject ? c->subject : "(no subject)",
-			c->author_name ? c->author_name : "?", c->author_email ? c->author_email : "?",
-			c->author_date ? c->author_date : "?");
-		if (x->other_commits)
-			fprintf(out, "  and %zu other commit(s) recorded under this release (other builds)\n", x->other_commits);
+	if (s->table) {
+		fprintf(out, "\n%s\n", s->title);
+		table(out, s);
+	} else {
+		bool acronym = isupper((unsigned char)s->title[0]) && isupper((unsigned char)s->title[1]);
+		fprintf(out, "\n%c%s:\n", acronym ? s->title[0] : tolower((unsigned char)s->title[0]), s->title + 1);
+		for (size_t i = 0; i < s->nrows; i++)
+			sentence(out, s, &s->v[i * s->ncols]);
 	}
-}
-
-static void fills(FILE *out, const struct ior_report *r)
-{
-	bool header = false;
-	for (size_t i = 0; i < r->nfills; i++) {
-		const struct ior_report_fill *f = &r->fills[i];
-		if (!f->in_view)
-			continue;
-		if (!header)
-			fputs("\nscratch devices filled before measuring (not part of any sample):\n", out);
-		header = true;
-		fprintf(out, "%s, %s, run %lld: %s (%s): %s, %.1f MiB in %.2f s\n", f->host, f->kernel, (long long)f->run_id,
-			f->device ? f->device : "engine-built", f->target, f->fill, (double)f->bytes / (1 << 20), f->seconds);
-	}
-}
-
-static void not_run(FILE *out, const struct ior_report *r)
-{
-	if (!r->nnot_ok)
-		return;
-	fprintf(out, "\ncells that did not run or did not finish (%zu):\n", r->nnot_ok);
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
-		if (c->in_view && strcmp(c->status, "ok"))
-			fprintf(out, "%s, %s, %s %s, %s: %s: %s (%zu samples)\n", c->host, c->kernel, c->device,
-				ior_render_sched(c->scheduler), c->engine, c->status, c->reason ? c->reason : "no reason recorded",
-				c->n);
-	}
+	for (size_t i = 0; i < 2 && s->notes[i]; i++)
+		fprintf(out, "%s\n", s->notes[i]);
 }
 
 static void series_line(FILE *out, const struct ior_report *r, const struct ior_report_series_changes *sc)
@@ -287,16 +290,14 @@ static int render_text(FILE *out, const struct ior_report *r)
 			fputc('\n', out);
 		ior_render_answers_text(out, r);
 		tables(out, r);
-		schedulers(out, r);
-		commits(out, r);
-		fills(out, r);
-		not_run(out, r);
+		for (size_t i = IOR_SECTION_SCHEDULERS; i <= IOR_SECTION_NOT_RUN; i++)
+			section(out, &r->sections->s[i]);
 		changes(out, r);
 		if (r->baseline) {
 			fputc('\n', out);
 			ior_render_verdicts_text(out, r);
 		}
-		ior_report_vm_boots(out, r);
+		section(out, &r->sections->s[IOR_SECTION_BOOTS]);
 	}
 	return IOR_OK;
 }

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The report's tabular sections, built once with only the rows in view: schedulers per kernel, kernel commits, scratch fills, cells not run, VM boots. */
+#include "reports/model_internal.h"
+
+#include "common/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Each column's before/after words make the text report's sentence for a row (section.h). */
+static const struct ior_column scheduler_cols[] = {
+	{ .name = "host" },
+	{ .name = "kernel", .before = ", " },
+	{ .name = "offered", .missing = "(not recorded)", .before = ": offered " },
+	{ .name = "unavailable", .optional = true, .before = "; unavailable: " },
+	{ .name = "changed", .type = IOR_COL_LIST, .optional = true, .before = "\n  changed: " },
+};
+
+static const struct ior_column commit_cols[] = {
+	{ .name = "host" },
+	{ .name = "kernel", .before = ", " },
+	{ .name = "commit", .type = IOR_COL_CODE, .before = ": commit " },
+	{ .name = "describe", .optional = true, .before = " (", .after = ")" },
+	{ .name = "subject", .missing = "(no subject)", .before = ": " },
+	{ .name = "author", .before = "\n  author " },
+	{ .name = "date", .missing = "?", .before = ", " },
+	{ .name = "other commits", .type = IOR_COL_NUMBER, .missing = "0", .optional = true, .before = "\n  and ",
+	  .after = " other commit(s) recorded under this release (other builds)" },
+};
+
+static const struct ior_column fill_cols[] = {
+	{ .name = "host" },
+	{ .name = "kernel", .before = ", " },
+	{ .name = "run", .type = IOR_COL_NUMBER, .before = ", run " },
+	{ .name = "device", .missing = "engine-built", .before = ": " },
+	{ .name = "target", .before = " (", .after = ")" },
+	{ .name = "fill", .before = ": " },
+	{ .name = "MiB", .type = IOR_COL_NUMBER, .precision = 1, .before = ", ", .after = " MiB" },
+	{ .name = "seconds", .type = IOR_COL_NUMBER, .precision = 2, .before = " in ", .after = " s" },
+};
+
+static const struct ior_column not_run_cols[] = {
+	{ .name = "host" },
+	{ .name = "kernel", .before = ", " },
+	{ .name = "device", .before = ", " },
+	{ .name = "scheduler", .missing = "-", .before = " " },
+	{ .name = "engine", .before = ", " },
+	{ .name = "status", .before = ": " },
+	{ .name = "reason", .missing = "no reason recorded", .before = ": " },
+	{ .name = "samples", .type = IOR_COL_NUMBER, .before = " (", .after = " samples)" },
+};
+
+static const struct ior_column boot_cols[] = {
+	{ .name = "kernel" },
+	{ .name = "boot", .type = IOR_COL_NUMBER },
+	{ .name = "outcome" },
+	{ .name = "accel", .missing = "-" },
+	{ .name = "CPUs", .type = IOR_COL_NUMBER },
+	{ .name = "memory MiB", .type = IOR_COL_NUMBER },
+	{ .name = "cache", .missing = "-" },
+	{ .name = "qemu", .missing = "-" },
+	{ .name = "init s", .type = IOR_COL_NUMBER, .precision = 1, .missing = "-" },
+	{ .name = "total s", .type = IOR_COL_NUMBER, .precision = 1, .missing = "-" },
+	{ .name = "reason" },
+};
+
+struct builder {
+	struct ior_sections *x;
+	struct ior_section *s;
+	size_t cap;
+	bool oom;
+};
+
+static void start(struct builder *b, enum ior_section_kind k, const char *id, const char *title,
+		  const struct ior_column *cols, size_t ncols)
+{
+	b->s = &b->x->s[k];
+	b->cap = 0;
+	*b->s = (struct ior_section){ .id = id, .title = title, .cols = cols, .ncols = ncols };
+}
+
+/* A new row of the current section, every value missing until set. */
+static struct ior_value *row(struct builder *b, bool marked)
+{
+	struct ior_section *s = b->s;
+	if (s->nrows == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 8;
+		struct ior_value *v = realloc(s->v, cap * s->ncols * sizeof(*v));
+		if (v)
+			s->v = v;
+		bool *m = realloc(s->marked, cap * sizeof(*m));
+		if (m)
+			s->marked = m;
+		if (!v || !m) {
+			b->oom = true;
+			return NULL;
+		}
+		b->cap = cap;
+	}
+	struct ior_value *v = &s->v[s->nrows * s->ncols];
+	for (size_t c = 0; c < s->ncols; c++)
+		v[c] = (struct ior_value){ .missing = true };
+	s->marked[s->nrows++] = marked;
+	return v;
+}
+
+/* NULL or "" is no value. */
+static void text(struct ior_value *v, const char *s)
+{
+	*v = (struct ior_value){ .s = s, .missing = !s || !*s };
+}
+
+static void num(struct ior_value *v, double x)
+{
+	*v = (struct ior_value){ .x = x };
+}
+
+/* A string composed for the sections, freed with them; NULL when out of memory. */
+static const char *own(struct builder *b, const char *fmt, ...)
+{
+	struct ior_sections *x = b->x;
+	if (x->nowned == x->capowned) {
+		size_t cap = x->capowned ? x->capowned * 2 : 16;
+		char **o = realloc(x->owned, cap * sizeof(*o));
+		if (!o) {
+			b->oom = true;
+			return NULL;
+		}
+		x->owned = o;
+		x->capowned = cap;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0) {
+		s = NULL;
+		b->oom = true;
+	}
+	va_end(ap);
+	if (s)
+		x->owned[x->nowned++] = s;
+	return s;
+}
+
+static void schedulers(struct builder *b, const struct ior_report *r)
+{
+	start(b, IOR_SECTION_SCHEDULERS, "schedulers", "Schedulers per kernel", scheduler_cols,
+	      sizeof(scheduler_cols) / sizeof(scheduler_cols[0]));
+	b->s->listed = true;
+	for (size_t k = 0; k < r->nkernels; k++) {
+		const struct ior_report_kernel *x = &r->kernels[k];
+		if (!x->in_view || (!x->offered && !x->unavailable && !x->nchanges))
+			continue;
+		struct ior_value *v = row(b, false);
+		if (!v)
+			return;
+		text(&v[0], x->host);
+		text(&v[1], x->release);
+		text(&v[2], x->offered);
+		text(&v[3], x->unavailable);
+		for (size_t c = 0; c < x->nchanges; c++)
+			text(&v[4], own(b, "%s%s%s", c ? v[4].s : "", c ? "\n" : "", x->changes[c].text));
+	}
+}
+
+static void commits(struct builder *b, const struct ior_report *r)
+{
+	start(b, IOR_SECTION_COMMITS, "commits", "Kernels built from git commits", commit_cols,
+	      sizeof(commit_cols) / sizeof(commit_cols[0]));
+	for (size_t k = 0; k < r->nkernels; k++) {
+		const struct ior_report_kernel *x = &r->kernels[k];
+		const struct ior_report_commit *c = &x->commit;
+		if (!x->in_view || !c->sha)
+			continue;
+		struct ior_value *v = row(b, false);
+		if (!v)
+			return;
+		text(&v[0], x->host);
+		text(&v[1], x->release);
+		text(&v[2], c->sha);
+		text(&v[3], c->describe);
+		text(&v[4], c->subject);
+		text(&v[5], own(b, "%s <%s>", c->author_name ? c->author_name : "?", c->author_email ? c->author_email : "?"));
+		text(&v[6], c->author_date);
+		if (x->other_commits)
+			num(&v[7], (double)x->other_commits);
+	}
+}
+
+static void fills(struct builder *b, const struct ior_report *r)
+{
+	start(b, IOR_SECTION_FILLS, "fills", "Scratch devices filled before measuring (not part of any sample)", fill_cols,
+	      sizeof(fill_cols) / sizeof(fill_cols[0]));
+	for (size_t i = 0; i < r->nfills; i++) {
+		const struct ior_report_fill *f = &r->fills[i];
+		if (!f->in_view)
+			continue;
+		struct ior_value *v = row(b, false);
+		if (!v)
+			return;
+		text(&v[0], f->host);
+		text(&v[1], f->kernel);
+		num(&v[2], (double)f->run_id);
+		text(&v[3], f->device);
+		text(&v[4], f->target);
+		text(&v[5], f->fill);
+		num(&v[6], (double)f->bytes / (1 << 20));
+		num(&v[7], f->seconds);
+	}
+}
+
+static void not_run(struct builder *b, const struct ior_report *r)
+{
+	start(b, IOR_SECTION_NOT_RUN, "notrun", own(b, "Cells that did not run or did not finish (%zu)", r->nnot_ok),
+	      not_run_cols, sizeof(not_run_cols) / sizeof(not_run_cols[0]));
+	b->s->listed = true;
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct ior_report_cell *c = &r->cells[i];
+		if (!c->in_view || !strcmp(c->status, "ok"))
+			continue;
+		struct ior_value *v = row(b, true);
+		if (!v)
+			return;
+		const char *f[] = { c->host, c->kernel, c->device, c->scheduler, c->engine, c->status, c->reason };
+		for (size_t k = 0; k < 7; k++)
+			text(&v[k], f[k]);
+		num(&v[7], (double)c->n);
+	}
+}
+
+static void boots(struct builder *b, const struct ior_report *r)
+{
+	start(b, IOR_SECTION_BOOTS, "boots", "VM boots (vm run)", boot_cols, sizeof(boot_cols) / sizeof(boot_cols[0]));
+	b->s->table = true;
+	for (size_t i = 0; i < r->nboots; i++) {
+		const struct ior_report_boot *x = &r->boots[i];
+		if (!x->in_view)
+			continue;
+		bool ok = !strcmp(x->outcome, "ok");
+		struct ior_value *v = row(b, !ok);
+		if (!v)
+			return;
+		text(&v[0], x->release && *x->release ? x->release : x->kernel);
+		num(&v[1], x->boot_index);
+		text(&v[2], x->outcome);
+		text(&v[3], x->accel);
+		num(&v[4], x->cpus);
+		num(&v[5], x->memory_mb);
+		text(&v[6], x->cache_mode);
+		text(&v[7], x->qemu_version);
+		if (x->boot_s >= 0)
+			num(&v[8], x->boot_s);
+		if (x->total_s >= 0)
+			num(&v[9], x->total_s);
+		text(&v[10], ok ? NULL : x->reason);
+	}
+	size_t n = 0;
+	if (r->nboots_not_ok)
+		b->s->notes[n++] = own(b, "%zu of %zu boots were not ok: their kernels have no samples from those boots",
+				       r->nboots_not_ok, b->s->nrows);
+	if (r->boots_tcg)
+		b->s->notes[n++] = "Under TCG the guest's CPU is emulated: the figures compare kernels with each other on this "
+				   "host, not the device's speed.";
+}
+
+int ior_report_sections_build(struct ior_report *r)
+{
+	struct builder b = { .x = calloc(1, sizeof(*b.x)) };
+	if (!b.x)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	r->sections = b.x;
+	schedulers(&b, r);
+	commits(&b, r);
+	fills(&b, r);
+	not_run(&b, r);
+	boots(&b, r);
+	return b.oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
+}

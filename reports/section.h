@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A report section: a title, typed columns and only the rows in view, built once by the model (model_sections.c); text, md and html each print every section with one function. */
+#ifndef IOR_REPORTS_SECTION_H
+#define IOR_REPORTS_SECTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum ior_col_type {
+	IOR_COL_TEXT,     /* words, left-aligned */
+	IOR_COL_CODE,     /* an identifier shown as code (a commit id) */
+	IOR_COL_LIST,     /* several items, one per line in the value (text: each with before/after) */
+	IOR_COL_NUMBER,   /* x at .precision digits, right-aligned */
+	IOR_COL_PERCENT,  /* x as a percent at .precision digits ("+" with .sign) */
+	IOR_COL_P,        /* a p-value, three significant digits */
+};
+
+struct ior_column {
+	const char *name;             /* the header */
+	enum ior_col_type type;
+	int precision;
+	bool sign;                    /* numbers: "+" before a positive one */
+	const char *missing;          /* shown where a row has no value; NULL: nothing */
+	bool optional;                /* a sentence leaves the clause out where the row has no value */
+	const char *before, *after;   /* text sentences: the words around the value (around each item of a list) */
+};
+
+struct ior_value {
+	const char *s;                /* text, code, list (items separated by '\n') */
+	double x;                     /* numbers */
+	bool missing;
+};
+
+/* The sections, in the order every format prints them. */
+enum ior_section_kind {
+	IOR_SECTION_SCHEDULERS,       /* the schedulers each kernel offered, lacked, and what changed */
+	IOR_SECTION_COMMITS,          /* the git commits the kernels were built from */
+	IOR_SECTION_FILLS,            /* scratch devices filled before measuring */
+	IOR_SECTION_NOT_RUN,          /* cells that did not run or did not finish, with the reason */
+	IOR_SECTION_BOOTS,            /* the boots of vm run */
+	IOR_SECTION_COUNT
+};
+
+struct ior_section {
+	const char *id;               /* the HTML anchor */
+	const char *title;            /* a capital first ("Kernels built from git commits") */
+	const struct ior_column *cols;
+	size_t ncols;
+	struct ior_value *v;          /* nrows x ncols, row by row */
+	size_t nrows;
+	bool *marked;                 /* per row: needs a look (a cell that failed, a boot that did not end ok) */
+	bool table;                   /* text: columns under a header (else a sentence a row, from before/after) */
+	bool listed;                  /* the HTML page's contents link here: printed even without rows */
+	const char *notes[2];         /* sentences after the rows, NULL when none */
+};
+
+struct ior_sections {
+	struct ior_section s[IOR_SECTION_COUNT];
+	char **owned;                 /* strings composed for the sections */
+	size_t nowned, capowned;
+};
+
+void ior_sections_free(struct ior_sections *x);  /* NULL is a no-op */
+
+/* A row's value in column c as every format shows it: the number formatted, or the text, or the
+ * column's missing word ("" when none). Returns s, or buf holding the number. */
+const char *ior_section_value(char *buf, size_t len, const struct ior_column *c, const struct ior_value *v);
+
+/* Whether the column's values align right (numbers). */
+bool ior_column_right(const struct ior_column *c);
+
+#endif
