@@ -5,6 +5,7 @@
 #include "common/error.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,18 @@ static const struct ior_column not_run_cols[] = {
 	{ .name = "samples", .type = IOR_COL_NUMBER, .before = " (", .after = " samples)" },
 };
 
+static const struct ior_column change_cols[] = {
+	{ .name = "host" },
+	{ .name = "engine", .before = ", " },
+	{ .name = "device", .before = ", " },
+	{ .name = "scheduler", .missing = "-", .before = " " },
+	{ .name = "kernels", .type = IOR_COL_NUMBER, .before = ", value over ", .after = " kernels" },
+	{ .name = "from .. to", .before = " (", .after = ")" },
+	{ .name = "change points", .type = IOR_COL_LIST, .missing = "no change point", .before = ": ", .join = "; " },
+};
+/* Past this many series only those with a change point are listed (a note counts the others). */
+#define CHANGES_ALL_MAX 60
+
 static const struct ior_column boot_cols[] = {
 	{ .name = "kernel" },
 	{ .name = "boot", .type = IOR_COL_NUMBER },
@@ -93,7 +106,10 @@ static struct ior_value *row(struct builder *b, bool marked)
 		bool *m = realloc(s->marked, cap * sizeof(*m));
 		if (m)
 			s->marked = m;
-		if (!v || !m) {
+		size_t *ch = realloc(s->chart, cap * sizeof(*ch));
+		if (ch)
+			s->chart = ch;
+		if (!v || !m || !ch) {
 			b->oom = true;
 			return NULL;
 		}
@@ -102,7 +118,8 @@ static struct ior_value *row(struct builder *b, bool marked)
 	struct ior_value *v = &s->v[s->nrows * s->ncols];
 	for (size_t c = 0; c < s->ncols; c++)
 		v[c] = (struct ior_value){ .missing = true };
-	s->marked[s->nrows++] = marked;
+	s->marked[s->nrows] = marked;
+	s->chart[s->nrows++] = SIZE_MAX;
 	return v;
 }
 
@@ -123,7 +140,7 @@ static const char *own(struct builder *b, const char *fmt, ...)
 	struct ior_sections *x = b->x;
 	if (x->nowned == x->capowned) {
 		size_t cap = x->capowned ? x->capowned * 2 : 16;
-		char **o = realloc(x->owned, cap * sizeof(*o));
+		void **o = realloc(x->owned, cap * sizeof(*o));
 		if (!o) {
 			b->oom = true;
 			return NULL;
@@ -230,6 +247,59 @@ static void not_run(struct builder *b, const struct ior_report *r)
 	}
 }
 
+static const char *series_kernel(const struct ior_report *r, const struct ior_rt_series *s, size_t index)
+{
+	return index < s->n ? r->rt->groups[s->m[index].group].kernel : "?";
+}
+
+/* Each change point: where it arrived, by how much and which way, and how sure. */
+static const char *change_words(struct builder *b, const struct ior_report *r, const struct ior_report_series_changes *sc)
+{
+	const struct ior_rt_series *s = &r->rt->series[sc->series];
+	const char *words = NULL;
+	for (size_t i = 0; i < sc->ncp; i++) {
+		const struct ior_changepoint *c = &sc->cp[i];
+		bool worse = s->higher_is_better ? c->ratio < 1.0 : c->ratio > 1.0;
+		words = own(b, "%s%schange arrived in %s (after %s): level x%.3f (%+.1f%%, %s), p = %.3f", i ? words : "",
+			    i ? "\n" : "", series_kernel(r, s, c->index), series_kernel(r, s, c->index - 1), c->ratio,
+			    (c->ratio - 1.0) * 100.0, worse ? "worse" : "better", c->p);
+	}
+	return words;
+}
+
+static void changes(struct builder *b, const struct ior_report *r)
+{
+	start(b, IOR_SECTION_CHANGES, "changes", "Change points across kernels (E-divisive, permutation test)", change_cols,
+	      sizeof(change_cols) / sizeof(change_cols[0]));
+	b->s->listed = true;
+	size_t flat = 0;
+	for (size_t i = 0; i < r->nchanges; i++) {
+		const struct ior_report_series_changes *sc = &r->changes[i];
+		if (!sc->in_view || (!sc->ncp && r->opts.alerts_only))
+			continue;
+		if (!sc->ncp && r->nchanges > CHANGES_ALL_MAX) {
+			flat++;
+			continue;
+		}
+		const struct ior_rt_series *s = &r->rt->series[sc->series];
+		struct ior_value *v = row(b, sc->ncp > 0);
+		if (!v)
+			return;
+		if (sc->ncp)
+			b->s->chart[b->s->nrows - 1] = sc->series;
+		text(&v[0], s->host);
+		text(&v[1], s->engine);
+		text(&v[2], s->device);
+		text(&v[3], s->scheduler);
+		num(&v[4], (double)s->n);
+		text(&v[5], own(b, "%s .. %s", series_kernel(r, s, 0), series_kernel(r, s, s->n - 1)));
+		text(&v[6], change_words(b, r, sc));
+	}
+	if (flat)
+		b->s->notes = own(b, "%zu series without a change point are not listed (more than %d series).", flat,
+				  CHANGES_ALL_MAX);
+}
+
 static void boots(struct builder *b, const struct ior_report *r)
 {
 	start(b, IOR_SECTION_BOOTS, "boots", "VM boots (vm run)", boot_cols, sizeof(boot_cols) / sizeof(boot_cols[0]));
@@ -256,13 +326,12 @@ static void boots(struct builder *b, const struct ior_report *r)
 			num(&v[9], x->total_s);
 		text(&v[10], ok ? NULL : x->reason);
 	}
-	size_t n = 0;
-	if (r->nboots_not_ok)
-		b->s->notes[n++] = own(b, "%zu of %zu boots were not ok: their kernels have no samples from those boots",
-				       r->nboots_not_ok, b->s->nrows);
-	if (r->boots_tcg)
-		b->s->notes[n++] = "Under TCG the guest's CPU is emulated: the figures compare kernels with each other on this "
-				   "host, not the device's speed.";
+	char not_ok[160];
+	snprintf(not_ok, sizeof(not_ok), "%zu of %zu boots were not ok: their kernels have no samples from those boots",
+		 r->nboots_not_ok, b->s->nrows);
+	b->s->notes = own(b, "%s%s%s", r->nboots_not_ok ? not_ok : "", r->nboots_not_ok && r->boots_tcg ? "\n" : "",
+			  r->boots_tcg ? "Under TCG the guest's CPU is emulated: the figures compare kernels with each other "
+					 "on this host, not the device's speed." : "");
 }
 
 int ior_report_sections_build(struct ior_report *r)
@@ -275,6 +344,7 @@ int ior_report_sections_build(struct ior_report *r)
 	commits(&b, r);
 	fills(&b, r);
 	not_run(&b, r);
+	changes(&b, r);
 	boots(&b, r);
 	return b.oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
 }

@@ -636,9 +636,16 @@ static void section(FILE *out, const struct ior_section *s)
 {
 	if (!s->nrows && !s->listed)
 		return;
+	char line[2048];
 	fprintf(out, "<h2 id=\"%s\">", s->id);
 	text(out, s->title);
-	fputs("</h2>\n<table><tr>", out);
+	fputs("</h2>\n", out);
+	if (s->intro) {
+		fputs("<p>", out);
+		text(out, s->intro);
+		fputs("</p>\n", out);
+	}
+	fputs("<table><tr>", out);
 	for (size_t c = 0; c < s->ncols; c++) {
 		fputs(ior_column_right(&s->cols[c]) ? "<th>" : "<th class=\"l\">", out);
 		text(out, s->cols[c].name);
@@ -649,56 +656,26 @@ static void section(FILE *out, const struct ior_section *s)
 		fputs(s->marked[i] ? "<tr class=\"alert\">" : "<tr>", out);
 		for (size_t c = 0; c < s->ncols; c++) {
 			const struct ior_column *col = &s->cols[c];
-			char buf[64];
-			const char *x = ior_section_value(buf, sizeof(buf), col, &s->v[i * s->ncols + c]);
+			char num[64];
+			const char *x = ior_section_value(num, sizeof(num), col, &s->v[i * s->ncols + c]);
 			fputs(ior_column_right(col) ? "<td>" : "<td class=\"l\">", out);
 			fputs(col->type == IOR_COL_CODE ? "<code>" : "", out);
-			for (size_t l; (l = strcspn(x, "\n")), *x; x += l + (x[l] == '\n')) {
-				char item[2048];
-				snprintf(item, sizeof(item), "%.*s", (int)l, x);
-				text(out, item);
-				fputs(x[l] ? "<br>" : "", out);
+			for (size_t k = 0; ior_section_line(&x, line, sizeof(line)); k++) {
+				fputs(k ? "<br>" : "", out);
+				text(out, line);
 			}
+			if (c + 1 == s->ncols && s->chart[i] != SIZE_MAX)
+				fprintf(out, " <a href=\"#cell-%zu\">chart</a>", s->chart[i]);
 			fputs(col->type == IOR_COL_CODE ? "</code></td>" : "</td>", out);
 		}
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
-	for (size_t i = 0; i < 2 && s->notes[i]; i++) {
+	for (const char *p = s->notes; ior_section_line(&p, line, sizeof(line));) {
 		fputs("<p>", out);
-		text(out, s->notes[i]);
+		text(out, line);
 		fputs("</p>\n", out);
 	}
-}
-
-static void changes(FILE *out, const struct ior_report *r)
-{
-	fputs("<h2 id=\"changes\">Change points across kernels (the headline value)</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">engine</th>"
-	      "<th class=\"l\">device</th><th class=\"l\">scheduler</th><th>kernels</th><th class=\"l\">change points (E-divisive, permutation test)</th></tr>\n", out);
-	for (size_t i = 0; i < r->nchanges; i++) {
-		const struct ior_report_series_changes *sc = &r->changes[i];
-		if (!sc->in_view || (!sc->ncp && r->nchanges > FULL_TABLES_MAX))
-			continue;
-		const struct ior_rt_series *s = &r->rt->series[sc->series];
-		fputs("<tr>", out);
-		td(out, s->host);
-		td(out, s->engine);
-		td(out, s->device);
-		td(out, ior_render_sched(s->scheduler));
-		fprintf(out, "<td>%zu</td><td class=\"l\">", s->n);
-		if (!sc->ncp)
-			fputs("none", out);
-		for (size_t c = 0; c < sc->ncp; c++) {
-			fprintf(out, "%s<a href=\"#cell-%zu\">arrived in ", c ? "; " : "", sc->series);
-			text(out, ior_render_series_kernel(r, s, sc->cp[c].index));
-			fputs("</a> (after ", out);
-			text(out, ior_render_series_kernel(r, s, sc->cp[c].index - 1));
-			fprintf(out, "): %+.1f%%, %s, p = %.3f", (sc->cp[c].ratio - 1) * 100,
-				ior_render_worse(s, sc->cp[c].ratio) ? "worse" : "better", sc->cp[c].p);
-		}
-		fputs("</td></tr>\n", out);
-	}
-	fputs("</table>\n", out);
 }
 
 static void verdicts(FILE *out, const struct ior_report *r)
@@ -865,7 +842,7 @@ static int render_html(FILE *out, const struct ior_report *r)
 			for (size_t i = IOR_SECTION_SCHEDULERS; i <= IOR_SECTION_NOT_RUN; i++)
 				section(out, &r->sections->s[i]);
 		}
-		changes(out, r);
+		section(out, &r->sections->s[IOR_SECTION_CHANGES]);
 		verdicts(out, r);
 		if (!r->opts.alerts_only)
 			section(out, &r->sections->s[IOR_SECTION_BOOTS]);

@@ -101,7 +101,10 @@ static void section(FILE *out, const struct ior_section *s)
 {
 	if (!s->nrows)
 		return;
+	char line[2048];
 	fprintf(out, "\n## %s\n\n", s->title);
+	if (s->intro)
+		fprintf(out, "%s\n\n", s->intro);
 	for (size_t c = 0; c < s->ncols; c++)
 		fprintf(out, "| %s ", s->cols[c].name);
 	fputs("|\n", out);
@@ -110,59 +113,21 @@ static void section(FILE *out, const struct ior_section *s)
 	fputs("|\n", out);
 	for (size_t i = 0; i < s->nrows; i++) {
 		for (size_t c = 0; c < s->ncols; c++) {
-			char buf[64];
-			const char *x = ior_section_value(buf, sizeof(buf), &s->cols[c], &s->v[i * s->ncols + c]);
+			char num[64];
+			const char *x = ior_section_value(num, sizeof(num), &s->cols[c], &s->v[i * s->ncols + c]);
 			fputs("| ", out);
-			for (size_t l; (l = strcspn(x, "\n")), *x; x += l + (x[l] == '\n')) {
-				char item[2048];
-				snprintf(item, sizeof(item), "%.*s", (int)l, x);
-				ior_esc_md(out, item);
-				if (x[l])
-					fputs("; ", out);
+			for (size_t k = 0; ior_section_line(&x, line, sizeof(line)); k++) {
+				fputs(k ? "; " : "", out);
+				ior_esc_md(out, line);
 			}
 			fputc(' ', out);
 		}
 		fputs("|\n", out);
 	}
-	for (size_t i = 0; i < 2 && s->notes[i]; i++) {
+	for (const char *p = s->notes; ior_section_line(&p, line, sizeof(line));) {
 		fputc('\n', out);
-		ior_esc_md(out, s->notes[i]);
+		ior_esc_md(out, line);
 		fputc('\n', out);
-	}
-}
-
-static void changes(FILE *out, const struct ior_report *r)
-{
-	if (!r->nchanges)
-		return;
-	fputs("\n## Change points across kernels\n\nE-divisive with a permutation test on each cell's headline value; a change \"arrived in\" the first kernel after it.\n\n"
-	      "| host | engine | device | scheduler | kernels | change points |\n|---|---|---|---|---|---|\n", out);
-	for (size_t i = 0; i < r->nchanges; i++) {
-		const struct ior_report_series_changes *sc = &r->changes[i];
-		if (!sc->in_view || (r->opts.alerts_only && !sc->ncp))
-			continue;
-		const struct ior_rt_series *s = &r->rt->series[sc->series];
-		const char *f[] = { s->host, s->engine, s->device, ior_render_sched(s->scheduler) };
-		for (size_t k = 0; k < 4; k++) {
-			fputs("| ", out);
-			ior_esc_md(out, f[k]);
-			fputc(' ', out);
-		}
-		fprintf(out, "| %zu (", s->n);
-		ior_esc_md(out, ior_render_series_kernel(r, s, 0));
-		fputs(" .. ", out);
-		ior_esc_md(out, ior_render_series_kernel(r, s, s->n - 1));
-		fputs(") | ", out);
-		if (!sc->ncp)
-			fputs("none", out);
-		for (size_t c = 0; c < sc->ncp; c++) {
-			fputs(c ? "; " : "", out);
-			fputs("**", out);
-			ior_esc_md(out, ior_render_series_kernel(r, s, sc->cp[c].index));
-			fprintf(out, "** %+.1f%% (%s), p = %.3f", (sc->cp[c].ratio - 1) * 100,
-				ior_render_worse(s, sc->cp[c].ratio) ? "worse" : "better", sc->cp[c].p);
-		}
-		fputs(" |\n", out);
 	}
 }
 
@@ -282,7 +247,7 @@ static int render_md(FILE *out, const struct ior_report *r)
 		for (size_t i = IOR_SECTION_SCHEDULERS; i <= IOR_SECTION_NOT_RUN; i++)
 			section(out, &r->sections->s[i]);
 	}
-	changes(out, r);
+	section(out, &r->sections->s[IOR_SECTION_CHANGES]);
 	verdicts(out, r);
 	if (!r->opts.alerts_only)
 		section(out, &r->sections->s[IOR_SECTION_BOOTS]);

@@ -192,20 +192,22 @@ static void table(FILE *out, const struct ior_section *s)
 	}
 }
 
-/* A row as a sentence: each column's value between its words; a list's items each between them. */
+/* A row as a sentence: each column's value between its words, a list's items joined. */
 static void sentence(FILE *out, const struct ior_section *s, const struct ior_value *v)
 {
 	for (size_t c = 0; c < s->ncols; c++) {
 		const struct ior_column *col = &s->cols[c];
 		if (v[c].missing && col->optional)
 			continue;
-		char buf[64];
-		const char *x = ior_section_value(buf, sizeof(buf), col, &v[c]);
-		do {
-			size_t l = col->type == IOR_COL_LIST ? strcspn(x, "\n") : strlen(x);
-			fprintf(out, "%s%.*s%s", col->before ? col->before : "", (int)l, x, col->after ? col->after : "");
-			x += l + (x[l] == '\n');
-		} while (*x);
+		char num[64], buf[2048];
+		const char *x = ior_section_value(num, sizeof(num), col, &v[c]);
+		fputs(col->before ? col->before : "", out);
+		if (col->type == IOR_COL_LIST && !v[c].missing)
+			for (size_t i = 0; ior_section_line(&x, buf, sizeof(buf)); i++)
+				fprintf(out, "%s%s", i ? (col->join ? col->join : col->before) : "", buf);
+		else
+			fputs(x, out);
+		fputs(col->after ? col->after : "", out);
 	}
 	fputc('\n', out);
 }
@@ -219,42 +221,16 @@ static void section(FILE *out, const struct ior_section *s)
 		fprintf(out, "\n%s\n", s->title);
 		table(out, s);
 	} else {
+		if (s->intro)
+			fprintf(out, "\n%s\n", s->intro);
 		bool acronym = isupper((unsigned char)s->title[0]) && isupper((unsigned char)s->title[1]);
 		fprintf(out, "\n%c%s:\n", acronym ? s->title[0] : tolower((unsigned char)s->title[0]), s->title + 1);
 		for (size_t i = 0; i < s->nrows; i++)
 			sentence(out, s, &s->v[i * s->ncols]);
 	}
-	for (size_t i = 0; i < 2 && s->notes[i]; i++)
-		fprintf(out, "%s\n", s->notes[i]);
-}
-
-static void series_line(FILE *out, const struct ior_report *r, const struct ior_report_series_changes *sc)
-{
-	const struct ior_rt_series *s = &r->rt->series[sc->series];
-	fprintf(out, "%s, %s, %s %s, value over %zu kernels (%s .. %s): ", s->host, s->engine, s->device,
-		ior_render_sched(s->scheduler), s->n, ior_render_series_kernel(r, s, 0),
-		ior_render_series_kernel(r, s, s->n - 1));
-	if (!sc->ncp) {
-		fputs("no change point\n", out);
-		return;
-	}
-	for (size_t i = 0; i < sc->ncp; i++) {
-		const struct ior_changepoint *c = &sc->cp[i];
-		fprintf(out, "%schange arrived in %s (after %s): level x%.3f (%+.1f%%, %s), p = %.3f", i ? "; " : "",
-			ior_render_series_kernel(r, s, c->index), ior_render_series_kernel(r, s, c->index - 1), c->ratio,
-			(c->ratio - 1.0) * 100.0, ior_render_worse(s, c->ratio) ? "worse" : "better", c->p);
-	}
-	fputc('\n', out);
-}
-
-static void changes(FILE *out, const struct ior_report *r)
-{
-	if (!r->nchanges)
-		return;
-	fputs("\nchange points across kernels (E-divisive, permutation test):\n", out);
-	for (size_t i = 0; i < r->nchanges; i++)
-		if (r->changes[i].in_view && (!r->opts.alerts_only || r->changes[i].ncp))
-			series_line(out, r, &r->changes[i]);
+	char line[2048];
+	for (const char *p = s->notes; ior_section_line(&p, line, sizeof(line));)
+		fprintf(out, "%s\n", line);
 }
 
 /* --alerts: regressions (largest change first), then variance alerts (furthest past their threshold first). */
@@ -280,7 +256,7 @@ static int render_text(FILE *out, const struct ior_report *r)
 {
 	if (r->opts.alerts_only) {
 		alerts_only(out, r);
-		changes(out, r);
+		section(out, &r->sections->s[IOR_SECTION_CHANGES]);
 	} else {
 		struct ior_answer_lines k;
 		ior_render_kernel_answer(&k, r);
@@ -290,9 +266,8 @@ static int render_text(FILE *out, const struct ior_report *r)
 			fputc('\n', out);
 		ior_render_answers_text(out, r);
 		tables(out, r);
-		for (size_t i = IOR_SECTION_SCHEDULERS; i <= IOR_SECTION_NOT_RUN; i++)
+		for (size_t i = IOR_SECTION_SCHEDULERS; i <= IOR_SECTION_CHANGES; i++)
 			section(out, &r->sections->s[i]);
-		changes(out, r);
 		if (r->baseline) {
 			fputc('\n', out);
 			ior_render_verdicts_text(out, r);

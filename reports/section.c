@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void ior_sections_free(struct ior_sections *x)
 {
@@ -14,11 +15,22 @@ void ior_sections_free(struct ior_sections *x)
 	for (size_t i = 0; i < IOR_SECTION_COUNT; i++) {
 		free(x->s[i].v);
 		free(x->s[i].marked);
+		free(x->s[i].chart);
 	}
 	for (size_t i = 0; i < x->nowned; i++)
 		free(x->owned[i]);
 	free(x->owned);
 	free(x);
+}
+
+bool ior_section_line(const char **p, char *buf, size_t len)
+{
+	if (!*p || !**p)
+		return false;
+	size_t l = strcspn(*p, "\n");
+	snprintf(buf, len, "%.*s", (int)l, *p);
+	*p += l + ((*p)[l] == '\n');
+	return true;
 }
 
 bool ior_column_right(const struct ior_column *c)

@@ -22,7 +22,8 @@ struct ior_column {
 	bool sign;                    /* numbers: "+" before a positive one */
 	const char *missing;          /* shown where a row has no value; NULL: nothing */
 	bool optional;                /* a sentence leaves the clause out where the row has no value */
-	const char *before, *after;   /* text sentences: the words around the value (around each item of a list) */
+	const char *before, *after;   /* text sentences: the words around the value */
+	const char *join;             /* text sentences: between a list's items (NULL: before again) */
 };
 
 struct ior_value {
@@ -37,6 +38,7 @@ enum ior_section_kind {
 	IOR_SECTION_COMMITS,          /* the git commits the kernels were built from */
 	IOR_SECTION_FILLS,            /* scratch devices filled before measuring */
 	IOR_SECTION_NOT_RUN,          /* cells that did not run or did not finish, with the reason */
+	IOR_SECTION_CHANGES,          /* change points of each cell series across kernels */
 	IOR_SECTION_BOOTS,            /* the boots of vm run */
 	IOR_SECTION_COUNT
 };
@@ -49,14 +51,16 @@ struct ior_section {
 	struct ior_value *v;          /* nrows x ncols, row by row */
 	size_t nrows;
 	bool *marked;                 /* per row: needs a look (a cell that failed, a boot that did not end ok) */
+	size_t *chart;                /* per row: the cell series the HTML page charts for it, SIZE_MAX none */
 	bool table;                   /* text: columns under a header (else a sentence a row, from before/after) */
 	bool listed;                  /* the HTML page's contents link here: printed even without rows */
-	const char *notes[2];         /* sentences after the rows, NULL when none */
+	const char *intro;            /* a sentence before the rows, NULL when none */
+	const char *notes;            /* sentences after the rows, one a line; NULL when none */
 };
 
 struct ior_sections {
 	struct ior_section s[IOR_SECTION_COUNT];
-	char **owned;                 /* strings composed for the sections */
+	void **owned;                 /* strings and columns composed for the sections */
 	size_t nowned, capowned;
 };
 
@@ -65,6 +69,9 @@ void ior_sections_free(struct ior_sections *x);  /* NULL is a no-op */
 /* A row's value in column c as every format shows it: the number formatted, or the text, or the
  * column's missing word ("" when none). Returns s, or buf holding the number. */
 const char *ior_section_value(char *buf, size_t len, const struct ior_column *c, const struct ior_value *v);
+
+/* The next line of a list value or of notes into buf, *p moved past it; false at the end. */
+bool ior_section_line(const char **p, char *buf, size_t len);
 
 /* Whether the column's values align right (numbers). */
 bool ior_column_right(const struct ior_column *c);
