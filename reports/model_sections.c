@@ -3,6 +3,7 @@
 #include "reports/model_internal.h"
 
 #include "common/error.h"
+#include "reports/render.h"  /* the words for keys, metrics and comparisons every format shares */
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -134,20 +135,28 @@ static void num(struct ior_value *v, double x)
 	*v = (struct ior_value){ .x = x };
 }
 
-/* A string composed for the sections, freed with them; NULL when out of memory. */
-static const char *own(struct builder *b, const char *fmt, ...)
+/* Frees p with the sections; false (p freed) when out of memory. */
+static bool keep(struct builder *b, void *p)
 {
 	struct ior_sections *x = b->x;
 	if (x->nowned == x->capowned) {
 		size_t cap = x->capowned ? x->capowned * 2 : 16;
 		void **o = realloc(x->owned, cap * sizeof(*o));
 		if (!o) {
+			free(p);
 			b->oom = true;
-			return NULL;
+			return false;
 		}
 		x->owned = o;
 		x->capowned = cap;
 	}
+	x->owned[x->nowned++] = p;
+	return true;
+}
+
+/* A string composed for the sections, freed with them; NULL when out of memory. */
+static const char *own(struct builder *b, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
 	char *s = NULL;
@@ -156,9 +165,7 @@ static const char *own(struct builder *b, const char *fmt, ...)
 		b->oom = true;
 	}
 	va_end(ap);
-	if (s)
-		x->owned[x->nowned++] = s;
-	return s;
+	return s && keep(b, s) ? s : NULL;
 }
 
 static void schedulers(struct builder *b, const struct ior_report *r)
@@ -300,6 +307,82 @@ static void changes(struct builder *b, const struct ior_report *r)
 				  CHANGES_ALL_MAX);
 }
 
+/* The verdicts' columns: the cell key but the compared axis (which the title names), then the figures. */
+static struct ior_column *verdict_cols(struct builder *b, enum ior_axis axis, size_t *n)
+{
+	static const struct ior_column figures[] = {
+		{ .name = "metric" },
+		{ .name = "n", .right = true },
+		{ .name = "median A", .type = IOR_COL_NUMBER, .precision = 2 },
+		{ .name = "median B", .type = IOR_COL_NUMBER, .precision = 2 },
+		{ .name = "change", .type = IOR_COL_PERCENT, .precision = 1, .sign = true },
+		{ .name = "95% CI", .right = true },
+		{ .name = "p", .type = IOR_COL_P },
+		{ .name = "verdict" },
+		{ .name = "why" },
+	};
+	const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
+	struct ior_report_verdict none = { 0 };
+	size_t nk = ior_render_verdict_key(axis, &none, names, values), nf = sizeof(figures) / sizeof(figures[0]);
+	struct ior_column *cols = calloc(nk + nf, sizeof(*cols));
+	if (!cols)
+		b->oom = true;
+	if (!cols || !keep(b, cols))
+		return NULL;
+	for (size_t k = 0; k < nk; k++)
+		cols[k] = (struct ior_column){ .name = names[k] };
+	memcpy(cols + nk, figures, sizeof(figures));
+	*n = nk + nf;
+	return cols;
+}
+
+static void verdict_row(struct builder *b, const struct ior_report *r, const struct ior_report_verdict *x)
+{
+	const struct ior_comparison *c = &x->c;
+	struct ior_value *v = row(b, c->verdict == IOR_VERDICT_REGRESSION);
+	if (!v)
+		return;
+	const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
+	size_t nk = ior_render_verdict_key(r->axis, x, names, values);
+	for (size_t k = 0; k < nk; k++)
+		text(&v[k], values[k]);
+	text(&v[nk], ior_render_metric(x));
+	text(&v[nk + 1], own(b, "%zu / %zu", c->na, c->nb));
+	num(&v[nk + 2], c->median_a);
+	num(&v[nk + 3], c->median_b);
+	num(&v[nk + 4], c->ratio - 1);
+	text(&v[nk + 5], own(b, "%+.1f%% .. %+.1f%%", (c->ratio_lo - 1) * 100, (c->ratio_hi - 1) * 100));
+	num(&v[nk + 6], c->mw.p);
+	text(&v[nk + 7], ior_verdict_name(c->verdict));
+	text(&v[nk + 8], c->reason);
+}
+
+static void verdicts(struct builder *b, const struct ior_report *r)
+{
+	if (!r->baseline)
+		return;
+	char title[512], counts[256];
+	ior_render_comparison_title(title, sizeof(title), r->axis, r->baseline, r->candidate);
+	ior_render_verdict_counts(counts, sizeof(counts), r);
+	size_t ncols = 0;
+	const struct ior_column *cols = verdict_cols(b, r->axis, &ncols);
+	start(b, IOR_SECTION_VERDICTS, "verdicts", own(b, "Verdicts: %s", title), cols, ncols);
+	b->s->always = true;
+	b->s->intro = own(b, "%s", counts);
+	size_t n = r->opts.alerts_only ? r->nregression_order : r->nverdicts;
+	for (size_t i = 0; i < n && cols; i++) {
+		const struct ior_report_verdict *v = &r->verdicts[r->opts.alerts_only ? r->regression_order[i] : i];
+		if (v->in_view)
+			verdict_row(b, r, v);
+	}
+	const char *notes = "";
+	for (size_t h = 0; h < r->ncommon; h++)
+		for (size_t k = 0; k < r->common[h].n_left_out; k++)
+			notes = own(b, "%s%sleft out %s on %s: %s", notes, *notes ? "\n" : "", r->common[h].left_out[k].name,
+				    r->common_hosts[h], r->common[h].left_out[k].reason);
+	b->s->notes = notes;
+}
+
 static void boots(struct builder *b, const struct ior_report *r)
 {
 	start(b, IOR_SECTION_BOOTS, "boots", "VM boots (vm run)", boot_cols, sizeof(boot_cols) / sizeof(boot_cols[0]));
@@ -345,6 +428,7 @@ int ior_report_sections_build(struct ior_report *r)
 	fills(&b, r);
 	not_run(&b, r);
 	changes(&b, r);
+	verdicts(&b, r);
 	boots(&b, r);
 	return b.oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
 }

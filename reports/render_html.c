@@ -634,7 +634,7 @@ static void tables(FILE *out, const struct ior_report *r)
  * list's items a line each; then its notes. */
 static void section(FILE *out, const struct ior_section *s)
 {
-	if (!s->nrows && !s->listed)
+	if (!s->nrows && !s->listed && !s->always)
 		return;
 	char line[2048];
 	fprintf(out, "<h2 id=\"%s\">", s->id);
@@ -676,50 +676,6 @@ static void section(FILE *out, const struct ior_section *s)
 		text(out, line);
 		fputs("</p>\n", out);
 	}
-}
-
-static void verdicts(FILE *out, const struct ior_report *r)
-{
-	if (!r->baseline)
-		return;
-	char title[512];
-	ior_render_comparison_title(title, sizeof(title), r->axis, r->baseline, r->candidate);
-	fputs("<h2 id=\"verdicts\">Verdicts: ", out);
-	text(out, title);
-	char counts[256];
-	ior_render_verdict_counts(counts, sizeof(counts), r);
-	fprintf(out, "</h2>\n<p>%s</p>\n", counts);
-	fputs("<table><tr><th class=\"l\">host</th><th class=\"l\">device</th><th class=\"l\">scheduler</th><th class=\"l\">engine</th>"
-	      "<th class=\"l\">metric</th><th>n</th><th>median A</th><th>median B</th><th>change</th><th>95% CI</th><th>p</th><th class=\"l\">verdict</th></tr>\n", out);
-	for (size_t i = 0; i < r->nverdicts; i++) {
-		const struct ior_report_verdict *v = &r->verdicts[i];
-		const struct ior_comparison *c = &v->c;
-		fputs(c->verdict == IOR_VERDICT_REGRESSION ? "<tr class=\"reg\">" : "<tr>", out);
-		td(out, v->host);
-		td(out, r->axis == IOR_AXIS_DEVICE ? v->cand_name : v->device);
-		td(out, r->axis == IOR_AXIS_SCHEDULER ? v->cand_name : ior_render_sched(v->scheduler));
-		td(out, r->axis == IOR_AXIS_ENGINE ? v->cand_name : v->engine);
-		td(out, ior_render_metric(v));
-		fprintf(out, "<td>%zu / %zu</td><td>%.2f</td><td>%.2f</td><td>%+.1f%%</td><td>%+.1f%% .. %+.1f%%</td><td>%.3g</td>",
-			c->na, c->nb, c->median_a, c->median_b, (c->ratio - 1) * 100, (c->ratio_lo - 1) * 100,
-			(c->ratio_hi - 1) * 100, c->mw.p);
-		fputs("<td class=\"l\">", out);
-		text(out, ior_verdict_name(c->verdict));
-		fputs(": ", out);
-		text(out, c->reason);
-		fputs("</td></tr>\n", out);
-	}
-	fputs("</table>\n", out);
-	for (size_t h = 0; h < r->ncommon; h++)
-		for (size_t k = 0; k < r->common[h].n_left_out; k++) {
-			fputs("<p>left out ", out);
-			text(out, r->common[h].left_out[k].name);
-			fputs(" on ", out);
-			text(out, r->common_hosts[h]);
-			fputs(": ", out);
-			text(out, r->common[h].left_out[k].reason);
-			fputs("</p>\n", out);
-		}
 }
 
 static int charts(FILE *out, const struct ior_report *r, const struct marks *m)
@@ -843,7 +799,7 @@ static int render_html(FILE *out, const struct ior_report *r)
 				section(out, &r->sections->s[i]);
 		}
 		section(out, &r->sections->s[IOR_SECTION_CHANGES]);
-		verdicts(out, r);
+		section(out, &r->sections->s[IOR_SECTION_VERDICTS]);
 		if (!r->opts.alerts_only)
 			section(out, &r->sections->s[IOR_SECTION_BOOTS]);
 		fputs("</body></html>\n", out);

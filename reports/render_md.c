@@ -99,7 +99,7 @@ static void groups(FILE *out, const struct ior_report *r)
 /* A section as a GitHub table under its heading (a list's items joined by "; "), then its notes. */
 static void section(FILE *out, const struct ior_section *s)
 {
-	if (!s->nrows)
+	if (!s->nrows && !s->always)
 		return;
 	char line[2048];
 	fprintf(out, "\n## %s\n\n", s->title);
@@ -129,59 +129,6 @@ static void section(FILE *out, const struct ior_section *s)
 		ior_esc_md(out, line);
 		fputc('\n', out);
 	}
-}
-
-static void verdict_row(FILE *out, const struct ior_report *r, const struct ior_report_verdict *v)
-{
-	const struct ior_comparison *c = &v->c;
-	const char *names[IOR_RENDER_KEY_MAX], *f[IOR_RENDER_KEY_MAX];
-	size_t nk = ior_render_verdict_key(r->axis, v, names, f);
-	f[nk] = ior_render_metric(v);
-	for (size_t k = 0; k <= nk; k++) {
-		fputs("| ", out);
-		ior_esc_md(out, f[k]);
-		fputc(' ', out);
-	}
-	fprintf(out, "| %zu / %zu | %.2f | %.2f | %+.1f%% | %+.1f%% .. %+.1f%% | %.3g | **%s** | ", c->na, c->nb,
-		c->median_a, c->median_b, (c->ratio - 1) * 100, (c->ratio_lo - 1) * 100, (c->ratio_hi - 1) * 100, c->mw.p,
-		ior_verdict_name(c->verdict));
-	ior_esc_md(out, c->reason);
-	fputs(" |\n", out);
-}
-
-static void verdicts(FILE *out, const struct ior_report *r)
-{
-	if (!r->baseline)
-		return;
-	char title[512];
-	ior_render_comparison_title(title, sizeof(title), r->axis, r->baseline, r->candidate);
-	fputs("\n## Verdicts: ", out);
-	ior_esc_md(out, title);
-	char counts[256];
-	ior_render_verdict_counts(counts, sizeof(counts), r);
-	fprintf(out, "\n\n%s\n\n", counts);
-	const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
-	struct ior_report_verdict none = { 0 };
-	size_t nk = ior_render_verdict_key(r->axis, &none, names, values);
-	for (size_t k = 0; k < nk; k++)
-		fprintf(out, "| %s ", names[k]);
-	fputs("| metric | n | median A | median B | change | 95% CI | p | verdict | why |\n", out);
-	for (size_t k = 0; k < nk; k++)
-		fputs("|---", out);
-	fputs("|---|---:|---:|---:|---:|---|---:|---|---|\n", out);
-	size_t n = r->opts.alerts_only ? r->nregression_order : r->nverdicts;
-	for (size_t i = 0; i < n; i++)
-		verdict_row(out, r, &r->verdicts[r->opts.alerts_only ? r->regression_order[i] : i]);
-	for (size_t h = 0; h < r->ncommon; h++)
-		for (size_t k = 0; k < r->common[h].n_left_out; k++) {
-			fputs("\n- left out ", out);
-			ior_esc_md(out, r->common[h].left_out[k].name);
-			fputs(" on ", out);
-			ior_esc_md(out, r->common_hosts[h]);
-			fputs(": ", out);
-			ior_esc_md(out, r->common[h].left_out[k].reason);
-		}
-	fputc('\n', out);
 }
 
 /* The comparisons the matrices were written for, first: the question, the answer, its verdicts. */
@@ -248,7 +195,7 @@ static int render_md(FILE *out, const struct ior_report *r)
 			section(out, &r->sections->s[i]);
 	}
 	section(out, &r->sections->s[IOR_SECTION_CHANGES]);
-	verdicts(out, r);
+	section(out, &r->sections->s[IOR_SECTION_VERDICTS]);
 	if (!r->opts.alerts_only)
 		section(out, &r->sections->s[IOR_SECTION_BOOTS]);
 	return IOR_OK;

@@ -35,7 +35,7 @@ bool ior_section_line(const char **p, char *buf, size_t len)
 
 bool ior_column_right(const struct ior_column *c)
 {
-	return c->type == IOR_COL_NUMBER || c->type == IOR_COL_PERCENT || c->type == IOR_COL_P;
+	return c->right || c->type == IOR_COL_NUMBER || c->type == IOR_COL_PERCENT || c->type == IOR_COL_P;
 }
 
 const char *ior_section_value(char *buf, size_t len, const struct ior_column *c, const struct ior_value *v)

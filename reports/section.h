@@ -20,6 +20,7 @@ struct ior_column {
 	enum ior_col_type type;
 	int precision;
 	bool sign;                    /* numbers: "+" before a positive one */
+	bool right;                   /* words aligned as numbers ("6 / 6", an interval) */
 	const char *missing;          /* shown where a row has no value; NULL: nothing */
 	bool optional;                /* a sentence leaves the clause out where the row has no value */
 	const char *before, *after;   /* text sentences: the words around the value */
@@ -39,6 +40,7 @@ enum ior_section_kind {
 	IOR_SECTION_FILLS,            /* scratch devices filled before measuring */
 	IOR_SECTION_NOT_RUN,          /* cells that did not run or did not finish, with the reason */
 	IOR_SECTION_CHANGES,          /* change points of each cell series across kernels */
+	IOR_SECTION_VERDICTS,         /* with a baseline: each compared cell and metric (text prints check's table instead) */
 	IOR_SECTION_BOOTS,            /* the boots of vm run */
 	IOR_SECTION_COUNT
 };
@@ -54,6 +56,7 @@ struct ior_section {
 	size_t *chart;                /* per row: the cell series the HTML page charts for it, SIZE_MAX none */
 	bool table;                   /* text: columns under a header (else a sentence a row, from before/after) */
 	bool listed;                  /* the HTML page's contents link here: printed even without rows */
+	bool always;                  /* printed even without rows, in every format */
 	const char *intro;            /* a sentence before the rows, NULL when none */
 	const char *notes;            /* sentences after the rows, one a line; NULL when none */
 };
