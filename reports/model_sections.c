@@ -12,6 +12,13 @@
 #include <string.h>
 
 /* Each column's before/after words make the text report's sentence for a row (section.h). */
+static const struct ior_column answer_cols[] = {
+	{ .name = "comparison", .strong = true },
+	{ .name = "declared in", .optional = true, .before = " (", .after = ")" },
+	{ .name = "answer", .before = ": " },
+	{ .name = "verdicts", .type = IOR_COL_LIST, .optional = true, .before = "\n  - " },
+};
+
 static const struct ior_column scheduler_cols[] = {
 	{ .name = "host" },
 	{ .name = "kernel", .before = ", " },
@@ -166,6 +173,32 @@ static const char *own(struct builder *b, const char *fmt, ...)
 	}
 	va_end(ap);
 	return s && keep(b, s) ? s : NULL;
+}
+
+/* The comparisons the matrices were written for: the question, the answer, each verdict in words. */
+static void answers(struct builder *b, const struct ior_report *r)
+{
+	start(b, IOR_SECTION_ANSWERS, "answers", "Declared comparisons", answer_cols,
+	      sizeof(answer_cols) / sizeof(answer_cols[0]));
+	b->s->list = true;
+	for (size_t i = 0; i < r->nanswers; i++) {
+		const struct ior_report_answer *a = &r->answers[i];
+		struct ior_value *v = row(b, a->regressions > 0);
+		if (!v)
+			return;
+		char title[512], words[512], cell[1024];
+		ior_render_comparison_title(title, sizeof(title), a->q.axis, a->q.a, a->q.b);
+		ior_render_answer_words(words, sizeof(words), a);
+		text(&v[0], own(b, "%s", title));
+		text(&v[1], a->q.source);
+		text(&v[2], own(b, "%s", words));
+		for (size_t k = 0; k < a->nverdicts; k++) {
+			const struct ior_report_verdict *x = &a->verdicts[k];
+			ior_render_answer_cell(cell, sizeof(cell), a->q.axis, x);
+			text(&v[3], own(b, "%s%s%s: %.2f → %.2f (%+.1f%%), %s", k ? v[3].s : "", k ? "\n" : "", cell,
+					x->c.median_a, x->c.median_b, (x->c.ratio - 1) * 100, ior_verdict_name(x->c.verdict)));
+		}
+	}
 }
 
 static void schedulers(struct builder *b, const struct ior_report *r)
@@ -423,6 +456,7 @@ int ior_report_sections_build(struct ior_report *r)
 	if (!b.x)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	r->sections = b.x;
+	answers(&b, r);
 	schedulers(&b, r);
 	commits(&b, r);
 	fills(&b, r);

@@ -630,8 +630,34 @@ static void tables(FILE *out, const struct ior_report *r)
 			group_table(out, r, g);
 }
 
-/* A section as a table under its heading: a row that needs a look coloured, a commit id as code, a
- * list's items a line each; then its notes. */
+/* A row of a list section: its sentence, the lead words bold, a list's items a line each. */
+static void list_item(FILE *out, const struct ior_section *s, const struct ior_value *v)
+{
+	fputs("<li>", out);
+	for (size_t c = 0; c < s->ncols; c++) {
+		const struct ior_column *col = &s->cols[c];
+		if (v[c].missing && col->optional)
+			continue;
+		char num[64], line[2048];
+		const char *x = ior_section_value(num, sizeof(num), col, &v[c]);
+		if (col->type == IOR_COL_LIST) {
+			while (ior_section_line(&x, line, sizeof(line))) {
+				fputs("<br>", out);
+				text(out, line);
+			}
+			continue;
+		}
+		text(out, col->before);
+		fputs(col->strong ? "<b>" : "", out);
+		text(out, x);
+		fputs(col->strong ? "</b>" : "", out);
+		text(out, col->after);
+	}
+	fputs("</li>\n", out);
+}
+
+/* A section as a table under its heading (a row that needs a look coloured, a commit id as code, a
+ * list's items a line each) or as a list; then its notes. */
 static void section(FILE *out, const struct ior_section *s)
 {
 	if (!s->nrows && !s->listed && !s->always)
@@ -644,6 +670,13 @@ static void section(FILE *out, const struct ior_section *s)
 		fputs("<p>", out);
 		text(out, s->intro);
 		fputs("</p>\n", out);
+	}
+	if (s->list) {
+		fputs("<ul>\n", out);
+		for (size_t i = 0; i < s->nrows; i++)
+			list_item(out, s, &s->v[i * s->ncols]);
+		fputs("</ul>\n", out);
+		return;
 	}
 	fputs("<table><tr>", out);
 	for (size_t c = 0; c < s->ncols; c++) {
@@ -724,41 +757,6 @@ static void head(FILE *out, const struct ior_report *r)
 		r->baseline ? " · <a href=\"#verdicts\">verdicts</a>" : "");
 }
 
-/* The comparisons the matrices were written for, first: the question, the answer, its verdicts. */
-static void answers(FILE *out, const struct ior_report *r)
-{
-	if (!r->nanswers)
-		return;
-	fputs("<h2 id=\"answers\">Declared comparisons</h2>\n<ul>\n", out);
-	for (size_t i = 0; i < r->nanswers; i++) {
-		const struct ior_report_answer *a = &r->answers[i];
-		char title[512], words[512];
-		ior_render_comparison_title(title, sizeof(title), a->q.axis, a->q.a, a->q.b);
-		ior_render_answer_words(words, sizeof(words), a);
-		fputs("<li><b>", out);
-		text(out, title);
-		fputs("</b>", out);
-		if (a->q.source) {
-			fputs(" (", out);
-			text(out, a->q.source);
-			fputc(')', out);
-		}
-		fputs(": ", out);
-		text(out, words);
-		for (size_t k = 0; k < a->nverdicts; k++) {
-			const struct ior_report_verdict *v = &a->verdicts[k];
-			char cell[1024];
-			ior_render_answer_cell(cell, sizeof(cell), a->q.axis, v);
-			fputs("<br>", out);
-			text(out, cell);
-			fprintf(out, ": %.2f &#8594; %.2f (%+.1f%%), ", v->c.median_a, v->c.median_b, (v->c.ratio - 1) * 100);
-			text(out, ior_verdict_name(v->c.verdict));
-		}
-		fputs("</li>\n", out);
-	}
-	fputs("</ul>\n", out);
-}
-
 /* The kernel answer first (render_answer.c); the alerts follow it. */
 static void kernel_answer(FILE *out, const struct ior_report *r)
 {
@@ -783,7 +781,7 @@ static int render_html(FILE *out, const struct ior_report *r)
 		head(out, r);
 		if (!r->opts.alerts_only) {
 			kernel_answer(out, r);
-			answers(out, r);
+			section(out, &r->sections->s[IOR_SECTION_ANSWERS]);
 		}
 		alerts_section(out, r);
 		if (!r->opts.alerts_only)

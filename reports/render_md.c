@@ -96,7 +96,32 @@ static void groups(FILE *out, const struct ior_report *r)
 		fputs("\nNo samples match.\n", out);
 }
 
-/* A section as a GitHub table under its heading (a list's items joined by "; "), then its notes. */
+/* A row of a list section: "- " and its sentence, the lead words bold, a list's items nested. */
+static void list_item(FILE *out, const struct ior_section *s, const struct ior_value *v)
+{
+	fputs("- ", out);
+	for (size_t c = 0; c < s->ncols; c++) {
+		const struct ior_column *col = &s->cols[c];
+		if (v[c].missing && col->optional)
+			continue;
+		char num[64], line[2048];
+		const char *x = ior_section_value(num, sizeof(num), col, &v[c]);
+		if (col->type != IOR_COL_LIST) {
+			fprintf(out, "%s%s", col->before ? col->before : "", col->strong ? "**" : "");
+			ior_esc_md(out, x);
+			fprintf(out, "%s%s", col->strong ? "**" : "", col->after ? col->after : "");
+			continue;
+		}
+		for (size_t k = 0; ior_section_line(&x, line, sizeof(line)); k++) {
+			fputs(k && col->join ? col->join : col->before ? col->before : "", out);
+			ior_esc_md(out, line);
+		}
+		fputs(col->after ? col->after : "", out);
+	}
+	fputc('\n', out);
+}
+
+/* A section as a GitHub table (a list's items joined by "; ") or a list under its heading, then its notes. */
 static void section(FILE *out, const struct ior_section *s)
 {
 	if (!s->nrows && !s->always)
@@ -105,6 +130,10 @@ static void section(FILE *out, const struct ior_section *s)
 	fprintf(out, "\n## %s\n\n", s->title);
 	if (s->intro)
 		fprintf(out, "%s\n\n", s->intro);
+	for (size_t i = 0; s->list && i < s->nrows; i++)
+		list_item(out, s, &s->v[i * s->ncols]);
+	if (s->list)
+		return;
 	for (size_t c = 0; c < s->ncols; c++)
 		fprintf(out, "| %s ", s->cols[c].name);
 	fputs("|\n", out);
@@ -128,40 +157,6 @@ static void section(FILE *out, const struct ior_section *s)
 		fputc('\n', out);
 		ior_esc_md(out, line);
 		fputc('\n', out);
-	}
-}
-
-/* The comparisons the matrices were written for, first: the question, the answer, its verdicts. */
-static void answers(FILE *out, const struct ior_report *r)
-{
-	if (!r->nanswers)
-		return;
-	fputs("\n## Declared comparisons\n", out);
-	for (size_t i = 0; i < r->nanswers; i++) {
-		const struct ior_report_answer *a = &r->answers[i];
-		char title[512], words[512];
-		ior_render_comparison_title(title, sizeof(title), a->q.axis, a->q.a, a->q.b);
-		ior_render_answer_words(words, sizeof(words), a);
-		fputs("\n- **", out);
-		ior_esc_md(out, title);
-		fputs("**", out);
-		if (a->q.source) {
-			fputs(" (", out);
-			ior_esc_md(out, a->q.source);
-			fputc(')', out);
-		}
-		fputs(": ", out);
-		ior_esc_md(out, words);
-		fputc('\n', out);
-		for (size_t k = 0; k < a->nverdicts; k++) {
-			const struct ior_report_verdict *v = &a->verdicts[k];
-			char cell[1024];
-			ior_render_answer_cell(cell, sizeof(cell), a->q.axis, v);
-			fputs("  - ", out);
-			ior_esc_md(out, cell);
-			fprintf(out, ": %.2f -> %.2f (%+.1f%%), **%s**\n", v->c.median_a, v->c.median_b, (v->c.ratio - 1) * 100,
-				ior_verdict_name(v->c.verdict));
-		}
 	}
 }
 
@@ -189,7 +184,7 @@ static int render_md(FILE *out, const struct ior_report *r)
 			alert_item(out, &r->alerts[r->alert_order[i]]);
 	} else {
 		kernel_answer(out, r);
-		answers(out, r);
+		section(out, &r->sections->s[IOR_SECTION_ANSWERS]);
 		groups(out, r);
 		for (size_t i = IOR_SECTION_SCHEDULERS; i <= IOR_SECTION_NOT_RUN; i++)
 			section(out, &r->sections->s[i]);

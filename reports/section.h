@@ -21,6 +21,7 @@ struct ior_column {
 	int precision;
 	bool sign;                    /* numbers: "+" before a positive one */
 	bool right;                   /* words aligned as numbers ("6 / 6", an interval) */
+	bool strong;                  /* a list's lead words, bold where the format can */
 	const char *missing;          /* shown where a row has no value; NULL: nothing */
 	bool optional;                /* a sentence leaves the clause out where the row has no value */
 	const char *before, *after;   /* text sentences: the words around the value */
@@ -35,6 +36,7 @@ struct ior_value {
 
 /* The sections, in the order every format prints them. */
 enum ior_section_kind {
+	IOR_SECTION_ANSWERS,          /* the comparisons the matrices declared, answered (first, after the kernel answer) */
 	IOR_SECTION_SCHEDULERS,       /* the schedulers each kernel offered, lacked, and what changed */
 	IOR_SECTION_COMMITS,          /* the git commits the kernels were built from */
 	IOR_SECTION_FILLS,            /* scratch devices filled before measuring */
@@ -55,6 +57,7 @@ struct ior_section {
 	bool *marked;                 /* per row: needs a look (a cell that failed, a boot that did not end ok) */
 	size_t *chart;                /* per row: the cell series the HTML page charts for it, SIZE_MAX none */
 	bool table;                   /* text: columns under a header (else a sentence a row, from before/after) */
+	bool list;                    /* every format: a sentence a row, as a list (else md and html print a table) */
 	bool listed;                  /* the HTML page's contents link here: printed even without rows */
 	bool always;                  /* printed even without rows, in every format */
 	const char *intro;            /* a sentence before the rows, NULL when none */
