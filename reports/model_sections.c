@@ -201,6 +201,17 @@ static void answers(struct builder *b, const struct ior_report *r)
 	}
 }
 
+/* A row about kernel x, its host and release set. */
+static struct ior_value *kernel_row(struct builder *b, const struct ior_report_kernel *x)
+{
+	struct ior_value *v = row(b, false);
+	if (v) {
+		text(&v[0], x->host);
+		text(&v[1], x->release);
+	}
+	return v;
+}
+
 static void schedulers(struct builder *b, const struct ior_report *r)
 {
 	start(b, IOR_SECTION_SCHEDULERS, "schedulers", "Schedulers per kernel", scheduler_cols,
@@ -208,13 +219,11 @@ static void schedulers(struct builder *b, const struct ior_report *r)
 	b->s->listed = true;
 	for (size_t k = 0; k < r->nkernels; k++) {
 		const struct ior_report_kernel *x = &r->kernels[k];
+		struct ior_value *v;
 		if (!x->in_view || (!x->offered && !x->unavailable && !x->nchanges))
 			continue;
-		struct ior_value *v = row(b, false);
-		if (!v)
+		if (!(v = kernel_row(b, x)))
 			return;
-		text(&v[0], x->host);
-		text(&v[1], x->release);
 		text(&v[2], x->offered);
 		text(&v[3], x->unavailable);
 		for (size_t c = 0; c < x->nchanges; c++)
@@ -229,13 +238,11 @@ static void commits(struct builder *b, const struct ior_report *r)
 	for (size_t k = 0; k < r->nkernels; k++) {
 		const struct ior_report_kernel *x = &r->kernels[k];
 		const struct ior_report_commit *c = &x->commit;
+		struct ior_value *v;
 		if (!x->in_view || !c->sha)
 			continue;
-		struct ior_value *v = row(b, false);
-		if (!v)
+		if (!(v = kernel_row(b, x)))
 			return;
-		text(&v[0], x->host);
-		text(&v[1], x->release);
 		text(&v[2], c->sha);
 		text(&v[3], c->describe);
 		text(&v[4], c->subject);

@@ -563,16 +563,11 @@ static void raw_samples(FILE *out, const struct ior_report *r, const struct mark
 static void group_table(FILE *out, const struct ior_report *r, size_t gi)
 {
 	const struct ior_rt_group *g = &r->rt->groups[gi];
+	char title[1024];
+	ior_render_group_title(title, sizeof(title), g);
 	fputs("<h3>", out);
-	text(out, g->host);
-	fputs(", kernel ", out);
-	text(out, g->kernel);
-	fputs(", ", out);
-	text(out, g->engine);
-	fputs(" (", out);
-	text(out, g->unit ? g->unit : "?");
-	fprintf(out, ", %s is better)</h3>\n<table><tr><th class=\"l\">device</th><th class=\"l\">scheduler</th>",
-		g->higher_is_better ? "higher" : "lower");
+	text(out, title);
+	fputs("</h3>\n<table><tr><th class=\"l\">device</th><th class=\"l\">scheduler</th>", out);
 	for (size_t k = 0; k < g->max_n; k++)
 		fprintf(out, "<th>#%zu</th>", k + 1);
 	fputs("<th>total</th><th>share</th><th>best</th></tr>\n", out);

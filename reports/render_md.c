@@ -71,20 +71,11 @@ static void groups(FILE *out, const struct ior_report *r)
 			continue;
 		any = true;
 		const struct ior_rt_group *g = &r->rt->groups[gi];
+		char title[1024];
+		ior_render_group_title(title, sizeof(title), g);
 		fputs("\n## ", out);
-		ior_esc_md(out, g->host);
-		fputs(", kernel ", out);
-		ior_esc_md(out, g->kernel);
-		fputs(", ", out);
-		ior_esc_md(out, g->engine);
-		if (g->params) {
-			fputs(" [", out);
-			ior_esc_md(out, g->params);
-			fputc(']', out);
-		}
-		fputs(" (", out);
-		ior_esc_md(out, g->unit ? g->unit : "?");
-		fprintf(out, ", %s is better)\n\n", g->higher_is_better ? "higher" : "lower");
+		ior_esc_md(out, title);
+		fputs("\n\n", out);
 		cell_table(out, r, gi);
 		device_table(out, r, g);
 		if (r->group_alert_at[gi] < r->group_alert_at[gi + 1])

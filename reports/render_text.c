@@ -24,10 +24,9 @@ static int width_of(const struct ior_report *r, size_t gi, bool device)
 
 static void header(FILE *out, const struct ior_rt_group *g, int dw, int sw)
 {
-	fprintf(out, "%s, kernel %s, %s", g->host, g->kernel, g->engine);
-	if (g->params)
-		fprintf(out, " [%s]", g->params);
-	fprintf(out, " (%s, %s is better)\n", g->unit ? g->unit : "?", g->higher_is_better ? "higher" : "lower");
+	char title[1024];
+	ior_render_group_title(title, sizeof(title), g);
+	fprintf(out, "%s\n", title);
 	fprintf(out, "%-*s  %-*s", dw, "device", sw, "scheduler");
 	for (size_t r = 0; r < g->max_n; r++) {
 		char col[24];
