@@ -4,7 +4,7 @@
 #include "bisect/state.h"
 
 #include "common/error.h"
-#include "reports/stats.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdarg.h>

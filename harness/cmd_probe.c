@@ -3,7 +3,7 @@
 #include "common/error.h"
 #include "device/blockdev.h"
 #include "harness/commands.h"
-#include "harness/run_git.h"
+#include "run/run_git.h"
 #include "kernel/info.h"
 #include "kernel/modules.h"
 #include "kernel/sched_history.h"

@@ -5,7 +5,7 @@
 #include "common/trust.h"
 #include "db/db.h"
 #include "harness/commands.h"
-#include "harness/dry_run.h"
+#include "run/dry_run.h"
 #include "harness/kbuild_args.h"
 #include "matrix/matrix.h"
 #include "reports/boots_auto.h"

@@ -13,8 +13,8 @@
 #include "kernel/sched_history.h"
 #include "reports/alerts.h"
 #include "reports/boot_verdict.h"
-#include "reports/changepoint.h"
-#include "reports/compare.h"
+#include "stats/changepoint.h"
+#include "stats/compare.h"
 #include "reports/section.h"
 #include "reports/table.h"
 
