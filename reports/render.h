@@ -39,6 +39,8 @@ void ior_render_verdict_counts(char *buf, size_t len, const struct ior_report *r
 /* The verdict table `check` and `compare` print: one row per compared cell and metric, the
  * left-out schedulers, the summary line. */
 int ior_render_verdicts_text(FILE *out, const struct ior_report *r);
+/* The answers to the declared comparisons, first in the text report. */
+void ior_render_answers_text(FILE *out, const struct ior_report *r);
 /* One answer in a sentence: what the data supports ("nested-sync-each is worse than
  * tmpfs-sync-each on 1 of 1 comparison(s)"), for every format. */
 void ior_render_answer_words(char *buf, size_t len, const struct ior_report_answer *a);

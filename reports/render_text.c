@@ -261,9 +261,9 @@ static int render_text(FILE *out, const struct ior_report *r)
 		ior_render_kernel_answer(&k, r);
 		for (size_t i = 0; i < k.n; i++)
 			fprintf(out, "%s\n", k.line[i]);
-		section(out, &r->sections->s[IOR_SECTION_ANSWERS]);
-		if (k.n || r->sections->s[IOR_SECTION_ANSWERS].nrows)
+		if (k.n)
 			fputc('\n', out);
+		ior_render_answers_text(out, r);  /* check's verdict rows, as `compare` prints them */
 		tables(out, r);
 		for (size_t i = IOR_SECTION_SCHEDULERS; i <= IOR_SECTION_CHANGES; i++)
 			section(out, &r->sections->s[i]);

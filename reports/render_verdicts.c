@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The verdict table of `check`, `compare` and the text report: one row per compared cell and metric, what was left out, the summary line; and the words of the answers to the declared comparisons. */
+/* The verdict table of `check`, `compare` and the text report: one row per compared cell and metric, what was left out, the summary line; and the answers to the declared comparisons. */
 #include "reports/render.h"
 
 #include "common/error.h"
@@ -153,6 +153,26 @@ void ior_render_answer_cell(char *buf, size_t len, enum ior_axis axis, const str
 		n += (size_t)snprintf(buf + n, len - n, "%s, ", values[j]);
 	if (n < len)
 		snprintf(buf + n, len - n, "%s", ior_render_metric(v));
+}
+
+void ior_render_answers_text(FILE *out, const struct ior_report *r)
+{
+	if (!r->nanswers)
+		return;
+	fputs("declared comparisons:\n", out);
+	for (size_t i = 0; i < r->nanswers; i++) {
+		const struct ior_report_answer *a = &r->answers[i];
+		char title[512], words[512];
+		ior_render_comparison_title(title, sizeof(title), a->q.axis, a->q.a, a->q.b);
+		ior_render_answer_words(words, sizeof(words), a);
+		fprintf(out, "%s%s%s%s: %s\n", title, a->q.source ? " (" : "", a->q.source ? a->q.source : "",
+			a->q.source ? ")" : "", words);
+		if (a->nverdicts)
+			header_row(out, a->q.axis);
+		for (size_t k = 0; k < a->nverdicts; k++)
+			verdict_row(out, a->q.axis, &a->verdicts[k]);
+	}
+	fputc('\n', out);
 }
 
 void ior_render_verdict_counts(char *buf, size_t len, const struct ior_report *r)
