@@ -625,32 +625,6 @@ static void tables(FILE *out, const struct ior_report *r)
 			group_table(out, r, g);
 }
 
-/* A row of a list section: its sentence, the lead words bold, a list's items a line each. */
-static void list_item(FILE *out, const struct ior_section *s, const struct ior_value *v)
-{
-	fputs("<li>", out);
-	for (size_t c = 0; c < s->ncols; c++) {
-		const struct ior_column *col = &s->cols[c];
-		if (v[c].missing && col->optional)
-			continue;
-		char num[64], line[2048];
-		const char *x = ior_section_value(num, sizeof(num), col, &v[c]);
-		if (col->type == IOR_COL_LIST) {
-			while (ior_section_line(&x, line, sizeof(line))) {
-				fputs("<br>", out);
-				text(out, line);
-			}
-			continue;
-		}
-		text(out, col->before);
-		fputs(col->strong ? "<b>" : "", out);
-		text(out, x);
-		fputs(col->strong ? "</b>" : "", out);
-		text(out, col->after);
-	}
-	fputs("</li>\n", out);
-}
-
 /* A section as a table under its heading (a row that needs a look coloured, a commit id as code, a
  * list's items a line each) or as a list; then its notes. */
 static void section(FILE *out, const struct ior_section *s)
@@ -668,8 +642,13 @@ static void section(FILE *out, const struct ior_section *s)
 	}
 	if (s->list) {
 		fputs("<ul>\n", out);
-		for (size_t i = 0; i < s->nrows; i++)
-			list_item(out, s, &s->v[i * s->ncols]);
+		static const struct ior_sentence_syntax html = { .put = ior_esc_xml, .strong = "<b>", .unstrong = "</b>",
+								 .item = "<br>" };
+		for (size_t i = 0; i < s->nrows; i++) {
+			fputs("<li>", out);
+			ior_section_sentence(out, s, &s->v[i * s->ncols], &html);
+			fputs("</li>\n", out);
+		}
 		fputs("</ul>\n", out);
 		return;
 	}

@@ -87,31 +87,6 @@ static void groups(FILE *out, const struct ior_report *r)
 		fputs("\nNo samples match.\n", out);
 }
 
-/* A row of a list section: "- " and its sentence, the lead words bold, a list's items nested. */
-static void list_item(FILE *out, const struct ior_section *s, const struct ior_value *v)
-{
-	fputs("- ", out);
-	for (size_t c = 0; c < s->ncols; c++) {
-		const struct ior_column *col = &s->cols[c];
-		if (v[c].missing && col->optional)
-			continue;
-		char num[64], line[2048];
-		const char *x = ior_section_value(num, sizeof(num), col, &v[c]);
-		if (col->type != IOR_COL_LIST) {
-			fprintf(out, "%s%s", col->before ? col->before : "", col->strong ? "**" : "");
-			ior_esc_md(out, x);
-			fprintf(out, "%s%s", col->strong ? "**" : "", col->after ? col->after : "");
-			continue;
-		}
-		for (size_t k = 0; ior_section_line(&x, line, sizeof(line)); k++) {
-			fputs(k && col->join ? col->join : col->before ? col->before : "", out);
-			ior_esc_md(out, line);
-		}
-		fputs(col->after ? col->after : "", out);
-	}
-	fputc('\n', out);
-}
-
 /* A section as a GitHub table (a list's items joined by "; ") or a list under its heading, then its notes. */
 static void section(FILE *out, const struct ior_section *s)
 {
@@ -121,8 +96,12 @@ static void section(FILE *out, const struct ior_section *s)
 	fprintf(out, "\n## %s\n\n", s->title);
 	if (s->intro)
 		fprintf(out, "%s\n\n", s->intro);
-	for (size_t i = 0; s->list && i < s->nrows; i++)
-		list_item(out, s, &s->v[i * s->ncols]);
+	static const struct ior_sentence_syntax md = { .put = ior_esc_md, .strong = "**", .unstrong = "**" };
+	for (size_t i = 0; s->list && i < s->nrows; i++) {
+		fputs("- ", out);
+		ior_section_sentence(out, s, &s->v[i * s->ncols], &md);
+		fputc('\n', out);
+	}
 	if (s->list)
 		return;
 	for (size_t c = 0; c < s->ncols; c++)

@@ -191,24 +191,9 @@ static void table(FILE *out, const struct ior_section *s)
 	}
 }
 
-/* A row as a sentence: each column's value between its words, a list's items joined. */
-static void sentence(FILE *out, const struct ior_section *s, const struct ior_value *v)
+static void put(FILE *out, const char *s)
 {
-	for (size_t c = 0; c < s->ncols; c++) {
-		const struct ior_column *col = &s->cols[c];
-		if (v[c].missing && col->optional)
-			continue;
-		char num[64], buf[2048];
-		const char *x = ior_section_value(num, sizeof(num), col, &v[c]);
-		fputs(col->before ? col->before : "", out);
-		if (col->type == IOR_COL_LIST && !v[c].missing)
-			for (size_t i = 0; ior_section_line(&x, buf, sizeof(buf)); i++)
-				fprintf(out, "%s%s", i ? (col->join ? col->join : col->before) : "", buf);
-		else
-			fputs(x, out);
-		fputs(col->after ? col->after : "", out);
-	}
-	fputc('\n', out);
+	fputs(s, out);
 }
 
 /* A section: a table under its title, or a sentence a row under "title:"; then its notes. */
@@ -224,8 +209,11 @@ static void section(FILE *out, const struct ior_section *s)
 			fprintf(out, "\n%s\n", s->intro);
 		bool acronym = isupper((unsigned char)s->title[0]) && isupper((unsigned char)s->title[1]);
 		fprintf(out, "\n%c%s:\n", acronym ? s->title[0] : tolower((unsigned char)s->title[0]), s->title + 1);
-		for (size_t i = 0; i < s->nrows; i++)
-			sentence(out, s, &s->v[i * s->ncols]);
+		static const struct ior_sentence_syntax plain = { .put = put };
+		for (size_t i = 0; i < s->nrows; i++) {
+			ior_section_sentence(out, s, &s->v[i * s->ncols], &plain);
+			fputc('\n', out);
+		}
 	}
 	char line[2048];
 	for (const char *p = s->notes; ior_section_line(&p, line, sizeof(line));)

@@ -33,6 +33,32 @@ bool ior_section_line(const char **p, char *buf, size_t len)
 	return true;
 }
 
+void ior_section_sentence(FILE *out, const struct ior_section *s, const struct ior_value *v,
+			  const struct ior_sentence_syntax *x)
+{
+	for (size_t c = 0; c < s->ncols; c++) {
+		const struct ior_column *col = &s->cols[c];
+		if (v[c].missing && col->optional)
+			continue;
+		char num[64], line[2048];
+		const char *p = ior_section_value(num, sizeof(num), col, &v[c]);
+		if (col->type == IOR_COL_LIST && !v[c].missing) {
+			for (size_t k = 0; ior_section_line(&p, line, sizeof(line)); k++) {
+				fputs(x->item ? x->item : k && col->join ? col->join : col->before ? col->before : "", out);
+				x->put(out, line);
+			}
+			if (!x->item)
+				fputs(col->after ? col->after : "", out);
+			continue;
+		}
+		fputs(col->before ? col->before : "", out);
+		fputs(col->strong && x->strong ? x->strong : "", out);
+		x->put(out, p);
+		fputs(col->strong && x->unstrong ? x->unstrong : "", out);
+		fputs(col->after ? col->after : "", out);
+	}
+}
+
 bool ior_column_right(const struct ior_column *c)
 {
 	return c->right || c->type == IOR_COL_NUMBER || c->type == IOR_COL_PERCENT || c->type == IOR_COL_P;

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 enum ior_col_type {
 	IOR_COL_TEXT,     /* words, left-aligned */
@@ -78,6 +79,17 @@ const char *ior_section_value(char *buf, size_t len, const struct ior_column *c,
 
 /* The next line of a list value or of notes into buf, *p moved past it; false at the end. */
 bool ior_section_line(const char **p, char *buf, size_t len);
+
+/* How a format writes a row as a sentence (text, and the lists of md and html). */
+struct ior_sentence_syntax {
+	void (*put)(FILE *out, const char *s);  /* a value, with the format's escapes */
+	const char *strong, *unstrong;          /* around a .strong column's value */
+	const char *item;                       /* before each item of a list; NULL: the column's before/join */
+};
+/* Row v of s as a sentence: each value between its column's words, a value-less optional column
+ * left out, a list's items each after the item word. */
+void ior_section_sentence(FILE *out, const struct ior_section *s, const struct ior_value *v,
+			  const struct ior_sentence_syntax *x);
 
 /* Whether the column's values align right (numbers). */
 bool ior_column_right(const struct ior_column *c);
