@@ -463,13 +463,15 @@ int ior_report_sections_build(struct ior_report *r)
 	if (!b.x)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	r->sections = b.x;
-	answers(&b, r);
-	schedulers(&b, r);
-	commits(&b, r);
-	fills(&b, r);
-	not_run(&b, r);
+	if (!r->opts.alerts_only) {  /* --alerts: only the change points and the verdicts */
+		answers(&b, r);
+		schedulers(&b, r);
+		commits(&b, r);
+		fills(&b, r);
+		not_run(&b, r);
+		boots(&b, r);
+	}
 	changes(&b, r);
 	verdicts(&b, r);
-	boots(&b, r);
 	return b.oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
 }

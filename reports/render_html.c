@@ -765,15 +765,10 @@ static int render_html(FILE *out, const struct ior_report *r)
 		rc = charts(out, r, &m);
 	if (!rc) {
 		raw_samples(out, r, &m);
-		if (!r->opts.alerts_only) {
-			tables(out, r);
-			for (size_t i = IOR_SECTION_SCHEDULERS; i <= IOR_SECTION_NOT_RUN; i++)
-				section(out, &r->sections->s[i]);
-		}
-		section(out, &r->sections->s[IOR_SECTION_CHANGES]);
-		section(out, &r->sections->s[IOR_SECTION_VERDICTS]);
 		if (!r->opts.alerts_only)
-			section(out, &r->sections->s[IOR_SECTION_BOOTS]);
+			tables(out, r);
+		for (size_t i = IOR_SECTION_SCHEDULERS; i < IOR_SECTION_COUNT; i++)
+			section(out, &r->sections->s[i]);
 		fputs("</body></html>\n", out);
 	}
 	free(m.cell);

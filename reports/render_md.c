@@ -156,13 +156,9 @@ static int render_md(FILE *out, const struct ior_report *r)
 		kernel_answer(out, r);
 		section(out, &r->sections->s[IOR_SECTION_ANSWERS]);
 		groups(out, r);
-		for (size_t i = IOR_SECTION_SCHEDULERS; i <= IOR_SECTION_NOT_RUN; i++)
-			section(out, &r->sections->s[i]);
 	}
-	section(out, &r->sections->s[IOR_SECTION_CHANGES]);
-	section(out, &r->sections->s[IOR_SECTION_VERDICTS]);
-	if (!r->opts.alerts_only)
-		section(out, &r->sections->s[IOR_SECTION_BOOTS]);
+	for (size_t i = IOR_SECTION_SCHEDULERS; i < IOR_SECTION_COUNT; i++)
+		section(out, &r->sections->s[i]);
 	return IOR_OK;
 }
 
