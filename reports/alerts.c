@@ -43,13 +43,13 @@ struct sorted {
 	size_t n;
 };
 
-static double spread_of(const struct ior_rt *rt, const struct ior_rt_member *m, bool devices)
+static double spread_of(const struct ior_tables *rt, const struct ior_rt_member *m, bool devices)
 {
 	const struct ior_rt_group *g = &rt->groups[m->group];
 	return devices ? g->devices[m->index].st.spread : g->cells[m->index].st.spread;
 }
 
-static int sorted_build(struct sorted **out, const struct ior_rt *rt, const struct ior_rt_series *all, size_t n,
+static int sorted_build(struct sorted **out, const struct ior_tables *rt, const struct ior_rt_series *all, size_t n,
 			bool devices)
 {
 	*out = calloc(n ? n : 1, sizeof(**out));
@@ -133,7 +133,7 @@ static size_t position(const struct ior_rt_series *s, size_t group)
 
 /* The same device or cell on the other kernels of its series: the nearest kernels are listed
  * (so with 200 kernels the words name the neighbours), the median takes them all. */
-static void other_kernels(struct ior_alert *a, const struct ior_rt *rt, const struct ior_rt_series *s,
+static void other_kernels(struct ior_alert *a, const struct ior_tables *rt, const struct ior_rt_series *s,
 			  const struct sorted *sorted, size_t group, bool devices, double self)
 {
 	size_t at = position(s, group);
@@ -189,7 +189,7 @@ static int push_alert(struct ior_alert **out, size_t *n, size_t *cap, const stru
 }
 
 struct ctx {
-	const struct ior_rt *rt;
+	const struct ior_tables *rt;
 	const struct ior_alert_opts *o;
 	struct sorted *cells, *devices;  /* per series, per device series */
 	struct pool here;
@@ -247,7 +247,7 @@ static int group_alerts(struct ior_alert **out, size_t *n, size_t *cap, struct c
 	return IOR_OK;
 }
 
-int ior_alerts_compute(struct ior_alert **out, size_t *n, const struct ior_rt *rt, const struct ior_alert_opts *o)
+int ior_alerts_compute(struct ior_alert **out, size_t *n, const struct ior_tables *rt, const struct ior_alert_opts *o)
 {
 	struct ior_alert_opts def;
 	if (!o) {

@@ -79,7 +79,7 @@ struct ior_alert {
 };
 
 /* Every alert over the model, devices first within each group. */
-int ior_alerts_compute(struct ior_alert **out, size_t *n, const struct ior_rt *rt, const struct ior_alert_opts *o);
+int ior_alerts_compute(struct ior_alert **out, size_t *n, const struct ior_tables *rt, const struct ior_alert_opts *o);
 
 /* The alert in words, with the comparison to its peers (a trend first, when the cell has one):
  * "device 'SSD RAID' on 2.6.32: spread 66.9% over 9 samples (...), 3.6x the peers' median ...". */

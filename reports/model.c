@@ -52,7 +52,7 @@ static int tables(struct ior_report *r)
 
 static int views(struct ior_report *r)
 {
-	const struct ior_rt *rt = r->rt;
+	const struct ior_tables *rt = r->rt;
 	r->group_in_view = calloc(rt->ngroups ? rt->ngroups : 1, sizeof(*r->group_in_view));
 	r->cell_in_view = calloc(rt->ngroups ? rt->ngroups : 1, sizeof(*r->cell_in_view));
 	if (!r->group_in_view || !r->cell_in_view)
@@ -130,7 +130,7 @@ static int build_parts(struct ior_report *r, struct ior_db *db)
 		return rc;
 	if ((r->opts.parts & IOR_REPORT_QUESTIONS) && (rc = ior_report_answers_build(r, db)))
 		return rc;
-	return IOR_OK;
+	return ior_report_sections_build(r);
 }
 
 static int start(struct ior_report **out, const struct ior_report_opts *o)
@@ -290,6 +290,7 @@ void ior_report_free(struct ior_report *r)
 	free(r->regression_order);
 	free(r->common);
 	free(r->common_hosts);
+	ior_sections_free(r->sections);
 	ior_report_bisects_free(r);
 	ior_intern_free(r->pool);
 	free(r);

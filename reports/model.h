@@ -15,6 +15,7 @@
 #include "reports/boot_verdict.h"
 #include "stats/changepoint.h"
 #include "stats/compare.h"
+#include "reports/section.h"
 #include "reports/table.h"
 
 /* What a renderer needs beyond the tables (struct ior_renderer.parts); the builder computes only those. */
@@ -177,7 +178,7 @@ struct ior_report_answer {
 
 struct ior_report {
 	struct ior_report_opts opts;        /* as given (strings borrowed from the caller) */
-	struct ior_rt *rt;                  /* NULL without IOR_REPORT_TABLES (the CSV needs only the cells) */
+	struct ior_tables *rt;              /* NULL without IOR_REPORT_TABLES (the CSV needs only the cells) */
 	/* every group, device and cell of rt: shown or only there as a peer */
 	bool *group_in_view;                /* per rt group */
 	bool **cell_in_view;                /* per rt group, per cell */
@@ -224,6 +225,7 @@ struct ior_report {
 	const char **common_hosts;
 	size_t ncommon;
 	size_t nnot_ok;                     /* in-view cells with a status other than ok */
+	struct ior_sections *sections;      /* the tabular sections, only rows in view (model_sections.c); with tables */
 	struct ior_report_bisect *bisects;  /* with IOR_REPORT_BISECT */
 	size_t nbisects;
 	struct ior_intern *pool;

@@ -23,7 +23,7 @@ static bool series_in_view(const struct ior_report *r, const struct ior_rt_serie
 
 int ior_report_changes_build(struct ior_report *r)
 {
-	const struct ior_rt *rt = r->rt;
+	const struct ior_tables *rt = r->rt;
 	r->changes = calloc(rt->nseries ? rt->nseries : 1, sizeof(*r->changes));
 	size_t longest = 0;
 	for (size_t i = 0; i < rt->nseries; i++)

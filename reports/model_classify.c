@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct ior_rt_cell *cell_on(const struct ior_rt *rt, const struct ior_rt_series *s, const char *kernel)
+static const struct ior_rt_cell *cell_on(const struct ior_tables *rt, const struct ior_rt_series *s, const char *kernel)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (!strcmp(rt->groups[s->m[i].group].kernel, kernel))
@@ -102,7 +102,7 @@ int ior_report_classify(struct ior_ends *out, const struct ior_report *r, const 
 			const char *cand, double alpha)
 {
 	memset(out, 0, sizeof(*out));
-	const struct ior_rt *rt = r->rt;
+	const struct ior_tables *rt = r->rt;
 	if (!rt)
 		return ior_error_set(IOR_EINVALID, "cannot classify without the report's tables");
 	out->cells = calloc(rt->nseries ? rt->nseries : 1, sizeof(*out->cells));

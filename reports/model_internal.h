@@ -33,4 +33,7 @@ int ior_report_groups_index(struct ior_report *r);
 /* model_best.c: which scheduler of each device is significantly the best. */
 int ior_report_best_build(struct ior_report *r);
 
+/* model_sections.c: r->sections from everything built before. */
+int ior_report_sections_build(struct ior_report *r);
+
 #endif

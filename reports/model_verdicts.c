@@ -41,7 +41,7 @@ static bool key_in_view(const struct ior_report *r, const struct ior_rt_series *
 }
 
 /* The member of s on kernel, or NULL. */
-static const struct ior_rt_member *on_kernel(const struct ior_rt *rt, const struct ior_rt_series *s, const char *kernel)
+static const struct ior_rt_member *on_kernel(const struct ior_tables *rt, const struct ior_rt_series *s, const char *kernel)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (!strcmp(rt->groups[s->m[i].group].kernel, kernel))
@@ -351,7 +351,7 @@ static struct ior_report_verdict *push(struct vset *s)
 
 static int judge_metric(struct judge *j, size_t ga, size_t ca, size_t gb, size_t cb, enum ior_metric m)
 {
-	const struct ior_rt *rt = j->r->rt;
+	const struct ior_tables *rt = j->r->rt;
 	const struct ior_rt_group *A = &rt->groups[ga], *B = &rt->groups[gb];
 	const struct ior_rt_cell *cA = &A->cells[ca], *cB = &B->cells[cb];
 	double *va = NULL, *vb = NULL;
@@ -420,7 +420,7 @@ static int judge_pair(struct judge *j, size_t ga, size_t ca, size_t gb, size_t c
 /* The kernel axis follows the series: one cell key over the kernels of its host. */
 static int judge_kernels(struct judge *j)
 {
-	const struct ior_rt *rt = j->r->rt;
+	const struct ior_tables *rt = j->r->rt;
 	for (size_t si = 0; si < rt->nseries; si++) {
 		const struct ior_rt_series *s = &rt->series[si];
 		if (!key_in_view(j->r, s))
@@ -470,7 +470,7 @@ static bool partner_cell(enum ior_axis axis, const struct ior_rt_cell *c, const 
 static int judge_within(struct judge *j)
 {
 	const struct ior_report *r = j->r;
-	const struct ior_rt *rt = r->rt;
+	const struct ior_tables *rt = r->rt;
 	for (size_t g = 0; g < rt->ngroups; g++) {
 		const struct ior_rt_group *G = &rt->groups[g];
 		for (size_t c = 0; c < G->ncells; c++) {
@@ -500,7 +500,7 @@ static int judge_within(struct judge *j)
 /* Both names must have samples in view, or the comparison is of nothing. */
 static int names_seen(const struct ior_report *r, enum ior_axis axis, const char *a, const char *b)
 {
-	const struct ior_rt *rt = r->rt;
+	const struct ior_tables *rt = r->rt;
 	const char *names[2] = { a, b };
 	const char *roles[2] = { axis == IOR_AXIS_KERNEL ? "baseline" : "reference", "candidate" };
 	for (int k = 0; k < 2; k++) {

@@ -82,6 +82,8 @@ struct ior_answer_lines {
 void ior_render_kernel_answer(struct ior_answer_lines *out, const struct ior_report *r);
 
 /* Helpers the renderers share for words (no statistics): */
+/* A table's title: "HOST, kernel K, ENGINE [PARAMS] (UNIT, higher is better)". */
+void ior_render_group_title(char *buf, size_t len, const struct ior_rt_group *g);
 /* "SSD RAID noop" style label of a series' scheduler ("-" when none). */
 const char *ior_render_sched(const char *scheduler);
 /* The kernels of a series' change point: where it arrived and the one before. */

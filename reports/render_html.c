@@ -52,7 +52,7 @@ struct marks {
 
 static int mark(struct marks *m, const struct ior_report *r)
 {
-	const struct ior_rt *rt = r->rt;
+	const struct ior_tables *rt = r->rt;
 	m->cell = calloc(rt->nseries ? rt->nseries : 1, sizeof(bool));
 	m->device = calloc(rt->ndseries ? rt->ndseries : 1, sizeof(bool));
 	if (!m->cell || !m->device)
@@ -416,7 +416,7 @@ static const char heat_legend[] =
 
 static int heatmaps(FILE *out, const struct ior_report *r)
 {
-	const struct ior_rt *rt = r->rt;
+	const struct ior_tables *rt = r->rt;
 	fputs("<h2 id=\"overview\">Overview</h2>\n<p class=\"legend\">With several kernels each square is a cell's median on a "
 	      "kernel, coloured only where a verdict (against --baseline) or a change point says it differs: by the verdict's "
 	      "change, or by the changes since the cell's first kernel. With one kernel there is nothing to follow across "
@@ -563,16 +563,11 @@ static void raw_samples(FILE *out, const struct ior_report *r, const struct mark
 static void group_table(FILE *out, const struct ior_report *r, size_t gi)
 {
 	const struct ior_rt_group *g = &r->rt->groups[gi];
+	char title[1024];
+	ior_render_group_title(title, sizeof(title), g);
 	fputs("<h3>", out);
-	text(out, g->host);
-	fputs(", kernel ", out);
-	text(out, g->kernel);
-	fputs(", ", out);
-	text(out, g->engine);
-	fputs(" (", out);
-	text(out, g->unit ? g->unit : "?");
-	fprintf(out, ", %s is better)</h3>\n<table><tr><th class=\"l\">device</th><th class=\"l\">scheduler</th>",
-		g->higher_is_better ? "higher" : "lower");
+	text(out, title);
+	fputs("</h3>\n<table><tr><th class=\"l\">device</th><th class=\"l\">scheduler</th>", out);
 	for (size_t k = 0; k < g->max_n; k++)
 		fprintf(out, "<th>#%zu</th>", k + 1);
 	fputs("<th>total</th><th>share</th><th>best</th></tr>\n", out);
@@ -630,201 +625,64 @@ static void tables(FILE *out, const struct ior_report *r)
 			group_table(out, r, g);
 }
 
-static void kernels(FILE *out, const struct ior_report *r)
+/* A section as a table under its heading (a row that needs a look coloured, a commit id as code, a
+ * list's items a line each) or as a list; then its notes. */
+static void section(FILE *out, const struct ior_section *s)
 {
-	fputs("<h2 id=\"schedulers\">Schedulers per kernel</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">kernel</th>"
-	      "<th class=\"l\">offered</th><th class=\"l\">unavailable</th><th class=\"l\">changed</th></tr>\n", out);
-	for (size_t k = 0; k < r->nkernels; k++) {
-		const struct ior_report_kernel *x = &r->kernels[k];
-		if (!x->in_view)
-			continue;
-		fputs("<tr>", out);
-		td(out, x->host);
-		td(out, x->release);
-		td(out, x->offered ? x->offered : "(not recorded)");
-		td(out, x->unavailable ? x->unavailable : "");
-		fputs("<td class=\"l\">", out);
-		for (size_t c = 0; c < x->nchanges; c++) {
-			fputs(c ? "<br>" : "", out);
-			text(out, x->changes[c].text);
-		}
-		fputs("</td></tr>\n", out);
-	}
-	fputs("</table>\n", out);
-}
-
-static void commits(FILE *out, const struct ior_report *r)
-{
-	if (!r->nkernel_commits)
+	if (!s->nrows && !s->listed && !s->always)
 		return;
-	fputs("<h2 id=\"commits\">Kernel commits</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">kernel</th>"
-	      "<th class=\"l\">commit</th><th class=\"l\">describe</th><th class=\"l\">subject</th><th class=\"l\">author</th>"
-	      "<th class=\"l\">date</th><th>other commits</th></tr>\n", out);
-	for (size_t k = 0; k < r->nkernels; k++) {
-		const struct ior_report_kernel *x = &r->kernels[k];
-		const struct ior_report_commit *c = &x->commit;
-		if (!x->in_view || !c->sha)
-			continue;
-		fputs("<tr>", out);
-		td(out, x->host);
-		td(out, x->release);
-		fputs("<td class=\"l\"><code>", out);
-		text(out, c->sha);
-		fputs("</code></td>", out);
-		td(out, c->describe ? c->describe : "");
-		td(out, c->subject ? c->subject : "");
-		char author[600];
-		snprintf(author, sizeof(author), "%s <%s>", c->author_name ? c->author_name : "?",
-			 c->author_email ? c->author_email : "?");
-		td(out, author);
-		td(out, c->author_date ? c->author_date : "");
-		fprintf(out, "<td>%zu</td></tr>\n", x->other_commits);
+	char line[2048];
+	fprintf(out, "<h2 id=\"%s\">", s->id);
+	text(out, s->title);
+	fputs("</h2>\n", out);
+	if (s->intro) {
+		fputs("<p>", out);
+		text(out, s->intro);
+		fputs("</p>\n", out);
 	}
-	fputs("</table>\n", out);
-}
-
-static void fills_and_not_run(FILE *out, const struct ior_report *r)
-{
-	fputs("<h2 id=\"fills\">Scratch devices filled before measuring</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">kernel</th>"
-	      "<th>run</th><th class=\"l\">device</th><th class=\"l\">fill</th><th>MiB</th><th>seconds</th></tr>\n", out);
-	for (size_t i = 0; i < r->nfills; i++) {
-		const struct ior_report_fill *f = &r->fills[i];
-		if (!f->in_view)
-			continue;
-		fputs("<tr>", out);
-		td(out, f->host);
-		td(out, f->kernel);
-		fprintf(out, "<td>%lld</td>", (long long)f->run_id);
-		td(out, f->device ? f->device : f->target);
-		td(out, f->fill);
-		fprintf(out, "<td>%.1f</td><td>%.2f</td></tr>\n", (double)f->bytes / (1 << 20), f->seconds);
-	}
-	fprintf(out, "</table>\n<h2 id=\"notrun\">Cells that did not run or did not finish (%zu)</h2>\n<table><tr><th class=\"l\">host</th>"
-		"<th class=\"l\">kernel</th><th class=\"l\">device</th><th class=\"l\">scheduler</th><th class=\"l\">engine</th>"
-		"<th class=\"l\">status</th><th class=\"l\">reason</th><th>samples</th></tr>\n", r->nnot_ok);
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
-		if (!c->in_view || !strcmp(c->status, "ok"))
-			continue;
-		fputs("<tr class=\"alert\">", out);
-		td(out, c->host);
-		td(out, c->kernel);
-		td(out, c->device);
-		td(out, ior_render_sched(c->scheduler));
-		td(out, c->engine);
-		td(out, c->status);
-		td(out, c->reason ? c->reason : "no reason recorded");
-		fprintf(out, "<td>%zu</td></tr>\n", c->n);
-	}
-	fputs("</table>\n", out);
-}
-
-static void changes(FILE *out, const struct ior_report *r)
-{
-	fputs("<h2 id=\"changes\">Change points across kernels (the headline value)</h2>\n<table><tr><th class=\"l\">host</th><th class=\"l\">engine</th>"
-	      "<th class=\"l\">device</th><th class=\"l\">scheduler</th><th>kernels</th><th class=\"l\">change points (E-divisive, permutation test)</th></tr>\n", out);
-	for (size_t i = 0; i < r->nchanges; i++) {
-		const struct ior_report_series_changes *sc = &r->changes[i];
-		if (!sc->in_view || (!sc->ncp && r->nchanges > FULL_TABLES_MAX))
-			continue;
-		const struct ior_rt_series *s = &r->rt->series[sc->series];
-		fputs("<tr>", out);
-		td(out, s->host);
-		td(out, s->engine);
-		td(out, s->device);
-		td(out, ior_render_sched(s->scheduler));
-		fprintf(out, "<td>%zu</td><td class=\"l\">", s->n);
-		if (!sc->ncp)
-			fputs("none", out);
-		for (size_t c = 0; c < sc->ncp; c++) {
-			fprintf(out, "%s<a href=\"#cell-%zu\">arrived in ", c ? "; " : "", sc->series);
-			text(out, ior_render_series_kernel(r, s, sc->cp[c].index));
-			fputs("</a> (after ", out);
-			text(out, ior_render_series_kernel(r, s, sc->cp[c].index - 1));
-			fprintf(out, "): %+.1f%%, %s, p = %.3f", (sc->cp[c].ratio - 1) * 100,
-				ior_render_worse(s, sc->cp[c].ratio) ? "worse" : "better", sc->cp[c].p);
+	if (s->list) {
+		fputs("<ul>\n", out);
+		static const struct ior_sentence_syntax html = { .put = ior_esc_xml, .strong = "<b>", .unstrong = "</b>",
+								 .item = "<br>" };
+		for (size_t i = 0; i < s->nrows; i++) {
+			fputs("<li>", out);
+			ior_section_sentence(out, s, &s->v[i * s->ncols], &html);
+			fputs("</li>\n", out);
 		}
-		fputs("</td></tr>\n", out);
-	}
-	fputs("</table>\n", out);
-}
-
-static void verdicts(FILE *out, const struct ior_report *r)
-{
-	if (!r->baseline)
+		fputs("</ul>\n", out);
 		return;
-	char title[512];
-	ior_render_comparison_title(title, sizeof(title), r->axis, r->baseline, r->candidate);
-	fputs("<h2 id=\"verdicts\">Verdicts: ", out);
-	text(out, title);
-	char counts[256];
-	ior_render_verdict_counts(counts, sizeof(counts), r);
-	fprintf(out, "</h2>\n<p>%s</p>\n", counts);
-	fputs("<table><tr><th class=\"l\">host</th><th class=\"l\">device</th><th class=\"l\">scheduler</th><th class=\"l\">engine</th>"
-	      "<th class=\"l\">metric</th><th>n</th><th>median A</th><th>median B</th><th>change</th><th>95% CI</th><th>p</th><th class=\"l\">verdict</th></tr>\n", out);
-	for (size_t i = 0; i < r->nverdicts; i++) {
-		const struct ior_report_verdict *v = &r->verdicts[i];
-		const struct ior_comparison *c = &v->c;
-		fputs(c->verdict == IOR_VERDICT_REGRESSION ? "<tr class=\"reg\">" : "<tr>", out);
-		td(out, v->host);
-		td(out, r->axis == IOR_AXIS_DEVICE ? v->cand_name : v->device);
-		td(out, r->axis == IOR_AXIS_SCHEDULER ? v->cand_name : ior_render_sched(v->scheduler));
-		td(out, r->axis == IOR_AXIS_ENGINE ? v->cand_name : v->engine);
-		td(out, ior_render_metric(v));
-		fprintf(out, "<td>%zu / %zu</td><td>%.2f</td><td>%.2f</td><td>%+.1f%%</td><td>%+.1f%% .. %+.1f%%</td><td>%.3g</td>",
-			c->na, c->nb, c->median_a, c->median_b, (c->ratio - 1) * 100, (c->ratio_lo - 1) * 100,
-			(c->ratio_hi - 1) * 100, c->mw.p);
-		fputs("<td class=\"l\">", out);
-		text(out, ior_verdict_name(c->verdict));
-		fputs(": ", out);
-		text(out, c->reason);
-		fputs("</td></tr>\n", out);
 	}
-	fputs("</table>\n", out);
-	for (size_t h = 0; h < r->ncommon; h++)
-		for (size_t k = 0; k < r->common[h].n_left_out; k++) {
-			fputs("<p>left out ", out);
-			text(out, r->common[h].left_out[k].name);
-			fputs(" on ", out);
-			text(out, r->common_hosts[h]);
-			fputs(": ", out);
-			text(out, r->common[h].left_out[k].reason);
-			fputs("</p>\n", out);
+	fputs("<table><tr>", out);
+	for (size_t c = 0; c < s->ncols; c++) {
+		fputs(ior_column_right(&s->cols[c]) ? "<th>" : "<th class=\"l\">", out);
+		text(out, s->cols[c].name);
+		fputs("</th>", out);
+	}
+	fputs("</tr>\n", out);
+	for (size_t i = 0; i < s->nrows; i++) {
+		fputs(s->marked[i] ? "<tr class=\"alert\">" : "<tr>", out);
+		for (size_t c = 0; c < s->ncols; c++) {
+			const struct ior_column *col = &s->cols[c];
+			char num[64];
+			const char *x = ior_section_value(num, sizeof(num), col, &s->v[i * s->ncols + c]);
+			fputs(ior_column_right(col) ? "<td>" : "<td class=\"l\">", out);
+			fputs(col->type == IOR_COL_CODE ? "<code>" : "", out);
+			for (size_t k = 0; ior_section_line(&x, line, sizeof(line)); k++) {
+				fputs(k ? "<br>" : "", out);
+				text(out, line);
+			}
+			if (c + 1 == s->ncols && s->chart[i] != SIZE_MAX)
+				fprintf(out, " <a href=\"#cell-%zu\">chart</a>", s->chart[i]);
+			fputs(col->type == IOR_COL_CODE ? "</code></td>" : "</td>", out);
 		}
-}
-
-static void boots(FILE *out, const struct ior_report *r)
-{
-	size_t shown = 0;
-	for (size_t i = 0; i < r->nboots; i++)
-		shown += r->boots[i].in_view;
-	if (!shown)
-		return;
-	fprintf(out, "<h2 id=\"boots\">VM boots (vm run): %zu, %zu not ok</h2>\n<table><tr><th class=\"l\">kernel</th><th>boot</th>"
-		"<th class=\"l\">outcome</th><th class=\"l\">accel</th><th>CPUs</th><th>memory MiB</th><th class=\"l\">cache</th>"
-		"<th class=\"l\">qemu</th><th>init s</th><th>total s</th><th class=\"l\">reason</th></tr>\n", shown, r->nboots_not_ok);
-	for (size_t i = 0; i < r->nboots; i++) {
-		const struct ior_report_boot *b = &r->boots[i];
-		if (!b->in_view)
-			continue;
-		bool ok = !strcmp(b->outcome, "ok");
-		fputs(ok ? "<tr>" : "<tr class=\"alert\">", out);
-		td(out, b->release && *b->release ? b->release : b->kernel);
-		fprintf(out, "<td>%d</td>", b->boot_index);
-		td(out, b->outcome);
-		td(out, b->accel);
-		fprintf(out, "<td>%d</td><td>%d</td>", b->cpus, b->memory_mb);
-		td(out, b->cache_mode);
-		td(out, b->qemu_version);
-		b->boot_s < 0 ? fputs("<td>-</td>", out) : fprintf(out, "<td>%.1f</td>", b->boot_s);
-		b->total_s < 0 ? fputs("<td>-</td>", out) : fprintf(out, "<td>%.1f</td>", b->total_s);
-		td(out, ok ? "" : b->reason);
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
-	if (r->boots_tcg)
-		fputs("<p>Under TCG the guest's CPU is emulated: the figures compare kernels with each other on this host, not "
-		      "the device's speed.</p>\n", out);
+	for (const char *p = s->notes; ior_section_line(&p, line, sizeof(line));) {
+		fputs("<p>", out);
+		text(out, line);
+		fputs("</p>\n", out);
+	}
 }
 
 static int charts(FILE *out, const struct ior_report *r, const struct marks *m)
@@ -873,41 +731,6 @@ static void head(FILE *out, const struct ior_report *r)
 		r->baseline ? " · <a href=\"#verdicts\">verdicts</a>" : "");
 }
 
-/* The comparisons the matrices were written for, first: the question, the answer, its verdicts. */
-static void answers(FILE *out, const struct ior_report *r)
-{
-	if (!r->nanswers)
-		return;
-	fputs("<h2 id=\"answers\">Declared comparisons</h2>\n<ul>\n", out);
-	for (size_t i = 0; i < r->nanswers; i++) {
-		const struct ior_report_answer *a = &r->answers[i];
-		char title[512], words[512];
-		ior_render_comparison_title(title, sizeof(title), a->q.axis, a->q.a, a->q.b);
-		ior_render_answer_words(words, sizeof(words), a);
-		fputs("<li><b>", out);
-		text(out, title);
-		fputs("</b>", out);
-		if (a->q.source) {
-			fputs(" (", out);
-			text(out, a->q.source);
-			fputc(')', out);
-		}
-		fputs(": ", out);
-		text(out, words);
-		for (size_t k = 0; k < a->nverdicts; k++) {
-			const struct ior_report_verdict *v = &a->verdicts[k];
-			char cell[1024];
-			ior_render_answer_cell(cell, sizeof(cell), a->q.axis, v);
-			fputs("<br>", out);
-			text(out, cell);
-			fprintf(out, ": %.2f &#8594; %.2f (%+.1f%%), ", v->c.median_a, v->c.median_b, (v->c.ratio - 1) * 100);
-			text(out, ior_verdict_name(v->c.verdict));
-		}
-		fputs("</li>\n", out);
-	}
-	fputs("</ul>\n", out);
-}
-
 /* The kernel answer first (render_answer.c); the alerts follow it. */
 static void kernel_answer(FILE *out, const struct ior_report *r)
 {
@@ -932,7 +755,7 @@ static int render_html(FILE *out, const struct ior_report *r)
 		head(out, r);
 		if (!r->opts.alerts_only) {
 			kernel_answer(out, r);
-			answers(out, r);
+			section(out, &r->sections->s[IOR_SECTION_ANSWERS]);
 		}
 		alerts_section(out, r);
 		if (!r->opts.alerts_only)
@@ -942,16 +765,10 @@ static int render_html(FILE *out, const struct ior_report *r)
 		rc = charts(out, r, &m);
 	if (!rc) {
 		raw_samples(out, r, &m);
-		if (!r->opts.alerts_only) {
-			tables(out, r);
-			kernels(out, r);
-			commits(out, r);
-			fills_and_not_run(out, r);
-		}
-		changes(out, r);
-		verdicts(out, r);
 		if (!r->opts.alerts_only)
-			boots(out, r);
+			tables(out, r);
+		for (size_t i = IOR_SECTION_SCHEDULERS; i < IOR_SECTION_COUNT; i++)
+			section(out, &r->sections->s[i]);
 		fputs("</body></html>\n", out);
 	}
 	free(m.cell);

@@ -71,20 +71,11 @@ static void groups(FILE *out, const struct ior_report *r)
 			continue;
 		any = true;
 		const struct ior_rt_group *g = &r->rt->groups[gi];
+		char title[1024];
+		ior_render_group_title(title, sizeof(title), g);
 		fputs("\n## ", out);
-		ior_esc_md(out, g->host);
-		fputs(", kernel ", out);
-		ior_esc_md(out, g->kernel);
-		fputs(", ", out);
-		ior_esc_md(out, g->engine);
-		if (g->params) {
-			fputs(" [", out);
-			ior_esc_md(out, g->params);
-			fputc(']', out);
-		}
-		fputs(" (", out);
-		ior_esc_md(out, g->unit ? g->unit : "?");
-		fprintf(out, ", %s is better)\n\n", g->higher_is_better ? "higher" : "lower");
+		ior_esc_md(out, title);
+		fputs("\n\n", out);
 		cell_table(out, r, gi);
 		device_table(out, r, g);
 		if (r->group_alert_at[gi] < r->group_alert_at[gi + 1])
@@ -96,255 +87,46 @@ static void groups(FILE *out, const struct ior_report *r)
 		fputs("\nNo samples match.\n", out);
 }
 
-static void kernels(FILE *out, const struct ior_report *r)
+/* A section as a GitHub table (a list's items joined by "; ") or a list under its heading, then its notes. */
+static void section(FILE *out, const struct ior_section *s)
 {
-	fputs("\n## Schedulers per kernel\n\n| host | kernel | offered | unavailable | changed |\n|---|---|---|---|---|\n", out);
-	for (size_t k = 0; k < r->nkernels; k++) {
-		const struct ior_report_kernel *x = &r->kernels[k];
-		if (!x->in_view)
-			continue;
-		fputs("| ", out);
-		ior_esc_md(out, x->host);
-		fputs(" | ", out);
-		ior_esc_md(out, x->release);
-		fputs(" | ", out);
-		ior_esc_md(out, x->offered ? x->offered : "(not recorded)");
-		fputs(" | ", out);
-		ior_esc_md(out, x->unavailable ? x->unavailable : "");
-		fputs(" | ", out);
-		for (size_t c = 0; c < x->nchanges; c++) {
-			fputs(c ? "; " : "", out);
-			ior_esc_md(out, x->changes[c].text);
-		}
-		fputs(" |\n", out);
-	}
-}
-
-static void cell(FILE *out, const char *s)
-{
-	fputs(" | ", out);
-	ior_esc_md(out, s ? s : "");
-}
-
-static void commits(FILE *out, const struct ior_report *r)
-{
-	if (!r->nkernel_commits)
+	if (!s->nrows && !s->always)
 		return;
-	fputs("\n## Kernel commits\n\n| host | kernel | commit | describe | subject | author | date | other commits |\n"
-	      "|---|---|---|---|---|---|---|---|\n", out);
-	for (size_t k = 0; k < r->nkernels; k++) {
-		const struct ior_report_kernel *x = &r->kernels[k];
-		const struct ior_report_commit *c = &x->commit;
-		if (!x->in_view || !c->sha)
-			continue;
-		fputs("|", out);
-		cell(out, x->host);
-		cell(out, x->release);
-		cell(out, c->sha);
-		cell(out, c->describe);
-		cell(out, c->subject);
-		char author[600];
-		snprintf(author, sizeof(author), "%s <%s>", c->author_name ? c->author_name : "?",
-			 c->author_email ? c->author_email : "?");
-		cell(out, author);
-		cell(out, c->author_date);
-		fprintf(out, " | %zu |\n", x->other_commits);
-	}
-}
-
-static void fills_and_not_run(FILE *out, const struct ior_report *r)
-{
-	bool header = false;
-	for (size_t i = 0; i < r->nfills; i++) {
-		const struct ior_report_fill *f = &r->fills[i];
-		if (!f->in_view)
-			continue;
-		if (!header)
-			fputs("\n## Scratch devices filled before measuring\n\n| host | kernel | run | device | fill | MiB | seconds |\n"
-			      "|---|---|---:|---|---|---:|---:|\n", out);
-		header = true;
-		fputs("| ", out);
-		ior_esc_md(out, f->host);
-		fputs(" | ", out);
-		ior_esc_md(out, f->kernel);
-		fprintf(out, " | %lld | ", (long long)f->run_id);
-		ior_esc_md(out, f->device ? f->device : f->target);
-		fprintf(out, " | %s | %.1f | %.2f |\n", f->fill, (double)f->bytes / (1 << 20), f->seconds);
-	}
-	if (!r->nnot_ok)
-		return;
-	fprintf(out, "\n## Cells that did not run or did not finish (%zu)\n\n"
-		"| host | kernel | device | scheduler | engine | status | reason | samples |\n"
-		"|---|---|---|---|---|---|---|---:|\n", r->nnot_ok);
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
-		if (!c->in_view || !strcmp(c->status, "ok"))
-			continue;
-		const char *f[] = { c->host, c->kernel, c->device, ior_render_sched(c->scheduler), c->engine, c->status,
-				    c->reason ? c->reason : "no reason recorded" };
-		for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
-			fputs("| ", out);
-			ior_esc_md(out, f[k]);
-			fputc(' ', out);
-		}
-		fprintf(out, "| %zu |\n", c->n);
-	}
-}
-
-static void changes(FILE *out, const struct ior_report *r)
-{
-	if (!r->nchanges)
-		return;
-	fputs("\n## Change points across kernels\n\nE-divisive with a permutation test on each cell's headline value; a change \"arrived in\" the first kernel after it.\n\n"
-	      "| host | engine | device | scheduler | kernels | change points |\n|---|---|---|---|---|---|\n", out);
-	for (size_t i = 0; i < r->nchanges; i++) {
-		const struct ior_report_series_changes *sc = &r->changes[i];
-		if (!sc->in_view || (r->opts.alerts_only && !sc->ncp))
-			continue;
-		const struct ior_rt_series *s = &r->rt->series[sc->series];
-		const char *f[] = { s->host, s->engine, s->device, ior_render_sched(s->scheduler) };
-		for (size_t k = 0; k < 4; k++) {
-			fputs("| ", out);
-			ior_esc_md(out, f[k]);
-			fputc(' ', out);
-		}
-		fprintf(out, "| %zu (", s->n);
-		ior_esc_md(out, ior_render_series_kernel(r, s, 0));
-		fputs(" .. ", out);
-		ior_esc_md(out, ior_render_series_kernel(r, s, s->n - 1));
-		fputs(") | ", out);
-		if (!sc->ncp)
-			fputs("none", out);
-		for (size_t c = 0; c < sc->ncp; c++) {
-			fputs(c ? "; " : "", out);
-			fputs("**", out);
-			ior_esc_md(out, ior_render_series_kernel(r, s, sc->cp[c].index));
-			fprintf(out, "** %+.1f%% (%s), p = %.3f", (sc->cp[c].ratio - 1) * 100,
-				ior_render_worse(s, sc->cp[c].ratio) ? "worse" : "better", sc->cp[c].p);
-		}
-		fputs(" |\n", out);
-	}
-}
-
-static void verdict_row(FILE *out, const struct ior_report *r, const struct ior_report_verdict *v)
-{
-	const struct ior_comparison *c = &v->c;
-	const char *names[IOR_RENDER_KEY_MAX], *f[IOR_RENDER_KEY_MAX];
-	size_t nk = ior_render_verdict_key(r->axis, v, names, f);
-	f[nk] = ior_render_metric(v);
-	for (size_t k = 0; k <= nk; k++) {
-		fputs("| ", out);
-		ior_esc_md(out, f[k]);
-		fputc(' ', out);
-	}
-	fprintf(out, "| %zu / %zu | %.2f | %.2f | %+.1f%% | %+.1f%% .. %+.1f%% | %.3g | **%s** | ", c->na, c->nb,
-		c->median_a, c->median_b, (c->ratio - 1) * 100, (c->ratio_lo - 1) * 100, (c->ratio_hi - 1) * 100, c->mw.p,
-		ior_verdict_name(c->verdict));
-	ior_esc_md(out, c->reason);
-	fputs(" |\n", out);
-}
-
-static void verdicts(FILE *out, const struct ior_report *r)
-{
-	if (!r->baseline)
-		return;
-	char title[512];
-	ior_render_comparison_title(title, sizeof(title), r->axis, r->baseline, r->candidate);
-	fputs("\n## Verdicts: ", out);
-	ior_esc_md(out, title);
-	char counts[256];
-	ior_render_verdict_counts(counts, sizeof(counts), r);
-	fprintf(out, "\n\n%s\n\n", counts);
-	const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
-	struct ior_report_verdict none = { 0 };
-	size_t nk = ior_render_verdict_key(r->axis, &none, names, values);
-	for (size_t k = 0; k < nk; k++)
-		fprintf(out, "| %s ", names[k]);
-	fputs("| metric | n | median A | median B | change | 95% CI | p | verdict | why |\n", out);
-	for (size_t k = 0; k < nk; k++)
-		fputs("|---", out);
-	fputs("|---|---:|---:|---:|---:|---|---:|---|---|\n", out);
-	size_t n = r->opts.alerts_only ? r->nregression_order : r->nverdicts;
-	for (size_t i = 0; i < n; i++)
-		verdict_row(out, r, &r->verdicts[r->opts.alerts_only ? r->regression_order[i] : i]);
-	for (size_t h = 0; h < r->ncommon; h++)
-		for (size_t k = 0; k < r->common[h].n_left_out; k++) {
-			fputs("\n- left out ", out);
-			ior_esc_md(out, r->common[h].left_out[k].name);
-			fputs(" on ", out);
-			ior_esc_md(out, r->common_hosts[h]);
-			fputs(": ", out);
-			ior_esc_md(out, r->common[h].left_out[k].reason);
-		}
-	fputc('\n', out);
-}
-
-static void boots(FILE *out, const struct ior_report *r)
-{
-	bool header = false;
-	for (size_t i = 0; i < r->nboots; i++) {
-		const struct ior_report_boot *b = &r->boots[i];
-		if (!b->in_view)
-			continue;
-		if (!header)
-			fputs("\n## VM boots (vm run)\n\n| kernel | boot | outcome | accel | CPUs | memory | cache | qemu | init s | total s | reason |\n"
-			      "|---|---:|---|---|---:|---:|---|---|---:|---:|---|\n", out);
-		header = true;
-		const char *f[] = { b->release && *b->release ? b->release : b->kernel };
-		fputs("| ", out);
-		ior_esc_md(out, f[0]);
-		fprintf(out, " | %d | ", b->boot_index);
-		ior_esc_md(out, b->outcome);
-		fputs(" | ", out);
-		ior_esc_md(out, b->accel && *b->accel ? b->accel : "-");
-		fprintf(out, " | %d | %d MiB | ", b->cpus, b->memory_mb);
-		ior_esc_md(out, b->cache_mode && *b->cache_mode ? b->cache_mode : "-");
-		fputs(" | ", out);
-		ior_esc_md(out, b->qemu_version && *b->qemu_version ? b->qemu_version : "-");
-		fputs(" | ", out);
-		b->boot_s < 0 ? fputs("-", out) : fprintf(out, "%.1f", b->boot_s);
-		fputs(" | ", out);
-		b->total_s < 0 ? fputs("-", out) : fprintf(out, "%.1f", b->total_s);
-		fputs(" | ", out);
-		ior_esc_md(out, strcmp(b->outcome, "ok") && b->reason ? b->reason : "");
-		fputs(" |\n", out);
-	}
-	if (r->boots_tcg)
-		fputs("\nUnder TCG the guest's CPU is emulated: the figures compare kernels with each other on this host, not the "
-		      "device's speed.\n", out);
-}
-
-/* The comparisons the matrices were written for, first: the question, the answer, its verdicts. */
-static void answers(FILE *out, const struct ior_report *r)
-{
-	if (!r->nanswers)
-		return;
-	fputs("\n## Declared comparisons\n", out);
-	for (size_t i = 0; i < r->nanswers; i++) {
-		const struct ior_report_answer *a = &r->answers[i];
-		char title[512], words[512];
-		ior_render_comparison_title(title, sizeof(title), a->q.axis, a->q.a, a->q.b);
-		ior_render_answer_words(words, sizeof(words), a);
-		fputs("\n- **", out);
-		ior_esc_md(out, title);
-		fputs("**", out);
-		if (a->q.source) {
-			fputs(" (", out);
-			ior_esc_md(out, a->q.source);
-			fputc(')', out);
-		}
-		fputs(": ", out);
-		ior_esc_md(out, words);
+	char line[2048];
+	fprintf(out, "\n## %s\n\n", s->title);
+	if (s->intro)
+		fprintf(out, "%s\n\n", s->intro);
+	static const struct ior_sentence_syntax md = { .put = ior_esc_md, .strong = "**", .unstrong = "**" };
+	for (size_t i = 0; s->list && i < s->nrows; i++) {
+		fputs("- ", out);
+		ior_section_sentence(out, s, &s->v[i * s->ncols], &md);
 		fputc('\n', out);
-		for (size_t k = 0; k < a->nverdicts; k++) {
-			const struct ior_report_verdict *v = &a->verdicts[k];
-			char cell[1024];
-			ior_render_answer_cell(cell, sizeof(cell), a->q.axis, v);
-			fputs("  - ", out);
-			ior_esc_md(out, cell);
-			fprintf(out, ": %.2f -> %.2f (%+.1f%%), **%s**\n", v->c.median_a, v->c.median_b, (v->c.ratio - 1) * 100,
-				ior_verdict_name(v->c.verdict));
+	}
+	if (s->list)
+		return;
+	for (size_t c = 0; c < s->ncols; c++)
+		fprintf(out, "| %s ", s->cols[c].name);
+	fputs("|\n", out);
+	for (size_t c = 0; c < s->ncols; c++)
+		fputs(ior_column_right(&s->cols[c]) ? "|---:" : "|---", out);
+	fputs("|\n", out);
+	for (size_t i = 0; i < s->nrows; i++) {
+		for (size_t c = 0; c < s->ncols; c++) {
+			char num[64];
+			const char *x = ior_section_value(num, sizeof(num), &s->cols[c], &s->v[i * s->ncols + c]);
+			fputs("| ", out);
+			for (size_t k = 0; ior_section_line(&x, line, sizeof(line)); k++) {
+				fputs(k ? "; " : "", out);
+				ior_esc_md(out, line);
+			}
+			fputc(' ', out);
 		}
+		fputs("|\n", out);
+	}
+	for (const char *p = s->notes; ior_section_line(&p, line, sizeof(line));) {
+		fputc('\n', out);
+		ior_esc_md(out, line);
+		fputc('\n', out);
 	}
 }
 
@@ -372,16 +154,11 @@ static int render_md(FILE *out, const struct ior_report *r)
 			alert_item(out, &r->alerts[r->alert_order[i]]);
 	} else {
 		kernel_answer(out, r);
-		answers(out, r);
+		section(out, &r->sections->s[IOR_SECTION_ANSWERS]);
 		groups(out, r);
-		kernels(out, r);
-		commits(out, r);
-		fills_and_not_run(out, r);
 	}
-	changes(out, r);
-	verdicts(out, r);
-	if (!r->opts.alerts_only)
-		boots(out, r);
+	for (size_t i = IOR_SECTION_SCHEDULERS; i < IOR_SECTION_COUNT; i++)
+		section(out, &r->sections->s[i]);
 	return IOR_OK;
 }
 

@@ -4,8 +4,8 @@
 
 #include "common/error.h"
 #include "reports/escape.h"
-#include "reports/vm_boots.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +24,9 @@ static int width_of(const struct ior_report *r, size_t gi, bool device)
 
 static void header(FILE *out, const struct ior_rt_group *g, int dw, int sw)
 {
-	fprintf(out, "%s, kernel %s, %s", g->host, g->kernel, g->engine);
-	if (g->params)
-		fprintf(out, " [%s]", g->params);
-	fprintf(out, " (%s, %s is better)\n", g->unit ? g->unit : "?", g->higher_is_better ? "higher" : "lower");
+	char title[1024];
+	ior_render_group_title(title, sizeof(title), g);
+	fprintf(out, "%s\n", title);
 	fprintf(out, "%-*s  %-*s", dw, "device", sw, "scheduler");
 	for (size_t r = 0; r < g->max_n; r++) {
 		char col[24];
@@ -155,103 +154,70 @@ static void tables(FILE *out, const struct ior_report *r)
 		fprintf(out, "no samples match\n");
 }
 
-static void schedulers(FILE *out, const struct ior_report *r)
+/* A value of a text table, right-aligned where it is a number; the line's trailing blanks are cut. */
+static void table_row(FILE *out, const struct ior_section *s, const size_t *w, const char *const *cells)
 {
-	bool header = false;
-	for (size_t k = 0; k < r->nkernels; k++) {
-		const struct ior_report_kernel *x = &r->kernels[k];
-		if (!x->in_view || (!x->offered && !x->unavailable && !x->nchanges))
-			continue;
-		if (!header)
-			fputs("\nschedulers per kernel:\n", out);
-		header = true;
-		fprintf(out, "%s, %s: offered %s", x->host, x->release, x->offered ? x->offered : "(not recorded)");
-		if (x->unavailable)
-			fprintf(out, "; unavailable: %s", x->unavailable);
-		fputc('\n', out);
-		for (size_t c = 0; c < x->nchanges; c++)
-			fprintf(out, "  changed: %s\n", x->changes[c].text);
+	char line[4096];
+	size_t n = 0;
+	for (size_t c = 0; c < s->ncols && n < sizeof(line); c++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, ior_column_right(&s->cols[c]) ? "%s%*s" : "%s%-*s",
+				      c ? "  " : "", (int)w[c], cells[c]);
+	n = n < sizeof(line) ? n : sizeof(line) - 1;
+	while (n && line[n - 1] == ' ')
+		n--;
+	fprintf(out, "%.*s\n", (int)n, line);
+}
+
+/* Columns under a header, each as wide as its widest value. */
+static void table(FILE *out, const struct ior_section *s)
+{
+	char buf[16][64];
+	const char *cells[16];
+	size_t w[16] = { 0 }, nc = s->ncols < 16 ? s->ncols : 16;
+	for (size_t c = 0; c < nc; c++)
+		w[c] = strlen(s->cols[c].name);
+	for (size_t i = 0; i < s->nrows; i++)
+		for (size_t c = 0; c < nc; c++) {
+			size_t l = strlen(ior_section_value(buf[c], sizeof(buf[c]), &s->cols[c], &s->v[i * s->ncols + c]));
+			w[c] = l > w[c] ? l : w[c];
+		}
+	for (size_t c = 0; c < nc; c++)
+		cells[c] = s->cols[c].name;
+	table_row(out, s, w, cells);
+	for (size_t i = 0; i < s->nrows; i++) {
+		for (size_t c = 0; c < nc; c++)
+			cells[c] = ior_section_value(buf[c], sizeof(buf[c]), &s->cols[c], &s->v[i * s->ncols + c]);
+		table_row(out, s, w, cells);
 	}
 }
 
-/* The commits the kernels were built from, as git log would name them. */
-static void commits(FILE *out, const struct ior_report *r)
+static void put(FILE *out, const char *s)
 {
-	if (!r->nkernel_commits)
+	fputs(s, out);
+}
+
+/* A section: a table under its title, or a sentence a row under "title:"; then its notes. */
+static void section(FILE *out, const struct ior_section *s)
+{
+	if (!s->nrows)
 		return;
-	fputs("\nkernels built from git commits:\n", out);
-	for (size_t k = 0; k < r->nkernels; k++) {
-		const struct ior_report_kernel *x = &r->kernels[k];
-		const struct ior_report_commit *c = &x->commit;
-		if (!x->in_view || !c->sha)
-			continue;
-		fprintf(out, "%s, %s: commit %s", x->host, x->release, c->sha);
-		if (c->describe)
-			fprintf(out, " (%s)", c->describe);
-		fprintf(out, ": %s\n  author %s <%s>, %s\n", c->subject ? c->subject : "(no subject)",
-			c->author_name ? c->author_name : "?", c->author_email ? c->author_email : "?",
-			c->author_date ? c->author_date : "?");
-		if (x->other_commits)
-			fprintf(out, "  and %zu other commit(s) recorded under this release (other builds)\n", x->other_commits);
+	if (s->table) {
+		fprintf(out, "\n%s\n", s->title);
+		table(out, s);
+	} else {
+		if (s->intro)
+			fprintf(out, "\n%s\n", s->intro);
+		bool acronym = isupper((unsigned char)s->title[0]) && isupper((unsigned char)s->title[1]);
+		fprintf(out, "\n%c%s:\n", acronym ? s->title[0] : tolower((unsigned char)s->title[0]), s->title + 1);
+		static const struct ior_sentence_syntax plain = { .put = put };
+		for (size_t i = 0; i < s->nrows; i++) {
+			ior_section_sentence(out, s, &s->v[i * s->ncols], &plain);
+			fputc('\n', out);
+		}
 	}
-}
-
-static void fills(FILE *out, const struct ior_report *r)
-{
-	bool header = false;
-	for (size_t i = 0; i < r->nfills; i++) {
-		const struct ior_report_fill *f = &r->fills[i];
-		if (!f->in_view)
-			continue;
-		if (!header)
-			fputs("\nscratch devices filled before measuring (not part of any sample):\n", out);
-		header = true;
-		fprintf(out, "%s, %s, run %lld: %s (%s): %s, %.1f MiB in %.2f s\n", f->host, f->kernel, (long long)f->run_id,
-			f->device ? f->device : "engine-built", f->target, f->fill, (double)f->bytes / (1 << 20), f->seconds);
-	}
-}
-
-static void not_run(FILE *out, const struct ior_report *r)
-{
-	if (!r->nnot_ok)
-		return;
-	fprintf(out, "\ncells that did not run or did not finish (%zu):\n", r->nnot_ok);
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
-		if (c->in_view && strcmp(c->status, "ok"))
-			fprintf(out, "%s, %s, %s %s, %s: %s: %s (%zu samples)\n", c->host, c->kernel, c->device,
-				ior_render_sched(c->scheduler), c->engine, c->status, c->reason ? c->reason : "no reason recorded",
-				c->n);
-	}
-}
-
-static void series_line(FILE *out, const struct ior_report *r, const struct ior_report_series_changes *sc)
-{
-	const struct ior_rt_series *s = &r->rt->series[sc->series];
-	fprintf(out, "%s, %s, %s %s, value over %zu kernels (%s .. %s): ", s->host, s->engine, s->device,
-		ior_render_sched(s->scheduler), s->n, ior_render_series_kernel(r, s, 0),
-		ior_render_series_kernel(r, s, s->n - 1));
-	if (!sc->ncp) {
-		fputs("no change point\n", out);
-		return;
-	}
-	for (size_t i = 0; i < sc->ncp; i++) {
-		const struct ior_changepoint *c = &sc->cp[i];
-		fprintf(out, "%schange arrived in %s (after %s): level x%.3f (%+.1f%%, %s), p = %.3f", i ? "; " : "",
-			ior_render_series_kernel(r, s, c->index), ior_render_series_kernel(r, s, c->index - 1), c->ratio,
-			(c->ratio - 1.0) * 100.0, ior_render_worse(s, c->ratio) ? "worse" : "better", c->p);
-	}
-	fputc('\n', out);
-}
-
-static void changes(FILE *out, const struct ior_report *r)
-{
-	if (!r->nchanges)
-		return;
-	fputs("\nchange points across kernels (E-divisive, permutation test):\n", out);
-	for (size_t i = 0; i < r->nchanges; i++)
-		if (r->changes[i].in_view && (!r->opts.alerts_only || r->changes[i].ncp))
-			series_line(out, r, &r->changes[i]);
+	char line[2048];
+	for (const char *p = s->notes; ior_section_line(&p, line, sizeof(line));)
+		fprintf(out, "%s\n", line);
 }
 
 /* --alerts: regressions (largest change first), then variance alerts (furthest past their threshold first). */
@@ -277,7 +243,7 @@ static int render_text(FILE *out, const struct ior_report *r)
 {
 	if (r->opts.alerts_only) {
 		alerts_only(out, r);
-		changes(out, r);
+		section(out, &r->sections->s[IOR_SECTION_CHANGES]);
 	} else {
 		struct ior_answer_lines k;
 		ior_render_kernel_answer(&k, r);
@@ -285,18 +251,15 @@ static int render_text(FILE *out, const struct ior_report *r)
 			fprintf(out, "%s\n", k.line[i]);
 		if (k.n)
 			fputc('\n', out);
-		ior_render_answers_text(out, r);
+		ior_render_answers_text(out, r);  /* check's verdict rows, as `compare` prints them */
 		tables(out, r);
-		schedulers(out, r);
-		commits(out, r);
-		fills(out, r);
-		not_run(out, r);
-		changes(out, r);
+		for (size_t i = IOR_SECTION_SCHEDULERS; i <= IOR_SECTION_CHANGES; i++)
+			section(out, &r->sections->s[i]);
 		if (r->baseline) {
 			fputc('\n', out);
 			ior_render_verdicts_text(out, r);
 		}
-		ior_report_vm_boots(out, r);
+		section(out, &r->sections->s[IOR_SECTION_BOOTS]);
 	}
 	return IOR_OK;
 }

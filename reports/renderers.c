@@ -68,6 +68,13 @@ void ior_render_figures(FILE *out, const struct ior_rt_group *g, const struct io
 	fputs(c->best_significant ? s->best : s->not_best, out);
 }
 
+void ior_render_group_title(char *buf, size_t len, const struct ior_rt_group *g)
+{
+	snprintf(buf, len, "%s, kernel %s, %s%s%s%s (%s, %s is better)", g->host, g->kernel, g->engine, g->params ? " [" : "",
+		 g->params ? g->params : "", g->params ? "]" : "", g->unit ? g->unit : "?",
+		 g->higher_is_better ? "higher" : "lower");
+}
+
 const char *ior_render_sched(const char *scheduler)
 {
 	return scheduler ? scheduler : "-";

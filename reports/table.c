@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ior_rt_build_series(struct ior_rt *rt);  /* table_series.c */
+int ior_rt_build_series(struct ior_tables *rt);  /* table_series.c */
 
 int ior_rt_strcmp(const char *a, const char *b)
 {
@@ -168,7 +168,7 @@ static int finish_group(struct ior_rt_group *g)
 	return IOR_OK;
 }
 
-static struct ior_rt_group *new_group(struct ior_rt *rt, size_t *cap, const struct ior_rt_input *r)
+static struct ior_rt_group *new_group(struct ior_tables *rt, size_t *cap, const struct ior_rt_input *r)
 {
 	if (rt->ngroups == *cap) {
 		size_t n = *cap ? *cap * 2 : 16;
@@ -189,7 +189,7 @@ static struct ior_rt_group *new_group(struct ior_rt *rt, size_t *cap, const stru
 	return g;
 }
 
-static int fill(struct ior_rt *rt, const struct ior_rt_input *in, const size_t *idx, size_t n, size_t *group_of)
+static int fill(struct ior_tables *rt, const struct ior_rt_input *in, const size_t *idx, size_t n, size_t *group_of)
 {
 	struct ior_rt_group *g = NULL;
 	size_t cap = 0;
@@ -228,10 +228,10 @@ static void group_of_empty(const struct ior_rt_input *in, const size_t *idx, siz
 	}
 }
 
-int ior_rt_build_cells(struct ior_rt **out, const struct ior_rt_input *in, size_t n, size_t *group_of)
+int ior_rt_build_cells(struct ior_tables **out, const struct ior_rt_input *in, size_t n, size_t *group_of)
 {
 	*out = NULL;
-	struct ior_rt *rt = calloc(1, sizeof(*rt));
+	struct ior_tables *rt = calloc(1, sizeof(*rt));
 	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
 	if (!rt || !idx) {
 		free(rt), free(idx);
@@ -271,7 +271,7 @@ int ior_rt_row_order(const void *x, const void *y, void *ctx)
 	return c;
 }
 
-int ior_rt_build(struct ior_rt **out, const struct ior_db_row *rows, size_t n)
+int ior_rt_build(struct ior_tables **out, const struct ior_db_row *rows, size_t n)
 {
 	*out = NULL;
 	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
@@ -309,7 +309,7 @@ int ior_rt_build(struct ior_rt **out, const struct ior_db_row *rows, size_t n)
 	return rc;
 }
 
-void ior_rt_free(struct ior_rt *rt)
+void ior_rt_free(struct ior_tables *rt)
 {
 	if (!rt)
 		return;
@@ -332,7 +332,7 @@ void ior_rt_free(struct ior_rt *rt)
 	free(rt);
 }
 
-const struct ior_rt_group *ior_rt_find(const struct ior_rt *rt, const char *host, const char *kernel,
+const struct ior_rt_group *ior_rt_find(const struct ior_tables *rt, const char *host, const char *kernel,
 				       const char *engine)
 {
 	for (size_t i = 0; i < rt->ngroups; i++) {

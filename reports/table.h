@@ -27,7 +27,7 @@ struct ior_rt_cell {
 	bool vs_best_real;
 	struct ior_stats st;
 	const char *fill;                /* the scratch data it ran on; "mixed" when its runs differ; NULL unknown */
-	size_t series;                   /* index into ior_rt.series */
+	size_t series;                   /* index into ior_tables.series */
 	struct ior_trend trend;          /* warm-up or drift within one of its runs (the first found), else none */
 };
 
@@ -39,7 +39,7 @@ struct ior_rt_device {
 	double total;
 	struct ior_stats st;
 	const char *fill;                /* as for a cell, over the device's cells */
-	size_t series;                   /* index into ior_rt.dseries */
+	size_t series;                   /* index into ior_tables.dseries */
 	/* Set by the report model: 1 when the best total is significantly better than the next one
 	 * (the verdict of best against next), 2 when not, 0 when not judged (one scheduler). */
 	size_t top_schedulers, schedulers;
@@ -70,7 +70,9 @@ struct ior_rt_series {
 	double level;                    /* the median of its kernels' medians: what "usual" is for this series */
 };
 
-struct ior_rt {
+/* The report's tables: every (host, kernel, engine) group with its cells and devices, and the series
+ * that follow a cell or a device across kernels (named ior_rt before: "report tables"). */
+struct ior_tables {
 	struct ior_rt_group *groups;     /* host, then kernel by ior_kver_cmp, then engine and params */
 	size_t ngroups;
 	struct ior_rt_series *series;    /* one per cell key */
@@ -92,12 +94,12 @@ struct ior_rt_input {
 /* Builds the model from inputs (any order); strings must outlive it, values are copied. group_of, when
  * not NULL, gets per input the index of the group its key made (an input without values too), or
  * SIZE_MAX when no input of that key had values. */
-int ior_rt_build_cells(struct ior_rt **out, const struct ior_rt_input *in, size_t n, size_t *group_of);
+int ior_rt_build_cells(struct ior_tables **out, const struct ior_rt_input *in, size_t n, size_t *group_of);
 /* The same from sample rows (any order); the rows must outlive it. */
-int ior_rt_build(struct ior_rt **out, const struct ior_db_row *rows, size_t n);
-void ior_rt_free(struct ior_rt *rt);  /* NULL is a no-op */
+int ior_rt_build(struct ior_tables **out, const struct ior_db_row *rows, size_t n);
+void ior_rt_free(struct ior_tables *rt);  /* NULL is a no-op */
 
-const struct ior_rt_group *ior_rt_find(const struct ior_rt *rt, const char *host, const char *kernel,
+const struct ior_rt_group *ior_rt_find(const struct ior_tables *rt, const char *host, const char *kernel,
 				       const char *engine);
 const struct ior_rt_cell *ior_rt_cell_find(const struct ior_rt_group *g, const char *device, const char *scheduler);
 const struct ior_rt_device *ior_rt_device_find(const struct ior_rt_group *g, const char *device);

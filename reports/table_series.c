@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ior_rt_build_series(struct ior_rt *rt);
+int ior_rt_build_series(struct ior_tables *rt);
 
 struct keyed {
 	const struct ior_rt_group *g;
@@ -33,7 +33,7 @@ static int key_order(const void *x, const void *y)
 }
 
 /* Cuts the sorted keys into series and points each member back at its series. */
-static int cut(struct ior_rt *rt, struct keyed *k, size_t n, bool devices)
+static int cut(struct ior_tables *rt, struct keyed *k, size_t n, bool devices)
 {
 	struct ior_rt_series **out = devices ? &rt->dseries : &rt->series;
 	size_t *nout = devices ? &rt->ndseries : &rt->nseries;
@@ -66,7 +66,7 @@ static int cut(struct ior_rt *rt, struct keyed *k, size_t n, bool devices)
 }
 
 /* The median of the members' medians, each kernel counted once however many samples it has. */
-static int levels(struct ior_rt *rt, struct ior_rt_series *all, size_t n, bool devices)
+static int levels(struct ior_tables *rt, struct ior_rt_series *all, size_t n, bool devices)
 {
 	size_t longest = 0;
 	for (size_t i = 0; i < n; i++)
@@ -86,14 +86,14 @@ static int levels(struct ior_rt *rt, struct ior_rt_series *all, size_t n, bool d
 }
 
 /* Hosts compare by pointer in cut(): make equal host names one pointer first. */
-static void share_hosts(struct ior_rt *rt)
+static void share_hosts(struct ior_tables *rt)
 {
 	for (size_t i = 1; i < rt->ngroups; i++)
 		if (!ior_rt_strcmp(rt->groups[i].host, rt->groups[i - 1].host))
 			rt->groups[i].host = rt->groups[i - 1].host;
 }
 
-static int build(struct ior_rt *rt, bool devices)
+static int build(struct ior_tables *rt, bool devices)
 {
 	size_t n = 0;
 	for (size_t g = 0; g < rt->ngroups; g++)
@@ -119,7 +119,7 @@ static int build(struct ior_rt *rt, bool devices)
 	return rc;
 }
 
-int ior_rt_build_series(struct ior_rt *rt)
+int ior_rt_build_series(struct ior_tables *rt)
 {
 	share_hosts(rt);  /* groups are sorted by host, so equal hosts are neighbours */
 	return build(rt, false) || build(rt, true) ? IOR_ERROR : IOR_OK;

@@ -58,7 +58,7 @@ static void load_seed_in_memory(void)
 }
 
 /* The field report's figures (../shared/FACTS.md). */
-static void check_seed_figures(const struct ior_rt *rt)
+static void check_seed_figures(const struct ior_tables *rt)
 {
 	CU_ASSERT_EQUAL_FATAL(rt->ngroups, 4);
 	/* hosts by name, then kernels in version order, whatever order the rows came in */
@@ -155,7 +155,7 @@ static void test_seed_figures_in_memory(void)
 	struct ior_db_row rev[128];
 	for (size_t i = 0; i < mem_n; i++)
 		rev[i] = mem_rows[mem_n - 1 - i];
-	struct ior_rt *rt;
+	struct ior_tables *rt;
 	CU_ASSERT_EQUAL_FATAL(ior_rt_build(&rt, rev, mem_n), 0);
 	check_seed_figures(rt);
 	/* devices keep the order they were imported in (SSD RAID first, noop first) */
@@ -168,7 +168,7 @@ static void test_seed_figures_in_memory(void)
 static void test_seed_alerts_defaults(void)
 {
 	load_seed_in_memory();
-	struct ior_rt *rt;
+	struct ior_tables *rt;
 	CU_ASSERT_EQUAL_FATAL(ior_rt_build(&rt, mem_rows, mem_n), 0);
 	struct ior_alert *a;
 	size_t n;
@@ -194,7 +194,7 @@ static void test_alone_a_device_meets_only_the_floor(void)
 	for (size_t i = 0; i < mem_n; i++)
 		if (!strcmp(mem_rows[i].kernel, "2.6.30-2") && !strcmp(mem_rows[i].device, "SSD RAID"))
 			only[k++] = mem_rows[i];
-	struct ior_rt *rt;
+	struct ior_tables *rt;
 	CU_ASSERT_EQUAL_FATAL(ior_rt_build(&rt, only, k), 0);
 	struct ior_alert *a;
 	size_t n;
@@ -252,7 +252,7 @@ static void test_seed_through_database(void)
 	size_t n;
 	CU_ASSERT_EQUAL_FATAL(ior_db_samples(db, NULL, &rows, &n), 0);
 	CU_ASSERT_EQUAL(n, 72);
-	struct ior_rt *rt;
+	struct ior_tables *rt;
 	CU_ASSERT_EQUAL_FATAL(ior_rt_build(&rt, rows, n), 0);
 	check_seed_figures(rt);
 	struct ior_alert *a;
