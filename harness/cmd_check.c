@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `ioregress check`: a candidate kernel against a baseline, cell by cell, from the report model's verdicts, with git bisect run's exit statuses. */
 #include "common/error.h"
-#include "harness/check_ends.h"
+#include "harness/check_classify.h"
 #include "harness/commands.h"
 #include "harness/judge.h"
 
@@ -12,7 +12,7 @@
 
 struct check_args {
 	struct ior_judge_args j;              /* what check shares with compare (harness/judge.c) */
-	const char *bad;                      /* --bad: classify against both ends (check_ends.c) */
+	const char *bad;                      /* --bad: classify against both ends (check_classify.c) */
 	struct utsname uts;
 };
 
@@ -45,7 +45,7 @@ static int cmd_check(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	if (check_args(&a))
 		return ior_judge_fail();
 	if (a.bad)
-		return ior_check_ends(stdout, ctx->db, &a.j.opts, a.bad);
+		return ior_check_classify(stdout, ctx->db, &a.j.opts, a.bad);
 	return ior_judge_run(&a.j, ctx->db);
 }
 

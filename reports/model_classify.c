@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* check --bad over the report model: each cell key measured on both ends and the candidate, classified, and one verdict for the commit. */
-#include "reports/classify_model.h"
+#include "reports/model_classify.h"
 
 #include "common/error.h"
 #include "reports/boot_classify.h"
@@ -86,7 +86,7 @@ static int classify_boots(struct ior_classification *k, const struct ior_report 
 
 /* A regression on any cell makes the commit bad: the one hunted may sit on a single cell. Cells
  * whose ends do not differ carry nothing about it and are left out of the verdict. */
-static void overall(struct ior_ends *e)
+static void overall(struct ior_classified *e)
 {
 	if (e->bad)
 		e->verdict = IOR_CLASS_BAD;
@@ -98,7 +98,7 @@ static void overall(struct ior_ends *e)
 		e->verdict = IOR_CLASS_UNDECIDED;
 }
 
-int ior_report_classify(struct ior_ends *out, const struct ior_report *r, const char *good, const char *bad,
+int ior_report_classify(struct ior_classified *out, const struct ior_report *r, const char *good, const char *bad,
 			const char *cand, double alpha)
 {
 	memset(out, 0, sizeof(*out));
@@ -116,12 +116,12 @@ int ior_report_classify(struct ior_ends *out, const struct ior_report *r, const 
 		if (!g || !b || !c || g->n < 2 || b->n < 2 || c->n < 2)
 			continue;
 		struct ior_classify_opts o = { .alpha = alpha, .higher_is_better = s->higher_is_better };
-		struct ior_ends_cell *e = &out->cells[out->n];
+		struct ior_classified_cell *e = &out->cells[out->n];
 		e->series = i;
 		bool by_boot = false;
 		if (classify_boots(&e->k, r, s, good, bad, cand, &o, &by_boot) ||
 		    (!by_boot && ior_classify(&e->k, g->values, g->n, b->values, b->n, c->values, c->n, &o))) {
-			ior_ends_free(out);
+			ior_classified_free(out);
 			return ior_error_wrap(IOR_ERROR, "cannot classify '%s' %s %s", s->device,
 					      s->scheduler ? s->scheduler : "-", s->engine);
 		}
@@ -134,7 +134,7 @@ int ior_report_classify(struct ior_ends *out, const struct ior_report *r, const 
 		}
 	}
 	if (!out->n) {
-		ior_ends_free(out);
+		ior_classified_free(out);
 		return ior_error_set(IOR_ENOTFOUND, "no cell has at least 2 samples on each of '%s', '%s' and '%s'", good,
 				     bad, cand);
 	}
@@ -142,7 +142,7 @@ int ior_report_classify(struct ior_ends *out, const struct ior_report *r, const 
 	return IOR_OK;
 }
 
-void ior_ends_free(struct ior_ends *e)
+void ior_classified_free(struct ior_classified *e)
 {
 	if (!e)
 		return;

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `check --bad`: builds the model over the three kernels, classifies every cell, prints one line per cell and the commit's verdict. */
-#include "harness/check_ends.h"
+#include "harness/check_classify.h"
 
 #include "common/error.h"
 #include "harness/command.h"
-#include "reports/classify_model.h"
+#include "reports/model_classify.h"
 
 #include <string.h>
 
-static int print(FILE *out, const struct ior_report *r, const struct ior_ends *e, const char *bad)
+static int print(FILE *out, const struct ior_report *r, const struct ior_classified *e, const char *bad)
 {
 	const struct ior_report_opts *o = &r->opts;
 	fprintf(out, "%s against good '%s' and bad '%s':\n", o->candidate, o->baseline, bad);
@@ -23,7 +23,7 @@ static int print(FILE *out, const struct ior_report *r, const struct ior_ends *e
 	return ferror(out) ? ior_error_set(IOR_ERROR, "cannot write the verdict") : IOR_OK;
 }
 
-int ior_check_ends(FILE *out, struct ior_db *db, const struct ior_report_opts *o, const char *bad)
+int ior_check_classify(FILE *out, struct ior_db *db, const struct ior_report_opts *o, const char *bad)
 {
 	if (!strcmp(bad, o->baseline) || !strcmp(bad, o->candidate)) {
 		ior_cmd_error("the bad end '%s' is also the %s", bad, strcmp(bad, o->baseline) ? "candidate" : "baseline");
@@ -34,7 +34,7 @@ int ior_check_ends(FILE *out, struct ior_db *db, const struct ior_report_opts *o
 	ro.baseline = NULL;   /* no two-kernel verdicts: the tables of all three are what is read */
 	ro.parts = IOR_REPORT_TABLES;
 	struct ior_report *r = NULL;
-	struct ior_ends e;
+	struct ior_classified e;
 	if (ior_report_build(&r, db, &ro) || ior_report_classify(&e, r, good, bad, o->candidate, IOR_CLASSIFY_ALPHA)) {
 		ior_cmd_error_last();
 		ior_report_free(r);
@@ -50,7 +50,7 @@ int ior_check_ends(FILE *out, struct ior_db *db, const struct ior_report_opts *o
 		ior_cmd_error("the good end '%s' and the bad end '%s' do not differ on any cell: nothing to bisect", good, bad);
 	} else
 		status = e.verdict == IOR_CLASS_GOOD ? 0 : e.verdict == IOR_CLASS_BAD ? 1 : 125;
-	ior_ends_free(&e);
+	ior_classified_free(&e);
 	ior_report_free(r);
 	return status;
 }
