@@ -3,9 +3,9 @@
 #include "bisect/driver.h"
 #include "common/error.h"
 #include "common/rng.h"
-#include "reports/classify.h"
-#include "reports/compare.h"
-#include "reports/stats.h"
+#include "stats/classify.h"
+#include "stats/compare.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdio.h>

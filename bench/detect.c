@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Detection benchmark: false-positive rate and power of ioregress's verdict against the mmtests and lkp-tests rules on synthetic kernel pairs. */
-#include "reports/adaptive.h"
-#include "reports/compare.h"
-#include "reports/paired.h"
-#include "reports/stats.h"
-#include "reports/trend.h"
+#include "stats/adaptive.h"
+#include "stats/compare.h"
+#include "stats/paired.h"
+#include "stats/stats.h"
+#include "stats/trend.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -327,7 +327,7 @@ static double trend_flagged(double cov, enum noise kind, enum trend_shape shape,
 static void trend_table(void)
 {
 	static const size_t ns[] = { 5, 10 };
-	printf("\nTrend detector (reports/trend.c): %% of %zu cells flagged as warm-up or drift, warm-up ratio %.1f, "
+	printf("\nTrend detector (stats/trend.c): %% of %zu cells flagged as warm-up or drift, warm-up ratio %.1f, "
 	       "rank-test alpha %g\n", trials, IOR_TREND_WARMUP_RATIO, IOR_TREND_ALPHA);
 	printf("%-5s %-9s |", "CoV", "noise");
 	for (int s = 0; s < NTREND; s++)
@@ -431,7 +431,7 @@ static void within_kernel(void)
 	printf("worst FPR %.1f%% (target <= 1%%)\n", worst);
 }
 
-/* --- the small-sample rule (reports/compare_small.c): 3 and 4 repetitions a side ---------- */
+/* --- the small-sample rule (stats/compare_small.c): 3 and 4 repetitions a side ---------- */
 
 /* The rule's own claims at n against n, whatever IOR_COMPARE_SMALL_MIN_N says, and the verdict as shipped
  * (ior_compare): false positives on each null (any claim without a shift) and power at a slowdown of
@@ -572,7 +572,7 @@ static int paired_says(const double *a, const double *b, size_t n)
  * test alone (no bootstrap), fast enough for the many trials a cell needs to tell 1.0% from 1.4%. */
 static void paired_table(size_t n, bool unpaired)
 {
-	printf("\nPaired by round (reports/paired.c) against unpaired (ior_compare), drift shared by the round, %zu rounds, "
+	printf("\nPaired by round (stats/paired.c) against unpaired (ior_compare), drift shared by the round, %zu rounds, "
 	       "%% of %zu\n", n, trials);
 	printf("%-5s %-9s %-9s | %-19s | %s\n", "CoV", "noise", "drift", "FPR unpaired/paired",
 	       "power at -4 x CoV unpaired/paired");

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The bisect loop over a candidate source and a measuring step: builds once per commit, measures as the judge asks, marks, confirms, and stores each step as it goes. */
+/* The bisect loop over a candidate source and a measuring step: builds once per commit, measures as
+ * the judge asks, marks, confirms, and stores each step as it goes. */
 #include "bisect/driver.h"
 #include "bisect/evidence.h"
 
 #include "common/error.h"
 #include "common/stop.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -296,24 +299,64 @@ static const char *confirm_parent(const struct run *r, size_t culprit)
 	return c->nparents ? r->g.nodes[c->parents[0]].id : r->good_ids[0];
 }
 
-/* The confirmation's own rounds: the first round it may use and how many stable ones it needs
- * (o.confirm, then o.step more each time the two are not yet apart). Stored in the log ("FROM
- * PARENT TARGET") when first set, so a resumed or replayed bisection confirms on the same rounds;
+/* How a confirmation ended. */
+enum confirm_verdict {
+	CONFIRM_CONFIRMED,   /* the culprit stays bad and its parent good, apart from each other */
+	CONFIRM_OVERTURNED,  /* one of the two was judged the other way: its mark changed, bisect on */
+	CONFIRM_UNDECIDED,   /* the two are the range */
+	CONFIRM_AGAIN,       /* not yet apart: a larger target was logged, confirm again */
+};
+
+/* A confirmation's own rounds: the first round it may use and how many stable ones it needs
+ * (o.confirm, then o.step more each time the two are not yet apart), against which parent. Kept
+ * in the log as "FROM PARENT TARGET" (or "done" once overturned, so a later confirmation of the
+ * same commit starts afresh), so a resumed or replayed bisection confirms on the same rounds;
  * nothing measured before it counts, so the verdict rests on fresh rounds only. */
-static int confirm_targets(struct run *r, const char *c, const char *p, size_t *from, size_t *target)
+struct confirm_target {
+	size_t from, need;
+	char parent[96];
+};
+
+/* "FROM PARENT NEED" as confirm_target_log writes it; false for anything else ("done"). */
+static bool confirm_target_parse(const char *text, struct confirm_target *t)
+{
+	char *end;
+	errno = 0;
+	if (!isdigit((unsigned char)text[0]))
+		return false;
+	t->from = (size_t)strtoull(text, &end, 10);
+	const char *parent = end + 1;
+	size_t plen = *end == ' ' ? strcspn(parent, " ") : 0;
+	if (errno || !plen || plen >= sizeof(t->parent) || parent[plen] != ' ' ||
+	    !isdigit((unsigned char)parent[plen + 1]))
+		return false;
+	snprintf(t->parent, sizeof(t->parent), "%.*s", (int)plen, parent);
+	t->need = (size_t)strtoull(parent + plen + 1, &end, 10);
+	return !errno && !*end;
+}
+
+static int confirm_target_log(struct run *r, const char *c, const struct confirm_target *t)
+{
+	char text[256];
+	snprintf(text, sizeof(text), "%zu %s %zu", t->from, t->parent, t->need);
+	return ior_bisect_log(r->d->db, r->d->id, c, "confirming", text);
+}
+
+/* The culprit c's confirmation against its parent p: as logged, or new from the next round. */
+static int confirm_target_get(struct run *r, const char *c, const char *p, struct confirm_target *t)
 {
 	struct ior_bisect_driver *d = r->d;
-	char detail[256], parent[96];
+	char text[256];
 	bool found;
-	if (ior_bisect_log_last(d->db, d->id, c, "confirming", &found, detail, sizeof(detail)))
+	if (ior_bisect_log_last(d->db, d->id, c, "confirming", &found, text, sizeof(text)))
 		return IOR_ERROR;
-	if (found && sscanf(detail, "%zu %95s %zu", from, parent, target) == 3 && !strcmp(parent, p))
+	if (found && confirm_target_parse(text, t) && !strcmp(t->parent, p))
 		return IOR_OK;
-	if (ior_bisect_round_next(d->db, d->id, from))
+	*t = (struct confirm_target){ .need = d->o.confirm };
+	snprintf(t->parent, sizeof(t->parent), "%s", p);
+	if (ior_bisect_round_next(d->db, d->id, &t->from))
 		return IOR_ERROR;
-	*target = d->o.confirm;
-	snprintf(detail, sizeof(detail), "%zu %s %zu", *from, p, *target);
-	return ior_bisect_log(d->db, d->id, c, "confirming", detail);
+	return confirm_target_log(r, c, t);
 }
 
 /* The confirmation's stable rounds, as columns good, parent, culprit, bad (an end stands in for
@@ -376,9 +419,8 @@ static int same_artifacts(struct run *r, const char *c, const char *p, bool *sam
 }
 
 /* Fresh rounds of the good end, the parent, the culprit and the bad end, then both judged on them
- * alone. *verdict: 0 confirmed, 1 overturned (marks changed: bisect on), 2 undecided (the two are
- * the range), 3 not yet apart from each other (a larger target logged: confirm again). */
-static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, size_t len)
+ * alone. */
+static int confirm(struct run *r, size_t culprit, enum confirm_verdict *verdict, char *reason, size_t len)
 {
 	struct ior_bisect_driver *d = r->d;
 	const char *c = r->g.nodes[culprit].id, *p = confirm_parent(r, culprit);
@@ -389,7 +431,7 @@ static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, si
 	if (!p_end && built(r, p, &ok, image, sizeof(image)))
 		return IOR_ERROR;
 	if (!p_end && !ok) {
-		*verdict = 2;
+		*verdict = CONFIRM_UNDECIDED;
 		snprintf(reason, len, "the parent %s does not build", shortid(p));
 		return IOR_OK;
 	}
@@ -398,13 +440,13 @@ static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, si
 		return IOR_ERROR;
 	if (same) {
 		/* nothing to measure: the two builds are the ends' own, whose gap calibration established */
-		*verdict = 0;
+		*verdict = CONFIRM_CONFIRMED;
 		snprintf(reason, len, "%s builds the bad end's artifact and its parent %s the good end's", shortid(c),
 			 shortid(p));
 		return ior_bisect_log(d->db, d->id, c, "confirmed", reason);
 	}
-	size_t from, target;
-	if (confirm_targets(r, c, p, &from, &target))
+	struct confirm_target t;
+	if (confirm_target_get(r, c, p, &t))
 		return IOR_ERROR;
 	const char *ids[4];
 	size_t k = 0;
@@ -417,14 +459,14 @@ static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, si
 	struct confirm_rounds cr;
 	size_t tries = 0;
 	for (;;) {
-		if (confirm_rounds_get(r, ids, k, from, p_end, c_end, &cr))
+		if (confirm_rounds_get(r, ids, k, t.from, p_end, c_end, &cr))
 			return IOR_ERROR;
-		if (cr.n >= target)
+		if (cr.n >= t.need)
 			break;
 		confirm_rounds_free(&cr);
 		size_t failed;
-		if (++tries > 3 * target) {
-			*verdict = 2;
+		if (++tries > 3 * t.need) {
+			*verdict = CONFIRM_UNDECIDED;
 			snprintf(reason, len, "the machine moved within most of the confirmation's rounds");
 			return IOR_OK;
 		}
@@ -434,7 +476,7 @@ static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, si
 			return ior_error_set(IOR_EINVALID, "the %s end '%s' cannot be measured", failed ? "bad" : "good",
 					     ids[failed]);
 		if (failed < k) {
-			*verdict = 2;
+			*verdict = CONFIRM_UNDECIDED;
 			snprintf(reason, len, "%s could not be measured again", shortid(ids[failed]));
 			return IOR_OK;
 		}
@@ -449,15 +491,15 @@ static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, si
 	double step_p = ior_bisect_step_p(cr.p, cr.c, cr.n, &d->o);
 	size_t n = cr.n;
 	confirm_rounds_free(&cr);
-	bool room = target + d->o.step <= d->o.cap;
+	bool room = t.need + d->o.step <= d->o.cap;
 	if (cc == IOR_CALL_BAD && pc == IOR_CALL_GOOD && step_p < d->o.confirm_alpha) {
-		*verdict = 0;
+		*verdict = CONFIRM_CONFIRMED;
 		snprintf(reason, len, "in %zu fresh rounds %s stays bad (%s) and its parent %s stays good (%s); against its "
 			 "parent in the same rounds one-sided paired p = %.3g", n, shortid(c), rc_, shortid(p), rp, step_p);
 		return ior_bisect_log(d->db, d->id, c, "confirmed", reason);
 	}
 	if (cc == IOR_CALL_GOOD || pc == IOR_CALL_BAD) {
-		*verdict = 1;
+		*verdict = CONFIRM_OVERTURNED;
 		/* a later confirmation of the same commit takes fresh rounds again */
 		int rc = ior_bisect_log(d->db, d->id, c, "confirming", "done");
 		if (!rc && cc == IOR_CALL_GOOD)
@@ -468,12 +510,11 @@ static int confirm(struct run *r, size_t culprit, int *verdict, char *reason, si
 	}
 	if (room) {
 		/* not yet apart, or not yet placed: more fresh rounds of all of them */
-		char detail[256];
-		snprintf(detail, sizeof(detail), "%zu %s %zu", from, p, target + d->o.step);
-		*verdict = 3;
-		return ior_bisect_log(d->db, d->id, c, "confirming", detail);
+		t.need += d->o.step;
+		*verdict = CONFIRM_AGAIN;
+		return confirm_target_log(r, c, &t);
 	}
-	*verdict = 2;
+	*verdict = CONFIRM_UNDECIDED;
 	snprintf(reason, len, "in %zu fresh rounds %s is %s (%s) and its parent %s is %s (%s); against each other "
 		 "one-sided paired p = %.3g", n, shortid(c), ior_bisect_call_name(cc), rc_, shortid(p),
 		 ior_bisect_call_name(pc), rp, step_p);
@@ -615,15 +656,15 @@ static int loop(struct run *r, struct ior_bisect_result *res)
 			break;
 		char why[2048] = "";
 		if (left.done) {
-			int verdict = 0;
+			enum confirm_verdict verdict = CONFIRM_CONFIRMED;
 			rc = confirm(r, left.bad, &verdict, why, sizeof(why));
-			while (!rc && verdict == 3)
+			while (!rc && verdict == CONFIRM_AGAIN)
 				rc = confirm(r, left.bad, &verdict, why, sizeof(why));
-			if (!rc && verdict == 1 && ++overturns <= 3) {
+			if (!rc && verdict == CONFIRM_OVERTURNED && ++overturns <= 3) {
 				ior_bisect_left_free(&left);
 				continue;
 			}
-			if (!rc && verdict == 0) {
+			if (!rc && verdict == CONFIRM_CONFIRMED) {
 				res->end = IOR_BISECT_FOUND;
 				snprintf(res->culprit, sizeof(res->culprit), "%s", r->g.nodes[left.bad].id);
 			} else if (!rc) {
@@ -635,7 +676,7 @@ static int loop(struct run *r, struct ior_bisect_result *res)
 				left.count = 1;
 				if (p >= 0)
 					left.cand[left.count++] = (size_t)p;
-				if (verdict == 1)
+				if (verdict == CONFIRM_OVERTURNED)
 					snprintf(why, sizeof(why), "the confirmation overturned the result %d times", overturns - 1);
 				rc = unjudge(r, left.cand, left.count, why);
 			}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The bisect loop: calibrate both ends, judge the halfway candidate until one is left, confirm it, or name the range; every step stored, so it resumes where it was killed. */
+/* The bisect loop: calibrate both ends, judge the halfway candidate until one is left, confirm it,
+ * or name the range; every step stored, so it resumes where it was killed. */
 #ifndef IOR_BISECT_DRIVER_H
 #define IOR_BISECT_DRIVER_H
 

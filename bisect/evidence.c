@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The culprit or the range as text: one row per commit with its samples' count, median, noise, change against the good end and its mark. */
+/* The culprit or the range as text: one row per commit with its samples' count, median, noise,
+ * change against the good end and its mark. */
 #include "bisect/evidence.h"
 #include "bisect/state.h"
 
 #include "common/error.h"
-#include "reports/stats.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdarg.h>

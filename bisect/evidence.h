@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The bisection's answer in words: the culprit with sha, subject, author and the evidence table, or the range of candidates left with the evidence for each. */
+/* The bisection's answer in words: the culprit with sha, subject, author and the evidence table, or
+ * the range of candidates left with the evidence for each. */
 #ifndef IOR_BISECT_EVIDENCE_H
 #define IOR_BISECT_EVIDENCE_H
 

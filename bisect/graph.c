@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The candidate graph: nodes in parents-first order, ancestry bit sets, the candidates left and git bisect's halfway pick. */
+/* The candidate graph: nodes in parents-first order, ancestry bit sets, the candidates left and git
+ * bisect's halfway pick. */
 #include "bisect/graph.h"
 
 #include "common/error.h"

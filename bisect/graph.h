@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The candidates of a bisection as a graph (commits, or an ordered list of kernels as a chain): ancestry, what is left, and the next pick as git makes it. */
+/* The candidates of a bisection as a graph (commits, or an ordered list of kernels as a chain):
+ * ancestry, what is left, and the next pick as git makes it. */
 #ifndef IOR_BISECT_GRAPH_H
 #define IOR_BISECT_GRAPH_H
 

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The bisection's judge on rounds: the ends' paired gap against the noise, each round checked for drift, and each candidate placed between the ends round by round (reports/paired.c) at growing round counts up to a cap. */
+/* The bisection's judge on rounds: the ends' paired gap against the noise, each round checked for
+ * drift, and each candidate placed between the ends round by round (stats/paired.c) at growing
+ * round counts up to a cap. */
 #include "bisect/judge.h"
 
-#include "reports/compare.h"
-#include "reports/paired.h"
+#include "stats/compare.h"
+#include "stats/paired.h"
+#include "stats/tdist.h"
 
 #include <math.h>
 #include <stdio.h>

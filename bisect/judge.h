@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Judging in a bisection, on rounds (good end, candidate, bad end measured together): are the calibrated ends far enough apart, is a round stable, and is a candidate good, bad, in need of more rounds, or to be skipped. */
+/* Judging in a bisection, on rounds (good end, candidate, bad end measured together): are the
+ * calibrated ends far enough apart, is a round stable, and is a candidate good, bad, in need of
+ * more rounds, or to be skipped. */
 #ifndef IOR_BISECT_JUDGE_H
 #define IOR_BISECT_JUDGE_H
 
@@ -59,7 +61,7 @@ bool ior_bisect_round_unstable(const struct ior_bisect_calibration *cal, double 
 			       char *why, size_t len);
 
 /* One candidate's n stable rounds (good[i], x[i], bad[i] of round i), judged by its within-round
- * position between the ends (reports/paired.h): GOOD or BAD when the paired test puts it off the
+ * position between the ends (stats/paired.h): GOOD or BAD when the paired test puts it off the
  * midpoint at o->alpha, MORE below the cap (need: rounds the next look wants), SKIP undecided at
  * the cap or unstable (its contrast noisier than o->unstable times the calibrated noise). */
 enum ior_bisect_call ior_bisect_judge(const struct ior_bisect_calibration *cal, const double *good, const double *x,

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* How a bisection measures a candidate: a measuring step builds it once and measures it as often as the judge asks (the user's commands now; `vm run` of a matrix on a packaged kernel later). */
+/* How a bisection measures a candidate: a measuring step builds it once and measures it as often as
+ * the judge asks (the user's commands, `vm run` of a matrix on a packaged kernel, or a kernel tree
+ * built and booted). */
 #ifndef IOR_BISECT_MEASURE_H
 #define IOR_BISECT_MEASURE_H
 

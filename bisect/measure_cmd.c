@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The measuring step of the user's commands: sh -c in the work tree with IOREGRESS_COMMIT and IOREGRESS_REPO, samples read from the measure command's stdout. */
+/* The measuring step of the user's commands: sh -c in the work tree with IOREGRESS_COMMIT and
+ * IOREGRESS_REPO, samples read from the measure command's stdout. */
 #include "bisect/measure.h"
 
 #include "common/error.h"
+#include "common/spawn.h"
 #include "common/stop.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <git2.h>
 #include <stdio.h>
@@ -16,10 +16,7 @@
 #include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* A commit's artifact as its build left it: the hash, and (for a file) a copy in the store. */
@@ -50,171 +47,46 @@ const char *ior_step_outcome_name(enum ior_step_outcome o)
 	return "?";
 }
 
-/* Ends a command's whole process group (sh and whatever it started): TERM, then KILL after 2 s. */
-static void end_group(pid_t pid, int *st)
-{
-	kill(-pid, SIGTERM);
-	for (int i = 0; i < 40; i++) {
-		if (waitpid(pid, st, WNOHANG) == pid) {
-			kill(-pid, SIGKILL); /* sh is gone; what it started may linger */
-			return;
-		}
-		poll(NULL, 0, 50);
-	}
-	kill(-pid, SIGKILL);
-	while (waitpid(pid, st, 0) < 0 && errno == EINTR)
-		;
-}
-
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
-
-/* Appends what is readable on fd to *buf; false at end of file or on an error. */
-static bool drain(int fd, char **buf, size_t *len, size_t *cap)
-{
-	if (*cap - *len < 4096) {
-		char *b = *buf ? realloc(*buf, *cap * 2) : NULL;
-		if (!b)
-			return false;
-		*buf = b, *cap *= 2;
-	}
-	ssize_t r = read(fd, *buf + *len, *cap - *len - 1);
-	if (r < 0 && (errno == EINTR || errno == EAGAIN))
-		return true;
-	if (r <= 0)
-		return false;
-	*len += (size_t)r;
-	return true;
-}
-
-/* The guard's answer to ioregress dying: the whole group, itself included, ends at once. */
-static void end_own_group(int sig)
-{
-	(void)sig;
-	kill(0, SIGKILL);
-}
-
-/* The child of run(): the leader of the command's process group, it stays as the group's guard
- * while sh runs. ioregress's death, even by SIGKILL, reaches the guard as SIGUSR1 (the parent-death
- * signal) and the guard ends the whole group, so nothing sh started is left orphaned; otherwise it
- * exits with sh's status. out is the pipe for sh's stdout (-1: stdout goes to stderr). */
-static void guard_group(const struct cmd_measure *m, const char *cmd, const char *id, int out, pid_t parent)
-{
-	signal(SIGINT, SIG_DFL), signal(SIGTERM, SIG_DFL), signal(SIGHUP, SIG_DFL);
-	struct sigaction sa = { .sa_handler = end_own_group };
-	sigaction(SIGUSR1, &sa, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGUSR1);
-	if (getppid() != parent)
-		_exit(127); /* ioregress died before the signal was set */
-	pid_t sh = fork();
-	if (sh < 0)
-		_exit(127);
-	if (sh == 0) {
-		signal(SIGUSR1, SIG_DFL);
-		prctl(PR_SET_PDEATHSIG, SIGKILL); /* and sh dies with its guard */
-		dup2(out >= 0 ? out : STDERR_FILENO, STDOUT_FILENO); /* build output goes where diagnostics go */
-		if (chdir(m->c.repo) || setenv("IOREGRESS_COMMIT", id, 1) || setenv("IOREGRESS_REPO", m->c.repo, 1))
-			_exit(127);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	if (out >= 0)
-		close(out); /* the reader sees the end of sh's output, not the guard's copy of the pipe */
-	int st = 0;
-	while (waitpid(sh, &st, 0) < 0 && errno == EINTR)
-		;
-	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-}
-
-/* Runs cmd under sh in the tree, in a process group of its own; its stdout into *text (*text_len bytes) when text is
- * not NULL (else inherited). A stop request (SIGINT, SIGTERM, SIGHUP) or the timeout ends the whole
- * group: a stop is IOR_EINTERRUPTED, a timeout is *status 124 (timeout(1)'s) with a message. */
+/* Runs cmd under sh in the tree with IOREGRESS_COMMIT and IOREGRESS_REPO, in a process group of its
+ * own that ends with us; its stdout into *text (*text_len bytes) when text is not NULL, else to our
+ * stderr (build output goes where diagnostics go); its stderr passed through. A stop request, the
+ * timeout or too much output ends the whole group: a stop is IOR_EINTERRUPTED, a timeout is *status
+ * 124 (timeout(1)'s) and too much output *status 1, each with a message. */
 static int run(const struct cmd_measure *m, const char *cmd, const char *id, char **text, size_t *text_len, int *status)
 {
-	int fd[2] = { -1, -1 };
-	if (text && pipe2(fd, O_CLOEXEC))
-		return ior_error_set(IOR_ERROR, "cannot create a pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0)
-		return ior_error_set(IOR_ERROR, "cannot fork: %s", strerror(errno));
-	if (pid == 0) {
-		setpgid(0, 0);
-		guard_group(m, cmd, id, text ? fd[1] : -1, parent);
-		_exit(127);
-	}
-	setpgid(pid, pid); /* both sides, so the group exists before either looks */
-	size_t len = 0, cap = 65536;
-	char *buf = text ? malloc(cap) : NULL;
-	int in = -1;
-	if (text) {
-		close(fd[1]);
-		in = fd[0];
-	}
-	double deadline = m->c.timeout_s ? now_s() + m->c.timeout_s : 0;
-	int st = 0, rc = IOR_OK;
-	bool timed_out = false, too_long = false;
-	/* readable when sh exits, so a quick command costs no polling interval (10 ms steps without it) */
-	int exited = (int)syscall(SYS_pidfd_open, pid, 0);
-	bool gone = false; /* sh has exited (what it left running may still hold the pipe) */
-	for (;;) {
-		struct pollfd p[2] = { { .fd = in, .events = POLLIN }, { .fd = exited, .events = POLLIN } };
-		int ready = poll(p, 2, exited >= 0 || gone ? 100 : 10);
-		if (ready > 0 && in >= 0 && p[0].revents && !drain(in, &buf, &len, &cap)) {
-			close(in);
-			in = -1;
-		}
-		if (ready > 0 && exited >= 0 && p[1].revents) {
-			close(exited);
-			exited = -1;
-			gone = true;
-		}
-		if (in < 0 && waitpid(pid, &st, WNOHANG) == pid)
-			break;
-		if (len > IOR_BISECT_MEASURE_MAX_OUTPUT) {
-			too_long = true;
-			end_group(pid, &st);
-			break;
-		}
-		if (ior_stop_requested() || (deadline && now_s() > deadline)) {
-			timed_out = !ior_stop_requested();
-			end_group(pid, &st);
-			rc = timed_out ? IOR_OK
-				       : ior_error_set(IOR_EINTERRUPTED, "bisection interrupted by signal %d while '%s' ran (its "
-						       "process group was ended); 'ioregress bisect run' resumes it",
-						       ior_stop_signal(), cmd);
-			break;
-		}
-	}
-	if (in >= 0)
-		close(in);
-	if (exited >= 0)
-		close(exited);
-	if (text) {
-		if (buf)
-			buf[len] = '\0';
-		else if (!rc)
+	char commit[128], repo[8300];
+	snprintf(commit, sizeof(commit), "IOREGRESS_COMMIT=%s", id);
+	snprintf(repo, sizeof(repo), "IOREGRESS_REPO=%s", m->c.repo);
+	struct ior_spawn c = { .shell = cmd, .env = (const char *const[]){ commit, repo, NULL }, .dir = m->c.repo,
+			       .out_to = text ? IOR_SPAWN_OUT_CAPTURE : IOR_SPAWN_OUT_STDERR,
+			       .err_to = IOR_SPAWN_ERR_INHERIT, .flags = IOR_SPAWN_GROUP, .limit_s = m->c.timeout_s,
+			       .max_out = IOR_BISECT_MEASURE_MAX_OUTPUT };
+	int rc = ior_spawn_run(&c);
+	if (rc == IOR_EINTERRUPTED)
+		rc = ior_error_set(IOR_EINTERRUPTED, "bisection interrupted by signal %d while '%s' ran (its process group "
+				   "was ended); 'ioregress bisect run' resumes it", ior_stop_signal(), cmd);
+	if (!rc && text) {
+		*text = c.out ? c.out : strdup("");
+		*text_len = c.out_len;
+		c.out = NULL;
+		if (!*text)
 			rc = ior_error_set(IOR_ERROR, "out of memory");
-		*text = buf;
-		*text_len = len;
 	}
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	if (too_long) {
+	ior_spawn_free(&c);
+	if (rc)
+		return rc;
+	*status = WIFEXITED(c.status) ? WEXITSTATUS(c.status) : 128 + WTERMSIG(c.status);
+	if (c.too_long) {
 		*status = 1;
 		fprintf(stderr, "bisect: '%s' at %s wrote more than %u bytes (1 MiB) to its output: its process group was "
 			"ended, the step counts as failed\n", cmd, id, IOR_BISECT_MEASURE_MAX_OUTPUT);
 	}
-	if (timed_out) {
+	if (c.timed_out) {
 		*status = 124;
 		fprintf(stderr, "bisect: '%s' at %s ran past --timeout %u s: its process group was ended, the step "
 			"counts as failed\n", cmd, id, m->c.timeout_s);
 	}
-	return rc;
+	return IOR_OK;
 }
 
 /* Appends "TYPE NAME HASH\n" for path (a file's blob hash, a directory's entries in name order,

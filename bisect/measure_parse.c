@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The samples a user's measure command prints: one plain decimal number per line, anything else refused with its line. */
+/* The samples a user's measure command prints: one plain decimal number per line, anything else
+ * refused with its line. */
 #include "bisect/measure.h"
 
 #include "common/error.h"

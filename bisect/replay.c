@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The bisection's log as replayable text, and its replay: start, kernel, build, config, measure and mark lines in order; everything else is a comment. */
+/* The bisection's log as replayable text, and its replay: start, kernel, build, config, measure and
+ * mark lines in order; everything else is a comment. */
 #include "bisect/replay.h"
 
 #include "common/error.h"

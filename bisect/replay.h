@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `bisect log` and `bisect replay`: the bisection's log as a text file of its steps (start, build, measure, mark, confirm) that replays into a new bisection with every sample. */
+/* `bisect log` and `bisect replay`: the bisection's log as a text file of its steps (start, build,
+ * measure, mark, confirm) that replays into a new bisection with every sample. */
 #ifndef IOR_BISECT_REPLAY_H
 #define IOR_BISECT_REPLAY_H
 

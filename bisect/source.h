@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What a bisection walks: a candidate source gives the graph between the ends and makes one candidate current (a git commit graph now, an ordered list of packaged kernels later). */
+/* What a bisection walks: a candidate source gives the graph between the ends and makes one
+ * candidate current (a git commit graph, or an ordered list of packaged kernels). */
 #ifndef IOR_BISECT_SOURCE_H
 #define IOR_BISECT_SOURCE_H
 

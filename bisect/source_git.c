@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The git candidate source: libgit2 resolves the ends, walks the commits the bad end reaches and no good end does (merges included), and checks candidates out detached. */
+/* The git candidate source: libgit2 resolves the ends, walks the commits the bad end reaches and no
+ * good end does (merges included), and checks candidates out detached. */
 #include "bisect/source.h"
 
 #include "common/error.h"

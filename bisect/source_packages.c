@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The packaged-kernel candidate source (mozregression's model): an ordered list of built kernels, the first good, the last bad, the ones between a chain; nothing to check out. */
+/* The packaged-kernel candidate source (mozregression's model): an ordered list of built kernels,
+ * the first good, the last bad, the ones between a chain; nothing to check out. */
 #include "bisect/source.h"
 
 #include "common/error.h"

@@ -3,7 +3,7 @@
 #include "bisect/state.h"
 
 #include "common/error.h"
-#include "reports/stats.h"
+#include "stats/stats.h"
 
 #include <math.h>
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A bisection's state in the database (bisects, bisect_commits, bisect_samples, bisect_log): everything the driver decides is re-read from here, so a killed bisection resumes. */
+/* A bisection's state in the database (bisects, bisect_commits, bisect_samples, bisect_log):
+ * everything the driver decides is re-read from here, so a killed bisection resumes. */
 #ifndef IOR_BISECT_STATE_H
 #define IOR_BISECT_STATE_H
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs shellcheck on every shell script of the project (ci/, bench/, tests/, .ci/ and the generated
-# bash completion when it is built) and checks each source file's SPDX line: no finding is allowed.
+# bash completion when it is built), checks the layering (ci/layers.sh) and each source file's SPDX
+# line: no finding is allowed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -15,6 +16,9 @@ if [ -f "$completion" ]; then
 	scripts+=("$completion")
 fi
 echo "shellcheck: ${#scripts[@]} scripts"
+
+# The layering: includes, CMake links and the order modules are added in, against ci/layers.
+bash ci/layers.sh || status=1
 
 # The licence line sits above each file's one-line description: line 1, or line 2 after a
 # shebang or scdoc's title line.

@@ -6,9 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define IOR_ERROR_MAX 1024
-
-
 static _Thread_local char last_message[IOR_ERROR_MAX];
 
 int ior_error_set(int code, const char *fmt, ...)
@@ -52,4 +49,19 @@ const char *ior_error_last(void)
 void ior_error_clear(void)
 {
 	last_message[0] = '\0';
+}
+
+int ior_error_save(struct ior_error_state *s, int code)
+{
+	s->code = code;
+	memcpy(s->message, last_message, sizeof(s->message));
+	return code;
+}
+
+int ior_error_restore(const struct ior_error_state *s, int code)
+{
+	if (s->code == IOR_OK)
+		return code;
+	memcpy(last_message, s->message, sizeof(last_message));
+	return s->code;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Error convention shared by all modules: negative return codes plus a per-thread message (libgit2's git_error_last model). */
+/* Error convention shared by all modules: negative return codes plus a per-thread message
+ * (libgit2's git_error_last model). */
 #ifndef IOR_COMMON_ERROR_H
 #define IOR_COMMON_ERROR_H
 
@@ -29,5 +30,18 @@ int ior_error_wrap(int code, const char *fmt, ...) __attribute__((format(printf,
 const char *ior_error_last(void);
 
 void ior_error_clear(void);
+
+/* An error kept across clean-up that may set messages of its own (libgit2's git_error_save and
+ * restore), or handed from a worker thread to the one that reports it. */
+#define IOR_ERROR_MAX 1024
+struct ior_error_state {
+	int code;                      /* IOR_OK: nothing kept */
+	char message[IOR_ERROR_MAX];
+};
+/* Keeps code with the thread's last message; returns code. */
+int ior_error_save(struct ior_error_state *s, int code);
+/* When s holds an error, makes its message the thread's last again and returns its code (the
+ * first error is the one reported); otherwise returns code, what the clean-up itself returned. */
+int ior_error_restore(const struct ior_error_state *s, int code);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A small seeded PRNG (xoshiro256** seeded by splitmix64, Blackman & Vigna) so bootstraps, permutation tests and shuffles repeat exactly. */
+/* A small seeded PRNG (xoshiro256** seeded by splitmix64, Blackman & Vigna) so bootstraps,
+ * permutation tests and shuffles repeat exactly. */
 #include "common/rng.h"
 
 #include <math.h>

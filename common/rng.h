@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The project's one seeded generator (xoshiro256** seeded by splitmix64): bootstraps, permutation tests, shuffled repetition orders and scratch fills repeat from a seed. */
+/* The project's one seeded generator (xoshiro256** seeded by splitmix64): bootstraps, permutation
+ * tests, shuffled repetition orders and scratch fills repeat from a seed. */
 #ifndef IOR_COMMON_RNG_H
 #define IOR_COMMON_RNG_H
 

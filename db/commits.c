@@ -83,10 +83,10 @@ int ior_db_kernel_set_commit(struct ior_db *db, int64_t kernel_id, const struct 
 		if (rc == IOR_OK)
 			rc = ior_db_commit(db);
 		if (rc) {
-			char message[1024];
-			snprintf(message, sizeof(message), "%s", ior_error_last());
+			struct ior_error_state failed;
+			ior_error_save(&failed, rc);
 			ior_db_rollback(db);
-			ior_error_set(rc, "%s", message);
+			ior_error_restore(&failed, rc);
 		}
 	}
 	return rc;

@@ -218,10 +218,10 @@ int ior_import_end(struct ior_import *im, int rc, bool in_transaction)
 		rc = ior_db_commit(im->db);
 	if (in_transaction && rc && !sqlite3_get_autocommit(im->db->h)) {
 		/* Keep the first error; what a failed rollback says matters less. */
-		char saved[1024];
-		snprintf(saved, sizeof(saved), "%s", ior_error_last());
+		struct ior_error_state failed;
+		ior_error_save(&failed, rc);
 		ior_db_rollback(im->db);
-		ior_error_set(rc, "%s", saved);
+		ior_error_restore(&failed, rc);
 	}
 	free_problems(im);
 	return rc;

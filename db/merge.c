@@ -496,11 +496,11 @@ int ior_db_merge(struct ior_db *db, const char *path, struct ior_db_merge_stats 
 		if (rc) {
 			/* the cause is what the caller must see (a full disk): SQLite may have rolled the
 			 * transaction back itself, and the rollback's own message would replace it */
-			char cause[2048];
-			snprintf(cause, sizeof(cause), "%s", ior_error_last());
+			struct ior_error_state cause;
+			ior_error_save(&cause, rc);
 			if (!sqlite3_get_autocommit(db->h))
 				ior_db_rollback(db);
-			ior_error_set(rc, "%s", cause);
+			ior_error_restore(&cause, rc);
 			memset(stats, 0, sizeof(*stats));
 		}
 	}

@@ -110,18 +110,12 @@ void ior_scheduler_forget(const char *dev, char *original, unsigned len)
 
 int ior_scheduler_restore_all(void)
 {
-	int first = IOR_OK;
-	char message[512] = "";
+	struct ior_error_state first = { IOR_OK, "" };
 	while (nswitched > 0) {
 		struct switched *s = &switched[--nswitched];
 		int rc = ior_scheduler_set(s->dev, s->original);
-		if (rc && first == IOR_OK) {
-			first = rc;
-			snprintf(message, sizeof(message), "cannot restore scheduler '%s' on '%s': %s", s->original,
-				 s->dev, ior_error_last());
-		}
+		if (rc && first.code == IOR_OK)
+			ior_error_save(&first, ior_error_wrap(rc, "cannot restore scheduler '%s' on '%s'", s->original, s->dev));
 	}
-	if (first)
-		ior_error_set(first, "%s", message);
-	return first;
+	return ior_error_restore(&first, IOR_OK);
 }

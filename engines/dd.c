@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The dd engine: sequential writes or reads of bs × count at the start of the target, with dd's sync modes (oflag=sync|dsync|direct, conv=fsync), timed as dd times itself. */
+/* The dd engine: sequential writes or reads of bs × count at the start of the target, with dd's
+ * sync modes (oflag=sync|dsync|direct, conv=fsync), timed as dd times itself. */
 #include "engines/clock.h"
 #include "engines/engine.h"
 #include "common/error.h"

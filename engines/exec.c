@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The exec engine: times a command run from an argument list, never through a shell, with optional untimed setup and cleanup commands. */
+/* The exec engine: times a command run from an argument list, never through a shell, with optional
+ * untimed setup and cleanup commands. */
 #include "engines/engine.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 #include "common/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Commands are split by ior_argv_split (engines/spawn.h): blanks separate
+/* Commands are split by ior_argv_split (common/spawn.h): blanks separate
  * arguments, '...' and "..." quote, a backslash escapes; ; | & > $ * are
  * plain characters, so "make -j2; rm -rf x" runs make with three arguments. */
 struct exec_opts {
@@ -91,12 +92,13 @@ static int exec_init(void **state, const struct ior_engine_args *args)
 	return IOR_OK;
 }
 
-static int run(char **argv, const char *dir, const char *what, struct ior_spawn_result *res)
+static int run(char **argv, const char *dir, const char *what, struct ior_spawn *res)
 {
-	int rc = ior_spawn_run(res, (const char *const *)argv, dir, 0);
+	*res = (struct ior_spawn){ .argv = (const char *const *)argv, .dir = dir };
+	int rc = ior_spawn_run(res);
 	if (rc == IOR_OK)
 		rc = ior_spawn_check(res, argv[0]);
-	ior_spawn_result_free(res);
+	ior_spawn_free(res);
 	if (rc != IOR_OK)
 		return ior_error_wrap(rc, "exec: %s", what);
 	return IOR_OK;
@@ -105,7 +107,7 @@ static int run(char **argv, const char *dir, const char *what, struct ior_spawn_
 static int exec_measure(void *state, struct ior_sample *out)
 {
 	struct exec_state *s = state;
-	struct ior_spawn_result res;
+	struct ior_spawn res;
 	if (s->setup) {
 		int rc = run(s->setup, s->dir, "setup", &res);
 		if (rc != IOR_OK)
@@ -114,14 +116,10 @@ static int exec_measure(void *state, struct ior_sample *out)
 	int rc = run(s->command, s->dir, "command", &res);
 	if (s->cleanup) {
 		/* Runs even when the command failed; the command's error is the one reported. */
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", ior_error_last());
-		struct ior_spawn_result cres;
-		int crc = run(s->cleanup, s->dir, "cleanup", &cres);
-		if (rc != IOR_OK)
-			ior_error_set(rc, "%s", msg);
-		else
-			rc = crc;
+		struct ior_error_state failed;
+		ior_error_save(&failed, rc);
+		struct ior_spawn cres;
+		rc = ior_error_restore(&failed, run(s->cleanup, s->dir, "cleanup", &cres));
 	}
 	if (rc != IOR_OK)
 		return rc;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The fio engine: runs the real fio binary (posix_spawn, no shell) with the cell's job options and records its JSON figures and version. */
+/* The fio engine: runs the real fio binary (an argument list, no shell) with the cell's job options
+ * and records its JSON figures and version. */
 #include "engines/engine.h"
 #include "engines/fio_json.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 #include "common/error.h"
 
 #include <stdio.h>
@@ -207,8 +208,8 @@ static void fill_sample(struct ior_sample *out, const struct fio_state *s, const
 static int fio_measure(void *state, struct ior_sample *out)
 {
 	struct fio_state *s = state;
-	struct ior_spawn_result res;
-	int rc = ior_spawn_run_limited(&res, s->argv, NULL, IOR_SPAWN_CAPTURE_OUT, s->limit_s);
+	struct ior_spawn res = { .argv = s->argv, .out_to = IOR_SPAWN_OUT_CAPTURE, .limit_s = s->limit_s };
+	int rc = ior_spawn_run(&res);
 	if (rc == IOR_OK)
 		rc = ior_spawn_check(&res, "fio");
 	struct ior_fio_result r;
@@ -220,7 +221,7 @@ static int fio_measure(void *state, struct ior_sample *out)
 		rc = ior_error_set(IOR_ERROR, "fio: the job moved no data");
 	if (rc == IOR_OK)
 		fill_sample(out, s, &r, res.wall_s);
-	ior_spawn_result_free(&res);
+	ior_spawn_free(&res);
 	return rc;
 }
 

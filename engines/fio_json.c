@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fio JSON output → struct ior_fio_result with json-c, every key checked for presence and type; see engines/fio_json.h. */
+/* fio JSON output → struct ior_fio_result with json-c, every key checked for presence and type; see
+ * engines/fio_json.h. */
 #include "engines/fio_json.h"
 #include "common/error.h"
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Parsing fio's --output-format=json into the figures the fio engine records; strict, since fio's output is outside input. */
+/* Parsing fio's --output-format=json into the figures the fio engine records; strict, since fio's
+ * output is outside input. */
 #ifndef IOR_ENGINES_FIO_JSON_H
 #define IOR_ENGINES_FIO_JSON_H
 

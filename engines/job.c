@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The fio-style job runner shared by aio and uring: option rows, one thread and region per job, ramp and measured phases. */
+/* The fio-style job runner shared by aio and uring: option rows, one thread and region per job,
+ * ramp and measured phases. */
 #include "engines/job.h"
 #include "common/error.h"
 #include "common/stop.h"
@@ -82,8 +83,7 @@ struct ior_job_thread {
 	uint64_t start_ns, end_ns;
 	struct ior_cpu cpu0, cpu1;
 	bool lost;                  /* this thread gave up on requests in flight */
-	int rc;
-	char err[256];
+	struct ior_error_state failure;   /* its first error, reported by the thread that joins it */
 };
 
 struct ior_job {
@@ -314,10 +314,8 @@ static struct ior_job_io *prep(struct ior_job_thread *t)
 
 static int thread_fail(struct ior_job_thread *t, int rc)
 {
-	if (!t->rc) {
-		t->rc = rc;
-		snprintf(t->err, sizeof(t->err), "%s", ior_error_last());
-	}
+	if (!t->failure.code)
+		ior_error_save(&t->failure, rc);
 	atomic_store(&t->job->abort, true);
 	return rc;
 }
@@ -442,7 +440,7 @@ static void *thread_main(void *arg)
 	while (!job->go && !atomic_load(&job->abort))
 		pthread_cond_wait(&job->cond, &job->lock);
 	pthread_mutex_unlock(&job->lock);
-	if (t->rc || atomic_load(&job->abort))
+	if (t->failure.code || atomic_load(&job->abort))
 		goto out;
 
 	ior_offsets_init(&t->gen, job->nblocks, random, t->index + 1);
@@ -477,9 +475,8 @@ static void reset_thread(struct ior_job_thread *t)
 	memset(t->lat, 0, sizeof(*t->lat));
 	memset(t->clat, 0, sizeof(*t->clat));
 	t->start_ns = t->end_ns = 0;
-	t->rc = 0;
+	t->failure.code = IOR_OK;
 	t->lost = false;
-	t->err[0] = '\0';
 	t->nfree = (unsigned)t->job->o.iodepth;
 	for (unsigned i = 0; i < t->nfree; i++)
 		t->free_ios[i] = &t->ios[i];
@@ -563,8 +560,8 @@ int ior_job_run(struct ior_job *job, struct ior_sample *out)
 	if (rc)
 		return rc;
 	for (unsigned i = 0; i < n; i++)
-		if (job->threads[i].rc)
-			return ior_error_set(job->threads[i].rc, "%s", job->threads[i].err);
+		if (job->threads[i].failure.code)
+			return ior_error_restore(&job->threads[i].failure, IOR_OK);
 	if (ior_stop_requested())
 		return ior_error_set(IOR_EINTERRUPTED, "%s job on '%s' interrupted", job->be->name, job->path);
 

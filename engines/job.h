@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* fio job semantics shared by the aio and uring engines: option rows, regions, offsets, latency histogram, job threads. */
+/* fio job semantics shared by the aio and uring engines: option rows, regions, offsets, latency
+ * histogram, job threads. */
 #ifndef IOR_ENGINES_JOB_H
 #define IOR_ENGINES_JOB_H
 

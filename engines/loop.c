@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The loop engine: builds a stack of loop devices (in tmpfs or a directory, nested depth times) and runs another engine of the matrix on its top. */
+/* The loop engine: builds a stack of loop devices (in tmpfs or a directory, nested depth times) and
+ * runs another engine of the matrix on its top. */
 #include "engines/engine.h"
 #include "engines/loopstack.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 #include "common/error.h"
 
 #include <stdio.h>
@@ -192,10 +193,10 @@ static int loop_init(void **state, const struct ior_engine_args *args)
 	}
 	if (rc != IOR_OK) {
 		/* Teardown may overwrite the message; the build or inner failure is the one to report. */
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s", ior_error_last());
+		struct ior_error_state failed;
+		ior_error_save(&failed, rc);
 		loop_cleanup(s);
-		return ior_error_set(rc, "%s", msg);
+		return ior_error_restore(&failed, rc);
 	}
 	*state = s;
 	return IOR_OK;

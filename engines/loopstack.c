@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Building and tearing down the loop engine's stack of tmpfs, files, loop devices and ext4 mounts; see engines/loopstack.h. */
+/* Building and tearing down the loop engine's stack of tmpfs, files, loop devices and ext4 mounts;
+ * see engines/loopstack.h. */
 #include "engines/loopstack.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 #include "device/scheduler.h"
 #include "common/error.h"
 #include "common/stop.h"
@@ -99,11 +100,7 @@ static int make_ext4(const char *dev)
 	 * No discard: it would punch the zero-filled file below sparse again. */
 	const char *argv[] = { "mke2fs", "-q", "-F", "-t", "ext4", "-m", "0",
 			       "-E", "lazy_itable_init=0,lazy_journal_init=0,nodiscard", dev, NULL };
-	struct ior_spawn_result res;
-	int rc = ior_spawn_run(&res, argv, NULL, 0);
-	if (rc == IOR_OK)
-		rc = ior_spawn_check(&res, "mke2fs");
-	ior_spawn_result_free(&res);
+	int rc = ior_spawn_tool(argv, NULL, "mke2fs");
 	if (rc != IOR_OK)
 		return ior_error_wrap(rc, "loop: cannot make ext4 on '%s'", dev);
 	return IOR_OK;
@@ -232,31 +229,29 @@ static int unmount(const char *dir)
 	return ior_error_errno(IOR_ERROR, errno, "loop: cannot unmount '%s'", dir);
 }
 
-static void first_error(int *rc, int r, char *msg, size_t len)
+static void first_error(struct ior_error_state *first, int r)
 {
-	if (r != IOR_OK && *rc == IOR_OK) {
-		*rc = r;
-		snprintf(msg, len, "%s", ior_error_last());
-	}
+	if (r != IOR_OK && first->code == IOR_OK)
+		ior_error_save(first, r);
 }
 
-static void teardown_level(struct ior_loopstack *st, struct ior_loopstack_level *lv, int *rc, char *msg, size_t len)
+static void teardown_level(struct ior_loopstack *st, struct ior_loopstack_level *lv, struct ior_error_state *first)
 {
 	if (lv->sched_orig[0]) {
 		int r = ior_scheduler_set(lv->ld.path, lv->sched_orig);
-		first_error(rc, r, msg, len);
+		first_error(first, r);
 		if (r == IOR_OK)
 			journal_done(st, &lv->sched_jid);
 		lv->sched_orig[0] = '\0';
 	}
 	if (lv->mounted) {
 		int r = unmount(lv->mnt);
-		first_error(rc, r, msg, len);
+		first_error(first, r);
 		lv->mounted = r != IOR_OK;
 	}
 	if (lv->mnt[0] && !lv->mounted) {
 		if (rmdir(lv->mnt) != 0 && errno != ENOENT)
-			first_error(rc, ior_error_errno(IOR_ERROR, errno, "loop: cannot remove '%s'", lv->mnt), msg, len);
+			first_error(first, ior_error_errno(IOR_ERROR, errno, "loop: cannot remove '%s'", lv->mnt));
 		else
 			journal_done(st, &lv->mnt_jid);
 		lv->mnt[0] = '\0';
@@ -264,7 +259,7 @@ static void teardown_level(struct ior_loopstack *st, struct ior_loopstack_level 
 	/* A device still mounted must not lose its backing file under the filesystem. */
 	if (!lv->mounted) {
 		int r = ior_loopdev_destroy(&lv->ld);
-		first_error(rc, r, msg, len);
+		first_error(first, r);
 		if (r == IOR_OK)
 			journal_done(st, &lv->file_jid);
 	}
@@ -272,29 +267,26 @@ static void teardown_level(struct ior_loopstack *st, struct ior_loopstack_level 
 
 int ior_loopstack_teardown(struct ior_loopstack *st)
 {
-	int rc = IOR_OK;
-	char msg[512] = "";
+	struct ior_error_state first = { IOR_OK, "" };
 	if (st->target_is_file && st->target[0] && unlink(st->target) != 0 && errno != ENOENT)
-		first_error(&rc, ior_error_errno(IOR_ERROR, errno, "loop: cannot remove '%s'", st->target), msg, sizeof(msg));
+		first_error(&first, ior_error_errno(IOR_ERROR, errno, "loop: cannot remove '%s'", st->target));
 	st->target[0] = '\0';
 	st->target_is_file = false;
 	while (st->depth > 0)
-		teardown_level(st, &st->lv[--st->depth], &rc, msg, sizeof(msg));
+		teardown_level(st, &st->lv[--st->depth], &first);
 	if (st->base_mounted) {
 		int r = unmount(st->base);
-		first_error(&rc, r, msg, sizeof(msg));
+		first_error(&first, r);
 		st->base_mounted = r != IOR_OK;
 	}
 	if (st->base_tmpfs && !st->base_mounted) {
 		if (rmdir(st->base) != 0 && errno != ENOENT)
-			first_error(&rc, ior_error_errno(IOR_ERROR, errno, "loop: cannot remove '%s'", st->base), msg, sizeof(msg));
+			first_error(&first, ior_error_errno(IOR_ERROR, errno, "loop: cannot remove '%s'", st->base));
 		else
 			journal_done(st, &st->base_jid);
 		st->base_tmpfs = false;
 	}
-	if (rc != IOR_OK)
-		ior_error_set(rc, "%s", msg);
-	return rc;
+	return ior_error_restore(&first, IOR_OK);
 }
 
 static void size_text(char *buf, size_t len, uint64_t bytes)

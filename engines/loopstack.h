@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A stack of loop devices for the loop engine: tmpfs or a directory, then depth levels of file → loop device (→ ext4), torn down in reverse. */
+/* A stack of loop devices for the loop engine: tmpfs or a directory, then depth levels of file →
+ * loop device (→ ext4), torn down in reverse. */
 #ifndef IOR_ENGINES_LOOPSTACK_H
 #define IOR_ENGINES_LOOPSTACK_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The uring engine: fio's job semantics (engines/job.c) on io_uring through liburing, one ring per job; probed, a skip where absent. */
+/* The uring engine: fio's job semantics (engines/job.c) on io_uring through liburing, one ring per
+ * job; probed, a skip where absent. */
 #include "engines/engine.h"
 #include "engines/job.h"
 #include "common/error.h"

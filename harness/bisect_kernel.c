@@ -3,7 +3,7 @@
 #include "harness/bisect_kernel.h"
 
 #include "common/error.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 #include "harness/kbuild_args.h"
 #include "kernel/git_info.h"
 
@@ -51,24 +51,35 @@ int ior_bisect_kernel_start(struct ior_db *db, int64_t id, const struct ior_kbui
 	return rc ? rc : ior_bisect_log(db, id, NULL, "kernel", args);
 }
 
+/* The config arguments bisect start --kernel logs, as the parser takes them back. */
+static const struct ior_command logged_config = {
+	.name = "kernel",
+	.options = (const struct ior_cmd_opt[]){ IOR_CMD_ROWS_KBUILD(struct bisect_kernel, kb, fragment_list), { 0 } },
+};
+
 int ior_bisect_kernel_load(struct ior_db *db, int64_t id, struct bisect_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
 	int rc = ior_bisect_log_last(db, id, NULL, "kernel", &k->found, k->args, sizeof(k->args));
 	if (rc || !k->found)
 		return rc;
-	if ((rc = ior_argv_split(&k->argv, k->args)))
+	/* read back with the rows bisect start took them by, after the verb the parser expects */
+	char line[sizeof(k->args) + 16];
+	snprintf(line, sizeof(line), "kernel %s", k->args);
+	if ((rc = ior_argv_split(&k->argv, line)))
 		return ior_error_wrap(rc, "the bisection's kernel config '%s'", k->args);
 	int argc = 0;
 	while (k->argv[argc])
 		argc++;
-	for (int i = 0; !rc && i < argc; i++) {
-		bool missing = false, matched = false;
-		rc = ior_cmd_kbuild_option(&k->kb, k->fragments, 64, argc, k->argv, &i, &missing, &matched);
-		if (!rc && (!matched || missing))
-			rc = ior_error_set(IOR_EINVALID, "the bisection's kernel config has '%s'", k->argv[i]);
-	}
-	return rc;
+	/* the parser reuses the array it is given: a copy, as k->argv's strings are freed one by one */
+	if (!(k->words = calloc((size_t)argc + 1, sizeof(*k->words))))
+		return ior_error_set(IOR_ERROR, "out of memory");
+	memcpy(k->words, k->argv, (size_t)argc * sizeof(*k->words));
+	struct ior_cmd_parsed p;
+	rc = ior_cmd_parse(&logged_config, argc, k->words, k, &p);
+	if (!rc)
+		rc = ior_cmd_kbuild_finish(&k->kb, &k->fragment_list);
+	return rc ? ior_error_wrap(rc, "the bisection's kernel config '%s'", k->args) : IOR_OK;
 }
 
 int ior_bisect_kernel_answer(FILE *out, struct ior_db *db, const struct ior_bisect_info *b, const struct bisect_kernel *k,
@@ -92,4 +103,6 @@ void ior_bisect_kernel_free(struct bisect_kernel *k)
 {
 	ior_argv_free(k->argv);
 	k->argv = NULL;
+	free(k->words);
+	k->words = NULL;
 }

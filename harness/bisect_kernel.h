@@ -8,13 +8,15 @@
 #include <stdio.h>
 
 #include "bisect/state.h"
+#include "harness/command.h"
 #include "vm/kernel_build.h"
 
 struct bisect_kernel {
 	bool found;                  /* the bisection is over a kernel tree */
 	char args[8192];             /* the config arguments as logged */
 	char **argv;                 /* args split; kb's strings point into it */
-	const char *fragments[64];
+	char **words;                /* a copy of argv's array, which the parser reorders */
+	struct ior_cmd_list fragment_list;
 	struct ior_kbuild_opts kb;
 };
 

@@ -19,116 +19,43 @@
 enum { BISECT_FOUND = 0, BISECT_ERROR = 1, BISECT_USAGE = 2, BISECT_RANGE = 3, BISECT_REFUSED = 4 };
 
 struct bisect_args {
-	const char *sub, *repo, *bad, *goods[64], *file, *matrix;
-	const char *kernels[256];     /* --kernels: packaged kernels, oldest first */
-	size_t ngood, nkernels;
-	bool packages;
+	const char *sub, *repo, *bad, *file, *matrix;
+	struct ior_cmd_list goods;
+	struct ior_cmd_list kernels;  /* --kernels: packaged kernels, oldest first (v set when given) */
 	bool kernel;                  /* --kernel: the repository is a kernel tree, built and booted per step */
 	struct ior_kbuild_opts kb;
-	const char *fragments[64];
+	struct ior_cmd_list fragments;
 	bool lower_is_better;
 	struct ior_bisect_commands c;
 	struct ior_bisect_judge_opts o;
 };
 
-static int count(const char *opt, const char *v, size_t min, size_t *out)
+/* The checks between bisect's options and operands, after the parser has taken each
+ * subcommand's own. */
+static int check_args(struct bisect_args *a, const struct ior_cmd_list *operands)
 {
-	char *end;
-	unsigned long n = strtoul(v, &end, 10);
-	if (end == v || *end || n < min || n > 100000)
-		return ior_error_set(IOR_EINVALID, "%s: '%s' is not a whole number from %zu to 100000", opt, v, min);
-	*out = n;
-	return IOR_OK;
-}
-
-static int parse_option(struct bisect_args *a, int argc, char **argv, int *i, bool *missing)
-{
-	const char *v;
-	if ((v = ior_cmd_option_value(argc, argv, i, "--repo", missing)))
-		a->repo = v;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--good", missing))) {
-		if (a->ngood == 64)
-			return ior_error_set(IOR_EINVALID, "--good: at most 64 good ends");
-		a->goods[a->ngood++] = v;
-	} else if ((v = ior_cmd_option_value(argc, argv, i, "--bad", missing)))
-		a->bad = v;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--measure", missing)))
-		a->c.measure = v;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--build", missing)))
-		a->c.build = v;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--boot", missing)))
-		a->c.boot = v;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--artifact", missing)) ||
-		 (v = ior_cmd_option_value(argc, argv, i, "--image", missing)))
-		a->c.image = v;   /* --image is the kernel case of --artifact */
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--matrix", missing)))
-		a->matrix = v;
-	else if (!strcmp(argv[*i], "--kernels"))
-		a->packages = true;
-	else if (!strcmp(argv[*i], "--kernel"))
-		a->kernel = true;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--cap", missing)))
-		return count("--cap", v, 5, &a->o.cap);
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--calibrate", missing)))
-		return count("--calibrate", v, 10, &a->o.calibrate);
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--timeout", missing))) {
-		size_t t;
-		int rc = count("--timeout", v, 1, &t);
-		a->c.timeout_s = (unsigned)t;
-		return rc;
-	}
-	else if (!strcmp(argv[*i], "--lower-is-better"))
-		a->lower_is_better = true;
-	else if (*missing)
-		return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[*i]);
-	else
-		return ior_cmd_unknown_argument(&ior_cmd_bisect, argv[*i]);
-	return IOR_OK;
-}
-
-static int parse_args(struct bisect_args *a, int argc, char **argv)
-{
-	static const char *const subs = " start run status log reset replay ";
-	char key[32];
-	snprintf(key, sizeof(key), " %s ", argc > 1 ? argv[1] : "");
-	if (argc < 2 || !strstr(subs, key))
-		return ior_error_set(IOR_EINVALID, "'bisect' takes start, run, status, log, reset or replay "
-				     "(see 'ioregress bisect --help')");
-	a->sub = argv[1];
-	ior_bisect_judge_opts_default(&a->o);
-	for (int i = 2; i < argc; i++) {
-		bool missing = false;
-		if (argv[i][0] != '-' && !strcmp(a->sub, "replay") && !a->file) {
-			a->file = argv[i];
-			continue;
-		}
-		if (argv[i][0] != '-' && a->packages) {
-			if (a->nkernels == 256)
-				return ior_error_set(IOR_EINVALID, "--kernels: at most 256 kernels");
-			a->kernels[a->nkernels++] = argv[i];
-			continue;
-		}
-		bool matched = false;
-		int rc = ior_cmd_kbuild_option(&a->kb, a->fragments, 64, argc, argv, &i, &missing, &matched);
-		if (!rc && !matched)
-			rc = parse_option(a, argc, argv, &i, &missing);
-		if (rc)
-			return rc;
-	}
+	bool packages = a->kernels.v != NULL;
+	if (ior_cmd_kbuild_finish(&a->kb, &a->fragments))
+		return IOR_EINVALID;
+	if (a->goods.n > 64)
+		return ior_error_set(IOR_EINVALID, "--good: at most 64 good ends");
+	if (a->kernels.n > 256)
+		return ior_error_set(IOR_EINVALID, "--kernels: at most 256 kernels");
 	if (!a->kernel && (a->kb.config || a->kb.defconfig || a->kb.nfragments || a->kb.out || a->kb.nice))
 		return ior_error_set(IOR_EINVALID, "--config, --defconfig, --fragment, --build-dir and --nice need "
 				     "'bisect start --kernel'");
-	if (a->kernel && strcmp(a->sub, "start"))
-		return ior_error_set(IOR_EINVALID, "--kernel is given to 'bisect start'; 'bisect run' remembers it");
-	if (a->kernel && a->packages)
+	if (a->kernel && packages)
 		return ior_error_set(IOR_EINVALID, "give --kernel (a kernel tree) or --kernels (packaged kernels), not both");
 	/* --cap bounds the ends' samples too (they grow with the candidates judged against them) */
 	a->o.calibrate_cap = a->o.cap > a->o.calibrate ? a->o.cap : a->o.calibrate;
-	if (!strcmp(a->sub, "start") && a->packages && (a->bad || a->ngood || a->repo))
+	if (!strcmp(a->sub, "start") && packages && (a->bad || a->goods.n || a->repo))
 		return ior_error_set(IOR_EINVALID, "'bisect start --kernels' takes the ends from the list: no --good, --bad "
 				     "or --repo");
-	if (!strcmp(a->sub, "start") && !a->packages && (!a->bad || !a->ngood))
+	if (!strcmp(a->sub, "start") && !packages && (!a->bad || !a->goods.n))
 		return ior_error_set(IOR_EINVALID, "'bisect start' needs --good REV and --bad REV, or --kernels PKG...");
+	if (operands->n > 1)
+		return ior_cmd_unknown_argument(&ior_cmd_bisect, operands->v[1]);
+	a->file = operands->n ? operands->v[0] : NULL;
 	if (!strcmp(a->sub, "replay") && !a->file)
 		return ior_error_set(IOR_EINVALID, "'bisect replay' needs the FILE a 'bisect log' wrote");
 	return IOR_OK;
@@ -138,25 +65,27 @@ static int start_packages(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 {
 	struct ior_bisect_source *src = NULL;
 	char list[256 * 130] = "";
-	int rc = ior_bisect_source_packages(&src, a->kernels, a->nkernels);
-	for (size_t i = 0; !rc && i < a->nkernels; i++) {
-		if (strchr(a->kernels[i], ' ') || strlen(list) + strlen(a->kernels[i]) + 2 > sizeof(list))
-			rc = ior_error_set(IOR_EINVALID, "--kernels: '%s' is not a package name", a->kernels[i]);
+	const char **kernels = a->kernels.v;
+	size_t n = a->kernels.n;
+	int rc = ior_bisect_source_packages(&src, kernels, n);
+	for (size_t i = 0; !rc && i < n; i++) {
+		if (strchr(kernels[i], ' ') || strlen(list) + strlen(kernels[i]) + 2 > sizeof(list))
+			rc = ior_error_set(IOR_EINVALID, "--kernels: '%s' is not a package name", kernels[i]);
 		else
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? " " : "", a->kernels[i]);
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? " " : "", kernels[i]);
 	}
 	int64_t id = 0;
 	if (!rc) {
-		struct ior_bisect_info b = { .source = "packages", .good = (char *)a->kernels[0],
-					     .bad = (char *)a->kernels[a->nkernels - 1], .kernels = list,
+		struct ior_bisect_info b = { .source = "packages", .good = (char *)kernels[0],
+					     .bad = (char *)kernels[n - 1], .kernels = list,
 					     .higher_is_better = !a->lower_is_better };
 		rc = ior_bisect_create(ctx->db, &b, &id);
 	}
 	if (!rc)
 		rc = ior_bisect_log(ctx->db, id, NULL, "start", list);
 	if (!rc)
-		printf("bisection %lld: %zu kernels between good %s and bad %s\n", (long long)id, a->nkernels - 2,
-		       a->kernels[0], a->kernels[a->nkernels - 1]);
+		printf("bisection %lld: %zu kernels between good %s and bad %s\n", (long long)id, n - 2, kernels[0],
+		       kernels[n - 1]);
 	ior_bisect_source_free(src);
 	return rc;
 }
@@ -180,7 +109,7 @@ static int open_source(const struct ior_bisect_info *b, struct ior_bisect_source
 
 static int start(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 {
-	if (a->packages)
+	if (a->kernels.v)
 		return start_packages(a, ctx);
 	char head[512], repo[PATH_MAX], good[64 * 48] = "";
 	const char *path = a->repo ? a->repo : ".";
@@ -193,8 +122,8 @@ static int start(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 	if (!rc)
 		rc = ior_bisect_source_git(&src, repo);
 	if (!rc)
-		rc = src->load(src, a->goods, a->ngood, a->bad, &g, &goods, &bad);
-	for (size_t i = 0; !rc && i < a->ngood; i++)
+		rc = src->load(src, a->goods.v, a->goods.n, a->bad, &g, &goods, &bad);
+	for (size_t i = 0; !rc && i < a->goods.n; i++)
 		snprintf(good + strlen(good), sizeof(good) - strlen(good), "%s%s", i ? " " : "", goods[i]);
 	int64_t id = 0;
 	if (!rc) {
@@ -213,7 +142,7 @@ static int start(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 		printf("bisection %lld: %zu commits between good %.*s and bad %.*s, about %zu steps\n", (long long)id, g.n,
 		       ior_bisect_id_width(goods[0]), goods[0], ior_bisect_id_width(bad), bad, steps);
 	}
-	ior_bisect_ids_free(goods, a->ngood);
+	ior_bisect_ids_free(goods, a->goods.n);
 	free(bad);
 	ior_bisect_graph_free(&g);
 	ior_bisect_source_free(src);
@@ -333,8 +262,13 @@ static int replay(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 static int cmd_bisect(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	struct bisect_args a = { 0 };
-	ior_error_clear();
-	if (parse_args(&a, argc, argv)) {
+	ior_bisect_judge_opts_default(&a.o);
+	struct ior_cmd_parsed p;
+	int usage = ior_cmd_parse_or_usage(&ior_cmd_bisect, argc, argv, &a, &p);
+	if (usage)
+		return usage;
+	a.sub = p.sub->name;
+	if (check_args(&a, &p.operands)) {
 		ior_cmd_error_last();
 		return BISECT_USAGE;
 	}
@@ -357,44 +291,55 @@ static int cmd_bisect(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	return status;
 }
 
-static const struct ior_cmd_opt bisect_options[] = {
-	{ .name = "--repo", .value = IOR_CMD_FILE, .arg = "PATH",
-	  .help = "start: the git work tree to bisect (default: the current directory)" },
-	{ .name = "--good", .value = IOR_CMD_TEXT, .arg = "REV", .repeat = true,
-	  .help = "start: a revision without the regression (the first one given is calibrated)" },
-	{ .name = "--bad", .value = IOR_CMD_TEXT, .arg = "REV", .help = "start: a revision with the regression" },
-	{ .name = "--kernel",
-	  .help = "start: the repository is a kernel tree: run builds each commit as 'kernel build' does (the config "
+#define BISECT_AT(member) IOR_CMD_AT(struct bisect_args, member)
+static const struct ior_cmd_opt start_options[] = {
+	{ .name = "--repo", .value = IOR_CMD_FILE, .arg = "PATH", BISECT_AT(repo),
+	  .help = "the git work tree to bisect (default: the current directory)" },
+	{ .name = "--good", .value = IOR_CMD_TEXT, .arg = "REV", .repeat = true, BISECT_AT(goods),
+	  .help = "a revision without the regression (the first one given is calibrated)" },
+	{ .name = "--bad", .value = IOR_CMD_TEXT, .arg = "REV", BISECT_AT(bad), .help = "a revision with the regression" },
+	{ .name = "--kernel", BISECT_AT(kernel),
+	  .help = "the repository is a kernel tree: run builds each commit as 'kernel build' does (the config "
 		  "options below, remembered) and measures it by booting it under qemu with --matrix, as vm run does" },
-	IOR_CMD_ROWS_KBUILD,
-	{ .name = "--lower-is-better", .help = "start: the measure is a latency or a time, not a throughput" },
-	{ .name = "--kernels", .arg = "PKG...", .complete = IOR_CMD_COMPLETE_KERNEL_PACKAGE,
-	  .help = "start: bisect an ordered list of packaged kernels (Debian package names or PATH/bzImage:MODULES_DIR, "
+	IOR_CMD_ROWS_KBUILD(struct bisect_args, kb, fragments),
+	{ .name = "--lower-is-better", BISECT_AT(lower_is_better),
+	  .help = "the measure is a latency or a time, not a throughput" },
+	{ .name = "--kernels", .arg = "PKG...", .complete = IOR_CMD_COMPLETE_KERNEL_PACKAGE, .kind = IOR_CMD_WORDS,
+	  BISECT_AT(kernels),
+	  .help = "bisect an ordered list of packaged kernels (Debian package names or PATH/bzImage:MODULES_DIR, "
 		  "oldest first): the first is good, the last bad; each step is a vm run of --matrix" },
-	{ .name = "--matrix", .value = IOR_CMD_FILE, .arg = "FILE",
-	  .help = "run: over packaged kernels, the matrix each vm run step runs; its first cell is the measure" },
-	{ .name = "--measure", .value = IOR_CMD_TEXT, .arg = "CMD",
-	  .help = "run: the command (sh -c, in the work tree) that measures the checked-out commit and prints one "
-		  "sample per line; required the first time, then remembered" },
-	{ .name = "--build", .value = IOR_CMD_TEXT, .arg = "CMD",
-	  .help = "run: builds the checked-out commit, once per commit; a non-zero exit skips the commit" },
-	{ .name = "--boot", .value = IOR_CMD_TEXT, .arg = "CMD",
-	  .help = "run: boots the built kernel before each measurement; a non-zero exit skips the commit" },
-	{ .name = "--artifact", .value = IOR_CMD_FILE, .arg = "PATH",
-	  .help = "run: the file or directory the build leaves (relative to the tree, or absolute), hashed after each build; a "
-		  "commit whose artifact is identical to one already judged (or to an end's) takes its verdict" },
-	{ .name = "--image", .value = IOR_CMD_FILE, .arg = "FILE",
-	  .help = "run: the kernel image the build leaves: --artifact for a kernel" },
-	{ .name = "--timeout", .value = IOR_CMD_NUMBER, .arg = "SECONDS",
-	  .help = "run: the longest a build, boot or measure command may take; past it its process group is ended "
-		  "and the step fails, which skips the commit (default none)" },
-	{ .name = "--cap", .value = IOR_CMD_NUMBER, .arg = "N",
-	  .help = "run: the most rounds (good end, commit, bad end) of one commit before it is skipped as undecided, "
-		  "and of the ends' calibration (default 60)" },
-	{ .name = "--calibrate", .value = IOR_CMD_NUMBER, .arg = "N",
-	  .help = "run: rounds of both ends before the first judgement (default 10, at least 10)" },
 	{ 0 },
 };
+
+static const struct ior_cmd_opt run_options[] = {
+	{ .name = "--matrix", .value = IOR_CMD_FILE, .arg = "FILE", BISECT_AT(matrix),
+	  .help = "over packaged kernels or a kernel tree, the matrix each vm run step runs; its first cell is the measure" },
+	{ .name = "--measure", .value = IOR_CMD_TEXT, .arg = "CMD", BISECT_AT(c.measure),
+	  .help = "the command (sh -c, in the work tree) that measures the checked-out commit and prints one "
+		  "sample per line; required the first time, then remembered" },
+	{ .name = "--build", .value = IOR_CMD_TEXT, .arg = "CMD", BISECT_AT(c.build),
+	  .help = "builds the checked-out commit, once per commit; a non-zero exit skips the commit" },
+	{ .name = "--boot", .value = IOR_CMD_TEXT, .arg = "CMD", BISECT_AT(c.boot),
+	  .help = "boots the built kernel before each measurement; a non-zero exit skips the commit" },
+	{ .name = "--artifact", .value = IOR_CMD_FILE, .arg = "PATH", BISECT_AT(c.image),
+	  .help = "the file or directory the build leaves (relative to the tree, or absolute), hashed after each build; a "
+		  "commit whose artifact is identical to one already judged (or to an end's) takes its verdict" },
+	{ .name = "--image", .value = IOR_CMD_FILE, .arg = "FILE", BISECT_AT(c.image),
+	  .help = "the kernel image the build leaves: --artifact for a kernel" },
+	{ .name = "--timeout", .value = IOR_CMD_NUMBER, .arg = "SECONDS", .kind = IOR_CMD_COUNT, .min = 1, .max = 100000,
+	  BISECT_AT(c.timeout_s),
+	  .help = "the longest a build, boot or measure command may take; past it its process group is ended "
+		  "and the step fails, which skips the commit (default none)" },
+	{ .name = "--cap", .value = IOR_CMD_NUMBER, .arg = "N", .kind = IOR_CMD_COUNT, .min = 5, .max = 100000,
+	  BISECT_AT(o.cap),
+	  .help = "the most rounds (good end, commit, bad end) of one commit before it is skipped as undecided, "
+		  "and of the ends' calibration (default 60)" },
+	{ .name = "--calibrate", .value = IOR_CMD_NUMBER, .arg = "N", .kind = IOR_CMD_COUNT, .min = 10, .max = 100000,
+	  BISECT_AT(o.calibrate), .help = "rounds of both ends before the first judgement (default 10, at least 10)" },
+	{ 0 },
+};
+
+static const struct ior_cmd_opt no_options[] = { { 0 } };
 
 const struct ior_command ior_cmd_bisect = {
 	.name = "bisect",
@@ -402,8 +347,15 @@ const struct ior_command ior_cmd_bisect = {
 	.flags = IOR_CMD_NEEDS_DB,
 	.error_status = BISECT_ERROR,
 	.summary = "find the commit that caused an I/O regression, through the noise",
-	.operands = "start|run|status|log|reset|replay [FILE]",
-	.subcommands = "start run status log reset replay",
+	.subs = (const struct ior_cmd_sub[]){
+		{ .name = "start", .options = start_options },
+		{ .name = "run", .options = run_options },
+		{ .name = "status", .options = no_options },
+		{ .name = "log", .options = no_options },
+		{ .name = "reset", .options = no_options },
+		{ .name = "replay", .operands = "FILE", .options = no_options },
+		{ 0 },
+	},
 	.description =
 		"start records the ends and walks the commit graph between them with libgit2 (merges included). "
 		"Or start --kernels PKG... takes an ordered list of packaged kernels and finds the first one that "
@@ -425,5 +377,5 @@ const struct ior_command ior_cmd_bisect = {
 		"arguments and each build's config hash.\n\n"
 		"Exit status of run: 0 a culprit named, 3 a range of candidates named, 4 refused; 1 on an error, "
 		"2 for bad arguments.",
-	.options = bisect_options,
+	.options = no_options,
 };

@@ -16,39 +16,9 @@ struct check_args {
 	struct utsname uts;
 };
 
-/* One option of check's own at argv[*i]: 1 matched, 0 not, IOR_EINVALID on a bad value. */
-static int check_option(struct check_args *a, int argc, char **argv, int *i, bool *missing)
+/* The checks after the options: the kernels compared, the view. */
+static int check_args(struct check_args *a)
 {
-	const char *v;
-	if ((v = ior_cmd_option_value(argc, argv, i, "--baseline", missing)))
-		a->j.opts.baseline = v;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--candidate", missing)))
-		a->j.opts.candidate = v;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--bad", missing)))
-		a->bad = v;
-	else
-		return 0;
-	return 1;
-}
-
-static int parse_args(struct check_args *a, int argc, char **argv)
-{
-	ior_judge_args_init(&a->j);
-	for (int i = 1; i < argc; i++) {
-		bool missing = false;
-		/* the kernels are --baseline and --candidate, so --kernel is not a filter here */
-		int rc = ior_judge_option(&a->j, IOR_FILTER_HOST | IOR_FILTER_DEVICE | IOR_FILTER_SCHEDULER | IOR_FILTER_ENGINE,
-					  argc, argv, &i, &missing);
-		if (!rc && !missing)
-			rc = check_option(a, argc, argv, &i, &missing);
-		if (rc < 0)
-			return rc;
-		if (rc)
-			continue;
-		if (missing)
-			return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[i]);
-		return ior_cmd_unknown_argument(&ior_cmd_check, argv[i]);
-	}
 	struct ior_report_opts *o = &a->j.opts;
 	if (!o->baseline)
 		return ior_error_set(IOR_EINVALID, "'check' needs --baseline KERNEL");
@@ -67,29 +37,35 @@ static int parse_args(struct check_args *a, int argc, char **argv)
 static int cmd_check(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	struct check_args a = { 0 };
-	ior_error_clear();
-	if (parse_args(&a, argc, argv))
+	ior_judge_args_init(&a.j);
+	struct ior_cmd_parsed p;
+	int status = ior_cmd_parse_or_usage(&ior_cmd_check, argc, argv, &a, &p);
+	if (status)
+		return status;
+	if (check_args(&a))
 		return ior_judge_fail();
 	if (a.bad)
 		return ior_check_ends(stdout, ctx->db, &a.j.opts, a.bad);
 	return ior_judge_run(&a.j, ctx->db);
 }
 
+/* the kernels are --baseline and --candidate, so --kernel is not a filter here */
 static const struct ior_cmd_opt check_options[] = {
 	{ .name = "--baseline", .value = IOR_CMD_TEXT, .arg = "KERNEL", .required = true,
+	  IOR_CMD_AT(struct check_args, j.opts.baseline),
 	  .help = "the kernel release the candidate is judged against" },
-	{ .name = "--candidate", .value = IOR_CMD_TEXT, .arg = "KERNEL",
+	{ .name = "--candidate", .value = IOR_CMD_TEXT, .arg = "KERNEL", IOR_CMD_AT(struct check_args, j.opts.candidate),
 	  .help = "the kernel release judged (default: the running kernel)" },
-	{ .name = "--bad", .value = IOR_CMD_TEXT, .arg = "KERNEL",
+	{ .name = "--bad", .value = IOR_CMD_TEXT, .arg = "KERNEL", IOR_CMD_AT(struct check_args, bad),
 	  .help = "a kernel known to have the regression: the candidate is classified against both ends, "
 		  "good (like --baseline), bad (like --bad) or cannot tell (125)" },
-	IOR_CMD_ROW_HOST,
-	IOR_CMD_ROW_DEVICE,
-	IOR_CMD_ROW_SCHEDULER,
-	IOR_CMD_ROW_ENGINE,
-	IOR_JUDGE_ROW_METRIC,
-	IOR_JUDGE_ROW_MIN_EFFECT,
-	IOR_JUDGE_ROW_FORMAT,
+	IOR_CMD_ROW_HOST(struct check_args, j.filter),
+	IOR_CMD_ROW_DEVICE(struct check_args, j.filter),
+	IOR_CMD_ROW_SCHEDULER(struct check_args, j.filter),
+	IOR_CMD_ROW_ENGINE(struct check_args, j.filter),
+	IOR_JUDGE_ROW_METRIC(struct check_args, j),
+	IOR_JUDGE_ROW_MIN_EFFECT(struct check_args, j),
+	IOR_JUDGE_ROW_FORMAT(struct check_args, j),
 	{ 0 },
 };
 

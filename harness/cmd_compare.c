@@ -7,8 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static const unsigned all_filters =
-	IOR_FILTER_HOST | IOR_FILTER_KERNEL | IOR_FILTER_DEVICE | IOR_FILTER_SCHEDULER | IOR_FILTER_ENGINE;
+struct compare_args {
+	struct ior_judge_args j;
+};
+
+static int parse_axis(void *field, const char *value)
+{
+	return ior_axis_find(field, value);
+}
 
 static const char *axis_filter_value(const struct ior_db_filter *f, enum ior_axis axis)
 {
@@ -23,70 +29,55 @@ static const char *axis_filter_value(const struct ior_db_filter *f, enum ior_axi
 	return NULL;
 }
 
-static int parse_args(struct ior_judge_args *a, int argc, char **argv)
+/* The checks after the options: the axis, A and B. */
+static int check_args(struct ior_judge_args *a, const struct ior_cmd_list *names)
 {
-	ior_judge_args_init(a);
-	const char *by = NULL, *names[2] = { NULL, NULL };
-	size_t nnames = 0;
-	for (int i = 1; i < argc; i++) {
-		bool missing = false;
-		int rc = ior_judge_option(a, all_filters, argc, argv, &i, &missing);
-		if (rc < 0)
-			return rc;
-		if (rc)
-			continue;
-		const char *v = missing ? NULL : ior_cmd_option_value(argc, argv, &i, "--by", &missing);
-		if (v) {
-			by = v;
-			continue;
-		}
-		if (missing)
-			return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[i]);
-		if (argv[i][0] == '-' && argv[i][1])
-			return ior_cmd_unknown_argument(&ior_cmd_compare, argv[i]);
-		if (nnames == 2)
-			return ior_error_set(IOR_EINVALID, "'compare' takes two names, A and B; '%s' is a third", argv[i]);
-		names[nnames++] = argv[i];
-	}
-	if (!by)
+	if (a->opts.axis == IOR_AXIS_COUNT)
 		return ior_error_set(IOR_EINVALID, "'compare' needs --by kernel|scheduler|device|engine|host");
-	if (ior_axis_find(&a->opts.axis, by))
-		return ior_error_wrap(IOR_EINVALID, "--by");
-	if (nnames < 2)
+	const char *by = ior_axis_name(a->opts.axis);
+	if (names->n > 2)
+		return ior_error_set(IOR_EINVALID, "'compare' takes two names, A and B; '%s' is a third", names->v[2]);
+	if (names->n < 2)
 		return ior_error_set(IOR_EINVALID, "'compare --by %s' needs two %s names, A (the reference) and B", by, by);
-	if (!strcmp(names[0], names[1]))
-		return ior_error_set(IOR_EINVALID, "A and B are the same %s '%s'", by, names[0]);
+	if (!strcmp(names->v[0], names->v[1]))
+		return ior_error_set(IOR_EINVALID, "A and B are the same %s '%s'", by, names->v[0]);
 	if (axis_filter_value(&a->filter, a->opts.axis))
 		return ior_error_set(IOR_EINVALID, "--%s: the %s is what --by %s compares; name the two as A and B", by, by,
 				     by);
-	a->opts.baseline = names[0];
-	a->opts.candidate = names[1];
+	a->opts.baseline = names->v[0];
+	a->opts.candidate = names->v[1];
 	ior_judge_finish(a);
 	return IOR_OK;
 }
 
 static int cmd_compare(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
-	struct ior_judge_args a;
-	ior_error_clear();
-	if (parse_args(&a, argc, argv))
+	struct compare_args a;
+	ior_judge_args_init(&a.j);
+	a.j.opts.axis = IOR_AXIS_COUNT; /* none until --by names one */
+	struct ior_cmd_parsed p;
+	int status = ior_cmd_parse_or_usage(&ior_cmd_compare, argc, argv, &a, &p);
+	if (status)
+		return status;
+	if (check_args(&a.j, &p.operands))
 		return ior_judge_fail();
-	return ior_judge_run(&a, ctx->db);
+	return ior_judge_run(&a.j, ctx->db);
 }
 
 static const struct ior_cmd_opt compare_options[] = {
 	{ .name = "--by", .value = IOR_CMD_CHOICE, .arg = "kernel|scheduler|device|engine|host",
-	  .choices = "kernel scheduler device engine host", .required = true,
+	  .choices = "kernel scheduler device engine host", .required = true, .kind = IOR_CMD_PARSE, .parse = parse_axis,
+	  IOR_CMD_AT(struct compare_args, j.opts.axis),
 	  .help = "the axis compared: A and B are two of its names, and each cell on A is judged against the cell "
 		  "on B that differs from it only there (an engine's parameters may differ too)" },
-	IOR_CMD_ROW_HOST,
-	IOR_CMD_ROW_KERNEL,
-	IOR_CMD_ROW_DEVICE,
-	IOR_CMD_ROW_SCHEDULER,
-	IOR_CMD_ROW_ENGINE,
-	IOR_JUDGE_ROW_METRIC,
-	IOR_JUDGE_ROW_MIN_EFFECT,
-	IOR_JUDGE_ROW_FORMAT,
+	IOR_CMD_ROW_HOST(struct compare_args, j.filter),
+	IOR_CMD_ROW_KERNEL(struct compare_args, j.filter),
+	IOR_CMD_ROW_DEVICE(struct compare_args, j.filter),
+	IOR_CMD_ROW_SCHEDULER(struct compare_args, j.filter),
+	IOR_CMD_ROW_ENGINE(struct compare_args, j.filter),
+	IOR_JUDGE_ROW_METRIC(struct compare_args, j),
+	IOR_JUDGE_ROW_MIN_EFFECT(struct compare_args, j),
+	IOR_JUDGE_ROW_FORMAT(struct compare_args, j),
 	{ 0 },
 };
 

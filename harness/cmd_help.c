@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Help text generated from the command descriptors, command lookup and "did you mean" for commands and their options. */
+/* Help text generated from the command descriptors (grouped by subcommand), command lookup and "did you mean" for commands and their options. */
 #include "common/error.h"
 #include "common/suggest.h"
 #include "harness/command.h"
@@ -70,33 +70,61 @@ static void print_rows(FILE *out, const struct ior_cmd_opt *rows)
 	}
 }
 
-static void print_synopsis(FILE *out, const struct ior_command *cmd)
+size_t ior_cmd_row_sets(const struct ior_command *cmd, const struct ior_cmd_opt **sets, size_t max)
 {
-	int col = fprintf(out, "usage: ioregress %s%s%s", cmd->name, cmd->subcommand ? " " : "",
-			  cmd->subcommand ? cmd->subcommand : "");
+	size_t n = 0;
+	if (n < max)
+		sets[n++] = cmd->options;
+	for (const struct ior_cmd_sub *s = cmd->subs; s && s->name && n < max; s++)
+		sets[n++] = s->options;
+	return n;
+}
+
+/* One synopsis line: the command (and subcommand), its rows but the alone ones, the operands. */
+static void print_usage_line(FILE *out, const char *lead, const char *words, const struct ior_cmd_opt *const *sets,
+			     size_t nsets, const char *operands)
+{
+	int col = fprintf(out, "%s%s", lead, words);
 	int indent = col + 1;
-	for (const struct ior_cmd_opt *o = cmd->options; o && o->name; o++) {
-		if (o->alone)
-			continue;
-		char item[160];
-		snprintf(item, sizeof(item), "%s%s%s%s%s%s", o->required ? "" : "[", o->name, o->arg ? " " : "",
-			 o->arg ? o->arg : "", o->required ? "" : "]", o->repeat ? "..." : "");
-		if (col + 1 + (int)strlen(item) > HELP_WIDTH) {
-			fprintf(out, "\n%*s", indent - 1, "");
-			col = indent - 1;
+	for (size_t s = 0; s < nsets; s++)
+		for (const struct ior_cmd_opt *o = sets[s]; o && o->name; o++) {
+			if (o->alone)
+				continue;
+			char item[160];
+			snprintf(item, sizeof(item), "%s%s%s%s%s%s", o->required ? "" : "[", o->name, o->arg ? " " : "",
+				 o->arg ? o->arg : "", o->required ? "" : "]", o->repeat ? "..." : "");
+			if (col + 1 + (int)strlen(item) > HELP_WIDTH) {
+				fprintf(out, "\n%*s", indent - 1, "");
+				col = indent - 1;
+			}
+			col += fprintf(out, " %s", item);
 		}
-		col += fprintf(out, " %s", item);
-	}
-	if (cmd->operands) {
-		if (col + 1 + (int)strlen(cmd->operands) > HELP_WIDTH)
+	if (operands) {
+		if (col + 1 + (int)strlen(operands) > HELP_WIDTH)
 			fprintf(out, "\n%*s", indent - 1, "");
-		fprintf(out, " %s", cmd->operands);
+		fprintf(out, " %s", operands);
 	}
 	fputc('\n', out);
-	for (const struct ior_cmd_opt *o = cmd->options; o && o->name; o++)
-		if (o->alone)
-			fprintf(out, "       ioregress %s%s%s %s%s%s\n", cmd->name, cmd->subcommand ? " " : "",
-				cmd->subcommand ? cmd->subcommand : "", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+	for (size_t s = 0; s < nsets; s++)
+		for (const struct ior_cmd_opt *o = sets[s]; o && o->name; o++)
+			if (o->alone)
+				fprintf(out, "       %s %s%s%s\n", words, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+/* A line per subcommand (its rows, then the command's), or one for a command without any. */
+static void print_synopsis(FILE *out, const struct ior_command *cmd)
+{
+	char words[96];
+	if (!cmd->subs) {
+		snprintf(words, sizeof(words), "ioregress %s", cmd->name);
+		print_usage_line(out, "usage: ", words, &cmd->options, 1, cmd->operands);
+		return;
+	}
+	for (const struct ior_cmd_sub *s = cmd->subs; s->name; s++) {
+		snprintf(words, sizeof(words), "ioregress %s %s", cmd->name, s->name);
+		const struct ior_cmd_opt *sets[] = { s->options, cmd->options };
+		print_usage_line(out, s == cmd->subs ? "usage: " : "       ", words, sets, 2, s->operands);
+	}
 }
 
 void ior_cmd_print_help(FILE *out, const struct ior_command *cmd)
@@ -107,6 +135,13 @@ void ior_cmd_print_help(FILE *out, const struct ior_command *cmd)
 		fputc('\n', out);
 		print_wrapped(out, cmd->description, 0, 0);
 	}
+	/* grouped by subcommand: "start options:", "run options:"; a lone subcommand's are the options */
+	bool several = cmd->subs && cmd->subs[0].name && cmd->subs[1].name;
+	for (const struct ior_cmd_sub *s = cmd->subs; s && s->name; s++)
+		if (s->options && s->options->name) {
+			fprintf(out, "\n%s%soptions:\n", several ? s->name : "", several ? " " : "");
+			print_rows(out, s->options);
+		}
 	if (cmd->options && cmd->options->name) {
 		fputs("\noptions:\n", out);
 		print_rows(out, cmd->options);
@@ -148,9 +183,12 @@ static bool same_option(const char *arg, const char *name)
 
 const struct ior_cmd_opt *ior_cmd_find_option(const struct ior_command *cmd, const char *arg)
 {
-	for (const struct ior_cmd_opt *o = cmd->options; o && o->name; o++)
-		if (same_option(arg, o->name) || (o->alias && same_option(arg, o->alias)))
-			return o;
+	const struct ior_cmd_opt *sets[16];
+	size_t n = ior_cmd_row_sets(cmd, sets, 16);
+	for (size_t s = 0; s < n; s++)
+		for (const struct ior_cmd_opt *o = sets[s]; o && o->name; o++)
+			if (same_option(arg, o->name) || (o->alias && same_option(arg, o->alias)))
+				return o;
 	return NULL;
 }
 
@@ -160,8 +198,11 @@ int ior_cmd_unknown_argument(const struct ior_command *cmd, const char *arg)
 	snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg, "="), arg);
 	struct ior_suggestion near;
 	ior_suggest_init(&near);
-	for (const struct ior_cmd_opt *o = cmd->options; o && o->name && arg[0] == '-'; o++)
-		ior_suggest_consider(&near, word, o->name);
+	const struct ior_cmd_opt *sets[16];
+	size_t n = arg[0] == '-' ? ior_cmd_row_sets(cmd, sets, 16) : 0;
+	for (size_t s = 0; s < n; s++)
+		for (const struct ior_cmd_opt *o = sets[s]; o && o->name; o++)
+			ior_suggest_consider(&near, word, o->name);
 	if (near.best)
 		return ior_error_set(IOR_EINVALID, "unknown argument '%s' for '%s' (did you mean '%s'?)", arg, cmd->name,
 				     near.best);

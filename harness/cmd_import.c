@@ -28,29 +28,32 @@ static int csv_kind(const char *path, enum csv_kind *kind)
 
 static int cmd_import(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
-	if (argc < 2) {
-		ior_error_clear();
+	struct ior_cmd_parsed p;
+	int status = ior_cmd_parse_or_usage(&ior_cmd_import, argc, argv, NULL, &p);
+	if (status)
+		return status;
+	if (!p.operands.n) {
 		ior_cmd_error("'import' needs at least one CSV file (see 'ioregress import --help')");
 		return 2;
 	}
-	int status = 0;
-	for (int i = 1; i < argc; i++) {
+	for (size_t i = 0; i < p.operands.n; i++) {
+		const char *path = p.operands.v[i];
 		enum csv_kind kind;
 		size_t count = 0;
 		ior_error_clear();
-		int rc = csv_kind(argv[i], &kind);
+		int rc = csv_kind(path, &kind);
 		if (rc == IOR_OK)
-			rc = kind == CSV_OFFERED ? ior_db_import_offered_csv(ctx->db, argv[i], &count)
-						 : ior_db_import_samples_csv(ctx->db, argv[i], &count);
+			rc = kind == CSV_OFFERED ? ior_db_import_offered_csv(ctx->db, path, &count)
+						 : ior_db_import_samples_csv(ctx->db, path, &count);
 		if (rc) {
 			/* the importer's own list is complete; the error message is cut to fit its buffer */
 			const char *problems = ior_db_import_problems(ctx->db);
 			fprintf(stderr, "error: %s\nerror: nothing from '%s' was stored\n",
-				problems && *problems ? problems : ior_error_last(), argv[i]);
+				problems && *problems ? problems : ior_error_last(), path);
 			status = 1;
 			continue;
 		}
-		printf("%s: imported %zu %s\n", argv[i], count, kind == CSV_OFFERED ? "offered-scheduler lists" : "samples");
+		printf("%s: imported %zu %s\n", path, count, kind == CSV_OFFERED ? "offered-scheduler lists" : "samples");
 	}
 	return status;
 }

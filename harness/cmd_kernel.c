@@ -9,42 +9,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int parse_args(struct ior_kbuild_opts *o, const char **fragments, size_t max, int argc, char **argv)
-{
-	if (argc < 2 || strcmp(argv[1], "build"))
-		return ior_error_set(IOR_EINVALID, "'kernel' takes the subcommand 'build' (see 'ioregress kernel --help')");
-	for (int i = 2; i < argc; i++) {
-		bool missing = false, matched = false;
-		const char *v;
-		if ((v = ior_cmd_option_value(argc, argv, &i, "--tree", &missing)))
-			o->tree = v;
-		else if ((v = ior_cmd_option_value(argc, argv, &i, "--out", &missing)))
-			o->out = v;
-		else if (!missing) {
-			int rc = ior_cmd_kbuild_option(o, fragments, max, argc, argv, &i, &missing, &matched);
-			if (rc)
-				return rc;
-			if (!matched && !missing)
-				return ior_cmd_unknown_argument(&ior_cmd_kernel, argv[i]);
-		}
-		if (missing)
-			return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[i]);
-	}
-	return IOR_OK;
-}
+struct kernel_args {
+	struct ior_kbuild_opts kb;
+	struct ior_cmd_list fragments;
+};
 
 static int cmd_kernel(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
-	const char *fragments[64];
-	struct ior_kbuild_opts o = { .progress = !ctx->quiet };
-	ior_error_clear();
-	if (parse_args(&o, fragments, 64, argc, argv)) {
+	struct kernel_args a = { .kb.progress = !ctx->quiet };
+	struct ior_cmd_parsed p;
+	int status = ior_cmd_parse_or_usage(&ior_cmd_kernel, argc, argv, &a, &p);
+	if (status)
+		return status;
+	if (ior_cmd_kbuild_finish(&a.kb, &a.fragments)) {
 		ior_cmd_error_last();
 		return 2;
 	}
 	ior_stop_install_handlers();
 	struct ior_kbuild b;
-	int rc = ior_kernel_build(&b, &o);
+	int rc = ior_kernel_build(&b, &a.kb);
 	if (rc) {
 		ior_cmd_error_last();
 		return rc == IOR_EINVALID ? 2 : 1;
@@ -58,10 +41,12 @@ static int cmd_kernel(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	return 0;
 }
 
-static const struct ior_cmd_opt kernel_options[] = {
-	{ .name = "--tree", .value = IOR_CMD_FILE, .arg = "DIR", .help = "the kernel source tree (default: the current directory)" },
-	IOR_CMD_ROWS_KBUILD,
-	{ .name = "--out", .value = IOR_CMD_FILE, .arg = "DIR", .help = "the same as --build-dir" },
+static const struct ior_cmd_opt build_options[] = {
+	{ .name = "--tree", .value = IOR_CMD_FILE, .arg = "DIR", IOR_CMD_AT(struct kernel_args, kb.tree),
+	  .help = "the kernel source tree (default: the current directory)" },
+	IOR_CMD_ROWS_KBUILD(struct kernel_args, kb, fragments),
+	{ .name = "--out", .value = IOR_CMD_FILE, .arg = "DIR", IOR_CMD_AT(struct kernel_args, kb.out),
+	  .help = "the same as --build-dir" },
 	{ 0 },
 };
 
@@ -70,7 +55,7 @@ const struct ior_command ior_cmd_kernel = {
 	.fn = cmd_kernel,
 	.error_status = 1,
 	.summary = "build a kernel tree for vm run and bisect: make O=, guest options merged in, cached",
-	.subcommand = "build",
+	.subs = (const struct ior_cmd_sub[]){ { .name = "build", .options = build_options }, { 0 } },
 	.description =
 		"Builds bzImage and modules out of tree (make O=DIR/build) with -j the host's CPUs and ccache when it is "
 		"installed, installs the modules into a staging tree, and prints PATH/bzImage:MODULES_DIR, the form "
@@ -89,5 +74,5 @@ const struct ior_command ior_cmd_kernel = {
 		"error lines of DIR/build.log.\n\n"
 		"Exit status: 0 built or reused, 1 the build failed, 2 for bad arguments or a config a guest cannot "
 		"boot with.",
-	.options = kernel_options,
+	.options = (const struct ior_cmd_opt[]){ { 0 } },
 };

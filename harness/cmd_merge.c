@@ -20,34 +20,31 @@ static void print_stats(const char *path, const struct ior_db_merge_stats *s)
 static int cmd_merge(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	(void)ctx;
-	ior_error_clear();
-	for (int i = 1; i < argc; i++)
-		if (argv[i][0] == '-' && argv[i][1]) {
-			ior_cmd_unknown_argument(&ior_cmd_merge, argv[i]);
-			ior_cmd_error_last();
-			return 2;
-		}
-	if (argc < 3) {
+	struct ior_cmd_parsed p;
+	int status = ior_cmd_parse_or_usage(&ior_cmd_merge, argc, argv, NULL, &p);
+	if (status)
+		return status;
+	if (p.operands.n < 2) {
 		ior_cmd_error("'merge' needs OUT.db and at least one IN.db (see 'ioregress merge --help')");
 		return 2;
 	}
-	const char *out = argv[1];
+	const char *out = p.operands.v[0];
 	struct ior_db *db = NULL;
 	if (ior_check_trusted_file(out, "database") != IOR_OK || ior_db_open(&db, out) != IOR_OK) {
 		ior_cmd_error_last();
 		return 1;
 	}
-	int status = 0;
-	for (int i = 2; i < argc; i++) {
+	for (size_t i = 1; i < p.operands.n; i++) {
+		const char *in = p.operands.v[i];
 		struct ior_db_merge_stats s;
 		ior_error_clear();
-		if (ior_db_merge(db, argv[i], &s) != IOR_OK) {
+		if (ior_db_merge(db, in, &s) != IOR_OK) {
 			ior_cmd_error_last();
-			fprintf(stderr, "error: nothing from '%s' was merged into '%s'\n", argv[i], out);
+			fprintf(stderr, "error: nothing from '%s' was merged into '%s'\n", in, out);
 			status = 1;
 			continue;
 		}
-		print_stats(argv[i], &s);
+		print_stats(in, &s);
 	}
 	ior_db_free(db);
 	return status;

@@ -3,7 +3,7 @@
 #include "common/error.h"
 #include "device/blockdev.h"
 #include "harness/commands.h"
-#include "harness/run_git.h"
+#include "run/run_git.h"
 #include "kernel/info.h"
 #include "kernel/modules.h"
 #include "kernel/sched_history.h"
@@ -194,35 +194,9 @@ struct probe_args {
 	const char *repo;         /* --repo PATH, as run's */
 };
 
-static int parse_probe_args(int argc, char **argv, struct probe_args *pa)
+/* The checks between probe's options: 0, or 2 after a usage error. */
+static int check_args(const struct probe_args *pa)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = NULL;
-		const char **slot = NULL;
-		if (strcmp(a, "--json") == 0) {
-			pa->json = true;
-			continue;
-		}
-		if (ior_cmd_option(argc, argv, &i, "--modules-dir", &v))
-			slot = &pa->modules_dir;
-		else if (ior_cmd_option(argc, argv, &i, "--kernel", &v))
-			slot = &pa->kernel;
-		else if (ior_cmd_option(argc, argv, &i, "--kernel-tree", &v))
-			slot = &pa->kernel_tree;
-		else if (ior_cmd_option(argc, argv, &i, "--repo", &v))
-			slot = &pa->repo;
-		if (!slot) {
-			ior_cmd_unknown_argument(&ior_cmd_probe, a);
-			ior_cmd_error_last();
-			return 2;
-		}
-		if (!v) {
-			ior_cmd_error("option '%s' needs a value", a);
-			return 2;
-		}
-		*slot = v;
-	}
 	if (pa->modules_dir && !pa->kernel) {
 		ior_cmd_error("'--modules-dir' needs '--kernel RELEASE' to name the tree inside it");
 		return 2;
@@ -238,8 +212,10 @@ static int cmd_probe(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	(void)ctx;
 	struct probe_args pa = { 0 };
-	ior_error_clear();
-	int status = parse_probe_args(argc, argv, &pa);
+	struct ior_cmd_parsed p;
+	int status = ior_cmd_parse_or_usage(&ior_cmd_probe, argc, argv, &pa, &p);
+	if (!status)
+		status = check_args(&pa);
 	if (status)
 		return status;
 	struct ior_kernel_info k;
@@ -284,15 +260,16 @@ static int cmd_probe(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	return 0;
 }
 
+#define PROBE_AT(member) IOR_CMD_AT(struct probe_args, member)
 static const struct ior_cmd_opt probe_options[] = {
-	{ .name = "--json", .help = "one JSON document instead of text" },
-	{ .name = "--modules-dir", .value = IOR_CMD_FILE, .arg = "DIR",
+	{ .name = "--json", PROBE_AT(json), .help = "one JSON document instead of text" },
+	{ .name = "--modules-dir", .value = IOR_CMD_FILE, .arg = "DIR", PROBE_AT(modules_dir),
 	  .help = "inspect the module tree DIR/RELEASE instead of the running kernel's (needs --kernel)" },
-	{ .name = "--kernel", .value = IOR_CMD_TEXT, .arg = "RELEASE",
+	{ .name = "--kernel", .value = IOR_CMD_TEXT, .arg = "RELEASE", PROBE_AT(kernel),
 	  .help = "with --modules-dir, the release whose tree is inspected" },
-	{ .name = "--kernel-tree", .value = IOR_CMD_FILE, .arg = "PATH",
+	{ .name = "--kernel-tree", .value = IOR_CMD_FILE, .arg = "PATH", PROBE_AT(kernel_tree),
 	  .help = "also show the commit HEAD of the git tree PATH points at, as 'run --kernel-tree' would store it" },
-	{ .name = "--repo", .value = IOR_CMD_FILE, .arg = "PATH",
+	{ .name = "--repo", .value = IOR_CMD_FILE, .arg = "PATH", PROBE_AT(repo),
 	  .help = "also show the commit the running release's -gSHA names in the git repository PATH, as "
 		  "'run --repo' would store it" },
 	{ 0 },

@@ -2,17 +2,16 @@
 /* `ioregress recover`: undo what killed runs changed on this machine, from the database's journal. */
 #include "common/error.h"
 #include "harness/commands.h"
-#include "harness/recover.h"
+#include "run/recover.h"
 
 #include <stdio.h>
 
 static int cmd_recover(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
-	if (argc > 1) {
-		ior_error_clear();
-		ior_cmd_error("'recover' takes no arguments, got '%s'", argv[1]);
-		return 2;
-	}
+	struct ior_cmd_parsed p;
+	int status = ior_cmd_parse_or_usage(&ior_cmd_recover, argc, argv, NULL, &p);
+	if (status)
+		return status;
 	struct ior_recover_summary s;
 	ior_error_clear();
 	int rc = ior_recover(ctx->db, stdout, &s);

@@ -4,7 +4,6 @@
 #include "db/db.h"
 #include "harness/commands.h"
 #include "harness/questions.h"
-#include "options/option.h"
 #include "reports/model.h"
 #include "reports/render.h"
 
@@ -27,6 +26,7 @@ struct report_args {
 	struct ior_db_filter filter;
 	const struct ior_renderer *renderer;
 	const char *output;
+	const char *fail_on_word;  /* --fail-on */
 	enum fail_on fail_on;
 };
 
@@ -49,68 +49,26 @@ static bool iso_time(const char *s)
 	return true;
 }
 
-static int parse_value(struct report_args *a, const char *key, const char *v)
+static int parse_since(void *field, const char *v)
 {
-	if (!strcmp(key, "--format"))
-		return ior_renderer_find(&a->renderer, v) ? ior_error_wrap(IOR_EINVALID, "--format") : IOR_OK;
-	if (!strcmp(key, "--alert-spread"))
-		return ior_parse_percent(v, &a->opts.alerts.floor) ? ior_error_wrap(IOR_EINVALID, "--alert-spread") : IOR_OK;
-	if (!strcmp(key, "--min-effect"))
-		return ior_parse_percent(v, &a->opts.compare.min_effect) ? ior_error_wrap(IOR_EINVALID, "--min-effect")
-									  : IOR_OK;
-	if (!strcmp(key, "--since")) {
-		if (!iso_time(v))
-			return ior_error_set(IOR_EINVALID, "--since: '%s' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)", v);
-		a->opts.since = v;
-	} else if (!strcmp(key, "--fail-on")) {
-		if (strcmp(v, "regression") && strcmp(v, "alert"))
-			return ior_error_set(IOR_EINVALID, "--fail-on: '%s' is not regression or alert", v);
-		a->fail_on = !strcmp(v, "regression") ? FAIL_REGRESSION : FAIL_ALERT;
-	} else if (!strcmp(key, "-o") || !strcmp(key, "--output")) {
-		a->output = v;
-	} else if (!strcmp(key, "--origin")) {
-		if (!*v || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(v))
-			return ior_error_set(IOR_EINVALID, "--origin: '%s' is not a KCIDB origin (lowercase letters, digits "
-					     "and _)", v);
-		a->opts.origin = v;
-	} else if (!strcmp(key, "--baseline")) {
-		a->opts.baseline = v;
-	} else if (!strcmp(key, "--candidate")) {
-		a->opts.candidate = v;
-	} else if (!strcmp(key, "--metric")) {
-		if (ior_metric_parse_list(&a->opts.metrics, v))
-			return ior_error_wrap(IOR_EINVALID, "--metric");
-	}
+	if (!iso_time(v))
+		return ior_error_set(IOR_EINVALID, "'%s' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)", v);
+	*(const char **)field = v;
 	return IOR_OK;
 }
 
-static int parse_args(struct report_args *a, int argc, char **argv)
+static int parse_origin(void *field, const char *v)
 {
-	static const char *const keys[] = { "--format", "--alert-spread", "--min-effect", "--since", "--fail-on",
-					    "-o", "--output", "--baseline", "--candidate", "--metric", "--origin" };
-	ior_report_opts_default(&a->opts);
-	ior_renderer_find(&a->renderer, "text");
-	for (int i = 1; i < argc; i++) {
-		bool missing = false, matched = false;
-		if (ior_cmd_filter_option(argc, argv, &i, IOR_FILTER_HOST | IOR_FILTER_KERNEL | IOR_FILTER_DEVICE |
-					  IOR_FILTER_SCHEDULER | IOR_FILTER_ENGINE, &a->filter, &missing))
-			continue;
-		if (!missing && !strcmp(argv[i], "--alerts")) {
-			a->opts.alerts_only = true;
-			continue;
-		}
-		for (size_t k = 0; !missing && !matched && k < sizeof(keys) / sizeof(keys[0]); k++) {
-			const char *v = ior_cmd_option_value(argc, argv, &i, keys[k], &missing);
-			if (v && parse_value(a, keys[k], v))
-				return IOR_EINVALID;
-			matched = v != NULL;
-		}
-		if (matched)
-			continue;
-		if (missing)
-			return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[i]);
-		return ior_cmd_unknown_argument(&ior_cmd_report, argv[i]);
-	}
+	if (!*v || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(v))
+		return ior_error_set(IOR_EINVALID, "'%s' is not a KCIDB origin (lowercase letters, digits and _)", v);
+	*(const char **)field = v;
+	return IOR_OK;
+}
+
+/* The checks between report's options, and what they imply for the model. */
+static int check_args(struct report_args *a)
+{
+	a->fail_on = !a->fail_on_word ? FAIL_NEVER : !strcmp(a->fail_on_word, "regression") ? FAIL_REGRESSION : FAIL_ALERT;
 	a->opts.host = a->filter.host;
 	a->opts.kernel = a->filter.kernel;
 	a->opts.device = a->filter.device;
@@ -175,8 +133,13 @@ static int render_to(const struct report_args *a, const struct ior_report *r)
 static int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	struct report_args a = { 0 };
-	ior_error_clear();
-	if (parse_args(&a, argc, argv)) {
+	ior_report_opts_default(&a.opts);
+	ior_renderer_find(&a.renderer, "text");
+	struct ior_cmd_parsed p;
+	int status = ior_cmd_parse_or_usage(&ior_cmd_report, argc, argv, &a, &p);
+	if (status)
+		return status;
+	if (check_args(&a)) {
 		ior_cmd_error_last();
 		return 2;
 	}
@@ -194,7 +157,7 @@ static int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		return 1;
 	}
 	int rc = render_to(&a, r);
-	int status = rc ? 1 : 0;
+	status = rc ? 1 : 0;
 	if (rc)
 		ior_cmd_error("cannot render the report");
 	else if ((a.fail_on == FAIL_REGRESSION && ior_report_has_regression(r)) ||
@@ -205,41 +168,48 @@ static int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	return status;
 }
 
+#define REPORT_AT(member) IOR_CMD_AT(struct report_args, member)
 static const struct ior_cmd_opt report_options[] = {
-	{ .name = "--format", .value = IOR_CMD_CHOICE, .arg = "text|md|html|json|junit|csv|kcidb",
-	  .choices = "text md html json junit csv kcidb",
+	{ .name = "--format", .value = IOR_CMD_CHOICE, .arg = IOR_CMD_FORMAT_ARG, .choices = IOR_CMD_FORMAT_CHOICES,
+	  .kind = IOR_CMD_PARSE, .parse = ior_cmd_parse_format, REPORT_AT(renderer),
 	  .help = "text tables (default); Markdown to paste into a mail; one self-contained HTML page with "
 		  "charts; JSON (reports/report.schema.json); JUnit XML (a regression fails, inconclusive is "
 		  "skipped); CSV of every raw sample with its context; a KCIDB I/O v5.3 document for KernelCI's "
 		  "common database" },
-	{ .name = "--origin", .value = IOR_CMD_TEXT, .arg = "NAME",
+	{ .name = "--origin", .value = IOR_CMD_TEXT, .arg = "NAME", .kind = IOR_CMD_PARSE, .parse = parse_origin,
+	  REPORT_AT(opts.origin),
 	  .help = "with --format kcidb: the submitting CI system's name (lowercase letters, digits, _; default "
 		  "ioregress), the start of every id; the same database always gives the same ids" },
-	{ .name = "--output", .alias = "-o", .value = IOR_CMD_FILE, .arg = "FILE",
+	{ .name = "--output", .alias = "-o", .value = IOR_CMD_FILE, .arg = "FILE", REPORT_AT(output),
 	  .help = "write the report to FILE (whole or not at all) instead of standard output" },
-	IOR_CMD_ROW_HOST,
-	IOR_CMD_ROW_KERNEL,
-	IOR_CMD_ROW_DEVICE,
-	IOR_CMD_ROW_SCHEDULER,
-	IOR_CMD_ROW_ENGINE,
-	{ .name = "--since", .value = IOR_CMD_TEXT, .arg = "DATE",
+	IOR_CMD_ROW_HOST(struct report_args, filter),
+	IOR_CMD_ROW_KERNEL(struct report_args, filter),
+	IOR_CMD_ROW_DEVICE(struct report_args, filter),
+	IOR_CMD_ROW_SCHEDULER(struct report_args, filter),
+	IOR_CMD_ROW_ENGINE(struct report_args, filter),
+	{ .name = "--since", .value = IOR_CMD_TEXT, .arg = "DATE", .kind = IOR_CMD_PARSE, .parse = parse_since,
+	  REPORT_AT(opts.since),
 	  .help = "only runs started on or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM, UTC)" },
-	{ .name = "--alerts", .value = IOR_CMD_FLAG,
+	{ .name = "--alerts", .value = IOR_CMD_FLAG, REPORT_AT(opts.alerts_only),
 	  .help = "only variance alerts and regressions, most severe first (and the change points found)" },
-	{ .name = "--baseline", .value = IOR_CMD_TEXT, .arg = "KERNEL",
+	{ .name = "--baseline", .value = IOR_CMD_TEXT, .arg = "KERNEL", REPORT_AT(opts.baseline),
 	  .help = "add verdicts: every cell of the candidate kernel against this one, as check judges them" },
-	{ .name = "--candidate", .value = IOR_CMD_TEXT, .arg = "KERNEL",
+	{ .name = "--candidate", .value = IOR_CMD_TEXT, .arg = "KERNEL", REPORT_AT(opts.candidate),
 	  .help = "the kernel judged against --baseline (default: each host's newest other kernel)" },
-	{ .name = "--metric", .value = IOR_CMD_TEXT, .arg = "NAME[,NAME...]|all",
+	{ .name = "--metric", .value = IOR_CMD_TEXT, .arg = "NAME[,NAME...]|all", .kind = IOR_CMD_PARSE,
+	  .parse = ior_cmd_parse_metrics, REPORT_AT(opts.metrics),
 	  .help = "the metrics the verdicts (--baseline and the matrix's declared comparisons) judge, named as "
 		  "sample_view's columns (value, lat_p99_us, wall_s, usr_s, sys_s, ...) or derived (cpu_s, "
 		  "cpu_s_per_gib, req_kib, merge_pct, req_per_gib); default: value and lat_p99_us where the engine records it" },
 	{ .name = "--fail-on", .value = IOR_CMD_CHOICE, .arg = "regression|alert", .choices = "regression alert",
+	  REPORT_AT(fail_on_word),
 	  .help = "exit 3 when the report holds a regression (needs --baseline), or a regression or a variance "
 		  "alert: for CI" },
-	{ .name = "--alert-spread", .value = IOR_CMD_NUMBER, .arg = "PERCENT",
+	{ .name = "--alert-spread", .value = IOR_CMD_NUMBER, .arg = "PERCENT", .kind = IOR_CMD_PERCENT,
+	  REPORT_AT(opts.alerts.floor),
 	  .help = "flag a cell or device whose (max-min)/min spread exceeds PERCENT (default 10%)" },
-	{ .name = "--min-effect", .value = IOR_CMD_NUMBER, .arg = "PERCENT",
+	{ .name = "--min-effect", .value = IOR_CMD_NUMBER, .arg = "PERCENT", .kind = IOR_CMD_PERCENT,
+	  REPORT_AT(opts.compare.min_effect),
 	  .help = "with --baseline: a significant change smaller than PERCENT of the baseline's median is no change" },
 	{ 0 },
 };

@@ -3,10 +3,10 @@
 #include "common/error.h"
 #include "common/stop.h"
 #include "harness/commands.h"
-#include "harness/dry_run.h"
+#include "run/dry_run.h"
 #include "db/db.h"
-#include "harness/run.h"
-#include "harness/run_git.h"
+#include "run/run.h"
+#include "run/run_git.h"
 #include "common/trust.h"
 #include "kernel/info.h"
 #include "matrix/matrix.h"
@@ -21,11 +21,8 @@
 #include <unistd.h>
 
 struct run_args {
-	const char *matrix_path;
-	const char **sets;          /* --set KEY=VALUE */
-	int nsets;
-	const char **allow;         /* --allow-destructive=PATH */
-	int nallow;
+	struct ior_cmd_list sets;   /* --set KEY=VALUE */
+	struct ior_cmd_list allow;  /* --allow-destructive=PATH */
 	const char *baseline;       /* --baseline KERNEL: adaptive cells stop once decided against it */
 	const char *resume;         /* --resume RUN_ID */
 	bool dry_run;               /* --dry-run: show the cells and the estimate, run nothing */
@@ -33,59 +30,24 @@ struct run_args {
 	const char *repo;           /* --repo PATH: where the release's -gSHA is looked up */
 };
 
-/* Collects MATRIX, --set and --allow-destructive; returns 0, or 2 after a usage error. */
-static int parse_args(int argc, char **argv, struct run_args *ra)
+/* The checks between run's options and operands: 0, or 2 after a usage error. */
+static int check_args(const struct run_args *ra, const struct ior_cmd_list *operands)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = NULL;
-		if (ior_cmd_option(argc, argv, &i, "--allow-destructive", &v)) {
-			if (!v || v[0] != '/') {
-				ior_cmd_error("'--allow-destructive' needs the exact device path, e.g. --allow-destructive=/dev/sdX");
-				return 2;
-			}
-			ra->allow[ra->nallow++] = v;
-		} else if (ior_cmd_option(argc, argv, &i, "--resume", &v)) {
-			if (!(ra->resume = v)) {
-				ior_cmd_error("'--resume' needs a run id");
-				return 2;
-			}
-		} else if (ior_cmd_option(argc, argv, &i, "--baseline", &v)) {
-			if (!(ra->baseline = v)) {
-				ior_cmd_error("'--baseline' needs a kernel release");
-				return 2;
-			}
-		} else if (ior_cmd_option(argc, argv, &i, "--kernel-tree", &v)) {
-			if (!(ra->kernel_tree = v)) {
-				ior_cmd_error("'--kernel-tree' needs the path of the kernel's git tree");
-				return 2;
-			}
-		} else if (ior_cmd_option(argc, argv, &i, "--repo", &v)) {
-			if (!(ra->repo = v)) {
-				ior_cmd_error("'--repo' needs the path of a git repository");
-				return 2;
-			}
-		} else if (ior_cmd_option(argc, argv, &i, "--set", &v) || ior_cmd_option(argc, argv, &i, "-o", &v)) {
-			if (!v) {
-				ior_cmd_error("option '%s' needs KEY=VALUE", a);
-				return 2;
-			}
-			ra->sets[ra->nsets++] = v;
-		} else if (strcmp(a, "--dry-run") == 0) {
-			ra->dry_run = true;
-		} else if (a[0] == '-' && a[1]) {
-			ior_cmd_unknown_argument(&ior_cmd_run, a);
-			ior_cmd_error_last();
+	for (size_t i = 0; i < ra->allow.n; i++)
+		if (ra->allow.v[i][0] != '/') {
+			ior_cmd_error("'--allow-destructive' needs the exact device path, e.g. --allow-destructive=/dev/sdX");
 			return 2;
-		} else if (ra->matrix_path) {
-			ior_cmd_error("'run' takes one matrix, got '%s' and '%s'", ra->matrix_path, a);
-			return 2;
-		} else {
-			ra->matrix_path = a;
 		}
+	if (operands->n > 1) {
+		ior_cmd_error("'run' takes one matrix, got '%s' and '%s'", operands->v[0], operands->v[1]);
+		return 2;
 	}
 	if (ra->kernel_tree && ra->repo) {
 		ior_cmd_error("give '--kernel-tree' or '--repo', not both");
+		return 2;
+	}
+	if (ra->resume && (operands->n || ra->sets.n || ra->dry_run)) {
+		ior_cmd_error("'--resume' runs the stored matrix as it was: give no MATRIX, --set or --dry-run");
 		return 2;
 	}
 	return 0;
@@ -205,26 +167,23 @@ static int guest_finish(struct ior_cmd_ctx *ctx, int status)
 
 static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
-	const char *sets[argc > 0 ? argc : 1], *allow[argc > 0 ? argc : 1];
-	struct run_args ra = { .sets = sets, .allow = allow };
-	ior_error_clear();
-	int status = parse_args(argc, argv, &ra);
+	struct run_args ra = { 0 };
+	struct ior_cmd_parsed p;
+	int status = ior_cmd_parse_or_usage(&ior_cmd_run, argc, argv, &ra, &p);
+	if (!status)
+		status = check_args(&ra, &p.operands);
 	if (status)
 		return status;
-	const char *path = ra.matrix_path;
-
-	if (ra.resume && (path || ra.nsets || ra.dry_run)) {
-		ior_cmd_error("'--resume' runs the stored matrix as it was: give no MATRIX, --set or --dry-run");
-		return 2;
-	}
+	const char *path = p.operands.n ? p.operands.v[0] : NULL;
+	const char **sets = ra.sets.v;
 	struct ior_matrix *m = NULL;
 	int64_t resume_id = 0;
 	int rc = path ? ior_check_trusted_file(path, "matrix") : IOR_OK;
 	if (rc == IOR_OK)
 		rc = ra.resume ? load_resumable(ctx->db, ra.resume, &resume_id, &m)
-		     : path    ? ior_matrix_parse_file_set(&m, path, sets, (size_t)ra.nsets)
+		     : path    ? ior_matrix_parse_file_set(&m, path, sets, ra.sets.n)
 			       : ior_matrix_default(&m);
-	for (int i = 0; rc == IOR_OK && !path && i < ra.nsets; i++)
+	for (int i = 0; rc == IOR_OK && !path && (size_t)i < ra.sets.n; i++)
 		if ((rc = ior_matrix_set(m, sets[i])) != 0)
 			ior_error_wrap(rc, "--set '%s'", sets[i]);
 	if (rc) {
@@ -261,8 +220,8 @@ static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	ior_stop_install_handlers();
 	struct ior_run_options opts = {
 		.progress = !ctx->quiet && isatty(STDERR_FILENO),
-		.allow_destructive = allow,
-		.nallow_destructive = (size_t)ra.nallow,
+		.allow_destructive = ra.allow.v,
+		.nallow_destructive = ra.allow.n,
 		.baseline = ra.baseline,
 		.resume_run_id = resume_id,
 		.commit = have_commit ? &commit : NULL,
@@ -296,30 +255,31 @@ static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	return guest_finish(ctx, 0);
 }
 
+#define RUN_AT(member) IOR_CMD_AT(struct run_args, member)
 static const struct ior_cmd_opt run_options[] = {
-	{ .name = "--set", .alias = "-o", .value = IOR_CMD_TEXT, .arg = "KEY=VALUE", .repeat = true,
+	{ .name = "--set", .alias = "-o", .value = IOR_CMD_TEXT, .arg = "KEY=VALUE", .repeat = true, RUN_AT(sets),
 	  .help = "override a matrix key: matrix.repetitions=5, engine.NAME.KEY=VALUE, device.NAME.KEY=VALUE, "
 		  "defaults.KEY=VALUE, defaults.TYPE.KEY=VALUE; several values sweep a key (engine.r.bs=\"4k 1M\")" },
-	{ .name = "--allow-destructive", .value = IOR_CMD_FILE, .arg = "DEVICE", .repeat = true,
+	{ .name = "--allow-destructive", .value = IOR_CMD_FILE, .arg = "DEVICE", .repeat = true, RUN_AT(allow),
 	  .help = "confirm that write engines may destroy DEVICE (exact path); needed for any device "
 		  "ioregress did not create, together with destructive = yes in the matrix. Mounted devices, "
 		  "swap and the root filesystem's device are refused regardless." },
-	{ .name = "--baseline", .value = IOR_CMD_TEXT, .arg = "KERNEL",
+	{ .name = "--baseline", .value = IOR_CMD_TEXT, .arg = "KERNEL", RUN_AT(baseline),
 	  .help = "with max_repetitions set in the matrix (adaptive repetitions), a cell also stops as soon "
 		  "as it is decided against KERNEL's samples" },
-	{ .name = "--dry-run",
+	{ .name = "--dry-run", RUN_AT(dry_run),
 	  .help = "print the cells the matrix expands to on this kernel (sweeps and defaults applied), their "
 		  "count and an estimate of the time, and run nothing; needs neither root nor the database" },
-	{ .name = "--kernel-tree", .value = IOR_CMD_FILE, .arg = "PATH",
+	{ .name = "--kernel-tree", .value = IOR_CMD_FILE, .arg = "PATH", RUN_AT(kernel_tree),
 	  .help = "the git tree the running kernel was built from: its HEAD commit (full sha, git describe, "
 		  "subject, author and date) is stored with the kernel; refused when PATH is no git repository or "
 		  "HEAD is not the release's -gSHA" },
-	{ .name = "--repo", .value = IOR_CMD_FILE, .arg = "PATH",
+	{ .name = "--repo", .value = IOR_CMD_FILE, .arg = "PATH", RUN_AT(repo),
 	  .help = "a git repository in which the running release's -gSHA suffix (CONFIG_LOCALVERSION_AUTO, "
 		  "6.8.0-rc3-00042-gdeadbeef1234) is looked up, and that commit stored with the kernel; refused when "
 		  "PATH is no git repository or the release has no -gSHA; a sha missing or ambiguous there is a "
 		  "warning and the run measures" },
-	{ .name = "--resume", .value = IOR_CMD_NUMBER, .arg = "RUN_ID", .alone = true,
+	{ .name = "--resume", .value = IOR_CMD_TEXT, .arg = "RUN_ID", .alone = true, RUN_AT(resume),
 	  .help = "complete an interrupted run (after 'ioregress recover'): its stored matrix, exactly the "
 		  "missing repetitions, same host and kernel only" },
 	{ 0 },

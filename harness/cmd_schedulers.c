@@ -142,21 +142,9 @@ static int print_host(const struct kernel_offer *k, size_t n)
 	return print_common("common to its kernels", k, n);
 }
 
-static int parse_args(int argc, char **argv, const char **host)
-{
-	*host = NULL;
-	for (int i = 1; i < argc; i++) {
-		bool missing = false;
-		const char *v = ior_cmd_option_value(argc, argv, &i, "--host", &missing);
-		if (v)
-			*host = v;
-		else if (missing)
-			return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[i]);
-		else
-			return ior_cmd_unknown_argument(&ior_cmd_schedulers, argv[i]);
-	}
-	return IOR_OK;
-}
+struct schedulers_args {
+	struct ior_db_filter filter;   /* --host */
+};
 
 /* Names come from databases anyone may have written (imports, merges): a control character (an
  * escape sequence) must not reach the terminal, so each shows as '?'. */
@@ -201,12 +189,12 @@ static int load(struct ior_db *db, const char *host, struct kernel_offer **out, 
 
 static int cmd_schedulers(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
-	const char *host;
-	ior_error_clear();
-	if (parse_args(argc, argv, &host)) {
-		fprintf(stderr, "error: %s\n", ior_error_last());
-		return 2;
-	}
+	struct schedulers_args a = { 0 };
+	struct ior_cmd_parsed p;
+	int status = ior_cmd_parse_or_usage(&ior_cmd_schedulers, argc, argv, &a, &p);
+	if (status)
+		return status;
+	const char *host = a.filter.host;
 	struct kernel_offer *k = NULL;
 	char **hosts = NULL, **kernels = NULL;
 	size_t n = 0, npairs = 0;
@@ -249,5 +237,5 @@ const struct ior_command ior_cmd_schedulers = {
 		       "explains each one that appeared or vanished between consecutive kernels from the "
 		       "scheduler history (anticipatory removed in 2.6.33; noop, deadline and cfq in 5.0), "
 		       "and names the schedulers common to all of them.",
-	.options = (const struct ior_cmd_opt[]){ IOR_CMD_ROW_HOST, { 0 } },
+	.options = (const struct ior_cmd_opt[]){ IOR_CMD_ROW_HOST(struct schedulers_args, filter), { 0 } },
 };

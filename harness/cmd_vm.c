@@ -5,7 +5,7 @@
 #include "common/trust.h"
 #include "db/db.h"
 #include "harness/commands.h"
-#include "harness/dry_run.h"
+#include "run/dry_run.h"
 #include "harness/kbuild_args.h"
 #include "matrix/matrix.h"
 #include "reports/boots_auto.h"
@@ -20,121 +20,49 @@
 
 struct vm_args {
 	struct ior_vm_run_setup vm;   /* vm.o: the options the command line changes */
-	const char **kernels;
+	const char **kernels;         /* the operands */
 	size_t nkernels;
 	struct ior_kbuild_opts kb;    /* --tree: the operands are revisions of kb.tree, built first */
-	unsigned max_boots;           /* --boots auto's cap */
-	enum ior_metric auto_metric;  /* --metric: what --boots auto judges */
-	bool boots_given, max_boots_given, metric_given;
-	const char *fragments[64];
+	struct ior_cmd_list fragments;
+	unsigned max_boots;           /* --boots auto's cap; 0 until --max-boots */
+	enum ior_metric auto_metric;  /* --metric: what --boots auto judges; IOR_METRIC_COUNT until given */
 };
 
-static int number(const char *opt, const char *v, double min, double max, double *out)
+/* --boots N|auto into the run's options. */
+static int parse_boots(void *field, const char *v)
 {
-	char *end;
-	double d = strtod(v, &end);
-	if (end == v || *end || d < min || d > max)
-		return ior_error_set(IOR_EINVALID, "%s: '%s' is not a number from %g to %g", opt, v, min, max);
-	*out = d;
-	return IOR_OK;
-}
-
-static int uint_opt(const char *opt, const char *v, double min, double max, unsigned *out)
-{
-	double d = 0;
-	int rc = number(opt, v, min, max, &d);
-	if (!rc && d != (unsigned)d)
-		rc = ior_error_set(IOR_EINVALID, "%s: '%s' is not a whole number", opt, v);
-	if (!rc)
-		*out = (unsigned)d;
+	struct ior_vm_run_opts *o = field;
+	uint64_t n = 0;
+	o->boots_auto = !strcmp(v, "auto");
+	int rc = o->boots_auto ? IOR_OK : ior_parse_count(v, 1, 1000, &n);
+	if (!rc && !o->boots_auto)
+		o->boots = (unsigned)n;
 	return rc;
 }
 
-static int parse_option(struct vm_args *a, int argc, char **argv, int *i, bool *missing)
+/* The checks between vm run's options and operands. */
+static int check_args(struct vm_args *a)
 {
-	struct ior_vm_machine *m = &a->vm.o.machine;
-	const char *v;
-	if ((v = ior_cmd_option_value(argc, argv, i, "--matrix", missing)))
-		a->vm.o.guest.matrix = v;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--timeout", missing)))
-		return number("--timeout", v, 1, 86400, &m->total_timeout_s);
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--boot-timeout", missing)))
-		return number("--boot-timeout", v, 1, 86400, &m->boot_timeout_s);
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--idle-timeout", missing)))
-		return number("--idle-timeout", v, 1, 86400, &m->idle_timeout_s);
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--boots", missing))) {
-		a->boots_given = true;
-		a->vm.o.boots_auto = !strcmp(v, "auto");
-		return a->vm.o.boots_auto ? IOR_OK : uint_opt("--boots", v, 1, 1000, &a->vm.o.boots);
-	} else if ((v = ior_cmd_option_value(argc, argv, i, "--max-boots", missing))) {
-		a->max_boots_given = true;
-		return uint_opt("--max-boots", v, 2, 1000, &a->max_boots);
-	} else if ((v = ior_cmd_option_value(argc, argv, i, "--metric", missing))) {
-		a->metric_given = true;
-		return ior_metric_find(&a->auto_metric, v);
-	}
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--cpus", missing)))
-		return uint_opt("--cpus", v, 1, 64, &m->cpus);
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--memory", missing)))
-		return uint_opt("--memory", v, 128, 65536, &m->memory_mb);
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--scratch-size", missing)))
-		return uint_opt("--scratch-size", v, 16, 1 << 20, &m->scratch_mb);
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--accel", missing))) {
-		if (strcmp(v, "auto") && strcmp(v, "kvm") && strcmp(v, "tcg"))
-			return ior_error_set(IOR_EINVALID, "--accel: '%s' is not auto, kvm or tcg", v);
-		m->accel = v;
-	} else if ((v = ior_cmd_option_value(argc, argv, i, "--cache-dir", missing)))
-		a->vm.o.cache_dir = v;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--guest-host", missing)))
-		a->vm.o.guest.host_name = v;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--qemu", missing)))
-		m->qemu = v;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--busybox", missing)))
-		a->vm.o.guest.busybox = v;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--ioregress", missing)))
-		a->vm.o.guest.ioregress = v;
-	else if ((v = ior_cmd_option_value(argc, argv, i, "--tree", missing)))
-		a->kb.tree = v;
-	else if (!strcmp(argv[*i], "--boot-only"))
-		a->vm.o.boot_only = true;
-	else if (*missing)
-		return ior_error_set(IOR_EINVALID, "option '%s' needs a value", argv[*i]);
-	else
-		return ior_cmd_unknown_argument(&ior_cmd_vm, argv[*i]);
-	return IOR_OK;
-}
-
-static int parse_args(struct vm_args *a, int argc, char **argv)
-{
-	if (argc < 2 || strcmp(argv[1], "run"))
-		return ior_error_set(IOR_EINVALID, "'vm' takes the subcommand 'run' (see 'ioregress vm --help')");
-	for (int i = 2; i < argc; i++) {
-		bool missing = false;
-		if (argv[i][0] != '-') {
-			a->kernels[a->nkernels++] = argv[i];
-			continue;
-		}
-		bool matched = false;
-		int rc = ior_cmd_kbuild_option(&a->kb, a->fragments, 64, argc, argv, &i, &missing, &matched);
-		if (!rc && !matched)
-			rc = parse_option(a, argc, argv, &i, &missing);
-		if (rc)
-			return rc;
-	}
+	if (ior_cmd_kbuild_finish(&a->kb, &a->fragments))
+		return IOR_EINVALID;
 	if (!a->kb.tree && (a->kb.config || a->kb.defconfig || a->kb.nfragments || a->kb.out))
 		return ior_error_set(IOR_EINVALID, "--config, --defconfig, --fragment and --build-dir need --tree DIR");
 	if (!a->nkernels)
 		return ior_error_set(IOR_EINVALID, "'vm run' needs at least one KERNEL");
 	if (!a->vm.o.guest.matrix && !a->vm.o.boot_only)
 		return ior_error_set(IOR_EINVALID, "'vm run' needs --matrix FILE (or --boot-only)");
-	if (a->max_boots_given && !a->vm.o.boots_auto)
+	if (a->max_boots && !a->vm.o.boots_auto)
 		return ior_error_set(IOR_EINVALID, "--max-boots caps --boots auto: give --boots auto, or --boots N alone");
-	if (a->metric_given && !a->vm.o.boots_auto)
+	if (a->auto_metric != IOR_METRIC_COUNT && !a->vm.o.boots_auto)
 		return ior_error_set(IOR_EINVALID, "--metric names what --boots auto judges: give --boots auto (report and "
 				     "check take --metric for stored boots)");
 	if (a->vm.o.boots_auto && (a->nkernels < 2 || a->vm.o.boot_only))
 		return ior_error_set(IOR_EINVALID, "--boots auto boots until the kernels' cells are decided: it needs two "
 				     "kernels or more and --matrix (give --boots N otherwise)");
+	if (!a->max_boots)
+		a->max_boots = 8;
+	if (a->auto_metric == IOR_METRIC_COUNT)
+		a->auto_metric = IOR_METRIC_VALUE;
 	if (a->vm.o.boots_auto)
 		a->vm.o.boots = a->max_boots;
 	return IOR_OK;
@@ -226,11 +154,15 @@ static void auto_summary(const struct auto_state *st, const struct ior_vm_run_su
 
 static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
-	const char *kernels[argc > 0 ? argc : 1];
-	struct vm_args a = { .kernels = kernels, .max_boots = 8, .auto_metric = IOR_METRIC_VALUE };
+	struct vm_args a = { .auto_metric = IOR_METRIC_COUNT };
 	ior_vm_run_defaults(&a.vm);
-	ior_error_clear();
-	if (parse_args(&a, argc, argv)) {
+	struct ior_cmd_parsed p;
+	int status = ior_cmd_parse_or_usage(&ior_cmd_vm, argc, argv, &a, &p);
+	if (status)
+		return status;
+	a.kernels = p.operands.v;
+	a.nkernels = p.operands.n;
+	if (check_args(&a)) {
 		ior_cmd_error_last();
 		return 2;
 	}
@@ -278,46 +210,62 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	return s.failed ? 1 : 0;
 }
 
-static const struct ior_cmd_opt vm_options[] = {
-	{ .name = "--matrix", .value = IOR_CMD_FILE, .arg = "FILE",
+#define VM_AT(member) IOR_CMD_AT(struct vm_args, member)
+#define VM_MACHINE_AT(member) IOR_CMD_AT(struct vm_args, vm.o.machine.member)
+static const struct ior_cmd_opt run_options[] = {
+	{ .name = "--matrix", .value = IOR_CMD_FILE, .arg = "FILE", VM_AT(vm.o.guest.matrix),
 	  .help = "the matrix run inside each guest (with load_modules = yes); required unless --boot-only" },
 	{ .name = "--boots", .value = IOR_CMD_TEXT, .arg = "N|auto",
+	  .kind = IOR_CMD_PARSE, .parse = parse_boots, VM_AT(vm.o),
 	  .help = "boot each kernel N times in rounds (every kernel once per round, the order rotated: A B C, B C A, "
 		  "...), so drift of the host lands on every kernel alike (default 1). Kernel verdicts take each boot's "
 		  "median as one observation and pair boots by round. auto: rounds until every cell is decided between "
 		  "the first kernel and each other one, or --max-boots" },
 	{ .name = "--max-boots", .value = IOR_CMD_NUMBER, .arg = "N",
+	  .kind = IOR_CMD_COUNT, .min = 2, .max = 1000, VM_AT(max_boots),
 	  .help = "--boots auto: the most rounds (boots of each kernel) (default 8)" },
 	{ .name = "--metric", .value = IOR_CMD_TEXT, .arg = "NAME",
+	  .kind = IOR_CMD_PARSE, .parse = ior_cmd_parse_metric, VM_AT(auto_metric),
 	  .help = "--boots auto: the metric a cell is decided on (default value, the headline; under TCG the request "
 		  "counters' req_kib, merge_pct or req_per_gib hold still between boots where timings do not)" },
 	{ .name = "--timeout", .value = IOR_CMD_NUMBER, .arg = "S",
+	  .kind = IOR_CMD_REAL, .min = 1, .max = 86400, VM_MACHINE_AT(total_timeout_s),
 	  .help = "total limit of one boot in seconds; past it the boot is a hang (default 1800)" },
 	{ .name = "--boot-timeout", .value = IOR_CMD_NUMBER, .arg = "S",
+	  .kind = IOR_CMD_REAL, .min = 1, .max = 86400, VM_MACHINE_AT(boot_timeout_s),
 	  .help = "no sign of the guest's init by then: boot-failed (default 120)" },
 	{ .name = "--idle-timeout", .value = IOR_CMD_NUMBER, .arg = "S",
+	  .kind = IOR_CMD_REAL, .min = 1, .max = 86400, VM_MACHINE_AT(idle_timeout_s),
 	  .help = "no heartbeat from the guest (one per repetition, announcing how long it will take) for this "
 		  "long beyond what the last one announced: hang (default 120)" },
-	{ .name = "--accel", .value = IOR_CMD_CHOICE, .arg = "auto|kvm|tcg", .choices = "auto kvm tcg",
+	{ .name = "--accel", .value = IOR_CMD_CHOICE, .arg = "auto|kvm|tcg",
+	  VM_MACHINE_AT(accel), .choices = "auto kvm tcg",
 	  .help = "auto (default): KVM when /dev/kvm opens and a probe boot under it reaches init, else TCG" },
 	{ .name = "--cpus", .value = IOR_CMD_NUMBER, .arg = "N",
+	  .kind = IOR_CMD_COUNT, .min = 1, .max = 64, VM_MACHINE_AT(cpus),
 	  .help = "vCPUs per guest (default 1); pinned to host CPUs when the host has more" },
-	{ .name = "--memory", .value = IOR_CMD_NUMBER, .arg = "MB", .help = "guest memory (default 512)" },
+	{ .name = "--memory", .value = IOR_CMD_NUMBER, .arg = "MB",
+	  .kind = IOR_CMD_COUNT, .min = 128, .max = 65536, VM_MACHINE_AT(memory_mb),
+	  .help = "guest memory (default 512)" },
 	{ .name = "--scratch-size", .value = IOR_CMD_NUMBER, .arg = "MB",
+	  .kind = IOR_CMD_COUNT, .min = 16, .max = 1 << 20, VM_MACHINE_AT(scratch_mb),
 	  .help = "the guest's scratch disk /dev/vda, a sparse file under /tmp (default 512)" },
-	{ .name = "--cache-dir", .value = IOR_CMD_FILE, .arg = "DIR",
+	{ .name = "--cache-dir", .value = IOR_CMD_FILE, .arg = "DIR", VM_AT(vm.o.cache_dir),
 	  .help = "where Debian kernel packages are downloaded and unpacked (default ~/.cache/ioregress/kernels)" },
-	{ .name = "--guest-host", .value = IOR_CMD_TEXT, .arg = "NAME",
+	{ .name = "--guest-host", .value = IOR_CMD_TEXT, .arg = "NAME", VM_AT(vm.o.guest.host_name),
 	  .help = "the host name the guests' runs are stored under (default HOST-vm)" },
-	{ .name = "--tree", .value = IOR_CMD_FILE, .arg = "DIR",
+	{ .name = "--tree", .value = IOR_CMD_FILE, .arg = "DIR", VM_AT(kb.tree),
 	  .help = "the operands are revisions of the kernel git tree DIR: each is checked out in turn and built as "
 		  "'kernel build' does (with LOCALVERSION=-gSHA12, so each release names its commit), then booted; "
 		  "the runs' kernels record the commits" },
-	IOR_CMD_ROWS_KBUILD,
-	{ .name = "--boot-only", .help = "boot each kernel to its init and power off: the bare boot time" },
-	{ .name = "--qemu", .value = IOR_CMD_FILE, .arg = "PROGRAM", .help = "default qemu-system-x86_64" },
-	{ .name = "--busybox", .value = IOR_CMD_FILE, .arg = "FILE", .help = "a static busybox (default /bin/busybox)" },
-	{ .name = "--ioregress", .value = IOR_CMD_FILE, .arg = "FILE",
+	IOR_CMD_ROWS_KBUILD(struct vm_args, kb, fragments),
+	{ .name = "--boot-only",
+	  VM_AT(vm.o.boot_only), .help = "boot each kernel to its init and power off: the bare boot time" },
+	{ .name = "--qemu", .value = IOR_CMD_FILE, .arg = "PROGRAM",
+	  VM_MACHINE_AT(qemu), .help = "default qemu-system-x86_64" },
+	{ .name = "--busybox", .value = IOR_CMD_FILE, .arg = "FILE",
+	  VM_AT(vm.o.guest.busybox), .help = "a static busybox (default /bin/busybox)" },
+	{ .name = "--ioregress", .value = IOR_CMD_FILE, .arg = "FILE", VM_AT(vm.o.guest.ioregress),
 	  .help = "the ioregress binary put in the guest (default this one)" },
 	{ 0 },
 };
@@ -328,8 +276,8 @@ const struct ior_command ior_cmd_vm = {
 	.flags = IOR_CMD_NEEDS_DB,
 	.error_status = 1,
 	.summary = "boot kernels under qemu, run a matrix inside each and merge the results",
-	.subcommand = "run",
-	.operands = "KERNEL...|REV...",
+	.subs = (const struct ior_cmd_sub[]){ { .name = "run", .operands = "KERNEL...|REV...", .options = run_options },
+					       { 0 } },
 	.operand_complete = IOR_CMD_COMPLETE_KERNEL_PACKAGE,
 	.description =
 		"KERNEL is a Debian kernel package name (linux-image-6.1.0-47-cloud-amd64: fetched with apt-get "
@@ -343,5 +291,5 @@ const struct ior_command ior_cmd_vm = {
 		"device's speed, but kernels compared under the same settings on the same host still show which "
 		"kernel's block layer costs more.\n\n"
 		"Exit status: 0 when every boot was ok, 1 otherwise, 2 for bad arguments.",
-	.options = vm_options,
+	.options = (const struct ior_cmd_opt[]){ { 0 } },
 };

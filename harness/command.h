@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The subcommand interface (git's builtin model): each cmd_<verb>.c holds its descriptor, main.c lists them. */
+/* The subcommand interface (git's builtin model): each cmd_<verb>.c holds its descriptor and option rows, commands.h lists them. */
 #ifndef IOR_HARNESS_COMMAND_H
 #define IOR_HARNESS_COMMAND_H
 
@@ -32,6 +32,24 @@ enum ior_cmd_value {
 	IOR_CMD_NUMBER,        /* a count, seconds, a percentage */
 };
 
+/* How the parser stores a value at the row's .offset in the command's args struct (the field's
+ * type, checked against .size). */
+enum ior_cmd_kind {
+	IOR_CMD_PLAIN = 0,  /* by .value: a flag sets a bool; text, a file or a choice (one of .choices) is a
+			     * const char * into argv; with .repeat every value, in a struct ior_cmd_list */
+	IOR_CMD_WORDS,      /* takes no value: the words after it, up to the next option, in a struct ior_cmd_list */
+	IOR_CMD_PERCENT,    /* a double, the fraction: "10%" or "0.10" */
+	IOR_CMD_COUNT,      /* a whole number from .min to .max, into an unsigned or int (4 bytes) or a size_t */
+	IOR_CMD_REAL,       /* a double from .min to .max */
+	IOR_CMD_PARSE,      /* .parse(field, value): a value with a parser of its own (a format, a metric list) */
+};
+
+/* Repeated values (or operands): pointers into argv, in command-line order. */
+struct ior_cmd_list {
+	const char **v;
+	size_t n;
+};
+
 /* Values completion looks up where the command runs, beyond the rows' own choices. */
 enum ior_cmd_complete {
 	IOR_CMD_COMPLETE_NONE = 0,
@@ -39,7 +57,8 @@ enum ior_cmd_complete {
 	IOR_CMD_COMPLETE_KERNEL_PACKAGE,  /* a Debian kernel package: apt-cache's linux-image-* names */
 };
 
-/* One option row: the single description that --help, man pages and completion read. */
+/* One option row: the single description the parser, --help, man pages and completion read (git's
+ * struct option): where the value goes and how, and what the user is told about it. */
 struct ior_cmd_opt {
 	const char *name;      /* "--format" */
 	const char *alias;     /* a short or older spelling ("-o"), or NULL */
@@ -51,20 +70,48 @@ struct ior_cmd_opt {
 	bool alone;            /* used without the other options: a synopsis line of its own */
 	enum ior_cmd_complete complete;  /* what completion offers for the value (arg ending "...": each word up to the next option) */
 	const char *help;      /* one or more sentences; wrapped when printed */
+	enum ior_cmd_kind kind;
+	size_t offset, size;   /* the field in the args struct: IOR_CMD_AT(type, member) */
+	double min, max;       /* IOR_CMD_COUNT, IOR_CMD_REAL: the values taken */
+	int (*parse)(void *field, const char *value);  /* IOR_CMD_PARSE: IOR_EINVALID with a message on a bad value */
 };
 
-/* Rows several commands share: the database filters. */
-#define IOR_CMD_ROW_HOST \
-	{ .name = "--host", .value = IOR_CMD_TEXT, .arg = "HOST", .help = "only samples measured on HOST" }
-#define IOR_CMD_ROW_KERNEL \
-	{ .name = "--kernel", .value = IOR_CMD_TEXT, .arg = "RELEASE", .help = "only samples of kernel RELEASE" }
-#define IOR_CMD_ROW_DEVICE \
-	{ .name = "--device", .value = IOR_CMD_TEXT, .arg = "DEVICE", .help = "only samples of DEVICE (its matrix name)" }
-#define IOR_CMD_ROW_SCHEDULER \
-	{ .name = "--scheduler", .value = IOR_CMD_TEXT, .arg = "NAME", .help = "only samples taken with scheduler NAME" }
-#define IOR_CMD_ROW_ENGINE \
+/* Where a row's value goes: .offset and .size of member (a path: "filter.host") in type. */
+#define IOR_CMD_AT(type, member) .offset = offsetof(type, member), .size = sizeof(((type *)0)->member)
+
+/* The --format words, written from the renderer registry's one list (IOR_RENDERER_LIST of
+ * reports/render.h, which the file using them includes): "text md ..." and "text|md|...". */
+#define IOR_CMD_WORD_SPACE(name) " " #name
+#define IOR_CMD_WORD_BAR(name) "|" #name
+#define IOR_CMD_FORMAT_CHOICES (IOR_RENDERER_LIST(IOR_CMD_WORD_SPACE) + 1)
+#define IOR_CMD_FORMAT_ARG (IOR_RENDERER_LIST(IOR_CMD_WORD_BAR) + 1)
+
+/* Value parsers rows share (cmd_args.c): a renderer name into a const struct ior_renderer *, a
+ * metric list into an unsigned set, one metric into an enum ior_metric. */
+int ior_cmd_parse_format(void *field, const char *value);
+int ior_cmd_parse_metrics(void *field, const char *value);
+int ior_cmd_parse_metric(void *field, const char *value);
+
+/* Rows several commands share: the database filters, into a struct ior_db_filter at member. */
+#define IOR_CMD_FILTER_ROW(option, placeholder, text, type, member) \
+	{ .name = "--" #option, .value = IOR_CMD_TEXT, .arg = placeholder, .help = text, IOR_CMD_AT(type, member.option) }
+#define IOR_CMD_ROW_HOST(type, member) IOR_CMD_FILTER_ROW(host, "HOST", "only samples measured on HOST", type, member)
+#define IOR_CMD_ROW_KERNEL(type, member) \
+	IOR_CMD_FILTER_ROW(kernel, "RELEASE", "only samples of kernel RELEASE", type, member)
+#define IOR_CMD_ROW_DEVICE(type, member) \
+	IOR_CMD_FILTER_ROW(device, "DEVICE", "only samples of DEVICE (its matrix name)", type, member)
+#define IOR_CMD_ROW_SCHEDULER(type, member) \
+	IOR_CMD_FILTER_ROW(scheduler, "NAME", "only samples taken with scheduler NAME", type, member)
+#define IOR_CMD_ROW_ENGINE(type, member) \
 	{ .name = "--engine", .value = IOR_CMD_TEXT, .arg = "NAME", .complete = IOR_CMD_COMPLETE_ENGINE, \
-	  .help = "only samples of engine NAME" }
+	  .help = "only samples of engine NAME", IOR_CMD_AT(type, member.engine) }
+
+/* A subcommand row ("bisect start"): its own options, taken besides the command's. */
+struct ior_cmd_sub {
+	const char *name;
+	const char *operands;  /* what follows its options in the synopsis ("FILE"), NULL: none taken */
+	const struct ior_cmd_opt *options; /* rows ending with { 0 } */
+};
 
 struct ior_command {
 	const char *name;
@@ -73,20 +120,20 @@ struct ior_command {
 	unsigned flags;
 	int error_status;     /* exit status when the runner itself fails (bad --db): 1, or 128 for check */
 	const char *summary;  /* one line for `ioregress --help` */
-	const char *subcommand; /* the word that must follow the name ("run" for vm), or NULL */
-	const char *subcommands; /* or the words one of which must (completion offers them first), space separated */
-	const char *operands; /* what follows the options in the synopsis ("[MATRIX]", "FILE.csv..."), or NULL */
+	const struct ior_cmd_sub *subs; /* the words one of which must follow the name, ending with { 0 }; or NULL */
+	const char *operands; /* what follows the options in the synopsis ("[MATRIX]", "FILE.csv..."), NULL: none taken */
 	bool operand_files;   /* the operands are paths (for completion) */
 	const char *operand_glob; /* the files completion offers for them ("*.ini"), NULL for any */
 	enum ior_cmd_complete operand_complete; /* or the values it looks up for them */
 	const char *description;  /* paragraphs after the synopsis, or NULL */
-	const struct ior_cmd_opt *options; /* rows ending with { 0 } */
+	const struct ior_cmd_opt *options; /* rows every subcommand takes, ending with { 0 } */
 };
 
 /* The options every command takes (main.c strips them first), ending with { 0 }. */
 extern const struct ior_cmd_opt ior_cmd_global_options[];
 
-/* Prints `ioregress NAME --help`: synopsis, description, then one entry per row and the global options. */
+/* Prints `ioregress NAME --help`: a synopsis per subcommand, description, the rows grouped by
+ * subcommand, and the global options. */
 void ior_cmd_print_help(FILE *out, const struct ior_command *cmd);
 /* Prints `ioregress --help`: the synopsis, each command's summary, the global options. */
 void ior_cmd_print_overview(FILE *out, const struct ior_command *const *list, size_t n);
@@ -94,36 +141,40 @@ void ior_cmd_print_overview(FILE *out, const struct ior_command *const *list, si
 /* The command named name in list, or NULL with *suggest the nearest name within two edits (or NULL). */
 const struct ior_command *ior_cmd_find(const struct ior_command *const *list, size_t n, const char *name,
 				       const char **suggest);
-/* The row of cmd named arg (before any '='), by name or alias, or NULL. */
+/* The row of cmd (or of any of its subcommands) named arg (before any '='), by name or alias, or NULL. */
 const struct ior_cmd_opt *ior_cmd_find_option(const struct ior_command *cmd, const char *arg);
 /* Sets the error for an argument cmd does not take, naming the nearest of its options when one is close. */
 int ior_cmd_unknown_argument(const struct ior_command *cmd, const char *arg);
+
+/* The row tables of cmd: its own options, then each subcommand's; returns how many (at most max). */
+size_t ior_cmd_row_sets(const struct ior_command *cmd, const struct ior_cmd_opt **sets, size_t max);
+/* Whether row's field (.size) holds what its kind stores; the parser refuses a row that does not. */
+bool ior_cmd_row_fits(const struct ior_cmd_opt *row);
+
+/* What a parse found besides the rows' fields. */
+struct ior_cmd_parsed {
+	const struct ior_cmd_sub *sub;     /* the subcommand, or NULL */
+	struct ior_cmd_list operands;      /* the words that are no option nor an option's value */
+};
+
+/* The one option parser (git's parse_options): argv[0] is the verb, then the subcommand when cmd
+ * has any, then options (cmd's and the subcommand's rows; "--name value", "--name=value" or the
+ * alias) and operands in any order, "--" ending the options. Each value is stored into args as its
+ * row says. argv's array is reused: the lists and operands point into it, gathered at its front, so
+ * pointers in it are overwritten and repeated (give a copy of an array whose strings are freed). Returns
+ * IOR_EINVALID with a message naming the option (or the operand) on any bad input. */
+int ior_cmd_parse(const struct ior_command *cmd, int argc, char **argv, void *args, struct ior_cmd_parsed *out);
+/* The exit status of a usage error of cmd: 2, or its error status when that is higher (check's 128). */
+int ior_cmd_usage_status(const struct ior_command *cmd);
+/* The usual start of a command: parses, and on a usage error prints it and returns the usage
+ * status (else 0). */
+int ior_cmd_parse_or_usage(const struct ior_command *cmd, int argc, char **argv, void *args,
+			   struct ior_cmd_parsed *out);
 
 /* Prints "error: MESSAGE" (git's style) with the last ior_error message appended when there is one. */
 void ior_cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the last ior_error message as "error: MESSAGE" and clears it. */
 void ior_cmd_error_last(void);
-
-/* Matches "--key value" or "--key=value" at argv[*i]: true when the key matched, with
- * *value the value (advancing *i past a separate one), or NULL when it is missing. */
-bool ior_cmd_option(int argc, char **argv, int *i, const char *key, const char **value);
-/* The same for if/else chains: the value, or NULL; *missing is set when key matched
- * without a value, so that is reported as such rather than as an unknown argument. */
-const char *ior_cmd_option_value(int argc, char **argv, int *i, const char *key, bool *missing);
-
-/* The database filter options a command accepts (a mask of these). */
-enum ior_cmd_filter {
-	IOR_FILTER_HOST = 1u << 0,      /* --host */
-	IOR_FILTER_KERNEL = 1u << 1,    /* --kernel */
-	IOR_FILTER_DEVICE = 1u << 2,    /* --device */
-	IOR_FILTER_SCHEDULER = 1u << 3, /* --scheduler */
-	IOR_FILTER_ENGINE = 1u << 4,    /* --engine */
-};
-/* Matches one of the filter options that accepted names at argv[*i] and stores
- * its value in f: true when it did. A matched option without a value returns
- * false with *missing set, as ior_cmd_option_value does. */
-bool ior_cmd_filter_option(int argc, char **argv, int *i, unsigned accepted, struct ior_db_filter *f,
-			   bool *missing);
 
 /* True when argv holds --help or -h; the runner checks it first and prints the command's help. */
 bool ior_cmd_wants_help(int argc, char **argv);

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#define ROW_SETS_MAX 16 /* a command's row tables: its own and one per subcommand */
+
 /* The helpers every completion needs; the command tables follow them. */
 static const char prologue[] =
 	"# bash completion for ioregress(1), written from its command descriptors by\n"
@@ -110,12 +112,44 @@ static void print_word_lists(FILE *out, const struct ior_command *const *list, s
 	fputs("\tlocal last=''\n\tfor ((i = COMP_CWORD - 1; i > at; i--)); do\n"
 	      "\t\tif [[ ${COMP_WORDS[i]} == -* ]]; then\n\t\t\tlast=${COMP_WORDS[i]}\n\t\t\tbreak\n\t\tfi\n\tdone\n"
 	      "\tif [[ $cur != -* ]]; then\n\t\tcase $cmd:$last in\n", out);
-	for (size_t c = 0; c < n; c++)
-		for (const struct ior_cmd_opt *o = list[c]->options; o && o->name; o++)
-			if (o->complete && several_words(o))
-				fprintf(out, "\t\t%s:%s)\n\t\t\t%s\n\t\t\treturn ;;\n", list[c]->name, o->name,
-					complete_helpers[o->complete]);
+	for (size_t c = 0; c < n; c++) {
+		const struct ior_cmd_opt *sets[ROW_SETS_MAX];
+		size_t nsets = ior_cmd_row_sets(list[c], sets, ROW_SETS_MAX);
+		for (size_t s = 0; s < nsets; s++)
+			for (const struct ior_cmd_opt *o = sets[s]; o && o->name; o++)
+				if (o->complete && several_words(o))
+					fprintf(out, "\t\t%s:%s)\n\t\t\t%s\n\t\t\treturn ;;\n", list[c]->name, o->name,
+						complete_helpers[o->complete]);
+	}
 	fputs("\t\tesac\n\tfi\n", out);
+}
+
+/* The rows of command c of list (every subcommand's too), or the global ones for c == n, under
+ * the name completion matches them by ("*" for the global ones); returns how many tables. */
+static size_t rows_of(const struct ior_command *const *list, size_t n, size_t c, const struct ior_cmd_opt **sets,
+		      const char **cmd)
+{
+	*cmd = c < n ? list[c]->name : "*";
+	if (c < n)
+		return ior_cmd_row_sets(list[c], sets, ROW_SETS_MAX);
+	sets[0] = ior_cmd_global_options;
+	return 1;
+}
+
+/* The case arm that offers what follows row o, or nothing when free text or a number follows. */
+static void print_value(FILE *out, const char *cmd, const struct ior_cmd_opt *o)
+{
+	bool one = true;
+	if (o->complete && o->value != IOR_CMD_FLAG) {
+		print_pattern(out, cmd, o, &one);
+		fprintf(out, ")\n\t\t%s\n\t\treturn ;;\n", complete_helpers[o->complete]);
+	} else if (o->value == IOR_CMD_CHOICE && o->choices) {
+		print_pattern(out, cmd, o, &one);
+		fprintf(out, ")\n\t\tmapfile -t COMPREPLY < <(compgen -W '%s' -- \"$cur\")\n\t\treturn ;;\n", o->choices);
+	} else if (o->value == IOR_CMD_FILE) {
+		print_pattern(out, cmd, o, &one);
+		fprintf(out, ")\n\t\t_ioregress_files '%s'\n\t\treturn ;;\n", o->arg && !strcmp(o->arg, "DIR") ? "dir" : "");
+	}
 }
 
 /* What follows an option that takes a value: its choices, files, what is looked up, or (free text,
@@ -123,30 +157,18 @@ static void print_word_lists(FILE *out, const struct ior_command *const *list, s
 static void print_values(FILE *out, const struct ior_command *const *list, size_t n)
 {
 	fputs("\tcase $cmd:$prev in\n", out);
+	const struct ior_cmd_opt *sets[ROW_SETS_MAX];
+	const char *cmd;
+	for (size_t c = 0; c <= n; c++)
+		for (size_t s = 0, nsets = rows_of(list, n, c, sets, &cmd); s < nsets; s++)
+			for (const struct ior_cmd_opt *o = sets[s]; o && o->name; o++)
+				print_value(out, cmd, o);
 	bool first = true;
-	for (size_t c = 0; c <= n; c++) {
-		const char *cmd = c < n ? list[c]->name : "*";
-		for (const struct ior_cmd_opt *o = c < n ? list[c]->options : ior_cmd_global_options; o && o->name; o++) {
-			bool one = true;
-			if (o->complete && o->value != IOR_CMD_FLAG) {
-				print_pattern(out, cmd, o, &one);
-				fprintf(out, ")\n\t\t%s\n\t\treturn ;;\n", complete_helpers[o->complete]);
-			} else if (o->value == IOR_CMD_CHOICE && o->choices) {
-				print_pattern(out, cmd, o, &one);
-				fprintf(out, ")\n\t\tmapfile -t COMPREPLY < <(compgen -W '%s' -- \"$cur\")\n\t\treturn ;;\n", o->choices);
-			} else if (o->value == IOR_CMD_FILE) {
-				print_pattern(out, cmd, o, &one);
-				fprintf(out, ")\n\t\t_ioregress_files '%s'\n\t\treturn ;;\n",
-					o->arg && !strcmp(o->arg, "DIR") ? "dir" : "");
-			}
-		}
-	}
-	for (size_t c = 0; c <= n; c++) {
-		const char *cmd = c < n ? list[c]->name : "*";
-		for (const struct ior_cmd_opt *o = c < n ? list[c]->options : ior_cmd_global_options; o && o->name; o++)
-			if ((o->value == IOR_CMD_TEXT || o->value == IOR_CMD_NUMBER) && !o->complete)
-				print_pattern(out, cmd, o, &first);
-	}
+	for (size_t c = 0; c <= n; c++)
+		for (size_t s = 0, nsets = rows_of(list, n, c, sets, &cmd); s < nsets; s++)
+			for (const struct ior_cmd_opt *o = sets[s]; o && o->name; o++)
+				if ((o->value == IOR_CMD_TEXT || o->value == IOR_CMD_NUMBER) && !o->complete)
+					print_pattern(out, cmd, o, &first);
 	if (!first)
 		fputs(")\n\t\treturn ;;\n", out);
 	fputs("\tesac\n", out);
@@ -176,21 +198,37 @@ static void print_help_topics(FILE *out, const struct ior_command *const *list, 
 	fputs("' -- \"$cur\")\n\t\tfi\n\t\treturn\n\tfi\n", out);
 }
 
+/* A command's options, and with subcommands: sub='start run ...' and each one's options beside the
+ * command's own, chosen by the word after the command. */
+static void print_command(FILE *out, const struct ior_command *cmd)
+{
+	fprintf(out, "\t%s)\n\t\topts='", cmd->name);
+	print_words(out, cmd->options);
+	fputs("'", out);
+	if (cmd->subs) {
+		fputs("\n\t\tsub='", out);
+		for (const struct ior_cmd_sub *s = cmd->subs; s->name; s++)
+			fprintf(out, "%s%s", s == cmd->subs ? "" : " ", s->name);
+		fputs("'\n\t\tcase ${COMP_WORDS[at+1]} in\n", out);
+		for (const struct ior_cmd_sub *s = cmd->subs; s->name; s++) {
+			fprintf(out, "\t\t%s) opts+='", s->name);
+			print_words(out, s->options);
+			fputs("' ;;\n", out);
+		}
+		fputs("\t\tesac", out);
+	}
+	if (cmd->operand_complete == IOR_CMD_COMPLETE_KERNEL_PACKAGE)
+		fputs("\n\t\toperands=kernels", out);
+	else if (cmd->operand_files)
+		fprintf(out, "\n\t\toperands=files glob='%s'", cmd->operand_glob ? cmd->operand_glob : "");
+	fputs(" ;;\n", out);
+}
+
 static void print_commands(FILE *out, const struct ior_command *const *list, size_t n)
 {
 	fputs("\tlocal opts='' operands=no glob='' sub=''\n\tcase $cmd in\n", out);
-	for (size_t c = 0; c < n; c++) {
-		fprintf(out, "\t%s)\n\t\topts='", list[c]->name);
-		print_words(out, list[c]->options);
-		fputs("'", out);
-		if (list[c]->subcommand || list[c]->subcommands)
-			fprintf(out, "\n\t\tsub='%s'", list[c]->subcommand ? list[c]->subcommand : list[c]->subcommands);
-		if (list[c]->operand_complete == IOR_CMD_COMPLETE_KERNEL_PACKAGE)
-			fputs("\n\t\toperands=kernels", out);
-		else if (list[c]->operand_files)
-			fprintf(out, "\n\t\toperands=files glob='%s'", list[c]->operand_glob ? list[c]->operand_glob : "");
-		fputs(" ;;\n", out);
-	}
+	for (size_t c = 0; c < n; c++)
+		print_command(out, list[c]);
 	fputs("\t*) return ;;\n\tesac\n", out);
 	/* "ioregress vm <TAB>", "ioregress bisect <TAB>": the subcommand comes before anything else */
 	fputs("\tif [[ -n $sub ]] && ((COMP_CWORD == at + 1)); then\n"

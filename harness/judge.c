@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The verdict commands' shared part (see judge.h): one option parser and one run for `check` and `compare`. */
+/* The verdict commands' shared part (see judge.h): defaults, the view and one run for `check` and `compare`. */
 #include "harness/judge.h"
 
 #include "common/error.h"
-#include "options/option.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -12,28 +11,6 @@ void ior_judge_args_init(struct ior_judge_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	ior_report_opts_default(&a->opts);
-}
-
-int ior_judge_option(struct ior_judge_args *a, unsigned filters, int argc, char **argv, int *i, bool *missing)
-{
-	const char *v;
-	if (ior_cmd_filter_option(argc, argv, i, filters, &a->filter, missing))
-		return 1;
-	if (*missing)
-		return 0;
-	if ((v = ior_cmd_option_value(argc, argv, i, "--min-effect", missing))) {
-		if (ior_parse_percent(v, &a->opts.compare.min_effect))
-			return ior_error_wrap(IOR_EINVALID, "--min-effect");
-	} else if ((v = ior_cmd_option_value(argc, argv, i, "--format", missing))) {
-		if (ior_renderer_find(&a->renderer, v))
-			return ior_error_wrap(IOR_EINVALID, "--format");
-	} else if ((v = ior_cmd_option_value(argc, argv, i, "--metric", missing))) {
-		if (ior_metric_parse_list(&a->opts.metrics, v))
-			return ior_error_wrap(IOR_EINVALID, "--metric");
-	} else {
-		return 0;
-	}
-	return 1;
 }
 
 void ior_judge_finish(struct ior_judge_args *a)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What `check` and `compare` share: the options of a verdict (filters, --metric, --min-effect, --format), building the verdicts and git bisect run's exit statuses. */
+/* What `check` and `compare` share: the rows of a verdict's options (--metric, --min-effect, --format), building the verdicts and git bisect run's exit statuses. */
 #ifndef IOR_HARNESS_JUDGE_H
 #define IOR_HARNESS_JUDGE_H
 
@@ -21,11 +21,6 @@ struct ior_judge_args {
 
 void ior_judge_args_init(struct ior_judge_args *a);
 
-/* Matches one shared option at argv[*i]: the filters in `filters` (enum ior_cmd_filter), --metric,
- * --min-effect, --format. 1 when it matched (advancing *i past a separate value), 0 when it did
- * not (with *missing set for a known key without a value), IOR_EINVALID on a bad value. */
-int ior_judge_option(struct ior_judge_args *a, unsigned filters, int argc, char **argv, int *i, bool *missing);
-
 /* After the options: the filters into the model's view, verdicts only. */
 void ior_judge_finish(struct ior_judge_args *a);
 
@@ -35,20 +30,22 @@ int ior_judge_run(struct ior_judge_args *a, struct ior_db *db);
 /* Prints the last error and returns IOR_JUDGE_ERROR. */
 int ior_judge_fail(void);
 
-/* The rows both commands list. */
-#define IOR_JUDGE_ROW_METRIC \
-	{ .name = "--metric", .value = IOR_CMD_TEXT, .arg = "NAME[,NAME...]|all", \
+/* The rows both commands list, into a struct ior_judge_args at member of type. */
+#define IOR_JUDGE_ROW_METRIC(type, member) \
+	{ .name = "--metric", .value = IOR_CMD_TEXT, .arg = "NAME[,NAME...]|all", .kind = IOR_CMD_PARSE, \
+	  .parse = ior_cmd_parse_metrics, IOR_CMD_AT(type, member.opts.metrics), \
 	  .help = "judge these metrics, named as sample_view's columns (value, lat_p50_us, lat_p99_us, lat_p999_us, " \
 		  "lat_mean_us, clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us, wall_s, usr_s, sys_s) or derived " \
 		  "(cpu_s, cpu_s_per_gib; from the device's request counters req_kib, merge_pct, req_per_gib); latency, " \
 		  "time, CPU and requests per GiB are better lower (default: value and lat_p99_us where " \
 		  "the engine records it)" }
-#define IOR_JUDGE_ROW_MIN_EFFECT \
-	{ .name = "--min-effect", .value = IOR_CMD_NUMBER, .arg = "PERCENT", \
+#define IOR_JUDGE_ROW_MIN_EFFECT(type, member) \
+	{ .name = "--min-effect", .value = IOR_CMD_NUMBER, .arg = "PERCENT", .kind = IOR_CMD_PERCENT, \
+	  IOR_CMD_AT(type, member.opts.compare.min_effect), \
 	  .help = "a significant change smaller than PERCENT of the baseline's median is no change" }
-#define IOR_JUDGE_ROW_FORMAT \
-	{ .name = "--format", .value = IOR_CMD_CHOICE, .arg = "text|md|html|json|junit|csv|kcidb", \
-	  .choices = "text md html json junit csv kcidb", \
+#define IOR_JUDGE_ROW_FORMAT(type, member) \
+	{ .name = "--format", .value = IOR_CMD_CHOICE, .arg = IOR_CMD_FORMAT_ARG, .choices = IOR_CMD_FORMAT_CHOICES, \
+	  .kind = IOR_CMD_PARSE, .parse = ior_cmd_parse_format, IOR_CMD_AT(type, member.renderer), \
 	  .help = "print the report of the compared cells with its verdicts in this format instead of the verdict " \
 		  "table (junit: one test case per compared cell for CI; kcidb: a KCIDB document, a regression a FAIL "\
 		  "test with its issue); the exit status is the same" }

@@ -14,7 +14,7 @@
 
 /* Why warm-up: a cell's first repetition can measure something else than the rest (a tmpfs
  * allocating its pages, a cache filling: the seed-loop tmpfs cell's first repetition ran at
- * 356 MiB/s against 1,600-1,800). The report flags such a cell (reports/trend.h); warmup = N
+ * 356 MiB/s against 1,600-1,800). The report flags such a cell (stats/trend.h); warmup = N
  * runs N repetitions first, stores them marked and judges only the others. */
 #define WARMUP_HELP "repetitions run first for each cell, stored marked as warm-up and left out of verdicts, " \
 		    "alerts and change points"

@@ -81,6 +81,24 @@ static int parse_enum(const struct ior_option *row, const char *text, int *out)
 	return ior_error_set(IOR_EINVALID, "'%s' is not one of %s", text, list);
 }
 
+int ior_parse_count(const char *text, double min, double max, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (parse_uint(text, &v) != IOR_OK || (double)v < min || (double)v > max)
+		return ior_error_set(IOR_EINVALID, "'%s' is not a whole number from %.10g to %.10g", text, min, max);
+	*out = v;
+	return IOR_OK;
+}
+
+int ior_parse_number(const char *text, double min, double max, double *out)
+{
+	double v = 0;
+	if (parse_double(text, &v) != IOR_OK || v < min || v > max)
+		return ior_error_set(IOR_EINVALID, "'%s' is not a number from %.10g to %.10g", text, min, max);
+	*out = v;
+	return IOR_OK;
+}
+
 /* A number in the row's own unit, for range messages. */
 void ior_option_format_bound(const struct ior_option *row, double x, char *buf, size_t len)
 {

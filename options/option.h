@@ -72,6 +72,10 @@ int ior_parse_size(const char *text, uint64_t *bytes);
 int ior_parse_duration(const char *text, double *seconds);
 int ior_parse_percent(const char *text, double *fraction);
 int ior_parse_bool(const char *text, bool *value);
+/* A whole number, or any plain decimal, from min to max inclusive; the message names the range
+ * ("'3' is not a whole number from 5 to 100000"), the caller adds the key. */
+int ior_parse_count(const char *text, double min, double max, uint64_t *out);
+int ior_parse_number(const char *text, double min, double max, double *out);
 
 /* Canonical text of a value, as ior_options_format writes it: sizes in the
  * largest exact unit ("4K", "2M", "1536"), durations likewise ("3s", "250ms",

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "reports/table.h"
-#include "reports/trend.h"
+#include "stats/trend.h"
 
 /*
  * The rule, for a device on a kernel (and likewise for a cell):
@@ -71,7 +71,7 @@ struct ior_alert {
 	double floor, peer_ratio;
 	double severity;          /* spread / threshold: how far past it, for "most severe first" */
 	struct ior_alert_axis here, elsewhere;
-	/* A cell's repetitions in one of its runs follow a trend (reports/trend.h): its spread is
+	/* A cell's repetitions in one of its runs follow a trend (stats/trend.h): its spread is
 	 * warm-up or drift, not plain noise, and a cell with a trend alerts even when its spread
 	 * stays under the threshold (spread_alert false). Always none for a device. */
 	struct ior_trend trend;

@@ -3,8 +3,9 @@
 #include "reports/boot_classify.h"
 
 #include "common/error.h"
-#include "reports/paired.h"
-#include "reports/stats.h"
+#include "stats/paired.h"
+#include "stats/stats.h"
+#include "stats/tdist.h"
 
 #include <math.h>
 #include <stdio.h>

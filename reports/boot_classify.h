@@ -4,7 +4,7 @@
 #define IOR_REPORTS_BOOT_CLASSIFY_H
 
 #include "reports/boot_verdict.h"
-#include "reports/classify.h"
+#include "stats/classify.h"
 
 /*
  * As reports/boot_verdict.h says for two kernels: a guest's repetitions are looks at one boot, so

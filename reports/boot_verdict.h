@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "reports/compare.h"
+#include "stats/compare.h"
 
 /*
  * Why boots: under qemu (TCG above all) a guest's speed differs from boot to boot by far more than
@@ -37,7 +37,7 @@ struct ior_boot_evidence {
 				   * at alpha, and never below the minimum effect); INFINITY when unknown */
 };
 
-/* Judges b against a with one observation per boot: the paired round test (reports/paired.c) on the
+/* Judges b against a with one observation per boot: the paired round test (stats/paired.c) on the
  * rounds both sides booted in when there are at least 2, else ior_compare on the boot medians. c's
  * verdict, ratio, interval and p are the test's, na and nb count boots, and its reason says which
  * test ("paired by boot round, 4 boots a side" or "unpaired: ...") and, when not decided, the noise

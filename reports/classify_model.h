@@ -3,7 +3,7 @@
 #ifndef IOR_REPORTS_CLASSIFY_MODEL_H
 #define IOR_REPORTS_CLASSIFY_MODEL_H
 
-#include "reports/classify.h"
+#include "stats/classify.h"
 #include "reports/model.h"
 
 struct ior_ends_cell {

@@ -13,8 +13,8 @@
 #include "kernel/sched_history.h"
 #include "reports/alerts.h"
 #include "reports/boot_verdict.h"
-#include "reports/changepoint.h"
-#include "reports/compare.h"
+#include "stats/changepoint.h"
+#include "stats/compare.h"
 #include "reports/table.h"
 
 /* What a renderer needs beyond the tables (struct ior_renderer.parts); the builder computes only those. */

@@ -4,7 +4,7 @@
 
 #include "common/error.h"
 #include "db/db.h"
-#include "reports/stats.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #include "common/error.h"
 #include "reports/boot_classify.h"
 #include "reports/model_internal.h"
-#include "reports/stats.h"
+#include "stats/stats.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,8 +4,8 @@
 
 #include "common/error.h"
 #include "kernel/version.h"
-#include "reports/paired.h"
-#include "reports/stats.h"
+#include "stats/paired.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -195,7 +195,7 @@ static int between_runs(const struct judge *j, size_t ga, size_t ca, size_t gb, 
 	return rc;
 }
 
-/* Two cells of one interleaved run are judged on their values paired by round (reports/paired.c):
+/* Two cells of one interleaved run are judged on their values paired by round (stats/paired.c):
  * drift of the machine shared by a round cancels. Otherwise the unpaired verdict stands and says
  * so, naming separate runs when that is why. */
 static int pair_by_round(struct judge *j, size_t ga, size_t ca, size_t gb, size_t cb, const struct ior_compare_opts *o,

@@ -251,7 +251,7 @@ static void axis(struct obj *o, const char *k, const struct ior_alert_axis *ax)
 	close_obj(&a);
 }
 
-/* A cell's warm-up or drift (reports/trend.h); kind "none" for no trend and for devices. */
+/* A cell's warm-up or drift (stats/trend.h); kind "none" for no trend and for devices. */
 static void trend(struct obj *o, const struct ior_trend *t)
 {
 	key(o, "trend");

@@ -8,8 +8,8 @@
 #include <stdint.h>
 
 #include "db/db.h"
-#include "reports/stats.h"
-#include "reports/trend.h"
+#include "stats/stats.h"
+#include "stats/trend.h"
 
 /* One cell: a device and scheduler under one host, kernel and engine with its parameters.
  * The cell key every command uses is (host, engine, params, device, scheduler), per kernel. */

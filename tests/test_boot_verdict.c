@@ -7,7 +7,7 @@
 #include "engines/engine.h"
 #include "reports/boot_verdict.h"
 #include "reports/boots_auto.h"
-#include "reports/classify.h"
+#include "stats/classify.h"
 #include "reports/model.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for reports/changepoint.c: E-divisive over generated kernel series with known shifts and known noise. */
-#include "reports/changepoint.h"
-#include "reports/compare.h"
+/* Tests for stats/changepoint.c: E-divisive over generated kernel series with known shifts and known noise. */
+#include "stats/changepoint.h"
+#include "stats/compare.h"
 #include "tests/suite.h"
 
 #include <math.h>

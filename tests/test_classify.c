@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for reports/classify.c: a candidate against a good and a bad end, rates measured on seeded generated data. */
-#include "reports/classify.h"
+/* Tests for stats/classify.c: a candidate against a good and a bad end, rates measured on seeded generated data. */
+#include "stats/classify.h"
 #include "common/error.h"
 #include "common/rng.h"
 #include "tests/suite.h"

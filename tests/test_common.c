@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for common/: the last-error message and the stop flag. */
+/* Tests for common/: the last-error message, kept across clean-up, and the stop flag. */
 #include "common/error.h"
 #include "common/stop.h"
 #include "tests/suite.h"
@@ -29,6 +29,21 @@ static void test_error_wrap_prefixes_context(void)
 	CU_ASSERT_STRING_EQUAL(ior_error_last(), "m.ini:7: bs: '4q' is not a size");
 }
 
+/* Clean-up that fails on its own does not replace the first error; without one, its own stands. */
+static void test_error_save_restore_keeps_the_first(void)
+{
+	struct ior_error_state first;
+	CU_ASSERT_EQUAL(ior_error_save(&first, ior_error_set(IOR_EINVALID, "bad key 'bs'")), IOR_EINVALID);
+	ior_error_set(IOR_ERROR, "cannot roll back");
+	CU_ASSERT_EQUAL(ior_error_restore(&first, IOR_ERROR), IOR_EINVALID);
+	CU_ASSERT_STRING_EQUAL(ior_error_last(), "bad key 'bs'");
+	struct ior_error_state none;
+	ior_error_save(&none, IOR_OK);
+	ior_error_set(IOR_ERROR, "cannot roll back");
+	CU_ASSERT_EQUAL(ior_error_restore(&none, IOR_ERROR), IOR_ERROR);
+	CU_ASSERT_STRING_EQUAL(ior_error_last(), "cannot roll back");
+}
+
 static void test_stop_flag_follows_signal(void)
 {
 	ior_stop_reset();
@@ -47,6 +62,7 @@ int main(void)
 		IOR_TEST(test_error_set_returns_code_and_keeps_message),
 		IOR_TEST(test_error_errno_appends_strerror),
 		IOR_TEST(test_error_wrap_prefixes_context),
+		IOR_TEST(test_error_save_restore_keeps_the_first),
 		IOR_TEST(test_stop_flag_follows_signal),
 		IOR_TEST_END,
 	};

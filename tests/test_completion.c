@@ -122,29 +122,32 @@ static void test_each_command_offers_exactly_its_options(void)
 {
 	for (size_t c = 0; c < ior_command_count; c++) {
 		const struct ior_command *cmd = ior_commands[c];
-		const char *subs = cmd->subcommand ? cmd->subcommand : cmd->subcommands;
-		if (subs) {
+		if (cmd->subs) {
 			CU_ASSERT_EQUAL_FATAL(complete("ioregress", cmd->name, "", NULL), 0);
-			char copy[256], first[64] = "";
-			snprintf(copy, sizeof(copy), "%s", subs);
 			size_t n = 0;
-			for (char *w = strtok(copy, " "); w; w = strtok(NULL, " "), n++) {
-				if (!offered(w))
-					fprintf(stderr, "\n  'ioregress %s <TAB>' does not offer %s", cmd->name, w);
-				CU_ASSERT_TRUE(offered(w));
-				if (!n)
-					snprintf(first, sizeof(first), "%s", w);
+			for (const struct ior_cmd_sub *s = cmd->subs; s->name; s++, n++) {
+				if (!offered(s->name))
+					fprintf(stderr, "\n  'ioregress %s <TAB>' does not offer %s", cmd->name, s->name);
+				CU_ASSERT_TRUE(offered(s->name));
 			}
 			CU_ASSERT_EQUAL(count_offered(), n);
-			CU_ASSERT_EQUAL_FATAL(complete("ioregress", cmd->name, first, "-", NULL), 0);
-		} else {
-			CU_ASSERT_EQUAL_FATAL(complete("ioregress", cmd->name, "-", NULL), 0);
 		}
-		size_t want = expect_rows(cmd->name, cmd->options) + expect_rows(cmd->name, ior_cmd_global_options);
-		if (count_offered() != want)
-			fprintf(stderr, "\n  'ioregress %s -<TAB>' offers %zu words, the rows have %zu:\n%s", cmd->name,
-				count_offered(), want, words);
-		CU_ASSERT_EQUAL(count_offered(), want);
+		/* each subcommand offers its own rows beside the command's */
+		for (const struct ior_cmd_sub *s = cmd->subs; !cmd->subs || s->name; s++) {
+			if (cmd->subs) {
+				CU_ASSERT_EQUAL_FATAL(complete("ioregress", cmd->name, s->name, "-", NULL), 0);
+			} else {
+				CU_ASSERT_EQUAL_FATAL(complete("ioregress", cmd->name, "-", NULL), 0);
+			}
+			size_t want = expect_rows(cmd->name, cmd->options) + expect_rows(cmd->name, cmd->subs ? s->options : NULL) +
+				      expect_rows(cmd->name, ior_cmd_global_options);
+			if (count_offered() != want)
+				fprintf(stderr, "\n  'ioregress %s %s -<TAB>' offers %zu words, the rows have %zu:\n%s", cmd->name,
+					cmd->subs ? s->name : "", count_offered(), want, words);
+			CU_ASSERT_EQUAL(count_offered(), want);
+			if (!cmd->subs)
+				break;
+		}
 	}
 }
 
@@ -153,17 +156,19 @@ static void test_values_follow_their_option(void)
 {
 	size_t choices = 0;
 	for (size_t c = 0; c < ior_command_count; c++) {
-		for (const struct ior_cmd_opt *o = ior_commands[c]->options; o && o->name; o++) {
-			if (o->value != IOR_CMD_CHOICE)
-				continue;
-			CU_ASSERT_EQUAL_FATAL(complete("ioregress", ior_commands[c]->name, o->name, "", NULL), 0);
-			char copy[256];
-			snprintf(copy, sizeof(copy), "%s", o->choices);
-			for (char *v = strtok(copy, " "); v; v = strtok(NULL, " ")) {
-				CU_ASSERT_TRUE(offered(v));
-				choices++;
+		const struct ior_cmd_opt *sets[16];
+		for (size_t r = 0, nsets = ior_cmd_row_sets(ior_commands[c], sets, 16); r < nsets; r++)
+			for (const struct ior_cmd_opt *o = sets[r]; o && o->name; o++) {
+				if (o->value != IOR_CMD_CHOICE)
+					continue;
+				CU_ASSERT_EQUAL_FATAL(complete("ioregress", ior_commands[c]->name, o->name, "", NULL), 0);
+				char copy[256];
+				snprintf(copy, sizeof(copy), "%s", o->choices);
+				for (char *v = strtok(copy, " "); v; v = strtok(NULL, " ")) {
+					CU_ASSERT_TRUE(offered(v));
+					choices++;
+				}
 			}
-		}
 	}
 	CU_ASSERT_TRUE(choices >= 2); /* report --format text|json at least */
 	CU_ASSERT_EQUAL(complete("ioregress", "report", "--format", "", NULL), 0);
@@ -205,7 +210,8 @@ static void test_a_subcommand_is_offered_first(void)
 		{ .name = "--accel", .value = IOR_CMD_CHOICE, .arg = "auto|kvm|tcg", .choices = "auto kvm tcg" },
 		{ 0 },
 	};
-	static const struct ior_command vm = { .name = "vm", .subcommand = "run", .options = rows };
+	static const struct ior_cmd_sub run[] = { { .name = "run", .options = rows }, { 0 } };
+	static const struct ior_command vm = { .name = "vm", .subs = run, .options = rows + 2 };
 	const struct ior_command *const list[] = { &vm, &ior_cmd_report };
 	char saved[PATH_MAX];
 	snprintf(saved, sizeof(saved), "%s", script);

@@ -199,8 +199,9 @@ static bool documents(const char *terms, const char *page, const char *name)
 	return there;
 }
 
-/* Every "*--option*" of the terms is a row of rows or of the global options: none is stale. */
-static void check_no_stale_option(const char *terms, const char *page, const struct ior_cmd_opt *rows)
+/* Every "*--option*" of the terms is a row of cmd (of any of its subcommands) or of the global
+ * options: none is stale. */
+static void check_no_stale_option(const char *terms, const char *page, const struct ior_command *cmd)
 {
 	for (const char *p = terms; (p = strstr(p, "*-")); p++) {
 		const char *end = strchr(p + 1, '*');
@@ -208,8 +209,10 @@ static void check_no_stale_option(const char *terms, const char *page, const str
 			break;
 		char name[64];
 		snprintf(name, sizeof(name), "%.*s", (int)(end - p - 1), p + 1);
+		const struct ior_cmd_opt *set[16] = { ior_cmd_global_options };
+		size_t nsets = 1 + (cmd ? ior_cmd_row_sets(cmd, set + 1, 15) : 0);
 		bool known = false;
-		for (const struct ior_cmd_opt *set[] = { rows, ior_cmd_global_options }, **r = set; r < set + 2; r++)
+		for (const struct ior_cmd_opt **r = set; r < set + nsets; r++)
 			for (const struct ior_cmd_opt *o = *r; o && o->name; o++)
 				known |= !strcmp(o->name, name) || (o->alias && !strcmp(o->alias, name));
 		known |= !strcmp(name, "--version"); /* ioregress(1): main's own */
@@ -228,16 +231,18 @@ static void test_each_command_page_has_every_option(void)
 		char page[128];
 		snprintf(page, sizeof(page), "harness/man/ioregress-%s.1.scd", cmd->name);
 		term_lines(terms, sizeof(terms), page);
-		for (const struct ior_cmd_opt *o = cmd->options; o && o->name; o++) {
-			CU_ASSERT_TRUE(documents(terms, page, o->name));
-			if (o->alias)
-				CU_ASSERT_TRUE(documents(terms, page, o->alias));
-			char choices[256];
-			snprintf(choices, sizeof(choices), "%s", o->value == IOR_CMD_CHOICE && o->choices ? o->choices : "");
-			for (char *v = strtok(choices, " "); v; v = strtok(NULL, " "))
-				CU_ASSERT_PTR_NOT_NULL(strstr(terms, v));
-		}
-		check_no_stale_option(terms, page, cmd->options);
+		const struct ior_cmd_opt *sets[16];
+		for (size_t s = 0, nsets = ior_cmd_row_sets(cmd, sets, 16); s < nsets; s++)
+			for (const struct ior_cmd_opt *o = sets[s]; o && o->name; o++) {
+				CU_ASSERT_TRUE(documents(terms, page, o->name));
+				if (o->alias)
+					CU_ASSERT_TRUE(documents(terms, page, o->alias));
+				char choices[256];
+				snprintf(choices, sizeof(choices), "%s", o->value == IOR_CMD_CHOICE && o->choices ? o->choices : "");
+				for (char *v = strtok(choices, " "); v; v = strtok(NULL, " "))
+					CU_ASSERT_PTR_NOT_NULL(strstr(terms, v));
+			}
+		check_no_stale_option(terms, page, cmd);
 	}
 }
 

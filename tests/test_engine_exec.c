@@ -2,7 +2,7 @@
 /* Tests for the exec engine and its argument splitting: commands run without a shell, timed with the child's own CPU figures. */
 #include "common/error.h"
 #include "engines/engine.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 #include "tests/engine_fixture.h"
 #include "tests/suite.h"
 

@@ -4,7 +4,7 @@
 #include "device/loopdev.h"
 #include "engines/engine.h"
 #include "engines/fio_json.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 #include "tests/engine_fixture.h"
 #include "tests/suite.h"
 

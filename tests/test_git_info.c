@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for kernel/git_info.c and harness/run_git.c on repositories built with libgit2: HEAD of a tree and a -gSHA looked up record the exact sha, describe, subject, author and date; missing, ambiguous and non-repositories are told apart, and which of them stops a run; probe shows the same. */
+/* Tests for kernel/git_info.c and run/run_git.c on repositories built with libgit2: HEAD of a tree and a -gSHA looked up record the exact sha, describe, subject, author and date; missing, ambiguous and non-repositories are told apart, and which of them stops a run; probe shows the same. */
 #include "common/error.h"
-#include "harness/run_git.h"
+#include "run/run_git.h"
 #include "kernel/git_info.h"
 #include "tests/git_fixture.h"
 #include "tests/suite.h"
@@ -132,7 +132,7 @@ static void test_tree_owned_by_another_user_is_read_as_root(void)
 	CU_ASSERT_STRING_EQUAL(c.sha, r.sha[2]);
 }
 
-/* --- run's policy (harness/run_git.c) ---------------------------------------------- */
+/* --- run's policy (run/run_git.c) ---------------------------------------------- */
 
 static int resolve(const char *release, const char *tree, const char *repo_path, struct ior_git_commit *c,
 		   bool *found, char *warning, size_t len)

@@ -3,7 +3,7 @@
 #include "common/error.h"
 #include "db/db.h"
 #include "device/loopdev.h"
-#include "harness/run.h"
+#include "run/run.h"
 #include "matrix/matrix.h"
 #include "tests/suite.h"
 

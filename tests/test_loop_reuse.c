@@ -4,8 +4,8 @@
 #include "db/db.h"
 #include "device/loopdev.h"
 #include "device/scheduler.h"
-#include "harness/recover.h"
-#include "harness/run.h"
+#include "run/recover.h"
+#include "run/run.h"
 #include "matrix/matrix.h"
 #include "tests/suite.h"
 

@@ -272,6 +272,31 @@ static void test_set_errors(void)
 }
 
 /* A bad built-in default is reported with the row's name and leaves nothing allocated. */
+/* The command line's counts and numbers: the range is inclusive, anything else is refused with it. */
+static void test_counts_and_numbers_in_a_range(void)
+{
+	uint64_t n = 7;
+	double d = 7;
+	CU_ASSERT_EQUAL(ior_parse_count("5", 5, 100000, &n), IOR_OK);
+	CU_ASSERT_EQUAL(n, 5);
+	CU_ASSERT_EQUAL(ior_parse_count("100000", 5, 100000, &n), IOR_OK);
+	CU_ASSERT_EQUAL(n, 100000);
+	const char *bad[] = { "4", "100001", "-1", "1.5", "5x", "" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[96];
+		snprintf(want, sizeof(want), "'%s' is not a whole number from 5 to 100000", bad[i]);
+		CU_ASSERT_EQUAL(ior_parse_count(bad[i], 5, 100000, &n), IOR_EINVALID);
+		CU_ASSERT_STRING_EQUAL(ior_error_last(), want);
+	}
+	CU_ASSERT_EQUAL(n, 100000); /* left as it was */
+	CU_ASSERT_EQUAL(ior_parse_number("1.5", 1, 86400, &d), IOR_OK);
+	CU_ASSERT_DOUBLE_EQUAL(d, 1.5, 1e-12);
+	CU_ASSERT_EQUAL(ior_parse_number("0.5", 1, 86400, &d), IOR_EINVALID);
+	CU_ASSERT_STRING_EQUAL(ior_error_last(), "'0.5' is not a number from 1 to 86400");
+	CU_ASSERT_EQUAL(ior_parse_number("nan", 1, 86400, &d), IOR_EINVALID);
+	CU_ASSERT_DOUBLE_EQUAL(d, 1.5, 1e-12);
+}
+
 static void test_bad_default(void)
 {
 	struct small { char *name; uint64_t n; } s;
@@ -312,6 +337,7 @@ int main(void)
 		IOR_TEST(test_defaults_and_format),
 		IOR_TEST(test_format_round_trip),
 		IOR_TEST(test_set_errors),
+		IOR_TEST(test_counts_and_numbers_in_a_range),
 		IOR_TEST(test_bad_default),
 		IOR_TEST(test_format_units),
 		IOR_TEST_END

@@ -2,7 +2,7 @@
 /* recover removes only what ioregress creates (issue 23): a journal entry naming another file or directory, as a hand-edited or foreign database can, is left alone. */
 #include "common/error.h"
 #include "db/db.h"
-#include "harness/recover.h"
+#include "run/recover.h"
 #include "kernel/info.h"
 #include "tests/suite.h"
 

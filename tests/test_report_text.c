@@ -3,7 +3,7 @@
 #include "common/error.h"
 #include "db/db.h"
 #include "reports/alerts.h"
-#include "reports/changepoint.h"
+#include "stats/changepoint.h"
 #include "reports/model.h"
 #include "reports/render.h"
 #include "reports/table.h"

@@ -4,7 +4,7 @@
 #include "common/stop.h"
 #include "db/db.h"
 #include "device/loopdev.h"
-#include "harness/run.h"
+#include "run/run.h"
 #include "matrix/matrix.h"
 #include "reports/model.h"
 #include "tests/suite.h"

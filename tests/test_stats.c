@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for reports/stats.c against published worked examples (sources cited at each test). */
-#include "reports/stats.h"
+/* Tests for stats/stats.c against published worked examples (sources cited at each test). */
+#include "stats/stats.h"
 #include "tests/suite.h"
 
 #include <math.h>

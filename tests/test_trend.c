@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for reports/trend.c: Kendall's exact p against published values, warm-up and drift flagged on generated cells, and shuffled copies of the same values not. */
+/* Tests for stats/trend.c: Kendall's exact p against published values, warm-up and drift flagged on generated cells, and shuffled copies of the same values not. */
 #include "common/rng.h"
 #include "db/db.h"
 #include "reports/model.h"
 #include "reports/render.h"
-#include "reports/trend.h"
+#include "stats/trend.h"
 #include "tests/suite.h"
 
 #include <math.h>

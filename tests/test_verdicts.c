@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for reports/compare.c: Mann-Whitney, Student t and Welch against published tables, Hodges-Lehmann, the outlier rule, and verdicts on generated data with known shifts. */
-#include "reports/adaptive.h"
-#include "reports/compare.h"
+/* Tests for stats/compare.c: Mann-Whitney, Student t and Welch against published tables, Hodges-Lehmann, the outlier rule, and verdicts on generated data with known shifts. */
+#include "stats/adaptive.h"
+#include "stats/compare.h"
+#include "stats/tdist.h"
 #include "common/error.h"
 #include "tests/suite.h"
 

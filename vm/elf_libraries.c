@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The shared libraries an ELF executable needs, read from its dynamic section (not a fixed list), and its interpreter. */
+/* The shared libraries an ELF executable needs, read from its dynamic section (not a fixed list),
+ * and its interpreter. */
 #include "vm/vm.h"
 
 #include "common/error.h"

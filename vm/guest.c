@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The guest's side of the watchdog and of the results disk: heartbeat lines and the database written out after each commit (see guest.h). */
+/* The guest's side of the watchdog and of the results disk: heartbeat lines and the database
+ * written out after each commit (see guest.h). */
 #include "vm/guest.h"
 
 #include "common/error.h"

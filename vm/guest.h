@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Inside a guest of `vm run`: the heartbeat the host's watchdog reads, and the database committed to the results disk as the run goes. */
+/* Inside a guest of `vm run`: the heartbeat the host's watchdog reads, and the database committed
+ * to the results disk as the run goes. */
 #ifndef IOR_VM_GUEST_H
 #define IOR_VM_GUEST_H
 

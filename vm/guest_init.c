@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The guest's /init: mount the pseudo filesystems, load the virtio modules, run the matrix, write the results disk, power off. */
+/* The guest's /init: mount the pseudo filesystems, load the virtio modules, run the matrix, write
+ * the results disk, power off. */
 #include "vm/internal.h"
 #include "vm/guest.h"
 

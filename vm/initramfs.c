@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The guest's initramfs as a newc cpio archive written with libarchive: busybox, ioregress and its libraries, mke2fs, the kernel's modules, the matrix, the init. */
+/* The guest's initramfs as a newc cpio archive written with libarchive: busybox, ioregress and its
+ * libraries, mke2fs, the kernel's modules, the matrix, the init. */
 #include "vm/internal.h"
 
 #include "common/error.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 #include "kernel/modules.h"
 
 #include <archive.h>
@@ -240,11 +241,8 @@ static int stage_modules(struct module_stage *s, const struct ior_vm_kernel *k, 
 			rc = copy_plain(src, dst);
 	}
 	if (!rc) {
-		struct ior_spawn_result r;
-		rc = ior_spawn_run(&r, (const char *const[]){ "depmod", "-b", s->root, k->release, NULL }, NULL, 0);
-		if (!rc)
-			rc = ior_spawn_check(&r, "depmod on the initramfs's modules");
-		ior_spawn_result_free(&r);
+		rc = ior_spawn_tool((const char *const[]){ "depmod", "-b", s->root, k->release, NULL }, NULL,
+				    "depmod on the initramfs's modules");
 	}
 	ior_kmod_free(km);
 	return rc;

@@ -32,9 +32,6 @@ bool ior_vm_blocked_head(const char *console, char *out, size_t len);
 /* A file of size bytes (sparse), for a guest disk. */
 int ior_vm_disk_create(const char *path, uint64_t size);
 
-/* Runs argv in dir (NULL: ours) and fails, naming what, unless it exits 0. */
-int ior_vm_run_tool(const char *const *argv, const char *dir, const char *what);
-
 /* mkdir -p. */
 int ior_vm_mkdir_p(const char *path);
 

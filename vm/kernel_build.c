@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `kernel build`'s work: the config (base, guest options, fragments, olddefconfig), the cache lookup by commit and config hash, make O= and modules_install into a staging tree. */
+/* `kernel build`'s work: the config (base, guest options, fragments, olddefconfig), the cache
+ * lookup by commit and config hash, make O= and modules_install into a staging tree. */
 #include "vm/kernel_build.h"
 
 #include "common/error.h"
 #include "common/trust.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 #include "kernel/info.h"
 #include "vm/internal.h"
 
@@ -191,15 +192,15 @@ static int make(struct make_ctx *c, const char *what, const char *const *targets
 	for (size_t i = 0; targets[i] && n < 46; i++)
 		argv[n++] = targets[i];
 	argv[n] = NULL;
-	struct ior_spawn_result r;
-	int rc = ior_spawn_run(&r, argv, NULL, 0);
+	struct ior_spawn r = { .argv = argv };
+	int rc = ior_spawn_run(&r);
 	if (rc == IOR_OK && !(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)) {
 		char errs[2048];
 		first_errors(c->log, errs, sizeof(errs));
 		rc = ior_error_set(IOR_ERROR, "kernel %s failed in '%s' (log '%s')%s", what, c->tree, c->log,
 				   errs[0] ? errs : ": no error line in the log");
 	}
-	ior_spawn_result_free(&r);
+	ior_spawn_free(&r);
 	return rc;
 }
 
@@ -214,7 +215,7 @@ static int configure(struct make_ctx *c, const char *out)
 	snprintf(merge, sizeof(merge), "%s/scripts/kconfig/merge_config.sh", c->tree);
 	int rc = IOR_OK;
 	if (o->config)
-		rc = ior_vm_run_tool((const char *const[]){ "cp", o->config, dotconfig, NULL }, NULL, "copying --config");
+		rc = ior_spawn_tool((const char *const[]){ "cp", o->config, dotconfig, NULL }, NULL, "copying --config");
 	else
 		rc = make(c, "config", (const char *const[]){ o->defconfig ? o->defconfig : "tinyconfig", NULL });
 	if (!rc)
@@ -227,7 +228,7 @@ static int configure(struct make_ctx *c, const char *out)
 	if (!rc && o->nfragments > 69)
 		rc = ior_error_set(IOR_EINVALID, "at most 69 --fragment files");
 	if (!rc)
-		rc = ior_vm_run_tool(argv, NULL, "merge_config.sh (see the log)");
+		rc = ior_spawn_tool(argv, NULL, "merge_config.sh (see the log)");
 	if (!rc)
 		rc = make(c, "olddefconfig", (const char *const[]){ "olddefconfig", NULL });
 	char *text = NULL;
@@ -278,7 +279,7 @@ static int install(struct make_ctx *c, struct ior_kbuild *b, const char *entry)
 {
 	char stage[PATH_MAX + 16], mod_path[PATH_MAX + 40], src[PATH_MAX + 40], dst[PATH_MAX + 40];
 	snprintf(stage, sizeof(stage), "%s.new", entry);
-	ior_vm_run_tool((const char *const[]){ "rm", "-rf", stage, entry, NULL }, NULL, "rm");
+	ior_spawn_tool((const char *const[]){ "rm", "-rf", stage, entry, NULL }, NULL, "rm");
 	int rc = ior_vm_mkdir_p(stage);
 	snprintf(mod_path, sizeof(mod_path), "INSTALL_MOD_PATH=%s", stage);
 	if (!rc)
@@ -286,11 +287,11 @@ static int install(struct make_ctx *c, struct ior_kbuild *b, const char *entry)
 	snprintf(src, sizeof(src), "%s/arch/x86/boot/bzImage", c->build);
 	snprintf(dst, sizeof(dst), "%s/bzImage", stage);
 	if (!rc)
-		rc = ior_vm_run_tool((const char *const[]){ "cp", src, dst, NULL }, NULL, "copying bzImage");
+		rc = ior_spawn_tool((const char *const[]){ "cp", src, dst, NULL }, NULL, "copying bzImage");
 	snprintf(src, sizeof(src), "%s/.config", c->build);
 	snprintf(dst, sizeof(dst), "%s/config", stage);
 	if (!rc)
-		rc = ior_vm_run_tool((const char *const[]){ "cp", src, dst, NULL }, NULL, "copying .config");
+		rc = ior_spawn_tool((const char *const[]){ "cp", src, dst, NULL }, NULL, "copying .config");
 	snprintf(dst, sizeof(dst), "%s/bzImage", stage);
 	if (!rc)
 		rc = hash_file(dst, b->image_hash);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Building a kernel tree for a guest: make O= with the guest's options merged in, modules installed into a staging tree, builds cached by commit and config hash. */
+/* Building a kernel tree for a guest: make O= with the guest's options merged in, modules installed
+ * into a staging tree, builds cached by commit and config hash. */
 #ifndef IOR_VM_KERNEL_BUILD_H
 #define IOR_VM_KERNEL_BUILD_H
 

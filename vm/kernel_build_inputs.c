@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What a build's .config is made from, as one hash: a commit built before from the same inputs is found in the cache without running make to configure it again. */
+/* What a build's .config is made from, as one hash: a commit built before from the same inputs is
+ * found in the cache without running make to configure it again. */
 #include "vm/kernel_build.h"
 
 #include "common/error.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 #include "kernel/info.h"
 
 #include <stdio.h>
@@ -58,14 +59,13 @@ static int add_file(struct text *t, const char *label, const char *path)
  * cc-option tests), so an upgraded compiler configures the same inputs differently. */
 static void add_version(struct text *t, const char *tool)
 {
-	struct ior_spawn_result r;
-	if (ior_spawn_run(&r, (const char *const[]){ tool, "--version", NULL }, NULL, IOR_SPAWN_CAPTURE_OUT) == IOR_OK &&
-	    r.out)
+	struct ior_spawn r = { .argv = (const char *const[]){ tool, "--version", NULL }, .out_to = IOR_SPAWN_OUT_CAPTURE };
+	if (ior_spawn_run(&r) == IOR_OK && r.out)
 		add(t, r.out, strcspn(r.out, "\n"));
 	else
 		add_str(t, tool, "(not run)");
 	add(t, "\n", 1);
-	ior_spawn_result_free(&r);
+	ior_spawn_free(&r);
 	ior_error_clear();
 }
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A kernel build's record (build.info beside its bzImage): commit, describe, config and image hashes, read back by vm run and bisect. */
+/* A kernel build's record (build.info beside its bzImage): commit, describe, config and image
+ * hashes, read back by vm run and bisect. */
 #include "vm/kernel_build.h"
 
 #include "common/error.h"

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Kernels to boot: Debian packages fetched with apt-get download and unpacked once into a cache, or a bzImage with its module tree. */
+/* Kernels to boot: Debian packages fetched with apt-get download and unpacked once into a cache, or
+ * a bzImage with its module tree. */
 #include "vm/internal.h"
 
 #include "common/error.h"
 #include "common/trust.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 #include "vm/kernel_build.h"
 
 #include <dirent.h>
@@ -80,16 +81,6 @@ static int only_release(const char *modules, char *release, size_t len)
 	return IOR_OK;
 }
 
-int ior_vm_run_tool(const char *const *argv, const char *dir, const char *what)
-{
-	struct ior_spawn_result r;
-	int rc = ior_spawn_run(&r, argv, dir, 0);
-	if (rc == IOR_OK)
-		rc = ior_spawn_check(&r, what);
-	ior_spawn_result_free(&r);
-	return rc;
-}
-
 /* An entry of the cache by lstat: ENOENT is IOR_ENOTFOUND; anything else must be ours, never a link. */
 static int cache_entry(const char *path, bool want_dir, const char *what)
 {
@@ -156,7 +147,7 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 	if (!rc)
 		rc = find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version));
 	if (rc == IOR_ENOTFOUND && !(rc = ior_vm_package_check(name)) && (ior_vm_package_announce(name), true))
-		rc = ior_vm_run_tool((const char *const[]){ "apt-get", "download", "-q", name, NULL }, cache, "apt-get download");
+		rc = ior_spawn_tool((const char *const[]){ "apt-get", "download", "-q", name, NULL }, cache, "apt-get download");
 	if (!rc)
 		rc = find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version));
 	if (rc == IOR_ENOTFOUND)
@@ -168,9 +159,9 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 		rc = cache_entry(tree, true, "kernel tree");
 		if (rc == IOR_ENOTFOUND)
 			rc = mkdir(tree, 0755) ? ior_error_errno(IOR_ERROR, errno, "cannot create '%s'", tree) : IOR_OK;
-		if (!rc && !(rc = ior_vm_run_tool((const char *const[]){ "dpkg-deb", "-x", deb, tree, NULL }, NULL, "dpkg-deb -x")) &&
+		if (!rc && !(rc = ior_spawn_tool((const char *const[]){ "dpkg-deb", "-x", deb, tree, NULL }, NULL, "dpkg-deb -x")) &&
 		    !(rc = only_release(k->modules, k->release, sizeof(k->release))))
-			rc = ior_vm_run_tool((const char *const[]){ "depmod", "-b", tree, k->release, NULL }, NULL, "depmod");
+			rc = ior_spawn_tool((const char *const[]){ "depmod", "-b", tree, k->release, NULL }, NULL, "depmod");
 		int fd = rc ? -1 : open(done, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd >= 0)
 			close(fd);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `vm run --tree`: each revision checked out in turn (libgit2, detached) and built, HEAD put back after; the built kernels' commits tied to the runs their boots merged. */
+/* `vm run --tree`: each revision checked out in turn (libgit2, detached) and built, HEAD put back
+ * after; the built kernels' commits tied to the runs their boots merged. */
 #include "vm/kernel_build.h"
 
 #include "common/error.h"
@@ -93,13 +94,9 @@ int ior_vm_tree_build(struct ior_kbuild *builds, char (*specs)[IOR_VM_SPEC_MAX],
 				builds[i].reused ? "reused" : "built", builds[i].seconds);
 	}
 	if (repo) { /* put HEAD back even after a failed build; the first error is kept */
-		char saved[1024];
-		snprintf(saved, sizeof(saved), "%s", ior_error_last());
-		int rrc = restore(repo, head);
-		if (rc)
-			ior_error_set(rc, "%s", saved);
-		else
-			rc = rrc;
+		struct ior_error_state failed;
+		ior_error_save(&failed, rc);
+		rc = ior_error_restore(&failed, restore(repo, head));
 	}
 	git_repository_free(repo);
 	git_libgit2_shutdown();

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The head of a kernel oops in a console log: the fault line, RIP and the first frames, for a panic's recorded reason. */
+/* The head of a kernel oops in a console log: the fault line, RIP and the first frames, for a
+ * panic's recorded reason. */
 #include "vm/internal.h"
 
 #include <stdio.h>

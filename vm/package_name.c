@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Kernel package names checked against the apt lists before anything is downloaded: exact names only, a did-you-mean for a release string or a metapackage, never a debug package; and the announcement of a download with its size. */
+/* Kernel package names checked against the apt lists before anything is downloaded: exact names
+ * only, a did-you-mean for a release string or a metapackage, never a debug package; and the
+ * announcement of a download with its size. */
 #include "vm/vm.h"
 
 #include "common/error.h"
 #include "common/suggest.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,13 +23,13 @@ static bool is_debug(const char *name)
  * lists: no network); NULL when apt-cache cannot run. */
 static char *names_with_prefix(const char *prefix)
 {
-	struct ior_spawn_result r;
+	struct ior_spawn r = { .argv = (const char *const[]){ "apt-cache", "pkgnames", prefix, NULL },
+			       .out_to = IOR_SPAWN_OUT_CAPTURE };
 	char *out = NULL;
-	if (ior_spawn_run(&r, (const char *const[]){ "apt-cache", "pkgnames", prefix, NULL }, NULL,
-			  IOR_SPAWN_CAPTURE_OUT) == IOR_OK && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
+	if (ior_spawn_run(&r) == IOR_OK && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
 		out = r.out ? r.out : strdup("");
 	else
-		ior_spawn_result_free(&r);
+		ior_spawn_free(&r);
 	return out;
 }
 
@@ -108,18 +110,18 @@ int ior_vm_package_check(const char *name)
 
 void ior_vm_package_announce(const char *name)
 {
-	struct ior_spawn_result r;
+	struct ior_spawn r = { .argv = (const char *const[]){ "apt-cache", "show", "--no-all-versions", name, NULL },
+			       .out_to = IOR_SPAWN_OUT_CAPTURE };
 	double mb = -1;
 	char version[128] = "";
-	if (ior_spawn_run(&r, (const char *const[]){ "apt-cache", "show", "--no-all-versions", name, NULL }, NULL,
-			  IOR_SPAWN_CAPTURE_OUT) == IOR_OK && r.out) {
+	if (ior_spawn_run(&r) == IOR_OK && r.out) {
 		const char *size = strstr(r.out, "\nSize: "), *v = strstr(r.out, "Version: ");
 		if (size)
 			mb = strtod(size + 7, NULL) / 1e6;
 		if (v)
 			snprintf(version, sizeof(version), "%.*s", (int)strcspn(v + 9, "\n"), v + 9);
 	}
-	ior_spawn_result_free(&r);
+	ior_spawn_free(&r);
 	if (mb >= 0)
 		fprintf(stderr, "vm: downloading '%s' %s (%.1f MB) with apt-get download\n", name, version, mb);
 	else

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A kernel image package's name to the kernel release it installs (linux-image-6.1.0-47-cloud-amd64 -> 6.1.0-47-cloud-amd64), without downloading it. */
+/* A kernel image package's name to the kernel release it installs (linux-image-6.1.0-47-cloud-amd64
+ * -> 6.1.0-47-cloud-amd64), without downloading it. */
 #include "vm/vm.h"
 
 #include "common/error.h"

@@ -6,7 +6,7 @@
 #include "common/error.h"
 #include "common/stop.h"
 #include "db/db.h"
-#include "engines/spawn.h"
+#include "common/spawn.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,7 +16,6 @@
 #include <sched.h>
 #include <sqlite3.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,15 +79,14 @@ static const char *cache_mode_for(const char *disk)
 
 static void qemu_version(const char *qemu, char *out, size_t len)
 {
-	struct ior_spawn_result r;
+	struct ior_spawn r = { .argv = (const char *const[]){ qemu, "--version", NULL }, .out_to = IOR_SPAWN_OUT_CAPTURE };
 	snprintf(out, len, "unknown");
-	if (ior_spawn_run(&r, (const char *const[]){ qemu, "--version", NULL }, NULL, IOR_SPAWN_CAPTURE_OUT) == IOR_OK &&
-	    r.out) {
+	if (ior_spawn_run(&r) == IOR_OK && r.out) {
 		const char *v = strstr(r.out, "version ");
 		if (v)
 			snprintf(out, len, "%.*s", (int)strcspn(v + 8, " \n"), v + 8);
 	}
-	ior_spawn_result_free(&r);
+	ior_spawn_free(&r);
 }
 
 struct qemu_argv {
@@ -190,6 +188,7 @@ static void pin_vcpus(pid_t pid, unsigned cpus, char *pinned, size_t len)
 #define HANG_DUMP_S 5.0
 
 struct watch {
+	struct ior_spawn child;    /* qemu: its pid and pipes copied below */
 	pid_t pid;
 	int fd;
 	int in;                    /* qemu's stdin: the serial line into the guest (and the mux's escapes) */
@@ -337,42 +336,16 @@ static void watch_console(struct watch *w, struct ior_vm_boot *b, const struct i
 	}
 }
 
-/* fork and exec rather than posix_spawn: the child asks to be killed when ioregress dies, so
- * even a SIGKILLed vm run leaves no guest running on. */
+/* qemu dies with us, so even a SIGKILLed vm run leaves no guest running on. */
 static int spawn_qemu(struct qemu_argv *q, struct watch *w)
 {
-	int fds[2], in[2];
-	if (pipe2(fds, O_CLOEXEC) != 0)
-		return ior_error_errno(IOR_ERROR, errno, "cannot create the console pipe");
-	if (pipe2(in, O_CLOEXEC) != 0) {
-		int err = errno;
-		close(fds[0]), close(fds[1]);
-		return ior_error_errno(IOR_ERROR, err, "cannot create the console pipe");
-	}
-	pid_t parent = getpid();
-	w->pid = fork();
-	if (w->pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		dup2(in[0], 0);
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		execvp(q->argv[0], q->argv);
-		dprintf(2, "cannot start '%s': %s\n", q->argv[0], strerror(errno));
-		_exit(127);
-	}
-	int err = errno;
-	close(fds[1]);
-	close(in[0]);
-	if (w->pid < 0) {
-		close(fds[0]);
-		close(in[1]);
-		return ior_error_errno(IOR_ERROR, err, "cannot start '%s'", q->argv[0]);
-	}
-	w->fd = fds[0];
-	w->in = in[1];
-	return IOR_OK;
+	w->child = (struct ior_spawn){ .argv = (const char *const *)q->argv, .out_to = IOR_SPAWN_OUT_PIPE,
+				       .flags = IOR_SPAWN_DIE_WITH_US };
+	int rc = ior_spawn_start(&w->child);
+	w->pid = w->child.pid;
+	w->fd = w->child.out_fd;
+	w->in = w->child.in_fd;
+	return rc;
 }
 
 static void set_reason(struct ior_vm_boot *b, const char *fmt_, double a)
@@ -476,9 +449,6 @@ static void judge(struct ior_vm_boot *b, const struct watch *w, int status, cons
 		set_reason(b, "still running after the total limit of %.0f s", m->total_timeout_s);
 		if (!probe)
 			keep_partial(b, workdir, results);
-	} else if (w->up_at < 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-		b->outcome = IOR_VM_INFRA_ERROR;   /* exec failed: no qemu to blame the kernel on */
-		snprintf(b->reason, sizeof(b->reason), "qemu could not be started: %s", tail);
 	} else if (w->up_at < 0) {
 		b->outcome = IOR_VM_BOOT_FAILED;
 		snprintf(b->reason, sizeof(b->reason), "qemu ended (%s %d) before init: %s",
@@ -546,15 +516,12 @@ int ior_vm_boot_once(const struct ior_vm_machine *m, const char *accel, const st
 		return IOR_OK;
 	}
 	watch_console(&w, b, m);
-	close(w.fd);
-	close(w.in);
 	if (w.live && w.beat[0]) {
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
 	}
-	int status = 0;
-	while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR)
-		;
+	ior_spawn_wait(&w.child);   /* closes the console's pipes */
+	int status = w.child.status;
 	b->total_s = now_s() - w.t0;
 	b->boot_s = w.up_at;
 	judge(b, &w, status, m, probe, workdir, results);

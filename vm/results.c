@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The guest's two disks: a sparse scratch file for the I/O and the results disk, a raw tar the guest writes and the host reads back. */
+/* The guest's two disks: a sparse scratch file for the I/O and the results disk, a raw tar the
+ * guest writes and the host reads back. */
 #include "vm/internal.h"
 
 #include "common/error.h"

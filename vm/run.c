@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `vm run`'s loop: every kernel resolved and packed once, booted N times interleaved, each boot recorded and its guest database merged. */
+/* `vm run`'s loop: every kernel resolved and packed once, booted N times interleaved, each boot
+ * recorded and its guest database merged. */
 #include "vm/internal.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Booting kernels under qemu with ioregress inside: kernels fetched or given, the initramfs, boots with watchdogs, results brought back. */
+/* Booting kernels under qemu with ioregress inside: kernels fetched or given, the initramfs, boots
+ * with watchdogs, results brought back. */
 #ifndef IOR_VM_VM_H
 #define IOR_VM_VM_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The work directory of vm run and bisect's boots (kernels' initramfs, the scratch and results images): made journaled, so a SIGKILLed run leaves nothing `recover` does not remove. */
+/* The work directory of vm run and bisect's boots (kernels' initramfs, the scratch and results
+ * images): made journaled, so a SIGKILLed run leaves nothing `recover` does not remove. */
 #ifndef IOR_VM_WORKDIR_H
 #define IOR_VM_WORKDIR_H
 
