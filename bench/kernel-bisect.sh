@@ -9,7 +9,7 @@
 #
 # usage: [IOREGRESS=build/harness/ioregress] bench/kernel-bisect.sh [--work DIR] [--build-dir DIR] [--commits N]
 #                               [--positions "P1 P2 P3"] [--no-control] [--scenarios "pos:5 pos:12 control"]
-#                               [--lock FILE] [--preflight] [--keep]
+#                               [--lock FILE] [--preflight] [--keep] [--prebuild]
 # The work directory holds the tree (unpacked from /usr/src/linux-source-6.1.tar.xz once and made a
 # git repository tagged v6.1-debian, as tests/test_kernel_real.c does) and the build directory
 # (WORK/build unless --build-dir names one already built: then only what a commit changes compiles);
@@ -19,7 +19,10 @@
 # .c file builds the tag's image byte for byte, and the planted slowdown shows in the guest's
 # measure (one vm run, two boots each of the tag's and the planted image, interleaved). --keep bisects
 # a scenario's history (branch bench-SCENARIO) written by an earlier run instead of writing a new one,
-# so commits built before (their images cached) are reused.
+# so commits built before (their images cached) are reused. --prebuild builds, before taking the lock, the
+# commits a right bisection of the scenario asks for (the ends, then git bisect's halfway picks toward the
+# plant: the same picks bisect/graph.c makes), so the lock is held over boots and cached builds only; each
+# build's wall time, CPU seconds and load go to OUT/BRANCH.prebuild and a summary line to stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +35,7 @@ scenarios=""
 lock=""
 preflight=0
 keep=0
+prebuild=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --work) work=$2; shift 2 ;;
@@ -43,6 +47,7 @@ while [ $# -gt 0 ]; do
     --lock) lock=$2; shift 2 ;;
     --preflight) preflight=1; shift ;;
     --keep) keep=1; shift ;;
+    --prebuild) prebuild=1; shift ;;
     *) echo "error: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -144,6 +149,24 @@ for sc in $scenarios; do
   fi
   planted=-
   [ "$culprit" != 0 ] && planted=$(g log --format=%h -1 --grep='planted slowdown' "$branch")
+  if [ "$prebuild" = 1 ]; then   # outside the lock: the commits a right bisection visits, by git bisect's halfway rule
+    lo=0 hi=$commits picks="0 $commits"
+    while [ "$culprit" != 0 ] && [ $((hi - lo)) -gt 1 ]; do
+      mid=$(( lo + (hi - lo) / 2 ))
+      picks="$picks $mid"
+      if [ "$mid" -ge "$culprit" ]; then hi=$mid; else lo=$mid; fi
+    done
+    pb0=$(date +%s) pbl=$(load)
+    for p in $picks; do
+      g checkout -q -f "$branch~$((commits - p))"
+      t0=$(date +%s)
+      /usr/bin/time -a -o "$out/$branch.prebuild-cpu" -f "%U %S" "$ior" kernel build --tree "$tree" --build-dir "$build" \
+        --nice "$nice" >/dev/null 2>>"$out/$branch.prebuild" || true   # the bisection skips a failed build
+      echo "commit $p: wall $(( $(date +%s) - t0 )) s, cpu $(tail -1 "$out/$branch.prebuild-cpu"), load $(load)" >>"$out/$branch.prebuild"
+    done
+    pbcpu=$(awk '/^[0-9.]+ [0-9.]+$/ { s += $1 + $2 } END { printf "%.0f", s }' "$out/$branch.prebuild-cpu")
+    echo "$sc prebuild: commits $picks, wall $(( $(date +%s) - pb0 )) s, cpu $pbcpu s, load $pbl->$(load)" >&2
+  fi
   g checkout -q -f v6.1-debian
   db=$out/$branch.db
   hold   # the history is written; the bisection (builds and boots) runs under the lock

@@ -9,11 +9,13 @@
 #
 # usage: bench/real-bisect.sh --repo DIR --build CMD --measure CMD --artifact PATH --plant CMD
 #            [--commits N] [--tip REV] [--positions "P1 P2 P3"] [--runs R] [--control-runs C]
-#            [--scenarios "pos:P ... control"] [--lower-is-better] [--work DIR] [--cap N]
+#            [--scenarios "pos:P ... control"] [--lower-is-better] [--work DIR] [--cap N] [--lock FILE]
 # --repo is read only: the copies live in a clone under --work (default a new /tmp/real-bisect.XXXXXX).
 # --build, --measure run in the clone's work tree, as `bisect run` runs them; --artifact is a path relative to
 # it, as bisect run takes it. --plant runs in the work tree holding a commit's files and must change them (the same
 # change is re-applied to every later commit of the copy; the script stops when it changes nothing).
+# --lock FILE holds FILE (flock) over each bisection only, so its timings do not overlap another user's qemu
+# boots or bisections that take the same lock; the histories are written outside it.
 # Nothing here knows the project: what to build, measure and plant is the caller's. The measure must time the
 # build of the commit it is run for: checking a commit out leaves untracked build output as the last build made
 # it; `bisect run --artifact` puts each commit's own artifact back before measuring it (ioregress since
@@ -41,7 +43,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 repo="" build="" measure="" artifact="" plant="" tip=HEAD commits=56 positions="" runs=3 control_runs=1
-scenarios="" lower="" work="" cap=""
+scenarios="" lower="" work="" cap="" lock=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--repo) repo=$2; shift 2 ;;
@@ -58,6 +60,7 @@ while [ $# -gt 0 ]; do
 	--lower-is-better) lower=--lower-is-better; shift ;;
 	--work) work=$2; shift 2 ;;
 	--cap) cap=$2; shift 2 ;;
+	--lock) lock=$2; shift 2 ;;
 	*) echo "error: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -151,6 +154,7 @@ for sc in $scenarios; do
 	db=$out/${sc/:/}-$run.db
 	rm -f "$db"
 	g checkout -q -f --detach "${list[0]}"
+	if [ -n "$lock" ]; then exec 9>"$lock"; flock 9; fi
 	"$ior" --db "$db" bisect start --repo "$tree" --good "${list[0]}" --bad "$bad" $lower >"$out/${sc/:/}-$run.start" 2>&1
 	load0=$(cut -d' ' -f1-3 /proc/loadavg)
 	t0=$(date +%s)
@@ -163,6 +167,7 @@ for sc in $scenarios; do
 	load1=$(cut -d' ' -f1-3 /proc/loadavg)
 	"$ior" --db "$db" bisect log >"$out/${sc/:/}-$run.log" 2>/dev/null || true
 	"$ior" --db "$db" bisect reset >/dev/null 2>&1 || true
+	if [ -n "$lock" ]; then flock -u 9; exec 9>&-; fi
 	o=$out/${sc/:/}-$run.out
 	counts=$(grep -o '[0-9]* build(s), [0-9]* measurement(s), [0-9]* sample(s)' "$o" | tail -1 || true)
 	builds=$(echo "${counts:-? ? ? ? ?}" | awk '{print $1}')
