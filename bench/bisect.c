@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Bisect benchmark: simulated bisections through noise, ioregress bisect's own driver (bisect/driver.c over a simulated source and measuring step) beside plain git bisect with check, check --bad, mmtests and lkp-tests as the step oracle. */
+/* Bisect benchmark: simulated bisections through noise, ioregress bisect's own driver
+ * (bisect/driver.c over a simulated source and measuring step) beside plain git bisect with check,
+ * check --bad, mmtests and lkp-tests as the step oracle. */
 #include "bisect/driver.h"
 #include "common/error.h"
 #include "common/rng.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Detection benchmark: false-positive rate and power of ioregress's verdict against the mmtests and lkp-tests rules on synthetic kernel pairs. */
+/* Detection benchmark: false-positive rate and power of ioregress's verdict against the mmtests and
+ * lkp-tests rules on synthetic kernel pairs. */
 #include "stats/adaptive.h"
 #include "stats/compare.h"
 #include "stats/paired.h"

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The measuring step of a kernel tree: the checked-out commit built with the bisection's config (kernel build, cached), each measurement a vm run boot of it; why a build or a boot failed goes to the bisection's log. */
+/* The measuring step of a kernel tree: the checked-out commit built with the bisection's config
+ * (kernel build, cached), each measurement a vm run boot of it; why a build or a boot failed goes
+ * to the bisection's log. */
 #include "bisect/measure.h"
 
 #include "bisect/state.h"

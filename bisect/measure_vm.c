@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The measuring step of packaged kernels: the package fetched and unpacked once (its "build"), each measurement a `vm run` of the matrix on it, the samples of the matrix's first cell read back from the merged run and tied to their rows in samples. */
+/* The measuring step of packaged kernels: the package fetched and unpacked once (its "build"), each
+ * measurement a `vm run` of the matrix on it, the samples of the matrix's first cell read back from
+ * the merged run and tied to their rows in samples. */
 #include "bisect/measure.h"
 
 #include "common/error.h"

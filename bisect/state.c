@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A bisection's state read as the driver needs it: marks by graph node, samples by round (the rows and their SQL are db/bisect_state.c's). */
+/* A bisection's state read as the driver needs it: marks by graph node, samples by round (the rows
+ * and their SQL are db/bisect_state.c's). */
 #include "bisect/state.h"
 
 #include "common/error.h"

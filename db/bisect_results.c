@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Bisections as reports read them: each bisection with its commits, their marks, builds and samples, and the culprit it named. */
+/* Bisections as reports read them: each bisection with its commits, their marks, builds and
+ * samples, and the culprit it named. */
 #include "db/db.h"
 #include "db/internal.h"
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A bisection's rows through db's prepared statements: create, read the current one, builds, marks, samples, counts and the log. */
+/* A bisection's rows through db's prepared statements: create, read the current one, builds, marks,
+ * samples, counts and the log. */
 #include "db/bisect_state.h"
 #include "db/internal.h"
 

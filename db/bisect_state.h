@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A bisection's rows (bisects, bisect_commits, bisect_samples, bisect_log) through db's prepared statements; bisect/state.h adds what needs the commit graph. */
+/* A bisection's rows (bisects, bisect_commits, bisect_samples, bisect_log) through db's prepared
+ * statements; bisect/state.h adds what needs the commit graph. */
 #ifndef IOR_DB_BISECT_STATE_H
 #define IOR_DB_BISECT_STATE_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The git commits kernels were built from: stored once per sha, pointed at by kernels, read back per host and release. */
+/* The git commits kernels were built from: stored once per sha, pointed at by kernels, read back
+ * per host and release. */
 #include "db/internal.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Private to db/: a small RFC 4180 CSV reader that knows the line each record starts on and recovers after a bad one. */
+/* Private to db/: a small RFC 4180 CSV reader that knows the line each record starts on and
+ * recovers after a bad one. */
 #ifndef IOR_DB_CSV_H
 #define IOR_DB_CSV_H
 

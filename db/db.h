@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The results database: one SQLite file (WAL, busy timeout, foreign keys) with a versioned schema, prepared statements, inserts and queries. */
+/* The results database: one SQLite file (WAL, busy timeout, foreign keys) with a versioned schema,
+ * prepared statements, inserts and queries. */
 #ifndef IOR_DB_DB_H
 #define IOR_DB_DB_H
 

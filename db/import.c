@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The shared half of the CSV imports: header mapping, problem collection and reporting, and the all-or-nothing transaction. */
+/* The shared half of the CSV imports: header mapping, problem collection and reporting, and the
+ * all-or-nothing transaction. */
 #include "db/import.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Import of the schedulers each kernel offered, CSV "host,kernel,offered" (offered = space-separated names), all or nothing. */
+/* Import of the schedulers each kernel offered, CSV "host,kernel,offered" (offered =
+ * space-separated names), all or nothing. */
 #include "db/import.h"
 
 #include "common/error.h"

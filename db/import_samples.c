@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Import of samples from CSV "host,kernel,device,scheduler,engine,rep,value,unit[,warmup][,metric]" into imported runs, all or nothing. */
+/* Import of samples from CSV "host,kernel,device,scheduler,engine,rep,value,unit[,warmup][,metric]"
+ * into imported runs, all or nothing. */
 #include "db/import.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The config hash recorded for a kernel release on a host: what tells two builds of one release apart when no package names them. */
+/* The config hash recorded for a kernel release on a host: what tells two builds of one release
+ * apart when no package names them. */
 #include "db/db.h"
 #include "db/internal.h"
 

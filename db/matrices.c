@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The matrices runs were made from (their file names and texts), for what a matrix declares beyond its cells: the comparisons a report answers first. */
+/* The matrices runs were made from (their file names and texts), for what a matrix declares beyond
+ * its cells: the comparisons a report answers first. */
 #include "db/internal.h"
 
 #include "common/error.h"

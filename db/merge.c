@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Merging another ioregress database into this one: tables in parent-first order, columns by name from the schema, ids remapped, rows matched by identity. */
+/* Merging another ioregress database into this one: tables in parent-first order, columns by name
+ * from the schema, ids remapped, rows matched by identity. */
 #include "db/internal.h"
 #include "db/schema.h"
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The stored measures' column table (binding, reading, the SQL lists) and the metric table (names, units, directions, columns), and reading one metric of a stored cell (see metric.h). */
+/* The stored measures' column table (binding, reading, the SQL lists) and the metric table (names,
+ * units, directions, columns), and reading one metric of a stored cell (see metric.h). */
 #include "db/metric.h"
 
 #include "common/error.h"

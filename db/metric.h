@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The stored measures of a sample (the samples columns of struct ior_measures) and the metrics a verdict can judge: the headline value, stored columns and derived ones, their units, directions and reads. */
+/* The stored measures of a sample (the samples columns of struct ior_measures) and the metrics a
+ * verdict can judge: the headline value, stored columns and derived ones, their units, directions
+ * and reads. */
 #ifndef IOR_DB_METRIC_H
 #define IOR_DB_METRIC_H
 

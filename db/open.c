@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Opening the results database: recognise (or refuse) the file, upgrade its schema, set WAL and prepare the statements. */
+/* Opening the results database: recognise (or refuse) the file, upgrade its schema, set WAL and
+ * prepare the statements. */
 #define IOR_TEST_HOOKS   /* ior_db_handle is defined here */
 #include "db/internal.h"
 #include "db/schema.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What `run --resume` needs from the database: the run's matrix and identity, reopening it, and which repetitions exist. */
+/* What `run --resume` needs from the database: the run's matrix and identity, reopening it, and
+ * which repetitions exist. */
 #include "common/error.h"
 #include "db/internal.h"
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The round of each repetition of an interleaved run: numbered per run, stored with the sample, read back to pair two cells measured in the same rounds. */
+/* The round of each repetition of an interleaved run: numbered per run, stored with the sample,
+ * read back to pair two cells measured in the same rounds. */
 #include "common/error.h"
 #include "db/internal.h"
 

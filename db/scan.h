@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Streaming reads for reports at scale: cells (every status, with their reasons) and their samples, one callback a row, nothing copied. */
+/* Streaming reads for reports at scale: cells (every status, with their reasons) and their samples,
+ * one callback a row, nothing copied. */
 #ifndef IOR_DB_SCAN_H
 #define IOR_DB_SCAN_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The prepared-statement table (an enum plus SQL strings, freebsd/pkg's model) and the helpers that bind and step them. */
+/* The prepared-statement table (an enum plus SQL strings, freebsd/pkg's model) and the helpers that
+ * bind and step them. */
 #include "db/internal.h"
 #include "db/schema.h"
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Recording a VM boot of `vm run` (outcome, settings, console log), finding the run a guest stored, and what a bisection over boots reads back. */
+/* Recording a VM boot of `vm run` (outcome, settings, console log), finding the run a guest stored,
+ * and what a bisection over boots reads back. */
 #include "db/internal.h"
 
 #include "common/error.h"

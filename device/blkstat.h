@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A block device's request counters (its sysfs stat file): read before and after a repetition, the difference is what the block layer did. */
+/* A block device's request counters (its sysfs stat file): read before and after a repetition, the
+ * difference is what the block layer did. */
 #ifndef IOR_DEVICE_BLKSTAT_H
 #define IOR_DEVICE_BLKSTAT_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What a scratch backing file holds before anything measures it: random data (the default), zeros, or holes; and a check for holes. */
+/* What a scratch backing file holds before anything measures it: random data (the default), zeros,
+ * or holes; and a check for holes. */
 #ifndef IOR_DEVICE_FILL_H
 #define IOR_DEVICE_FILL_H
 

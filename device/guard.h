@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Safety guards before any engine writes to a block device: mounted, swap, root filesystem, signatures, confirmation, exclusive lock. */
+/* Safety guards before any engine writes to a block device: mounted, swap, root filesystem,
+ * signatures, confirmation, exclusive lock. */
 #ifndef IOR_DEVICE_GUARD_H
 #define IOR_DEVICE_GUARD_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* bisect start --kernel: the config arguments logged once and parsed back for every run, and the answer's describe and config lines. */
+/* bisect start --kernel: the config arguments logged once and parsed back for every run, and the
+ * answer's describe and config lines. */
 #include "harness/bisect_kernel.h"
 
 #include "common/error.h"

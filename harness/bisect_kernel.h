@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* bisect start --kernel's config, kept in the bisection's log ("kernel" event) so run, log and replay carry it; and the answer's kernel lines. */
+/* bisect start --kernel's config, kept in the bisection's log ("kernel" event) so run, log and
+ * replay carry it; and the answer's kernel lines. */
 #ifndef IOR_HARNESS_BISECT_KERNEL_H
 #define IOR_HARNESS_BISECT_KERNEL_H
 

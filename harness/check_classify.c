@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `check --bad`: builds the model over the three kernels, classifies every cell, prints one line per cell and the commit's verdict. */
+/* `check --bad`: builds the model over the three kernels, classifies every cell, prints one line
+ * per cell and the commit's verdict. */
 #include "harness/check_classify.h"
 
 #include "common/error.h"

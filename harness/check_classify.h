@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `check --baseline GOOD --bad BAD`: the candidate classified against both ends, printed, as git bisect run's exit status. */
+/* `check --baseline GOOD --bad BAD`: the candidate classified against both ends, printed, as git
+ * bisect run's exit status. */
 #ifndef IOR_HARNESS_CHECK_CLASSIFY_H
 #define IOR_HARNESS_CHECK_CLASSIFY_H
 

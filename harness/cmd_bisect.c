@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `ioregress bisect start|run|status|log|reset|replay`: argument handling over bisect/ (the driver, its state, the git source, the user's commands). */
+/* `ioregress bisect start|run|status|log|reset|replay`: argument handling over bisect/ (the driver,
+ * its state, the git source, the user's commands). */
 #include "bisect/driver.h"
 #include "bisect/replay.h"
 #include "common/error.h"

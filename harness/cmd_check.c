@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `ioregress check`: a candidate kernel against a baseline, cell by cell, from the report model's verdicts, with git bisect run's exit statuses. */
+/* `ioregress check`: a candidate kernel against a baseline, cell by cell, from the report model's
+ * verdicts, with git bisect run's exit statuses. */
 #include "common/error.h"
 #include "harness/check_classify.h"
 #include "harness/commands.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `ioregress compare --by AXIS A B`: every cell on A against the cell that differs from it only in that axis on B, with check's verdicts and exit statuses. */
+/* `ioregress compare --by AXIS A B`: every cell on A against the cell that differs from it only in
+ * that axis on B, with check's verdicts and exit statuses. */
 #include "common/error.h"
 #include "harness/commands.h"
 #include "harness/judge.h"

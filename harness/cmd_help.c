@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Help text generated from the command descriptors (grouped by subcommand), command lookup and "did you mean" for commands and their options. */
+/* Help text generated from the command descriptors (grouped by subcommand), command lookup and "did
+ * you mean" for commands and their options. */
 #include "common/error.h"
 #include "common/suggest.h"
 #include "harness/command.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `ioregress kernel build`: build a kernel tree for a guest (logic in vm/kernel_build.c) and print it as vm run takes it. */
+/* `ioregress kernel build`: build a kernel tree for a guest (logic in vm/kernel_build.c) and print
+ * it as vm run takes it. */
 #include "common/error.h"
 #include "common/stop.h"
 #include "harness/commands.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `ioregress merge OUT.db IN.db...`: runs from other databases (a VM's, another host's, a CI job's) into one, each input all or nothing. */
+/* `ioregress merge OUT.db IN.db...`: runs from other databases (a VM's, another host's, a CI job's)
+ * into one, each input all or nothing. */
 #include "common/error.h"
 #include "db/db.h"
 #include "harness/commands.h"

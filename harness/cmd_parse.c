@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The one command-line parser: every command's options are rows (command.h) bound to a field of its args struct, as git's parse_options binds struct option. */
+/* The one command-line parser: every command's options are rows (command.h) bound to a field of its
+ * args struct, as git's parse_options binds struct option. */
 #include "common/error.h"
 #include "harness/command.h"
 #include "options/option.h"

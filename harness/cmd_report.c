@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `ioregress report`: builds the report model from the database and the filters and prints it with the renderer --format names. */
+/* `ioregress report`: builds the report model from the database and the filters and prints it with
+ * the renderer --format names. */
 #include "common/error.h"
 #include "db/db.h"
 #include "harness/commands.h"

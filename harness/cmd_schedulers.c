@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `ioregress schedulers`: which schedulers each stored kernel offered, in version order, and why they changed between kernels. */
+/* `ioregress schedulers`: which schedulers each stored kernel offered, in version order, and why
+ * they changed between kernels. */
 #include "common/error.h"
 #include "db/db.h"
 #include "harness/commands.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `ioregress vm run --matrix FILE KERNEL...`: boot each kernel under qemu with ioregress inside and merge what it measured (logic in vm/). */
+/* `ioregress vm run --matrix FILE KERNEL...`: boot each kernel under qemu with ioregress inside and
+ * merge what it measured (logic in vm/). */
 #include "common/error.h"
 #include "common/stop.h"
 #include "common/trust.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The bash completion script, written from the command descriptors (git's and kubectl's way: the rows the parsers take are the only source). */
+/* The bash completion script, written from the command descriptors (git's and kubectl's way: the
+ * rows the parsers take are the only source). */
 #include "harness/completion.h"
 
 #include "engines/engine.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shell completion written from the command descriptors, so it knows exactly the commands, options and values the parsers take. */
+/* Shell completion written from the command descriptors, so it knows exactly the commands, options
+ * and values the parsers take. */
 #ifndef IOR_HARNESS_COMPLETION_H
 #define IOR_HARNESS_COMPLETION_H
 

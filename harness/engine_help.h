@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `ioregress help engines` and `help engine NAME`: every engine with its one-line help, and an engine's keys from its own option rows, so the text cannot drift from the code. */
+/* `ioregress help engines` and `help engine NAME`: every engine with its one-line help, and an
+ * engine's keys from its own option rows, so the text cannot drift from the code. */
 #ifndef IOR_HARNESS_ENGINE_HELP_H
 #define IOR_HARNESS_ENGINE_HELP_H
 

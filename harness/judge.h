@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What `check` and `compare` share: the rows of a verdict's options (--metric, --min-effect, --format), building the verdicts and git bisect run's exit statuses. */
+/* What `check` and `compare` share: the rows of a verdict's options (--metric, --min-effect,
+ * --format), building the verdicts and git bisect run's exit statuses. */
 #ifndef IOR_HARNESS_JUDGE_H
 #define IOR_HARNESS_JUDGE_H
 

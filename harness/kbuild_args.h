@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The kernel-tree config options that kernel build, vm run --tree and bisect start --kernel share: one set of rows, one check. */
+/* The kernel-tree config options that kernel build, vm run --tree and bisect start --kernel share:
+ * one set of rows, one check. */
 #ifndef IOR_HARNESS_KBUILD_ARGS_H
 #define IOR_HARNESS_KBUILD_ARGS_H
 

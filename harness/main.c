@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ioregress's entry point: global options, dispatch from the list of commands, and the shared set-up each command asks for. */
+/* ioregress's entry point: global options, dispatch from the list of commands, and the shared
+ * set-up each command asks for. */
 #include "common/error.h"
 #include "db/db.h"
 #include "harness/commands.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Reads the declared comparisons out of the stored matrices (see questions.h): the harness parses them, since the report model sits below the matrix language. */
+/* Reads the declared comparisons out of the stored matrices (see questions.h): the harness parses
+ * them, since the report model sits below the matrix language. */
 #include "harness/questions.h"
 
 #include "common/error.h"

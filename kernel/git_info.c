@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The commit a kernel was built from, through libgit2: HEAD of a tree or a sha prefix in a repository, with describe, subject, author and date. */
+/* The commit a kernel was built from, through libgit2: HEAD of a tree or a sha prefix in a
+ * repository, with describe, subject, author and date. */
 #include "kernel/git_info.h"
 
 #include "common/error.h"

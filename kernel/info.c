@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The running kernel's record (uname, hostname, cmdline, commit) and its config: where it is, its hash, its I/O-scheduler options. */
+/* The running kernel's record (uname, hostname, cmdline, commit) and its config: where it is, its
+ * hash, its I/O-scheduler options. */
 #include "kernel/info.h"
 
 #include "common/error.h"

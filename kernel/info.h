@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The running kernel's record: release, version string, machine, cmdline, commit, config hash and its I/O-scheduler options. */
+/* The running kernel's record: release, version string, machine, cmdline, commit, config hash and
+ * its I/O-scheduler options. */
 #ifndef IOR_KERNEL_INFO_H
 #define IOR_KERNEL_INFO_H
 

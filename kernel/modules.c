@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Scheduler module states (built-in, loaded, loadable, absent) from a module tree via libkmod, and loading with a record of what to unload. */
+/* Scheduler module states (built-in, loaded, loadable, absent) from a module tree via libkmod, and
+ * loading with a record of what to unload. */
 #include "kernel/modules.h"
 
 #include "common/error.h"

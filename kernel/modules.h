@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Scheduler module states through libkmod, for the running kernel or any module tree, and loading with a record of what to unload. */
+/* Scheduler module states through libkmod, for the running kernel or any module tree, and loading
+ * with a record of what to unload. */
 #ifndef IOR_KERNEL_MODULES_H
 #define IOR_KERNEL_MODULES_H
 

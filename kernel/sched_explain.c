@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Explanations of scheduler changes between kernels, and the set of schedulers several kernels have in common, from the history table. */
+/* Explanations of scheduler changes between kernels, and the set of schedulers several kernels have
+ * in common, from the history table. */
 #include "kernel/sched_history.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Upstream I/O-scheduler history (which kernels had which scheduler, in which queue type, default when) and explanations of changes between kernels. */
+/* Upstream I/O-scheduler history (which kernels had which scheduler, in which queue type, default
+ * when) and explanations of changes between kernels. */
 #ifndef IOR_KERNEL_SCHED_HISTORY_H
 #define IOR_KERNEL_SCHED_HISTORY_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Kernel release parsing and ordering: numbers, then -rc before the release, then the distribution suffix in natural order. */
+/* Kernel release parsing and ordering: numbers, then -rc before the release, then the distribution
+ * suffix in natural order. */
 #include "kernel/version.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The test matrix: an INI file (fio-style) of [matrix], [device NAME] and [engine NAME] sections, parsed, validated and expanded to cells. */
+/* The test matrix: an INI file (fio-style) of [matrix], [device NAME] and [engine NAME] sections,
+ * parsed, validated and expanded to cells. */
 #ifndef IOR_MATRIX_MATRIX_H
 #define IOR_MATRIX_MATRIX_H
 

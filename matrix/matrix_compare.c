@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* [matrix]'s compare key: "AXIS: A B" comparisons, separated by commas, checked against the matrix's own engines, devices and schedulers. */
+/* [matrix]'s compare key: "AXIS: A B" comparisons, separated by commas, checked against the
+ * matrix's own engines, devices and schedulers. */
 #include "matrix/matrix_internal.h"
 
 #include "common/error.h"

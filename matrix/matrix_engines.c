@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The matrix's engines: each [engine NAME] section with what it inherits from [defaults] and [defaults TYPE], expanded into one engine per combination of its swept keys' values. */
+/* The matrix's engines: each [engine NAME] section with what it inherits from [defaults] and
+ * [defaults TYPE], expanded into one engine per combination of its swept keys' values. */
 #include "matrix/matrix_internal.h"
 #include "common/error.h"
 #include "common/suggest.h"

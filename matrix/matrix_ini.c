@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The matrix file's INI tokenizer: sections and "key = value" lines with their file and line, ';' and '#' comments, includes. */
+/* The matrix file's INI tokenizer: sections and "key = value" lines with their file and line, ';'
+ * and '#' comments, includes. */
 #include "matrix/matrix_internal.h"
 #include "common/error.h"
 #include "common/trust.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Expands the matrix's scheduler axis against what a kernel offers, and tells a mistyped scheduler name from one this kernel lacks. */
+/* Expands the matrix's scheduler axis against what a kernel offers, and tells a mistyped scheduler
+ * name from one this kernel lacks. */
 #include "matrix/matrix_internal.h"
 #include "common/error.h"
 #include "common/suggest.h"

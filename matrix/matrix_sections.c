@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Builds a matrix from INI sections: [matrix] settings and [device NAME] here, then the engines (matrix_engines.c); the locating helpers every section kind shares. */
+/* Builds a matrix from INI sections: [matrix] settings and [device NAME] here, then the engines
+ * (matrix_engines.c); the locating helpers every section kind shares. */
 #include "matrix/matrix_internal.h"
 #include "common/error.h"
 #include "common/suggest.h"

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Command-line overrides ("engine.NAME.key=value", "defaults.key=value"): written into a copy of the parsed sections, which are built again with the file's rows and checks, so a bad one changes nothing. */
+/* Command-line overrides ("engine.NAME.key=value", "defaults.key=value"): written into a copy of
+ * the parsed sections, which are built again with the file's rows and checks, so a bad one changes
+ * nothing. */
 #include "matrix/matrix_internal.h"
 #include "common/error.h"
 #include "common/suggest.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Option rows: data that describes one settable key (fio's fio_option model), shared by the matrix file, the command line and every engine. */
+/* Option rows: data that describes one settable key (fio's fio_option model), shared by the matrix
+ * file, the command line and every engine. */
 #ifndef IOR_OPTIONS_OPTION_H
 #define IOR_OPTIONS_OPTION_H
 

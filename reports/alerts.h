@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Variance alerts: a device on a kernel (all its samples, the field report's view) or a cell whose spread stands out. */
+/* Variance alerts: a device on a kernel (all its samples, the field report's view) or a cell whose
+ * spread stands out. */
 #ifndef IOR_REPORTS_ALERTS_H
 #define IOR_REPORTS_ALERTS_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* check --bad on VM data: a candidate between a good and a bad end judged on boot medians, paired by boot round when the three kernels booted in the same rounds. */
+/* check --bad on VM data: a candidate between a good and a bad end judged on boot medians, paired
+ * by boot round when the three kernels booted in the same rounds. */
 #ifndef IOR_REPORTS_BOOT_CLASSIFY_H
 #define IOR_REPORTS_BOOT_CLASSIFY_H
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Kernel verdicts on VM data: each boot's median is one observation, boots of one vm run paired by round, and an inconclusive answer names the noise between boots and the smallest change it could tell. */
+/* Kernel verdicts on VM data: each boot's median is one observation, boots of one vm run paired by
+ * round, and an inconclusive answer names the noise between boots and the smallest change it could
+ * tell. */
 #ifndef IOR_REPORTS_BOOT_VERDICT_H
 #define IOR_REPORTS_BOOT_VERDICT_H
 

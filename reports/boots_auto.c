@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* How far `vm run --boots auto` has come: the report model's kernel verdicts over one vm run's boots, counted, with each undecided cell in words. */
+/* How far `vm run --boots auto` has come: the report model's kernel verdicts over one vm run's
+ * boots, counted, with each undecided cell in words. */
 #include "reports/boots_auto.h"
 
 #include "common/error.h"

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `vm run --boots auto`: after each round of boots, how many of the cells compared between kernels are decided, and the undecided ones with the noise between boots and the smallest change they could tell. */
+/* `vm run --boots auto`: after each round of boots, how many of the cells compared between kernels
+ * are decided, and the undecided ones with the noise between boots and the smallest change they
+ * could tell. */
 #ifndef IOR_REPORTS_BOOTS_AUTO_H
 #define IOR_REPORTS_BOOTS_AUTO_H
 

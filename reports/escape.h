@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Writing model strings into each format's syntax: JSON strings, XML/HTML text and attributes, CSV fields, Markdown table cells. */
+/* Writing model strings into each format's syntax: JSON strings, XML/HTML text and attributes, CSV
+ * fields, Markdown table cells. */
 #ifndef IOR_REPORTS_ESCAPE_H
 #define IOR_REPORTS_ESCAPE_H
 

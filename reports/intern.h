@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Interned strings for the report model: one copy of each host, kernel, device, scheduler and engine name however many cells carry it. */
+/* Interned strings for the report model: one copy of each host, kernel, device, scheduler and
+ * engine name however many cells carry it. */
 #ifndef IOR_REPORTS_INTERN_H
 #define IOR_REPORTS_INTERN_H
 

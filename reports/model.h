@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The report model: everything a report says, built once from the database and the filters; every renderer and `check` only print it. */
+/* The report model: everything a report says, built once from the database and the filters; every
+ * renderer and `check` only print it. */
 #ifndef IOR_REPORTS_MODEL_H
 #define IOR_REPORTS_MODEL_H
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The best scheduler of each device, starred only where the verdict says it is better than the next: otherwise the report says there is no significant difference between schedulers (or that the repetitions were too few to tell). */
+/* The best scheduler of each device, starred only where the verdict says it is better than the
+ * next: otherwise the report says there is no significant difference between schedulers (or that
+ * the repetitions were too few to tell). */
 #include "reports/model_internal.h"
 
 #include "common/error.h"

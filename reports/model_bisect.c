@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The bisections of the report model: each commit's mark, build and the median of its samples, its place (an end, the culprit). */
+/* The bisections of the report model: each commit's mark, build and the median of its samples, its
+ * place (an end, the culprit). */
 #include "reports/model_internal.h"
 
 #include "common/error.h"

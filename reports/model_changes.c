@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Change points of the report model: each in-view cell series of three kernels or more, its kernels in version order. */
+/* Change points of the report model: each in-view cell series of three kernels or more, its kernels
+ * in version order. */
 #include "reports/model_internal.h"
 
 #include "common/error.h"

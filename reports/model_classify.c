@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* check --bad over the report model: each cell key measured on both ends and the candidate, classified, and one verdict for the commit. */
+/* check --bad over the report model: each cell key measured on both ends and the candidate,
+ * classified, and one verdict for the commit. */
 #include "reports/model_classify.h"
 
 #include "common/error.h"

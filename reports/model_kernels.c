@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The kernels of the report model: per host in version order, the schedulers each offered, the ones a matrix asked for and it lacked, and what changed from the previous kernel. */
+/* The kernels of the report model: per host in version order, the schedulers each offered, the ones
+ * a matrix asked for and it lacked, and what changed from the previous kernel. */
 #include "reports/model_internal.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The report model's raw part: every stored cell (any status) with its context, and its samples, streamed from the database into flat arrays. */
+/* The report model's raw part: every stored cell (any status) with its context, and its samples,
+ * streamed from the database into flat arrays. */
 #include "reports/model_internal.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The report's tabular sections, built once with only the rows in view: schedulers per kernel, kernel commits, scratch fills, cells not run, VM boots. */
+/* The report's tabular sections, built once with only the rows in view: schedulers per kernel,
+ * kernel commits, scratch fills, cells not run, VM boots. */
 #include "reports/model_internal.h"
 
 #include "common/error.h"

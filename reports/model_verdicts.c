@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Verdicts of the report model: every in-view cell on A against the cell that differs from it only along the compared axis (a kernel, scheduler, device, engine or host) on B, for each metric asked for; and the schedulers left out because only one kernel offered them. */
+/* Verdicts of the report model: every in-view cell on A against the cell that differs from it only
+ * along the compared axis (a kernel, scheduler, device, engine or host) on B, for each metric asked
+ * for; and the schedulers left out because only one kernel offered them. */
 #include "reports/model_internal.h"
 
 #include "common/error.h"

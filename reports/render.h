@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The renderers: one file each (render_<name>.c), listed in one explicit registry; each prints the report model and computes nothing. */
+/* The renderers: one file each (render_<name>.c), listed in one explicit registry; each prints the
+ * report model and computes nothing. */
 #ifndef IOR_REPORTS_RENDER_H
 #define IOR_REPORTS_RENDER_H
 

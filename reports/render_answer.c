@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The kernel answer every text, Markdown and HTML report opens with: what was compared, the verdict counts, the worst regression with its interval, and what could not be told and why. */
+/* The kernel answer every text, Markdown and HTML report opens with: what was compared, the verdict
+ * counts, the worst regression with its interval, and what could not be told and why. */
 #include "reports/render.h"
 
 #include <stdio.h>

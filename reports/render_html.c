@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The HTML report: one self-contained page (inline CSS and SVG, no script, nothing fetched) with alerts first, a heat-map overview, full charts for the cells that need a look, raw samples, and every table. */
+/* The HTML report: one self-contained page (inline CSS and SVG, no script, nothing fetched) with
+ * alerts first, a heat-map overview, full charts for the cells that need a look, raw samples, and
+ * every table. */
 #include "reports/render.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The JSON report: the whole model as one document, versioned and described by reports/report.schema.json, written as a stream (a million samples need no tree in memory). */
+/* The JSON report: the whole model as one document, versioned and described by
+ * reports/report.schema.json, written as a stream (a million samples need no tree in memory). */
 #include "reports/render.h"
 
 #include "common/error.h"

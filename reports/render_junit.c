@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The JUnit XML report: one test case per compared cell (a regression fails, inconclusive is skipped) and one per device and kernel for the variance alerts, figures in properties, as Jenkins and GitLab read it. */
+/* The JUnit XML report: one test case per compared cell (a regression fails, inconclusive is
+ * skipped) and one per device and kernel for the variance alerts, figures in properties, as Jenkins
+ * and GitLab read it. */
 #include "reports/render.h"
 
 #include "common/error.h"

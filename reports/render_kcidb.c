@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The KCIDB report (Kernel CI's common database, I/O schema v5.3): checkouts per kernel commit, builds per kernel image, a test per cell and metric, issues and incidents for regressions and bisect culprits. */
+/* The KCIDB report (Kernel CI's common database, I/O schema v5.3): checkouts per kernel commit,
+ * builds per kernel image, a test per cell and metric, issues and incidents for regressions and
+ * bisect culprits. */
 #include "reports/render.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The Markdown report: the same facts as the text report as GitHub-flavoured tables, fit to paste into a mail to a kernel list or a merge request. */
+/* The Markdown report: the same facts as the text report as GitHub-flavoured tables, fit to paste
+ * into a mail to a kernel list or a merge request. */
 #include "reports/render.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The text report: the field report's tables per host, kernel and engine, then schedulers, cells that did not run, change points and verdicts. */
+/* The text report: the field report's tables per host, kernel and engine, then schedulers, cells
+ * that did not run, change points and verdicts. */
 #include "reports/render.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The verdict table of `check`, `compare` and the text report: one row per compared cell and metric, what was left out, the summary line; and the answers to the declared comparisons. */
+/* The verdict table of `check`, `compare` and the text report: one row per compared cell and
+ * metric, what was left out, the summary line; and the answers to the declared comparisons. */
 #include "reports/render.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A report section: a title, typed columns and only the rows in view, built once by the model (model_sections.c); text, md and html each print every section with one function. */
+/* A report section: a title, typed columns and only the rows in view, built once by the model
+ * (model_sections.c); text, md and html each print every section with one function. */
 #ifndef IOR_REPORTS_SECTION_H
 #define IOR_REPORTS_SECTION_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Inline SVG for the HTML report: linear scales, axes and the chart kinds it draws (dots over boxes, kernel-series lines, spreads against a threshold, sparklines, heat maps). */
+/* Inline SVG for the HTML report: linear scales, axes and the chart kinds it draws (dots over
+ * boxes, kernel-series lines, spreads against a threshold, sparklines, heat maps). */
 #ifndef IOR_REPORTS_SVG_H
 #define IOR_REPORTS_SVG_H
 

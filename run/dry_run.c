@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The expansion `run --dry-run` shows (see dry_run.h): cells from the matrix and this kernel's scheduler lists, with the engines' own duration estimates. */
+/* The expansion `run --dry-run` shows (see dry_run.h): cells from the matrix and this kernel's
+ * scheduler lists, with the engines' own duration estimates. */
 #include "run/dry_run.h"
 #include "common/error.h"
 #include "device/blockdev.h"

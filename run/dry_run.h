@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `run --dry-run`: the cells a matrix expands to on this kernel, their count and an estimate of the run's time, before anything runs. */
+/* `run --dry-run`: the cells a matrix expands to on this kernel, their count and an estimate of the
+ * run's time, before anything runs. */
 #ifndef IOR_RUN_DRY_RUN_H
 #define IOR_RUN_DRY_RUN_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Undoing what a killed run changed on this machine, from the undo journal: schedulers, loop devices, mounts, files, modules. */
+/* Undoing what a killed run changed on this machine, from the undo journal: schedulers, loop
+ * devices, mounts, files, modules. */
 #ifndef IOR_RUN_RECOVER_H
 #define IOR_RUN_RECOVER_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The run loop: for each device and scheduler, switch, then run each engine the set number of times, storing every sample. */
+/* The run loop: for each device and scheduler, switch, then run each engine the set number of
+ * times, storing every sample. */
 #ifndef IOR_RUN_RUN_H
 #define IOR_RUN_RUN_H
 

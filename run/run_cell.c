@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Running one device's cells (see run_cell.h): refuse or skip early, set up, repetitions in the matrix's order, clean-up. */
+/* Running one device's cells (see run_cell.h): refuse or skip early, set up, repetitions in the
+ * matrix's order, clean-up. */
 #include "run/run_cell.h"
 #include "run/run_order.h"
 #include "common/error.h"

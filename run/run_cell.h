@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* One device's cells of a run: each engine under each scheduler, set up once, repeated in the matrix's order, each sample stored at once. */
+/* One device's cells of a run: each engine under each scheduler, set up once, repeated in the
+ * matrix's order, each sample stored at once. */
 #ifndef IOR_RUN_RUN_CELL_H
 #define IOR_RUN_RUN_CELL_H
 

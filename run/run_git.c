@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* run --kernel-tree / --repo: the running kernel's commit through kernel/git_info, with the line between an error and a warning. */
+/* run --kernel-tree / --repo: the running kernel's commit through kernel/git_info, with the line
+ * between an error and a warning. */
 #include "run/run_git.h"
 
 #include "common/error.h"

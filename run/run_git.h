@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Which git commit the running kernel was built from, as run's --kernel-tree or --repo ask, and which failures stop the run. */
+/* Which git commit the running kernel was built from, as run's --kernel-tree or --repo ask, and
+ * which failures stop the run. */
 #ifndef IOR_RUN_RUN_GIT_H
 #define IOR_RUN_RUN_GIT_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Scheduler and block-driver modules around a run: their states for the offers recorded, and load_modules = yes (load before, unload exactly those after). */
+/* Scheduler and block-driver modules around a run: their states for the offers recorded, and
+ * load_modules = yes (load before, unload exactly those after). */
 #ifndef IOR_RUN_RUN_MODULES_H
 #define IOR_RUN_RUN_MODULES_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The order a device's cells take their repetitions in: interleaved rounds, each cell's run back to back, or seeded random rounds. */
+/* The order a device's cells take their repetitions in: interleaved rounds, each cell's run back to
+ * back, or seeded random rounds. */
 #ifndef IOR_RUN_RUN_ORDER_H
 #define IOR_RUN_RUN_ORDER_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The adaptive-repetition rule: stop a cell as soon as it is decided against its baseline or stable on its own, never past the cap. */
+/* The adaptive-repetition rule: stop a cell as soon as it is decided against its baseline or stable
+ * on its own, never past the cap. */
 #include "stats/adaptive.h"
 #include "stats/stats.h"
 

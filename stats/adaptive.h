@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Adaptive repetitions (opt-in: max_repetitions, target_cov): after each sample, continue or stop because the cell is decided, stable or at the cap. */
+/* Adaptive repetitions (opt-in: max_repetitions, target_cov): after each sample, continue or stop
+ * because the cell is decided, stable or at the cap. */
 #ifndef IOR_STATS_ADAPTIVE_H
 #define IOR_STATS_ADAPTIVE_H
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Adaptive repetitions for the scheduler question (decide_schedulers): after each round, stop a device's cells of one engine once the verdict names the best scheduler or says they are within noise. */
+/* Adaptive repetitions for the scheduler question (decide_schedulers): after each round, stop a
+ * device's cells of one engine once the verdict names the best scheduler or says they are within
+ * noise. */
 #include "stats/adaptive.h"
 
 #include "stats/stats.h"

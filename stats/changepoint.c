@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* E-divisive change points over kernels: the energy-distance split statistic, a seeded permutation test, and divisive recursion. */
+/* E-divisive change points over kernels: the energy-distance split statistic, a seeded permutation
+ * test, and divisive recursion. */
 #include "stats/changepoint.h"
 #include "stats/compare.h"
 #include "stats/stats.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Change points over a series of kernels in version order: E-divisive (Matteson & James 2014) with a seeded, sequentially stopped permutation test, as Apache Otava (hunter) uses. */
+/* Change points over a series of kernels in version order: E-divisive (Matteson & James 2014) with
+ * a seeded, sequentially stopped permutation test, as Apache Otava (hunter) uses. */
 #ifndef IOR_STATS_CHANGEPOINT_H
 #define IOR_STATS_CHANGEPOINT_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A candidate against a good and a bad end: two one-sided Welch tests on log values, outliers left out as compare.c does, and the verdict in words. */
+/* A candidate against a good and a bad end: two one-sided Welch tests on log values, outliers left
+ * out as compare.c does, and the verdict in words. */
 #include "stats/classify.h"
 #include "stats/stats.h"
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A candidate against two known ends of a regression, a good and a bad one: good, bad or cannot tell (git bisect run's 0, 1 and 125). */
+/* A candidate against two known ends of a regression, a good and a bad one: good, bad or cannot
+ * tell (git bisect run's 0, 1 and 125). */
 #ifndef IOR_STATS_CLASSIFY_H
 #define IOR_STATS_CLASSIFY_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Kernel B against kernel A on one cell: ratio of medians with a seeded bootstrap interval, Mann-Whitney, Hodges-Lehmann, Welch's t on log values and the verdict. */
+/* Kernel B against kernel A on one cell: ratio of medians with a seeded bootstrap interval,
+ * Mann-Whitney, Hodges-Lehmann, Welch's t on log values and the verdict. */
 #include "stats/compare.h"
 #include "stats/stats.h"
 

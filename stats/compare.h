@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Kernel B against kernel A on one cell: effect size with a bootstrap interval, Mann-Whitney U, Welch's t on log values, Hodges-Lehmann shift and a verdict. */
+/* Kernel B against kernel A on one cell: effect size with a bootstrap interval, Mann-Whitney U,
+ * Welch's t on log values, Hodges-Lehmann shift and a verdict. */
 #ifndef IOR_STATS_COMPARE_H
 #define IOR_STATS_COMPARE_H
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The small-sample rule: where the rank test's floor leaves 3 or 4 repetitions a side inconclusive by construction, decide only data that are unmistakable, and otherwise say the effect and why it cannot be decided. */
+/* The small-sample rule: where the rank test's floor leaves 3 or 4 repetitions a side inconclusive
+ * by construction, decide only data that are unmistakable, and otherwise say the effect and why it
+ * cannot be decided. */
 #include "stats/compare.h"
 
 #include <math.h>

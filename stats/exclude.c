@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Which samples the verdict's t-test leaves out: outliers of their own side that the other side does not explain either. */
+/* Which samples the verdict's t-test leaves out: outliers of their own side that the other side
+ * does not explain either. */
 #include "stats/exclude.h"
 #include "stats/stats.h"
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Mann-Whitney U (exact null distribution for small untied samples, normal approximation otherwise) and the Hodges-Lehmann shift. */
+/* Mann-Whitney U (exact null distribution for small untied samples, normal approximation otherwise)
+ * and the Hodges-Lehmann shift. */
 #include "stats/mannwhitney.h"
 #include "stats/stats.h"
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Paired round tests: two sides (or a candidate between two ends) measured in the same rounds, judged on within-round log contrasts so machine drift shared by a round cancels. */
+/* Paired round tests: two sides (or a candidate between two ends) measured in the same rounds,
+ * judged on within-round log contrasts so machine drift shared by a round cancels. */
 #ifndef IOR_STATS_PAIRED_H
 #define IOR_STATS_PAIRED_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Per-cell descriptive statistics and outlier rules, always recomputed from the raw samples (which are never altered). */
+/* Per-cell descriptive statistics and outlier rules, always recomputed from the raw samples (which
+ * are never altered). */
 #ifndef IOR_STATS_STATS_H
 #define IOR_STATS_STATS_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Student's t distribution for the Welch test: two-sided tail probabilities and quantiles, through the regularized incomplete beta function. */
+/* Student's t distribution for the Welch test: two-sided tail probabilities and quantiles, through
+ * the regularized incomplete beta function. */
 #include "stats/tdist.h"
 
 #include <math.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Warm-up (first-k) and drift (Kendall's exact rank test) across a cell's repetitions; see trend.h for the rules and their measured rates. */
+/* Warm-up (first-k) and drift (Kendall's exact rank test) across a cell's repetitions; see trend.h
+ * for the rules and their measured rates. */
 #include "stats/trend.h"
 
 #include <math.h>

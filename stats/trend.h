@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Warm-up and drift within a cell: whether its repetitions, in the order they ran, follow a trend instead of scattering alike. */
+/* Warm-up and drift within a cell: whether its repetitions, in the order they ran, follow a trend
+ * instead of scattering alike. */
 #ifndef IOR_STATS_TREND_H
 #define IOR_STATS_TREND_H
 

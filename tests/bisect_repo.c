@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Test repositories for the bisect suites: trees built in memory with libgit2 (blobs, a tree builder, commits with any parents), then checked out. */
+/* Test repositories for the bisect suites: trees built in memory with libgit2 (blobs, a tree
+ * builder, commits with any parents), then checked out. */
 #include "tests/bisect_repo.h"
 #include "tests/suite.h"
 

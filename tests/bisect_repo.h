@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Test repositories for the bisect suites, written with libgit2: commits whose file "level" is what the test measure command reads. */
+/* Test repositories for the bisect suites, written with libgit2: commits whose file "level" is what
+ * the test measure command reads. */
 #ifndef IOR_TESTS_BISECT_REPO_H
 #define IOR_TESTS_BISECT_REPO_H
 

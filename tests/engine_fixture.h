@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What the engine test programs share: options blobs filled from an engine's own rows, a scratch loop device for the whole program, and one init-measure-cleanup. */
+/* What the engine test programs share: options blobs filled from an engine's own rows, a scratch
+ * loop device for the whole program, and one init-measure-cleanup. */
 #ifndef IOR_TESTS_ENGINE_FIXTURE_H
 #define IOR_TESTS_ENGINE_FIXTURE_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Test cases shared by the aio and uring engine suites (fio job semantics on a real loop device); included by test_engine_aio.c and test_engine_uring.c. */
+/* Test cases shared by the aio and uring engine suites (fio job semantics on a real loop device);
+ * included by test_engine_aio.c and test_engine_uring.c. */
 #ifndef IOR_TESTS_ENGINE_JOB_CASES_H
 #define IOR_TESTS_ENGINE_JOB_CASES_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What the git test programs share: a repository built with libgit2 with a known history (three commits, an annotated tag), so describe, subject, author and date have known answers. */
+/* What the git test programs share: a repository built with libgit2 with a known history (three
+ * commits, an annotated tag), so describe, subject, author and date have known answers. */
 #ifndef IOR_TESTS_GIT_FIXTURE_H
 #define IOR_TESTS_GIT_FIXTURE_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shared CUnit runner for every test program: one suite per program, skip with 77 when the environment cannot run it. */
+/* Shared CUnit runner for every test program: one suite per program, skip with 77 when the
+ * environment cannot run it. */
 #ifndef IOR_TESTS_SUITE_H
 #define IOR_TESTS_SUITE_H
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for ioregress bisect: git's pick on the candidate graph, and the driver end to end on libgit2-built repositories with a noisy measure (culprit, merges, build failures, refusal, SIGKILL and resume, log and replay). */
+/* Tests for ioregress bisect: git's pick on the candidate graph, and the driver end to end on
+ * libgit2-built repositories with a noisy measure (culprit, merges, build failures, refusal,
+ * SIGKILL and resume, log and replay). */
 #include "bisect/graph.h"
 #include "tests/bisect_repo.h"
 #include "tests/suite.h"

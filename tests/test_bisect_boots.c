@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Bisect over packaged kernels, offline: a measuring step that stands for one boot per measurement (its level moving from boot to boot, its repetitions close together), driven through the real driver and judge on a real SQLite file; the answers count boots per side and name the smallest findable change. */
+/* Bisect over packaged kernels, offline: a measuring step that stands for one boot per measurement
+ * (its level moving from boot to boot, its repetitions close together), driven through the real
+ * driver and judge on a real SQLite file; the answers count boots per side and name the smallest
+ * findable change. */
 #include "tests/suite.h"
 
 #include "bisect/driver.h"

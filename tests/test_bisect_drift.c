@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for ioregress bisect on a machine whose speed drifts: the paired judge names the culprit where an unpaired one is fooled, a round the machine moved in is measured again, a range holds the culprit (a suite of its own: each bisection measures both ends beside every commit). */
+/* Tests for ioregress bisect on a machine whose speed drifts: the paired judge names the culprit
+ * where an unpaired one is fooled, a round the machine moved in is measured again, a range holds
+ * the culprit (a suite of its own: each bisection measures both ends beside every commit). */
 #include "stats/compare.h"
 #include "tests/bisect_repo.h"
 #include "tests/suite.h"

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for bisect/measure_cmd.c's commands (issue 23, case 8: a hung measure ends with the timeout or a stop request, its whole process group with it) and the samples parser (nan, inf, hex, denormals, long lines, bounded output). */
+/* Tests for bisect/measure_cmd.c's commands (issue 23, case 8: a hung measure ends with the timeout
+ * or a stop request, its whole process group with it) and the samples parser (nan, inf, hex,
+ * denormals, long lines, bounded output). */
 #include "bisect/measure.h"
 #include "common/error.h"
 #include "common/stop.h"

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ioregress bisect over three kernels under qemu whose middle one never boots (an image qemu refuses at once): it is tried three times, skipped with its outcome and console head, and, as its neighbours cannot place the regression without it, named as the first kernel that does not boot. The ends' calibration is replayed from a log. */
+/* ioregress bisect over three kernels under qemu whose middle one never boots (an image qemu
+ * refuses at once): it is tried three times, skipped with its outcome and console head, and, as its
+ * neighbours cannot place the regression without it, named as the first kernel that does not boot.
+ * The ends' calibration is replayed from a log. */
 #include "tests/suite.h"
 
 #include <fcntl.h>

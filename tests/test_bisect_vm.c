@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ioregress bisect over three real Debian kernel packages under qemu: each step a vm run of a tiny matrix; the test checks the steps and the form of the verdict, not which kernel regressed. */
+/* ioregress bisect over three real Debian kernel packages under qemu: each step a vm run of a tiny
+ * matrix; the test checks the steps and the form of the verdict, not which kernel regressed. */
 #include "tests/suite.h"
 
 #include <stdio.h>

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests that a run stores the measured device's request counters per repetition as the kernel counts them: the sum over a read-only run equals the device's stat delta read by the test, a deterministic fio job's stored requests and merges equal fio's own disk stats, and the derived metrics read them. */
+/* Tests that a run stores the measured device's request counters per repetition as the kernel
+ * counts them: the sum over a read-only run equals the device's stat delta read by the test, a
+ * deterministic fio job's stored requests and merges equal fio's own disk stats, and the derived
+ * metrics read them. */
 #include "tests/suite.h"
 
 #include "common/error.h"

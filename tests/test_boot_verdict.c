@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Kernel verdicts on VM data, offline: stored boots of vm run in a real SQLite file, each boot's median one observation, paired by boot round, never one boot's repetitions counted as independent evidence. */
+/* Kernel verdicts on VM data, offline: stored boots of vm run in a real SQLite file, each boot's
+ * median one observation, paired by boot round, never one boot's repetitions counted as independent
+ * evidence. */
 #include "tests/suite.h"
 
 #include "db/db.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for `run --dry-run` and `help engines` / `help engine NAME` through the ioregress binary: what they print, that a dry run creates nothing, and their errors. */
+/* Tests for `run --dry-run` and `help engines` / `help engine NAME` through the ioregress binary:
+ * what they print, that a dry run creates nothing, and their errors. */
 #include "tests/suite.h"
 
 #include <stdbool.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the commands that only read a database (report, check, schedulers): a --db that does not exist is an error naming it, exit 2 or more, and no file is created. */
+/* Tests for the commands that only read a database (report, check, schedulers): a --db that does
+ * not exist is an error naming it, exit 2 or more, and no file is created. */
 #include "tests/suite.h"
 
 #include <stdio.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for `ioregress run` end to end on real scratch loop devices: what it prints about cells that did not run, its exit statuses, scheduler typos, sparse devices. */
+/* Tests for `ioregress run` end to end on real scratch loop devices: what it prints about cells
+ * that did not run, its exit statuses, scheduler typos, sparse devices. */
 #include "common/error.h"
 #include "device/loopdev.h"
 #include "tests/git_fixture.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for `ioregress schedulers` end to end: import CSVs into a fresh database, run the binary, read what it prints. */
+/* Tests for `ioregress schedulers` end to end: import CSVs into a fresh database, run the binary,
+ * read what it prints. */
 #include "tests/suite.h"
 
 #include <stdio.h>

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the command descriptors and the one parser: help generated from the rows, "did you mean", and every row of every command and subcommand stored into its own field, and taken by the binary against a database that exists. */
+/* Tests for the command descriptors and the one parser: help generated from the rows, "did you
+ * mean", and every row of every command and subcommand stored into its own field, and taken by the
+ * binary against a database that exists. */
 #include "common/error.h"
 #include "db/db.h"
 #include "harness/commands.h"

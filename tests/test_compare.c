@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for `ioregress compare --by AXIS A B` and --metric end to end: the seed data, and generated data whose truth is known, imported into fresh databases. */
+/* Tests for `ioregress compare --by AXIS A B` and --metric end to end: the seed data, and generated
+ * data whose truth is known, imported into fresh databases. */
 #include "tests/suite.h"
 
 #include <sqlite3.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The seed-loop example on real loop stacks (tmpfs > loop, and a loop nested in it), scaled down: the report answers the comparisons the matrix declares. */
+/* The seed-loop example on real loop stacks (tmpfs > loop, and a loop nested in it), scaled down:
+ * the report answers the comparisons the matrix declares. */
 #include "tests/suite.h"
 
 #include <stdbool.h>

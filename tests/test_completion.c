@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The bash completion the build installs, run in bash against the command descriptors: every command, exactly each command's options, subcommands, the choices of choice options, matrix and CSV files, engine names from matrices, kernel packages from apt-cache. */
+/* The bash completion the build installs, run in bash against the command descriptors: every
+ * command, exactly each command's options, subcommands, the choices of choice options, matrix and
+ * CSV files, engine names from matrices, kernel packages from apt-cache. */
 #include "engines/engine.h"
 #include "harness/commands.h"
 #include "harness/completion.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Crash recovery end to end: SIGKILL a real run at random points, `recover`, `run --resume`; nothing left behind, nothing lost or doubled. */
+/* Crash recovery end to end: SIGKILL a real run at random points, `recover`, `run --resume`;
+ * nothing left behind, nothing lost or doubled. */
 #include "tests/suite.h"
 
 #include <fcntl.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for db/: create, reopen, upgrade, refusal of foreign and newer files, the sample round trip (every measures column), and concurrent writers. */
+/* Tests for db/: create, reopen, upgrade, refusal of foreign and newer files, the sample round trip
+ * (every measures column), and concurrent writers. */
 #include "common/error.h"
 #include "db/db.h"
 #include "db/metric.h"

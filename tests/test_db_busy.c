@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A writer holding the database past the busy timeout (issue 23: a 4M-sample merge takes 27-48 s) neither loses the sample a run is storing nor ends the run. */
+/* A writer holding the database past the busy timeout (issue 23: a 4M-sample merge takes 27-48 s)
+ * neither loses the sample a run is storing nor ends the run. */
 #include "common/error.h"
 #include "common/stop.h"
 #include "db/db.h"

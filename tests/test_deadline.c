@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests that a device which stops answering costs one cell, never the run: aio and uring writes to a loop device whose backing file's filesystem is frozen (fsfreeze) fail their cells with the reason within the matrix's deadline, and the other cells keep their samples. */
+/* Tests that a device which stops answering costs one cell, never the run: aio and uring writes to
+ * a loop device whose backing file's filesystem is frozen (fsfreeze) fail their cells with the
+ * reason within the matrix's deadline, and the other cells keep their samples. */
 #include "tests/suite.h"
 
 #include <errno.h>

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The documents keep up with the code: every matrix key and every command option is in its man page, db/SCHEMA.md is at the code's schema version, man pages' examples hold one command a line, and the README's packaged-kernel journey parses. */
+/* The documents keep up with the code: every matrix key and every command option is in its man
+ * page, db/SCHEMA.md is at the code's schema version, man pages' examples hold one command a line,
+ * and the README's packaged-kernel journey parses. */
 #include "db/db.h"
 #include "engines/engine.h"
 #include "harness/commands.h"

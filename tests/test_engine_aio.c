@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for engines/aio.c: fio job semantics on libaio against a real scratch loop device (cases in engine_job_cases.h). */
+/* Tests for engines/aio.c: fio job semantics on libaio against a real scratch loop device (cases in
+ * engine_job_cases.h). */
 #include "tests/engine_job_cases.h"
 
 int main(void)

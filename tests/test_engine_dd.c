@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the dd engine on a real scratch loop device: bytes moved, what lands where (pattern or dd's zeros), open flags of each sync mode, one open per repetition, refusals. */
+/* Tests for the dd engine on a real scratch loop device: bytes moved, what lands where (pattern or
+ * dd's zeros), open flags of each sync mode, one open per repetition, refusals. */
 #include "common/error.h"
 #include "device/loopdev.h"
 #include "engines/engine.h"

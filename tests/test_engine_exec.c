@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the exec engine and its argument splitting: commands run without a shell, timed with the child's own CPU figures. */
+/* Tests for the exec engine and its argument splitting: commands run without a shell, timed with
+ * the child's own CPU figures. */
 #include "common/error.h"
 #include "engines/engine.h"
 #include "common/spawn.h"

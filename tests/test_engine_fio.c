@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the fio engine: its JSON parser on real fio 3.33 output and on broken variants of it, and real fio runs on a scratch loop device. */
+/* Tests for the fio engine: its JSON parser on real fio 3.33 output and on broken variants of it,
+ * and real fio runs on a scratch loop device. */
 #include "common/error.h"
 #include "device/loopdev.h"
 #include "engines/engine.h"

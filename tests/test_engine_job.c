@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Offline tests for the job pieces the aio and uring engines share: latency buckets and percentiles, offset permutations, the write stamp, option rows. */
+/* Offline tests for the job pieces the aio and uring engines share: latency buckets and
+ * percentiles, offset permutations, the write stamp, option rows. */
 #include "common/error.h"
 #include "engines/job.h"
 #include "tests/suite.h"

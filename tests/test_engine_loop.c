@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the loop engine: real tmpfs, loop devices and ext4 stacked up to depth 2, measured with dd, and torn down without a trace. */
+/* Tests for the loop engine: real tmpfs, loop devices and ext4 stacked up to depth 2, measured with
+ * dd, and torn down without a trace. */
 #include "common/error.h"
 #include "common/stop.h"
 #include "engines/engine.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for engines/uring.c: the shared fio job cases on io_uring, and the probe that turns a disabled io_uring into a skip. */
+/* Tests for engines/uring.c: the shared fio job cases on io_uring, and the probe that turns a
+ * disabled io_uring into a skip. */
 #include "tests/engine_job_cases.h"
 
 #define SYSCTL "/proc/sys/kernel/io_uring_disabled"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Replays every seed and every saved crash of tests/fuzz/corpus/ through the fuzz targets, so what the fuzzer once found stays fixed. */
+/* Replays every seed and every saved crash of tests/fuzz/corpus/ through the fuzz targets, so what
+ * the fuzzer once found stays fixed. */
 #include "tests/fuzz/targets.h"
 #include "tests/suite.h"
 

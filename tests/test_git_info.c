@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for kernel/git_info.c and run/run_git.c on repositories built with libgit2: HEAD of a tree and a -gSHA looked up record the exact sha, describe, subject, author and date; missing, ambiguous and non-repositories are told apart, and which of them stops a run; probe shows the same. */
+/* Tests for kernel/git_info.c and run/run_git.c on repositories built with libgit2: HEAD of a tree
+ * and a -gSHA looked up record the exact sha, describe, subject, author and date; missing,
+ * ambiguous and non-repositories are told apart, and which of them stops a run; probe shows the
+ * same. */
 #include "common/error.h"
 #include "run/run_git.h"
 #include "kernel/git_info.h"

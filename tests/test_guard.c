@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for device/guard on real loop devices: mounted, via partition, signatures, swap, root, confirmation, locking. */
+/* Tests for device/guard on real loop devices: mounted, via partition, signatures, swap, root,
+ * confirmation, locking. */
 #include "common/error.h"
 #include "device/guard.h"
 #include "device/loopdev.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The write guard against a moving name (issue 23, case 2): a link flipped between a scratch loop device and one holding a mounted ext4 while a write engine runs. */
+/* The write guard against a moving name (issue 23, case 2): a link flipped between a scratch loop
+ * device and one holding a mounted ext4 while a write engine runs. */
 #include "common/error.h"
 #include "db/db.h"
 #include "device/loopdev.h"

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Text from outside that would act where it is shown (issue 23): control characters refused at import and neutralised by `schedulers`, spreadsheet formulas guarded in the CSV report, CR-only CSV refused clearly. */
+/* Text from outside that would act where it is shown (issue 23): control characters refused at
+ * import and neutralised by `schedulers`, spreadsheet formulas guarded in the CSV report, CR-only
+ * CSV refused clearly. */
 #include "common/error.h"
 #include "db/db.h"
 #include "tests/suite.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the CSV imports of db/: the field report's seed data, CSV syntax, idempotence, and bad files reported line by line with nothing stored. */
+/* Tests for the CSV imports of db/: the field report's seed data, CSV syntax, idempotence, and bad
+ * files reported line by line with nothing stored. */
 #include "common/error.h"
 #include "db/db.h"
 #include "tests/suite.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Import refuses a cell whose samples are in different units (issue 23, case 9), within one file and against the database, and a re-imported sample whose warm-up mark contradicts the stored one. */
+/* Import refuses a cell whose samples are in different units (issue 23, case 9), within one file
+ * and against the database, and a re-imported sample whose warm-up mark contradicts the stored one. */
 #include "common/error.h"
 #include "db/db.h"
 #include "tests/suite.h"

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* kernel build's cache, record and errors over a stand-in tree (tests/data/fake-kernel: the kernel Makefile's targets in a few lines) in a real git repository; the real kernel is test_kernel_real.c. */
+/* kernel build's cache, record and errors over a stand-in tree (tests/data/fake-kernel: the kernel
+ * Makefile's targets in a few lines) in a real git repository; the real kernel is
+ * test_kernel_real.c. */
 #include "tests/suite.h"
 
 #include <stdio.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for vm/kernel_source.c's cache as root: no shared default, and another user's packages and planted links refused (issue 23, case 1). */
+/* Tests for vm/kernel_source.c's cache as root: no shared default, and another user's packages and
+ * planted links refused (issue 23, case 1). */
 #include "common/error.h"
 #include "tests/suite.h"
 #include "vm/vm.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for kernel/info: the running kernel's record and kernel configs (plain and gzip), their sha256 and I/O-scheduler options. */
+/* Tests for kernel/info: the running kernel's record and kernel configs (plain and gzip), their
+ * sha256 and I/O-scheduler options. */
 #include "common/error.h"
 #include "kernel/info.h"
 #include "tests/suite.h"

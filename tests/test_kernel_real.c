@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A real kernel tree (Debian's linux-source-6.1) built with tinyconfig and the guest's options, the build reused from the cache, booted under qemu with a one-cell matrix, and vm run --tree storing its commit. Label "kernel": minutes of compiling. */
+/* A real kernel tree (Debian's linux-source-6.1) built with tinyconfig and the guest's options, the
+ * build reused from the cache, booted under qemu with a one-cell matrix, and vm run --tree storing
+ * its commit. Label "kernel": minutes of compiling. */
 #include "tests/suite.h"
 
 #include <stdbool.h>

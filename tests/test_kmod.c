@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for kernel/modules: scheduler module states via libkmod on a real Debian kernel package's module tree, and on a kernel without one. */
+/* Tests for kernel/modules: scheduler module states via libkmod on a real Debian kernel package's
+ * module tree, and on a kernel without one. */
 #include "common/error.h"
 #include "kernel/info.h"
 #include "kernel/modules.h"

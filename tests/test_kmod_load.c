@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for kernel/modules loading: insert a scheduler module into the running kernel, record it, unload exactly it. Needs root and a module tree. */
+/* Tests for kernel/modules loading: insert a scheduler module into the running kernel, record it,
+ * unload exactly it. Needs root and a module tree. */
 #include "common/error.h"
 #include "kernel/modules.h"
 #include "tests/suite.h"

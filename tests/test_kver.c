@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for kernel/version: parsing and ordering of real kernel release strings (Debian, Ubuntu, RHEL, Fedora, Arch, WSL, mainline, -gSHA builds). */
+/* Tests for kernel/version: parsing and ordering of real kernel release strings (Debian, Ubuntu,
+ * RHEL, Fedora, Arch, WSL, mainline, -gSHA builds). */
 #include "common/error.h"
 #include "kernel/version.h"
 #include "tests/suite.h"

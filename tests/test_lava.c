@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The LAVA test definition's run steps (ci/templates/lava/ioregress.yaml), run as LAVA's test shell would run them, with stub lava-test-case, lava-test-reference, apt-get and curl recording their calls and the built ioregress measuring a real loop device. */
+/* The LAVA test definition's run steps (ci/templates/lava/ioregress.yaml), run as LAVA's test shell
+ * would run them, with stub lava-test-case, lava-test-reference, apt-get and curl recording their
+ * calls and the built ioregress measuring a real loop device. */
 #include "tests/suite.h"
 
 #include <json-c/json.h>

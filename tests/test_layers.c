@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for ci/layers.sh: the tree follows the layer map, and a planted upward include, upward link or out-of-order module each fail with the file and the arrow named. */
+/* Tests for ci/layers.sh: the tree follows the layer map, and a planted upward include, upward link
+ * or out-of-order module each fail with the file and the arrow named. */
 #include "tests/suite.h"
 
 #include <stdio.h>

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Scratch loop devices whose number changes hands (issue 23, cases 6 and 7): run --resume finds the run's cells by the device's matrix name; recover restores a scheduler only on the attach the killed run switched. */
+/* Scratch loop devices whose number changes hands (issue 23, cases 6 and 7): run --resume finds the
+ * run's cells by the device's matrix name; recover restores a scheduler only on the attach the
+ * killed run switched. */
 #include "common/error.h"
 #include "db/db.h"
 #include "device/loopdev.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for device/loopdev and device/fill: real loop devices over files in /tmp, filled before they are attached, attached and fully detached. */
+/* Tests for device/loopdev and device/fill: real loop devices over files in /tmp, filled before
+ * they are attached, attached and fully detached. */
 #include "common/error.h"
 #include "device/loopdev.h"
 #include "tests/suite.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for what a matrix expands to: [defaults] inheritance and its order, sweeps with their names and count, the cell limit, includes, and --set reaching defaults and sweeps. */
+/* Tests for what a matrix expands to: [defaults] inheritance and its order, sweeps with their names
+ * and count, the cell limit, includes, and --set reaching defaults and sweeps. */
 #include "common/error.h"
 #include "matrix/matrix.h"
 #include "tests/suite.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the matrix's limits (issue 23, case 10): max_cells refused before any engine is built, and files that are not matrices (a device, a huge file) refused before they are read. */
+/* Tests for the matrix's limits (issue 23, case 10): max_cells refused before any engine is built,
+ * and files that are not matrices (a device, a huge file) refused before they are read. */
 #include "common/error.h"
 #include "matrix/matrix.h"
 #include "tests/suite.h"

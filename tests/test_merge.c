@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for db/merge.c: runs from other databases merged with their provenance, idempotently, all or nothing, newer schemas refused. */
+/* Tests for db/merge.c: runs from other databases merged with their provenance, idempotently, all
+ * or nothing, newer schemas refused. */
 #include "common/error.h"
 #include "db/db.h"
 #include "db/schema.h"

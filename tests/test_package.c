@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The installed tool: `cmake --install` with DESTDIR lays out every file, and the Debian package from cpack depends on the right libraries, recommends what vm run needs, names its maintainer, unpacks with dpkg -x, runs, shows its gzipped man pages and is lintian-clean of errors. */
+/* The installed tool: `cmake --install` with DESTDIR lays out every file, and the Debian package
+ * from cpack depends on the right libraries, recommends what vm run needs, names its maintainer,
+ * unpacks with dpkg -x, runs, shows its gzipped man pages and is lintian-clean of errors. */
 #include "tests/suite.h"
 
 #include <stdarg.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for stats/paired.c: the paired t on per-round log ratios, the candidate's position between two ends, and drift cancelling within a round. */
+/* Tests for stats/paired.c: the paired t on per-round log ratios, the candidate's position between
+ * two ends, and drift cancelling within a round. */
 #include "stats/compare.h"
 #include "stats/paired.h"
 #include "common/rng.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report, check, schedulers and merge read a WAL database on read-only media (issue 23): a read-only bind mount made by the test holds it. */
+/* report, check, schedulers and merge read a WAL database on read-only media (issue 23): a
+ * read-only bind mount made by the test holds it. */
 #include "tests/suite.h"
 
 #include <stdio.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* recover removes only what ioregress creates (issue 23): a journal entry naming another file or directory, as a hand-edited or foreign database can, is left alone. */
+/* recover removes only what ioregress creates (issue 23): a journal entry naming another file or
+ * directory, as a hand-edited or foreign database can, is left alone. */
 #include "common/error.h"
 #include "db/db.h"
 #include "run/recover.h"

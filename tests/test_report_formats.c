@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Every report format end to end, through the binary: the seed data and a run's data (cells that failed or were unavailable, scratch fills, latencies), checked against the database; text and JSON agree; JSON meets its schema; JUnit is well-formed; hostile names come out escaped in every format. */
+/* Every report format end to end, through the binary: the seed data and a run's data (cells that
+ * failed or were unavailable, scratch fills, latencies), checked against the database; text and
+ * JSON agree; JSON meets its schema; JUnit is well-formed; hostile names come out escaped in every
+ * format. */
 #include "db/db.h"
 #include "tests/suite.h"
 

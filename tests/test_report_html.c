@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The HTML report in headless Chromium (Debian's chromium, from ci/setup.sh): it loads with no console message, holds one chart per cell and device that needs one, fetches nothing, and its screenshot is not blank. */
+/* The HTML report in headless Chromium (Debian's chromium, from ci/setup.sh): it loads with no
+ * console message, holds one chart per cell and device that needs one, fetches nothing, and its
+ * screenshot is not blank. */
 #include "tests/suite.h"
 
 #include <json-c/json.h>

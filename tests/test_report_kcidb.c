@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report --format kcidb through the binary: the seed data, a VM database and a bisection's database each give a document valid against KCIDB's schema v5.3 (python3-jsonschema, Draft 7, format checker on) whose tests, statuses, issues and incidents say what the database holds; ids are stable and carry --origin; hostile names stay valid. */
+/* report --format kcidb through the binary: the seed data, a VM database and a bisection's database
+ * each give a document valid against KCIDB's schema v5.3 (python3-jsonschema, Draft 7, format
+ * checker on) whose tests, statuses, issues and incidents say what the database holds; ids are
+ * stable and carry --origin; hostile names stay valid. */
 #include "db/db.h"
 #include "tests/bisect_repo.h"
 #include "tests/suite.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report -o FILE in a folder another user can write to (issue 23, case 3): links planted at the names it could use are never followed. */
+/* report -o FILE in a folder another user can write to (issue 23, case 3): links planted at the
+ * names it could use are never followed. */
 #include "tests/suite.h"
 
 #include <fcntl.h>

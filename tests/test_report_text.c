@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the report model, variance alerts and the text/JSON renderers, on the field report's seed data (tests/data/hdparm-2.6-kernels.csv). */
+/* Tests for the report model, variance alerts and the text/JSON renderers, on the field report's
+ * seed data (tests/data/hdparm-2.6-kernels.csv). */
 #include "common/error.h"
 #include "db/db.h"
 #include "reports/alerts.h"

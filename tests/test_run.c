@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the run loop on real scratch loop devices: cells, samples in SQLite, unavailable schedulers, restore, interruption. */
+/* Tests for the run loop on real scratch loop devices: cells, samples in SQLite, unavailable
+ * schedulers, restore, interruption. */
 #include "common/error.h"
 #include "common/stop.h"
 #include "db/db.h"

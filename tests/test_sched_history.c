@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for kernel/sched_history: the upstream table, explanations of scheduler changes on the field report's kernels, common sets and the deadline alias. */
+/* Tests for kernel/sched_history: the upstream table, explanations of scheduler changes on the
+ * field report's kernels, common sets and the deadline alias. */
 #include "common/error.h"
 #include "kernel/sched_history.h"
 #include "kernel/version.h"

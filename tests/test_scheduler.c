@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for device/blockdev and device/scheduler: sysfs parsing, probing, and real scheduler switches on a loop device. */
+/* Tests for device/blockdev and device/scheduler: sysfs parsing, probing, and real scheduler
+ * switches on a loop device. */
 #include "common/error.h"
 #include "device/blockdev.h"
 #include "device/loopdev.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* SIGINT, SIGTERM and SIGHUP sent to a real run at several points: the machine is left as it was and the run is marked interrupted with its samples. */
+/* SIGINT, SIGTERM and SIGHUP sent to a real run at several points: the machine is left as it was
+ * and the run is marked interrupted with its samples. */
 #include "tests/suite.h"
 
 #include <fcntl.h>

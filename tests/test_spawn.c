@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for common/spawn: environment additions, directory, captured and piped output, the limit, a group ended whole, start errors. */
+/* Tests for common/spawn: environment additions, directory, captured and piped output, the limit, a
+ * group ended whole, start errors. */
 #include "common/error.h"
 #include "common/spawn.h"
 #include "tests/suite.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the shared test runner itself: cases that did not run are listed, counted, and a suite where none ran in full is "not run" (77). */
+/* Tests for the shared test runner itself: cases that did not run are listed, counted, and a suite
+ * where none ran in full is "not run" (77). */
 #include "tests/suite.h"
 
 #include <stdio.h>

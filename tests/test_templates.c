@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The CI templates' verdict step (ci/verdict.sh) fed a fake ioregress: its status is check's own through the tee, 125 does what ON_INCONCLUSIVE declares, and both templates boot the kernels interleaved on one runner and judge through it. */
+/* The CI templates' verdict step (ci/verdict.sh) fed a fake ioregress: its status is check's own
+ * through the tee, 125 does what ON_INCONCLUSIVE declares, and both templates boot the kernels
+ * interleaved on one runner and judge through it. */
 #include "suite.h"
 
 #include <stdbool.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for stats/trend.c: Kendall's exact p against published values, warm-up and drift flagged on generated cells, and shuffled copies of the same values not. */
+/* Tests for stats/trend.c: Kendall's exact p against published values, warm-up and drift flagged on
+ * generated cells, and shuffled copies of the same values not. */
 #include "common/rng.h"
 #include "db/db.h"
 #include "reports/model.h"

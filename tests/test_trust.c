@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Root and files another user could write (issue 23, cases 4 and 5): included matrices, merged databases and the matrices they store. */
+/* Root and files another user could write (issue 23, cases 4 and 5): included matrices, merged
+ * databases and the matrices they store. */
 #include "tests/suite.h"
 
 #include <sqlite3.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The ioregress binary under valgrind: no leak and no invalid access in import, report, check, schedulers, probe and run. */
+/* The ioregress binary under valgrind: no leak and no invalid access in import, report, check,
+ * schedulers, probe and run. */
 #include "tests/suite.h"
 
 #include <stdio.h>

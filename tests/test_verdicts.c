@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for stats/compare.c: Mann-Whitney, Student t and Welch against published tables, Hodges-Lehmann, the outlier rule, and verdicts on generated data with known shifts. */
+/* Tests for stats/compare.c: Mann-Whitney, Student t and Welch against published tables,
+ * Hodges-Lehmann, the outlier rule, and verdicts on generated data with known shifts. */
 #include "stats/adaptive.h"
 #include "stats/compare.h"
 #include "stats/tdist.h"

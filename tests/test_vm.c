@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for `ioregress vm run` with real Debian kernels under qemu: two kernels merged, a truncated image, a hang, null_blk in a guest, and clean-up after success, failure and SIGINT. */
+/* Tests for `ioregress vm run` with real Debian kernels under qemu: two kernels merged, a truncated
+ * image, a hang, null_blk in a guest, and clean-up after success, failure and SIGINT. */
 #include "device/fill.h"
 #include "tests/suite.h"
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests of what a vm run guest loads and leaves: seed-loop.ini (loop devices, tmpfs, nested ext4) runs unchanged in a guest with the block layer's counters stored, and a SIGKILLed vm run leaves nothing that `recover` does not remove (its work directory journaled, its qemu gone with it). */
+/* Tests of what a vm run guest loads and leaves: seed-loop.ini (loop devices, tmpfs, nested ext4)
+ * runs unchanged in a guest with the block layer's counters stored, and a SIGKILLed vm run leaves
+ * nothing that `recover` does not remove (its work directory journaled, its qemu gone with it). */
 #include "tests/suite.h"
 
 #include <dirent.h>

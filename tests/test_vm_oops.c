@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for vm/oops.c: a panic's recorded reason is the head of its oops (fault line, kernel RIP, first frames), never its last line; consoles as Debian's 6.1 and 6.12 kernels print them. */
+/* Tests for vm/oops.c: a panic's recorded reason is the head of its oops (fault line, kernel RIP,
+ * first frames), never its last line; consoles as Debian's 6.1 and 6.12 kernels print them. */
 #include "tests/suite.h"
 #include "vm/internal.h"
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for vm/package_release.c, offline (test_vm boots kernels): a kernel image package's name to the release its guest's samples are stored under, and the names that name none. */
+/* Tests for vm/package_release.c, offline (test_vm boots kernels): a kernel image package's name to
+ * the release its guest's samples are stored under, and the names that name none. */
 #include "common/error.h"
 #include "tests/suite.h"
 #include "vm/vm.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Fuzz target: both CSV importers on arbitrary bytes — all or nothing (a refused file leaves every table as it was), and importing accepted rows again stores nothing. */
+/* Fuzz target: both CSV importers on arbitrary bytes — all or nothing (a refused file leaves every
+ * table as it was), and importing accepted rows again stores nothing. */
 #include "tests/fuzz/targets.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Fuzz target: opening a damaged or foreign database file — it opens as a current ioregress database, or it is refused with a message naming it and left byte for byte as it was. */
+/* Fuzz target: opening a damaged or foreign database file — it opens as a current ioregress
+ * database, or it is refused with a message naming it and left byte for byte as it was. */
 #include "tests/fuzz/targets.h"
 
 #include "common/error.h"

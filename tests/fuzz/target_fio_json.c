@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Fuzz target: the fio JSON parser on arbitrary bytes (no NUL, any length) — figures or a "fio json:" refusal, nothing in between. */
+/* Fuzz target: the fio JSON parser on arbitrary bytes (no NUL, any length) — figures or a "fio
+ * json:" refusal, nothing in between. */
 #include "tests/fuzz/targets.h"
 
 #include "common/error.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Fuzz target: the matrix parser on arbitrary text — a valid matrix comes back whole, anything else is refused with a file:line message and nothing returned. */
+/* Fuzz target: the matrix parser on arbitrary text — a valid matrix comes back whole, anything else
+ * is refused with a file:line message and nothing returned. */
 #include "tests/fuzz/targets.h"
 
 #include "common/error.h"

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Fuzz target: the matrix include path — the input is split at its first "\n%%\n" into a matrix that includes a file and that file; a valid pair comes back whole, anything else is refused naming one of the two files. */
+/* Fuzz target: the matrix include path — the input is split at its first "\n%%\n" into a matrix
+ * that includes a file and that file; a valid pair comes back whole, anything else is refused
+ * naming one of the two files. */
 #include "tests/fuzz/targets.h"
 
 #include "common/error.h"

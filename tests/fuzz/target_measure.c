@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Fuzz target: the bisect measure parser on arbitrary output — accepted output gives one finite, normal (or zero) sample per non-blank line; anything else is refused naming a line, with nothing appended. */
+/* Fuzz target: the bisect measure parser on arbitrary output — accepted output gives one finite,
+ * normal (or zero) sample per non-blank line; anything else is refused naming a line, with nothing
+ * appended. */
 #include "tests/fuzz/targets.h"
 
 #include "bisect/measure.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What the fuzz targets share: the broken-promise message, a private scratch directory and whole-file write and compare. */
+/* What the fuzz targets share: the broken-promise message, a private scratch directory and
+ * whole-file write and compare. */
 #include "tests/fuzz/targets.h"
 
 #include <errno.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The bad-input fuzz targets (matrix, matrix include, CSV import, fio JSON, database open, bisect measure output), shared by the libFuzzer harnesses and the fuzz_replay suite. */
+/* The bad-input fuzz targets (matrix, matrix include, CSV import, fio JSON, database open, bisect
+ * measure output), shared by the libFuzzer harnesses and the fuzz_replay suite. */
 #ifndef IOR_TESTS_FUZZ_TARGETS_H
 #define IOR_TESTS_FUZZ_TARGETS_H
 
