@@ -84,8 +84,8 @@ struct ior_cmd_opt {
  * reports/render.h, which the file using them includes): "text md ..." and "text|md|...". */
 #define IOR_CMD_WORD_SPACE(name) " " #name
 #define IOR_CMD_WORD_BAR(name) "|" #name
-#define IOR_CMD_FORMAT_CHOICES (IOR_RENDERER_LIST(IOR_CMD_WORD_SPACE) + 1)
-#define IOR_CMD_FORMAT_ARG (IOR_RENDERER_LIST(IOR_CMD_WORD_BAR) + 1)
+#define IOR_CMD_FORMAT_CHOICES (&(IOR_RENDERER_LIST(IOR_CMD_WORD_SPACE))[1])  /* past the first separator */
+#define IOR_CMD_FORMAT_ARG (&(IOR_RENDERER_LIST(IOR_CMD_WORD_BAR))[1])
 
 /* Value parsers rows share (cmd_args.c): a renderer name into a const struct ior_renderer *, a
  * metric list into an unsigned set, one metric into an enum ior_metric. */

@@ -77,8 +77,8 @@ static void test_a_planted_upward_include_fails_naming_file_and_line(void)
 	ior_test_write_file("tree/stats/planted.c", "#include \"common/common.h\"\n");
 	ior_test_write_file("tree/vm/planted.h", "#include \"reports/reports.h\"\n");
 	CU_ASSERT_EQUAL(run_layers(root, &err), 1);
-	CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "vm/planted.h:1: 'vm' may not include 'reports/reports.h'"));
-	CU_ASSERT_PTR_NULL(err && strstr(err, "stats/planted.c"));
+	CU_ASSERT(err && strstr(err, "vm/planted.h:1: 'vm' may not include 'reports/reports.h'") != NULL);
+	CU_ASSERT(!err || strstr(err, "stats/planted.c") == NULL);
 	free(err);
 }
 
@@ -89,14 +89,14 @@ static void test_an_upward_link_or_module_order_fails(void)
 	ior_test_write_file("tree/vm/planted.h", "\n");
 	ior_test_write_file("tree/db/CMakeLists.txt", "ior_module(ior_db LINK ior_engines\n  ior_reports ior_common PkgConfig::SQLITE3)\n");
 	CU_ASSERT_EQUAL(run_layers(root, &err), 1);
-	CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "db/CMakeLists.txt: 'db' may not link 'ior_reports'"));
-	CU_ASSERT_PTR_NULL(err && strstr(err, "ior_engines"));
+	CU_ASSERT(err && strstr(err, "db/CMakeLists.txt: 'db' may not link 'ior_reports'") != NULL);
+	CU_ASSERT(!err || strstr(err, "ior_engines") == NULL);
 	free(err);
 	ior_test_write_file("tree/db/CMakeLists.txt", "ior_module(ior_db LINK ior_engines)\n");
 	ior_test_write_file("tree/CMakeLists.txt", "add_subdirectory(common)\nadd_subdirectory(options)\nadd_subdirectory(device)\n"
 			    "add_subdirectory(db)\nadd_subdirectory(engines)\n");
 	CU_ASSERT_EQUAL(run_layers(root, &err), 1);
-	CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "'db' is added before 'engines'"));
+	CU_ASSERT(err && strstr(err, "'db' is added before 'engines'") != NULL);
 	free(err);
 }
 
@@ -112,7 +112,7 @@ static void test_a_map_arrow_to_a_higher_folder_fails(void)
 	ior_test_write_file("tree/ci/layers", edited);
 	char *err = NULL;
 	CU_ASSERT_EQUAL(run_layers(root, &err), 1);
-	CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "'stats' lists 'reports', which the map does not list before it"));
+	CU_ASSERT(err && strstr(err, "'stats' lists 'reports', which the map does not list before it") != NULL);
 	free(err);
 	free(map);
 }
