@@ -182,9 +182,13 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 				      : ior_bisect_measure_kernel(&m, ctx->db, b.id, &k.kb, &vm.o);
 	} else if (!rc) {
 		rc = a->c.measure ? IOR_OK : ior_error_set(IOR_EINVALID, "'bisect run' needs --measure CMD");
+		/* Without an artifact nothing puts a commit's own build back before it is measured: git leaves
+		 * the last build's untracked output in the tree when it checks out the next commit. */
 		if (!rc && !a->c.image)
 			fprintf(stderr, "warning: no --artifact named: commits that build identical output are measured and "
-				"judged one by one (name the build output, e.g. --artifact build/bin/tool)\n");
+				"judged one by one%s (name the build output, e.g. --artifact build/bin/tool)\n",
+				a->c.build ? ", and the measure must itself run the build kept for $IOREGRESS_COMMIT: checking "
+					     "a commit out leaves the last build's output in the tree" : "");
 		if (!rc)
 			rc = ior_bisect_set_commands(ctx->db, b.id, a->c.measure, a->c.build, a->c.boot, a->c.image);
 		if (!rc)

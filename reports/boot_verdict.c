@@ -124,50 +124,22 @@ static int unpaired(struct ior_comparison *c, struct ior_boot_evidence *ev, cons
 }
 
 /* Medians of which one is 0 or below (a counter metric: merge_pct is 0 where nothing merges) have no
- * log ratio, so neither the paired nor the Welch test can take them. Identical on every boot is no
- * change; otherwise Mann-Whitney on the boot medians (ranks need no ratio), unpaired. Returns false
- * when every median is positive (the ratio tests apply). */
+ * log ratio, so neither the paired nor the Welch test can take them: ior_compare_ranks judges the boot
+ * medians. Returns false when every median is positive (the ratio tests apply). */
 static bool judged_without_ratio(struct ior_comparison *c, struct ior_boot_evidence *ev,
 				 const struct ior_boot_obs *a, size_t na, const struct ior_boot_obs *b, size_t nb,
 				 const struct ior_compare_opts *o)
 {
-	bool positive = true, same = true;
 	double ma[na], mb[nb];
 	for (size_t i = 0; i < na; i++)
-		ma[i] = a[i].median, positive &= a[i].median > 0, same &= a[i].median == a[0].median;
+		ma[i] = a[i].median;
 	for (size_t i = 0; i < nb; i++)
-		mb[i] = b[i].median, positive &= b[i].median > 0, same &= b[i].median == a[0].median;
-	if (positive)
+		mb[i] = b[i].median;
+	if (!ior_compare_needs_ranks(ma, na, mb, nb))
 		return false;
-	memset(c, 0, sizeof(*c));
-	c->na = na, c->nb = nb;
-	c->median_a = ior_median(ma, na), c->median_b = ior_median(mb, nb);
-	c->ratio = c->median_a > 0 ? c->median_b / c->median_a : same ? 1 : NAN;
-	c->ratio_lo = c->ratio_hi = NAN;
+	ior_compare_ranks(c, ma, na, mb, nb, o, "boot");
+	append(c->reason, sizeof(c->reason), "; %s", "each boot's median one observation");
 	ev->boots_a = na, ev->boots_b = nb, ev->noise = NAN, ev->smallest = INFINITY;
-	if (same) {
-		c->verdict = IOR_VERDICT_NO_CHANGE;
-		c->welch.p = c->mw.p = 1;
-		snprintf(c->reason, sizeof(c->reason), "%g on every boot of both (%zu boots against %zu, each "
-			 "boot's median one observation)", a[0].median, na, nb);
-		return true;
-	}
-	if (ior_mann_whitney(&c->mw, ma, na, mb, nb))
-		c->mw.p = NAN;
-	c->welch.p = c->mw.p;
-	bool higher = c->median_b > c->median_a;
-	if (c->mw.p < o->alpha && c->median_a != c->median_b) {
-		c->verdict = higher == o->higher_is_better ? IOR_VERDICT_IMPROVEMENT : IOR_VERDICT_REGRESSION;
-		snprintf(c->reason, sizeof(c->reason), "median of boots %g against %g, Mann-Whitney p = %.3g on the boot "
-			 "medians held to %g (a median of 0 has no ratio: ranks, unpaired; %zu boots against %zu)",
-			 c->median_b, c->median_a, c->mw.p, o->alpha, na, nb);
-	} else {
-		c->verdict = IOR_VERDICT_INCONCLUSIVE;
-		snprintf(c->reason, sizeof(c->reason), "not significant: median of boots %g against %g, Mann-Whitney p = %.3g "
-			 "on the boot medians held to %g (a median of 0 has no ratio: ranks, unpaired; %zu boots against %zu; "
-			 "the smallest p %zu against %zu boots can give is %.3g)", c->median_b, c->median_a, c->mw.p,
-			 o->alpha, na, nb, na, nb, ior_mw_min_p(na, nb));
-	}
 	return true;
 }
 

@@ -438,6 +438,10 @@ int ior_compare(struct ior_comparison *out, const double *a, size_t na, const do
 		ior_compare_opts_default(&def);
 		opts = &def;
 	}
+	if (na && nb && ior_compare_needs_ranks(a, na, b, nb)) {
+		ior_compare_ranks(out, a, na, b, nb, opts, "sample");
+		return IOR_OK;
+	}
 	int rc = ior_compare_tests(out, a, na, b, nb);
 	if (rc == 0)
 		rc = bootstrap_ratio(out, a, na, b, nb, opts);

@@ -71,9 +71,19 @@ bool ior_compare_significant(const struct ior_comparison *c, double alpha);
 int ior_compare_better(bool *out, const double *a, size_t na, const double *b, size_t nb,
 		       const struct ior_compare_opts *opts);
 
-/* Compares b (candidate) against a (baseline); each needs at least one value. */
+/* Compares b (candidate) against a (baseline); each needs at least one value. Sides holding a value
+ * of 0 or below are judged by ior_compare_ranks. */
 int ior_compare(struct ior_comparison *out, const double *a, size_t na, const double *b, size_t nb,
 		const struct ior_compare_opts *opts);
+
+/* --- sides with a 0 (compare_ranks.c) ------------------------------------------------ */
+
+/* Some value of either side is 0 or below: no log ratio exists (a counter that is 0 where nothing merges). */
+bool ior_compare_needs_ranks(const double *a, size_t na, const double *b, size_t nb);
+/* The verdict without a ratio: the same value everywhere is no change; otherwise Mann-Whitney at alpha,
+ * unpaired; no interval. unit names one observation in the reason ("sample", "boot"). */
+void ior_compare_ranks(struct ior_comparison *c, const double *a, size_t na, const double *b, size_t nb,
+		       const struct ior_compare_opts *o, const char *unit);
 
 /* --- the small-sample rule (compare_small.c) --------------------------------------- */
 

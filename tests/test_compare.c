@@ -289,6 +289,38 @@ static void test_pairs_by_round(void)
 	CU_ASSERT_PTR_NOT_NULL(find("unpaired: separate runs"));
 }
 
+/* A counter metric on host samples: 6.1 merges no bio (merge_pct 0 on every repetition), 6.12 merges
+ * 3.6-4.3%. The per-sample verdict has no log ratio there; before, `check --metric merge_pct` failed
+ * ("medians must be positive"). Now 0 against 0 is no change and 0 against ~4% is decided by ranks. */
+static void test_zero_counter_metric(void)
+{
+	char csv[4096], db[4096];
+	FILE *f = new_csv("merges", csv, db);
+	for (int i = 0; i < 8; i++) {
+		fprintf(f, "h,6.1,vda,none,randread,%d,1000,IOPS,\n", i + 1);
+		fprintf(f, "h,6.12,vda,none,randread,%d,1000,IOPS,\n", i + 1);
+	}
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(ioregress((char *[]){ "--db", db, "import", csv, NULL }), 0);
+	sqlite3 *h;
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open(db, &h), SQLITE_OK);
+	/* 1000 requests of 4 KiB a repetition; 6.12 merges 36 + 1 * rep bios into them */
+	CU_ASSERT_EQUAL(sqlite3_exec(h, "UPDATE samples SET rd_ios = 1000, rd_sectors = 8000, rd_merges = 0, "
+				     "wr_ios = 0, wr_sectors = 0, wr_merges = 0", NULL, NULL, NULL), SQLITE_OK);
+	CU_ASSERT_EQUAL(sqlite3_exec(h, "UPDATE samples SET rd_merges = 36 + rep WHERE cell_id IN (SELECT c.id FROM cells c "
+				     "JOIN runs r ON r.id = c.run_id JOIN kernels k ON k.id = r.kernel_id WHERE k.release = '6.12')",
+				     NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", db, "check", "--baseline", "6.1", "--candidate", "6.12", "--metric",
+					      "merge_pct", NULL }), 0);
+	CU_ASSERT_PTR_NOT_NULL(find("Mann-Whitney p = "));
+	CU_ASSERT_PTR_NOT_NULL(find("a value of 0 has no ratio: ranks, unpaired; 8 samples against 8"));
+	CU_ASSERT_PTR_NOT_NULL(find("1 cell(s) compared: 0 regression(s), 0 inconclusive"));
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", db, "check", "--baseline", "6.1", "--candidate", "6.12", "--metric",
+					      "req_kib", NULL }), 0);
+	CU_ASSERT_PTR_NOT_NULL(find("no change"));
+}
+
 /* One run of kernel on host h, 4 repetitions at scale * (1 + 0.5% steps), imported into its own
  * database NAME.db (an import keeps one run per kernel, so runs of other days come by merge). */
 static void one_run(const char *name, const char *kernel, double scale, char *db)
@@ -374,6 +406,7 @@ int main(void)
 		IOR_TEST(test_declared_comparisons_answered_first),
 		IOR_TEST(test_bad_input),
 		IOR_TEST(test_pairs_by_round),
+		IOR_TEST(test_zero_counter_metric),
 		IOR_TEST(test_between_runs_noise),
 		IOR_TEST(test_check_bad_error_alone),
 		IOR_TEST_END,

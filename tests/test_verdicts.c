@@ -551,12 +551,45 @@ static void test_bootstrap_is_seeded(void)
 	NEAR(c1.hl_shift, -6.5, 1.5);
 }
 
-static void test_compare_rejects_empty_and_nonpositive(void)
+static void test_compare_rejects_empty(void)
 {
-	const double a[] = { 1, 2 }, z[] = { 0, 0 };
+	const double a[] = { 1, 2 };
 	struct ior_comparison c;
 	CU_ASSERT_EQUAL(ior_compare(&c, a, 2, a, 0, NULL), IOR_EINVALID);
-	CU_ASSERT_NOT_EQUAL(ior_compare(&c, z, 2, a, 2, NULL), 0);
+	CU_ASSERT_EQUAL(ior_compare(&c, a, 0, a, 2, NULL), IOR_EINVALID);
+}
+
+/* A counter metric is 0 where nothing happens (merge_pct where no bio merges): no log ratio exists,
+ * so the per-sample verdict goes to ranks instead of failing the command, as the boot path does.
+ * Before, ior_compare refused every such cell ("medians must be positive") and compare --metric
+ * merge_pct failed. */
+static void test_compare_zeros_judged_by_ranks(void)
+{
+	double z[8] = { 0 }, b[8], mixed[8];
+	for (int i = 0; i < 8; i++)
+		b[i] = 4 + 0.1 * i, mixed[i] = i % 4 ? 100 + i : 0;
+	struct ior_compare_opts o;
+	ior_compare_opts_default(&o);
+	o.higher_is_better = true;
+	struct ior_comparison c;
+	CU_ASSERT_EQUAL(ior_compare(&c, z, 8, z, 8, &o), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_NO_CHANGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "0 on every sample of both (8 samples against 8)"));
+	CU_ASSERT_EQUAL(ior_compare(&c, z, 8, b, 8, &o), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_IMPROVEMENT);
+	CU_ASSERT(c.mw.p < 0.001);
+	CU_ASSERT(isnan(c.ratio_lo) && isnan(c.ratio_hi));
+	o.higher_is_better = false;
+	CU_ASSERT_EQUAL(ior_compare(&c, z, 8, b, 8, &o), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_REGRESSION);
+	/* a 0 among positive values on both sides, the same distribution: no difference is claimed */
+	CU_ASSERT_EQUAL(ior_compare(&c, mixed, 8, mixed, 8, &o), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_INCONCLUSIVE);
+	NEAR(c.ratio, 1, 1e-12);
+	/* too few samples for ranks to reach alpha: said, with the floor */
+	CU_ASSERT_EQUAL(ior_compare(&c, z, 2, b, 2, &o), 0);
+	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_INCONCLUSIVE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "the smallest p 2 against 2 samples can give is 0.333"));
 }
 
 /* The adaptive rule: stable stops without a baseline, a clear shift stops
@@ -619,7 +652,8 @@ int main(void)
 		IOR_TEST(test_verdicts_known_shifts),
 		IOR_TEST(test_three_against_three_is_inconclusive_in_words),
 		IOR_TEST(test_bootstrap_is_seeded),
-		IOR_TEST(test_compare_rejects_empty_and_nonpositive),
+		IOR_TEST(test_compare_rejects_empty),
+		IOR_TEST(test_compare_zeros_judged_by_ranks),
 		IOR_TEST(test_adaptive_rule),
 		IOR_TEST_END,
 	};
