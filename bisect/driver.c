@@ -276,7 +276,7 @@ static int step(struct run *r, size_t node, bool *undecided)
 		return IOR_ERROR;
 	if (same) {
 		bool end = !strcmp(other, r->good_ids[0]) || !strcmp(other, r->bad_id);
-		snprintf(reason, sizeof(reason), "its build artifact is identical to %s's (%s), %s %s: not measured",
+		snprintf(reason, sizeof(reason), "its build artifact is identical to %s's (%s), %s %s" IOR_BISECT_UNMEASURED,
 			 end ? (m == IOR_MARK_GOOD ? "the good end" : "the bad end") : shortid(other), shortid(image),
 			 end ? "so it takes that end's verdict," : "which was", ior_bisect_mark_name(m));
 		return mark(r, id, m, reason, "mark");
@@ -400,21 +400,20 @@ static int confirm_rounds_get(struct run *r, const char *const *ids, size_t k, s
 	return IOR_OK;
 }
 
-/* Whether the culprit built the bad end's artifact and its parent the good end's (or is it). */
-static int same_artifacts(struct run *r, const char *c, const char *p, bool *same)
+/* Whether commits a and b both built an artifact and it is the same one (a commit is its own). */
+static int same_build(struct run *r, const char *a, const char *b, bool *same)
 {
-	struct ior_bisect_driver *d = r->d;
-	char a[4][80];
-	const char *ids[4] = { c, r->bad_id, p, r->good_ids[0] };
-	*same = false;
-	for (int i = 0; i < 4; i++) {
+	char h[2][80];
+	const char *ids[2] = { a, b };
+	*same = !strcmp(a, b);
+	for (int i = 0; i < 2 && !*same; i++) {
 		bool done, ok;
-		if (ior_bisect_build_get(d->db, d->id, ids[i], &done, &ok, a[i], sizeof(a[i])))
+		if (ior_bisect_build_get(r->d->db, r->d->id, ids[i], &done, &ok, h[i], sizeof(h[i])))
 			return IOR_ERROR;
-		if (!done || !ok || !a[i][0])
+		if (!done || !ok || !h[i][0])
 			return IOR_OK;
 	}
-	*same = !strcmp(a[0], a[1]) && !strcmp(a[2], a[3]);
+	*same = *same || !strcmp(h[0], h[1]);
 	return IOR_OK;
 }
 
@@ -435,16 +434,19 @@ static int confirm(struct run *r, size_t culprit, enum confirm_verdict *verdict,
 		snprintf(reason, len, "the parent %s does not build", shortid(p));
 		return IOR_OK;
 	}
-	bool same;
-	if (same_artifacts(r, c, p, &same))
+	bool p_same, c_same;
+	if (same_build(r, p, r->good_ids[0], &p_same) || same_build(r, c, r->bad_id, &c_same))
 		return IOR_ERROR;
-	if (same) {
+	if (p_same && c_same) {
 		/* nothing to measure: the two builds are the ends' own, whose gap calibration established */
 		*verdict = CONFIRM_CONFIRMED;
 		snprintf(reason, len, "%s builds the bad end's artifact and its parent %s the good end's", shortid(c),
 			 shortid(p));
 		return ior_bisect_log(d->db, d->id, c, "confirmed", reason);
 	}
+	/* A side that built its end's artifact is that end for the measure: the end's column stands in
+	 * for it, and the rounds measure three sides instead of four. */
+	p_end = p_same, c_end = c_same;
 	struct confirm_target t;
 	if (confirm_target_get(r, c, p, &t))
 		return IOR_ERROR;
@@ -483,6 +485,10 @@ static int confirm(struct run *r, size_t culprit, enum confirm_verdict *verdict,
 	}
 	enum ior_bisect_call cc = IOR_CALL_BAD, pc = IOR_CALL_GOOD;
 	char rc_[1024] = "the bad end", rp[1024] = "the good end";
+	if (c_end && strcmp(c, r->bad_id))
+		snprintf(rc_, sizeof(rc_), "it built the bad end's artifact");
+	if (p_end && strcmp(p, r->good_ids[0]))
+		snprintf(rp, sizeof(rp), "it built the good end's artifact");
 	size_t need;
 	if (!c_end)
 		cc = ior_bisect_judge(&r->cal, cr.g, cr.c, cr.b, cr.n, cr.n, &d->o, &need, rc_, sizeof(rc_));

@@ -52,6 +52,10 @@ static int row(struct text *t, struct ior_db *db, int64_t id, const char *commit
 		free(x);
 		return IOR_ERROR;
 	}
+	size_t len = strlen(reason), tail = strlen(IOR_BISECT_UNMEASURED);
+	if (n && len >= tail && !strcmp(reason + len - tail, IOR_BISECT_UNMEASURED))
+		snprintf(reason + len - tail, sizeof(reason) - (len - tail), ": not measured while searching; its %zu samples "
+			 "are the confirmation's", n);
 	struct ior_stats st = { 0 };
 	if (n)
 		ior_stats_compute(&st, x, n);

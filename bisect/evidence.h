@@ -8,6 +8,11 @@
 #include "bisect/source.h"
 #include "db/db.h"
 
+/* How a commit whose build artifact matched a judged one's ends its reason: no look measured it. The
+ * answer's row says more when confirmation measured it afterwards (the culprit's parent can be such a
+ * commit), so that the row's n is not read against "not measured". */
+#define IOR_BISECT_UNMEASURED ": not measured"
+
 int ior_bisect_evidence_culprit(char **out, struct ior_db *db, int64_t id, struct ior_bisect_source *src,
 				const struct ior_bisect_graph *g, size_t culprit, const char *parent, const char *good,
 				const char *bad, const char *why);

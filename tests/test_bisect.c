@@ -397,6 +397,35 @@ static void test_identical_image_reuses_the_verdict(void)
 }
 
 
+/* Every good commit builds the good end's artifact, every slow one a unique artifact: the culprit's
+ * parent is the good end's build, so its confirmation rounds let the good end stand in for it (three
+ * sides, not four), and the answer's row for the parent says it was not measured, with n 0. Before,
+ * confirmation measured the parent anyway and its row read "not measured" beside n = 50. */
+static void test_parent_with_the_good_ends_build_is_not_measured(void)
+{
+	enum { N = 32, CULPRIT = 20 };
+	char ids[N][GIT_OID_HEXSZ + 1];
+	const char *repo = ior_test_path("parent-image"), *db = ior_test_path("parent-image.db");
+	unlink(db);
+	setenv("IOR_TEST_SEED", "23", 1);
+	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
+	int rc = bisect_artifact(db, repo, ids[0], ids[N - 1], "",
+				 "mkdir -p out && cp level out/tool && if grep -q 900 level; then git rev-parse HEAD >> out/tool; fi",
+				 "out");
+	char want[128], sql[256];
+	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "it built the good end's artifact"));
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM bisect_samples WHERE commit_id = '%s'", ids[CULPRIT - 1]);
+	CU_ASSERT_EQUAL(ior_test_query(db, sql), 0);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM bisect_samples WHERE commit_id = '%s'", ids[CULPRIT]);
+	CU_ASSERT(ior_test_query(db, sql) > 0);
+	CU_ASSERT_PTR_NULL(strstr(out, "not measured while searching"));
+	if (rc || !strstr(out, want))
+		fprintf(stderr, "\n%s\n%s", out, err);
+}
+
 /* The build output stays in the tree when another commit is checked out (git leaves untracked files
  * alone), so measuring the ends and a candidate in rounds measured whatever the last build left:
  * with `--build 'make' --measure './tool' --artifact tool` as the README shows, every measurement
@@ -437,6 +466,7 @@ int main(void)
 		IOR_TEST(test_resumes_after_sigkill),
 		IOR_TEST(test_status_log_replay_and_reset),
 		IOR_TEST(test_identical_image_reuses_the_verdict),
+		IOR_TEST(test_parent_with_the_good_ends_build_is_not_measured),
 		IOR_TEST(test_measures_each_commits_own_artifact),
 		IOR_TEST_END,
 	};
