@@ -108,7 +108,8 @@ void ior_vm_boot_free(struct ior_vm_boot *b);
 int ior_vm_boot_once(const struct ior_vm_machine *m, const char *accel, const struct ior_vm_kernel *k,
 		     const char *initramfs, bool probe, const char *workdir, struct ior_vm_boot *b);
 
-/* "kvm" when /dev/kvm opens and a probe boot of k under KVM reaches init, else "tcg"; why in reason. */
+/* "kvm" when /dev/kvm opens and a probe boot of k under KVM reaches init, else "tcg"; why in reason.
+ * The first probe answers for the rest of the process (a bisection's boots are vm runs of their own). */
 void ior_vm_choose_accel(const struct ior_vm_machine *m, const struct ior_vm_kernel *k, const char *initramfs,
 			 const char *workdir, char *accel, size_t len, char *reason, size_t rlen);
 
