@@ -5,11 +5,16 @@
 
 #include "common/error.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <git2.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 struct git_source {
 	struct ior_bisect_source base;
@@ -169,6 +174,54 @@ static int checkout(git_repository *repo, const git_oid *oid, bool force)
 	return rc;
 }
 
+/* Whether any process has path open (every /proc/PID/fd link read; one we may not read counts as
+ * holding it, so an unknown holder is never robbed of its lock). */
+static bool held_open(const char *path)
+{
+	DIR *proc = opendir("/proc");
+	if (!proc)
+		return true;
+	bool held = false;
+	struct dirent *p;
+	while (!held && (p = readdir(proc))) {
+		if (p->d_name[0] < '1' || p->d_name[0] > '9')
+			continue;
+		char dir[64];
+		snprintf(dir, sizeof(dir), "/proc/%s/fd", p->d_name);
+		DIR *fds = opendir(dir);
+		if (!fds) {
+			held = errno != ENOENT;   /* gone meanwhile: not a holder */
+			continue;
+		}
+		struct dirent *f;
+		while (!held && (f = readdir(fds))) {
+			char link[320], target[PATH_MAX];
+			snprintf(link, sizeof(link), "%s/%s", dir, f->d_name);
+			ssize_t n = readlink(link, target, sizeof(target) - 1);
+			if (n > 0) {
+				target[n] = '\0';
+				held = !strcmp(target, path);
+			}
+		}
+		closedir(fds);
+	}
+	closedir(proc);
+	return held;
+}
+
+/* A session killed while libgit2 wrote the index leaves .git/index.lock behind, and every later
+ * checkout fails with "index is locked" (the resume test hit it once). At a session's first checkout
+ * a lock that no process holds open is that leftover: removed, and said. */
+static void remove_stale_index_lock(git_repository *repo)
+{
+	char lock[PATH_MAX];
+	snprintf(lock, sizeof(lock), "%sindex.lock", git_repository_path(repo));
+	if (access(lock, F_OK) != 0 || held_open(lock))
+		return;
+	if (unlink(lock) == 0)
+		fprintf(stderr, "bisect: removed '%s', left by a session that was killed while it wrote the index\n", lock);
+}
+
 static int prepare(struct ior_bisect_source *s, const char *id)
 {
 	struct git_source *gs = (struct git_source *)s;
@@ -180,6 +233,8 @@ static int prepare(struct ior_bisect_source *s, const char *id)
 	 * resume test hit it). The tree was clean at start and is the bisection's until reset;
 	 * later checkouts are safe, so changes made to tracked files meanwhile stop the run. */
 	bool force = !gs->checked_out;
+	if (force)
+		remove_stale_index_lock(gs->repo);
 	if (checkout(gs->repo, &oid, force) || git_repository_set_head_detached(gs->repo, &oid))
 		return git_fail("check out", id);
 	gs->checked_out = true;

@@ -397,6 +397,48 @@ static void test_identical_image_reuses_the_verdict(void)
 }
 
 
+/* A session killed while libgit2 wrote the index leaves .git/index.lock; the next session's checkout
+ * failed with "index is locked" (test_resumes_after_sigkill hit it once). A lock nobody holds open is
+ * removed at the first checkout and said; one a live process holds open is left, and the run stops. */
+static void test_stale_index_lock_is_removed(void)
+{
+	enum { N = 16, CULPRIT = 9 };
+	char ids[N][GIT_OID_HEXSZ + 1], lock[1200];
+	const char *repo = ior_test_path("index-lock"), *db = ior_test_path("index-lock.db");
+	snprintf(lock, sizeof(lock), "%s/.git/index.lock", repo);
+	/* held open by a live process: left alone, and the checkout fails */
+	unlink(db);
+	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
+	FILE *f = fopen(lock, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fclose(f);
+	char hold[1400];
+	snprintf(hold, sizeof(hold), "exec 3<'%s'; sleep 60", lock);
+	pid_t holder = ior_test_start((char *[]){ "/bin/sh", "-c", hold, NULL });
+	CU_ASSERT_FATAL(holder > 0);
+	struct timespec ts = { 0, 200 * 1000 * 1000 };
+	nanosleep(&ts, NULL);   /* sh has opened it */
+	CU_ASSERT_NOT_EQUAL(bisect(db, repo, ids[0], ids[N - 1], NULL), 0);
+	CU_ASSERT_EQUAL(access(lock, F_OK), 0);
+	kill(holder, SIGKILL);
+	waitpid(holder, NULL, 0);
+	/* left by nobody: removed, said, and the bisection runs (a fresh history: the refused checkout
+	 * above left files of another commit in the tree) */
+	repo = ior_test_path("index-lock-stale");
+	snprintf(lock, sizeof(lock), "%s/.git/index.lock", repo);
+	unlink(db);
+	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
+	f = fopen(lock, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fclose(f);
+	CU_ASSERT_EQUAL(bisect(db, repo, ids[0], ids[N - 1], NULL), 0);
+	CU_ASSERT_NOT_EQUAL(access(lock, F_OK), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "left by a session that was killed while it wrote the index"));
+	char want[128];
+	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+}
+
 /* Every good commit builds the good end's artifact, every slow one a unique artifact: the culprit's
  * parent is the good end's build, so its confirmation rounds let the good end stand in for it (three
  * sides, not four), and the answer's row for the parent says it was not measured, with n 0. Before,
@@ -464,6 +506,7 @@ int main(void)
 		IOR_TEST(test_range_when_neighbour_fails_to_build),
 		IOR_TEST(test_refuses_when_ends_do_not_differ),
 		IOR_TEST(test_resumes_after_sigkill),
+		IOR_TEST(test_stale_index_lock_is_removed),
 		IOR_TEST(test_status_log_replay_and_reset),
 		IOR_TEST(test_identical_image_reuses_the_verdict),
 		IOR_TEST(test_parent_with_the_good_ends_build_is_not_measured),
