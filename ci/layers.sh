@@ -38,7 +38,8 @@ done
 
 allowed() { case "${reach[$1]}" in *" $2 "*) return 0 ;; esac; return 1; }
 
-# Includes: a quoted "folder/file.h" naming a module folder must be one the including folder reaches;
+# Includes: a quoted "folder/file.h" naming a module folder must be one the including folder reaches
+# (every .c and .h under the folder, subfolders too);
 # tests/ and bench/ sit above everything, and only they may include tests/.
 bad=0
 for f in "${order[@]}"; do
@@ -51,7 +52,7 @@ for f in "${order[@]}"; do
 				bad=$((bad + 1))
 			fi
 		fi
-	done < <(grep -Ho -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]*/[^"]*"' "$root/$f"/*.[ch] 2>/dev/null |
+	done < <(grep -rHo -n --include='*.[ch]' '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]*/[^"]*"' "$root/$f" 2>/dev/null |
 		 sed -E 's/:[[:space:]]*#[[:space:]]*include[[:space:]]*"/:/; s/"$//')
 done
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Runs ci/layers.sh over root; its exit status, with its stderr in *err (freed by the caller). */
 static int run_layers(const char *root, char **err)
@@ -80,6 +81,17 @@ static void test_a_planted_upward_include_fails_naming_file_and_line(void)
 	CU_ASSERT(err && strstr(err, "vm/planted.h:1: 'vm' may not include 'reports/reports.h'") != NULL);
 	CU_ASSERT(!err || strstr(err, "stats/planted.c") == NULL);
 	free(err);
+	/* a module's subfolder is the module's: its includes are checked too (before, only the top level) */
+	ior_test_write_file("tree/vm/planted.h", "\n");
+	char sub[1200];
+	snprintf(sub, sizeof(sub), "%s/stats/deep", root);
+	mkdir(sub, 0755);
+	ior_test_write_file("tree/stats/deep/planted.c", "#include \"stats/stats.h\"\n#include \"vm/vm.h\"\n");
+	CU_ASSERT_EQUAL(run_layers(root, &err), 1);
+	CU_ASSERT(err && strstr(err, "stats/deep/planted.c:2: 'stats' may not include 'vm/vm.h'") != NULL);
+	free(err);
+	unlink(ior_test_path("tree/stats/deep/planted.c"));
+	rmdir(sub);
 }
 
 static void test_an_upward_link_or_module_order_fails(void)
