@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The aio engine: fio's job semantics (engines/job.c) on Linux native AIO through libaio, one io context per job. */
+#include "engines/clock.h"
 #include "engines/engine.h"
 #include "engines/job.h"
 #include "common/error.h"
@@ -54,7 +55,7 @@ static int aio_setup(void **out, int fd, unsigned depth, struct ior_job_io *ios)
 	return IOR_OK;
 }
 
-static int aio_submit(void *p, struct ior_job_io **ios, unsigned n)
+static int aio_submit(void *p, struct ior_job_io **ios, unsigned n, uint64_t timeout_ns)
 {
 	struct aio_ctx *a = p;
 	for (unsigned i = 0; i < n; i++) {
@@ -66,11 +67,20 @@ static int aio_submit(void *p, struct ior_job_io **ios, unsigned n)
 		cb->data = ios[i];
 		a->iocbs[i] = cb;
 	}
-	/* io_submit may take fewer than asked (EAGAIN-like pressure): hand over the rest. */
+	/* io_submit may take fewer than asked (EAGAIN-like pressure): hand over the rest, backing off
+	 * while the kernel refuses, for at most timeout_ns */
+	struct ior_backoff b;
+	ior_backoff_start(&b, timeout_ns);
 	for (unsigned done = 0; done < n;) {
 		int got = io_submit(a->ctx, (long)(n - done), a->iocbs + done);
-		if (got == -EINTR || got == -EAGAIN || got == 0)
+		if (got == -EINTR)
 			continue;
+		if (got == -EAGAIN || got == 0) {
+			if (ior_backoff_wait(&b))
+				return ior_error_set(IOR_ETIMEDOUT, "io_submit refused %u of %u requests (EAGAIN) for %.0f s",
+						     n - done, n, (double)timeout_ns / 1e9);
+			continue;
+		}
 		if (got < 0)
 			return ior_error_errno(IOR_ERROR, -got, "io_submit failed");
 		done += (unsigned)got;

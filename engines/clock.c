@@ -34,3 +34,20 @@ void ior_cpu_now(struct ior_cpu *out, bool thread)
 	out->usr_s = ior_timeval_s(ru.ru_utime);
 	out->sys_s = ior_timeval_s(ru.ru_stime);
 }
+
+void ior_backoff_start(struct ior_backoff *b, uint64_t timeout_ns)
+{
+	b->until_ns = ior_clock_ns() + timeout_ns;
+	b->sleep_ns = 10000;
+}
+
+bool ior_backoff_wait(struct ior_backoff *b)
+{
+	if (ior_clock_ns() >= b->until_ns)
+		return true;
+	struct timespec ts = { 0, (long)b->sleep_ns };
+	nanosleep(&ts, NULL);
+	if (b->sleep_ns < 1000000)
+		b->sleep_ns *= 2;
+	return false;
+}

@@ -371,7 +371,15 @@ static int submit_free(struct ior_job_thread *t, const struct phase *ph, uint64_
 		uint64_t start = ior_clock_ns();
 		for (unsigned i = 0; i < n; i++)
 			t->batch[i]->start_ns = start;
-		int rc = be->submit(t->ctx, t->batch, n);
+		int rc = be->submit(t->ctx, t->batch, n, (uint64_t)(t->job->deadline_s * 1e9));
+		if (rc == IOR_ETIMEDOUT) {
+			/* refused because the requests already in flight never complete: they are lost */
+			atomic_store(&t->job->lost, true);
+			t->lost = true;
+			return ior_error_wrap(IOR_ETIMEDOUT, "%u of %u requests in flight never completed (%s on '%s')",
+					      (unsigned)t->job->o.iodepth - t->nfree - n, (unsigned)t->job->o.iodepth, be->name,
+					      t->job->path);
+		}
 		if (rc)
 			return rc; /* in-flight requests are cancelled by teardown */
 		*now = ior_clock_ns();

@@ -100,8 +100,11 @@ struct ior_job_backend {
 	const char *name;
 	size_t priv_size;    /* bytes of ior_job_io.priv per request */
 	int (*setup)(void **ctx, int fd, unsigned iodepth, struct ior_job_io *ios);
-	/* Queues n prepared requests and hands them to the kernel. */
-	int (*submit)(void *ctx, struct ior_job_io **ios, unsigned n);
+	/* Queues n prepared requests and hands them to the kernel. A kernel that keeps refusing them
+	 * (EAGAIN: its queue is full of requests that do not complete) is retried for at most
+	 * timeout_ns, then IOR_ETIMEDOUT: never a spin without end (a 6.1 guest under kyber spun
+	 * here until the host's watchdog killed the boot). */
+	int (*submit)(void *ctx, struct ior_job_io **ios, unsigned n, uint64_t timeout_ns);
 	/* Waits for at least min completions, at most timeout_ns, and stores up to max of them in
 	 * done; *ndone = 0 when the time ran out (never an endless wait: a lost completion must
 	 * fail the cell, not hang the run). */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The uring engine: fio's job semantics (engines/job.c) on io_uring through liburing, one ring per
  * job; probed, a skip where absent. */
+#include "engines/clock.h"
 #include "engines/engine.h"
 #include "engines/job.h"
 #include "common/error.h"
@@ -51,7 +52,7 @@ static int uring_setup(void **out, int fd, unsigned depth, struct ior_job_io *io
 	return IOR_OK;
 }
 
-static int uring_submit(void *p, struct ior_job_io **ios, unsigned n)
+static int uring_submit(void *p, struct ior_job_io **ios, unsigned n, uint64_t timeout_ns)
 {
 	struct uring_ctx *u = p;
 	for (unsigned i = 0; i < n; i++) {
@@ -65,10 +66,18 @@ static int uring_submit(void *p, struct ior_job_io **ios, unsigned n)
 			io_uring_prep_read(sqe, u->fd, ios[i]->buf, (unsigned)ios[i]->len, ios[i]->offset);
 		io_uring_sqe_set_data(sqe, ios[i]);
 	}
+	struct ior_backoff b;
+	ior_backoff_start(&b, timeout_ns);
 	for (unsigned done = 0; done < n;) {
 		int got = io_uring_submit(&u->ring);
-		if (got == -EINTR || got == -EAGAIN)
+		if (got == -EINTR)
 			continue;
+		if (got == -EAGAIN || got == -EBUSY) {
+			if (ior_backoff_wait(&b))
+				return ior_error_set(IOR_ETIMEDOUT, "io_uring_submit refused %u of %u requests (%s) for %.0f s",
+						     n - done, n, got == -EAGAIN ? "EAGAIN" : "EBUSY", (double)timeout_ns / 1e9);
+			continue;
+		}
 		if (got < 0)
 			return ior_error_errno(IOR_ERROR, -got, "io_uring_submit failed");
 		done += (unsigned)got;

@@ -94,6 +94,46 @@ static void test_blocked_head(void)
 	CU_ASSERT(ior_vm_blocked_head("[ 1.0] sysrq: Show Blocked State\n", out, sizeof(out)));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "sysrq w showed no blocked task"));
 	CU_ASSERT(!ior_vm_blocked_head("ioregress-beat expect=0\n", out, sizeof(out)));
+	/* nothing blocked, and sysrq l says what ran when the NMI came: a task spinning in user space
+	 * (the hang of 6.1.0-57's aio cell under kyber showed nothing blocked, twice), or in the kernel */
+	static const char user[] =
+		"[  207.112967] sysrq: Show Blocked State\n"
+		"[  207.431002] sysrq: Show backtrace of all active CPUs\n"
+		"[  207.431120] NMI backtrace for cpu 0\n"
+		"[  207.431180] CPU: 0 PID: 97 Comm: ioregress Not tainted 6.1.0-57-cloud-amd64 #1  Debian 6.1.192-3\n"
+		"[  207.431200] Hardware name: QEMU Standard PC (i440FX + PIIX, 1996)\n"
+		"[  207.431210] Call Trace:\n"
+		"[  207.431220]  <IRQ>\n"
+		"[  207.431230]  dump_stack_lvl+0x44/0x5c\n"
+		"[  207.431240]  nmi_cpu_backtrace.cold+0x30/0x70\n"
+		"[  207.431250]  </IRQ>\n"
+		"[  207.431260]  <TASK>\n"
+		"[  207.431270] RIP: 0033:0x7f2a1b3c4d5e\n"
+		"[  207.431280] Code: 00 00 0f 05\n"
+		"[  207.431290]  </TASK>\n";
+	CU_ASSERT(ior_vm_blocked_head(user, out, sizeof(out)));
+	CU_ASSERT_STRING_EQUAL(out, "sysrq w showed no blocked task; sysrq l: cpu 0 ran ioregress (pid 97) in user space at "
+			       "0033:0x7f2a1b3c4d5e");
+	static const char kernel[] =
+		"[  207.1] sysrq: Show Blocked State\n"
+		"[  207.4] NMI backtrace for cpu 0\n"
+		"[  207.4] CPU: 0 PID: 97 Comm: ioregress Not tainted 6.1.0-57-cloud-amd64 #1\n"
+		"[  207.4] Call Trace:\n"
+		"[  207.4]  <IRQ>\n"
+		"[  207.4]  nmi_cpu_backtrace.cold+0x30/0x70\n"
+		"[  207.4]  </IRQ>\n"
+		"[  207.4]  <TASK>\n"
+		"[  207.4] RIP: 0010:kyber_get_domain_token+0x4b/0x170 [kyber_iosched]\n"
+		"[  207.4] Code: 48 8b\n"
+		"[  207.4]  kyber_dispatch_request+0x2f/0x90 [kyber_iosched]\n"
+		"[  207.4]  ? kyber_has_work+0x10/0x20\n"
+		"[  207.4]  __blk_mq_sched_dispatch_requests+0x8e/0x150\n"
+		"[  207.4]  blk_mq_sched_dispatch_requests+0x30/0x60\n"
+		"[  207.4]  </TASK>\n";
+	CU_ASSERT(ior_vm_blocked_head(kernel, out, sizeof(out)));
+	CU_ASSERT_STRING_EQUAL(out, "sysrq w showed no blocked task; sysrq l: cpu 0 ran ioregress (pid 97) in the kernel at "
+			       "kyber_get_domain_token+0x4b/0x170 [kyber_iosched]: kyber_dispatch_request < "
+			       "__blk_mq_sched_dispatch_requests < blk_mq_sched_dispatch_requests");
 	CU_ASSERT(!ior_vm_blocked_head(NULL, out, sizeof(out)));
 }
 

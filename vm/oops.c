@@ -103,6 +103,50 @@ void ior_vm_oops_head(const char *console, char *out, size_t len)
 	}
 }
 
+/* After sysrq l (backtrace of the active CPUs), what each CPU was running when the NMI came: "sysrq l:
+ * cpu 0 ran ioregress (pid 97) in user space at 0033:0x7f..." or "... in the kernel at fn+0x..: f1 <
+ * f2", the frames after the interrupt's own (</IRQ>). A task spinning where sysrq w shows nothing
+ * blocked (a process retrying a refused call, a kernel livelock) is told apart from an idle CPU
+ * (swapper: the task sleeps on something that never wakes it). */
+static bool running_head(const char *from, char *out, size_t len)
+{
+	out[0] = '\0';
+	const char *start = strstr(from, "NMI backtrace for cpu");
+	if (!start)
+		return false;
+	char line[256], fn[128], comm[64] = "?", pid[16] = "?", cpu[8] = "?";
+	int frames = 0, n = 0;
+	bool task = false, rip = false;
+	sscanf(strstr(start, "cpu") + 3, " %7s", cpu);
+	for (const char *p = next_line(start); p && *p && n < 60; p = next_line(p), n++) {
+		line_at(p, line, sizeof(line));
+		const char *c = strstr(line, " Comm: "), *pp = strstr(line, " PID: ");
+		if (!strncmp(line, "CPU: ", 5) && c && pp) {
+			sscanf(c + 7, "%63s", comm);
+			sscanf(pp + 6, "%15s", pid);
+		} else if (!strncmp(line, "</IRQ>", 6) || !strncmp(line, "<TASK>", 6)) {
+			task = true;
+		} else if (!rip && !strncmp(line, "RIP: ", 5) && (task || strstr(line, "0033:"))) {
+			char where[160];
+			bool user = !strncmp(line + 5, "0033:", 5);
+			snprintf(where, sizeof(where), "sysrq l: cpu %s ran %s (pid %s) in %s at %s", cpu, comm, pid,
+				 user ? "user space" : "the kernel", line + 5 + (user ? 0 : 5));
+			append(out, len, "", where);
+			rip = true;
+			if (user)
+				break;
+		} else if (rip && frames < 4 && frame(line, fn, sizeof(fn))) {
+			append(out, len, frames ? " < " : ": ", fn);
+			frames++;
+		} else if (rip && (!strncmp(line, "</TASK>", 7) || strstr(line, "NMI backtrace for cpu"))) {
+			break;
+		}
+	}
+	if (!rip && strcmp(comm, "?"))
+		snprintf(out, len, "sysrq l: cpu %s ran %s (pid %s)", cpu, comm, pid);
+	return out[0] != '\0';
+}
+
 bool ior_vm_blocked_head(const char *console, char *out, size_t len)
 {
 	out[0] = '\0';
@@ -129,7 +173,13 @@ bool ior_vm_blocked_head(const char *console, char *out, size_t len)
 			frames++;
 		}
 	}
-	if (!tasks)
-		snprintf(out, len, "sysrq w showed no blocked task (the guest's tasks were running or it was frozen)");
+	if (!tasks) {
+		snprintf(out, len, "sysrq w showed no blocked task");
+		char running[512];
+		if (running_head(start, running, sizeof(running)))
+			append(out, len, "; ", running);
+		else
+			append(out, len, " ", "(the guest's tasks were running or it was frozen)");
+	}
 	return true;
 }

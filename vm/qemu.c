@@ -270,10 +270,11 @@ static void kill_qemu(struct watch *w, int why)
 	}
 }
 
-/* Before a hang is killed: a serial break and 'w' (sysrq: show blocked tasks), so the console says
- * where the guest's tasks are stuck (an io_submit in D state waiting for a request that never
- * completes, say) rather than only that the heartbeats stopped. A frozen guest prints nothing and is
- * killed HANG_DUMP_S later all the same. Returns whether the dump is still running. */
+/* Before a hang is killed: a serial break and 'w' (sysrq: show blocked tasks), then 'l' (backtrace of
+ * the active CPUs), so the console says where the guest's tasks are stuck (an io_submit in D state
+ * waiting for a request that never completes, say) or what runs instead, rather than only that the
+ * heartbeats stopped. A frozen guest prints nothing and is killed HANG_DUMP_S later all the same.
+ * Returns whether the dump is still running. */
 static bool serial_send(int fd, const char *text)
 {
 	/* qemu may have died this instant: EPIPE, not a SIGPIPE that would end vm run */
@@ -296,7 +297,12 @@ static bool dump_blocked(struct watch *w, double t)
 		if (!serial_send(w->in, "\001b"))   /* qemu's mux: Ctrl-A b sends a break */
 			return false;
 		usleep(200 * 1000);
-		return serial_send(w->in, "w");
+		if (!serial_send(w->in, "w"))
+			return false;
+		/* and what runs: nothing blocked with heartbeats stopped means a task spins (6.1.0-57's
+		 * aio cell under kyber, twice) or the CPU idles while a task waits without a timeout */
+		usleep(300 * 1000);
+		return serial_send(w->in, "\001b") && (usleep(200 * 1000), serial_send(w->in, "l"));
 	}
 	return t - w->dump_at < HANG_DUMP_S;
 }
