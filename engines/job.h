@@ -102,8 +102,8 @@ struct ior_job_backend {
 	int (*setup)(void **ctx, int fd, unsigned iodepth, struct ior_job_io *ios);
 	/* Queues n prepared requests and hands them to the kernel. A kernel that keeps refusing them
 	 * (EAGAIN: its queue is full of requests that do not complete) is retried for at most
-	 * timeout_ns, then IOR_ETIMEDOUT: never a spin without end (a 6.1 guest under kyber spun
-	 * here until the host's watchdog killed the boot). */
+	 * timeout_ns, then IOR_ETIMEDOUT: never a spin without end (this retry loop was the one
+	 * wait in the engines without a deadline). */
 	int (*submit)(void *ctx, struct ior_job_io **ios, unsigned n, uint64_t timeout_ns);
 	/* Waits for at least min completions, at most timeout_ns, and stores up to max of them in
 	 * done; *ndone = 0 when the time ran out (never an endless wait: a lost completion must

@@ -28,9 +28,8 @@ static void test_latency_buckets_are_monotonic_and_tight(void)
 }
 
 /* A submit the kernel keeps refusing (EAGAIN) backs off until its timeout, then gives up: it
- * neither spins (a 6.1 guest's aio cell under kyber spun in io_submit's retry loop until the host
- * killed the boot, 2 of 2 hangs) nor waits for ever. 200 ms of refusals cost a few ms of CPU, not
- * 200 ms, and end between 200 ms and 200 ms plus one sleep. */
+ * neither spins (aio's retry loop had no deadline) nor waits for ever. 200 ms of refusals cost a
+ * few ms of CPU, not 200 ms, and end between 200 ms and 200 ms plus one sleep. */
 static void test_backoff_gives_up_without_spinning(void)
 {
 	struct ior_cpu c0, c1;

@@ -173,8 +173,11 @@ bool ior_vm_blocked_head(const char *console, char *out, size_t len)
 			frames++;
 		}
 	}
+	/* "no blocked task" is a finding only where the console showed everything (sysrq 9 before w):
+	 * under `quiet` the list never reaches the console */
+	bool loud = strstr(console, "Loglevel set to 9") != NULL;
 	if (!tasks) {
-		snprintf(out, len, "sysrq w showed no blocked task");
+		snprintf(out, len, loud ? "sysrq w showed no blocked task" : "sysrq w listed nothing at the console's log level");
 		char running[512];
 		if (running_head(start, running, sizeof(running)))
 			append(out, len, "; ", running);

@@ -294,7 +294,17 @@ static bool dump_blocked(struct watch *w, double t)
 {
 	if (w->dump_at < 0) {
 		w->dump_at = t;
-		if (!serial_send(w->in, "\001b"))   /* qemu's mux: Ctrl-A b sends a break */
+		/* qemu's mux: Ctrl-A b sends a break, then the sysrq key. '9' first: under `quiet` the
+		 * console shows only errors, and sysrq prints its header above that level but what the
+		 * handler prints (the tasks of 'w', the CPUs of 'l') at the console's: three hangs said "no
+		 * blocked task" because the lists never reached the console, not because none was blocked */
+		if (!serial_send(w->in, "\001b"))
+			return false;
+		usleep(200 * 1000);
+		if (!serial_send(w->in, "9"))
+			return false;
+		usleep(200 * 1000);
+		if (!serial_send(w->in, "\001b"))
 			return false;
 		usleep(200 * 1000);
 		if (!serial_send(w->in, "w"))
