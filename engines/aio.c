@@ -69,13 +69,14 @@ static int aio_submit(void *p, struct ior_job_io **ios, unsigned n, uint64_t tim
 	}
 	/* io_submit may take fewer than asked (EAGAIN-like pressure): hand over the rest, backing off
 	 * while the kernel refuses, for at most timeout_ns */
-	struct ior_backoff b;
-	ior_backoff_start(&b, timeout_ns);
+	struct ior_backoff b = { 0 };   /* started at the first refusal: no clock read on the I/O path */
 	for (unsigned done = 0; done < n;) {
 		int got = io_submit(a->ctx, (long)(n - done), a->iocbs + done);
 		if (got == -EINTR)
 			continue;
 		if (got == -EAGAIN || got == 0) {
+			if (!b.until_ns)
+				ior_backoff_start(&b, timeout_ns);
 			if (ior_backoff_wait(&b))
 				return ior_error_set(IOR_ETIMEDOUT, "io_submit refused %u of %u requests (EAGAIN) for %.0f s",
 						     n - done, n, (double)timeout_ns / 1e9);

@@ -66,13 +66,14 @@ static int uring_submit(void *p, struct ior_job_io **ios, unsigned n, uint64_t t
 			io_uring_prep_read(sqe, u->fd, ios[i]->buf, (unsigned)ios[i]->len, ios[i]->offset);
 		io_uring_sqe_set_data(sqe, ios[i]);
 	}
-	struct ior_backoff b;
-	ior_backoff_start(&b, timeout_ns);
+	struct ior_backoff b = { 0 };   /* started at the first refusal: no clock read on the I/O path */
 	for (unsigned done = 0; done < n;) {
 		int got = io_uring_submit(&u->ring);
 		if (got == -EINTR)
 			continue;
 		if (got == -EAGAIN || got == -EBUSY) {
+			if (!b.until_ns)
+				ior_backoff_start(&b, timeout_ns);
 			if (ior_backoff_wait(&b))
 				return ior_error_set(IOR_ETIMEDOUT, "io_uring_submit refused %u of %u requests (%s) for %.0f s",
 						     n - done, n, got == -EAGAIN ? "EAGAIN" : "EBUSY", (double)timeout_ns / 1e9);

@@ -11,7 +11,7 @@
 #define K50 "linux-image-6.1.0-50-cloud-amd64"
 #define K612 "linux-image-6.12.113+deb12-cloud-amd64-unsigned"
 
-static char out[65536], err[16384];
+static char out[65536], err[1 << 18];   /* every step's vm lines, downloads included, the first fetch's among them */
 
 static void test_three_packaged_kernels(void)
 {
