@@ -29,6 +29,8 @@ static void test_three_packaged_kernels(void)
 	/* every step is a vm run of its own; the accelerator is probed once for the whole bisection
 	 * (before, each boot spent up to 10 s on a KVM probe where /dev/kvm opens but KVM cannot run) */
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "(probed once for this process)"));
+	if (!strstr(err, "(probed once for this process)"))
+		fprintf(stderr, "\n--- stderr (%zu bytes) ---\n%s", strlen(err), err);
 	/* the steps: both ends fetched and measured under qemu, every sample kept with its kernel */
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(DISTINCT commit_id) FROM bisect_log WHERE event = 'build' AND "
 				       "commit_id IN ('" K47 "', '" K612 "')"), 2);

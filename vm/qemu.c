@@ -290,29 +290,28 @@ static bool serial_send(int fd, const char *text)
 	return ok;
 }
 
+/* A sysrq key over the serial line: qemu's mux turns Ctrl-A b into a break, and the guest takes the
+ * next key as sysrq; 200 ms for each to arrive. */
+static bool sysrq(struct watch *w, const char *key)
+{
+	if (!serial_send(w->in, "\001b"))
+		return false;
+	usleep(200 * 1000);
+	bool ok = serial_send(w->in, key);
+	usleep(200 * 1000);
+	return ok;
+}
+
 static bool dump_blocked(struct watch *w, double t)
 {
 	if (w->dump_at < 0) {
 		w->dump_at = t;
-		/* qemu's mux: Ctrl-A b sends a break, then the sysrq key. '9' first: under `quiet` the
-		 * console shows only errors, and sysrq prints its header above that level but what the
-		 * handler prints (the tasks of 'w', the CPUs of 'l') at the console's: three hangs said "no
-		 * blocked task" because the lists never reached the console, not because none was blocked */
-		if (!serial_send(w->in, "\001b"))
-			return false;
-		usleep(200 * 1000);
-		if (!serial_send(w->in, "9"))
-			return false;
-		usleep(200 * 1000);
-		if (!serial_send(w->in, "\001b"))
-			return false;
-		usleep(200 * 1000);
-		if (!serial_send(w->in, "w"))
-			return false;
-		/* and what runs: nothing blocked with heartbeats stopped means a task spins (6.1.0-57's
-		 * aio cell under kyber, twice) or the CPU idles while a task waits without a timeout */
-		usleep(300 * 1000);
-		return serial_send(w->in, "\001b") && (usleep(200 * 1000), serial_send(w->in, "l"));
+		/* '9' first: under `quiet` the console shows only errors, and sysrq prints its header above
+		 * that level but what the handler prints (the tasks of 'w', the CPUs of 'l') at the
+		 * console's: three hangs said "no blocked task" because the lists never reached the
+		 * console, not because none was blocked. Then 'l', what runs: with nothing blocked and the
+		 * heartbeats stopped, a task spins or the CPU idles while a task waits without a timeout. */
+		return sysrq(w, "9") && sysrq(w, "w") && sysrq(w, "l");
 	}
 	return t - w->dump_at < HANG_DUMP_S;
 }
