@@ -376,7 +376,9 @@ static int submit_free(struct ior_job_thread *t, const struct phase *ph, uint64_
 			/* refused because the requests already in flight never complete: they are lost */
 			atomic_store(&t->job->lost, true);
 			t->lost = true;
-			return ior_error_wrap(IOR_ETIMEDOUT, "%u of %u requests in flight never completed (%s on '%s')",
+			/* the count is of those in flight before this call: a submit that gave up halfway
+			 * had handed over some of its own too, which it does not report */
+			return ior_error_wrap(IOR_ETIMEDOUT, "%u of %u requests already in flight never completed (%s on '%s')",
 					      (unsigned)t->job->o.iodepth - t->nfree - n, (unsigned)t->job->o.iodepth, be->name,
 					      t->job->path);
 		}
