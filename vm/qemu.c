@@ -588,7 +588,11 @@ void ior_vm_choose_accel(const struct ior_vm_machine *m, const struct ior_vm_ker
 	}
 	if (probed.done) {
 		snprintf(accel, len, "%s", probed.accel);
-		snprintf(reason, rlen, "%s (probed once for this process)", probed.reason);
+		/* the probe's own reason is cut, not the note: a KVM failure's console tail (Code=...)
+		 * filled the 256 bytes of a boot's reason, and the note never showed (CI, stop 32) */
+		static const char note[] = " (probed once for this process)";
+		int room = rlen > sizeof(note) ? (int)(rlen - sizeof(note)) : 0;
+		snprintf(reason, rlen, "%.*s%s", room, probed.reason, note);
 		return;
 	}
 	probe_accel(m, k, initramfs, workdir, accel, len, reason, rlen);
