@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* By value; at IOR_RW_COUNT, the NULL that ends the choices. */
@@ -84,6 +85,10 @@ struct ior_job_thread {
 	struct ior_cpu cpu0, cpu1;
 	bool lost;                  /* this thread gave up on requests in flight */
 	struct ior_error_state failure;   /* its first error, reported by the thread that joins it */
+	/* for the joining thread: the call into the kernel this thread is in, and the latest time
+	 * that call is meant to return (0: in none) */
+	_Atomic(const char *) call;
+	_Atomic uint64_t call_until_ns;
 };
 
 struct ior_job {
@@ -100,6 +105,8 @@ struct ior_job {
 	atomic_bool abort;
 	double deadline_s;          /* a request may be this late before it counts as lost */
 	atomic_bool lost;           /* requests were given up on: their buffers are never freed */
+	atomic_bool left_behind;    /* a thread stuck in the kernel was not joined: the job is never
+				     * freed nor run again, the thread may still wake and touch it */
 };
 
 static uint64_t xorshift(uint64_t *s)
@@ -249,6 +256,10 @@ void ior_job_free(struct ior_job *job)
 {
 	if (!job)
 		return;
+	if (atomic_load(&job->left_behind)) {
+		keep(job); /* all of it: the thread left behind may return from the kernel into it */
+		return;
+	}
 	/* a request given up on may still complete into its buffer (O_DIRECT pins the pages): the
 	 * buffers and requests stay allocated for the process's life rather than be reused under it */
 	bool lost = atomic_load(&job->lost);
@@ -312,6 +323,18 @@ static struct ior_job_io *prep(struct ior_job_thread *t)
 	return io;
 }
 
+/* Brackets a call into the kernel that may block, for the joining thread's watchdog. */
+static void call_begins(struct ior_job_thread *t, const char *call, uint64_t wait_ns)
+{
+	atomic_store(&t->call, call);
+	atomic_store(&t->call_until_ns, ior_clock_ns() + wait_ns);
+}
+
+static void call_ends(struct ior_job_thread *t)
+{
+	atomic_store(&t->call_until_ns, 0);
+}
+
 static int thread_fail(struct ior_job_thread *t, int rc)
 {
 	if (!t->failure.code)
@@ -371,7 +394,10 @@ static int submit_free(struct ior_job_thread *t, const struct phase *ph, uint64_
 		uint64_t start = ior_clock_ns();
 		for (unsigned i = 0; i < n; i++)
 			t->batch[i]->start_ns = start;
-		int rc = be->submit(t->ctx, t->batch, n, (uint64_t)(t->job->deadline_s * 1e9));
+		uint64_t timeout = (uint64_t)(t->job->deadline_s * 1e9);
+		call_begins(t, "submit", timeout);
+		int rc = be->submit(t->ctx, t->batch, n, timeout);
+		call_ends(t);
 		if (rc == IOR_ETIMEDOUT) {
 			/* refused because the requests already in flight never complete: they are lost */
 			atomic_store(&t->job->lost, true);
@@ -417,7 +443,10 @@ static int run_phase(struct ior_job_thread *t, const struct phase *ph)
 		if (ph->deadline_ns)
 			wait = ph->deadline_ns + margin > now ? ph->deadline_ns + margin - now : 0;
 		unsigned ndone = 0;
-		if ((rc = be->reap(t->ctx, 1, reap_max, t->done, &ndone, wait)))
+		call_begins(t, "reap", wait);
+		rc = be->reap(t->ctx, 1, reap_max, t->done, &ndone, wait);
+		call_ends(t);
+		if (rc)
 			return rc;
 		now = ior_clock_ns();
 		if (ndone == 0) {
@@ -440,7 +469,10 @@ static void *thread_main(void *arg)
 	struct ior_job *job = t->job;
 	const struct ior_job_opts *o = &job->o;
 	bool random = o->rw == IOR_RW_RANDREAD || o->rw == IOR_RW_RANDWRITE || o->rw == IOR_RW_RANDRW;
+	uint64_t margin = (uint64_t)(job->deadline_s * 1e9);
+	call_begins(t, "setup", margin);
 	int rc = job->be->setup(&t->ctx, job->fd, (unsigned)o->iodepth, t->ios);
+	call_ends(t);
 	if (rc)
 		thread_fail(t, rc);
 	/* Every job starts its I/O at once, when all queues exist, as fio's jobs do. */
@@ -471,8 +503,10 @@ static void *thread_main(void *arg)
 		thread_fail(t, rc);
 	ior_cpu_now(&t->cpu1, true);
 out:
+	call_begins(t, "teardown", margin);
 	if (t->ctx)
 		job->be->teardown(t->ctx, t->lost);
+	call_ends(t);
 	t->ctx = NULL;
 	return NULL;
 }
@@ -487,6 +521,7 @@ static void reset_thread(struct ior_job_thread *t)
 	t->start_ns = t->end_ns = 0;
 	t->failure.code = IOR_OK;
 	t->lost = false;
+	atomic_store(&t->call_until_ns, 0);
 	t->nfree = (unsigned)t->job->o.iodepth;
 	for (unsigned i = 0; i < t->nfree; i++)
 		t->free_ios[i] = &t->ios[i];
@@ -556,17 +591,61 @@ static void fill_sample(const struct ior_job *job, struct ior_sample *out, const
 		 (unsigned long long)o->numjobs, iops, mib_s, (unsigned long long)reads, (unsigned long long)writes);
 }
 
+/* Joins t, or leaves it behind when it is stuck in the kernel: still inside a call a whole
+ * deadline after the latest time that call was meant to return. Our timeouts reach only the waits
+ * we chose; an io_submit that sleeps for a request tag a lost request holds is uninterruptible,
+ * and a plain join would wait with it for ever, the run and (in a guest) the boot with it.
+ * Returns -1 when joined, else how long past its call's own timeout the thread was left. */
+static double join_or_leave(struct ior_job *job, struct ior_job_thread *t)
+{
+	uint64_t grace = (uint64_t)(job->deadline_s * 1e9);
+	for (;;) {
+		struct timespec at;
+		clock_gettime(CLOCK_REALTIME, &at);
+		at.tv_nsec += 250 * 1000 * 1000; /* how often a stuck thread is looked for */
+		if (at.tv_nsec >= 1000000000L) {
+			at.tv_sec++;
+			at.tv_nsec -= 1000000000L;
+		}
+		if (pthread_timedjoin_np(t->tid, NULL, &at) != ETIMEDOUT)
+			return -1;
+		uint64_t until = atomic_load(&t->call_until_ns), now = ior_clock_ns();
+		if (!until || now < until + grace)
+			continue;
+		atomic_store(&job->abort, true); /* the others stop; a lost request's buffer is kept */
+		atomic_store(&job->lost, true);
+		atomic_store(&job->left_behind, true);
+		pthread_detach(t->tid);
+		return (double)(now - until) / 1e9;
+	}
+}
+
 int ior_job_run(struct ior_job *job, struct ior_sample *out)
 {
 	unsigned n = (unsigned)job->o.numjobs, started;
+	if (atomic_load(&job->left_behind))
+		return ior_error_set(IOR_ETIMEDOUT, "not run: a thread of this %s job on '%s' is still stuck in the kernel",
+				     job->be->name, job->path);
 	atomic_store(&job->abort, false);
 	for (unsigned i = 0; i < n; i++)
 		reset_thread(&job->threads[i]);
 	job->nready = 0;
 	job->go = false;
 	int rc = start_threads(job, &started);
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(job->threads[i].tid, NULL);
+	unsigned stuck = 0, first = 0;
+	double stuck_s = 0;
+	for (unsigned i = 0; i < started; i++) {
+		double in_call_s = join_or_leave(job, &job->threads[i]);
+		if (in_call_s >= 0 && !stuck++) {
+			first = i;
+			stuck_s = in_call_s;
+		}
+	}
+	if (stuck)
+		return ior_error_set(IOR_ETIMEDOUT, "%u of %u job threads stuck in the kernel: thread %u's %s %s was still "
+				     "in it %.1f s past its own timeout (deadline %.0f s) on '%s'; left behind",
+				     stuck, started, first, job->be->name, atomic_load(&job->threads[first].call),
+				     stuck_s, job->deadline_s, job->path);
 	if (rc)
 		return rc;
 	for (unsigned i = 0; i < n; i++)

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 
-static char outer[64], inner[64], inner2[64], mnt[4096];
+static char outer[64], inner[64], inner2[64], inner3[64], mnt[4096];
 static bool frozen, mounted;
 
 /* `losetup` prints the device it attached; "" when it failed. */
@@ -50,15 +50,20 @@ static void take_apart(void)
 		ior_test_spawn((char *[]){ "losetup", "-d", inner, NULL }, NULL);
 	if (inner2[0])
 		ior_test_spawn((char *[]){ "losetup", "-d", inner2, NULL }, NULL);
+	if (inner3[0])
+		ior_test_spawn((char *[]){ "losetup", "-d", inner3, NULL }, NULL);
 	if (mounted)
 		umount2(mnt, MNT_DETACH);
 	if (outer[0])
 		ior_test_spawn((char *[]){ "losetup", "-d", outer, NULL }, NULL);
 }
 
-/* outer loop device > ext4 at mnt > two 16 MiB files of random data > inner loop devices (direct I/O) */
+/* outer loop device > ext4 at mnt > three 16 MiB files of random data > inner loop devices (direct I/O);
+ * once, for whichever test runs first (IOR_TEST_ONLY can pick any) */
 static void build(void)
 {
+	if (outer[0])
+		return;
 	const char *dir = ior_test_tmpdir();
 	char fs[4096], disk[8192];
 	snprintf(fs, sizeof(fs), "%s/fs.img", dir);
@@ -80,6 +85,10 @@ static void build(void)
 	ior_test_random_file(disk, 16);
 	attach(inner2, sizeof(inner2), disk, true);
 	CU_ASSERT_FATAL(inner2[0] != '\0');
+	snprintf(disk, sizeof(disk), "%s/disk3.img", mnt);
+	ior_test_random_file(disk, 16);
+	attach(inner3, sizeof(inner3), disk, true);
+	CU_ASSERT_FATAL(inner3[0] != '\0');
 }
 
 /* Freezes the filesystem, runs the matrix with ioregress, waits until the run has reached its
@@ -136,6 +145,7 @@ static void test_lost_aio_writes_fail_their_cell(void)
 /* The same with io_uring's wait (io_uring_wait_cqe_timeout), on the second file. */
 static void test_lost_uring_writes_fail_their_cell(void)
 {
+	build();
 	CU_ASSERT_FATAL(inner2[0] != '\0');
 	char text[4096], db[4096];
 	snprintf(text, sizeof(text), SETTINGS "[device frozen2]\npath = %s\ndestructive = yes\n"
@@ -146,6 +156,35 @@ static void test_lost_uring_writes_fail_their_cell(void)
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE engine = 'uwrite' AND status = 'failed' AND "
 				       "reason LIKE 'repetition 1: 4 of 4 requests never completed within 2 s (uring%'"), 1);
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE engine = 'read' AND status = 'failed'"), 1);
+}
+
+/* A submit that sleeps in the kernel: with 4 request tags on the device and 32 requests a
+ * submit, the fifth waits for a tag the lost writes hold, uninterruptibly, where no timeout of
+ * ours reaches it. The job's thread is left behind and the cell fails with the reason; before,
+ * the run waited in pthread_join for as long as the filesystem stayed frozen. The read cell after
+ * it is failed without touching the device, and the run ends while the filesystem is frozen. */
+static void test_thread_stuck_in_submit_is_left_behind(void)
+{
+	build();
+	CU_ASSERT_FATAL(inner3[0] != '\0');
+	char queue[256];
+	snprintf(queue, sizeof(queue), "/sys/block/%s/queue/nr_requests", inner3 + strlen("/dev/"));
+	int fd = open(queue, O_WRONLY | O_CLOEXEC);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_FATAL(write(fd, "4", 1) == 1);
+	close(fd);
+	char text[4096], db[4096];
+	snprintf(text, sizeof(text), SETTINGS "[device frozen3]\npath = %s\ndestructive = yes\n"
+		 "[engine awrite]\ntype = aio\nrw = randwrite\nbs = 4k\niodepth = 32\niodepth_batch = 32\n"
+		 "direct = yes\nsize = 1M\n[engine read]\ntype = aio\nrw = randread\n" JOB,
+		 inner3);
+	snprintf(db, sizeof(db), "%s/stuck.db", ior_test_tmpdir());
+	CU_ASSERT_EQUAL(run_frozen(db, "stuck.ini", text, inner3), 3); /* nothing measured */
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE engine = 'awrite' AND status = 'failed' AND "
+				       "reason LIKE 'repetition 1: 1 of 1 job threads stuck in the kernel: thread 0''s "
+				       "aio submit was still in it % s past its own timeout (deadline 2 s) on ''%'"), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE engine = 'read' AND status = 'failed' AND "
+				       "reason LIKE '%not measured: requests on % never completed earlier in this run'"), 1);
 }
 
 int main(void)
@@ -159,6 +198,7 @@ int main(void)
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_lost_aio_writes_fail_their_cell),
 		IOR_TEST(test_lost_uring_writes_fail_their_cell),
+		IOR_TEST(test_thread_stuck_in_submit_is_left_behind),
 		IOR_TEST_END,
 	};
 	return ior_test_run("deadline", tests);
