@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -248,6 +249,44 @@ static void test_null_blk_in_guest(void)
 	assert_clean(before);
 }
 
+/* A guest whose device stops answering: qemu (through a wrapper given as --qemu) throttles the
+ * scratch disk to 256 KiB/s, so one 1 MiB read takes 4 s against the matrix's 2 s deadline (the
+ * throttle admits the first request whatever its size: repetition 2 is the one that waits). The aio
+ * cell on vda fails with its reason in the guest, the loop device's cell after it keeps its
+ * samples, and the boot ends with the run's own status instead of a hang. */
+static void test_device_that_stops_answering(void)
+{
+	int before = ior_test_count_glob("/tmp/ioregress-vm.*");
+	const char *db = db_in_tmp("slow.db");
+	const char *wrapper = ior_test_write_file("slow-qemu",
+		"#!/bin/sh\n"
+		"# qemu-system-x86_64 with the first virtio drive (the scratch disk) throttled to 256 KiB/s\n"
+		"n=$#; first=1\n"
+		"while [ $n -gt 0 ]; do\n"
+		"  a=$1; shift; n=$((n - 1))\n"
+		"  case $a in file=*,if=virtio,*) [ $first = 1 ] && a=$a,throttling.bps-total=262144 && first=0;; esac\n"
+		"  set -- \"$@\" \"$a\"\n"
+		"done\n"
+		"exec qemu-system-x86_64 \"$@\"\n");
+	CU_ASSERT_FATAL(chmod(wrapper, 0755) == 0);
+	const char *ini = ior_test_write_file("slow.ini", "[matrix]\nrepetitions = 2\nschedulers = none\n"
+					     "order = sequential\ndrop_caches = no\ndeadline = 2s\n"
+					     "[device vda]\npath = /dev/vda\n[device scratch]\nloop = 16M\n"
+					     "[engine big]\ntype = aio\nrw = randread\nbs = 1M\niodepth = 1\nsize = 1M\n"
+					     "direct = yes\n");
+	char m[4096], w[4096];
+	snprintf(m, sizeof(m), "%s", ini);
+	snprintf(w, sizeof(w), "%s", wrapper);
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", "--qemu", w, K612, NULL }), 1);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'test-failed' AND run_id IS NOT NULL"), 1);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells c JOIN devices d ON d.id = c.device_id WHERE d.name = 'vda' AND "
+			      "c.status = 'failed' AND c.reason LIKE 'repetition 2: 1 of 1 requests never completed within "
+			      "2 s (aio on %'"), 1);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM samples s JOIN cells c ON c.id = s.cell_id JOIN devices d ON "
+			      "d.id = c.device_id WHERE d.name = 'scratch' AND c.status = 'ok' AND s.value > 0 AND s.warmup = 0"), 2);
+	assert_clean(before);
+}
+
 /* --boots auto --metric on a metric no cell records (hdparm has no latency): after the second round
  * it says so and stops, rather than booting to the cap for verdicts that cannot come. */
 static void test_auto_metric_never_recorded(void)
@@ -363,6 +402,7 @@ int main(void)
 		IOR_TEST(test_truncated_image_and_hang),
 		IOR_TEST(test_boot_only),
 		IOR_TEST(test_null_blk_in_guest),
+		IOR_TEST(test_device_that_stops_answering),
 		IOR_TEST(test_auto_metric_never_recorded),
 		IOR_TEST(test_panic),
 		IOR_TEST(test_sigint_cleans_up),
