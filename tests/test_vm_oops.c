@@ -70,7 +70,7 @@ static void test_no_oops(void)
 }
 
 /* A hang's sysrq w (shown blocked tasks, as 6.1 prints it): each blocked task with its first frames,
- * the unwinder's guesses ("? ...") left out; no sysrq output, no head. */
+ * the unwinder's guesses ("? ...") and the scheduler's own frames left out; no sysrq output, no head. */
 static void test_blocked_head(void)
 {
 	static const char console[] =
@@ -89,8 +89,8 @@ static void test_blocked_head(void)
 		"[  200.100012]  </TASK>\n";
 	char out[400];
 	CU_ASSERT(ior_vm_blocked_head(console, out, sizeof(out)));
-	CU_ASSERT_STRING_EQUAL(out, "blocked: ioregress       state:D: __schedule < schedule < io_schedule < "
-				    "blk_mq_get_tag < __blk_mq_alloc_requests");
+	CU_ASSERT_STRING_EQUAL(out, "blocked: ioregress (pid 97) state:D: blk_mq_get_tag < __blk_mq_alloc_requests < "
+				    "blk_mq_submit_bio");
 	/* an empty list is a finding only when the console showed everything (sysrq 9 first): under
 	 * `quiet` the tasks never reach it, which is what three hangs' "no blocked task" really was */
 	CU_ASSERT(ior_vm_blocked_head("[ 0.9] sysrq: Changing Loglevel\n[ 0.9] sysrq: Loglevel set to 9\n"
@@ -144,6 +144,57 @@ static void test_blocked_head(void)
 	CU_ASSERT(!ior_vm_blocked_head(NULL, out, sizeof(out)));
 }
 
+/* Nothing blocked, the CPU idle, and sysrq t (every task, as 6.1 prints it) says where the run's own
+ * tasks sleep: init and kernel threads left out, and none of them taken for blocked (before, the w
+ * list ran on into t's and named init "blocked" in state S). */
+static void test_run_tasks_head(void)
+{
+	static const char console[] =
+		"[   21.272693] sysrq: Loglevel set to 9\n"
+		"[   21.672574] sysrq: Show Blocked State\n"
+		"[   22.072562] sysrq: Show backtrace of all active CPUs\n"
+		"[   22.072884] NMI backtrace for cpu 0\n"
+		"[   22.073014] CPU: 0 PID: 0 Comm: swapper/0 Not tainted 6.1.0-47-cloud-amd64 #1  Debian 6.1.170-3\n"
+		"[   22.076543]  <TASK>\n"
+		"[   22.076736] RIP: 0010:native_safe_halt+0xb/0x10\n"
+		"[   22.077656]  amd_e400_idle+0x3d/0x50\n"
+		"[   22.077705]  default_idle_call+0x38/0xf0\n"
+		"[   22.078159]  </TASK>\n"
+		"[   22.472710] sysrq: Show State\n"
+		"[   22.473042] task:init            state:S stack:0     pid:1     ppid:0      flags:0x00000002\n"
+		"[   22.473100] Call Trace:\n"
+		"[   22.473110]  __schedule+0x34d/0x9e0\n"
+		"[   22.473120]  do_wait+0x160/0x2f0\n"
+		"[   22.554253] task:kworker/u3:0    state:I stack:0     pid:60    ppid:2      flags:0x00004000\n"
+		"[   22.554419] Call Trace:\n"
+		"[   22.554770]  worker_thread+0xaf/0x380\n"
+		"[   22.555190] task:ioregress       state:S stack:0     pid:96    ppid:1      flags:0x00000002\n"
+		"[   22.555323] Call Trace:\n"
+		"[   22.555379]  <TASK>\n"
+		"[   22.555442]  __schedule+0x34d/0x9e0\n"
+		"[   22.555534]  schedule+0x5a/0xd0\n"
+		"[   22.555600]  schedule_hrtimeout_range_clock+0xd7/0x120\n"
+		"[   22.555710]  ? __hrtimer_init+0xe0/0xe0\n"
+		"[   22.555801]  do_sys_poll+0x535/0x600\n"
+		"[   22.556108]  __x64_sys_poll+0xb7/0x140\n"
+		"[   22.556184]  do_syscall_64+0x55/0x80\n"
+		"[   22.556413]  entry_SYSCALL_64_after_hwframe+0x6e/0xd8\n"
+		"[   22.556522] RIP: 0033:0x7fb209d64230\n"
+		"[   22.557296]  </TASK>\n"
+		"[   22.557344] task:sleep           state:S stack:0     pid:97    tgid:97   ppid:96     flags:0x00000002\n"
+		"[   22.557480] Call Trace:\n"
+		"[   22.557640]  schedule+0x5a/0xd0\n"
+		"[   22.557698]  do_nanosleep+0x7b/0x130\n"
+		"[   22.557765]  hrtimer_nanosleep+0x9e/0x170\n"
+		"[   22.606846] Showing busy workqueues and worker pools:\n";
+	char out[1024];
+	CU_ASSERT(ior_vm_blocked_head(console, out, sizeof(out)));
+	CU_ASSERT_STRING_EQUAL(out, "sysrq w showed no blocked task; sysrq l: cpu 0 ran swapper/0 (pid 0) in the kernel at "
+				    "native_safe_halt+0xb/0x10: amd_e400_idle < default_idle_call; sysrq t, the run's tasks: "
+				    "ioregress (pid 96) state:S: do_sys_poll < __x64_sys_poll; sleep (pid 97) state:S: "
+				    "do_nanosleep < hrtimer_nanosleep");
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -151,6 +202,7 @@ int main(void)
 		IOR_TEST(test_sysrq_head_has_no_user_rip),
 		IOR_TEST(test_no_oops),
 		IOR_TEST(test_blocked_head),
+		IOR_TEST(test_run_tasks_head),
 		IOR_TEST_END,
 	};
 	return ior_test_run("vm_oops", tests);

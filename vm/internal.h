@@ -24,9 +24,10 @@ int ior_vm_results_read(const char *disk, const char *dir, int *guest_status, ch
  * f1 < f2 < f3" (time stamps dropped); "" when the log holds none. */
 void ior_vm_oops_head(const char *console, char *out, size_t len);
 
-/* After sysrq w on a hang: "blocked: NAME state:D: f1 < f2 < f3" for each blocked task it listed (up
- * to 3), or that it listed none and then what sysrq l found running on each CPU. False when the console
- * holds no sysrq w output (the guest never answered: frozen, or its serial line dead). */
+/* After sysrq w on a hang: "blocked: NAME (pid N) state:D: f1 < f2 < f3" for each blocked task it
+ * listed (up to 3), or that it listed none, then what sysrq l found running on each CPU and where
+ * sysrq t found the run's own tasks sleeping. False when the console holds no sysrq w output (the
+ * guest never answered: frozen, or its serial line dead). */
 bool ior_vm_blocked_head(const char *console, char *out, size_t len);
 
 /* A file of size bytes (sparse), for a guest disk. */

@@ -4,6 +4,7 @@
 #include "vm/internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Lines that open an oops or a panic, earliest first wins: the last line of a panic
@@ -147,42 +148,91 @@ static bool running_head(const char *from, char *out, size_t len)
 	return out[0] != '\0';
 }
 
-bool ior_vm_blocked_head(const char *console, char *out, size_t len)
+/* The lines of one sysrq dump: from after the line holding header to the next sysrq line (the
+ * next key's header) or the end. NULL when the console holds no such header. */
+static const char *dump_section(const char *console, const char *header, const char **end)
 {
-	out[0] = '\0';
-	const char *start = console ? strstr(console, "Show Blocked State") : NULL;
+	const char *start = console ? strstr(console, header) : NULL;
 	if (!start)
-		return false;
+		return NULL;
+	start = next_line(start);
+	*end = start ? strstr(start, "sysrq: ") : NULL;
+	if (!*end)
+		*end = start ? start + strlen(start) : console + strlen(console);
+	return start ? start : *end;
+}
+
+/* The scheduler's own frames, the same in every sleeping task's trace, and the system call's entry:
+ * left out, so the frames shown say what the task waits for. */
+static bool says_nothing(const char *fn)
+{
+	return !strcmp(fn, "__schedule") || !strcmp(fn, "schedule") || !strncmp(fn, "schedule_", 9) ||
+	       !strncmp(fn, "io_schedule", 11) || !strcmp(fn, "do_syscall_64") || !strncmp(fn, "entry_SYSCALL", 13);
+}
+
+/* The tasks a sysrq dump lists in [p, end) ("task:NAME state:X stack:0 pid:N ppid:N ..." and its
+ * trace), each as "NAME (pid N) state:X: f1 < f2 < f3 < f4", at most max of them; user_only: the
+ * run's own (neither init, pid 1, nor a kernel thread, whose parent is kthreadd, pid 2, or none). */
+static int list_tasks(const char *p, const char *end, bool user_only, int max, char *out, size_t len)
+{
 	char line[256], fn[128];
-	int tasks = 0, frames = 0, n = 0;
-	bool trace = false;
-	for (const char *p = next_line(start); p && *p && n < 80 && tasks <= 2; p = next_line(p), n++) {
+	int tasks = 0, frames = 0;
+	bool shown = false, trace = false;
+	for (; p && p < end && *p; p = next_line(p)) {
 		line_at(p, line, sizeof(line));
-		if (!strncmp(line, "task:", 5)) {   /* "task:ioregress state:D stack:0 pid:97 ..." */
-			char *cut = strstr(line, " stack:");
-			if (cut)
-				*cut = '\0';
-			if (!tasks)
-				append(out, len, "", "blocked: ");
-			append(out, len, tasks ? "; " : "", line + 5);
-			tasks++, frames = 0, trace = false;
-		} else if (tasks && !trace && strstr(line, "Call Trace:")) {
+		if (!strncmp(line, "task:", 5)) {
+			char comm[64] = "?", state[8] = "?";
+			long pid = -1, ppid = -1;
+			sscanf(line + 5, "%63s", comm);
+			const char *st = strstr(line, " state:"), *pp = strstr(line, " pid:"), *ppp = strstr(line, " ppid:");
+			if (st)
+				sscanf(st + 7, "%7s", state);
+			if (pp)
+				pid = strtol(pp + 5, NULL, 10);
+			if (ppp)
+				ppid = strtol(ppp + 6, NULL, 10);
+			shown = tasks < max && (!user_only || (pid > 1 && ppid != 0 && ppid != 2));
+			if (shown) {
+				char head[128];
+				snprintf(head, sizeof(head), "%s (pid %ld) state:%s", comm, pid, state);
+				append(out, len, "; ", head);
+				tasks++;
+			}
+			frames = 0, trace = false;
+		} else if (shown && !trace && strstr(line, "Call Trace:")) {
 			trace = true;
-		} else if (trace && frames < 5 && frame(line, fn, sizeof(fn))) {
+		} else if (shown && trace && frames < 4 && frame(line, fn, sizeof(fn)) && !says_nothing(fn)) {
 			append(out, len, frames ? " < " : ": ", fn);
 			frames++;
 		}
 	}
+	return tasks;
+}
+
+bool ior_vm_blocked_head(const char *console, char *out, size_t len)
+{
+	out[0] = '\0';
+	const char *end, *start = dump_section(console, "Show Blocked State", &end);
+	if (!start)
+		return false;
+	char tasks[512] = "";
+	if (list_tasks(start, end, false, 3, tasks, sizeof(tasks))) {
+		snprintf(out, len, "blocked: %s", tasks);
+		return true;
+	}
 	/* "no blocked task" is a finding only where the console showed everything (sysrq 9 before w):
 	 * under `quiet` the list never reaches the console */
 	bool loud = strstr(console, "Loglevel set to 9") != NULL;
-	if (!tasks) {
-		snprintf(out, len, loud ? "sysrq w showed no blocked task" : "sysrq w listed nothing at the console's log level");
-		char running[512];
-		if (running_head(start, running, sizeof(running)))
-			append(out, len, "; ", running);
-		else
-			append(out, len, " ", "(the guest's tasks were running or it was frozen)");
-	}
+	snprintf(out, len, loud ? "sysrq w showed no blocked task" : "sysrq w listed nothing at the console's log level");
+	char running[512];
+	if (running_head(start, running, sizeof(running)))
+		append(out, len, "; ", running);
+	/* then where the run's own tasks sleep (sysrq t): a wait whose wake-up never comes (a timer
+	 * that does not fire, a completion that never arrives) shows its function here */
+	const char *state = dump_section(console, "sysrq: Show State", &end);
+	if (state && list_tasks(state, end, true, 3, tasks, sizeof(tasks)))
+		append(out, len, "; sysrq t, the run's tasks: ", tasks);
+	else if (!running[0])
+		append(out, len, " ", "(the guest's tasks were running or it was frozen)");
 	return true;
 }

@@ -311,7 +311,7 @@ static bool dump_blocked(struct watch *w, double t)
 		 * console's: three hangs said "no blocked task" because the lists never reached the
 		 * console, not because none was blocked. Then 'l', what runs: with nothing blocked and the
 		 * heartbeats stopped, a task spins or the CPU idles while a task waits without a timeout. */
-		return sysrq(w, "9") && sysrq(w, "w") && sysrq(w, "l");
+		return sysrq(w, "9") && sysrq(w, "w") && sysrq(w, "l") && sysrq(w, "t");
 	}
 	return t - w->dump_at < HANG_DUMP_S;
 }
@@ -436,7 +436,7 @@ static void judge(struct ior_vm_boot *b, const struct watch *w, int status, cons
 		b->outcome = IOR_VM_HANG;
 		snprintf(b->reason, sizeof(b->reason), "no heartbeat from the guest for %.0f s (last: %s)",
 			 m->idle_timeout_s + w->beat_expect, w->beat[0] ? w->beat : "init up");
-		char blocked[400];
+		char blocked[800];
 		if (ior_vm_blocked_head(b->console, blocked, sizeof(blocked)))
 			append_reason(b, "; "), append_reason(b, blocked);
 		if (!probe)

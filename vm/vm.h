@@ -91,7 +91,7 @@ void ior_vm_machine_default(struct ior_vm_machine *m);
 /* One boot's record (the vm_boots row) and what it brought back. */
 struct ior_vm_boot {
 	enum ior_vm_outcome outcome;
-	char reason[512];
+	char reason[1024];         /* a hang's holds the sysrq dump's findings: blocked, running, the run's tasks */
 	int guest_status;          /* -1 when none came back */
 	char accel[8], cache_mode[16], pinned[64], qemu_version[64];
 	double boot_s, total_s;    /* boot_s: qemu start to init's first line; -1 when never seen */
