@@ -55,7 +55,8 @@ static const struct ior_option settings_rows[] = {
 	{ .name = "deadline", .type = IOR_OPT_DURATION, .offset = SETTING(deadline), .min = 0.1, .max = 86400,
 	  .def = "30s",
 	  .help = "how long past a repetition's expected end (runtime + ramp_time), or without progress, an engine "
-		  "waits for its requests or its tool before it fails the cell with the reason and the run goes on" },
+		  "waits for its requests or its tool before it fails the cell with the reason and the run goes on (a "
+		  "job thread still inside a kernel call a deadline past that call's own timeout is left behind)" },
 	IOR_OPTION_END
 };
 
