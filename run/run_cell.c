@@ -371,7 +371,9 @@ static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev,
 	char what[300];
 	snprintf(what, sizeof(what), "%s%s", c->what, warmup ? " (warm-up)" : "");
 	double expect = c->engine->ops->duration ? c->engine->ops->duration(c->engine->opts) : -1;
-	r->progress.expect_s = expect > 0 ? expect + r->m->settings.deadline : 0;
+	/* the latest an engine gives up: a deadline for its last wait, and another before a thread
+	 * still stuck in the kernel is left behind (engines/job.c) */
+	r->progress.expect_s = expect > 0 ? expect + 2 * r->m->settings.deadline : 0;
 	ior_progress_update(&r->progress, c->index, rep, c->cap, what);
 	if (r->m->settings.drop_caches && drop_caches() != IOR_OK) {
 		stop_cell(c, IOR_CELL_FAILED, ior_error_last(), "", 0);
