@@ -52,6 +52,41 @@ static void test_double_fault_head(void)
 	CU_ASSERT_PTR_NULL(strstr(out, "Kernel Offset"));
 }
 
+/* The double fault of a vm.ini boot of 6.12.117 (stop 33), as printed: its saved EFLAGS has reserved
+ * bits set, which the reason names; an ordinary one (00010246) adds nothing. */
+static void test_corrupt_eflags_named(void)
+{
+	static const char console[] =
+		"[    9.447534] traps: PANIC: double fault, error_code: 0x0\n"
+		"[    9.450049] Oops: double fault: 0000 [#1] PREEMPT SMP NOPTI\n"
+		"[    9.450743] CPU: 0 UID: 0 PID: 146 Comm: ioregress Not tainted 6.12.117+deb12-cloud-amd64 #1\n"
+		"[    9.451012] RIP: 0010:kmem_cache_alloc_noprof+0x6b/0x2f0\n"
+		"[    9.451666] Code: 8b 75 08 48 c7 04 24 00 00 00 00 <49> 8b 04 24\n"
+		"[    9.451815] RSP: 0018:ffffcfc780613c20 EFLAGS: 552f3602\n"
+		"[    9.452202] RAX: ffff8e1e552f36c0 RBX: ffff8e1e552f30c0 RCX: 0000000002efc000\n"
+		"[    9.452487] Call Trace:\n"
+		"[    9.452904]  <TASK>\n"
+		"[    9.453332]  io_submit_one+0x89/0x870\n"
+		"[    9.453380]  __x64_sys_io_submit+0x95/0x1b0\n"
+		"[    9.453650] RIP: 0033:0x7fca5b813829\n"
+		"[    9.453865] RSP: 002b:00007fca576fc8f8 EFLAGS: 00000246 ORIG_RAX: 00000000000000d1\n"
+		"[    9.454002]  </TASK>\n";
+	char out[700];
+	ior_vm_oops_head(console, out, sizeof(out));
+	CU_ASSERT_STRING_EQUAL(out, "traps: PANIC: double fault, error_code: 0x0; RIP: kmem_cache_alloc_noprof+0x6b/0x2f0; "
+				    "EFLAGS 552f3602 has reserved bits set, which no x86 CPU saves: the (emulated) CPU's "
+				    "state was corrupt; trace: io_submit_one < __x64_sys_io_submit");
+	static const char fine[] =
+		"[    1.0] BUG: kernel NULL pointer dereference, address: 0000000000000008\n"
+		"[    1.0] RIP: 0010:blk_mq_submit_bio+0x10/0x500\n"
+		"[    1.0] RSP: 0018:ffffcfc780613c20 EFLAGS: 00010246\n"
+		"[    1.0] Call Trace:\n"
+		"[    1.0]  submit_bio_noacct+0x1/0x2\n";
+	ior_vm_oops_head(fine, out, sizeof(out));
+	CU_ASSERT_PTR_NULL(strstr(out, "EFLAGS"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "RIP: blk_mq_submit_bio+0x10/0x500; trace: submit_bio_noacct"));
+}
+
 static void test_sysrq_head_has_no_user_rip(void)
 {
 	char out[512];
@@ -199,6 +234,7 @@ int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_double_fault_head),
+		IOR_TEST(test_corrupt_eflags_named),
 		IOR_TEST(test_sysrq_head_has_no_user_rip),
 		IOR_TEST(test_no_oops),
 		IOR_TEST(test_blocked_head),
