@@ -17,7 +17,7 @@
 #             (target: >= 80% decided within 8 boots a kernel). AUTO_METRIC decides on another metric
 #             than the headline (req_kib: the request counters, which hold still under TCG).
 #   AIO=1     the reproducer of the aio failures under TCG: AIO_KERNEL (default 6.12.117) booted
-#             BOOTS times (default 8) with bench/vm-aio.ini (randread alone, 60 aio repetitions a
+#             AIO_BOOTS times (default 8) with bench/vm-aio.ini (randread alone, 60 aio repetitions a
 #             boot), qemu's -cpu CPU when CPU is set (a wrapper given as --qemu); prints the
 #             outcomes and each failed boot's reason. Its databases are named aio-CPU-*.
 #   TALLY=1   reads every database the other modes left in OUT (no boot): per kernel the boots run,
@@ -71,19 +71,6 @@ $(q "$db" "SELECT printf('%.2f', total_s) FROM vm_boots LIMIT 1") $(printf '%.2f
 $(q "$db" "SELECT outcome FROM vm_boots LIMIT 1")"
 }
 
-if [ -n "${BOOTS:-}" ]; then
-	db=$(newdb boots)
-	echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-	t0=$(now)
-	# shellcheck disable=SC2086 # one word per kernel
-	"$bin" --db "$db" vm run --accel "$accel" --cache-dir "$cache" --matrix "$matrix" --boots "$BOOTS" \
-		$kernels >"$db.out" 2>"$db.err" || echo "vm run exited $?"
-	t1=$(now)
-	echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}') s;" \
-		"boots: $(q "$db" "SELECT group_concat(n, ', ') FROM (SELECT outcome || ' ' || count(*) AS n FROM vm_boots GROUP BY outcome)")"
-	exit 0
-fi
-
 if [ "${AIO:-0}" = 1 ]; then
 	kernel=${AIO_KERNEL:-linux-image-6.12.117+deb12-cloud-amd64-unsigned}
 	qemu="qemu-system-x86_64"
@@ -96,12 +83,25 @@ if [ "${AIO:-0}" = 1 ]; then
 	echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 	t0=$(now)
 	"$bin" --db "$db" vm run --accel "$accel" --cache-dir "$cache" --qemu "$qemu" --matrix "$here/vm-aio.ini" \
-		--boots "${BOOTS:-8}" "$kernel" >"$db.out" 2>"$db.err" || echo "vm run exited $?"
+		--boots "${AIO_BOOTS:-8}" "$kernel" >"$db.out" 2>"$db.err" || echo "vm run exited $?"
 	t1=$(now)
 	echo "cpu ${CPU:-default} ($kernel): $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}') s;" \
 		"boots: $(q "$db" "SELECT group_concat(n, ', ') FROM (SELECT outcome || ' ' || count(*) AS n FROM vm_boots GROUP BY outcome)");" \
 		"aio repetitions: $(q "$db" "SELECT count(*) FROM samples")"
 	q "$db" "SELECT '  ' || outcome || ' at ' || printf('%.0f', total_s) || ' s: ' || reason FROM vm_boots WHERE outcome <> 'ok'"
+	exit 0
+fi
+
+if [ -n "${BOOTS:-}" ]; then
+	db=$(newdb boots)
+	echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+	t0=$(now)
+	# shellcheck disable=SC2086 # one word per kernel
+	"$bin" --db "$db" vm run --accel "$accel" --cache-dir "$cache" --matrix "$matrix" --boots "$BOOTS" \
+		$kernels >"$db.out" 2>"$db.err" || echo "vm run exited $?"
+	t1=$(now)
+	echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}') s;" \
+		"boots: $(q "$db" "SELECT group_concat(n, ', ') FROM (SELECT outcome || ' ' || count(*) AS n FROM vm_boots GROUP BY outcome)")"
 	exit 0
 fi
 
