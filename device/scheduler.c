@@ -6,8 +6,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_SWITCHED 64
@@ -41,6 +45,98 @@ static bool offers(const struct ior_blockdev *bd, const char *name)
 	return false;
 }
 
+/* How long a switch may take before it is given up on: set by the run to the matrix's deadline. */
+static double switch_deadline_s = 30;
+
+void ior_scheduler_deadline(double seconds)
+{
+	switch_deadline_s = seconds > 0 ? seconds : 30;
+}
+
+/* One write to a sysfs scheduler file, in a thread of its own: the kernel freezes the queue for a
+ * switch and waits, uninterruptibly, for every request in it. Whichever of the writer and the
+ * waiter lets go of it last frees it (a writer left behind may only return much later). */
+struct scheduler_write {
+	char path[256], want[32];
+	int err;                 /* errno of the open or write, 0 when it was taken */
+	atomic_int holders;
+};
+
+static void release(struct scheduler_write *w)
+{
+	if (atomic_fetch_sub(&w->holders, 1) == 1)
+		free(w);
+}
+
+static void *write_scheduler(void *arg)
+{
+	struct scheduler_write *w = arg;
+	int fd = open(w->path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, w->want, strlen(w->want)) < 0)
+		w->err = errno;
+	if (fd >= 0)
+		close(fd);
+	release(w);
+	return NULL;
+}
+
+/* "in the driver: R reads, W writes" from /sys/class/block/NAME/inflight: requests a switch waits
+ * for that the driver holds (the device never answered them), or none (the scheduler holds them). */
+static void inflight(const char *name, char *out, size_t len)
+{
+	char path[256], text[64] = "";
+	snprintf(path, sizeof(path), "/sys/class/block/%s/inflight", name);
+	FILE *f = fopen(path, "re");
+	unsigned long r = 0, wr = 0;
+	bool read_ok = f && fgets(text, sizeof(text), f) && sscanf(text, "%lu %lu", &r, &wr) == 2;
+	if (f)
+		fclose(f);
+	if (!read_ok)
+		snprintf(out, len, "its in-flight count unreadable");
+	else if (r + wr)
+		snprintf(out, len, "%lu read%s and %lu write%s still in the driver: the device never answered them", r,
+			 r == 1 ? "" : "s", wr, wr == 1 ? "" : "s");
+	else
+		snprintf(out, len, "none in the driver: a request the scheduler holds never reached it");
+}
+
+static int write_within(const struct ior_blockdev *bd, const char *path, const char *want)
+{
+	struct scheduler_write *w = calloc(1, sizeof(*w));
+	if (!w)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	snprintf(w->want, sizeof(w->want), "%s", want);
+	atomic_init(&w->holders, 2);
+	pthread_t tid;
+	int err = pthread_create(&tid, NULL, write_scheduler, w);
+	if (err) {
+		free(w);
+		return ior_error_errno(IOR_ERROR, err, "cannot start the scheduler switch of '%s'", bd->name);
+	}
+	struct timespec at;
+	clock_gettime(CLOCK_REALTIME, &at);
+	at.tv_sec += (time_t)switch_deadline_s;
+	at.tv_nsec += (long)((switch_deadline_s - (double)(time_t)switch_deadline_s) * 1e9);
+	if (at.tv_nsec >= 1000000000L) {
+		at.tv_sec++;
+		at.tv_nsec -= 1000000000L;
+	}
+	if (pthread_timedjoin_np(tid, NULL, &at) == ETIMEDOUT) {
+		pthread_detach(tid);
+		char held[160];
+		inflight(bd->name, held, sizeof(held));
+		release(w);
+		return ior_error_set(IOR_ETIMEDOUT, "switching '%s' from %s to %s did not finish within %.0f s: a switch "
+				     "waits for every request queued, and one never completed (%s); left behind",
+				     bd->name, bd->active >= 0 ? bd->schedulers[bd->active] : "?", want, switch_deadline_s,
+				     held);
+	}
+	int werr = w->err;
+	release(w);
+	return werr ? ior_error_errno(IOR_ERROR, werr, "cannot write '%s' to '%s'", want, path) : IOR_OK;
+}
+
 int ior_scheduler_set(const char *dev, const char *want)
 {
 	struct ior_blockdev bd;
@@ -59,14 +155,8 @@ int ior_scheduler_set(const char *dev, const char *want)
 	/* The probe above already named the device's queue: no second probe for its path. */
 	char path[256];
 	snprintf(path, sizeof(path), "/sys/class/block/%s/queue/scheduler", bd.name);
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ior_error_errno(IOR_ERROR, errno, "cannot open '%s'", path);
-	ssize_t w = write(fd, want, strlen(want));
-	int err = errno;
-	close(fd);
-	if (w < 0)
-		return ior_error_errno(IOR_ERROR, err, "cannot write '%s' to '%s'", want, path);
+	if ((rc = write_within(&bd, path, want)) != IOR_OK)
+		return rc;
 	char now[32];
 	if ((rc = ior_scheduler_active(dev, now, sizeof(now))) != 0)
 		return rc;

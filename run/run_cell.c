@@ -39,6 +39,7 @@ void ior_cell_runner_init(struct ior_cell_runner *r, struct ior_db *db, const st
 	r->opts = opts;
 	r->journal = (struct ior_journal){ .note = journal_note, .done = journal_done, .ctx = r };
 	r->summary = summary;
+	ior_scheduler_deadline(m->settings.deadline); /* a switch waits for the queue to drain */
 }
 
 /* The loop engine runs another engine of the matrix by name. */
@@ -275,6 +276,8 @@ static void stop_cell(struct cell *c, enum ior_cell_status status, const char *f
 	c->stopped = true;
 }
 
+static void mark_stuck(struct ior_cell_runner *r, struct ior_run_device *dev);
+
 /* Before a repetition: the write guards again (a device can be mounted meanwhile) and the
  * cell's scheduler on the device, journaled before the device's first switch. */
 static int ready(struct ior_cell_runner *r, struct ior_run_device *dev, struct cell *c, int rep)
@@ -311,7 +314,10 @@ static int ready(struct ior_cell_runner *r, struct ior_run_device *dev, struct c
 		char why[600];
 		snprintf(why, sizeof(why), "cannot switch to '%s': %s", c->sched, ior_error_last());
 		stop_cell(c, IOR_CELL_FAILED, why, "", rep);
-		dev->current[0] = '\0'; /* unknown now */
+		if (rc == IOR_ETIMEDOUT) /* the queue never drained: nothing else may touch the device */
+			mark_stuck(r, dev);
+		else
+			dev->current[0] = '\0'; /* unknown now */
 		return IOR_OK;
 	}
 	snprintf(dev->current, sizeof(dev->current), "%s", c->sched);
@@ -327,7 +333,8 @@ static void mark_stuck(struct ior_cell_runner *r, struct ior_run_device *dev)
 		return;
 	dev->stuck = true;
 	char original[32];
-	ior_scheduler_forget(dev->target.path, original, sizeof(original));
+	/* by the /dev path the switch recorded it under (target.path is the run's /proc/PID/fd link) */
+	ior_scheduler_forget(dev->info.path, original, sizeof(original));
 	if (original[0] && strcmp(original, dev->current) != 0)
 		ior_run_warn(r->summary, "scheduler of '%s' left at '%s', not restored to '%s': requests on it never "
 			     "completed, and a switch waits for them ('ioregress recover' restores it later)",

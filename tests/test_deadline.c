@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 
-static char outer[64], inner[64], inner2[64], inner3[64], mnt[4096];
+static char outer[64], inner[64], inner2[64], inner3[64], inner4[64], mnt[4096];
 static bool frozen, mounted;
 
 /* `losetup` prints the device it attached; "" when it failed. */
@@ -52,13 +52,15 @@ static void take_apart(void)
 		ior_test_spawn((char *[]){ "losetup", "-d", inner2, NULL }, NULL);
 	if (inner3[0])
 		ior_test_spawn((char *[]){ "losetup", "-d", inner3, NULL }, NULL);
+	if (inner4[0])
+		ior_test_spawn((char *[]){ "losetup", "-d", inner4, NULL }, NULL);
 	if (mounted)
 		umount2(mnt, MNT_DETACH);
 	if (outer[0])
 		ior_test_spawn((char *[]){ "losetup", "-d", outer, NULL }, NULL);
 }
 
-/* outer loop device > ext4 at mnt > three 16 MiB files of random data > inner loop devices (direct I/O);
+/* outer loop device > ext4 at mnt > four 16 MiB files of random data > inner loop devices (direct I/O);
  * once, for whichever test runs first (IOR_TEST_ONLY can pick any) */
 static void build(void)
 {
@@ -69,7 +71,7 @@ static void build(void)
 	snprintf(fs, sizeof(fs), "%s/fs.img", dir);
 	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
 	int fd = open(fs, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-	CU_ASSERT_FATAL(fd >= 0 && ftruncate(fd, 64 << 20) == 0);
+	CU_ASSERT_FATAL(fd >= 0 && ftruncate(fd, 96 << 20) == 0);
 	close(fd);
 	atexit(take_apart);
 	attach(outer, sizeof(outer), fs, false);
@@ -89,6 +91,10 @@ static void build(void)
 	ior_test_random_file(disk, 16);
 	attach(inner3, sizeof(inner3), disk, true);
 	CU_ASSERT_FATAL(inner3[0] != '\0');
+	snprintf(disk, sizeof(disk), "%s/disk4.img", mnt);
+	ior_test_random_file(disk, 16);
+	attach(inner4, sizeof(inner4), disk, true);
+	CU_ASSERT_FATAL(inner4[0] != '\0');
 }
 
 /* Freezes the filesystem, runs the matrix with ioregress, waits until the run has reached its
@@ -187,6 +193,31 @@ static void test_thread_stuck_in_submit_is_left_behind(void)
 				       "reason LIKE '%not measured: requests on % never completed earlier in this run'"), 1);
 }
 
+/* A request no engine waits for (a write a command left in the background) keeps the queue from
+ * draining, and the kernel drains it for a scheduler switch, uninterruptibly: the switch is given
+ * up on after the deadline, its cell fails with where the request is held, the device is touched no
+ * more, and the run ends. Before, the run waited in the sysfs write for as long as the filesystem
+ * stayed frozen; in guests this was the hang after a kyber cell (stop 33). */
+static void test_switch_that_never_drains_is_left_behind(void)
+{
+	build();
+	CU_ASSERT_FATAL(inner4[0] != '\0');
+	char text[4096], db[4096];
+	snprintf(text, sizeof(text), "[matrix]\nrepetitions = 1\nschedulers = mq-deadline none\ndrop_caches = no\n"
+		 "deadline = 2s\norder = sequential\n[device frozen4]\npath = %s\ndestructive = yes\n"
+		 "[engine read]\ntype = aio\nrw = randread\n" JOB "[engine leave]\ntype = exec\n"
+		 "command = sh -c \"dd if=/dev/zero of=%s oflag=direct bs=4k count=1 >/dev/null 2>&1 & sleep 0.5\"\n",
+		 inner4, inner4);
+	snprintf(db, sizeof(db), "%s/switch.db", ior_test_tmpdir());
+	CU_ASSERT_EQUAL(run_frozen(db, "switch.ini", text, inner4), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE scheduler = 'mq-deadline' AND status = 'ok'"), 2);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE scheduler = 'none' AND engine = 'read' AND "
+				       "status = 'failed' AND reason LIKE 'repetition 1: cannot switch to ''none'': switching "
+				       "''loop%'' from mq-deadline to none did not finish within 2 s: % still in the driver%'"), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE scheduler = 'none' AND engine = 'leave' AND "
+				       "status = 'failed' AND reason LIKE '%never completed earlier in this run'"), 1);
+}
+
 int main(void)
 {
 	ior_test_require_root("loop devices, ext4 mounts and fsfreeze");
@@ -199,6 +230,7 @@ int main(void)
 		IOR_TEST(test_lost_aio_writes_fail_their_cell),
 		IOR_TEST(test_lost_uring_writes_fail_their_cell),
 		IOR_TEST(test_thread_stuck_in_submit_is_left_behind),
+		IOR_TEST(test_switch_that_never_drains_is_left_behind),
 		IOR_TEST_END,
 	};
 	return ior_test_run("deadline", tests);
