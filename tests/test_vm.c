@@ -249,15 +249,11 @@ static void test_null_blk_in_guest(void)
 	assert_clean(before);
 }
 
-/* A guest whose device stops answering: qemu (through a wrapper given as --qemu) throttles the
- * scratch disk to 256 KiB/s, so one 1 MiB read takes 4 s against the matrix's 2 s deadline (the
- * throttle admits the first request whatever its size: repetition 2 is the one that waits). The aio
- * cell on vda fails with its reason in the guest, the loop device's cell after it keeps its
- * samples, and the boot ends with the run's own status instead of a hang. */
-static void test_device_that_stops_answering(void)
+/* A --qemu wrapper that throttles the guest's scratch disk (the first virtio drive) to 256 KiB/s:
+ * a device that stops answering, for as long as a test needs. qemu's throttle admits the first
+ * request whatever its size and holds the next for the bytes it let through. */
+static void throttled_qemu(char *path, size_t len)
 {
-	int before = ior_test_count_glob("/tmp/ioregress-vm.*");
-	const char *db = db_in_tmp("slow.db");
 	const char *wrapper = ior_test_write_file("slow-qemu",
 		"#!/bin/sh\n"
 		"# qemu-system-x86_64 with the first virtio drive (the scratch disk) throttled to 256 KiB/s\n"
@@ -269,6 +265,17 @@ static void test_device_that_stops_answering(void)
 		"done\n"
 		"exec qemu-system-x86_64 \"$@\"\n");
 	CU_ASSERT_FATAL(chmod(wrapper, 0755) == 0);
+	snprintf(path, len, "%s", wrapper);
+}
+
+/* A guest whose device stops answering: one 1 MiB read takes 4 s against the matrix's 2 s deadline
+ * (repetition 2: the throttle let the first through). The aio cell on vda fails with its reason in
+ * the guest, the loop device's cell after it keeps its samples, and the boot ends with the run's
+ * own status instead of a hang. */
+static void test_device_that_stops_answering(void)
+{
+	int before = ior_test_count_glob("/tmp/ioregress-vm.*");
+	const char *db = db_in_tmp("slow.db");
 	const char *ini = ior_test_write_file("slow.ini", "[matrix]\nrepetitions = 2\nschedulers = none\n"
 					     "order = sequential\ndrop_caches = no\ndeadline = 2s\n"
 					     "[device vda]\npath = /dev/vda\n[device scratch]\nloop = 16M\n"
@@ -276,7 +283,7 @@ static void test_device_that_stops_answering(void)
 					     "direct = yes\n");
 	char m[4096], w[4096];
 	snprintf(m, sizeof(m), "%s", ini);
-	snprintf(w, sizeof(w), "%s", wrapper);
+	throttled_qemu(w, sizeof(w));
 	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", "--qemu", w, K612, NULL }), 1);
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'test-failed' AND run_id IS NOT NULL"), 1);
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells c JOIN devices d ON d.id = c.device_id WHERE d.name = 'vda' AND "
@@ -284,6 +291,35 @@ static void test_device_that_stops_answering(void)
 			      "2 s (aio on %'"), 1);
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM samples s JOIN cells c ON c.id = s.cell_id JOIN devices d ON "
 			      "d.id = c.device_id WHERE d.name = 'scratch' AND c.status = 'ok' AND s.value > 0 AND s.warmup = 0"), 2);
+	assert_clean(before);
+}
+
+/* The hang seen after a kyber cell (stop 33): a request no engine waits for (a read a command left
+ * in the background, held by the throttle for ~25 s) keeps the queue from draining, and the switch
+ * to the next scheduler waits for it in the kernel. The switch is given up on after the deadline,
+ * the cell fails saying where the requests are held, the run ends, and the boot is judged by the
+ * run's status (the process exits once the read drains, or is ended 15 s after the run finished):
+ * test-failed, not a hang. (The command sleeps 2 s so that its read is queued before the switch.) */
+static void test_switch_that_never_drains_in_guest(void)
+{
+	int before = ior_test_count_glob("/tmp/ioregress-vm.*");
+	const char *db = db_in_tmp("switch.db");
+	const char *ini = ior_test_write_file("switch.ini", "[matrix]\nrepetitions = 1\nschedulers = mq-deadline none\n"
+					     "order = sequential\ndrop_caches = no\ndeadline = 2s\n"
+					     "[device vda]\npath = /dev/vda\n"
+					     "[engine read]\ntype = aio\nrw = randread\nbs = 4k\niodepth = 1\nsize = 64k\n"
+					     "direct = yes\n[engine leave]\ntype = exec\ncommand = sh -c \"dd if=/dev/vda "
+					     "of=/dev/null iflag=direct bs=8M count=1 >/dev/null 2>&1 & sleep 2\"\n");
+	char m[4096], w[4096];
+	snprintf(m, sizeof(m), "%s", ini);
+	throttled_qemu(w, sizeof(w));
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", "--qemu", w, K612, NULL }), 1);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'test-failed' AND reason LIKE "
+			      "'ioregress run exited 1 inside%'"), 1);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells WHERE scheduler = 'mq-deadline' AND status = 'ok'"), 2);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells WHERE scheduler = 'none' AND engine = 'read' AND status = 'failed' "
+			      "AND reason LIKE '%switching ''vda'' from mq-deadline to none did not finish within 2 s%still in the "
+			      "driver%'"), 1);
 	assert_clean(before);
 }
 
@@ -403,6 +439,7 @@ int main(void)
 		IOR_TEST(test_boot_only),
 		IOR_TEST(test_null_blk_in_guest),
 		IOR_TEST(test_device_that_stops_answering),
+		IOR_TEST(test_switch_that_never_drains_in_guest),
 		IOR_TEST(test_auto_metric_never_recorded),
 		IOR_TEST(test_panic),
 		IOR_TEST(test_sigint_cleans_up),
