@@ -87,7 +87,7 @@ if [ "${AIO:-0}" = 1 ]; then
 	t1=$(now)
 	echo "cpu ${CPU:-default} ($kernel): $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}') s;" \
 		"boots: $(q "$db" "SELECT group_concat(n, ', ') FROM (SELECT outcome || ' ' || count(*) AS n FROM vm_boots GROUP BY outcome)");" \
-		"aio repetitions: $(q "$db" "SELECT count(*) FROM samples")"
+		"aio repetitions: $(q "$db" "SELECT count(*) FROM samples s JOIN cells c ON c.id = s.cell_id WHERE c.engine_type = 'aio'")"
 	q "$db" "SELECT '  ' || outcome || ' at ' || printf('%.0f', total_s) || ' s: ' || reason FROM vm_boots WHERE outcome <> 'ok'"
 	exit 0
 fi
