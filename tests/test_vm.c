@@ -294,35 +294,6 @@ static void test_device_that_stops_answering(void)
 	assert_clean(before);
 }
 
-/* The hang seen after a kyber cell (stop 33): a request no engine waits for (a read a command left
- * in the background, held by the throttle for ~25 s) keeps the queue from draining, and the switch
- * to the next scheduler waits for it in the kernel. The switch is given up on after the deadline,
- * the cell fails saying where the requests are held, the run ends, and the boot is judged by the
- * run's status (the process exits once the read drains, or is ended 15 s after the run finished):
- * test-failed, not a hang. (The command sleeps 2 s so that its read is queued before the switch.) */
-static void test_switch_that_never_drains_in_guest(void)
-{
-	int before = ior_test_count_glob("/tmp/ioregress-vm.*");
-	const char *db = db_in_tmp("switch.db");
-	const char *ini = ior_test_write_file("switch.ini", "[matrix]\nrepetitions = 1\nschedulers = mq-deadline none\n"
-					     "order = sequential\ndrop_caches = no\ndeadline = 2s\n"
-					     "[device vda]\npath = /dev/vda\n"
-					     "[engine read]\ntype = aio\nrw = randread\nbs = 4k\niodepth = 1\nsize = 64k\n"
-					     "direct = yes\n[engine leave]\ntype = exec\ncommand = sh -c \"dd if=/dev/vda "
-					     "of=/dev/null iflag=direct bs=8M count=1 >/dev/null 2>&1 & sleep 2\"\n");
-	char m[4096], w[4096];
-	snprintf(m, sizeof(m), "%s", ini);
-	throttled_qemu(w, sizeof(w));
-	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", "--qemu", w, K612, NULL }), 1);
-	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'test-failed' AND reason LIKE "
-			      "'ioregress run exited 1 inside%'"), 1);
-	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells WHERE scheduler = 'mq-deadline' AND status = 'ok'"), 2);
-	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells WHERE scheduler = 'none' AND engine = 'read' AND status = 'failed' "
-			      "AND reason LIKE '%switching ''vda'' from mq-deadline to none did not finish within 2 s%still in the "
-			      "driver%'"), 1);
-	assert_clean(before);
-}
-
 /* --boots auto --metric on a metric no cell records (hdparm has no latency): after the second round
  * it says so and stops, rather than booting to the cap for verdicts that cannot come. */
 static void test_auto_metric_never_recorded(void)
@@ -439,7 +410,6 @@ int main(void)
 		IOR_TEST(test_boot_only),
 		IOR_TEST(test_null_blk_in_guest),
 		IOR_TEST(test_device_that_stops_answering),
-		IOR_TEST(test_switch_that_never_drains_in_guest),
 		IOR_TEST(test_auto_metric_never_recorded),
 		IOR_TEST(test_panic),
 		IOR_TEST(test_sigint_cleans_up),
