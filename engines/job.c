@@ -323,11 +323,12 @@ static struct ior_job_io *prep(struct ior_job_thread *t)
 	return io;
 }
 
-/* Brackets a call into the kernel that may block, for the joining thread's watchdog. */
-static void call_begins(struct ior_job_thread *t, const char *call, uint64_t wait_ns)
+/* Brackets a call into the kernel that may block, for the joining thread's watchdog; now is the
+ * caller's own fresh clock reading (the I/O loop reads the clock around each call anyway). */
+static void call_begins(struct ior_job_thread *t, const char *call, uint64_t now, uint64_t wait_ns)
 {
 	atomic_store(&t->call, call);
-	atomic_store(&t->call_until_ns, ior_clock_ns() + wait_ns);
+	atomic_store(&t->call_until_ns, now + wait_ns);
 }
 
 static void call_ends(struct ior_job_thread *t)
@@ -395,7 +396,7 @@ static int submit_free(struct ior_job_thread *t, const struct phase *ph, uint64_
 		for (unsigned i = 0; i < n; i++)
 			t->batch[i]->start_ns = start;
 		uint64_t timeout = (uint64_t)(t->job->deadline_s * 1e9);
-		call_begins(t, "submit", timeout);
+		call_begins(t, "submit", start, timeout);
 		int rc = be->submit(t->ctx, t->batch, n, timeout);
 		call_ends(t);
 		if (rc == IOR_ETIMEDOUT) {
@@ -443,7 +444,7 @@ static int run_phase(struct ior_job_thread *t, const struct phase *ph)
 		if (ph->deadline_ns)
 			wait = ph->deadline_ns + margin > now ? ph->deadline_ns + margin - now : 0;
 		unsigned ndone = 0;
-		call_begins(t, "reap", wait);
+		call_begins(t, "reap", now, wait);
 		rc = be->reap(t->ctx, 1, reap_max, t->done, &ndone, wait);
 		call_ends(t);
 		if (rc)
@@ -470,7 +471,7 @@ static void *thread_main(void *arg)
 	const struct ior_job_opts *o = &job->o;
 	bool random = o->rw == IOR_RW_RANDREAD || o->rw == IOR_RW_RANDWRITE || o->rw == IOR_RW_RANDRW;
 	uint64_t margin = (uint64_t)(job->deadline_s * 1e9);
-	call_begins(t, "setup", margin);
+	call_begins(t, "setup", ior_clock_ns(), margin);
 	int rc = job->be->setup(&t->ctx, job->fd, (unsigned)o->iodepth, t->ios);
 	call_ends(t);
 	if (rc)
@@ -503,7 +504,7 @@ static void *thread_main(void *arg)
 		thread_fail(t, rc);
 	ior_cpu_now(&t->cpu1, true);
 out:
-	call_begins(t, "teardown", margin);
+	call_begins(t, "teardown", ior_clock_ns(), margin);
 	if (t->ctx)
 		job->be->teardown(t->ctx, t->lost);
 	call_ends(t);
