@@ -3,6 +3,7 @@
 #include "device/scheduler.h"
 #include "device/blockdev.h"
 #include "common/error.h"
+#include "common/thread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_SWITCHED 64
@@ -114,15 +114,7 @@ static int write_within(const struct ior_blockdev *bd, const char *path, const c
 		free(w);
 		return ior_error_errno(IOR_ERROR, err, "cannot start the scheduler switch of '%s'", bd->name);
 	}
-	struct timespec at;
-	clock_gettime(CLOCK_REALTIME, &at);
-	at.tv_sec += (time_t)switch_deadline_s;
-	at.tv_nsec += (long)((switch_deadline_s - (double)(time_t)switch_deadline_s) * 1e9);
-	if (at.tv_nsec >= 1000000000L) {
-		at.tv_sec++;
-		at.tv_nsec -= 1000000000L;
-	}
-	if (pthread_timedjoin_np(tid, NULL, &at) == ETIMEDOUT) {
+	if (!ior_thread_join_within(tid, switch_deadline_s)) {
 		pthread_detach(tid);
 		char held[160];
 		inflight(bd->name, held, sizeof(held));

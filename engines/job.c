@@ -4,6 +4,7 @@
 #include "engines/job.h"
 #include "common/error.h"
 #include "common/stop.h"
+#include "common/thread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +16,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* By value; at IOR_RW_COUNT, the NULL that ends the choices. */
@@ -601,14 +601,7 @@ static double join_or_leave(struct ior_job *job, struct ior_job_thread *t)
 {
 	uint64_t grace = (uint64_t)(job->deadline_s * 1e9);
 	for (;;) {
-		struct timespec at;
-		clock_gettime(CLOCK_REALTIME, &at);
-		at.tv_nsec += 250 * 1000 * 1000; /* how often a stuck thread is looked for */
-		if (at.tv_nsec >= 1000000000L) {
-			at.tv_sec++;
-			at.tv_nsec -= 1000000000L;
-		}
-		if (pthread_timedjoin_np(t->tid, NULL, &at) != ETIMEDOUT)
+		if (ior_thread_join_within(t->tid, 0.25)) /* how often a stuck thread is looked for */
 			return -1;
 		uint64_t until = atomic_load(&t->call_until_ns), now = ior_clock_ns();
 		if (!until || now < until + grace)
