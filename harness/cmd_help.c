@@ -12,8 +12,9 @@
 
 const struct ior_cmd_opt ior_cmd_global_options[] = {
 	{ .name = "--db", .value = IOR_CMD_FILE, .arg = "FILE",
-	  .help = "the SQLite database to read and write (default ./ioregress.db)" },
-	{ .name = "--quiet", .alias = "-q", .help = "no progress line on stderr" },
+	  .help = "the SQLite database to read and write (default ./ioregress.db)", IOR_CMD_AT(struct ior_cmd_ctx, db_path) },
+	{ .name = "--quiet", .alias = "-q", .help = "no progress line on stderr", IOR_CMD_AT(struct ior_cmd_ctx, quiet) },
+	/* no field: each command answers its own --help */
 	{ .name = "--help", .alias = "-h", .help = "print this help and exit" },
 	{ 0 },
 };

@@ -5,6 +5,7 @@
 #include "harness/command.h"
 #include "options/option.h"
 
+#include <stdio.h>
 #include <string.h>
 
 bool ior_cmd_row_fits(const struct ior_cmd_opt *row)
@@ -260,6 +261,47 @@ int ior_cmd_parse(const struct ior_command *cmd, int argc, char **argv, void *ar
 	if (rc == IOR_OK)
 		gather(sets, nsets, args, argv, first, g, ng, &out->operands);
 	return rc;
+}
+
+/* Stores one taken option's value: "--name=value" or the next word. */
+static int take_value(const struct ior_cmd_opt *o, char **argv, int argc, int *i, size_t len, void *args)
+{
+	const char *a = argv[*i];
+	if (!takes_value(o))
+		return a[len] == '=' ? ior_error_set(IOR_EINVALID, "option '%.*s' takes no value", (int)len, a)
+				     : store(o, args, NULL);
+	const char *v = a[len] == '=' ? a + len + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+	if (!v || (!*v && o->value == IOR_CMD_FILE))
+		return ior_error_set(IOR_EINVALID, "option '%.*s' needs a %s", (int)len, a,
+				     o->value == IOR_CMD_FILE ? "file name" : "value");
+	return store(o, args, v);
+}
+
+int ior_cmd_take_options(const struct ior_cmd_opt *rows, int *argc, char **argv, void *args)
+{
+	int out = 1;
+	char first[512] = ""; /* the first problem's message: the one to mend first */
+	for (int i = 1; i < *argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--")) {
+			while (i < *argc)
+				argv[out++] = argv[i++];
+			break;
+		}
+		size_t len = strcspn(a, "=");
+		const struct ior_cmd_opt *o = find_row(&rows, 1, a, len);
+		if (!o || !o->size) {
+			argv[out++] = argv[i];
+			continue;
+		}
+		int bad = ior_cmd_row_fits(o) ? take_value(o, argv, *argc, &i, len, args)
+					      : ior_error_set(IOR_ERROR, "option row '%s' does not fit its field", o->name);
+		if (bad && !first[0])
+			snprintf(first, sizeof(first), "%s", ior_error_last());
+	}
+	*argc = out;
+	argv[out] = NULL;
+	return first[0] ? ior_error_set(IOR_EINVALID, "%s", first) : IOR_OK;
 }
 
 int ior_cmd_usage_status(const struct ior_command *cmd)

@@ -130,7 +130,7 @@ struct ior_command {
 	const struct ior_cmd_opt *options; /* rows every subcommand takes, ending with { 0 } */
 };
 
-/* The options every command takes (main.c strips them first), ending with { 0 }. */
+/* The options every command takes (main.c takes them out first, into struct ior_cmd_ctx), ending with { 0 }. */
 extern const struct ior_cmd_opt ior_cmd_global_options[];
 
 /* Prints `ioregress NAME --help`: a synopsis per subcommand, description, the rows grouped by
@@ -165,6 +165,11 @@ struct ior_cmd_parsed {
  * pointers in it are overwritten and repeated (give a copy of an array whose strings are freed). Returns
  * IOR_EINVALID with a message naming the option (or the operand) on any bad input. */
 int ior_cmd_parse(const struct ior_command *cmd, int argc, char **argv, void *args, struct ior_cmd_parsed *out);
+/* Takes the words of rows (those with a field) out of argv[1..], wherever they stand before "--", and
+ * stores their values into args; the other words keep their order. A row of IOR_CMD_FILE refuses an
+ * empty value. On a bad one the first error is kept and IOR_EINVALID returned, the rest still taken,
+ * so the caller can still tell which command was meant. */
+int ior_cmd_take_options(const struct ior_cmd_opt *rows, int *argc, char **argv, void *args);
 /* The exit status of a usage error of cmd: 2, or its error status when that is higher (check's 128). */
 int ior_cmd_usage_status(const struct ior_command *cmd);
 /* The usual start of a command: parses, and on a usage error prints it and returns the usage

@@ -16,44 +16,6 @@
 #define DEFAULT_DB "./ioregress.db"
 
 
-/* Takes --db and --quiet out of argv wherever they stand, so every command accepts them.
- * A malformed one is reported and skipped; the caller fails with the command's own error status. */
-static int strip_global_options(int *argc, char **argv, struct ior_cmd_ctx *ctx)
-{
-	int out = 1, rc = 0;
-	for (int i = 1; i < *argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--") == 0) {
-			while (i < *argc)
-				argv[out++] = argv[i++];
-			break;
-		}
-		if (strcmp(a, "--db") == 0) {
-			if (i + 1 >= *argc || !argv[i + 1][0]) {
-				ior_error_clear();
-				ior_cmd_error("option '--db' needs a file name");
-				rc = -1;
-				continue;
-			}
-			ctx->db_path = argv[++i];
-		} else if (strncmp(a, "--db=", 5) == 0) {
-			ctx->db_path = a + 5;
-			if (!*ctx->db_path) {
-				ior_error_clear();
-				ior_cmd_error("option '--db' needs a file name");
-				rc = -1;
-			}
-		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-			ctx->quiet = true;
-		} else {
-			argv[out++] = argv[i];
-		}
-	}
-	*argc = out;
-	argv[out] = NULL;
-	return rc;
-}
-
 static const struct ior_command *find_command(const char *name, const char **suggest)
 {
 	return ior_cmd_find(ior_commands, ior_command_count, name, suggest);
@@ -139,7 +101,9 @@ static int help_topic(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct ior_cmd_ctx ctx = { .db_path = DEFAULT_DB };
-	if (strip_global_options(&argc, argv, &ctx) != 0) {
+	ior_error_clear();
+	if (ior_cmd_take_options(ior_cmd_global_options, &argc, argv, &ctx) != IOR_OK) {
+		ior_cmd_error_last();
 		/* check's errors must be >= 128 so git bisect run aborts instead of marking a commit bad */
 		const struct ior_command *cmd = argc > 1 ? find_command(argv[1], NULL) : NULL;
 		return cmd ? cmd->error_status : 2;

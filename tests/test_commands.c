@@ -380,6 +380,44 @@ static void test_format_rows_list_every_renderer(void)
 	CU_ASSERT_EQUAL(rows, 3);
 }
 
+/* The global options are rows too, taken out wherever they stand before "--" (main.c): their
+ * values land in the context, every other word keeps its order, and a bad one is named. */
+static void test_global_options_taken_anywhere(void)
+{
+	char *argv[] = { "ioregress", "report", "-q", "--format", "md", "--db=a.db", "--help", "--", "--db", "x", NULL };
+	int argc = 10;
+	struct ior_cmd_ctx ctx = { .db_path = "unset" };
+	ior_error_clear();
+	CU_ASSERT_EQUAL(ior_cmd_take_options(ior_cmd_global_options, &argc, argv, &ctx), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(ctx.db_path, "a.db");
+	CU_ASSERT_TRUE(ctx.quiet);
+	const char *left[] = { "ioregress", "report", "--format", "md", "--help", "--", "--db", "x" };
+	CU_ASSERT_EQUAL_FATAL(argc, 8);
+	for (int i = 0; i < argc; i++)
+		CU_ASSERT_STRING_EQUAL(argv[i], left[i]);
+	CU_ASSERT_PTR_NULL(argv[argc]);
+
+	static const struct {
+		const char *const words[4];
+		const char *says;
+		int status; /* the command's own error status: check's is 128, for git bisect run */
+	} bad[] = {
+		{ { "--db=", "report" }, "error: option '--db' needs a file name", 1 },
+		{ { "report", "--db" }, "error: option '--db' needs a file name", 1 },
+		{ { "--db", "", "report" }, "error: option '--db' needs a file name", 1 },
+		{ { "--quiet=yes", "--db=", "report" }, "error: option '--quiet' takes no value", 1 },
+		{ { "--db=", "-q", "check" }, "error: option '--db' needs a file name", 128 },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int status = ior_test_ioregress((char **)bad[i].words, out, sizeof(out), err, sizeof(err));
+		if (!strstr(err, bad[i].says))
+			fprintf(stderr, "\n  case %zu: '%s', not '%s'", i, err, bad[i].says);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[i].says));
+		CU_ASSERT_PTR_NULL(strstr(strstr(err, "error:") + 1, "error:")); /* one message: the first problem */
+		CU_ASSERT_EQUAL(status, bad[i].status);
+	}
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -388,6 +426,7 @@ int main(void)
 		IOR_TEST(test_parsers_take_their_rows),
 		IOR_TEST(test_bad_input_names_the_option),
 		IOR_TEST(test_format_rows_list_every_renderer),
+		IOR_TEST(test_global_options_taken_anywhere),
 		IOR_TEST_END,
 	};
 	return ior_test_run("commands", tests);
