@@ -5,8 +5,11 @@
 
 Lost to the harness: every boot whose outcome is neither ok nor panic (a hang, a boot that never
 reached init, qemu or the results disk failing, the guest's run failing, an interrupted boot):
-target 0. A panic is the guest kernel's and is counted apart with the head of its oops. An ok
-boot with a failed cell is listed too: the boot was kept but that cell's samples were not.
+target 0. A panic is the guest kernel's and is counted apart with the head of its oops. So is a
+"stuck" boot: its run failed only because requests on a device never completed (an engine's or a
+scheduler switch's deadline, and the later cells of that device not measured); the boot and every
+sample before it were kept, and its cells' reasons say where the requests were. An ok boot with a
+failed cell is listed too: the boot was kept but that cell's samples were not.
 
 Spread: per kernel and cell, each boot's median of its repetitions (warm-ups out) is one value;
 the CoV is the sample standard deviation of those values over their mean, over the boots that
@@ -34,6 +37,8 @@ METRICS = [
     ("req_per_gib", f"CASE WHEN {DATA_IOS} > 0 THEN {DATA_IOS} / ((rd_sectors + wr_sectors) / 2097152.0) END"),
 ]
 LOST = ("hang", "boot-failed", "infra-error", "test-failed", "interrupted")
+# the reasons run/run_cell.c, engines/ and device/scheduler.c give when a device stops answering
+STUCK = re.compile(r"never completed|did not finish within|stuck in the kernel")
 
 
 def short(kernel):
@@ -46,7 +51,7 @@ def main(out):
     dbs = sorted(glob.glob(os.path.join(out, "*.db")))
     if not dbs:
         sys.exit(f"error: no database in '{out}'")
-    boots = []       # (db, kernel, outcome, reason, total_s, matrix, run_id)
+    boots = []       # (db, kernel, outcome, reason, total_s, matrix, run_id); a stuck boot's outcome is "stuck"
     per_boot = {}    # (kernel, cell, metric) -> [boot median]
     failed_cells = []
     for path in dbs:
@@ -57,12 +62,16 @@ def main(out):
         except sqlite3.DatabaseError:
             continue
         for bid, kernel, outcome, reason, total_s, matrix, run_id in rows:
+            failed = [] if run_id is None else con.execute(
+                "SELECT d.name, c.scheduler, c.engine, c.status, c.reason FROM cells c"
+                " JOIN devices d ON d.id = c.device_id WHERE c.run_id = ? AND c.status <> 'ok'", (run_id,)).fetchall()
+            fails = [f for f in failed if f[3] == "failed"]
+            if outcome == "test-failed" and fails and all(STUCK.search(f[4] or "") for f in fails):
+                outcome = "stuck"
             boots.append((os.path.basename(path), kernel, outcome, reason or "", total_s, matrix, run_id))
             if run_id is None:
                 continue
-            for dev, sch, eng, status, why in con.execute(
-                    "SELECT d.name, c.scheduler, c.engine, c.status, c.reason FROM cells c"
-                    " JOIN devices d ON d.id = c.device_id WHERE c.run_id = ? AND c.status <> 'ok'", (run_id,)):
+            for dev, sch, eng, status, why in failed:
                 failed_cells.append((short(kernel), outcome, f"{dev} {sch} {eng}", f"{status}: {why}"))
             for name, expr in METRICS:
                 q = (f"SELECT device, ifnull(scheduler, '-'), engine, {expr} FROM sample_view"
@@ -77,7 +86,7 @@ def main(out):
 
     kernels = sorted({b[1] for b in boots})
     print(f"boots stored in {len(dbs)} database(s) under {out}")
-    print(f"{'kernel':<40} {'matrix':>6} {'boots':>5} {'ok':>4} {'hang':>4} {'panic':>5} {'lost':>4}"
+    print(f"{'kernel':<40} {'matrix':>6} {'boots':>5} {'ok':>4} {'hang':>4} {'panic':>5} {'stuck':>5} {'lost':>4}"
           f" {'other':<22} {'median s':>8}  target lost = 0")
     for k in kernels:
         for with_matrix in (True, False):
@@ -90,11 +99,12 @@ def main(out):
             secs = [b[4] for b in bs if b[2] == "ok" and b[4]]
             med = f"{statistics.median(secs):.1f}" if secs else "-"
             print(f"{short(k):<40} {'vm.ini' if with_matrix else 'none':>6} {len(bs):>5} {n('ok'):>4}"
-                  f" {n('hang'):>4} {n('panic'):>5} {lost:>4} {other or '-':<22} {med:>8}  "
+                  f" {n('hang'):>4} {n('panic'):>5} {n('stuck'):>5} {lost:>4} {other or '-':<22} {med:>8}  "
                   f"{'meets' if lost == 0 else 'misses'}")
     tot = len(boots)
     print(f"all: {tot} boots, {sum(1 for b in boots if b[2] == 'ok')} ok, "
-          f"{sum(1 for b in boots if b[2] == 'panic')} panicked, {sum(1 for b in boots if b[2] in LOST)} lost")
+          f"{sum(1 for b in boots if b[2] == 'panic')} panicked, {sum(1 for b in boots if b[2] == 'stuck')} with a device"
+          f" stuck (kept), {sum(1 for b in boots if b[2] in LOST)} lost")
     for b in boots:
         if b[2] != "ok":
             head = " | ".join(line.strip() for line in b[3].splitlines()[:4])
