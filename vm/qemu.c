@@ -198,7 +198,11 @@ struct watch {
 	double finished_at;        /* the run's last heartbeat, -1 before */
 	char beat[200];            /* its text, for the live line and the reason */
 	size_t beat_from;          /* console offset after the last heartbeat read */
-	bool panic, done, eof, kvm_error, live;
+	bool panic, done, eof, kvm_error;
+	bool live;                 /* stderr is a terminal: the heartbeat redrawn as one line */
+	bool log;                  /* stderr is a file or pipe (a CI log): a line per cell, and every LOG_EVERY_S */
+	double logged_at;          /* when log last printed a heartbeat */
+	char logged_cell[32];      /* the "cell N/M" it printed */
 	size_t scan_from;
 	enum { KILLED_NONE, KILLED_BOOT, KILLED_IDLE, KILLED_TOTAL, KILLED_STOP, KILLED_NO_EXIT } killed;
 };
@@ -214,6 +218,23 @@ static void append_console(struct ior_vm_boot *b, const char *buf, size_t n)
 	b->console_len += n;
 	c[b->console_len] = '\0';
 	b->console = c;
+}
+
+/* A CI log has no line to redraw, and a line per repetition would bury it: the heartbeat is printed
+ * when a new cell starts, and at least every LOG_EVERY_S while one runs, so a log never goes silent
+ * for a whole boot. */
+#define LOG_EVERY_S 30.0
+static void log_beat(struct watch *w, double t)
+{
+	char cell[sizeof(w->logged_cell)];
+	const char *rep = strstr(w->beat, " rep "); /* "cell 6/8" of "cell 6/8 rep 5/10 ..."; other beats whole */
+	snprintf(cell, sizeof(cell), "%.*s", rep ? (int)(rep - w->beat) : (int)strlen(w->beat), w->beat);
+	if (!strcmp(cell, w->logged_cell) && t - w->logged_at < LOG_EVERY_S)
+		return;
+	snprintf(w->logged_cell, sizeof(w->logged_cell), "%s", cell);
+	w->logged_at = t;
+	fprintf(stderr, "  guest: %.150s\n", w->beat);
+	fflush(stderr);
 }
 
 /* Whole heartbeat lines after the last one read: the watchdog's clock, and the live line. */
@@ -238,6 +259,8 @@ static void read_beats(struct watch *w, const struct ior_vm_boot *b, double t)
 		if (w->live) {
 			fprintf(stderr, "\r\033[K  guest: %.150s", w->beat);
 			fflush(stderr);
+		} else if (w->log) {
+			log_beat(w, t);
 		}
 	}
 }
@@ -513,8 +536,9 @@ int ior_vm_boot_once(const struct ior_vm_machine *m, const char *accel, const st
 		append_console(b, q.argv[i], strlen(q.argv[i]));
 	}
 	append_console(b, "\n", 1);
+	bool tty = isatty(STDERR_FILENO);
 	struct watch w = { .up_at = -1, .finished_at = -1, .in = -1, .dump_at = -1,
-			   .live = m->live && isatty(STDERR_FILENO) };
+			   .live = m->live && tty, .log = m->live && !tty };
 	w.t0 = w.last_beat = now_s();
 	w.scan_from = w.beat_from = b->console_len;
 	if ((rc = spawn_qemu(&q, &w))) {

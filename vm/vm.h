@@ -82,7 +82,8 @@ struct ior_vm_machine {
 	unsigned cpus, memory_mb, scratch_mb;
 	double boot_timeout_s;     /* no sign of init by then: boot-failed */
 	double idle_timeout_s;     /* no heartbeat from the guest for this long (plus what the last one announced): hang */
-	bool live;                 /* show the guest's heartbeats as a live line on a terminal's stderr */
+	bool live;                 /* show the guest's heartbeats on stderr: a live line on a terminal, a line per
+				    * cell (and every 30 s) in a log */
 	const char *scratch_image; /* a filled image every boot uses as /dev/vda; NULL: a fresh sparse one per boot */
 	double total_timeout_s;    /* the whole boot */
 };
