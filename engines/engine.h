@@ -137,6 +137,10 @@ struct ior_engine_ops {
 	 * options tell (a time-based job's runtime); negative when they do not (a size-based job).
 	 * `run --dry-run` adds them up into its estimate. */
 	double (*duration)(const void *opts);
+	/* Optional: bytes of file the cell itself creates while it runs, apart from the device measured
+	 * (a loop stack's tmpfs or first file). In a vm run guest every file lives in RAM, so they size
+	 * the guest's memory. */
+	uint64_t (*file_bytes)(const void *opts);
 };
 
 /* The engine's flags for these options: option_flags(opts) when the engine has it, else .flags. */

@@ -235,6 +235,15 @@ static int loop_supported(const void *opts)
 	return IOR_OK;
 }
 
+/* The stack's first file, on its tmpfs (sized backing_size, or size) or in the backing directory;
+ * the levels above it live inside it. */
+static uint64_t loop_file_bytes(const void *opts)
+{
+	const struct loop_opts *o = opts;
+	bool tmpfs = !o->backing || !o->backing[0] || !strcmp(o->backing, "tmpfs");
+	return tmpfs && o->backing_size ? o->backing_size : o->size;
+}
+
 const struct ior_engine_ops ior_engine_loop = {
 	.name = "loop",
 	.help = "a stack of loop devices (tmpfs or directory, nested depth times) with another engine on top",
@@ -245,4 +254,5 @@ const struct ior_engine_ops ior_engine_loop = {
 	.init = loop_init,
 	.measure = loop_measure,
 	.cleanup = loop_cleanup,
+	.file_bytes = loop_file_bytes,
 };

@@ -27,6 +27,7 @@ struct vm_args {
 	struct ior_cmd_list fragments;
 	unsigned max_boots;           /* --boots auto's cap; 0 until --max-boots */
 	enum ior_metric auto_metric;  /* --metric: what --boots auto judges; IOR_METRIC_COUNT until given */
+	uint64_t device_files, cell_files; /* what the matrix's files take of a guest's RAM (ior_matrix_file_bytes) */
 };
 
 /* --boots N|auto into the run's options. */
@@ -85,6 +86,8 @@ static int validate_matrix(struct vm_args *a)
 	for (size_t i = 0; !rc && i < m->ndevices; i++)
 		if (m->devices[i].opts.path && !strcmp(m->devices[i].opts.path, "/dev/vda"))
 			a->vm.o.scratch_fill = m->devices[i].opts.fill;
+	if (!rc)
+		ior_matrix_file_bytes(m, &a->device_files, &a->cell_files);
 	ior_matrix_free(m);
 	if (rc) {
 		char msg[1024];
@@ -165,6 +168,7 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	struct vm_args a = { .auto_metric = IOR_METRIC_COUNT };
 	ior_vm_run_defaults(&a.vm);
+	a.vm.o.machine.memory_mb = 0; /* until --memory: sized from the matrix */
 	struct ior_cmd_parsed p;
 	int status = ior_cmd_parse_or_usage(&ior_cmd_vm, argc, argv, &a, &p);
 	if (status)
@@ -180,6 +184,13 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		ior_cmd_error_last();
 		return 1;
 	}
+	char said[400];
+	if (ior_vm_size_memory(&a.vm.o.machine, a.device_files, a.cell_files, said, sizeof(said)) != IOR_OK) {
+		ior_cmd_error_last();
+		return 2;
+	}
+	if (said[0] && !ctx->quiet)
+		fprintf(stderr, "vm: %s\n", said);
 	/* package names checked against apt's lists before anything is fetched or booted */
 	for (size_t i = 0; i < a.nkernels; i++)
 		if (!a.kb.tree && !strchr(a.kernels[i], '/') && ior_vm_package_check(a.kernels[i]) != IOR_OK) {
@@ -255,7 +266,7 @@ static const struct ior_cmd_opt run_options[] = {
 	  .help = "vCPUs per guest (default 1); pinned to host CPUs when the host has more" },
 	{ .name = "--memory", .value = IOR_CMD_NUMBER, .arg = "MB",
 	  .kind = IOR_CMD_COUNT, .min = 128, .max = 65536, VM_MACHINE_AT(memory_mb),
-	  .help = "guest memory (default 512)" },
+	  .help = "guest memory (default: what the matrix's files need in the guest's RAM, 512 at least)" },
 	{ .name = "--scratch-size", .value = IOR_CMD_NUMBER, .arg = "MB",
 	  .kind = IOR_CMD_COUNT, .min = 16, .max = 1 << 20, VM_MACHINE_AT(scratch_mb),
 	  .help = "the guest's scratch disk /dev/vda, a sparse file under /tmp (default 512)" },

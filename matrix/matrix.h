@@ -102,6 +102,10 @@ const struct ior_option *ior_matrix_settings_options(void);
 const struct ior_option *ior_matrix_device_options(void);
 const struct ior_option *ior_matrix_job_options(void);
 
+/* Bytes of file the run creates besides the devices it measures: the scratch loop devices' files (all
+ * of them, for the whole run) and the most one cell creates for itself while it runs (a loop stack). */
+void ior_matrix_file_bytes(const struct ior_matrix *m, uint64_t *devices, uint64_t *largest_cell);
+
 /* An engine's warm-up repetitions: its own (or its [defaults]'), else [matrix] warmup. */
 uint64_t ior_matrix_warmup(const struct ior_matrix *m, const struct ior_matrix_engine *e);
 

@@ -89,6 +89,14 @@ struct ior_vm_machine {
 };
 void ior_vm_machine_default(struct ior_vm_machine *m);
 
+/* The memory (MiB) a guest needs for a matrix whose scratch loop devices hold device_files bytes of
+ * file and whose largest cell creates cell_files of its own (ior_matrix_file_bytes); 512 at least. */
+unsigned ior_vm_memory_needed(uint64_t device_files, uint64_t cell_files);
+/* m->memory_mb 0 (not given) becomes what the matrix needs, said in said when more than 512; a given
+ * one too small for the devices' files to fit /tmp is IOR_EINVALID, one below the estimate a warning
+ * in said. said is "" when there is nothing to say. */
+int ior_vm_size_memory(struct ior_vm_machine *m, uint64_t device_files, uint64_t cell_files, char *said, size_t len);
+
 /* One boot's record (the vm_boots row) and what it brought back. */
 struct ior_vm_boot {
 	enum ior_vm_outcome outcome;
