@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Scheduler switching through sysfs, verified by reading back, with every change remembered for restore. */
 #include "device/scheduler.h"
+#include "device/blkmq_state.h"
 #include "device/blockdev.h"
 #include "common/error.h"
 #include "common/thread.h"
@@ -116,13 +117,14 @@ static int write_within(const struct ior_blockdev *bd, const char *path, const c
 	}
 	if (!ior_thread_join_within(tid, switch_deadline_s)) {
 		pthread_detach(tid);
-		char held[160];
+		char held[160], where[400];
 		inflight(bd->name, held, sizeof(held));
+		ior_blkmq_state(bd->name, where, sizeof(where));
 		release(w);
 		return ior_error_set(IOR_ETIMEDOUT, "switching '%s' from %s to %s did not finish within %.0f s: a switch "
-				     "waits for every request queued, and one never completed (%s); left behind",
+				     "waits for every request queued, and one never completed (%s%s%s); left behind",
 				     bd->name, bd->active >= 0 ? bd->schedulers[bd->active] : "?", want, switch_deadline_s,
-				     held);
+				     held, where[0] ? "; " : "", where);
 	}
 	int werr = w->err;
 	release(w);

@@ -5,6 +5,7 @@
 #include "run/run_order.h"
 #include "common/error.h"
 #include "common/stop.h"
+#include "device/blkmq_state.h"
 #include "device/guard.h"
 #include "device/scheduler.h"
 #include "stats/adaptive.h"
@@ -94,7 +95,7 @@ struct cell {
 	bool writes;                 /* passes the write guards before every repetition */
 	bool stopped;                /* takes no more repetitions: decided, failed or skipped */
 	enum ior_cell_status status;
-	char reason[512];
+	char reason[1024];           /* a stuck device's carries where its requests sit (blk-mq's debugfs) */
 	char what[256];              /* "scratch mq-deadline randread", for the progress line */
 	int cap;                     /* repetitions at most, warm-ups included */
 	int warmup;                  /* the first this many repetitions are warm-ups: stored marked, not judged */
@@ -311,7 +312,7 @@ static int ready(struct ior_cell_runner *r, struct ior_run_device *dev, struct c
 	if (rc == IOR_OK)
 		rc = ior_scheduler_switch(dev->info.path, c->sched);
 	if (rc) {
-		char why[600];
+		char why[1024];
 		snprintf(why, sizeof(why), "cannot switch to '%s': %s", c->sched, ior_error_last());
 		stop_cell(c, IOR_CELL_FAILED, why, "", rep);
 		if (rc == IOR_ETIMEDOUT) /* the queue never drained: nothing else may touch the device */
@@ -398,7 +399,15 @@ static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev,
 	if (rc == IOR_EINTERRUPTED || (rc && ior_stop_requested()))
 		return IOR_EINTERRUPTED;
 	if (rc) {
-		stop_cell(c, rc == IOR_EUNSUPPORTED ? IOR_CELL_SKIPPED : IOR_CELL_FAILED, ior_error_last(), "", rep);
+		char where[400] = "";
+		if (rc == IOR_ETIMEDOUT) { /* requests never completed: who holds them, as blk-mq shows it */
+			ior_blkmq_state(dev->info.name, where + 2, sizeof(where) - 2);
+			if (where[2])
+				memcpy(where, "; ", 2);
+		}
+		char why[600];
+		snprintf(why, sizeof(why), "%s", ior_error_last());
+		stop_cell(c, rc == IOR_EUNSUPPORTED ? IOR_CELL_SKIPPED : IOR_CELL_FAILED, why, where, rep);
 		if (rc == IOR_ETIMEDOUT)
 			mark_stuck(r, dev);
 		return IOR_OK;

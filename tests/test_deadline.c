@@ -20,6 +20,48 @@
 static char outer[64], inner[64], inner2[64], inner3[64], inner4[64], mnt[4096];
 static bool frozen, mounted;
 
+/* blk-mq's debugfs, for the reasons' "where the requests sit": the machine's own when mounted, else
+ * one of the test's, taken down at exit. */
+static char debugfs[4096];     /* the test's own mount, "" when none */
+static char debugfs_dir[4096]; /* where debugfs is, "" when nowhere */
+
+/* 1 when this kernel has blk-mq's debugfs entries (CONFIG_BLK_DEBUG_FS): the reasons name where the
+ * requests sit only then; 0 on a kernel without them (this project's hosts). */
+static int blk_debugfs(void)
+{
+	char path[8192];
+	snprintf(path, sizeof(path), "%s/block/%s/hctx0", debugfs_dir, strrchr(outer, '/') + 1);
+	return debugfs_dir[0] && access(path, F_OK) == 0;
+}
+
+static void unmount_debugfs(void)
+{
+	if (debugfs[0])
+		umount2(debugfs, MNT_DETACH);
+}
+
+static void mount_debugfs(void)
+{
+	FILE *f = fopen("/proc/self/mounts", "re");
+	char line[1024], dir[1024];
+	bool there = false;
+	while (f && !there && fgets(line, sizeof(line), f))
+		if ((there = sscanf(line, "%*s %1023s debugfs ", dir) == 1 && strstr(line, " debugfs ")))
+			snprintf(debugfs_dir, sizeof(debugfs_dir), "%s", dir);
+	if (f)
+		fclose(f);
+	if (there)
+		return;
+	snprintf(debugfs, sizeof(debugfs), "%s/debugfs", ior_test_tmpdir());
+	if (mkdir(debugfs, 0700) != 0 || mount("debugfs", debugfs, "debugfs", 0, NULL) != 0) {
+		fprintf(stderr, "cannot mount debugfs on '%s': %s\n", debugfs, strerror(errno));
+		debugfs[0] = '\0';
+		return;
+	}
+	snprintf(debugfs_dir, sizeof(debugfs_dir), "%s", debugfs);
+	atexit(unmount_debugfs);
+}
+
 /* `losetup` prints the device it attached; "" when it failed. */
 static void attach(char *dev, size_t len, const char *file, bool direct)
 {
@@ -144,6 +186,9 @@ static void test_lost_aio_writes_fail_their_cell(void)
 				       "WHERE c.engine = 'read' AND c.status = 'ok'"), 2);
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE engine = 'awrite' AND status = 'failed' AND "
 				       "reason LIKE 'repetition 1: 4 of 4 requests never completed within 2 s (aio%'"), 1);
+	/* and where they sit: with the loop driver, which waits on the frozen filesystem */
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE engine = 'awrite' AND reason LIKE "
+				       "'%; blk-mq debugfs of ''loop%'': %hctx0 busy 4 requests%'"), blk_debugfs());
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE engine = 'uwrite' AND status = 'failed' AND "
 				       "reason LIKE '%not measured: requests on % never completed earlier in this run'"), 1);
 }
@@ -214,6 +259,12 @@ static void test_switch_that_never_drains_is_left_behind(void)
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE scheduler = 'none' AND engine = 'read' AND "
 				       "status = 'failed' AND reason LIKE 'repetition 1: cannot switch to ''none'': switching "
 				       "''loop%'' from mq-deadline to none did not finish within 2 s: % still in the driver%'"), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE scheduler = 'none' AND engine = 'read' AND "
+				       "reason LIKE '%; blk-mq debugfs of ''loop%'': %hctx0 busy 1 request%; left behind'"),
+			blk_debugfs());
+	/* a kernel without blk-mq debugfs gets no word of it, never "no request on any list" */
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE reason LIKE '%blk-mq debugfs%'"),
+			blk_debugfs());
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM cells WHERE scheduler = 'none' AND engine = 'leave' AND "
 				       "status = 'failed' AND reason LIKE '%never completed earlier in this run'"), 1);
 }
@@ -226,6 +277,7 @@ int main(void)
 	if (ior_test_spawn((char *[]){ "fsfreeze", "--version", NULL }, NULL) != 0 ||
 	    ior_test_spawn((char *[]){ "mkfs.ext4", "-V", NULL }, NULL) != 0)
 		ior_test_skip("fsfreeze or mkfs.ext4 is missing");
+	mount_debugfs();
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_lost_aio_writes_fail_their_cell),
 		IOR_TEST(test_lost_uring_writes_fail_their_cell),

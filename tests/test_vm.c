@@ -294,6 +294,9 @@ static void test_device_that_stops_answering(void)
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells c JOIN devices d ON d.id = c.device_id WHERE d.name = 'vda' AND "
 			      "c.status = 'failed' AND c.reason LIKE 'repetition 2: 1 of 1 requests never completed within "
 			      "2 s (aio on %'"), 1);
+	/* and where it sits, from the guest's blk-mq debugfs: with the driver (qemu holds it) */
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells WHERE reason LIKE '%; blk-mq debugfs of ''vda'': %hctx0 busy 1 "
+			      "request%'"), 1);
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM samples s JOIN cells c ON c.id = s.cell_id JOIN devices d ON "
 			      "d.id = c.device_id WHERE d.name = 'scratch' AND c.status = 'ok' AND s.value > 0 AND s.warmup = 0"), 2);
 	assert_clean(before);

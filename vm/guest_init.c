@@ -15,6 +15,9 @@ const char ior_vm_init_script[] =
 	"mount -t sysfs sysfs /sys\n"
 	"mount -t devtmpfs devtmpfs /dev\n"
 	"mount -t tmpfs tmpfs /tmp\n"
+	/* blk-mq's debugfs: a cell whose requests never complete says where they sit (kyber's lists,
+	 * the dispatch list, the driver); quiet when the kernel has none */
+	"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
 	"echo \"" IOR_VM_MARK_UP " $(cut -d' ' -f1 /proc/uptime)\"\n"
 	"rel=$(uname -r)\n"
 	"for m in $(cat /etc/ior/load); do\n"
