@@ -10,6 +10,7 @@
 #include "harness/kbuild_args.h"
 #include "matrix/matrix.h"
 #include "reports/boots_auto.h"
+#include "vm/guest.h"
 #include "vm/vm.h"
 
 #include <errno.h>
@@ -255,9 +256,10 @@ static const struct ior_cmd_opt run_options[] = {
 	  .kind = IOR_CMD_REAL, .min = 1, .max = 86400, VM_MACHINE_AT(boot_timeout_s),
 	  .help = "no sign of the guest's init by then: boot-failed (default 120)" },
 	{ .name = "--idle-timeout", .value = IOR_CMD_NUMBER, .arg = "S",
-	  .kind = IOR_CMD_REAL, .min = 1, .max = 86400, VM_MACHINE_AT(idle_timeout_s),
-	  .help = "no heartbeat from the guest (one per repetition, announcing how long it will take) for this "
-		  "long beyond what the last one announced: hang (default 120)" },
+	  .kind = IOR_CMD_REAL, .min = 2 * IOR_VM_TICK_S, .max = 86400, VM_MACHINE_AT(idle_timeout_s),
+	  .help = "no heartbeat from the guest (one per repetition, announcing how long it will take, and one every "
+		  "5 s while a repetition of unknown length runs) for this long beyond what the last one announced: "
+		  "hang (default 120)" },
 	{ .name = "--accel", .value = IOR_CMD_CHOICE, .arg = "auto|kvm|tcg",
 	  VM_MACHINE_AT(accel), .choices = "auto kvm tcg",
 	  .help = "auto (default): KVM when /dev/kvm opens and a probe boot under it reaches init, else TCG" },

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Progress line for long runs (see progress.h); only ever on a terminal, never in logs. */
+/* Progress line for long runs (see progress.h): on a terminal, or inside a vm run guest as heartbeats. */
 #include "run/progress.h"
 #include "vm/guest.h"
 
@@ -42,8 +42,12 @@ void ior_progress_update(struct ior_progress *p, size_t cell, int rep, int reps,
 	if (p->reps_done > 0 && p->reps_total > p->reps_done)
 		format_duration(eta, sizeof(eta), elapsed / (double)p->reps_done * (double)(p->reps_total - p->reps_done));
 	if (p->beat) { /* the host's watchdog is fed by it and shows it: one whole line each */
-		ior_vm_guest_beat(p->expect_s, "cell %zu/%zu rep %d/%d  %s  elapsed %s  ETA %s", cell, p->cells, rep, reps,
-				  what, el, eta);
+		char text[400];
+		snprintf(text, sizeof(text), "cell %zu/%zu rep %d/%d  %s  elapsed %s  ETA %s", cell, p->cells, rep, reps, what,
+			 el, eta);
+		ior_vm_guest_beat(p->expect_s, "%s", text);
+		/* a repetition of unknown length (size-based, exec) repeats it while the guest answers */
+		ior_vm_guest_ticking(p->expect_s <= 0, text);
 		return;
 	}
 	fprintf(stderr, "\r\033[Kcell %zu/%zu rep %d/%d  %s  elapsed %s  ETA %s", cell, p->cells, rep, reps, what, el, eta);
@@ -57,6 +61,8 @@ void ior_progress_rep_done(struct ior_progress *p)
 
 void ior_progress_finish(struct ior_progress *p)
 {
+	if (p->beat)
+		ior_vm_guest_ticking(false, NULL);
 	if (p->enabled) {
 		fputs("\r\033[K", stderr);
 		fflush(stderr);

@@ -250,8 +250,12 @@ static int set_up(struct ior_cell_runner *r, struct ior_run_device *dev, struct 
 		.scheduler = c->sched,
 		.deadline_s = r->m->settings.deadline,
 	};
-	if (r->progress.beat) /* an engine's set-up (a loop stack's fill) can take long under TCG */
-		ior_vm_guest_beat(0, "setting up %s", c->what);
+	if (r->progress.beat) { /* an engine's set-up (a loop stack's fill) can take long under TCG */
+		char text[300];
+		snprintf(text, sizeof(text), "setting up %s", c->what);
+		ior_vm_guest_beat(0, "%s", text);
+		ior_vm_guest_ticking(true, text);
+	}
 	ior_error_clear();
 	rc = c->engine->ops->init(&c->state, &args);
 	if (rc == IOR_EINTERRUPTED)

@@ -206,11 +206,21 @@ static void test_truncated_image_and_hang(void)
 			      "kernel LIKE '%truncated-bzImage:%' AND console_log IS NOT NULL"), 1);
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'ok' AND kernel = '" K61 "'"), 1);
 
-	/* the guest's run sleeps without a heartbeat (an exec cell announces no length): killed 15 s
-	 * after its last one */
+	/* a long quiet cell is not a hang: an exec cell announces no length, and the guest repeats its
+	 * heartbeat while it runs, for 35 s against a 15 s limit */
+	const char *quiet = ior_test_write_file("quiet.ini", "[matrix]\nrepetitions = 1\nschedulers = none\n"
+					       "[device vda]\npath = /dev/vda\n[engine quiet]\ntype = exec\n"
+					       "command = sleep 35\n");
+	snprintf(m, sizeof(m), "%s", quiet);
+	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", "--idle-timeout", "15", K61, NULL }), 0);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'ok' AND console_log LIKE '%ioregress-beat "
+			      "expect=0.0 cell 1/1 rep 1/1  vda none quiet %(running 3_ s)%'"), 1);
+
+	/* a guest whose run stops answering (stopped with SIGSTOP, its ticks with it) is a hang: killed
+	 * 15 s after its last heartbeat */
 	const char *stall = ior_test_write_file("stall.ini", "[matrix]\nrepetitions = 1\nschedulers = none\n"
 					       "[device vda]\npath = /dev/vda\n[engine stall]\ntype = exec\n"
-					       "command = sleep 300\n");
+					       "command = sh -c \"kill -STOP $PPID; sleep 300\"\n");
 	snprintf(m, sizeof(m), "%s", stall);
 	time_t t0 = time(NULL);
 	CU_ASSERT_EQUAL(vm_run(db, (char *[]){ "--matrix", m, "--accel", "tcg", "--idle-timeout", "15", K61, NULL }), 1);
@@ -219,9 +229,10 @@ static void test_truncated_image_and_hang(void)
 			      "the guest for 15 s (last: cell 1/1 rep 1/1%' AND console_log LIKE '%ioregress-init: up%' AND "
 			      "total_s < 100"), 1);
 	/* before the kill the guest was asked for its blocked tasks (sysrq w over the serial line); a
-	 * sleep is not blocked, and the reason says so */
+	 * stopped run is not blocked, and the reason says so, and where the run's tasks are (t) */
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE outcome = 'hang' AND console_log LIKE '%Show Blocked "
-			      "State%' AND reason LIKE '%; sysrq w showed no blocked task%'"), 1);
+			      "State%' AND reason LIKE '%; sysrq w showed no blocked task%' AND reason LIKE '%ioregress (pid "
+			      "%) state:T%'"), 1);
 	assert_clean(before);
 }
 

@@ -24,6 +24,14 @@ const char *ior_vm_guest_results(void);
  * unknown): a long quiet repetition is not a hang. */
 void ior_vm_guest_beat(double expect_s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* While on, the guest repeats a heartbeat with what every IOR_VM_TICK_S ("what  (running N s)"), for
+ * something of unknown length (a size-based or exec repetition, a set-up): the host's watchdog then
+ * stays fed while the guest answers, and a long quiet cell is not a hang; a wedged guest stops
+ * ticking. The engines' own deadlines end stuck I/O; the boot's total timeout caps the rest. Off
+ * when something announces its length, and at the run's end. */
+#define IOR_VM_TICK_S 5   /* the host refuses an idle timeout under twice this */
+void ior_vm_guest_ticking(bool on, const char *what);
+
 /* Writes db (checkpointed first, so the file alone holds every committed sample) to the results
  * disk as the tar the host reads, with status when status >= 0, and flushes it to the disk: a hang
  * or panic after this loses nothing committed before it. */
