@@ -68,8 +68,14 @@ def main(out):
             fails = [f for f in failed if f[3] == "failed"]
             if outcome == "test-failed" and fails and all(STUCK.search(f[4] or "") for f in fails):
                 outcome = "stuck"
+                # one line: the cell that met the stall, how many after it were not measured, what was kept
+                first = next((f for f in fails if "not measured" not in (f[4] or "")), fails[0])
+                kept = con.execute("SELECT count(*) FROM samples s JOIN cells c ON c.id = s.cell_id"
+                                   " WHERE c.run_id = ?", (run_id,)).fetchone()[0]
+                reason = (f"{first[0]} {first[1]} {first[2]}: {first[4]}; {len(fails) - 1} cell(s) after it not"
+                          f" measured; {kept} samples kept")
             boots.append((os.path.basename(path), kernel, outcome, reason or "", total_s, matrix, run_id))
-            if run_id is None:
+            if run_id is None or outcome == "stuck":
                 continue
             for dev, sch, eng, status, why in failed:
                 failed_cells.append((short(kernel), outcome, f"{dev} {sch} {eng}", f"{status}: {why}"))
@@ -108,7 +114,7 @@ def main(out):
     for b in boots:
         if b[2] != "ok":
             head = " | ".join(line.strip() for line in b[3].splitlines()[:4])
-            print(f"  {b[2]} {short(b[1])} ({b[0]}): {head[:300]}")
+            print(f"  {b[2]} {short(b[1])} ({b[0]}): {head[:600]}")
     for k, outcome, cell, status in failed_cells:
         print(f"  cell {status} in a {outcome} boot of {k}: {cell}")
 
