@@ -98,6 +98,14 @@ static int vm_run(const char *db, char **extra)
 	return status;
 }
 
+static int count_in(const char *text, const char *needle)
+{
+	int n = 0;
+	for (const char *p = text; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
 static long long q(const char *db, const char *sql)
 {
 	long long v = ior_test_query(db, sql);
@@ -162,6 +170,11 @@ static void test_two_debian_kernels_merged(void)
 			      "b.accelerator IN ('kvm', 'tcg') AND b.qemu_version <> '' AND b.cpus = 1 AND "
 			      "b.console_log LIKE '%ioregress-init: up%' AND b.guest_status = 0 AND b.boot_s > 0"), 4);
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE kernel_package_version = '6.1.170-3'"), 2);
+	/* the scratch disk filled once, before the first boot, and the fill stored with every run it served */
+	CU_ASSERT_EQUAL(count_in(err, "vm: scratch disk filled with random data: 512 MiB in "), 1);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM fills WHERE target LIKE 'vm scratch disk /dev/vda%' AND fill = 'random' "
+			      "AND bytes = 512 << 20 AND seconds > 0"), 4);
+	CU_ASSERT_EQUAL(q(db, "SELECT count(DISTINCT seconds) FROM fills WHERE target LIKE 'vm scratch disk%'"), 1);
 	/* and the reports compare the kernels */
 	char *report[] = { "--db", (char *)db, "schedulers", NULL };
 	CU_ASSERT_EQUAL(ior_test_ioregress(report, out, sizeof(out), NULL, 0), 0);
