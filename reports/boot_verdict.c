@@ -47,7 +47,12 @@ void ior_boot_noise_text(char *buf, size_t len, const struct ior_boot_evidence *
 	else
 		snprintf(boots, sizeof(boots), "%zu boot%s against %zu", ev->boots_a, ev->boots_a == 1 ? "" : "s",
 			 ev->boots_b);
-	if (isnan(ev->noise) || isinf(ev->smallest))
+	if (ev->ranks)
+		snprintf(buf, len, "noise between boots: their medians spread by %.3g (sd; a median of 0 has no ratio, so no "
+			 "share); %s at %s (%zu and %zu samples)%s", ev->spread,
+			 ev->ranks_can_tell ? "only boots that separate completely can be told apart" : "no change can be told",
+			 boots, ev->samples_a, ev->samples_b, ev->ranks_can_tell ? "" : "; boot more");
+	else if (isnan(ev->noise) || isinf(ev->smallest))
 		snprintf(buf, len, "%s: the noise between boots cannot be measured with fewer than 2 boots (rounds) of "
 			 "each kernel; boot each 3 times or more (--boots 3, or --boots auto)", boots);
 	else if (ev->smallest > 1)   /* t's tails at 1-2 degrees of freedom: say so, not "below 23868361%" */
@@ -140,7 +145,27 @@ static bool judged_without_ratio(struct ior_comparison *c, struct ior_boot_evide
 	ior_compare_ranks(c, ma, na, mb, nb, o, "boot");
 	append(c->reason, sizeof(c->reason), "; %s", "each boot's median one observation");
 	ev->boots_a = na, ev->boots_b = nb, ev->noise = NAN, ev->smallest = INFINITY;
+	double ss = 0, df = (double)na + (double)nb - 2;
+	for (size_t i = 0; i < na; i++)
+		ss += (ma[i] - c->median_a) * (ma[i] - c->median_a);   /* about the medians: robust enough to state a spread */
+	for (size_t i = 0; i < nb; i++)
+		ss += (mb[i] - c->median_b) * (mb[i] - c->median_b);
+	ev->ranks = true;
+	ev->spread = df >= 1 ? sqrt(ss / df) : NAN;
+	ev->min_p = c->min_p, ev->ranks_can_tell = c->min_p < o->alpha;
 	return true;
+}
+
+/* The noise of the verdict in c's own fields (every verdict's why reads them), and in its reason when
+ * the verdict is inconclusive. */
+static void told(struct ior_comparison *c, const struct ior_boot_evidence *ev)
+{
+	c->per = "boot", c->noise = ev->noise, c->smallest = ev->smallest;
+	if (c->verdict != IOR_VERDICT_INCONCLUSIVE)
+		return;
+	char noise[320];
+	ior_boot_noise_text(noise, sizeof(noise), ev);
+	append(c->reason, sizeof(c->reason), "; %s", noise);
 }
 
 int ior_boot_compare(struct ior_comparison *c, struct ior_boot_evidence *ev, const struct ior_boot_obs *a, size_t na,
@@ -153,8 +178,10 @@ int ior_boot_compare(struct ior_comparison *c, struct ior_boot_evidence *ev, con
 		ev->samples_a += a[i].n;
 	for (size_t i = 0; i < nb; i++)
 		ev->samples_b += b[i].n;
-	if (judged_without_ratio(c, ev, a, na, b, nb, o))
+	if (judged_without_ratio(c, ev, a, na, b, nb, o)) {
+		told(c, ev);   /* issue 22: a verdict on ranks skipped the noise before */
 		return IOR_OK;
+	}
 	double *pa = malloc(na * sizeof(*pa)), *pb = malloc(na * sizeof(*pb));
 	bool *used = calloc(nb, sizeof(*used));
 	int rc = pa && pb && used ? IOR_OK : ior_error_set(IOR_ERROR, "out of memory");
@@ -178,11 +205,8 @@ int ior_boot_compare(struct ior_comparison *c, struct ior_boot_evidence *ev, con
 		ev->boots_a = na, ev->boots_b = nb;
 		rc = unpaired(c, ev, a, na, b, nb, n, o);
 	}
-	if (!rc && c->verdict == IOR_VERDICT_INCONCLUSIVE) {
-		char noise[256];
-		ior_boot_noise_text(noise, sizeof(noise), ev);
-		append(c->reason, sizeof(c->reason), "; %s", noise);
-	}
+	if (!rc)
+		told(c, ev);
 	free(pa), free(pb), free(used);
 	return rc;
 }

@@ -37,6 +37,11 @@ struct ior_boot_evidence {
 	double noise;             /* between boots, relative: exp(sd of log boot medians) - 1; NAN below 2 boots */
 	double smallest;          /* the smallest relative change the test could tell at these boots (two-sided
 				   * at alpha, and never below the minimum effect); INFINITY when unknown */
+	/* judged on ranks (a boot median of 0 has no ratio, so no relative noise): the spread between boots
+	 * in the metric's unit (pooled sd of the boot medians), the smallest p ranks can give at these boots
+	 * and whether it is below alpha (then only boots that separate completely can be told apart) */
+	bool ranks, ranks_can_tell;
+	double spread, min_p;
 };
 
 /* Judges b against a with one observation per boot: the paired round test (stats/paired.c) on the
@@ -48,7 +53,7 @@ int ior_boot_compare(struct ior_comparison *c, struct ior_boot_evidence *ev, con
 		     const struct ior_boot_obs *b, size_t nb, const struct ior_compare_opts *o);
 
 /* "noise 38% between boots: changes below 25% cannot be told (3 boots a side)", or what is missing to
- * measure the noise at all. */
+ * measure the noise at all, or (ranks) the spread between boots and what ranks can tell at these boots. */
 void ior_boot_noise_text(char *buf, size_t len, const struct ior_boot_evidence *ev);
 
 #endif

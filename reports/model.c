@@ -109,7 +109,7 @@ static int build_parts(struct ior_report *r, struct ior_db *db)
 		r->nnot_ok += r->cells[i].in_view && strcmp(r->cells[i].status ? r->cells[i].status : "ok", "ok");
 		r->cells[i].group = SIZE_MAX;  /* until the tables say */
 	}
-	if (r->opts.parts & (IOR_REPORT_ALERTS | IOR_REPORT_CHANGES | IOR_REPORT_VERDICTS))
+	if (r->opts.parts & (IOR_REPORT_ALERTS | IOR_REPORT_CHANGES | IOR_REPORT_VERDICTS | IOR_REPORT_PAIRS))
 		r->opts.parts |= IOR_REPORT_TABLES;
 	if (ior_report_kernels(r, db))
 		return IOR_ERROR;
@@ -127,6 +127,8 @@ static int build_parts(struct ior_report *r, struct ior_db *db)
 		return IOR_ERROR;
 	int rc;
 	if ((r->opts.parts & IOR_REPORT_VERDICTS) && r->opts.baseline && (rc = ior_report_verdicts_build(r, db)))
+		return rc;
+	if ((r->opts.parts & IOR_REPORT_PAIRS) && !r->opts.alerts_only && (rc = ior_report_pairs_build(r, db)))
 		return rc;
 	if ((r->opts.parts & IOR_REPORT_QUESTIONS) && (rc = ior_report_answers_build(r, db)))
 		return rc;
@@ -284,6 +286,9 @@ void ior_report_free(struct ior_report *r)
 		free(r->changes[i].cp);
 	free(r->changes);
 	free(r->verdicts);
+	for (size_t i = 0; i < r->npairs; i++)
+		free(r->pairs[i].cells);
+	free(r->pairs);
 	for (size_t i = 0; i < r->nanswers; i++)
 		free(r->answers[i].verdicts);
 	free(r->answers);

@@ -29,9 +29,10 @@ enum ior_report_part {
 	IOR_REPORT_QUESTIONS = 1u << 5,  /* the comparisons the matrices declared (or opts.questions), answered */
 	IOR_REPORT_BEST = 1u << 6,       /* each device's significantly best scheduler (ior_rt_cell.best_significant) */
 	IOR_REPORT_BISECT = 1u << 7,     /* the bisections, their commits and culprits (model_bisect.c) */
+	IOR_REPORT_PAIRS = 1u << 8,      /* the kernel pairs the answer judges (ior_report.pairs) */
 };
 #define IOR_REPORT_ALL (IOR_REPORT_TABLES | IOR_REPORT_ALERTS | IOR_REPORT_CHANGES | IOR_REPORT_VERDICTS | \
-			IOR_REPORT_QUESTIONS | IOR_REPORT_BEST)
+			IOR_REPORT_QUESTIONS | IOR_REPORT_BEST | IOR_REPORT_PAIRS)
 
 struct ior_report_opts {
 	/* The view: what the report shows. Alerts and change points are judged over every kernel
@@ -177,6 +178,35 @@ struct ior_report_answer {
 	size_t regressions, improvements, inconclusive, unchanged, unmatched;
 };
 
+/* The cell comparisons the kernel pairs may take, newest pair first (the newest is always judged): a
+ * verdict costs about a millisecond (its bootstrap), so 200 kernels of 200 cells would take 40 s where
+ * the report takes one; a kernel tester's 3 to 8 kernels of tens of cells are judged whole. */
+#define IOR_REPORT_PAIR_VERDICTS 400
+
+/* One headline verdict of a kernel pair: the heat map colours by them. */
+struct ior_report_pair_cell {
+	size_t series;                      /* index into rt->series */
+	enum ior_verdict verdict;
+	double ratio;
+	bool by_boot;                       /* judged on boot medians (VM data) */
+};
+
+/* A pair of kernels the report's answer judges (issue 22): without --baseline each kernel against the
+ * next in the report's kernel order (host, then version order), with it every other kernel against the
+ * baseline (or only --candidate). Its verdicts are the report's own judge (model_verdicts.c: boot
+ * medians on VM data), kept summed up: the counts, the worst regression and what could not be told. */
+struct ior_report_pair {
+	const char *a, *b;                  /* the reference kernel and the one judged against it */
+	struct ior_report_pair_cell *cells; /* its headline (value) verdicts, one per series: the heat map's */
+	size_t ncells;
+	size_t compared, regressions, improvements, unchanged, inconclusive;
+	size_t only_a;                      /* cells of a with no counterpart on b */
+	bool has_worst, has_untold;
+	struct ior_report_verdict worst;    /* the largest regression, with has_worst */
+	struct ior_report_verdict untold;   /* of the inconclusive, the one that could tell the least (its noise
+					       says why), with has_untold */
+};
+
 struct ior_report {
 	struct ior_report_opts opts;        /* as given (strings borrowed from the caller) */
 	struct ior_tables *rt;              /* NULL without IOR_REPORT_TABLES (the CSV needs only the cells) */
@@ -217,6 +247,10 @@ struct ior_report {
 	size_t verdict_only_baseline;       /* baseline cells without candidate samples */
 	size_t verdict_unit_mismatch;       /* pairs left out because A and B measure in different units */
 	unsigned metrics_judged;            /* IOR_METRIC_BIT of each metric some verdict judged */
+	struct ior_report_pair *pairs;      /* with IOR_REPORT_PAIRS on the kernel axis, in kernel order: the
+					       newest while they take IOR_REPORT_PAIR_VERDICTS comparisons */
+	size_t npairs, pairs_total;         /* judged, and all there are */
+	bool pairs_baseline;                /* the pairs are kernels against the baseline, not neighbours */
 	struct ior_report_answer *answers;  /* opts.questions, in their order */
 	size_t nanswers;
 	size_t regressions, improvements, inconclusive, unchanged;

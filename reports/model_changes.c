@@ -1,12 +1,59 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Change points of the report model: each in-view cell series of three kernels or more, its kernels
- * in version order. */
+ * in version order; on VM data one value per boot. */
 #include "reports/model_internal.h"
 
 #include "common/error.h"
+#include "stats/stats.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Issue 22: under qemu a guest's speed moves between boots by far more than between one boot's
+ * repetitions (reports/boot_verdict.h), so ten repetitions of one slow boot looked like ten pieces of
+ * evidence of a slower kernel, and E-divisive found a change no boot-level verdict supports. Where any
+ * kernel of a series was measured in a VM boot, each run (a boot) of every kernel of the series gives
+ * one value, its median with the warm-ups left out, as the verdicts take it (model_verdicts.c). */
+
+static bool any_boot(const struct ior_report *r)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		if (ior_report_boot_of_run(r, r->cells[i].run_id))
+			return true;
+	return false;
+}
+
+/* Whether a stored cell behind any member of s came from a VM boot. */
+static bool series_from_boots(const struct ior_report *r, const struct ior_rt_series *s)
+{
+	for (size_t k = 0; k < s->n; k++) {
+		const struct ior_rt_group *g = &r->rt->groups[s->m[k].group];
+		for (size_t i = 0; i < r->ncells; i++)
+			if (r->cells[i].group == s->m[k].group && ior_report_stored_cell_of(&r->cells[i], g, &g->cells[s->m[k].index]) &&
+			    ior_report_boot_of_run(r, r->cells[i].run_id))
+				return true;
+	}
+	return false;
+}
+
+/* Member k's runs' medians into out (room for r->ncells), warm-ups out; returns how many. */
+static size_t run_medians(const struct ior_report *r, const struct ior_rt_member *m, double *out, double *scratch)
+{
+	const struct ior_rt_group *g = &r->rt->groups[m->group];
+	size_t n = 0;
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct ior_report_cell *x = &r->cells[i];
+		if (x->group != m->group || !ior_report_stored_cell_of(x, g, &g->cells[m->index]))
+			continue;
+		size_t k = 0;
+		for (size_t s = 0; s < x->n; s++)
+			if (!r->warmup || !r->warmup[x->first + s])
+				scratch[k++] = r->values[x->first + s];
+		if (k)
+			out[n++] = ior_median(scratch, k);
+	}
+	return n;
+}
 
 static bool series_in_view(const struct ior_report *r, const struct ior_rt_series *s)
 {
@@ -35,15 +82,32 @@ int ior_report_changes_build(struct ior_report *r)
 		free(pts);
 		return ior_error_set(IOR_ERROR, "out of memory");
 	}
+	bool boots = any_boot(r);
+	size_t most = 0;   /* the most samples of one stored cell: the scratch a median needs */
+	for (size_t i = 0; boots && i < r->ncells; i++)
+		most = r->cells[i].n > most ? r->cells[i].n : most;
+	/* a stored cell is behind one member of one series: a series' medians are never more than the cells */
+	double *med = boots ? malloc((r->ncells + most + 1) * sizeof(*med)) : NULL;
+	if (boots && !med) {
+		free(pts);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
 	int rc = IOR_OK;
 	for (size_t i = 0; !rc && i < rt->nseries; i++) {
 		const struct ior_rt_series *s = &rt->series[i];
 		if (s->n < 3 || !series_in_view(r, s))  /* two kernels are a comparison (check), not a series */
 			continue;
+		bool by_boot = boots && series_from_boots(r, s);
+		double *at = med, *scratch = med ? med + r->ncells : NULL;
 		for (size_t k = 0; k < s->n; k++) {
 			const struct ior_rt_group *g = &rt->groups[s->m[k].group];
 			const struct ior_rt_cell *c = &g->cells[s->m[k].index];
 			pts[k] = (struct ior_cp_point){ .label = g->kernel, .values = c->values, .n = c->n };
+			if (by_boot) {
+				pts[k].values = at;
+				pts[k].n = run_medians(r, &s->m[k], at, scratch);
+				at += pts[k].n;
+			}
 		}
 		struct ior_report_series_changes *sc = &r->changes[r->nchanges];
 		*sc = (struct ior_report_series_changes){ .series = i, .in_view = true };
@@ -52,5 +116,6 @@ int ior_report_changes_build(struct ior_report *r)
 			r->nchanges++;
 	}
 	free(pts);
+	free(med);
 	return rc;
 }

@@ -23,6 +23,8 @@ int ior_report_kernels(struct ior_report *r, struct ior_db *db);
 int ior_report_changes_build(struct ior_report *r);
 /* model_verdicts.c: baseline against candidate on every in-view series; db for the offered lists. */
 int ior_report_verdicts_build(struct ior_report *r, struct ior_db *db);
+/* model_verdicts.c: the kernel pairs the answer judges (ior_report.pairs). */
+int ior_report_pairs_build(struct ior_report *r, struct ior_db *db);
 /* model_verdicts.c: the answers to opts.questions. */
 int ior_report_answers_build(struct ior_report *r, struct ior_db *db);
 /* model_bisect.c: the bisections, each commit's samples summed up to their median. */

@@ -20,6 +20,17 @@ static const struct ior_column answer_cols[] = {
 	{ .name = "verdicts", .type = IOR_COL_LIST, .optional = true, .before = "\n  - " },
 };
 
+static const struct ior_column pair_cols[] = {
+	{ .name = "kernels", .strong = true },
+	{ .name = "cells", .type = IOR_COL_NUMBER, .before = ": ", .after = " cell(s) compared" },
+	{ .name = "regressed", .type = IOR_COL_NUMBER, .before = ": ", .after = " regressed" },
+	{ .name = "improved", .type = IOR_COL_NUMBER, .before = ", ", .after = " improved" },
+	{ .name = "same", .type = IOR_COL_NUMBER, .before = ", ", .after = " same" },
+	{ .name = "not told", .type = IOR_COL_NUMBER, .before = ", ", .after = " not told" },
+	{ .name = "worst regression", .optional = true, .before = "; worst regression: " },
+	{ .name = "why not told", .optional = true, .before = "; not told: " },
+};
+
 static const struct ior_column scheduler_cols[] = {
 	{ .name = "host" },
 	{ .name = "kernel", .before = ", " },
@@ -348,6 +359,41 @@ static void changes(struct builder *b, const struct ior_report *r)
 				  CHANGES_ALL_MAX);
 }
 
+/* Every kernel pair the answer judged, when there are more than the answer's first screen holds (it
+ * holds them all otherwise, and a second copy on the page would only be longer). */
+static void pairs(struct builder *b, const struct ior_report *r)
+{
+	start(b, IOR_SECTION_PAIRS, "pairs", r->pairs_baseline ? "Kernel pairs: every kernel against the baseline"
+							       : "Kernel pairs: each kernel against the one before it",
+	      pair_cols, sizeof(pair_cols) / sizeof(pair_cols[0]));
+	if (r->npairs <= IOR_ANSWER_PAIRS_MAX)
+		return;
+	for (size_t i = 0; i < r->npairs; i++) {
+		const struct ior_report_pair *p = &r->pairs[i];
+		struct ior_value *v = row(b, p->regressions > 0);
+		if (!v)
+			return;
+		char cell[400], noise[400];
+		text(&v[0], own(b, "%s against %s", p->b, p->a));
+		num(&v[1], (double)p->compared);
+		num(&v[2], (double)p->regressions);
+		num(&v[3], (double)p->improvements);
+		num(&v[4], (double)p->unchanged);
+		num(&v[5], (double)p->inconclusive);
+		if (p->has_worst) {
+			const struct ior_comparison *c = &p->worst.c;
+			ior_render_verdict_cell(cell, sizeof(cell), &p->worst);
+			text(&v[6], own(b, "%s: %+.1f%% (95%% CI %+.1f%% to %+.1f%%)", cell, (c->ratio - 1) * 100,
+					(c->ratio_lo - 1) * 100, (c->ratio_hi - 1) * 100));
+		}
+		if (p->has_untold) {
+			ior_render_verdict_cell(cell, sizeof(cell), &p->untold);
+			ior_render_noise_words(noise, sizeof(noise), &p->untold);
+			text(&v[7], own(b, "%s%s: %s", p->inconclusive > 1 ? "the least told, " : "", cell, noise));
+		}
+	}
+}
+
 /* The verdicts' columns: the cell key but the compared axis (which the title names), then the figures. */
 static struct ior_column *verdict_cols(struct builder *b, enum ior_axis axis, size_t *n)
 {
@@ -473,6 +519,8 @@ int ior_report_sections_build(struct ior_report *r)
 		boots(&b, r);
 	}
 	changes(&b, r);
+	if (!r->opts.alerts_only)
+		pairs(&b, r);
 	verdicts(&b, r);
 	return b.oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
 }

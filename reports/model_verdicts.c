@@ -10,6 +10,7 @@
 #include "stats/stats.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,15 @@ bool ior_report_stored_cell_of(const struct ior_report_cell *x, const struct ior
 	       !ior_rt_strcmp(x->device, c->device) && !ior_rt_strcmp(x->scheduler, c->scheduler);
 }
 
+/* Stored cell i is one of rt cell (gi, ci)'s: the tables learnt each stored cell's group, so the
+ * names are compared only within it (a report judges thousands of pairs over thousands of cells). */
+static bool of_cell(const struct ior_report *r, size_t i, size_t gi, size_t ci)
+{
+	const struct ior_report_cell *x = &r->cells[i];
+	const struct ior_rt_group *g = &r->rt->groups[gi];
+	return (x->group == SIZE_MAX || x->group == gi) && ior_report_stored_cell_of(x, g, &g->cells[ci]);
+}
+
 /* A metric's values of one rt cell: every stored cell of its key, read from the database. */
 static int metric_values(struct judge *j, size_t gi, size_t ci, enum ior_metric m, double **v, size_t *n)
 {
@@ -117,7 +127,7 @@ static int metric_values(struct judge *j, size_t gi, size_t ci, enum ior_metric 
 	if (!j->readers[m] && ior_metric_reader_open(&j->readers[m], j->db, m))
 		return IOR_ERROR;
 	for (size_t i = 0; i < j->r->ncells; i++)
-		if (ior_report_stored_cell_of(&j->r->cells[i], g, c) && ior_metric_reader_read(j->readers[m], j->r->cells[i].cell_id, v, n))
+		if (of_cell(j->r, i, gi, ci) && ior_metric_reader_read(j->readers[m], j->r->cells[i].cell_id, v, n))
 			return IOR_ERROR;
 	return IOR_OK;
 }
@@ -125,10 +135,9 @@ static int metric_values(struct judge *j, size_t gi, size_t ci, enum ior_metric 
 /* The one stored cell behind an rt cell, or 0 when there are none or several (several runs). */
 static int64_t only_stored_cell(const struct judge *j, size_t gi, size_t ci)
 {
-	const struct ior_rt_group *g = &j->r->rt->groups[gi];
 	int64_t id = 0;
 	for (size_t i = 0; i < j->r->ncells; i++) {
-		if (!ior_report_stored_cell_of(&j->r->cells[i], g, &g->cells[ci]))
+		if (!of_cell(j->r, i, gi, ci))
 			continue;
 		if (id)
 			return 0;
@@ -142,14 +151,13 @@ static int64_t only_stored_cell(const struct judge *j, size_t gi, size_t ci)
 static int run_medians(const struct judge *j, size_t gi, size_t ci, double **med, size_t *k)
 {
 	const struct ior_report *r = j->r;
-	const struct ior_rt_group *g = &r->rt->groups[gi];
 	*k = 0;
 	*med = malloc((r->ncells ? r->ncells : 1) * sizeof(**med));
 	if (!*med)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	for (size_t i = 0; i < r->ncells; i++) {
 		const struct ior_report_cell *x = &r->cells[i];
-		if (!ior_report_stored_cell_of(x, g, &g->cells[ci]))
+		if (!of_cell(r, i, gi, ci))
 			continue;
 		double *v = malloc((x->n ? x->n : 1) * sizeof(*v));   /* this cell's samples only: a report may hold millions */
 		if (!v)
@@ -183,6 +191,7 @@ static int between_runs(const struct judge *j, size_t ga, size_t ca, size_t gb, 
 		struct ior_comparison runs;
 		rc = ior_compare(&runs, ma, ka, mb, kb, o);
 		if (!rc) {
+			runs.per = "run";
 			*c = runs;
 			snprintf(why, len, "separate runs: judged on each run's median (%zu against %zu runs), so the "
 				 "variation between runs is part of the noise", ka, kb);
@@ -230,6 +239,7 @@ static int pair_by_round(struct judge *j, size_t ga, size_t ca, size_t gb, size_
 			c->verdict = p.verdict;
 			c->ratio = p.ratio, c->ratio_lo = p.ratio_lo, c->ratio_hi = p.ratio_hi;
 			c->welch.p = c->mw.p = p.p;   /* the p the verdict rests on, in every column that prints one */
+			ior_compare_noise_paired(c, p.sd, p.n, o);
 			snprintf(why, sizeof(why), "%s; paired by round (%zu rounds of one run)", p.reason, n);
 			memcpy(c->reason, why, sizeof(why));
 			goto out;
@@ -264,9 +274,8 @@ const struct ior_report_boot *ior_report_boot_of_run(const struct ior_report *r,
 /* Whether a VM boot stored any of rt cell (gi, ci)'s samples: then its kernel verdicts are judged on boots. */
 static bool from_boots(const struct judge *j, size_t gi, size_t ci)
 {
-	const struct ior_rt_group *g = &j->r->rt->groups[gi];
 	for (size_t i = 0; i < j->r->ncells; i++)
-		if (ior_report_stored_cell_of(&j->r->cells[i], g, &g->cells[ci]) && ior_report_boot_of_run(j->r, j->r->cells[i].run_id))
+		if (of_cell(j->r, i, gi, ci) && ior_report_boot_of_run(j->r, j->r->cells[i].run_id))
 			return true;
 	return false;
 }
@@ -293,14 +302,13 @@ static int stored_values(struct judge *j, const struct ior_report_cell *x, enum 
 static int boot_observations(struct judge *j, size_t gi, size_t ci, enum ior_metric m, struct ior_boot_obs **out,
 			     size_t *n)
 {
-	const struct ior_rt_group *g = &j->r->rt->groups[gi];
 	*out = malloc((j->r->ncells ? j->r->ncells : 1) * sizeof(**out));
 	*n = 0;
 	if (!*out)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	for (size_t i = 0; i < j->r->ncells; i++) {
 		const struct ior_report_cell *x = &j->r->cells[i];
-		if (!ior_report_stored_cell_of(x, g, &g->cells[ci]) || (m != IOR_METRIC_VALUE && !j->db))
+		if (!of_cell(j->r, i, gi, ci) || (m != IOR_METRIC_VALUE && !j->db))
 			continue;
 		double *v = NULL;
 		size_t k = 0;
@@ -336,6 +344,17 @@ static int judge_boots(struct judge *j, size_t ga, size_t ca, size_t gb, size_t 
 	}
 	free(oa), free(ob);
 	return rc;
+}
+
+/* Issue 22: an inconclusive verdict says the noise it faced and the smallest change it could have told,
+ * in the words `check`, `compare` and every report print alike. */
+static void append_noise(struct ior_comparison *c)
+{
+	char noise[320];
+	ior_compare_noise_text(noise, sizeof(noise), c);
+	size_t len = strlen(c->reason);
+	if (len < sizeof(c->reason))
+		snprintf(c->reason + len, sizeof(c->reason) - len, "; %s", noise);
 }
 
 static struct ior_report_verdict *push(struct vset *s)
@@ -386,6 +405,8 @@ static int judge_metric(struct judge *j, size_t ga, size_t ca, size_t gb, size_t
 	}
 	if (!by_boot && m == IOR_METRIC_VALUE && (rc = pair_by_round(j, ga, ca, gb, cb, &o, &v->c)))
 		goto out;
+	if (!by_boot && v->c.verdict == IOR_VERDICT_INCONCLUSIVE)   /* boots say theirs (boot_verdict.c) */
+		append_noise(&v->c);
 	struct vset *s = j->out;
 	s->n++;
 	s->judged |= IOR_METRIC_BIT(m);
@@ -623,6 +644,100 @@ int ior_report_verdicts_build(struct ior_report *r, struct ior_db *db)
 	if (regression_order(r))
 		return IOR_ERROR;
 	return left_out(r, db);
+}
+
+/* How little an inconclusive verdict could tell: its smallest findable change, none (INFINITY) or
+ * unknown (NAN) counting as the least. */
+static double told_least(const struct ior_report_verdict *v)
+{
+	return isnan(v->c.smallest) ? INFINITY : v->c.smallest;
+}
+
+/* One pair judged as the report judges its own, summed up. */
+static int judge_pair_of_kernels(struct ior_report *r, struct ior_db *db, struct ior_report_pair *p)
+{
+	struct vset s = { 0 };
+	int rc = judge(r, db, IOR_AXIS_KERNEL, p->a, p->b, &s);
+	if (rc == IOR_ENOTFOUND) {   /* a kernel with nothing in view to compare: the pair says so with 0 cells */
+		ior_error_clear();
+		rc = IOR_OK;
+	}
+	p->compared = s.n;
+	p->regressions = s.regressions, p->improvements = s.improvements;
+	p->unchanged = s.unchanged, p->inconclusive = s.inconclusive;
+	p->only_a = s.only_a;
+	p->cells = malloc((s.n ? s.n : 1) * sizeof(*p->cells));
+	if (!rc && !p->cells)
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t i = 0; !rc && i < s.n; i++) {
+		const struct ior_report_verdict *v = &s.v[i];
+		if (v->metric == IOR_METRIC_VALUE)
+			p->cells[p->ncells++] = (struct ior_report_pair_cell){ .series = v->series, .verdict = v->c.verdict,
+									      .ratio = v->c.ratio, .by_boot = v->by_boot };
+		if (v->c.verdict == IOR_VERDICT_REGRESSION && (!p->has_worst || fabs(v->c.ratio - 1) > fabs(p->worst.c.ratio - 1)))
+			p->worst = *v, p->has_worst = true;
+		if (v->c.verdict == IOR_VERDICT_INCONCLUSIVE && (!p->has_untold || told_least(v) > told_least(&p->untold)))
+			p->untold = *v, p->has_untold = true;
+	}
+	free(s.v);
+	return rc;
+}
+
+static bool pair_known(const struct ior_report *r, const char *a, const char *b)
+{
+	for (size_t i = 0; i < r->npairs; i++)
+		if (!strcmp(r->pairs[i].a, a) && !strcmp(r->pairs[i].b, b))
+			return true;
+	return false;
+}
+
+/* Whether host measured kernel (a baseline is compared with the kernels of its own host). */
+static bool on_host(const struct ior_report *r, const char *host, const char *kernel)
+{
+	for (size_t k = 0; k < r->nkernels; k++)
+		if (!ior_rt_strcmp(r->kernels[k].host, host) && !strcmp(r->kernels[k].release, kernel))
+			return true;
+	return false;
+}
+
+/* Issue 22: the answer the reports open with is every kernel's verdicts, not only the newest against
+ * a baseline: without --baseline each kernel against the one before it in the report's kernel order
+ * (per host; version order, so 6.1.0-9 comes before 6.1.0-10), with it every other kernel against
+ * the baseline (or only --candidate). */
+int ior_report_pairs_build(struct ior_report *r, struct ior_db *db)
+{
+	if (r->opts.axis != IOR_AXIS_KERNEL)
+		return IOR_OK;
+	r->pairs = calloc(r->nkernels ? r->nkernels : 1, sizeof(*r->pairs));
+	if (!r->pairs)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	r->pairs_baseline = r->opts.baseline != NULL;
+	const char *prev = NULL, *host = NULL;
+	for (size_t k = 0; k < r->nkernels; k++) {
+		const struct ior_report_kernel *x = &r->kernels[k];
+		if (!x->in_view)
+			continue;
+		if (!host || ior_rt_strcmp(host, x->host))
+			prev = NULL, host = x->host;
+		const char *a = r->opts.baseline ? r->opts.baseline : prev, *b = x->release;
+		prev = x->release;
+		if (!a || !strcmp(a, b) || (r->opts.candidate && strcmp(r->opts.candidate, b)) || pair_known(r, a, b) ||
+		    !on_host(r, x->host, a))
+			continue;
+		r->pairs[r->npairs++] = (struct ior_report_pair){ .a = a, .b = b };
+	}
+	/* the newest first, while the budget lasts; the judged keep their kernel order */
+	r->pairs_total = r->npairs;
+	size_t spent = 0, first = r->npairs;
+	while (first > 0 && (first == r->npairs || spent < IOR_REPORT_PAIR_VERDICTS)) {
+		struct ior_report_pair *p = &r->pairs[--first];
+		if (judge_pair_of_kernels(r, db, p))
+			return IOR_ERROR;
+		spent += p->compared ? p->compared : 1;
+	}
+	memmove(r->pairs, r->pairs + first, (r->npairs - first) * sizeof(*r->pairs));
+	r->npairs -= first;
+	return IOR_OK;
 }
 
 /* A question whose name has no cell is answered with what it lacks, not refused: the report

@@ -10,7 +10,7 @@
 #include "reports/model.h"
 
 /* The version of the JSON document (reports/report.schema.json); bumped on any change of its shape. */
-#define IOR_REPORT_JSON_VERSION 3   /* 2: vm_boots; 3: kernels[].commit, alerts' spread_alert and trend, verdicts name their axis and metric */
+#define IOR_REPORT_JSON_VERSION 4   /* 2: vm_boots; 3: kernels[].commit, alerts' spread_alert and trend, verdicts name their axis and metric; 4: kernel_pairs */
 
 struct ior_renderer {
 	const char *name;     /* the --format word */
@@ -73,14 +73,24 @@ struct ior_row_syntax {
 void ior_render_figures(FILE *out, const struct ior_rt_group *g, const struct ior_rt_cell *c,
 			const struct ior_row_syntax *s);
 
-/* The kernel answer the text, Markdown and HTML reports open with (render_answer.c): what was
- * compared and the verdict counts, the worst regression with its interval, what could not be told
- * and why; without a baseline, what the kernels in view allow. Plain text, one sentence a line. */
+/* The kernel answer the text, Markdown and HTML reports open with (render_answer.c): for each kernel
+ * pair (ior_report.pairs) what was compared, the verdict counts, the worst regression with its
+ * interval, what could not be told and why; past IOR_ANSWER_PAIRS_MAX pairs a summary and the pairs
+ * with a regression, and the Kernel pairs section lists every pair. Plain text, one sentence a line. */
+#define IOR_ANSWER_PAIRS_MAX 6
 struct ior_answer_lines {
-	char line[4][1024];
+	char line[IOR_ANSWER_PAIRS_MAX + 2][1280];
 	size_t n;
 };
 void ior_render_kernel_answer(struct ior_answer_lines *out, const struct ior_report *r);
+/* One pair's answer: "B against A: N cell(s) compared: R regressed, I improved, S same, T not told;
+ * worst regression: ...; not told: ..." (the answer's lines, and the Kernel pairs section's). */
+void ior_render_pair_words(char *buf, size_t len, const struct ior_report_pair *p);
+/* Which cell and metric a kernel pair's verdict is about: "ENGINE, DEVICE SCHEDULER, METRIC". */
+int ior_render_verdict_cell(char *buf, size_t len, const struct ior_report_verdict *v);
+/* Why a verdict was not told: its noise and the smallest change it could tell (the boots' words on VM
+ * data, ior_compare_noise_text otherwise). */
+void ior_render_noise_words(char *buf, size_t len, const struct ior_report_verdict *v);
 
 /* Helpers the renderers share for words (no statistics): */
 /* A table's title: "HOST, kernel K, ENGINE [PARAMS] (UNIT, higher is better)". */

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The kernel answer every text, Markdown and HTML report opens with: what was compared, the verdict
- * counts, the worst regression with its interval, and what could not be told and why. */
+/* The kernel answer every text, Markdown and HTML report opens with: for each kernel pair, what was
+ * compared, the verdict counts, the worst regression with its interval, and what could not be told and
+ * why. */
 #include "reports/render.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 /* Issue 22: the HTML report's first screen was 18 alerts and its verdicts sat at 92% of the page.
  * A reader comes for the answer, so it is said first, in words every format prints alike; the
- * alerts follow it. */
+ * alerts follow it. The verdicts are the model's (ior_report.pairs): this file only words them. */
 
 static size_t kernels_in_view(const struct ior_report *r, const char **one)
 {
@@ -19,51 +22,40 @@ static size_t kernels_in_view(const struct ior_report *r, const char **one)
 	return n;
 }
 
-static void verdict_lines(struct ior_answer_lines *out, const struct ior_report *r)
+void ior_render_noise_words(char *buf, size_t len, const struct ior_report_verdict *v)
 {
-	size_t n = 0, reg = 0, imp = 0, same = 0, floor = 0, noisy = 0, fewest = 0;
-	double lo = 0, hi = 0, widest = -1;
-	for (size_t i = 0; i < r->nverdicts; i++) {
-		const struct ior_report_verdict *v = &r->verdicts[i];
-		if (!v->in_view)
-			continue;
-		n++;
-		switch (v->c.verdict) {
-		case IOR_VERDICT_REGRESSION: reg++; break;
-		case IOR_VERDICT_IMPROVEMENT: imp++; break;
-		case IOR_VERDICT_NO_CHANGE: same++; break;
-		case IOR_VERDICT_INCONCLUSIVE:
-			if (v->c.min_p >= r->opts.compare.alpha) {
-				size_t k = v->c.na < v->c.nb ? v->c.na : v->c.nb;
-				fewest = !floor++ || k < fewest ? k : fewest;
-			} else if (noisy++, v->c.ratio_hi - v->c.ratio_lo > widest) {
-				widest = v->c.ratio_hi - v->c.ratio_lo;
-				lo = v->c.ratio_lo, hi = v->c.ratio_hi;
-			}
-			break;
-		}
+	if (v->by_boot)
+		ior_boot_noise_text(buf, len, &v->boots);
+	else
+		ior_compare_noise_text(buf, len, &v->c);
+}
+
+int ior_render_verdict_cell(char *buf, size_t len, const struct ior_report_verdict *v)
+{
+	return snprintf(buf, len, "%s, %s %s, %s", v->engine, v->device, ior_render_sched(v->scheduler),
+			ior_render_metric(v));
+}
+
+void ior_render_pair_words(char *buf, size_t len, const struct ior_report_pair *p)
+{
+	int at = snprintf(buf, len, "%s against %s: %zu cell(s) compared", p->b, p->a, p->compared);
+	if (!p->compared && at > 0 && (size_t)at < len)
+		at += snprintf(buf + at, len - (size_t)at, ": no cell was measured on both");
+	else if (at > 0 && (size_t)at < len)
+		at += snprintf(buf + at, len - (size_t)at, ": %zu regressed, %zu improved, %zu same, %zu not told",
+			       p->regressions, p->improvements, p->unchanged, p->inconclusive);
+	char cell[400], noise[400];
+	if (p->has_worst && at > 0 && (size_t)at < len) {
+		const struct ior_comparison *c = &p->worst.c;
+		ior_render_verdict_cell(cell, sizeof(cell), &p->worst);
+		at += snprintf(buf + at, len - (size_t)at, "; worst regression: %s: %+.1f%% (95%% CI %+.1f%% to %+.1f%%)", cell,
+			       (c->ratio - 1) * 100, (c->ratio_lo - 1) * 100, (c->ratio_hi - 1) * 100);
 	}
-	char title[512];
-	ior_render_comparison_title(title, sizeof(title), r->axis, r->baseline, r->candidate);
-	snprintf(out->line[out->n++], sizeof(out->line[0]),
-		 "answer: %s: %zu cell(s) compared: %zu regression(s), %zu improvement(s), %zu no change, %zu inconclusive",
-		 title, n, reg, imp, same, floor + noisy);
-	if (r->nregression_order) {
-		const struct ior_report_verdict *v = &r->verdicts[r->regression_order[0]];
-		snprintf(out->line[out->n++], sizeof(out->line[0]),
-			 "worst regression: %s, %s %s, %s, %s: %+.1f%% (95%% CI %+.1f%% to %+.1f%%)", v->engine, v->device,
-			 ior_render_sched(v->scheduler), ior_render_metric(v), v->cand_name ? v->cand_name : "?",
-			 (v->c.ratio - 1) * 100, (v->c.ratio_lo - 1) * 100, (v->c.ratio_hi - 1) * 100);
-	}
-	if (floor + noisy) {
-		char a[200] = "", b[200] = "";
-		if (floor)
-			snprintf(a, sizeof(a), "%zu with too few repetitions (n = %zu: not enough to decide)", floor, fewest);
-		if (noisy)
-			snprintf(b, sizeof(b), "%s%zu too noisy for their samples (widest 95%% CI %+.1f%% to %+.1f%%)",
-				 floor ? ", " : "", noisy, (lo - 1) * 100, (hi - 1) * 100);
-		snprintf(out->line[out->n++], sizeof(out->line[0]),
-			 "not told apart: %zu cell(s): %s%s; more repetitions (or boots) decide them", floor + noisy, a, b);
+	if (p->has_untold && at > 0 && (size_t)at < len) {
+		ior_render_verdict_cell(cell, sizeof(cell), &p->untold);
+		ior_render_noise_words(noise, sizeof(noise), &p->untold);
+		snprintf(buf + at, len - (size_t)at, "; not told: %s%s: %s", p->inconclusive > 1 ? "the least told, " : "",
+			 cell, noise);
 	}
 }
 
@@ -103,22 +95,71 @@ static void one_kernel(struct ior_answer_lines *out, const struct ior_report *r,
 		out->n--;
 }
 
+/* Of the pairs with a regression not yet shown (shown[i] false), the one with the largest; SIZE_MAX none. */
+static size_t next_worst(const struct ior_report *r, const bool *shown)
+{
+	size_t at = SIZE_MAX;
+	for (size_t i = 0; i < r->npairs; i++)
+		if (r->pairs[i].has_worst && !shown[i] &&
+		    (at == SIZE_MAX || fabs(r->pairs[i].worst.c.ratio - 1) > fabs(r->pairs[at].worst.c.ratio - 1)))
+			at = i;
+	return at;
+}
+
+/* Many pairs: the first screen stays short, with the counts over all pairs and the pairs with a
+ * regression, the worst first; every pair is in the Kernel pairs section (and the JSON's kernel_pairs). */
+static void summary(struct ior_answer_lines *out, const struct ior_report *r, const char *what, size_t kernels,
+		    const char *judged)
+{
+	size_t reg = 0, imp = 0, untold = 0;
+	for (size_t i = 0; i < r->npairs; i++) {
+		const struct ior_report_pair *p = &r->pairs[i];
+		reg += p->regressions > 0, imp += p->improvements > 0, untold += p->inconclusive > 0;
+	}
+	snprintf(out->line[out->n++], sizeof(out->line[0]),
+		 "answer: %zu kernels, %s: %zu pairs, %zu with a regression, %zu with an improvement, %zu with cells not told "
+		 "apart%s; every pair is listed under kernel pairs below%s", kernels, what, r->npairs, reg, imp, untold, judged,
+		 reg > IOR_ANSWER_PAIRS_MAX - 1 ? "; the worst regressions:" : reg ? "; the pairs with a regression:" : "");
+	bool shown[r->npairs];
+	memset(shown, 0, sizeof(shown));
+	for (size_t i = 0, at; i < IOR_ANSWER_PAIRS_MAX - 1 && (at = next_worst(r, shown)) != SIZE_MAX; i++) {
+		shown[at] = true;
+		ior_render_pair_words(out->line[out->n++], sizeof(out->line[0]), &r->pairs[at]);
+	}
+}
+
 void ior_render_kernel_answer(struct ior_answer_lines *out, const struct ior_report *r)
 {
 	memset(out, 0, sizeof(*out));
-	if (r->baseline) {
-		verdict_lines(out, r);
-		return;
-	}
 	const char *one = NULL;
 	size_t k = kernels_in_view(r, &one);
+	if (!r->baseline && k == 1) {
+		one_kernel(out, r, one);
+		return;
+	}
+	if (!r->npairs)
+		return;
+	char what[400];
+	if (r->pairs_baseline)
+		snprintf(what, sizeof(what), "%s against baseline %s", r->opts.candidate ? r->opts.candidate : "every other",
+			 r->opts.baseline);
+	else
+		snprintf(what, sizeof(what), "each against the one before it in version order");
+	/* a report judges the newest pairs while they take IOR_REPORT_PAIR_VERDICTS comparisons: say so */
+	char judged[320] = "";
+	if (r->pairs_total > r->npairs)
+		snprintf(judged, sizeof(judged), "; the newest %zu of %zu pairs, as a report judges up to %d cell comparisons "
+			 "(any other pair: ioregress check --baseline A --candidate B)", r->npairs, r->pairs_total,
+			 IOR_REPORT_PAIR_VERDICTS);
+	if (r->npairs > IOR_ANSWER_PAIRS_MAX) {
+		summary(out, r, what, k, judged);
+		return;
+	}
 	size_t cps = 0;
 	for (size_t i = 0; i < r->nchanges; i++)
 		cps += r->changes[i].in_view ? r->changes[i].ncp : 0;
-	if (k == 1)
-		one_kernel(out, r, one);
-	else if (k > 1)
-		snprintf(out->line[out->n++], sizeof(out->line[0]),
-			 "answer: %zu kernels, no baseline named (--baseline KERNEL judges every cell against it); %zu change "
-			 "point(s) found over the kernels in version order", k, cps);
+	snprintf(out->line[out->n++], sizeof(out->line[0]), "answer: %zu kernels, %s (%zu pair(s))%s; %zu change point(s) "
+		 "over the kernels in version order", k, what, r->npairs, judged, cps);
+	for (size_t i = 0; i < r->npairs; i++)
+		ior_render_pair_words(out->line[out->n++], sizeof(out->line[0]), &r->pairs[i]);
 }

@@ -305,13 +305,29 @@ static void alerts_section(FILE *out, const struct ior_report *r)
 
 /* Which squares of a series (kept row) a verdict or change point shows to differ, and by how much:
  * a verdict's candidate (with --baseline) by its ratio; a kernel after a change point by the
- * product of the changes since the series' first kernel. Issue 22: the map coloured differences no
+ * product of the changes since the series' first kernel; on VM data a kernel whose boot-level verdict
+ * against the one before it says it differs, by its ratio. Issue 22: the map coloured differences no
  * test supported; the rest stay grey, measured but not shown to differ. */
 static void real_squares(const struct ior_report *r, size_t series, const char *const *cols, size_t ncols,
 			 double *ratio, bool *real)
 {
 	const struct ior_rt_series *x = &r->rt->series[series];
-	for (size_t i = 0; i < r->nchanges; i++) {
+	/* VM data: a change point is no verdict, so only the boot-level verdicts colour (issue 22): without
+	 * --baseline each kernel's against the one before it, by its change */
+	bool boots = false;
+	for (size_t i = 0; i < r->npairs; i++)
+		for (size_t k = 0; k < r->pairs[i].ncells; k++) {
+			const struct ior_report_pair_cell *pc = &r->pairs[i].cells[k];
+			if (pc->series != series || !pc->by_boot)
+				continue;
+			boots = true;
+			if (r->pairs_baseline || (pc->verdict != IOR_VERDICT_REGRESSION && pc->verdict != IOR_VERDICT_IMPROVEMENT))
+				continue;
+			for (size_t c = 0; c < ncols; c++)
+				if (cols[c] == r->pairs[i].b)
+					ratio[c] = pc->ratio, real[c] = true;
+		}
+	for (size_t i = 0; !boots && i < r->nchanges; i++) {
 		const struct ior_report_series_changes *sc = &r->changes[i];
 		if (sc->series != series || !sc->in_view || !sc->ncp)
 			continue;
@@ -421,7 +437,8 @@ static int heatmaps(FILE *out, const struct ior_report *r)
 	const struct ior_tables *rt = r->rt;
 	fputs("<h2 id=\"overview\">Overview</h2>\n<p class=\"legend\">With several kernels each square is a cell's median on a "
 	      "kernel, coloured only where a verdict (against --baseline) or a change point says it differs: by the verdict's "
-	      "change, or by the changes since the cell's first kernel. With one kernel there is nothing to follow across "
+	      "change, or by the changes since the cell's first kernel; on VM data only a verdict on boots colours (without "
+	      "--baseline, each kernel's against the one before it). With one kernel there is nothing to follow across "
 	      "kernels: each square is a scheduler against its device's best, coloured only where their verdict says they "
 	      "differ. ", out);
 	fputs(heat_legend, out);

@@ -572,6 +572,50 @@ static void answers(struct obj *root, const struct ior_report *r)
 	fputc(']', root->out);
 }
 
+/* The kernel pairs the text, md and html answers open with (ior_report.pairs), figures and words. */
+static void pairs(struct obj *root, const struct ior_report *r)
+{
+	key(root, "kernel_pairs");
+	struct obj top = open_obj(root->out);
+	str(&top, "against", r->pairs_baseline ? "baseline" : "previous");
+	count(&top, "total", r->pairs_total);
+	count(&top, "comparisons_up_to", IOR_REPORT_PAIR_VERDICTS);
+	key(&top, "pairs");
+	fputc('[', root->out);
+	for (size_t i = 0; i < r->npairs; i++) {
+		const struct ior_report_pair *p = &r->pairs[i];
+		fputs(i ? ",\n" : "\n", root->out);
+		struct obj o = open_obj(root->out);
+		str(&o, "reference", p->a);
+		str(&o, "candidate", p->b);
+		count(&o, "compared", p->compared);
+		count(&o, "regressions", p->regressions);
+		count(&o, "improvements", p->improvements);
+		count(&o, "no_change", p->unchanged);
+		count(&o, "inconclusive", p->inconclusive);
+		count(&o, "reference_only", p->only_a);
+		key(&o, "worst_regression");
+		if (p->has_worst)
+			verdict(o.out, r, &p->worst);
+		else
+			fputs("null", o.out);
+		key(&o, "least_told");
+		if (p->has_untold)
+			verdict(o.out, r, &p->untold);
+		else
+			fputs("null", o.out);
+		char words[2048];
+		if (p->has_untold)
+			ior_render_noise_words(words, sizeof(words), &p->untold);
+		str(&o, "why_not_told", p->has_untold ? words : NULL);
+		ior_render_pair_words(words, sizeof(words), p);
+		str(&o, "answer", words);
+		close_obj(&o);
+	}
+	fputc(']', root->out);
+	close_obj(&top);
+}
+
 static int render_json(FILE *out, const struct ior_report *r)
 {
 	struct obj root = open_obj(out);
@@ -585,6 +629,7 @@ static int render_json(FILE *out, const struct ior_report *r)
 	not_run(&root, r);
 	changes(&root, r);
 	verdicts(&root, r);
+	pairs(&root, r);
 	answers(&root, r);
 	boots(&root, r);
 	close_obj(&root);

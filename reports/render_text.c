@@ -254,7 +254,7 @@ static int render_text(FILE *out, const struct ior_report *r)
 			fputc('\n', out);
 		ior_render_answers_text(out, r);  /* check's verdict rows, as `compare` prints them */
 		tables(out, r);
-		for (size_t i = IOR_SECTION_SCHEDULERS; i <= IOR_SECTION_CHANGES; i++)
+		for (size_t i = IOR_SECTION_SCHEDULERS; i <= IOR_SECTION_PAIRS; i++)
 			section(out, &r->sections->s[i]);
 		if (r->baseline) {
 			fputc('\n', out);

@@ -44,6 +44,7 @@ enum ior_section_kind {
 	IOR_SECTION_FILLS,            /* scratch devices filled before measuring */
 	IOR_SECTION_NOT_RUN,          /* cells that did not run or did not finish, with the reason */
 	IOR_SECTION_CHANGES,          /* change points of each cell series across kernels */
+	IOR_SECTION_PAIRS,            /* each kernel pair the answer judged (ior_report.pairs), in full */
 	IOR_SECTION_VERDICTS,         /* with a baseline: each compared cell and metric (text prints check's table instead) */
 	IOR_SECTION_BOOTS,            /* the boots of vm run */
 	IOR_SECTION_COUNT

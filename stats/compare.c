@@ -449,5 +449,6 @@ int ior_compare(struct ior_comparison *out, const double *a, size_t na, const do
 		return rc;
 	out->separated = ior_compare_separated(a, na, b, nb);
 	decide(out, opts);
+	ior_compare_noise(out, opts);
 	return IOR_OK;
 }

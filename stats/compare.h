@@ -57,6 +57,13 @@ struct ior_comparison {
 	bool separated;           /* every value of one side beyond every value of the other (the small-sample rule) */
 	enum ior_verdict verdict;
 	char reason[640];         /* the verdict in words, with the evidence */
+	/* What the noise let the test tell (compare_noise.c), for the why of an inconclusive answer: the
+	 * noise of one observation, relative (exp(sd of the logs) - 1; NAN when it cannot be measured), the
+	 * smallest relative change the test could tell at these sizes (never below the minimum effect;
+	 * INFINITY when none could be, NAN unknown) and what one observation is ("sample", "run",
+	 * "round", "boot"). */
+	double noise, smallest;
+	const char *per;
 };
 
 /* The tests alone, without the bootstrap interval and the verdict (ratio_lo, ratio_hi and
@@ -75,6 +82,17 @@ int ior_compare_better(bool *out, const double *a, size_t na, const double *b, s
  * of 0 or below are judged by ior_compare_ranks. */
 int ior_compare(struct ior_comparison *out, const double *a, size_t na, const double *b, size_t nb,
 		const struct ior_compare_opts *opts);
+
+/* --- the noise of a comparison (compare_noise.c) ------------------------------------- */
+
+/* Sets c's noise and smallest from its Welch test on logs (per "sample"), as ior_compare does. */
+void ior_compare_noise(struct ior_comparison *c, const struct ior_compare_opts *o);
+/* The same from a paired test on logs: sd of the per-round contrast over n rounds (per "round"). */
+void ior_compare_noise_paired(struct ior_comparison *c, double sd, size_t n, const struct ior_compare_opts *o);
+/* "noise 4.1% between samples: changes below 6.3% cannot be told (5 samples a side)", or why no change
+ * could be told at all: the words every inconclusive verdict on samples, runs or rounds ends with
+ * (boots: ior_boot_noise_text). */
+void ior_compare_noise_text(char *buf, size_t len, const struct ior_comparison *c);
 
 /* --- sides with a 0 (compare_ranks.c) ------------------------------------------------ */
 

@@ -32,6 +32,7 @@ void ior_compare_ranks(struct ior_comparison *c, const double *a, size_t na, con
 		same &= b[i] == a[0];
 	memset(c, 0, sizeof(*c));
 	c->na = na, c->nb = nb;
+	c->per = unit, c->noise = c->smallest = NAN;   /* no ratio scale to state them on */
 	c->median_a = ior_median(a, na), c->median_b = ior_median(b, nb);
 	c->ratio = c->median_a > 0 ? c->median_b / c->median_a : same ? 1 : NAN;
 	c->ratio_lo = c->ratio_hi = NAN;

@@ -241,6 +241,10 @@ static void test_zero_boot_medians(void)
 	CU_ASSERT_EQUAL(ior_test_ok(ior_boot_compare(&c, &ev, a, 2, b, 2, &o)), 0);
 	CU_ASSERT_EQUAL(c.verdict, IOR_VERDICT_INCONCLUSIVE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "the smallest p 2 against 2 boots can give is 0.333"));
+	/* issue 22: an inconclusive answer on ranks states the noise between boots too */
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "noise between boots: their medians spread by "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(c.reason, "no change can be told at 2 boots a side (6 and 6 samples); boot more"));
+	CU_ASSERT(ev.ranks && !ev.ranks_can_tell);
 }
 
 /* Runs of the host (no vm_boots row) are judged on their samples as before. */
@@ -386,6 +390,199 @@ static void test_check_ends_one_boot_a_kernel(void)
 	ior_db_free(f.db);
 }
 
+
+/* --- the report's answer (issue 22 §3 and §6) ------------------------------------------------ */
+
+/* Debian's kernels: by name 6.1.0-10 sorts before 6.1.0-9, by version after it. */
+#define K9 "6.1.0-9-cloud-amd64"
+#define K10 "6.1.0-10-cloud-amd64"
+
+/* The line of out that starts with prefix (up to its newline) into buf; "" when there is none. */
+static const char *line_of(char *buf, size_t len, const char *text, const char *prefix)
+{
+	buf[0] = '\0';
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, prefix, strlen(prefix))) {
+			size_t n = strcspn(p, "\n");
+			snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), p);
+			break;
+		}
+	return buf;
+}
+
+/* The heat map's squares that are coloured (neither the grey of "not shown to differ" nor white). */
+static size_t coloured_squares(const char *html)
+{
+	size_t n = 0;
+	for (const char *svg = html; (svg = strstr(svg, "<svg class=\"heatmap\"")); svg++) {
+		const char *end = strstr(svg, "</svg>");
+		for (const char *p = svg; (p = strstr(p, "<path fill=\"")) && p < end; p++)
+			n += strncmp(p + 12, "#e4e4e4", 7) && strncmp(p + 12, "#ffffff", 7);
+	}
+	return n;
+}
+
+/* Three kernels booted in the same 4 rounds of one vm run: 6.1.0-10 as fast as 6.1.0-9, 6.12 20%
+ * slower. Without --baseline the answer judges each kernel against the one before it in version
+ * order; with it, every other kernel against the baseline; each line counts the verdicts (boot
+ * medians paired by round) and names the worst regression with its interval. */
+static void test_answer_judges_each_kernel_pair(void)
+{
+	struct fixture f;
+	open_fixture(&f, "answer-pairs.db");
+	for (int i = 0; i < 4; i++) {
+		double d = drift[i];
+		add_boot(&f, K9, "box/5/t4", i + 1, 100 * d * (1 + jitter[i] / 2), 6, 0);
+		add_boot(&f, K10, "box/5/t4", i + 1, 100 * d * (1 + jitter[i + 1] / 2), 6, 0);
+		add_boot(&f, RB, "box/5/t4", i + 1, 80 * d * (1 + jitter[i + 2] / 2), 6, 0);
+	}
+	char line[2048];
+	char *report[] = { "--db", f.path, "report", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(report, out, sizeof(out), NULL, 0), 0);
+	static const char each[] = "answer: 3 kernels, each against the one before it in version order (2 pair(s))";
+	CU_ASSERT_EQUAL(strncmp(out, each, strlen(each)), 0);
+	line_of(line, sizeof(line), out, K10 " against " K9 ": ");
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, ": 1 cell(s) compared: 0 regressed, 0 improved, 1 same, 0 not told"));
+	CU_ASSERT_PTR_NULL(strstr(line, "worst regression"));
+	line_of(line, sizeof(line), out, RB " against " K10 ": ");
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, ": 1 cell(s) compared: 1 regressed, 0 improved, 0 same, 0 not told; worst "
+					    "regression: direct, vda none, value: -19.7% (95% CI -2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "% (95% CI -"));
+	CU_ASSERT_PTR_NULL(strstr(out, RB " against " K9 ": "));   /* neighbours only */
+	printf("\n%.*s", (int)(strstr(out, "\n\n") ? strstr(out, "\n\n") - out : 0), out);
+	/* the model holds them (every renderer prints them from there): the verdicts on boots */
+	struct ior_report_opts o;
+	ior_report_opts_default(&o);
+	struct ior_report *r = NULL;
+	CU_ASSERT_EQUAL(ior_test_ok(ior_report_build(&r, f.db, &o)), 0);
+	if (r) {
+		CU_ASSERT_EQUAL(r->npairs, 2);
+		CU_ASSERT(r->npairs == 2 && r->pairs[1].has_worst && r->pairs[1].worst.by_boot && r->pairs[1].worst.boots.paired);
+	}
+	ior_report_free(r);
+	/* --baseline: every other kernel against it, in the same words */
+	char *against[] = { "--db", f.path, "report", "--baseline", K10, NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(against, out, sizeof(out), NULL, 0), 0);
+	static const char every[] = "answer: 3 kernels, every other against baseline " K10 " (2 pair(s))";
+	CU_ASSERT_EQUAL(strncmp(out, every, strlen(every)), 0);
+	line_of(line, sizeof(line), out, K9 " against " K10 ": ");
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, ": 1 cell(s) compared: 0 regressed, 0 improved, 1 same, 0 not told"));
+	line_of(line, sizeof(line), out, RB " against " K10 ": ");
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, ": 1 cell(s) compared: 1 regressed, 0 improved, 0 same, 0 not told; worst "
+					    "regression: direct, vda none, value: -19.7% (95% CI -2"));
+	/* md and html open with the same lines */
+	char *md[] = { "--db", f.path, "report", "--format", "md", "--baseline", K10, NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(md, out, sizeof(out), NULL, 0), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "## Answer\n\n- answer: 3 kernels, every other against baseline " K10));
+	/* the heat map colours the one kernel whose boots' verdict against the one before it is a change */
+	char *html[] = { "--db", f.path, "report", "--format", "html", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(html, out, sizeof(out), NULL, 0), 0);
+	CU_ASSERT_EQUAL(coloured_squares(out), 1);
+	ior_db_free(f.db);
+}
+
+/* 3 boots a side, 5% apart under 10% noise between boots: not told, and the answer says why in the
+ * boots' words: the noise, the boots and samples per side, the smallest change that could be told. */
+static void test_answer_says_why_not_told(void)
+{
+	struct fixture f;
+	open_fixture(&f, "answer-untold.db");
+	static const double a[] = { 1.0, 1.12, 0.9 }, b[] = { 1.1, 0.88, 1.05 };
+	for (int i = 0; i < 3; i++) {
+		add_boot(&f, RA, "box/6/t5", i + 1, 100 * a[i], 10, 0);
+		add_boot(&f, RB, "box/6/t5", i + 1, 95 * b[i], 10, 0);
+	}
+	char line[2048];
+	char *report[] = { "--db", f.path, "report", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(report, out, sizeof(out), NULL, 0), 0);
+	line_of(line, sizeof(line), out, RB " against " RA ": ");
+	printf("\n  %s\n", line);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, ": 1 cell(s) compared: 0 regressed, 0 improved, 0 same, 1 not told; not told: "
+					    "direct, vda none, value: noise "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "% between boots: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "be told"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "3 boots a side (30 and 30 samples)"));
+	ior_db_free(f.db);
+}
+
+/* Change points of the report's one series (its headline cell). */
+static size_t change_points(struct fixture *f)
+{
+	struct ior_report_opts o;
+	ior_report_opts_default(&o);
+	o.parts = IOR_REPORT_CHANGES;
+	struct ior_report *r = NULL;
+	size_t n = SIZE_MAX;
+	CU_ASSERT_EQUAL(ior_test_ok(ior_report_build(&r, f->db, &o)), 0);
+	if (r && r->nchanges == 1)
+		n = r->changes[0].ncp;
+	ior_report_free(r);
+	return n;
+}
+
+/* One boot of the newest kernel ran 12% slow, the other as fast as every boot of the older kernels.
+ * Its ten repetitions pooled look like a change (they do on host runs, where a run's repetitions are
+ * the evidence); as boots, one slow boot in two is no change: no change point, and no colour on the
+ * heat map. */
+static void test_one_slow_boot_is_no_change_point(void)
+{
+	struct fixture f;
+	open_fixture(&f, "answer-cp-host.db");
+	static const char *const rel[3] = { RA, RC, RB };
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < 3; k++)
+			add_boot(&f, rel[k], NULL, 0, (k == 2 && i == 0 ? 88 : 100) * (1 + jitter[k * 2 + i] / 4), 10, 0);
+	CU_ASSERT_EQUAL(change_points(&f), 1);   /* pooled, as a host's runs are: a change arrived in RB */
+	ior_db_free(f.db);
+	open_fixture(&f, "answer-cp-boots.db");
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < 3; k++)
+			add_boot(&f, rel[k], "box/7/t6", i + 1, (k == 2 && i == 0 ? 88 : 100) * (1 + jitter[k * 2 + i] / 4), 10, 0);
+	CU_ASSERT_EQUAL(change_points(&f), 0);
+	char *html[] = { "--db", f.path, "report", "--format", "html", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(html, out, sizeof(out), NULL, 0), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "<svg class=\"heatmap\""));
+	CU_ASSERT_EQUAL(coloured_squares(out), 0);
+	ior_db_free(f.db);
+}
+
+
+/* Eight kernels, 6.1.0-5 to 6.1.0-12 (by name 6.1.0-10 would come first), measured on the host; the
+ * ninth ran 20% slower, the tenth as before. Seven pairs are more than the first screen holds: the
+ * answer sums them up and shows the pair with the regression, and the kernel pairs section has all. */
+static void test_answer_sums_up_many_pairs(void)
+{
+	struct fixture f;
+	open_fixture(&f, "answer-many.db");
+	char rel[8][64];
+	for (int k = 0; k < 8; k++) {
+		snprintf(rel[k], sizeof(rel[k]), "6.1.0-%d-cloud-amd64", k + 5);
+		add_boot(&f, rel[k], NULL, 0, (k == 4 ? 80 : 100) * (1 + jitter[k % 6] / 10), 10, 0);
+	}
+	char *report[] = { "--db", f.path, "report", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(report, out, sizeof(out), NULL, 0), 0);
+	static const char sum[] = "answer: 8 kernels, each against the one before it in version order: 7 pairs, 1 with a "
+				  "regression, 1 with an improvement, 0 with cells not told apart; every pair is listed under "
+				  "kernel pairs below; the pairs with a regression:\n6.1.0-9-cloud-amd64 against "
+				  "6.1.0-8-cloud-amd64: 1 cell(s) compared: 1 regressed, ";
+	CU_ASSERT_EQUAL(strncmp(out, sum, strlen(sum)), 0);
+	const char *first = strstr(out, "\n\n");
+	CU_ASSERT_PTR_NOT_NULL(strstr(first ? first : out, "worst regression: direct, vda none, value: -2"));
+	size_t lines = 0;
+	for (const char *p = out; first && p < first; p = strchr(p, '\n') + 1)
+		lines++;
+	CU_ASSERT_EQUAL(lines, 2);
+	const char *all = strstr(out, "\nkernel pairs: each kernel against the one before it:\n");
+	CU_ASSERT_PTR_NOT_NULL(all);
+	size_t listed = 0;
+	for (const char *p = all; p && (p = strstr(p + 1, " against 6.1.0-"));)
+		listed++;
+	CU_ASSERT_EQUAL(listed, 7);
+	CU_ASSERT_PTR_NOT_NULL(all ? strstr(all, "\n6.1.0-10-cloud-amd64 against 6.1.0-9-cloud-amd64: 1 cell(s) compared: 0 "
+						 "regressed, 1 improved, ") : NULL);
+	ior_db_free(f.db);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -400,6 +597,10 @@ int main(void)
 		IOR_TEST(test_check_ends_on_boot_medians),
 		IOR_TEST(test_check_ends_paired_under_drift),
 		IOR_TEST(test_check_ends_one_boot_a_kernel),
+		IOR_TEST(test_answer_judges_each_kernel_pair),
+		IOR_TEST(test_answer_says_why_not_told),
+		IOR_TEST(test_answer_sums_up_many_pairs),
+		IOR_TEST(test_one_slow_boot_is_no_change_point),
 		IOR_TEST_END,
 	};
 	return ior_test_run("boot_verdict", tests);
