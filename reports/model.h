@@ -180,8 +180,10 @@ struct ior_report_answer {
 
 /* The cell comparisons the kernel pairs may take, newest pair first (the newest is always judged): a
  * verdict costs about a millisecond (its bootstrap), so 200 kernels of 200 cells would take 40 s where
- * the report takes one; a kernel tester's 3 to 8 kernels of tens of cells are judged whole. */
-#define IOR_REPORT_PAIR_VERDICTS 400
+ * the report takes one; a kernel tester's 3 to 8 kernels of tens of cells are judged whole. At 200
+ * (400 cost a million-sample report 1 s of CPU, doubling it) the newest pair of 200 cells costs
+ * 0.45 s there (bench/report_scale.sh formats 200 25). */
+#define IOR_REPORT_PAIR_VERDICTS 200
 
 /* One headline verdict of a kernel pair: the heat map colours by them. */
 struct ior_report_pair_cell {
