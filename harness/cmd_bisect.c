@@ -380,7 +380,9 @@ const struct ior_command ior_cmd_bisect = {
 		"a commit that does not build or boot is skipped with the reason in the log (a panic with its oops "
 		"head). The answer adds the commit's git describe and the config used; log and replay carry the config "
 		"arguments and each build's config hash.\n\n"
-		"Exit status of run: 0 a culprit named, 3 a range of candidates named, 4 refused; 1 on an error, "
-		"2 for bad arguments.",
+		"An end whose build or boots keep failing stops the bisection with what it does and why "
+		"(outcome, tries, reason, console head), kept for status and log; run again tries it again.\n\n"
+		"Exit status of run: 0 a culprit named, 3 a range of candidates named, 4 refused; 1 on an error or "
+		"an end that cannot be built or measured, 2 for bad arguments.",
 	.options = no_options,
 };
