@@ -8,6 +8,7 @@
 #include "harness/bisect_kernel.h"
 #include "harness/commands.h"
 #include "harness/kbuild_args.h"
+#include "run/dry_run.h"
 #include "vm/vm.h"
 
 #include <limits.h>
@@ -174,9 +175,13 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 		vm.o.progress = true;
 		k.kb.tree = b.repo;
 		k.kb.progress = true;
-		rc = matrix ? ior_bisect_set_matrix(ctx->db, b.id, matrix)
-			    : ior_error_set(IOR_EINVALID, "'bisect run' over %s needs --matrix FILE",
-					    packages ? "packaged kernels" : "a kernel tree");
+		rc = matrix ? IOR_OK : ior_error_set(IOR_EINVALID, "'bisect run' over %s needs --matrix FILE",
+						     packages ? "packaged kernels" : "a kernel tree");
+		/* parsed and expanded here as vm run does, before anything is built, booted or recorded */
+		if (!rc)
+			rc = ior_dry_run_guest_matrix(matrix, &vm.o.scratch_fill);
+		if (!rc)
+			rc = ior_bisect_set_matrix(ctx->db, b.id, matrix);
 		if (!rc)
 			rc = packages ? ior_bisect_measure_vm(&m, ctx->db, &vm.o)
 				      : ior_bisect_measure_kernel(&m, ctx->db, b.id, &k.kb, &vm.o);
@@ -380,9 +385,10 @@ const struct ior_command ior_cmd_bisect = {
 		"a commit that does not build or boot is skipped with the reason in the log (a panic with its oops "
 		"head). The answer adds the commit's git describe and the config used; log and replay carry the config "
 		"arguments and each build's config hash.\n\n"
-		"An end whose build or boots keep failing stops the bisection with what it does and why "
+		"run --matrix parses and expands the matrix on the host before "
+		"any boot. An end whose build or boots keep failing stops the bisection with what it does and why "
 		"(outcome, tries, reason, console head), kept for status and log; run again tries it again.\n\n"
 		"Exit status of run: 0 a culprit named, 3 a range of candidates named, 4 refused; 1 on an error or "
-		"an end that cannot be built or measured, 2 for bad arguments.",
+		"an end that cannot be built or measured, 2 for bad arguments or input (a matrix that does not parse).",
 	.options = no_options,
 };

@@ -3,7 +3,6 @@
  * merge what it measured (logic in vm/). */
 #include "common/error.h"
 #include "common/stop.h"
-#include "common/trust.h"
 #include "db/db.h"
 #include "harness/commands.h"
 #include "run/dry_run.h"
@@ -12,7 +11,6 @@
 #include "reports/boots_auto.h"
 #include "vm/vm.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,31 +65,6 @@ static int check_args(struct vm_args *a)
 	if (a->vm.o.boots_auto)
 		a->vm.o.boots = a->max_boots;
 	return IOR_OK;
-}
-
-/* The matrix parsed and expanded here, as the guest will (load_modules = yes), before any boot:
- * a typo costs no boot and records none. The scratch disk's fill is its /dev/vda device's. */
-static int validate_matrix(struct vm_args *a)
-{
-	struct ior_matrix *m = NULL;
-	int rc = ior_matrix_parse_file(&m, a->vm.o.guest.matrix);
-	if (!rc)
-		rc = ior_matrix_set(m, "matrix.load_modules=yes");
-	FILE *null = rc ? NULL : fopen("/dev/null", "w");
-	if (!rc)
-		rc = null ? ior_dry_run(null, m) : ior_error_errno(IOR_ERROR, errno, "cannot open '/dev/null'");
-	if (null)
-		fclose(null);
-	for (size_t i = 0; !rc && i < m->ndevices; i++)
-		if (m->devices[i].opts.path && !strcmp(m->devices[i].opts.path, "/dev/vda"))
-			a->vm.o.scratch_fill = m->devices[i].opts.fill;
-	ior_matrix_free(m);
-	if (rc) {
-		char msg[1024];
-		snprintf(msg, sizeof(msg), "%s", ior_error_last());
-		ior_error_set(rc, "%s (no boot was started)", msg);
-	}
-	return rc;
 }
 
 /* --tree: every revision built (checked out in turn), its bzImage:modules becoming the kernel booted. */
@@ -175,8 +148,9 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		ior_cmd_error_last();
 		return 2;
 	}
+	/* the matrix parsed and expanded here, as the guest will, before any boot */
 	if (a.vm.o.guest.matrix && !a.vm.o.boot_only &&
-	    (ior_check_trusted_file(a.vm.o.guest.matrix, "matrix") != IOR_OK || validate_matrix(&a) != IOR_OK)) {
+	    ior_dry_run_guest_matrix(a.vm.o.guest.matrix, &a.vm.o.scratch_fill) != IOR_OK) {
 		ior_cmd_error_last();
 		return 1;
 	}

@@ -14,4 +14,10 @@
  * IOR_OK, or IOR_EINVALID when the expansion passes max_cells. */
 int ior_dry_run(FILE *out, const struct ior_matrix *m);
 
+/* The matrix file a guest will run (vm run, bisect run --matrix), checked as a file the user
+ * trusts, then parsed and expanded here as the guest will (load_modules = yes) before any boot: a
+ * typo costs no boot and records none. *fill gets the fill of its /dev/vda device (what the
+ * scratch disk holds), left as it is when there is none. Errors say "(no boot was started)". */
+int ior_dry_run_guest_matrix(const char *path, int *fill);
+
 #endif
