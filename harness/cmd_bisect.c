@@ -73,6 +73,10 @@ static int start_packages(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 	for (size_t i = 0; !rc && i < n; i++) {
 		if (strchr(kernels[i], ' ') || strlen(list) + strlen(kernels[i]) + 2 > sizeof(list))
 			rc = ior_error_set(IOR_EINVALID, "--kernels: '%s' is not a package name", kernels[i]);
+		/* checked against apt's lists as vm run does, before anything is recorded: a release string
+		 * or a metapackage gets the package names that exist */
+		else if (!strchr(kernels[i], '/') && ior_vm_package_check(kernels[i]) != IOR_OK)
+			rc = ior_error_wrap(IOR_EINVALID, "--kernels");
 		else
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? " " : "", kernels[i]);
 	}
@@ -385,7 +389,8 @@ const struct ior_command ior_cmd_bisect = {
 		"a commit that does not build or boot is skipped with the reason in the log (a panic with its oops "
 		"head). The answer adds the commit's git describe and the config used; log and replay carry the config "
 		"arguments and each build's config hash.\n\n"
-		"run --matrix parses and expands the matrix on the host before "
+		"start --kernels checks each package name against apt's lists as vm run does (a release string or a "
+		"metapackage gets the names that exist); run --matrix parses and expands the matrix on the host before "
 		"any boot. An end whose build or boots keep failing stops the bisection with what it does and why "
 		"(outcome, tries, reason, console head), kept for status and log; run again tries it again.\n\n"
 		"Exit status of run: 0 a culprit named, 3 a range of candidates named, 4 refused; 1 on an error or "
