@@ -119,7 +119,8 @@ static int end_stopped(struct run *r, const char *end, const char *what, const c
 	int rc = ior_bisect_counts_get(d->db, d->id, &n);
 	if (!rc)
 		rc = ior_bisect_evidence_end(&text, bad, end, what, failure, n.samples);
-	if (!rc)
+	/* a finished bisection run again keeps its answer as its result: the log has the stop */
+	if (!rc && strcmp(r->status, "found") && strcmp(r->status, "range"))
 		rc = ior_bisect_set_status(d->db, d->id, r->status, text);
 	snprintf(detail, sizeof(detail), "the %s end %s %s: %s", bad ? "bad" : "good", end, what, failure);
 	if (!rc)
