@@ -25,6 +25,7 @@ struct run {
 	char current[96];              /* what the source has prepared, "" unknown */
 	struct ior_bisect_calibration cal;  /* the ends' gap, noise and drift from their rounds */
 	bool boot_failed;              /* the last failed measurement was a kernel that did not boot */
+	const char *status;            /* the bisection's status as stored (started, running, ...) */
 };
 
 static void say(const struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -79,6 +80,7 @@ static int built(struct run *r, const char *id, bool *ok, char *image, size_t le
 		return IOR_ERROR;
 	say(r, "building %s\n", shortid(id));
 	enum ior_step_outcome o;
+	d->m->failure[0] = '\0';
 	if (d->m->build(d->m, id, &o, image, len))
 		return IOR_ERROR;
 	*ok = o == IOR_STEP_OK;
@@ -86,7 +88,59 @@ static int built(struct run *r, const char *id, bool *ok, char *image, size_t le
 	snprintf(detail, sizeof(detail), "%s%s%s", ior_step_outcome_name(o), *image ? ", image " : "", image);
 	if (ior_bisect_build_set(d->db, d->id, id, *ok, image) || ior_bisect_log(d->db, d->id, id, "build", detail))
 		return IOR_ERROR;
+	/* why it failed (a package name apt does not know, a download that failed), as a kernel
+	 * tree's build logs it itself */
+	if (!*ok && d->m->failure[0] && ior_bisect_log(d->db, d->id, id, "build-error", d->m->failure))
+		return IOR_ERROR;
 	return IOR_OK;
+}
+
+/* Why id's build failed as its log says (this session's or an earlier one's), or "its build failed". */
+static int build_failure(struct run *r, const char *id, char *out, size_t len)
+{
+	bool found;
+	char detail[1024];
+	if (ior_bisect_log_last(r->d->db, r->d->id, id, "build-error", &found, detail, sizeof(detail)))
+		return IOR_ERROR;
+	snprintf(out, len, "its build failed%s%s", found ? ": " : "", found ? detail : "");
+	return IOR_OK;
+}
+
+/* An end that cannot be built or measured stops the bisection, as nothing can be judged against it:
+ * which end, what it does (does not build, does not boot, panics, hangs) and why (the outcome, the
+ * tries, the reason and console head) become the bisection's result, which status shows, and a
+ * "stopped" line of its log; everything measured is kept, and run again tries it again. */
+static int end_stopped(struct run *r, const char *end, const char *what, const char *failure)
+{
+	struct ior_bisect_driver *d = r->d;
+	bool bad = !strcmp(end, r->bad_id);
+	struct ior_bisect_counts n;
+	char *text = NULL, detail[2048];
+	int rc = ior_bisect_counts_get(d->db, d->id, &n);
+	if (!rc)
+		rc = ior_bisect_evidence_end(&text, bad, end, what, failure, n.samples);
+	/* a finished bisection run again keeps its answer as its result: the log has the stop */
+	if (!rc && strcmp(r->status, "found") && strcmp(r->status, "range"))
+		rc = ior_bisect_set_status(d->db, d->id, r->status, text);
+	snprintf(detail, sizeof(detail), "the %s end %s %s: %s", bad ? "bad" : "good", end, what, failure);
+	if (!rc)
+		rc = ior_bisect_log(d->db, d->id, NULL, "stopped", detail);
+	if (!rc)
+		say(r, "%s", text);
+	free(text);
+	if (rc)
+		return rc;
+	return ior_error_set(IOR_ERROR, "the bisection cannot go on: the %s end '%s' %s ('bisect status' and 'bisect log' "
+			     "keep why; 'bisect run' tries it again)", bad ? "bad" : "good", end, what);
+}
+
+/* The end whose measurement just failed: by its boot's outcome when it did not boot. */
+static int end_not_measured(struct run *r, const char *end)
+{
+	const char *f = r->d->m->failure;
+	if (r->boot_failed)
+		return end_stopped(r, end, ior_bisect_failure_verb(f), f[0] ? f : "its boot failed");
+	return end_stopped(r, end, "cannot be measured", f[0] ? f : "its measurement failed");
 }
 
 /* One measurement of a built commit in a round, its samples stored and logged; *ok false when it failed. */
@@ -141,16 +195,13 @@ static int measure_round(struct run *r, const char *const *ids, size_t k, size_t
 	return IOR_OK;
 }
 
-/* A round of both ends, or an error naming the end that cannot be measured. */
+/* A round of both ends, or the bisection stopped at the end that cannot be measured. */
 static int ends_round(struct run *r, const char *const *ends)
 {
 	size_t failed;
 	if (measure_round(r, ends, 2, &failed))
 		return IOR_ERROR;
-	if (failed < 2)
-		return ior_error_set(IOR_EINVALID, "the %s end '%s' cannot be measured", failed ? "bad" : "good",
-				     ends[failed]);
-	return IOR_OK;
+	return failed < 2 ? end_not_measured(r, ends[failed]) : IOR_OK;
 }
 
 /* Both ends in rounds until the judge is satisfied or refuses; every round of both ends so far
@@ -162,10 +213,11 @@ static int calibrate(struct run *r, bool *refused, char *reason, size_t len)
 	for (int e = 0; e < 2; e++) {
 		bool ok;
 		char image[80];
-		if (built(r, ends[e], &ok, image, sizeof(image)))
+		char why[1100];
+		if (built(r, ends[e], &ok, image, sizeof(image)) || (!ok && build_failure(r, ends[e], why, sizeof(why))))
 			return IOR_ERROR;
 		if (!ok)
-			return ior_error_set(IOR_EINVALID, "the %s end '%s' does not build", e ? "bad" : "good", ends[e]);
+			return end_stopped(r, ends[e], "does not build", why);
 	}
 	for (;;) {
 		struct ior_bisect_rounds rd;
@@ -254,8 +306,7 @@ static int judge_until(struct run *r, const char *id, size_t from, size_t at_lea
 			return IOR_OK;
 		}
 		if (failed < 3)
-			return ior_error_set(IOR_EINVALID, "the %s end '%s' cannot be measured", failed ? "bad" : "good",
-					     ids[failed]);
+			return end_not_measured(r, ids[failed]);
 	}
 }
 
@@ -268,10 +319,10 @@ static int step(struct run *r, size_t node, bool *undecided)
 	bool ok, same;
 	char image[80], other[96], reason[1024];
 	enum ior_bisect_mark m;
-	if (built(r, id, &ok, image, sizeof(image)))
+	if (built(r, id, &ok, image, sizeof(image)) || (!ok && build_failure(r, id, reason, sizeof(reason))))
 		return IOR_ERROR;
 	if (!ok)
-		return mark(r, id, IOR_MARK_SKIP, "its build failed", "mark");
+		return mark(r, id, IOR_MARK_SKIP, reason, "mark");
 	if (ior_bisect_same_image(d->db, d->id, id, image, &same, other, sizeof(other), &m))
 		return IOR_ERROR;
 	if (same) {
@@ -475,8 +526,7 @@ static int confirm(struct run *r, size_t culprit, enum confirm_verdict *verdict,
 		if (measure_round(r, ids, k, &failed))
 			return IOR_ERROR;
 		if (failed == 0 || failed == k - 1)
-			return ior_error_set(IOR_EINVALID, "the %s end '%s' cannot be measured", failed ? "bad" : "good",
-					     ids[failed]);
+			return end_not_measured(r, ids[failed]);
 		if (failed < k) {
 			*verdict = CONFIRM_UNDECIDED;
 			snprintf(reason, len, "%s could not be measured again", shortid(ids[failed]));
@@ -614,8 +664,8 @@ static int unbootable_answer(struct run *r, struct ior_bisect_result *res, const
 		size_t node = left->cand[k];
 		bool logged;
 		char detail[1024];
-		if (*found && node > first)
-			continue;
+		if ((*found && node > first) || !strcmp(r->g.nodes[node].id, r->bad_id))
+			continue;   /* an end that once did not boot and boots now is no finding */
 		if (ior_bisect_log_last(d->db, d->id, r->g.nodes[node].id, "boot-failed", &logged, detail, sizeof(detail)))
 			return IOR_ERROR;
 		if (logged) {
@@ -758,7 +808,7 @@ int ior_bisect_drive(struct ior_bisect_driver *d, struct ior_bisect_result *res)
 		return IOR_ERROR;
 	d->id = b.id;
 	d->o.higher_is_better = b.higher_is_better;
-	struct run r = { .d = d };
+	struct run r = { .d = d, .status = b.status };
 	char **given = NULL, reason[1536];
 	size_t ngiven = 0;
 	int rc = split_ids(b.good, &given, &ngiven);
@@ -766,6 +816,10 @@ int ior_bisect_drive(struct ior_bisect_driver *d, struct ior_bisect_result *res)
 		rc = d->src->load(d->src, (const char *const *)given, ngiven, b.bad, &r.g, &r.good_ids, &r.bad_id);
 	r.ngood = ngiven;
 	bool refused = false;
+	/* a result on a bisection still going is why it stopped (an end that could not be measured):
+	 * this run tries again, the log keeps it */
+	if (!rc && b.result && (!strcmp(b.status, "started") || !strcmp(b.status, "running")))
+		rc = ior_bisect_set_status(d->db, d->id, b.status, NULL);
 	if (!rc)
 		rc = ior_bisect_mark_set(d->db, d->id, r.bad_id, IOR_MARK_BAD, "the bad end");
 	/* the good end marked too, so a commit whose artifact equals it takes the end's verdict */
@@ -798,6 +852,7 @@ int ior_bisect_drive(struct ior_bisect_driver *d, struct ior_bisect_result *res)
 			rc = ior_bisect_log(d->db, d->id, NULL, "calibrated", text);
 			if (!rc)
 				rc = ior_bisect_set_status(d->db, d->id, "running", NULL);
+			r.status = "running";
 		}
 		if (!rc)
 			rc = loop(&r, res);

@@ -169,17 +169,40 @@ int ior_bisect_evidence_range(char **out, struct ior_db *db, int64_t id, struct 
 	return finish(&t, out);
 }
 
+const char *ior_bisect_failure_verb(const char *failure)
+{
+	if (!strncmp(failure, "panic", 5))
+		return "panics";
+	if (!strncmp(failure, "hang", 4))
+		return "hangs";
+	if (!strncmp(failure, "boot-failed", 11) || !strncmp(failure, "boot failed", 11) || !failure[0])
+		return "does not boot";
+	return "cannot be measured";   /* test-failed, infra-error: it booted, or the harness failed */
+}
+
 int ior_bisect_evidence_unbootable(char **out, struct ior_db *db, int64_t id, const struct ior_bisect_graph *g,
 				   const struct ior_bisect_left *left, size_t node, const char *failure, const char *good,
 				   const char *bad, const char *why)
 {
 	struct text t = { 0 };
-	add(&t, "first kernel that %s: %s\n", strncmp(failure, "panic", 5) ? "does not boot" : "panics", g->nodes[node].id);
+	add(&t, "first kernel that %s: %s\n", ior_bisect_failure_verb(failure), g->nodes[node].id);
 	add(&t, "  %s\n", failure);
 	add(&t, "named as the answer: %s; they are:\n", why);
 	if (candidates(&t, db, id, g, left, good, bad)) {
 		free(t.buf);
 		return IOR_ERROR;
 	}
+	return finish(&t, out);
+}
+
+int ior_bisect_evidence_end(char **out, bool bad_end, const char *end, const char *what, const char *failure,
+			    size_t samples)
+{
+	struct text t = { 0 };
+	add(&t, "stopped: the %s end %s %s\n  %s\n", bad_end ? "bad" : "good", end, what, failure);
+	add(&t, "  nothing can be judged against an end that cannot be measured: the bisection stops here, with the "
+	    "%zu sample(s) measured so far kept\n", samples);
+	add(&t, "  next: start again with %s end that builds and boots, or run 'ioregress bisect run' again to try it "
+	    "again\n", bad_end ? "an earlier bad" : "a good");
 	return finish(&t, out);
 }

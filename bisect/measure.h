@@ -22,8 +22,9 @@ struct ior_bisect_measure {
 	/* Each measurement is one boot under qemu (packaged kernels, kernel trees): the answers count
 	 * rounds as boots, whose medians are the judge's observations. */
 	bool per_boot;
-	/* Why the last measurement failed, as far as the step can tell (a boot's outcome, reason and
-	 * console head), set by measure when *out is not IOR_STEP_OK; "" when it cannot tell. */
+	/* Why the last build or measurement failed, as far as the step can tell (a package name apt does
+	 * not know, a boot's outcome, reason and console head), set by build or measure when *out is not
+	 * IOR_STEP_OK; "" when it cannot tell. */
 	char failure[1024];
 };
 

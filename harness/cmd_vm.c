@@ -3,7 +3,6 @@
  * merge what it measured (logic in vm/). */
 #include "common/error.h"
 #include "common/stop.h"
-#include "common/trust.h"
 #include "db/db.h"
 #include "harness/commands.h"
 #include "run/dry_run.h"
@@ -13,7 +12,6 @@
 #include "vm/guest.h"
 #include "vm/vm.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +26,6 @@ struct vm_args {
 	struct ior_cmd_list fragments;
 	unsigned max_boots;           /* --boots auto's cap; 0 until --max-boots */
 	enum ior_metric auto_metric;  /* --metric: what --boots auto judges; IOR_METRIC_COUNT until given */
-	uint64_t device_files, cell_files; /* what the matrix's files take of a guest's RAM (ior_matrix_file_bytes) */
 };
 
 /* --boots N|auto into the run's options. */
@@ -69,33 +66,6 @@ static int check_args(struct vm_args *a)
 	if (a->vm.o.boots_auto)
 		a->vm.o.boots = a->max_boots;
 	return IOR_OK;
-}
-
-/* The matrix parsed and expanded here, as the guest will (load_modules = yes), before any boot:
- * a typo costs no boot and records none. The scratch disk's fill is its /dev/vda device's. */
-static int validate_matrix(struct vm_args *a)
-{
-	struct ior_matrix *m = NULL;
-	int rc = ior_matrix_parse_file(&m, a->vm.o.guest.matrix);
-	if (!rc)
-		rc = ior_matrix_set(m, "matrix.load_modules=yes");
-	FILE *null = rc ? NULL : fopen("/dev/null", "w");
-	if (!rc)
-		rc = null ? ior_dry_run(null, m) : ior_error_errno(IOR_ERROR, errno, "cannot open '/dev/null'");
-	if (null)
-		fclose(null);
-	for (size_t i = 0; !rc && i < m->ndevices; i++)
-		if (m->devices[i].opts.path && !strcmp(m->devices[i].opts.path, "/dev/vda"))
-			a->vm.o.scratch_fill = m->devices[i].opts.fill;
-	if (!rc)
-		ior_matrix_file_bytes(m, &a->device_files, &a->cell_files);
-	ior_matrix_free(m);
-	if (rc) {
-		char msg[1024];
-		snprintf(msg, sizeof(msg), "%s", ior_error_last());
-		ior_error_set(rc, "%s (no boot was started)", msg);
-	}
-	return rc;
 }
 
 /* --tree: every revision built (checked out in turn), its bzImage:modules becoming the kernel booted. */
@@ -180,15 +150,14 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		ior_cmd_error_last();
 		return 2;
 	}
-	if (a.vm.o.guest.matrix && !a.vm.o.boot_only &&
-	    (ior_check_trusted_file(a.vm.o.guest.matrix, "matrix") != IOR_OK || validate_matrix(&a) != IOR_OK)) {
+	/* the matrix parsed and expanded here, as the guest will, before any boot; the guest's memory
+	 * sized from it */
+	char said[400] = "";
+	bool matrix = a.vm.o.guest.matrix && !a.vm.o.boot_only;
+	if (matrix ? ior_dry_run_guest_matrix(a.vm.o.guest.matrix, &a.vm.o, said, sizeof(said))
+		   : ior_vm_size_memory(&a.vm.o.machine, 0, 0, said, sizeof(said))) {
 		ior_cmd_error_last();
 		return 1;
-	}
-	char said[400];
-	if (ior_vm_size_memory(&a.vm.o.machine, a.device_files, a.cell_files, said, sizeof(said)) != IOR_OK) {
-		ior_cmd_error_last();
-		return 2;
 	}
 	if (said[0] && !ctx->quiet)
 		fprintf(stderr, "vm: %s\n", said);

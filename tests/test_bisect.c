@@ -496,6 +496,134 @@ static void test_measures_each_commits_own_artifact(void)
 }
 
 
+/* An end whose boot fails after the calibration, while a candidate is judged against it, stops the
+ * bisection (exit 1, as an end that does not build; during a confirmation it was 2): which end,
+ * that it does not boot and the boot's reason, on stdout, in status and in the log, with every row
+ * already stored kept; run again once it boots, the bisection goes on to its culprit. */
+static void test_end_that_does_not_boot_stops_with_its_reason(void)
+{
+	enum { N = 8, CULPRIT = 4 };
+	char ids[N][GIT_OID_HEXSZ + 1];
+	const char *repo = ior_test_path("noboot"), *db = ior_test_path("noboot.db");
+	unlink(db);
+	setenv("IOR_TEST_SEED", "17", 1);
+	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
+	char *start[] = { "--db", (char *)db, "bisect", "start", "--repo", (char *)repo, "--good", ids[0], "--bad",
+			  ids[N - 1], NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)), 0);
+	char measure[1200], boot[1024], want[1400];
+	snprintf(measure, sizeof(measure), "sh %s", ior_test_measure_script(ior_test_tmpdir(), NOISE));
+	/* the bad end boots 12 times (the calibration's 10 rounds and more), then no more */
+	snprintf(boot, sizeof(boot), "if [ \"$IOREGRESS_COMMIT\" = %s ]; then c=$(cat %s/boots 2>/dev/null || echo 0); "
+		 "echo $((c + 1)) > %s/boots; test $c -lt 12; fi", ids[N - 1], ior_test_tmpdir(), ior_test_tmpdir());
+	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", measure, "--build", "true", "--boot", boot, NULL };
+	int rc = ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+	printf("\n  exit %d\n%s%s", rc, out, err);
+	CU_ASSERT_EQUAL(rc, 1);
+	snprintf(want, sizeof(want), "stopped: the bad end %s does not boot\n  boot failed: '%s' ended with status 1", ids[N - 1],
+		 boot);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "next: start again with an earlier bad end that builds and boots"));
+	snprintf(want, sizeof(want), "error: the bisection cannot go on: the bad end '%s' does not boot", ids[N - 1]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
+	/* stored: the builds, the failed boot, the stop; status shows it, the log keeps it */
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event = 'calibrated'"), 1);
+	CU_ASSERT(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event = 'build'") >= 3);
+	CU_ASSERT(ior_test_query(db, "SELECT count(DISTINCT round) FROM bisect_samples WHERE commit_id = (SELECT bad FROM "
+				     "bisects)") >= 10);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event = 'boot-failed' AND detail LIKE "
+				       "'boot failed: %'"), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event = 'stopped' AND detail LIKE "
+				       "'the bad end % does not boot: boot failed: %'"), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisects WHERE status = 'running' AND result LIKE "
+				       "'stopped: the bad end %'"), 1);
+	char *status[] = { "--db", (char *)db, "bisect", "status", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(status, out, sizeof(out), err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "stopped: the bad end %s does not boot", ids[N - 1]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	char *logcmd[] = { "--db", (char *)db, "bisect", "log", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(logcmd, out, sizeof(out), err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "Z stopped: the bad end %s does not boot: boot failed: ", ids[N - 1]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	snprintf(want, sizeof(want), "Z boot-failed %s boot failed: ", ids[N - 1]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	/* it boots now: the same bisection goes on, the stop stays in the log, not in its status */
+	char *again[] = { "--db", (char *)db, "bisect", "run", "--boot", "true", NULL };
+	rc = ior_test_ioregress(again, out, sizeof(out), err, sizeof(err));
+	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	if (rc || !strstr(out, want))
+		fprintf(stderr, "\n%s\n%s", out, err);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisects WHERE status = 'found' AND result NOT LIKE "
+				       "'stopped:%'"), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event = 'stopped'"), 1);
+}
+
+/* Packaged kernels, checked before anything boots: a matrix typo in bisect run is found on the host
+ * with its file and line, spends no boot and records nothing; a kernel that cannot be fetched stops
+ * the bisection with its own message. Every line names each kernel in full. The kernels are paths
+ * that do not exist, so nothing here can boot. */
+static void test_packaged_kernels_checked_before_any_boot(void)
+{
+#define PK(name) "/nonexistent/" name "/bzImage:/nonexistent/" name "/lib/modules"
+	static const char *k[3] = { PK("linux-image-6.1.0-47-cloud-amd64"),
+				    PK("linux-image-6.12.107+deb12-cloud-amd64-unsigned"),
+				    PK("linux-image-6.12.113+deb12-cloud-amd64-unsigned") };
+#undef PK
+	const char *db = ior_test_path("pkg-typo.db");
+	unlink(db);
+	char *start[] = { "--db", (char *)db, "bisect", "start", "--kernels", (char *)k[0], (char *)k[1], (char *)k[2], NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)), 0);
+	char want[1024];
+	snprintf(want, sizeof(want), "1 kernels between good %s and bad %s\n", k[0], k[2]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	char *status[] = { "--db", (char *)db, "bisect", "status", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(status, out, sizeof(out), err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "  good %s\n  bad  %s\n", k[0], k[2]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	snprintf(want, sizeof(want), "2 candidate(s) left, next %s", k[1]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	/* the typo: found on the host, nothing stored but the start */
+	const char *typo = ior_test_write_file("typo.ini", "[matrix]\nrepetitions = 1\n[device vda]\npath = /dev/vda\n"
+							   "[engine direct]\ntype = hdparm\ndirectt = yes\n");
+	char *run[] = { "--db", (char *)db, "bisect", "run", "--matrix", (char *)typo, NULL };
+	int rc = ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+	printf("\n  typo: exit %d\n%s%s", rc, out, err);
+	CU_ASSERT_EQUAL(rc, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "typo.ini:7: directt"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "(no boot was started)"));
+	CU_ASSERT_PTR_NULL(strstr(out, "building"));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM vm_boots"), 0);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event <> 'start'"), 0);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisects WHERE matrix IS NULL"), 1);
+	/* a good matrix: the good end cannot be fetched, and says why */
+	char matrix[1024];
+	snprintf(matrix, sizeof(matrix), "%s", ior_test_source_path("tests/data/vm-bisect.ini"));
+	run[5] = matrix;
+	rc = ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+	printf("\n  no such kernel: exit %d\n%s%s", rc, out, err);
+	CU_ASSERT_EQUAL(rc, 1);
+	snprintf(want, sizeof(want), "building %s\n", k[0]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	snprintf(want, sizeof(want), "stopped: the good end %s does not build\n  its build failed: kernel image "
+		 "'/nonexistent/linux-image-6.1.0-47-cloud-amd64/bzImage' does not exist", k[0]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM vm_boots"), 0);
+	char *logcmd[] = { "--db", (char *)db, "bisect", "log", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(logcmd, out, sizeof(out), err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "start --kernels %s %s %s\n", k[0], k[1], k[2]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	snprintf(want, sizeof(want), "Z build %s failed\n", k[0]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	snprintf(want, sizeof(want), "Z build-error %s: kernel image '/nonexistent/", k[0]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_EQUAL(ior_test_ioregress(status, out, sizeof(out), err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "stopped: the good end %s does not build", k[0]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+}
+
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -511,6 +639,8 @@ int main(void)
 		IOR_TEST(test_identical_image_reuses_the_verdict),
 		IOR_TEST(test_parent_with_the_good_ends_build_is_not_measured),
 		IOR_TEST(test_measures_each_commits_own_artifact),
+		IOR_TEST(test_end_that_does_not_boot_stops_with_its_reason),
+		IOR_TEST(test_packaged_kernels_checked_before_any_boot),
 		IOR_TEST_END,
 	};
 	return ior_test_run("bisect", tests);

@@ -2,7 +2,8 @@
 /* ioregress bisect over three kernels under qemu whose middle one never boots (an image qemu
  * refuses at once): it is tried three times, skipped with its outcome and console head, and, as its
  * neighbours cannot place the regression without it, named as the first kernel that does not boot.
- * The ends' calibration is replayed from a log. */
+ * The ends' calibration is replayed from a log. When the bad end is that kernel, the bisection
+ * stops after its three tries, naming it with its outcome and console head. */
 #include "tests/suite.h"
 
 #include <fcntl.h>
@@ -61,6 +62,12 @@ static void test_middle_kernel_does_not_boot(void)
 	int rc = ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
 	printf("\n  exit %d\n%s%s", rc, out, err);
 	CU_ASSERT_EQUAL(rc, 0);
+	/* progress names each kernel in full */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "2 candidate(s) left, "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, spec));
+	char line[8400];
+	snprintf(line, sizeof(line), "building %s\n", spec);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
 	/* tried three times, each a boot-failed vm_boots row with qemu's own words; the ends never booted */
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM vm_boots WHERE kernel LIKE '%noise-bzImage%' AND outcome = "
 				       "'boot-failed' AND console_log LIKE '%too old to load a ram disk%'"), 3);
@@ -82,6 +89,58 @@ static void test_middle_kernel_does_not_boot(void)
 	char *show[] = { "--db", db, "bisect", "log", NULL };
 	CU_ASSERT_EQUAL(ior_test_ioregress(show, out, sizeof(out), err, sizeof(err)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, " boot-failed /"));
+	snprintf(line, sizeof(line), "Z boot-failed %s boot-failed after 3 boots: ", spec);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
+	char *status[] = { "--db", db, "bisect", "status", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(status, out, sizeof(out), err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  good " K47 "\n  bad  " K612 "\n"));
+	snprintf(line, sizeof(line), "first kernel that does not boot: %s\n", spec);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
+}
+
+/* The bad end is the kernel qemu refuses: its boot is tried three times, then the bisection stops
+ * (exit 1) naming the bad end, that it does not boot, its reason and console head, kept as the
+ * bisection's result (status) and in its log; the candidate between never boots. */
+static void test_bad_end_does_not_boot(void)
+{
+	char db[1024], spec[8192], matrix[1024], line[8400];
+	snprintf(db, sizeof(db), "%s/end.db", ior_test_tmpdir());
+	bad_kernel(spec, sizeof(spec));
+	/* replayed, not started: start would check the packages against apt's lists */
+	snprintf(line, sizeof(line), "start --kernels %s %s %s\n", K47, K612, spec);
+	const char *log = ior_test_write_file("end.log", line);
+	char *replay[] = { "--db", db, "bisect", "replay", (char *)log, NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(replay, out, sizeof(out), err, sizeof(err)), 0);
+	snprintf(matrix, sizeof(matrix), "%s", ior_test_source_path("tests/data/vm-bisect.ini"));
+	char *run[] = { "--db", db, "bisect", "run", "--matrix", matrix, NULL };
+	int rc = ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+	printf("\n  exit %d\n%s%s", rc, out, err);
+	CU_ASSERT_EQUAL(rc, 1);
+	snprintf(line, sizeof(line), "stopped: the bad end %s does not boot\n  boot-failed after 3 boots: qemu ended (exit 1) "
+		 "before init", spec);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "too old to load a ram disk"));
+	snprintf(line, sizeof(line), "error: the bisection cannot go on: the bad end '%s' does not boot", spec);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, line));
+	/* three tries of the bad end; the good end booted at most once, the candidate never */
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM vm_boots WHERE kernel LIKE '%noise-bzImage%' AND outcome = "
+				       "'boot-failed'"), 3);
+	CU_ASSERT(ior_test_query(db, "SELECT count(*) FROM vm_boots") <= 4);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM vm_boots WHERE kernel LIKE '%6.12.113%'"), 0);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event = 'stopped' AND detail LIKE "
+				       "'the bad end % does not boot: boot-failed after 3 boots: %console: %too old%'"), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisects WHERE status = 'started' AND result LIKE "
+				       "'stopped: the bad end %'"), 1);
+	char *status[] = { "--db", db, "bisect", "status", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(status, out, sizeof(out), err, sizeof(err)), 0);
+	snprintf(line, sizeof(line), "stopped: the bad end %s does not boot\n", spec);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
+	char *show[] = { "--db", db, "bisect", "log", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(show, out, sizeof(out), err, sizeof(err)), 0);
+	snprintf(line, sizeof(line), "Z boot-failed %s boot-failed after 3 boots: ", spec);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
+	snprintf(line, sizeof(line), "Z stopped: the bad end %s does not boot: boot-failed after 3 boots: ", spec);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
 }
 
 int main(void)
@@ -89,6 +148,7 @@ int main(void)
 	ior_test_vm_setup(cache, sizeof(cache));
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_middle_kernel_does_not_boot),
+		IOR_TEST(test_bad_end_does_not_boot),
 		IOR_TEST_END,
 	};
 	return ior_test_run("bisect_unbootable", tests);

@@ -47,6 +47,11 @@ static void test_three_packaged_kernels(void)
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_samples WHERE commit_id = '" K47 "'"),
 			5 * ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event = 'measure' AND commit_id = '" K47
 					   "' AND detail LIKE 'round=%'"));
+	/* progress names each kernel by its full package name (it was cut to 'linux-image-') */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "building " K47 "\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "building " K612 "\n"));
+	if (rc != 4)
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "2 candidate(s) left, " K50 " next\n"));
 	/* every answer names the evidence per side in boots and the smallest findable change */
 	if (rc == 0 || rc == 3 || rc == 4) {
 		CU_ASSERT_PTR_NOT_NULL(strstr(out, " boots (one boot of each per round, each boot's median one observation)"));
@@ -67,6 +72,12 @@ static void test_three_packaged_kernels(void)
 	char *status[] = { "--db", db, "bisect", "status", NULL };
 	CU_ASSERT_EQUAL(ior_test_ioregress(status, out, sizeof(out), err, sizeof(err)), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "sample(s)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  good " K47 "\n  bad  " K612 "\n"));
+	char *log[] = { "--db", db, "bisect", "log", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(log, out, sizeof(out), err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "start --kernels " K47 " " K50 " " K612 "\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "Z build " K47 " ok "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "Z measure " K612 " round="));
 }
 
 int main(void)

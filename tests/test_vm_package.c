@@ -49,6 +49,8 @@ static void test_names_that_name_no_release(void)
 	refused("linux-image-unsigned-", "metapackage");
 	refused("linux-image-6.1.0-47-cloud-amd64-dbg", "debug symbols");
 	refused("linux-image-6.8.0-31-generic-dbgsym", "debug symbols");
+	refused("linux-image-6.12-amd64-signed-template", "template");
+	refused("linux-image-amd64-signed-template", "template");
 	refused("linux-headers-6.1.0-47-cloud-amd64", "not a kernel image package");
 	refused("/boot/vmlinuz-6.1.0-47-cloud-amd64", "not a kernel image package");
 	char small[8];

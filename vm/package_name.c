@@ -33,9 +33,22 @@ static char *names_with_prefix(const char *prefix)
 	return out;
 }
 
-/* Up to three bootable names of the list that contain needle, sorted as apt gave them. */
+/* The flavour a release names after its version and ABI number: 6.1.0-47-cloud-amd64 and
+ * 6.12.118+deb12-cloud-amd64 -> cloud-amd64, 6.8.0-31-generic -> generic. */
+static const char *flavour(const char *release)
+{
+	const char *p = strchr(release, '-');
+	if (!p)
+		return "";
+	size_t digits = strspn(++p, "0123456789");
+	return digits && p[digits] == '-' ? p + digits + 1 : p;
+}
+
+/* Up to three bootable names of the list that hold needle (a release string, or part of one), or
+ * whose flavour is needle (a metapackage's: amd64 is not rt-amd64), sorted as apt gave them. */
 static void suggestions(const char *list, const char *needle, char *out, size_t len)
 {
+	bool release = needle[0] >= '0' && needle[0] <= '9';
 	out[0] = '\0';
 	int n = 0;
 	for (const char *p = list; p && *p && n < 3;) {
@@ -44,7 +57,8 @@ static void suggestions(const char *list, const char *needle, char *out, size_t 
 		snprintf(name, sizeof(name), "%.*s", (int)l, p);
 		p += l + (p[l] == '\n');
 		char rel[128];
-		if (!strstr(name, needle) || is_debug(name) || ior_vm_package_release(name, rel, sizeof(rel)) != IOR_OK)
+		if (!strstr(name, needle) || is_debug(name) || ior_vm_package_release(name, rel, sizeof(rel)) != IOR_OK ||
+		    (!release && strcmp(flavour(rel), needle)))
 			continue;
 		size_t used = strlen(out);
 		snprintf(out + used, len - used, "%s'%s'", n++ ? ", " : "", name);
@@ -89,6 +103,8 @@ int ior_vm_package_check(const char *name)
 		size_t n = strlen(stem);
 		if (n > 4 && !strcmp(stem + n - 4, "-dbg"))
 			stem[n - 4] = '\0';
+		else if (n > 7 && !strcmp(stem + n - 7, "-dbgsym"))   /* Ubuntu's */
+			stem[n - 7] = '\0';
 		suggestions(all, stem, near, sizeof(near));
 		rc = ior_error_set(IOR_EINVALID, "'%s' is not a bootable kernel package%s%s%s", name,
 				   near[0] ? " (did you mean " : ": name a versioned linux-image package, e.g. "

@@ -36,6 +36,9 @@ int ior_vm_package_release(const char *package, char *release, size_t len)
 	size_t n = strlen(s);
 	if (has_suffix(s, n, "-dbg") || has_suffix(s, n, "-dbgsym"))
 		return ior_error_set(IOR_EINVALID, "'%s' holds debug symbols, not a kernel to boot", package);
+	if (has_suffix(s, n, "-signed-template"))  /* linux-image-6.12-amd64-signed-template: a source of signed images */
+		return ior_error_set(IOR_EINVALID, "'%s' is the template Debian builds signed images from, not a kernel to "
+				     "boot", package);
 	if (has_suffix(s, n, "-unsigned"))  /* Debian's unsigned images */
 		n -= strlen("-unsigned");
 	/* a release starts with its version; a metapackage's tail (cloud-amd64, rt-amd64) does not */

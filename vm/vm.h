@@ -44,7 +44,8 @@ int ior_vm_kernel_resolve(struct ior_vm_kernel *k, const char *spec, const char 
  * samples are stored under (kernels.release), known before anything is downloaded; vm run's
  * vm_boots.kernel_release (the module tree's name) confirms it after the boot. IOR_EINVALID,
  * naming the package, for a name that names no release: a metapackage (linux-image-cloud-amd64),
- * debug symbols (-dbg, -dbgsym), or no kernel image package at all. */
+ * debug symbols (-dbg, -dbgsym), the signed images' template (-signed-template), or no kernel image
+ * package at all. */
 int ior_vm_package_release(const char *package, char *release, size_t len);
 /* Checks a package name against apt's lists before anything is fetched: IOR_OK for a bootable
  * linux-image package apt knows (or when apt-cache cannot run); otherwise IOR_EINVALID (a release
