@@ -37,9 +37,19 @@ static const char *db_in_tmp(const char *name)
 static int count_qemus(void)
 {
 	int n = 0;
+	char self_ns[64] = "", ns[64];
+	ssize_t len = readlink("/proc/self/ns/mnt", self_ns, sizeof(self_ns) - 1);
+	self_ns[len > 0 ? len : 0] = '\0';
 	DIR *d = opendir("/proc");
 	for (struct dirent *e; d && (e = readdir(d));) {
 		char path[300], cmd[4096] = "";
+		/* a vm run in another mount namespace (a benchmark with a /tmp of its own) is not ours:
+		 * its work directories are not in our /tmp either */
+		snprintf(path, sizeof(path), "/proc/%s/ns/mnt", e->d_name);
+		len = readlink(path, ns, sizeof(ns) - 1);
+		ns[len > 0 ? len : 0] = '\0';
+		if (len > 0 && self_ns[0] && strcmp(ns, self_ns) != 0)
+			continue;
 		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
 		FILE *f = fopen(path, "r");
 		if (!f)
