@@ -25,6 +25,10 @@
 #             neither ok nor a kernel panic; target 0), the seconds a vm.ini boot took; then the
 #             between-boot CoV of each metric per kernel and cell (each boot's median, warm-ups out).
 # OUT keeps the databases (one per vm run) so the pieces add up; without it they go with the run.
+# Beside the vm test suites: give it a /tmp of its own (the suites count only their own mount
+# namespace's qemus and /tmp/ioregress-vm.* directories), with OUT and the build outside /tmp:
+#   unshare --mount --propagation private sh -c 'mount --bind /var/tmp/ns-tmp /tmp && exec bench/vm.sh ...'
+
 # ACCEL=tcg by default: with auto, a vm run first spends up to 10 s on a KVM probe boot where KVM
 # does not work (as on this project's machines); that is per vm run, not per kernel, and printed apart.
 set -euo pipefail
