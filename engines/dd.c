@@ -5,9 +5,11 @@
 #include "engines/engine.h"
 #include "common/error.h"
 #include "common/stop.h"
+#include "common/thread.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,12 +59,24 @@ static const struct ior_option dd_rows[] = {
 	IOR_OPTION_END
 };
 
+/* A repetition runs in a thread of its own that the measuring thread watches (common/thread.h):
+ * a write or read of a device that stops answering sleeps in the kernel for ever, where no timeout
+ * reaches it, and the run must go on without it. Everything that thread touches is here, so a
+ * thread left behind keeps all of it: the state is then never freed, closed or used again. */
 struct dd_state {
 	struct dd_opts o;
-	const char *path;
+	char path[256];          /* a copy: a thread left behind may use it after the run's own is gone */
 	int fd;                  /* the target, open from init or the start of a repetition to its end */
 	int zero_fd;             /* /dev/zero for input = zero, else -1 */
 	unsigned char *buf;
+	double deadline_s;
+	uint64_t block_ns;       /* one call's budget per block it moves: see name_calls */
+	/* what the calls are, as the reason for a thread left behind names them */
+	char block_call[48], fsync_call[64], close_call[64];
+	struct ior_thread_watch watch;
+	struct ior_sample result;       /* the repetition's, copied out once its thread is joined */
+	struct ior_error_state failure; /* its error, likewise */
+	atomic_bool left_behind;        /* a repetition's thread is still in the kernel */
 };
 
 static void dd_cleanup(void *state)
@@ -70,6 +84,10 @@ static void dd_cleanup(void *state)
 	struct dd_state *s = state;
 	if (!s)
 		return;
+	if (atomic_load(&s->left_behind)) {
+		ior_thread_keep(s); /* its buffer and descriptors stay for the thread */
+		return;
+	}
 	if (s->fd >= 0)
 		close(s->fd);
 	if (s->zero_fd >= 0)
@@ -118,6 +136,32 @@ static int open_target(struct dd_state *s)
 	return IOR_OK;
 }
 
+/* Each call that waits for the device gets one deadline for every block it moves: a read or write
+ * of bs one (at the default 30 s, 34 MiB/s for the largest bs of 1 GiB, far below any device that
+ * answers), an fsync or a last close every block still to be written back (all of them without
+ * a sync mode, none left after the fsync of sync = end or the synchronous writes of the others). */
+static void name_calls(struct dd_state *s, double deadline_s)
+{
+	s->deadline_s = deadline_s > 0 ? deadline_s : IOR_ENGINE_DEADLINE_S;
+	s->block_ns = (uint64_t)(s->deadline_s * 1e9);
+	char size[32];
+	ior_format_bytes(size, sizeof(size), s->o.bs);
+	snprintf(s->block_call, sizeof(s->block_call), "%s of %s", s->o.rw == DD_WRITE ? "write" : "read", size);
+	snprintf(s->fsync_call, sizeof(s->fsync_call), "fsync of %llu blocks of %s", (unsigned long long)s->o.count, size);
+	if (s->o.rw == DD_WRITE && s->o.sync == DD_SYNC_NONE)
+		snprintf(s->close_call, sizeof(s->close_call), "close (writing back %llu blocks of %s)",
+			 (unsigned long long)s->o.count, size);
+	else
+		snprintf(s->close_call, sizeof(s->close_call), "close");
+}
+
+/* The budget of a call that waits for blocks blocks: capped far past any deadline, so it cannot wrap. */
+static uint64_t budget(const struct dd_state *s, uint64_t blocks)
+{
+	uint64_t cap = UINT64_C(1) << 62;
+	return blocks && s->block_ns > cap / blocks ? cap : s->block_ns * (blocks ? blocks : 1);
+}
+
 static int dd_init(void **state, const struct ior_engine_args *args)
 {
 	*state = NULL;
@@ -130,9 +174,10 @@ static int dd_init(void **state, const struct ior_engine_args *args)
 	if (!s)
 		return ior_error_set(IOR_ERROR, "dd: out of memory");
 	s->o = *o;
-	s->path = t->path;
+	snprintf(s->path, sizeof(s->path), "%s", t->path);
 	s->fd = -1;
 	s->zero_fd = -1;
+	name_calls(s, args->deadline_s);
 	/* Page-aligned so the same buffer serves O_DIRECT; the pattern's filler is 0xa5, not zeros,
 	 * so a test can find what was written. */
 	if (posix_memalign((void **)&s->buf, 4096, o->bs) != 0) {
@@ -162,6 +207,13 @@ static void stamp(unsigned char *buf, uint64_t offset)
 	memcpy(buf, &offset, sizeof(offset));
 }
 
+/* True when the loop must end: a stop was asked for, or its thread was left behind (it woke
+ * from the kernel after the measuring thread gave up on it; nobody wants its figures). */
+static bool stopping(struct dd_state *s)
+{
+	return ior_stop_requested() || atomic_load_explicit(&s->left_behind, memory_order_relaxed);
+}
+
 /* One block from /dev/zero; a signal can cut a large read short, which is retried unless a stop was asked for. */
 static int read_zero(struct dd_state *s)
 {
@@ -181,7 +233,7 @@ static int transfer(struct dd_state *s, uint64_t *moved)
 	uint64_t bs = s->o.bs;
 	int rc;
 	for (uint64_t i = 0; i < s->o.count; i++) {
-		if (ior_stop_requested())
+		if (stopping(s))
 			return ior_error_set(IOR_EINTERRUPTED, "dd: stop requested after %llu blocks", (unsigned long long)i);
 		ssize_t n;
 		if (s->o.rw == DD_WRITE) {
@@ -189,10 +241,13 @@ static int transfer(struct dd_state *s, uint64_t *moved)
 				stamp(s->buf, i * bs);
 			else if ((rc = read_zero(s)) != IOR_OK)
 				return rc;
+			ior_thread_enter(&s->watch, s->block_call, s->block_ns);
 			n = write(s->fd, s->buf, bs);
 		} else {
+			ior_thread_enter(&s->watch, s->block_call, s->block_ns);
 			n = read(s->fd, s->buf, bs);
 		}
+		ior_thread_leave(&s->watch);
 		if (n < 0 && errno == EINTR && !ior_stop_requested()) {
 			i--;
 			continue;
@@ -206,25 +261,39 @@ static int transfer(struct dd_state *s, uint64_t *moved)
 					     s->o.rw == DD_WRITE ? "write" : "read", (unsigned long long)i, s->path,
 					     n, (unsigned long long)bs);
 	}
-	if (s->o.sync == DD_SYNC_END && fsync(s->fd) != 0)
-		return ior_error_errno(IOR_ERROR, errno, "dd: fsync of '%s' failed", s->path);
+	bool end = s->o.sync == DD_SYNC_END, none = s->o.rw == DD_WRITE && s->o.sync == DD_SYNC_NONE;
+	if (end) {
+		ior_thread_enter(&s->watch, s->fsync_call, budget(s, s->o.count));
+		rc = fsync(s->fd) != 0 ? errno : 0;
+		ior_thread_leave(&s->watch);
+		if (rc)
+			return ior_error_errno(IOR_ERROR, rc, "dd: fsync of '%s' failed", s->path);
+	}
 	/* dd's clock stops after it closes its output. The last close of a block device writes
 	 * back and drops its page cache (5-7% of a 256 MiB sync write on a tmpfs loop device
 	 * here); with other openers, such as the harness's lock on the device, it costs nothing. */
 	int fd = s->fd;
 	s->fd = -1;
-	if (close(fd) != 0)
-		return ior_error_errno(IOR_ERROR, errno, "dd: closing '%s' failed", s->path);
+	ior_thread_enter(&s->watch, s->close_call, budget(s, none ? s->o.count : 1));
+	rc = close(fd) != 0 ? errno : 0;
+	ior_thread_leave(&s->watch);
+	if (rc)
+		return ior_error_errno(IOR_ERROR, rc, "dd: closing '%s' failed", s->path);
 	return IOR_OK;
 }
 
-static int dd_measure(void *state, struct ior_sample *out)
+/* One repetition, in the watched thread: the same calls, timed at the same points, as dd. */
+static int timed_transfer(struct dd_state *s, struct ior_sample *out)
 {
-	struct dd_state *s = state;
 	int rc;
 	/* Opened outside the timing, as dd opens before it starts its clock. */
-	if (s->fd < 0 && (rc = open_target(s)) != IOR_OK)
-		return rc;
+	if (s->fd < 0) {
+		ior_thread_enter(&s->watch, "open", s->block_ns);
+		rc = open_target(s);
+		ior_thread_leave(&s->watch);
+		if (rc != IOR_OK)
+			return rc;
+	}
 	struct ior_cpu c0, c1;
 	uint64_t moved = 0;
 	/* This thread's CPU: it does all the work; other harness threads are not ours to count. */
@@ -234,8 +303,12 @@ static int dd_measure(void *state, struct ior_sample *out)
 	double wall = ior_clock_s() - t0;
 	ior_cpu_now(&c1, true);
 	if (rc != IOR_OK) {
-		if (s->fd >= 0)
+		if (s->fd >= 0) {
+			ior_thread_enter(&s->watch, s->close_call,
+					 budget(s, s->o.rw == DD_WRITE && s->o.sync == DD_SYNC_NONE ? s->o.count : 1));
 			close(s->fd);
+			ior_thread_leave(&s->watch);
+		}
 		s->fd = -1;
 		return rc;
 	}
@@ -253,6 +326,35 @@ static int dd_measure(void *state, struct ior_sample *out)
 		 rw_names[s->o.rw], (unsigned long long)s->o.bs, (unsigned long long)s->o.count,
 		 sync_names[s->o.sync], s->o.rw == DD_WRITE ? " input=" : "",
 		 s->o.rw == DD_WRITE ? input_names[s->o.input] : "", s->path);
+	return IOR_OK;
+}
+
+static void *repetition(void *arg)
+{
+	struct dd_state *s = arg;
+	ior_error_save(&s->failure, timed_transfer(s, &s->result));
+	return NULL;
+}
+
+/* Runs the repetition in a watched thread and leaves it behind when one call outlasts its
+ * budget: the cell fails with where it was stuck, and the run goes on. */
+static int dd_measure(void *state, struct ior_sample *out)
+{
+	struct dd_state *s = state;
+	if (atomic_load(&s->left_behind))
+		return ior_error_set(IOR_ETIMEDOUT, "not run: a call of this dd cell on '%s' is still stuck in the kernel", s->path);
+	struct ior_thread_stuck stuck;
+	s->failure.code = IOR_OK;
+	int rc = ior_thread_run_watched(repetition, s, &s->watch, 0, &s->left_behind, &stuck);
+	if (rc == IOR_ETIMEDOUT)
+		return ior_error_set(IOR_ETIMEDOUT, "dd %s on '%s' still in the kernel %.1f s after it began "
+				     "(deadline %g s%s): the device never answered; left behind", stuck.call, s->path,
+				     stuck.in_call_s, s->deadline_s, stuck.budget_s > s->deadline_s * 1.5 ? " a block" : "");
+	if (rc)
+		return rc;
+	if (s->failure.code)
+		return ior_error_restore(&s->failure, IOR_OK);
+	*out = s->result;
 	return IOR_OK;
 }
 

@@ -4,10 +4,12 @@
 #include "engines/job.h"
 #include "common/error.h"
 #include "common/stop.h"
+#include "common/thread.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,12 +43,23 @@ static const struct ior_option hdparm_rows[] = {
 	IOR_OPTION_END,
 };
 
+/* A repetition runs in a thread of its own that the measuring thread watches (common/thread.h):
+ * a read of a device that stops answering sleeps in the kernel for ever, where no timeout reaches
+ * it, and the run must go on without it. Everything that thread touches is here, so a thread left
+ * behind keeps all of it: the state is then never freed, closed, unmapped or used again. */
 struct hdparm_state {
 	struct hdparm_opts opts;
-	const char *path;
+	char path[256];     /* a copy: a thread left behind may use it after the run's own is gone */
 	int fd;
 	char *buf;
 	uint64_t max_reads; /* reads that fit in the device: hdparm stops there, it never wraps */
+	uint64_t budget_ns; /* how long one call may take: see hdparm_init */
+	double deadline_s;
+	char read_call[48]; /* "read of 2 MiB", as the reason for a thread left behind names it */
+	struct ior_thread_watch watch;
+	struct ior_sample result;       /* the repetition's, copied out once its thread is joined */
+	struct ior_error_state failure; /* its error, likewise */
+	atomic_bool left_behind;        /* a repetition's thread is still in the kernel */
 };
 
 static int device_size(int fd, const char *path, uint64_t *size)
@@ -94,8 +107,18 @@ static int hdparm_init(void **state, const struct ior_engine_args *args)
 	if (!s)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	s->opts = *(const struct hdparm_opts *)args->opts;
-	s->path = args->target->path;
+	snprintf(s->path, sizeof(s->path), "%s", args->target->path);
 	s->fd = -1;
+	s->deadline_s = args->deadline_s > 0 ? args->deadline_s : IOR_ENGINE_DEADLINE_S;
+	/* One call gets one deadline, whether it reads bs (the unit hdparm times) or flushes: at the
+	 * default 30 s that allows 70 KiB/s for the default 2 MiB and 34 MiB/s for the largest bs
+	 * (1 GiB), far below any device that answers, and a device that stops is given up on after
+	 * one deadline, not many reads' worth. The flushes write back nothing of ours (hdparm only
+	 * reads). A slower device needs a longer deadline, as its requests would anyway. */
+	s->budget_ns = (uint64_t)(s->deadline_s * 1e9);
+	char bs[32];
+	ior_format_bytes(bs, sizeof(bs), s->opts.bs);
+	snprintf(s->read_call, sizeof(s->read_call), "read of %s", bs);
 	*state = s;
 
 	int rc = check_alignment(s, args->target);
@@ -126,15 +149,24 @@ fail:
 }
 
 /* hdparm's flush_buffer_cache: write back everything, then BLKFLSBUF drops the
- * device's page cache so the buffered reads come from the device. */
-static void flush_buffer_cache(int fd)
+ * device's page cache so the buffered reads come from the device. Each call may wait for the
+ * device (its write-back or its flush request), so each is watched. */
+static void flush_buffer_cache(struct hdparm_state *s)
 {
+	struct ior_thread_watch *w = &s->watch;
+	ior_thread_enter(w, "sync", s->budget_ns);
 	sync();
-	fsync(fd);
-	fdatasync(fd);
+	ior_thread_enter(w, "fsync", s->budget_ns);
+	fsync(s->fd);
+	ior_thread_enter(w, "fdatasync", s->budget_ns);
+	fdatasync(s->fd);
+	ior_thread_enter(w, "sync", s->budget_ns);
 	sync();
-	(void)ioctl(fd, BLKFLSBUF, NULL); /* ENOTTY on a regular file: nothing to drop there */
+	ior_thread_enter(w, "BLKFLSBUF", s->budget_ns);
+	(void)ioctl(s->fd, BLKFLSBUF, NULL); /* ENOTTY on a regular file: nothing to drop there */
+	ior_thread_enter(w, "sync", s->budget_ns);
 	sync();
+	ior_thread_leave(w);
 }
 
 /* hdparm's sleep(3) after sync, in slices so a stop request is seen; true when stopped. */
@@ -153,7 +185,9 @@ static bool settle(double seconds)
 
 static int read_block(struct hdparm_state *s)
 {
+	ior_thread_enter(&s->watch, s->read_call, s->budget_ns);
 	ssize_t n = read(s->fd, s->buf, s->opts.bs);
+	ior_thread_leave(&s->watch);
 	if (n < 0)
 		return ior_error_errno(IOR_ERROR, errno, "read from '%s' failed", s->path);
 	if ((uint64_t)n != s->opts.bs)
@@ -165,13 +199,22 @@ static int read_block(struct hdparm_state *s)
 	return IOR_OK;
 }
 
-static int hdparm_measure(void *state, struct ior_sample *out)
+/* True when the loop must end: a stop was asked for, or its thread was left behind (it woke
+ * from the kernel after the measuring thread gave up on it; nobody wants its figures). */
+static bool stopping(struct hdparm_state *s)
 {
-	struct hdparm_state *s = state;
+	return ior_stop_requested() || atomic_load_explicit(&s->left_behind, memory_order_relaxed);
+}
+
+/* One repetition, in the watched thread: the same calls, timed at the same points, as hdparm. */
+static int timed_reads(struct hdparm_state *s, struct ior_sample *out)
+{
 	/* hdparm flushes after its timing, so the next run starts cold; flushing
 	 * first gives each repetition that cold start whatever ran before. */
-	flush_buffer_cache(s->fd);
+	flush_buffer_cache(s);
+	ior_thread_enter(&s->watch, "sync", s->budget_ns);
 	sync();
+	ior_thread_leave(&s->watch);
 	if (settle(s->opts.settle))
 		return ior_error_set(IOR_EINTERRUPTED, "hdparm read of '%s' interrupted", s->path);
 	if (lseek(s->fd, 0, SEEK_SET) != 0)
@@ -182,7 +225,7 @@ static int hdparm_measure(void *state, struct ior_sample *out)
 	uint64_t reads = 0;
 	double start = ior_clock_s(), elapsed;
 	do {
-		if (ior_stop_requested())
+		if (stopping(s))
 			return ior_error_set(IOR_EINTERRUPTED, "hdparm read of '%s' interrupted", s->path);
 		int rc = read_block(s);
 		if (rc)
@@ -206,11 +249,45 @@ static int hdparm_measure(void *state, struct ior_sample *out)
 	return IOR_OK;
 }
 
+static void *repetition(void *arg)
+{
+	struct hdparm_state *s = arg;
+	ior_error_save(&s->failure, timed_reads(s, &s->result));
+	return NULL;
+}
+
+/* Runs the repetition in a watched thread and leaves it behind when one call outlasts its
+ * budget: the cell fails with where it was stuck, and the run goes on. */
+static int hdparm_measure(void *state, struct ior_sample *out)
+{
+	struct hdparm_state *s = state;
+	if (atomic_load(&s->left_behind))
+		return ior_error_set(IOR_ETIMEDOUT, "not run: a read of this hdparm cell on '%s' is still stuck in the kernel",
+				     s->path);
+	struct ior_thread_stuck stuck;
+	s->failure.code = IOR_OK;
+	int rc = ior_thread_run_watched(repetition, s, &s->watch, 0, &s->left_behind, &stuck);
+	if (rc == IOR_ETIMEDOUT)
+		return ior_error_set(IOR_ETIMEDOUT, "hdparm %s on '%s' still in the kernel %.1f s after it began "
+				     "(deadline %g s): the device never answered; left behind",
+				     stuck.call, s->path, stuck.in_call_s, s->deadline_s);
+	if (rc)
+		return rc;
+	if (s->failure.code)
+		return ior_error_restore(&s->failure, IOR_OK);
+	*out = s->result;
+	return IOR_OK;
+}
+
 static void hdparm_cleanup(void *state)
 {
 	struct hdparm_state *s = state;
 	if (!s)
 		return;
+	if (atomic_load(&s->left_behind)) {
+		ior_thread_keep(s); /* its buffer stays mapped and its descriptor open for the thread */
+		return;
+	}
 	if (s->buf)
 		munmap(s->buf, s->opts.bs);
 	if (s->fd >= 0)

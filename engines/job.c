@@ -85,10 +85,8 @@ struct ior_job_thread {
 	struct ior_cpu cpu0, cpu1;
 	bool lost;                  /* this thread gave up on requests in flight */
 	struct ior_error_state failure;   /* its first error, reported by the thread that joins it */
-	/* for the joining thread: the call into the kernel this thread is in, and the latest time
-	 * that call is meant to return (0: in none) */
-	_Atomic(const char *) call;
-	_Atomic uint64_t call_until_ns;
+	/* for the joining thread: the call into the kernel this thread is in, and its own timeout */
+	struct ior_thread_watch watch;
 };
 
 struct ior_job {
@@ -98,6 +96,7 @@ struct ior_job {
 	int fd;
 	uint64_t nblocks;           /* blocks of bs per job region */
 	struct ior_job_thread *threads;
+	struct ior_thread_watched *joins; /* one a thread, for the joining thread's watch */
 	pthread_mutex_t lock;       /* the start gate: threads set up, then wait for go */
 	pthread_cond_t cond;
 	unsigned nready;
@@ -224,7 +223,8 @@ int ior_job_create(struct ior_job **out, const struct ior_job_backend *be, const
 	if ((rc = target_facts(job, t, &devsize, &lbs)) || (rc = plan_regions(job, devsize, lbs)))
 		goto fail;
 	job->threads = calloc(job->o.numjobs, sizeof(*job->threads));
-	if (!job->threads) {
+	job->joins = calloc(job->o.numjobs, sizeof(*job->joins));
+	if (!job->threads || !job->joins) {
 		rc = ior_error_set(IOR_ERROR, "out of memory");
 		goto fail;
 	}
@@ -238,26 +238,12 @@ fail:
 	return rc;
 }
 
-/* What requests given up on may still write into, kept reachable for the process's life (so a
- * leak checker sees it as held, which it is). Only the thread that frees jobs adds to it. */
-static void **kept;
-static size_t nkept;
-
-static void keep(void *p)
-{
-	void **grown = p ? realloc(kept, (nkept + 1) * sizeof(*kept)) : NULL;
-	if (grown) {
-		kept = grown;
-		kept[nkept++] = p;
-	}
-}
-
 void ior_job_free(struct ior_job *job)
 {
 	if (!job)
 		return;
 	if (atomic_load(&job->left_behind)) {
-		keep(job); /* all of it: the thread left behind may return from the kernel into it */
+		ior_thread_keep(job); /* all of it: the thread left behind may return from the kernel into it */
 		return;
 	}
 	/* a request given up on may still complete into its buffer (O_DIRECT pins the pages): the
@@ -266,10 +252,11 @@ void ior_job_free(struct ior_job *job)
 	for (unsigned i = 0; job->threads && i < job->o.numjobs; i++) {
 		struct ior_job_thread *t = &job->threads[i];
 		if (lost) {
-			keep(t->bufs);
-			keep(t->ios);
+			/* what requests given up on may still write into */
+			ior_thread_keep(t->bufs);
+			ior_thread_keep(t->ios);
 			if (t->ios)
-				keep(t->ios[0].priv);
+				ior_thread_keep(t->ios[0].priv);
 		} else {
 			free(t->bufs);
 			if (t->ios)
@@ -284,6 +271,7 @@ void ior_job_free(struct ior_job *job)
 		free(t->clat);
 	}
 	free(job->threads);
+	free(job->joins);
 	pthread_mutex_destroy(&job->lock);
 	pthread_cond_destroy(&job->cond);
 	if (job->fd >= 0)
@@ -323,17 +311,16 @@ static struct ior_job_io *prep(struct ior_job_thread *t)
 	return io;
 }
 
-/* Brackets a call into the kernel that may block, for the joining thread's watchdog; now is the
- * caller's own fresh clock reading (the I/O loop reads the clock around each call anyway). */
-static void call_begins(struct ior_job_thread *t, const char *call, uint64_t now, uint64_t wait_ns)
+/* Brackets a call into the kernel that may block, for the joining thread's watch: wait_ns is the
+ * call's own timeout, past which (and a deadline more) the thread counts as stuck. */
+static void call_begins(struct ior_job_thread *t, const char *call, uint64_t wait_ns)
 {
-	atomic_store(&t->call, call);
-	atomic_store(&t->call_until_ns, now + wait_ns);
+	ior_thread_enter(&t->watch, call, wait_ns);
 }
 
 static void call_ends(struct ior_job_thread *t)
 {
-	atomic_store(&t->call_until_ns, 0);
+	ior_thread_leave(&t->watch);
 }
 
 static int thread_fail(struct ior_job_thread *t, int rc)
@@ -396,7 +383,7 @@ static int submit_free(struct ior_job_thread *t, const struct phase *ph, uint64_
 		for (unsigned i = 0; i < n; i++)
 			t->batch[i]->start_ns = start;
 		uint64_t timeout = (uint64_t)(t->job->deadline_s * 1e9);
-		call_begins(t, "submit", start, timeout);
+		call_begins(t, "submit", timeout);
 		int rc = be->submit(t->ctx, t->batch, n, timeout);
 		call_ends(t);
 		if (rc == IOR_ETIMEDOUT) {
@@ -444,7 +431,7 @@ static int run_phase(struct ior_job_thread *t, const struct phase *ph)
 		if (ph->deadline_ns)
 			wait = ph->deadline_ns + margin > now ? ph->deadline_ns + margin - now : 0;
 		unsigned ndone = 0;
-		call_begins(t, "reap", now, wait);
+		call_begins(t, "reap", wait);
 		rc = be->reap(t->ctx, 1, reap_max, t->done, &ndone, wait);
 		call_ends(t);
 		if (rc)
@@ -471,7 +458,7 @@ static void *thread_main(void *arg)
 	const struct ior_job_opts *o = &job->o;
 	bool random = o->rw == IOR_RW_RANDREAD || o->rw == IOR_RW_RANDWRITE || o->rw == IOR_RW_RANDRW;
 	uint64_t margin = (uint64_t)(job->deadline_s * 1e9);
-	call_begins(t, "setup", ior_clock_ns(), margin);
+	call_begins(t, "setup", margin);
 	int rc = job->be->setup(&t->ctx, job->fd, (unsigned)o->iodepth, t->ios);
 	call_ends(t);
 	if (rc)
@@ -504,7 +491,7 @@ static void *thread_main(void *arg)
 		thread_fail(t, rc);
 	ior_cpu_now(&t->cpu1, true);
 out:
-	call_begins(t, "teardown", ior_clock_ns(), margin);
+	call_begins(t, "teardown", margin);
 	if (t->ctx)
 		job->be->teardown(t->ctx, t->lost);
 	call_ends(t);
@@ -522,7 +509,6 @@ static void reset_thread(struct ior_job_thread *t)
 	t->start_ns = t->end_ns = 0;
 	t->failure.code = IOR_OK;
 	t->lost = false;
-	atomic_store(&t->call_until_ns, 0);
 	t->nfree = (unsigned)t->job->o.iodepth;
 	for (unsigned i = 0; i < t->nfree; i++)
 		t->free_ios[i] = &t->ios[i];
@@ -592,26 +578,31 @@ static void fill_sample(const struct ior_job *job, struct ior_sample *out, const
 		 (unsigned long long)o->numjobs, iops, mib_s, (unsigned long long)reads, (unsigned long long)writes);
 }
 
-/* Joins t, or leaves it behind when it is stuck in the kernel: still inside a call a whole
- * deadline after the latest time that call was meant to return. Our timeouts reach only the waits
- * we chose; an io_submit that sleeps for a request tag a lost request holds is uninterruptible,
- * and a plain join would wait with it for ever, the run and (in a guest) the boot with it.
- * Returns -1 when joined, else how long past its call's own timeout the thread was left. */
-static double join_or_leave(struct ior_job *job, struct ior_job_thread *t)
+/* Joins the n threads started, leaving behind those stuck in the kernel: still inside a call a
+ * whole deadline after that call's own timeout. Our timeouts reach only the waits we chose; an
+ * io_submit that sleeps for a request tag a lost request holds is uninterruptible, and a plain
+ * join would wait with it for ever, the run and (in a guest) the boot with it. Returns IOR_OK, or
+ * IOR_ETIMEDOUT with the first stuck thread named when any was left. */
+static int join_or_leave(struct ior_job *job, unsigned n)
 {
-	uint64_t grace = (uint64_t)(job->deadline_s * 1e9);
-	for (;;) {
-		if (ior_thread_join_within(t->tid, 0.25)) /* how often a stuck thread is looked for */
-			return -1;
-		uint64_t until = atomic_load(&t->call_until_ns), now = ior_clock_ns();
-		if (!until || now < until + grace)
-			continue;
-		atomic_store(&job->abort, true); /* the others stop; a lost request's buffer is kept */
-		atomic_store(&job->lost, true);
+	struct ior_thread_watched *w = job->joins;
+	for (unsigned i = 0; i < n; i++)
+		w[i] = (struct ior_thread_watched){ .tid = job->threads[i].tid, .watch = &job->threads[i].watch };
+	/* the first thread left sets abort: the others stop */
+	size_t stuck = ior_thread_join_watched(w, n, job->deadline_s, &job->abort);
+	int rc = IOR_OK;
+	if (stuck) {
+		atomic_store(&job->lost, true); /* a lost request's buffer is kept */
 		atomic_store(&job->left_behind, true);
-		pthread_detach(t->tid);
-		return (double)(now - until) / 1e9;
+		unsigned first = 0;
+		while (!w[first].left)
+			first++;
+		rc = ior_error_set(IOR_ETIMEDOUT, "%zu of %u job threads stuck in the kernel: thread %u's %s %s was still "
+				   "in it %.1f s past its own timeout (deadline %.0f s) on '%s'; left behind",
+				   stuck, n, first, job->be->name, w[first].stuck.call,
+				   w[first].stuck.in_call_s - w[first].stuck.budget_s, job->deadline_s, job->path);
 	}
+	return rc;
 }
 
 int ior_job_run(struct ior_job *job, struct ior_sample *out)
@@ -626,20 +617,9 @@ int ior_job_run(struct ior_job *job, struct ior_sample *out)
 	job->nready = 0;
 	job->go = false;
 	int rc = start_threads(job, &started);
-	unsigned stuck = 0, first = 0;
-	double stuck_s = 0;
-	for (unsigned i = 0; i < started; i++) {
-		double in_call_s = join_or_leave(job, &job->threads[i]);
-		if (in_call_s >= 0 && !stuck++) {
-			first = i;
-			stuck_s = in_call_s;
-		}
-	}
-	if (stuck)
-		return ior_error_set(IOR_ETIMEDOUT, "%u of %u job threads stuck in the kernel: thread %u's %s %s was still "
-				     "in it %.1f s past its own timeout (deadline %.0f s) on '%s'; left behind",
-				     stuck, started, first, job->be->name, atomic_load(&job->threads[first].call),
-				     stuck_s, job->deadline_s, job->path);
+	int joined = join_or_leave(job, started);
+	if (joined)
+		return joined;
 	if (rc)
 		return rc;
 	for (unsigned i = 0; i < n; i++)

@@ -56,7 +56,8 @@ static const struct ior_option settings_rows[] = {
 	  .def = "30s",
 	  .help = "how long past a repetition's expected end (runtime + ramp_time), or without progress, an engine "
 		  "waits for its requests or its tool before it fails the cell with the reason and the run goes on (a "
-		  "job thread still inside a kernel call a deadline past that call's own timeout is left behind)" },
+		  "job thread still inside a kernel call a deadline past that call's own timeout is left behind, and so is an "
+		  "hdparm or dd read, write or flush still in the kernel a deadline after it began)" },
 	IOR_OPTION_END
 };
 

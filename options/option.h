@@ -83,5 +83,7 @@ int ior_parse_number(const char *text, double min, double max, double *out);
  * "2h"). Return 0, or IOR_ERROR when buf is too small. */
 int ior_format_size(char *buf, size_t len, uint64_t bytes);
 int ior_format_duration(char *buf, size_t len, double seconds);
+/* A size for a message, in the largest exact binary unit: "2 MiB", "4 KiB", "1536 bytes". */
+int ior_format_bytes(char *buf, size_t len, uint64_t bytes);
 
 #endif

@@ -160,6 +160,18 @@ int ior_format_size(char *buf, size_t len, uint64_t bytes)
 	return fits(snprintf(buf, len, "%llu", (unsigned long long)bytes), len);
 }
 
+int ior_format_bytes(char *buf, size_t len, uint64_t bytes)
+{
+	static const char units[] = "TGMK";
+	for (int i = 0; i < 4; i++) {
+		unsigned shift = 40 - 10 * (unsigned)i;
+		uint64_t unit = (uint64_t)1 << shift;
+		if (bytes && bytes % unit == 0)
+			return fits(snprintf(buf, len, "%llu %ciB", (unsigned long long)(bytes >> shift), units[i]), len);
+	}
+	return fits(snprintf(buf, len, "%llu bytes", (unsigned long long)bytes), len);
+}
+
 /* True when x is a whole multiple of unit, allowing for binary fractions (0.1 s). */
 static bool whole_in(double x, double unit)
 {

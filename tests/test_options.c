@@ -326,6 +326,10 @@ static void test_format_units(void)
 	ior_format_duration(buf, sizeof(buf), 0.0005);
 	CU_ASSERT_STRING_EQUAL(buf, "0.0005s");
 	CU_ASSERT_EQUAL(ior_format_size(buf, 2, 4096), IOR_ERROR);
+	ior_format_bytes(buf, sizeof(buf), 2ull << 20);
+	CU_ASSERT_STRING_EQUAL(buf, "2 MiB");
+	ior_format_bytes(buf, sizeof(buf), 1536);
+	CU_ASSERT_STRING_EQUAL(buf, "1536 bytes");
 }
 
 int main(void)
