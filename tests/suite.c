@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +273,38 @@ int ior_test_count_glob(const char *pattern)
 void ior_test_loop_schedulers(char *out, size_t len)
 {
 	ior_test_read_glob("/sys/block/loop*/queue/scheduler", out, len);
+}
+
+const char *ior_test_second_scheduler(void)
+{
+	static char second[16];
+	if (!second[0]) {
+		char offered[8192];
+		ior_test_loop_schedulers(offered, sizeof(offered));
+		bool kyber = !strstr(offered, "bfq") && access("/proc/modules", F_OK) != 0 && strstr(offered, "kyber");
+		snprintf(second, sizeof(second), "%s", kyber ? "kyber" : "bfq");
+		if (kyber)
+			fprintf(stderr, "this kernel offers no bfq and loads no modules: the tests switch to kyber instead\n");
+	}
+	return second;
+}
+
+const char *ior_test_with_second(const char *text)
+{
+	static char bufs[4][1024];
+	static unsigned next;
+	char *out = bufs[next++ % 4];
+	const char *second = ior_test_second_scheduler();
+	size_t o = 0;
+	for (const char *p = text; *p && o + strlen(second) + 1 < sizeof(bufs[0]);)
+		if (!strncmp(p, "bfq", 3)) {
+			o += (size_t)snprintf(out + o, sizeof(bufs[0]) - o, "%s", second);
+			p += 3;
+		} else {
+			out[o++] = *p++;
+		}
+	out[o] = '\0';
+	return out;
 }
 
 long long ior_test_query(const char *db_path, const char *sql)

@@ -73,6 +73,13 @@ int ior_test_count_glob(const char *pattern);
  * to show that a run left none switched. */
 void ior_test_loop_schedulers(char *out, size_t len);
 
+/* The scheduler a test switches a loop device to besides mq-deadline: bfq where the kernel offers it
+ * or can load it (a kernel with modules), else kyber (a kernel without modules or bfq, as some
+ * hosts'); said once on stderr when it is not bfq. */
+const char *ior_test_second_scheduler(void);
+/* text with every "bfq" replaced by ior_test_second_scheduler() (four rotating buffers of 1 KiB). */
+const char *ior_test_with_second(const char *text);
+
 /* Runs a shell script as another user, uid and gid 65534 (nobody) with no groups, through
  * setpriv: the cross-user cases. Makes the test directory readable by that user. The script's
  * exit status, or -1. */

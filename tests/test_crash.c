@@ -140,9 +140,10 @@ int main(void)
 	snprintf(db, sizeof(db), "%s/crash.db", ior_test_tmpdir());
 	char text[1024];
 	snprintf(text, sizeof(text),
-		 "[matrix]\nrepetitions = %d\nschedulers = mq-deadline bfq\ndrop_caches = no\n"
+		 "[matrix]\nrepetitions = %d\nschedulers = mq-deadline %s\ndrop_caches = no\n"
 		 "[device scratch]\nloop = 512M\nbacking_dir = %s\n"
-		 "[engine quick]\ntype = hdparm\nduration = 0.2s\nsettle = 0s\n", REPS, ior_test_tmpdir());
+		 "[engine quick]\ntype = hdparm\nduration = 0.2s\nsettle = 0s\n", REPS, ior_test_second_scheduler(),
+		 ior_test_tmpdir());
 	snprintf(matrix, sizeof(matrix), "%s", ior_test_write_file("crash.ini", text));
 	return ior_test_run("crash", tests);
 }

@@ -44,36 +44,6 @@ static int64_t query_int(struct ior_db *db, const char *sql)
 	return v;
 }
 
-/* The scheduler the tests switch to besides mq-deadline: bfq where the kernel offers it or can load
- * it (a kernel with modules), else kyber (a kernel built without modules or bfq, as some hosts'). */
-static char second[16] = "bfq";
-
-static void choose_second(void)
-{
-	char offered[8192];
-	ior_test_loop_schedulers(offered, sizeof(offered));
-	if (!strstr(offered, "bfq") && access("/proc/modules", F_OK) != 0 && strstr(offered, "kyber"))
-		snprintf(second, sizeof(second), "kyber");
-}
-
-/* text with every "bfq" replaced by the second scheduler (four buffers, for a few in one call). */
-static const char *sub(const char *text)
-{
-	static char bufs[4][1024];
-	static unsigned next;
-	char *out = bufs[next++ % 4];
-	size_t o = 0;
-	for (const char *p = text; *p && o + sizeof(second) < sizeof(bufs[0]);)
-		if (!strncmp(p, "bfq", 3)) {
-			o += (size_t)snprintf(out + o, sizeof(bufs[0]) - o, "%s", second);
-			p += 3;
-		} else {
-			out[o++] = *p++;
-		}
-	out[o] = '\0';
-	return out;
-}
-
 /* A matrix whose scratch files go to the test's own directory, so leftovers can be counted. */
 static struct ior_matrix *matrix_with(int repetitions, const char *duration, const char *extra)
 {
@@ -91,7 +61,7 @@ static struct ior_matrix *matrix_with(int repetitions, const char *duration, con
 		 "type = hdparm\n"
 		 "settle = 0s\n" /* no 3 s pause per repetition in tests */
 		 "duration = %s\n",
-		 extra, repetitions, second, ior_test_tmpdir(), duration);
+		 extra, repetitions, ior_test_second_scheduler(), ior_test_tmpdir(), duration);
 	struct ior_matrix *m = NULL;
 	if (ior_matrix_parse_string(&m, "small.ini", text) != IOR_OK)
 		fprintf(stderr, "matrix: %s\n", ior_error_last());
@@ -143,7 +113,7 @@ static void test_small_matrix_stores_samples_and_restores(void)
 		CU_ASSERT_STRING_EQUAL(rows[i].unit, "MiB/s");
 		CU_ASSERT_STRING_EQUAL(rows[i].device, "scratch");
 		per_sched[0] += strcmp(rows[i].scheduler, "mq-deadline") == 0;
-		per_sched[1] += strcmp(rows[i].scheduler, second) == 0;
+		per_sched[1] += strcmp(rows[i].scheduler, ior_test_second_scheduler()) == 0;
 	}
 	CU_ASSERT_EQUAL(per_sched[0], 2);
 	CU_ASSERT_EQUAL(per_sched[1], 2);
@@ -153,7 +123,7 @@ static void test_small_matrix_stores_samples_and_restores(void)
 	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM cells WHERE scheduler = 'anticipatory' AND status = 'unavailable' AND reason LIKE '%not offered%'"), 1);
 	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM runs WHERE status = 'complete'"), 1);
 	/* the schedulers offered were recorded for the run */
-	CU_ASSERT_TRUE(query_int(db, sub("SELECT count(*) FROM scheduler_offers WHERE scheduler = 'bfq'")) >= 1);
+	CU_ASSERT_TRUE(query_int(db, ior_test_with_second("SELECT count(*) FROM scheduler_offers WHERE scheduler = 'bfq'")) >= 1);
 
 	CU_ASSERT_STRING_EQUAL(snapshot_loop_schedulers(), before);
 	CU_ASSERT_EQUAL(count_scratch_files(), 0);
@@ -226,7 +196,7 @@ static void test_loop_cells_run_their_stack_on_the_cell_scheduler(void)
 		 "[matrix]\nrepetitions = 2\nschedulers = mq-deadline %s\n"
 		 "[device scratch]\nloop = 32M\nbacking_dir = %s\n"
 		 "[engine nested]\ntype = loop\nsize = 32M\ndepth = 2\ninner_options = bs=1M count=4 sync=each\n",
-		 second, ior_test_tmpdir());
+		 ior_test_second_scheduler(), ior_test_tmpdir());
 	struct ior_matrix *m = NULL;
 	CU_ASSERT_EQUAL_FATAL(ior_matrix_parse_string(&m, "loop.ini", text), IOR_OK);
 	struct ior_db *db = fresh_db("loopsched.db");
@@ -239,7 +209,7 @@ static void test_loop_cells_run_their_stack_on_the_cell_scheduler(void)
 	CU_ASSERT_EQUAL(rc, IOR_OK);
 	CU_ASSERT_EQUAL(s.samples, 4);
 	/* each sample's stack names its two levels with the cell's scheduler, and only that one */
-	CU_ASSERT_EQUAL(query_int(db, sub("SELECT count(*) FROM sample_view WHERE scheduler = 'bfq' "
+	CU_ASSERT_EQUAL(query_int(db, ior_test_with_second("SELECT count(*) FROM sample_view WHERE scheduler = 'bfq' "
 					  "AND detail LIKE '%/dev/loop% [bfq]%/dev/loop% [bfq]%' AND detail NOT LIKE "
 					  "'%mq-deadline%'")), 2);
 	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM sample_view WHERE scheduler = 'mq-deadline' "
@@ -405,14 +375,14 @@ static void test_repetition_orders_show_in_the_timestamps(void)
 	struct ior_matrix *m = small_matrix(3, "0.05s");
 	CU_ASSERT_EQUAL_FATAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
 	order_of(db, s.run_id, seq, sizeof(seq));
-	CU_ASSERT_STRING_EQUAL(seq, sub("mq-deadline:1 bfq:1 mq-deadline:2 bfq:2 mq-deadline:3 bfq:3"));
+	CU_ASSERT_STRING_EQUAL(seq, ior_test_with_second("mq-deadline:1 bfq:1 mq-deadline:2 bfq:2 mq-deadline:3 bfq:3"));
 	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM runs WHERE rep_order = 'interleaved'"), 1);
 	ior_matrix_free(m);
 
 	m = matrix_with(3, "0.05s", "order = sequential\n");
 	CU_ASSERT_EQUAL_FATAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
 	order_of(db, s.run_id, seq, sizeof(seq));
-	CU_ASSERT_STRING_EQUAL(seq, sub("mq-deadline:1 mq-deadline:2 mq-deadline:3 bfq:1 bfq:2 bfq:3"));
+	CU_ASSERT_STRING_EQUAL(seq, ior_test_with_second("mq-deadline:1 mq-deadline:2 mq-deadline:3 bfq:1 bfq:2 bfq:3"));
 	ior_matrix_free(m);
 
 	/* random: every round holds each cell once, and the seed repeats the order */
@@ -427,19 +397,19 @@ static void test_repetition_orders_show_in_the_timestamps(void)
 	for (int round = 1; round <= 6; round++) {
 		char a[32], b[32];
 		snprintf(a, sizeof(a), "mq-deadline:%d", round);
-		snprintf(b, sizeof(b), "%s:%d", second, round);
+		snprintf(b, sizeof(b), "%s:%d", ior_test_second_scheduler(), round);
 		CU_ASSERT_PTR_NOT_NULL(strstr(first, a));
 		CU_ASSERT_PTR_NOT_NULL(strstr(first, b));
 	}
 	/* rounds stay rounds: the first two samples are repetition 1 of both cells */
-	const char *mq_then = sub("mq-deadline:1 bfq:1"), *then_mq = sub("bfq:1 mq-deadline:1");
+	const char *mq_then = ior_test_with_second("mq-deadline:1 bfq:1"), *then_mq = ior_test_with_second("bfq:1 mq-deadline:1");
 	CU_ASSERT_TRUE(strncmp(first, mq_then, strlen(mq_then)) == 0 || strncmp(first, then_mq, strlen(then_mq)) == 0);
 	/* six rounds of two: a fixed order would be one of two strings; a shuffle shows both orders */
 	bool second_first = false, mq_first = false;
 	for (int round = 1; round <= 6; round++) {
 		char a[32], b[32];
 		snprintf(a, sizeof(a), "mq-deadline:%d", round);
-		snprintf(b, sizeof(b), "%s:%d", second, round);
+		snprintf(b, sizeof(b), "%s:%d", ior_test_second_scheduler(), round);
 		if (strstr(first, a) < strstr(first, b))
 			mq_first = true;
 		else
@@ -582,8 +552,5 @@ int main(void)
 		IOR_TEST_END,
 	};
 	ior_test_require_root("creates loop devices and switches schedulers");
-	choose_second();
-	if (strcmp(second, "bfq") != 0)
-		fprintf(stderr, "this kernel offers no bfq and loads no modules: the tests switch to %s instead\n", second);
 	return ior_test_run("run", tests);
 }

@@ -127,11 +127,12 @@ int main(void)
 	char text[2048];
 	/* hdparm cells switch schedulers; loop cells mount a tmpfs and an ext4 and attach two loop devices */
 	snprintf(text, sizeof(text),
-		 "[matrix]\nrepetitions = 2000\nschedulers = mq-deadline bfq\ndrop_caches = no\n"
+		 "[matrix]\nrepetitions = 2000\nschedulers = mq-deadline %s\ndrop_caches = no\n"
 		 "[device scratch]\nloop = 64M\nbacking_dir = %s\n"
 		 "[engine nested]\ntype = loop\nbacking = tmpfs\nbacking_size = 80M\nsize = 64M\ndepth = 2\n"
 		 "inner = dd\ninner_options = bs=1M count=8 sync=end\n"
-		 "[engine quick]\ntype = hdparm\nduration = 0.1s\nsettle = 0s\n", ior_test_tmpdir());
+		 "[engine quick]\ntype = hdparm\nduration = 0.1s\nsettle = 0s\n", ior_test_second_scheduler(),
+		 ior_test_tmpdir());
 	snprintf(matrix, sizeof(matrix), "%s", ior_test_write_file("signals.ini", text));
 	return ior_test_run("signals", tests);
 }
