@@ -325,13 +325,16 @@ static int boot_observations(struct judge *j, size_t gi, size_t ci, enum ior_met
 	return IOR_OK;
 }
 
-/* VM data: each boot's median one observation, paired by boot round where both kernels booted in
- * the same rounds of a vm run (reports/boot_verdict.c). *done false: not VM data, judged as before. */
+/* VM data: each boot's median one observation, paired by boot round where both sides booted in the
+ * same rounds of a vm run (reports/boot_verdict.c): two kernels in the same rounds, or on any other
+ * axis (two schedulers, devices or engines of one kernel) the two cells of the same boot, whose
+ * repetitions are no more independent evidence than a kernel's are. *done false: not VM data,
+ * judged as before. */
 static int judge_boots(struct judge *j, size_t ga, size_t ca, size_t gb, size_t cb, enum ior_metric m,
 		       const struct ior_compare_opts *o, struct ior_report_verdict *v, bool *done)
 {
 	*done = false;
-	if (j->axis != IOR_AXIS_KERNEL || (!from_boots(j, ga, ca) && !from_boots(j, gb, cb)))
+	if (!from_boots(j, ga, ca) && !from_boots(j, gb, cb))
 		return IOR_OK;
 	struct ior_boot_obs *oa = NULL, *ob = NULL;
 	size_t na = 0, nb = 0;

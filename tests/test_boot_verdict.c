@@ -135,6 +135,47 @@ static void test_two_boots_are_not_twenty_observations(void)
 	ior_db_free(f.db);
 }
 
+/* One boot of RA with two cells, none at 100 and kyber at level, 10 repetitions each (+-0.5%). */
+static void add_boot_two_schedulers(struct fixture *f, int round, double level)
+{
+	struct ior_db_kernel k = { .release = RA, .version = "#1 SMP Debian", .machine = "x86_64" };
+	int64_t kid, run, cell[2];
+	CU_ASSERT_EQUAL_FATAL(ior_db_kernel_get(f->db, &k, &kid), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_db_run_begin(f->db, f->host, kid, "vm.ini", "[matrix]\n", IOR_RUN_RUNNING, &run), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_db_cell_get(f->db, run, f->dev, "none", "direct", "hdparm", "direct=yes", &cell[0]), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_db_cell_get(f->db, run, f->dev, "kyber", "direct", "hdparm", "direct=yes", &cell[1]), 0);
+	for (int r = 1; r <= 10; r++)
+		for (int c = 0; c < 2; c++) {
+			struct ior_sample s = { .value = (c ? level : 100) * (1 + 0.005 * sin(r * 1.7)), .unit = "MiB/s",
+						.higher_is_better = true, .bytes = 1 << 20, .ios = 1, .wall_s = 1, .round = r };
+			CU_ASSERT_EQUAL(ior_db_sample_add(f->db, cell[c], r, &s), 0);
+		}
+	CU_ASSERT_EQUAL(ior_db_run_finish(f->db, run, IOR_RUN_COMPLETE), 0);
+	struct ior_db_vm_boot b = { .host_id = f->host, .run_id = run, .kernel = "linux-image-" RA, .kernel_release = RA,
+				    .boot_index = round, .outcome = "ok", .guest_status = 0, .accelerator = "tcg",
+				    .cpus = 1, .memory_mb = 512, .boot_s = 3, .total_s = 60, .vm_run = "box/2/t0" };
+	CU_ASSERT_EQUAL(ior_db_vm_boot_add(f->db, &b, NULL), 0);
+}
+
+/* On any axis, not only the kernel's: two schedulers of one kernel over two boots, kyber 10% slower
+ * than none in boot 1 and 1% in boot 2. Pooled, 20 repetitions a side call it a regression; each
+ * boot's median is one observation, paired by boot (both cells of a boot are one pair), and two
+ * boots a side decide nothing. */
+static void test_other_axes_judged_on_boots(void)
+{
+	struct fixture f;
+	open_fixture(&f, "axes.db");
+	add_boot_two_schedulers(&f, 1, 90);
+	add_boot_two_schedulers(&f, 2, 99);
+	char *compare[] = { "--db", f.path, "compare", "--by", "scheduler", "none", "kyber", NULL };
+	int status = ior_test_ioregress(compare, out, sizeof(out), NULL, 0);
+	CU_ASSERT_EQUAL(status, 125);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "paired by boot round, 2 boots a side"));
+	CU_ASSERT_PTR_NULL(strstr(out, "regression(s): 1"));
+	printf("\n%s", out);
+	ior_db_free(f.db);
+}
+
 /* The host's speed moves by up to 60% between rounds; RB is 15% slower than RA within every round.
  * Booted in the same rounds of one vm run, the paired test finds it; the same boots as separate vm
  * runs cannot be paired, and the unpaired test on boot medians says so with the noise it faced. */
@@ -601,6 +642,7 @@ int main(void)
 		IOR_TEST(test_answer_says_why_not_told),
 		IOR_TEST(test_answer_sums_up_many_pairs),
 		IOR_TEST(test_one_slow_boot_is_no_change_point),
+		IOR_TEST(test_other_axes_judged_on_boots),
 		IOR_TEST_END,
 	};
 	return ior_test_run("boot_verdict", tests);
