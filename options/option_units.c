@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,28 +149,30 @@ static int fits(int n, size_t len)
 	return IOR_OK;
 }
 
-int ior_format_size(char *buf, size_t len, uint64_t bytes)
+/* bytes in the largest power-of-1024 unit that divides it: "4M" as a size key takes it, or with
+ * words "4 MiB" for a sentence. */
+static int format_in_units(char *buf, size_t len, uint64_t bytes, bool words)
 {
 	static const char units[] = "TGMK";
 	for (int i = 0; i < 4; i++) {
 		unsigned shift = 40 - 10 * (unsigned)i;
-		uint64_t unit = (uint64_t)1 << shift;
-		if (bytes && bytes % unit == 0)
-			return fits(snprintf(buf, len, "%llu%c", (unsigned long long)(bytes >> shift), units[i]), len);
+		unsigned long long n = (unsigned long long)(bytes >> shift);
+		if (bytes && bytes % ((uint64_t)1 << shift) == 0)
+			return fits(words ? snprintf(buf, len, "%llu %ciB", n, units[i]) : snprintf(buf, len, "%llu%c", n, units[i]),
+				    len);
 	}
-	return fits(snprintf(buf, len, "%llu", (unsigned long long)bytes), len);
+	unsigned long long n = (unsigned long long)bytes;
+	return fits(words ? snprintf(buf, len, "%llu bytes", n) : snprintf(buf, len, "%llu", n), len);
+}
+
+int ior_format_size(char *buf, size_t len, uint64_t bytes)
+{
+	return format_in_units(buf, len, bytes, false);
 }
 
 int ior_format_bytes(char *buf, size_t len, uint64_t bytes)
 {
-	static const char units[] = "TGMK";
-	for (int i = 0; i < 4; i++) {
-		unsigned shift = 40 - 10 * (unsigned)i;
-		uint64_t unit = (uint64_t)1 << shift;
-		if (bytes && bytes % unit == 0)
-			return fits(snprintf(buf, len, "%llu %ciB", (unsigned long long)(bytes >> shift), units[i]), len);
-	}
-	return fits(snprintf(buf, len, "%llu bytes", (unsigned long long)bytes), len);
+	return format_in_units(buf, len, bytes, true);
 }
 
 /* True when x is a whole multiple of unit, allowing for binary fractions (0.1 s). */

@@ -216,7 +216,8 @@ static int run_body(struct ior_db *db, const struct ior_matrix *m, const struct 
 		ior_progress_start(&runner.progress, opts->progress, cells, reps_total(m, cells));
 		runner.progress.beat = ior_vm_guest_results() != NULL;
 		if (runner.progress.beat)
-			ior_vm_guest_beat(0, "run %lld: %zu cells", (long long)summary->run_id, cells);
+			ior_vm_guest_beat(0, "run %lld: %zu cells (the guest up %.1f s)", (long long)summary->run_id, cells,
+					  ior_vm_guest_uptime());
 		rc = run_cells(&runner, devs);
 		ior_progress_finish(&runner.progress);
 	}

@@ -23,6 +23,17 @@ const char *ior_vm_guest_results(void)
 	return disk && disk[0] ? disk : NULL;
 }
 
+double ior_vm_guest_uptime(void)
+{
+	FILE *f = fopen("/proc/uptime", "re");
+	double up = -1;
+	if (f && fscanf(f, "%lf", &up) != 1)
+		up = -1;
+	if (f)
+		fclose(f);
+	return up;
+}
+
 void ior_vm_guest_beat(double expect_s, const char *fmt, ...)
 {
 	char text[512];

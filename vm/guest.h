@@ -24,6 +24,9 @@ const char *ior_vm_guest_results(void);
  * unknown): a long quiet repetition is not a hang. */
 void ior_vm_guest_beat(double expect_s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Seconds since the guest booted (/proc/uptime), to place a boot's steps; -1 when unreadable. */
+double ior_vm_guest_uptime(void);
+
 /* While on, the guest repeats a heartbeat with what every IOR_VM_TICK_S ("what  (running N s)"), for
  * something of unknown length (a size-based or exec repetition, a set-up): the host's watchdog then
  * stays fed while the guest answers, and a long quiet cell is not a hang; a wedged guest stops

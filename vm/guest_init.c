@@ -34,10 +34,13 @@ const char ior_vm_init_script[] =
 	"status=0\n"
 	"if [ -f /etc/ior/matrix.ini ]; then\n"
 	"  export " IOR_VM_RESULTS_ENV "=/dev/vdb\n"
+	/* the guest's clock at each step, so a boot's time outside its run can be placed */
+	"  echo \"ioregress-init: run starts at $(cut -d' ' -f1 /proc/uptime) s\"\n"
 	"  ioregress --db /results/guest.db run /etc/ior/matrix.ini --set matrix.load_modules=yes \\\n"
 	"    --allow-destructive=/dev/vda\n"
 	"  status=$?\n"
 	"fi\n"
+	"echo \"ioregress-init: run ended at $(cut -d' ' -f1 /proc/uptime) s\"\n"
 	"echo $status > /results/status\n"
 	"(cd /results && tar cf /dev/vdb .) && sync\n"
 	"echo \"" IOR_VM_MARK_DONE "\"\n"
