@@ -72,8 +72,9 @@ def main(out):
                 first = next((f for f in fails if "not measured" not in (f[4] or "")), fails[0])
                 kept = con.execute("SELECT count(*) FROM samples s JOIN cells c ON c.id = s.cell_id"
                                    " WHERE c.run_id = ?", (run_id,)).fetchone()[0]
+                qemu = reason[reason.find("qemu's virtqueue"):] if reason and "qemu's virtqueue" in reason else ""
                 reason = (f"{first[0]} {first[1]} {first[2]}: {first[4]}; {len(fails) - 1} cell(s) after it not"
-                          f" measured; {kept} samples kept")
+                          f" measured; {kept} samples kept{'; ' + qemu if qemu else ''}")
             boots.append((os.path.basename(path), kernel, outcome, reason or "", total_s, matrix, run_id))
             if run_id is None or outcome == "stuck":
                 continue

@@ -337,6 +337,8 @@ static void mark_stuck(struct ior_cell_runner *r, struct ior_run_device *dev)
 	if (dev->stuck)
 		return;
 	dev->stuck = true;
+	if (ior_vm_guest_results()) /* in a guest: the host asks qemu where the requests are */
+		ior_vm_guest_stuck(dev->info.name);
 	char original[32];
 	/* by the /dev path the switch recorded it under (target.path is the run's /proc/PID/fd link) */
 	ior_scheduler_forget(dev->info.path, original, sizeof(original));

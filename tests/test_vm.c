@@ -328,6 +328,9 @@ static void test_device_that_stops_answering(void)
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells c JOIN devices d ON d.id = c.device_id WHERE d.name = 'vda' AND "
 			      "c.status = 'failed' AND c.reason LIKE 'repetition 2: 1 of 1 requests never completed within "
 			      "2 s (aio on %'"), 1);
+	/* and qemu, asked by the host when the guest said so, holds it: the throttle has it */
+	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM vm_boots WHERE reason LIKE '%; qemu''s virtqueue of vda: 1 in use, %"
+			      "(qemu still holds them: the emulated disk never completed them)'"), 1);
 	/* and where it sits, from the guest's blk-mq debugfs: with the driver (qemu holds it) */
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM cells WHERE reason LIKE '%; blk-mq debugfs of ''vda'': %hctx0 busy 1 "
 			      "request%'"), 1);

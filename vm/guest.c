@@ -23,6 +23,14 @@ const char *ior_vm_guest_results(void)
 	return disk && disk[0] ? disk : NULL;
 }
 
+void ior_vm_guest_stuck(const char *device)
+{
+	char line[128];
+	int n = snprintf(line, sizeof(line), "\n" IOR_VM_MARK_STUCK " %s\n", device);
+	if (n > 0)
+		(void)!write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}
+
 double ior_vm_guest_uptime(void)
 {
 	FILE *f = fopen("/proc/uptime", "re");

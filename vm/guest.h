@@ -16,6 +16,11 @@ struct ior_db;
 /* The heartbeat's text once the run has ended: "finished STATUS". */
 #define IOR_VM_BEAT_FINISHED "finished"
 
+/* A console line the guest prints when it gives up on a device's requests ("ioregress-stuck vda"):
+ * the host then asks qemu where they are (its virtqueue), while qemu still holds that state. */
+#define IOR_VM_MARK_STUCK "ioregress-stuck"
+void ior_vm_guest_stuck(const char *device);
+
 /* The results disk when running inside a guest, else NULL. */
 const char *ior_vm_guest_results(void);
 

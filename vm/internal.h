@@ -10,6 +10,12 @@
 #define IOR_VM_MARK_UP "ioregress-init: up"
 #define IOR_VM_MARK_DONE "ioregress-init: done"
 
+/* The monitor command that shows the scratch disk's virtqueue (sent when the guest prints
+ * IOR_VM_MARK_STUCK), and its answer read back from the console: "qemu's virtqueue of vda: N in use,
+ * last_avail_idx A, used_idx U (what that means)"; false when the console holds none. */
+extern const char ior_vm_virtqueue_command[];
+bool ior_vm_virtqueue_head(const char *console, char *out, size_t len);
+
 /* The /init the initramfs carries (busybox sh). */
 extern const char ior_vm_init_script[];
 

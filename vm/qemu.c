@@ -199,6 +199,7 @@ struct watch {
 	char beat[200];            /* its text, for the live line and the reason */
 	size_t beat_from;          /* console offset after the last heartbeat read */
 	bool panic, done, eof, kvm_error;
+	bool queried;              /* the guest said a device's requests never completed: qemu's virtqueue asked for */
 	bool live;                 /* stderr is a terminal: the heartbeat redrawn as one line */
 	bool log;                  /* stderr is a file or pipe (a CI log): a line per cell, and every LOG_EVERY_S */
 	double logged_at;          /* when log last printed a heartbeat */
@@ -266,6 +267,8 @@ static void read_beats(struct watch *w, const struct ior_vm_boot *b, double t)
 }
 
 /* Signs of life in the new part of the console. */
+static void ask_virtqueue(struct watch *w);
+
 static void scan(struct watch *w, struct ior_vm_boot *b, const struct ior_vm_machine *m)
 {
 	const char *text = b->console ? b->console + w->scan_from : "";
@@ -279,6 +282,10 @@ static void scan(struct watch *w, struct ior_vm_boot *b, const struct ior_vm_mac
 	w->panic |= strstr(text, "Kernel panic") != NULL;
 	w->kvm_error |= strstr(text, "KVM internal error") != NULL;
 	w->done |= strstr(text, IOR_VM_MARK_DONE) != NULL;
+	if (!w->queried && strstr(text, IOR_VM_MARK_STUCK " ")) {
+		w->queried = true;
+		ask_virtqueue(w);
+	}
 	/* the next scan restarts a line back, so a marker split across reads is still seen */
 	const char *nl = b->console ? strrchr(b->console, '\n') : NULL;
 	if (nl)
@@ -323,6 +330,18 @@ static bool sysrq(struct watch *w, const char *key)
 	bool ok = serial_send(w->in, key);
 	usleep(200 * 1000);
 	return ok;
+}
+
+/* Ctrl-A c hands the serial line to qemu's monitor, the query, Ctrl-A c back: the answer comes on
+ * the console (200 ms for each step). The guest writes nothing to the line meanwhile. */
+static void ask_virtqueue(struct watch *w)
+{
+	if (serial_send(w->in, "\001c")) {
+		usleep(200 * 1000);
+		serial_send(w->in, ior_vm_virtqueue_command);
+		usleep(200 * 1000);
+		serial_send(w->in, "\001c");
+	}
 }
 
 static bool dump_blocked(struct watch *w, double t)
@@ -500,6 +519,9 @@ static void judge(struct ior_vm_boot *b, const struct watch *w, int status, cons
 		b->outcome = b->guest_status == 0 ? IOR_VM_OK : IOR_VM_TEST_FAILED;
 		snprintf(b->reason, sizeof(b->reason), "ioregress run exited %d inside", b->guest_status);
 	}
+	char queue[300];
+	if (w->queried && ior_vm_virtqueue_head(b->console, queue, sizeof(queue)))
+		append_reason(b, "; "), append_reason(b, queue);
 }
 
 int ior_vm_boot_once(const struct ior_vm_machine *m, const char *accel, const struct ior_vm_kernel *k,
