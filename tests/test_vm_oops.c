@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for vm/oops.c: a panic's recorded reason is the head of its oops (fault line, kernel RIP,
- * first frames), never its last line; consoles as Debian's 6.1 and 6.12 kernels print them. */
+/* Tests for the console readers of vm/: a panic's recorded reason is the head of its oops (fault
+ * line, kernel RIP, first frames), never its last line, consoles as Debian's 6.1 and 6.12 kernels
+ * print them (vm/oops.c); and qemu's virtqueue answer after a stuck device (vm/virtqueue.c). */
 #include "tests/suite.h"
 #include "vm/internal.h"
 
@@ -230,6 +231,29 @@ static void test_run_tasks_head(void)
 				    "do_nanosleep < hrtimer_nanosleep");
 }
 
+/* qemu 7.2's answer as the console carries it (the monitor's echo left out), and what it means. */
+static void test_virtqueue_head(void)
+{
+	static const char held[] =
+		"ioregress-stuck vda\r\n(qemu) info virtio-queue-status ...\r\n"
+		"/machine/peripheral-anon/device[0]/virtio-backend:\r\n  device_name:          virtio-blk\r\n"
+		"  queue_index:          0\r\n  inuse:                1\r\n  used_idx:             2\r\n"
+		"  signalled_used:       2\r\n  signalled_used_valid: true\r\n  last_avail_idx:       3\r\n"
+		"  shadow_avail_idx:     3\r\n  VRing:\r\n";
+	char out[300];
+	CU_ASSERT_TRUE(ior_vm_virtqueue_head(held, out, sizeof(out)));
+	CU_ASSERT_STRING_EQUAL(out, "qemu's virtqueue of vda: 1 in use, last_avail_idx 3, used_idx 2 (qemu still holds "
+				    "them: the emulated disk never completed them)");
+	static const char taken[] =
+		"/machine/peripheral-anon/device[0]/virtio-backend:\n  inuse:                0\n"
+		"  used_idx:             907\n  last_avail_idx:       907\n";
+	CU_ASSERT_TRUE(ior_vm_virtqueue_head(taken, out, sizeof(out)));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "0 in use, last_avail_idx 907, used_idx 907 (qemu completed every request it "
+					   "took: the guest never took the completions)"));
+	/* an older qemu: "unknown command", nothing said */
+	CU_ASSERT_FALSE(ior_vm_virtqueue_head("(qemu) info virtio-queue-status x 0\nunknown command\n", out, sizeof(out)));
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -239,6 +263,7 @@ int main(void)
 		IOR_TEST(test_no_oops),
 		IOR_TEST(test_blocked_head),
 		IOR_TEST(test_run_tasks_head),
+		IOR_TEST(test_virtqueue_head),
 		IOR_TEST_END,
 	};
 	return ior_test_run("vm_oops", tests);
