@@ -32,9 +32,13 @@ bool ior_vm_virtqueue_head(const char *console, char *out, size_t len)
 	if (inuse < 0 || used < 0 || avail < 0)
 		return false;
 	/* inuse: requests qemu took from the ring and has not completed; the indexes are free-running */
+	/* with none in use, what qemu took it completed: the guest missed those completions (an interrupt
+	 * lost), or qemu never heard of the new requests (a notification lost: its shadow of the guest's
+	 * ring index stopped where it last read it) */
 	const char *meaning = inuse > 0 ? "qemu still holds them: the emulated disk never completed them"
-			      : used == avail ? "qemu completed every request it took: the guest never took the completions"
-					      : "qemu holds none and has not taken them all from the ring";
+			      : used == avail ? "qemu holds none: it completed every request it took, so the guest missed "
+						"the completions or qemu never heard of the new requests"
+					      : "qemu holds none and has not completed all it took";
 	snprintf(out, len, "qemu's virtqueue of vda: %ld in use, last_avail_idx %ld, used_idx %ld (%s)", inuse, avail, used,
 		 meaning);
 	return true;
