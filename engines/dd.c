@@ -136,6 +136,12 @@ static int open_target(struct dd_state *s)
 	return IOR_OK;
 }
 
+/* Writes with no sync mode leave every block to the last close to write back. */
+static bool close_writes_back(const struct dd_state *s)
+{
+	return s->o.rw == DD_WRITE && s->o.sync == DD_SYNC_NONE;
+}
+
 /* Each call that waits for the device gets one deadline for every block it moves: a read or write
  * of bs one (at the default 30 s, 34 MiB/s for the largest bs of 1 GiB, far below any device that
  * answers), an fsync or a last close every block still to be written back (all of them without
@@ -148,7 +154,7 @@ static void name_calls(struct dd_state *s, double deadline_s)
 	ior_format_bytes(size, sizeof(size), s->o.bs);
 	snprintf(s->block_call, sizeof(s->block_call), "%s of %s", s->o.rw == DD_WRITE ? "write" : "read", size);
 	snprintf(s->fsync_call, sizeof(s->fsync_call), "fsync of %llu blocks of %s", (unsigned long long)s->o.count, size);
-	if (s->o.rw == DD_WRITE && s->o.sync == DD_SYNC_NONE)
+	if (close_writes_back(s))
 		snprintf(s->close_call, sizeof(s->close_call), "close (writing back %llu blocks of %s)",
 			 (unsigned long long)s->o.count, size);
 	else
@@ -261,8 +267,7 @@ static int transfer(struct dd_state *s, uint64_t *moved)
 					     s->o.rw == DD_WRITE ? "write" : "read", (unsigned long long)i, s->path,
 					     n, (unsigned long long)bs);
 	}
-	bool end = s->o.sync == DD_SYNC_END, none = s->o.rw == DD_WRITE && s->o.sync == DD_SYNC_NONE;
-	if (end) {
+	if (s->o.sync == DD_SYNC_END) {
 		ior_thread_enter(&s->watch, s->fsync_call, budget(s, s->o.count));
 		rc = fsync(s->fd) != 0 ? errno : 0;
 		ior_thread_leave(&s->watch);
@@ -274,7 +279,7 @@ static int transfer(struct dd_state *s, uint64_t *moved)
 	 * here); with other openers, such as the harness's lock on the device, it costs nothing. */
 	int fd = s->fd;
 	s->fd = -1;
-	ior_thread_enter(&s->watch, s->close_call, budget(s, none ? s->o.count : 1));
+	ior_thread_enter(&s->watch, s->close_call, budget(s, close_writes_back(s) ? s->o.count : 1));
 	rc = close(fd) != 0 ? errno : 0;
 	ior_thread_leave(&s->watch);
 	if (rc)
@@ -304,8 +309,7 @@ static int timed_transfer(struct dd_state *s, struct ior_sample *out)
 	ior_cpu_now(&c1, true);
 	if (rc != IOR_OK) {
 		if (s->fd >= 0) {
-			ior_thread_enter(&s->watch, s->close_call,
-					 budget(s, s->o.rw == DD_WRITE && s->o.sync == DD_SYNC_NONE ? s->o.count : 1));
+			ior_thread_enter(&s->watch, s->close_call, budget(s, close_writes_back(s) ? s->o.count : 1));
 			close(s->fd);
 			ior_thread_leave(&s->watch);
 		}

@@ -20,13 +20,10 @@ unsigned ior_vm_memory_needed(uint64_t device_files, uint64_t cell_files)
 {
 	/* The scratch loop devices' files sit in /tmp, a tmpfs limited to half the guest's memory:
 	 * twice their size, and 256 MiB for the rest of /tmp and the kernel. */
-	uint64_t need = 2 * device_files + 256 * MIB;
 	/* A cell's loop stack mounts a tmpfs of its own; that, the loop device's page cache over it and
-	 * the ext4 above take about four times its size: seed-loop.ini's 320 MiB stack ran out of
-	 * memory at 1024 MiB and ran at 2048 (stop 29). */
-	if (cell_files)
-		need = need > 2 * device_files + 4 * cell_files + 512 * MIB ? need
-									     : 2 * device_files + 4 * cell_files + 512 * MIB;
+	 * the ext4 above take about four times its size, with 512 MiB for the rest: seed-loop.ini's 320
+	 * MiB stack ran out of memory at 1024 MiB and ran at 2048 (stop 29). */
+	uint64_t need = 2 * device_files + (cell_files ? 4 * cell_files + 512 * MIB : 256 * MIB);
 	unsigned mb = round_mb(need);
 	return mb > 512 ? mb : 512;
 }
