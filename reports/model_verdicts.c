@@ -656,9 +656,38 @@ static double told_least(const struct ior_report_verdict *v)
 	return isnan(v->c.smallest) ? INFINITY : v->c.smallest;
 }
 
-/* One pair judged as the report judges its own, summed up. */
+/* A pair's verdicts summed up: the headline per series (the heat map's), the worst regression and the
+ * inconclusive verdict that could tell the least. */
+static int sum_up(struct ior_report_pair *p, const struct ior_report_verdict *vs, size_t n)
+{
+	p->cells = malloc((n ? n : 1) * sizeof(*p->cells));
+	if (!p->cells)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const struct ior_report_verdict *v = &vs[i];
+		if (v->metric == IOR_METRIC_VALUE)
+			p->cells[p->ncells++] = (struct ior_report_pair_cell){ .series = v->series, .verdict = v->c.verdict,
+									      .ratio = v->c.ratio, .by_boot = v->by_boot };
+		if (v->c.verdict == IOR_VERDICT_REGRESSION && (!p->has_worst || fabs(v->c.ratio - 1) > fabs(p->worst.c.ratio - 1)))
+			p->worst = *v, p->has_worst = true;
+		if (v->c.verdict == IOR_VERDICT_INCONCLUSIVE && (!p->has_untold || told_least(v) > told_least(&p->untold)))
+			p->untold = *v, p->has_untold = true;
+	}
+	return IOR_OK;
+}
+
+/* One pair judged as the report judges its own, summed up. The pair the report's verdicts already
+ * judged (--baseline and its candidate) is summed up from them: each verdict costs a bootstrap. */
 static int judge_pair_of_kernels(struct ior_report *r, struct ior_db *db, struct ior_report_pair *p)
 {
+	if (r->axis == IOR_AXIS_KERNEL && r->baseline && r->candidate && !strcmp(r->baseline, p->a) &&
+	    !strcmp(r->candidate, p->b)) {
+		p->compared = r->nverdicts;
+		p->regressions = r->regressions, p->improvements = r->improvements;
+		p->unchanged = r->unchanged, p->inconclusive = r->inconclusive;
+		p->only_a = r->verdict_only_baseline;
+		return sum_up(p, r->verdicts, r->nverdicts);
+	}
 	struct vset s = { 0 };
 	int rc = judge(r, db, IOR_AXIS_KERNEL, p->a, p->b, &s);
 	if (rc == IOR_ENOTFOUND) {   /* a kernel with nothing in view to compare: the pair says so with 0 cells */
@@ -669,19 +698,8 @@ static int judge_pair_of_kernels(struct ior_report *r, struct ior_db *db, struct
 	p->regressions = s.regressions, p->improvements = s.improvements;
 	p->unchanged = s.unchanged, p->inconclusive = s.inconclusive;
 	p->only_a = s.only_a;
-	p->cells = malloc((s.n ? s.n : 1) * sizeof(*p->cells));
-	if (!rc && !p->cells)
-		rc = ior_error_set(IOR_ERROR, "out of memory");
-	for (size_t i = 0; !rc && i < s.n; i++) {
-		const struct ior_report_verdict *v = &s.v[i];
-		if (v->metric == IOR_METRIC_VALUE)
-			p->cells[p->ncells++] = (struct ior_report_pair_cell){ .series = v->series, .verdict = v->c.verdict,
-									      .ratio = v->c.ratio, .by_boot = v->by_boot };
-		if (v->c.verdict == IOR_VERDICT_REGRESSION && (!p->has_worst || fabs(v->c.ratio - 1) > fabs(p->worst.c.ratio - 1)))
-			p->worst = *v, p->has_worst = true;
-		if (v->c.verdict == IOR_VERDICT_INCONCLUSIVE && (!p->has_untold || told_least(v) > told_least(&p->untold)))
-			p->untold = *v, p->has_untold = true;
-	}
+	if (!rc)
+		rc = sum_up(p, s.v, s.n);
 	free(s.v);
 	return rc;
 }
