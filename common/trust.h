@@ -22,6 +22,16 @@ int ior_check_trusted_stat(const struct stat *st, const char *path, const char *
  * user cannot rename what is ours), and the last component must be a directory, not a symlink. */
 int ior_check_private_dir(const char *path, const char *what);
 
+/* ior_check_private_dir for a directory that may not exist yet: the deepest part of path that
+ * exists is judged by the rule for parents before anything is created below it, then the rest is
+ * created (0755) and path judged as a whole. Nothing is left behind where the check fails. */
+int ior_make_private_dir(const char *path, const char *what);
+
+/* For a source tree root builds (building runs the tree's own scripts and makefiles): as root,
+ * every file, directory and link in it must be root's and, but for links, writable by nobody
+ * else; its parents follow ior_check_private_dir's rule. IOR_OK for any other user. */
+int ior_check_trusted_tree(const char *path, const char *what);
+
 /* An entry of such a directory, by what lstat said: a regular file or directory (want_dir),
  * never a symlink, belonging to root or the caller and writable by nobody else. */
 int ior_check_private_entry(const struct stat *st, bool want_dir, const char *path, const char *what);

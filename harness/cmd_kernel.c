@@ -33,11 +33,13 @@ static int cmd_kernel(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		ior_cmd_error_last();
 		return rc == IOR_EINVALID ? 2 : 1;
 	}
+	char state[96] = "clean";
+	if (b.dirty) /* its image is not the commit's: said, and kept apart from the commit's own */
+		snprintf(state, sizeof(state), "local changes %.12s: never reused", b.local_changes);
 	if (!ctx->quiet)
 		fprintf(stderr, "kernel build: %s %s%s%s (%s), config %.12s, image %.12s, %s in %.1f s\n", b.release,
 			b.commit.sha[0] ? b.commit.sha : "no commit", b.commit.describe[0] ? " " : "", b.commit.describe,
-			b.dirty ? "changed files: not cached" : "clean", b.config_hash, b.image_hash,
-			b.reused ? "reused from the cache" : "built", b.seconds);
+			state, b.config_hash, b.image_hash, b.reused ? "reused from the cache" : "built", b.seconds);
 	printf("%s:%s\n", b.image, b.modules);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include "db/db.h"
 #include "device/scheduler.h"
 #include "kernel/info.h"
+#include "vm/kernel_build.h"
 #include "vm/workdir.h"
 
 #include <errno.h>
@@ -241,6 +242,11 @@ int ior_recover(struct ior_db *db, FILE *out, struct ior_recover_summary *s)
 		}
 	}
 	ior_db_undo_free(u, n);
+	/* kernel builds journal in their build directory, not in a database: the default ones are
+	 * looked at here, any other by the next build into it */
+	rc = ior_kbuild_recover(out, &s->undone, &s->failed);
+	if (rc && first == IOR_OK)
+		first = rc;
 	rc = mark_dead_runs(db, k.hostname, s);
 	return first ? first : rc;
 }

@@ -4,10 +4,16 @@
  * test_kernel_real.c. */
 #include "tests/suite.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char tree[1024], build_dir[1024], out[8192], err[8192];
@@ -116,8 +122,8 @@ static void test_build_record_and_reuse(void)
 	fputs("/* changed */\n", f);
 	fclose(f);
 	CU_ASSERT_EQUAL(kbuild(NULL), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "/images/worktree/bzImage:"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "changed files: not cached"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "/images/worktree-"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "(local changes "));
 	CU_ASSERT_EQUAL(kbuild(NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "built in"));
 
@@ -128,7 +134,363 @@ static void test_build_record_and_reuse(void)
 	char image2[80];
 	record_value("image_hash", image2, sizeof(image2));
 	CU_ASSERT_STRING_NOT_EQUAL(image2, image_hash);
-	CU_ASSERT_EQUAL(ior_test_count_glob(strcat(strcpy(cfg, build_dir), "/images/*-*/build.info")), 4);
+	CU_ASSERT_EQUAL(ior_test_count_glob(strcat(strcpy(cfg, build_dir), "/images/*-*/build.info")), 5);
+	CU_ASSERT_EQUAL(ior_test_count_glob(strcat(strcpy(cfg, build_dir), "/images/worktree-*/build.info")), 1);
+}
+
+/* Issue 35: a tree with local changes built at two commits (as vm run --tree does for each
+ * revision) kept one images/worktree entry, each build deleting the last, so the first build's
+ * row named the second's image; and nothing said the tree had local changes. */
+static void test_local_changes_keep_each_revisions_image(void)
+{
+	setup_tree();
+	FILE *f = fopen(strcat(strcpy(out, tree), "/source.c"), "a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("/* a local change */\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(kbuild(NULL), 0);
+	char first[2048], changes[80], describe[300];
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(out, ":"), out);
+	record_value("local_changes", changes, sizeof(changes));
+	CU_ASSERT_EQUAL(strlen(changes), 64);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "local changes"));
+	/* another commit, the same local change on top */
+	const char *other = ior_test_write_file("other.txt", "x\n");
+	char dst[1200];
+	snprintf(dst, sizeof(dst), "%s/other.txt", tree);
+	CU_ASSERT_EQUAL_FATAL(ior_test_spawn((char *[]){ "cp", (char *)other, dst, NULL }, NULL), 0);
+	CU_ASSERT_EQUAL(git("add", "other.txt", NULL, NULL), 0);
+	CU_ASSERT_EQUAL(git("commit", "-qm", "second", NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(kbuild(NULL), 0);
+	char second[2048];
+	snprintf(second, sizeof(second), "%.*s", (int)strcspn(out, ":"), out);
+	CU_ASSERT_STRING_NOT_EQUAL(first, second);
+	/* the first revision's image is still there for the rows that name it */
+	CU_ASSERT_EQUAL(access(first, F_OK), 0);
+	CU_ASSERT_EQUAL(access(second, F_OK), 0);
+	record_value("describe", describe, sizeof(describe));
+	CU_ASSERT_TRUE(strlen(describe) == 0 || strstr(describe, "-dirty") != NULL);
+	/* another change: another entry even at the same commit */
+	f = fopen(strcat(strcpy(dst, tree), "/source.c"), "a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("/* another */\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(kbuild(NULL), 0);
+	char third[80];
+	record_value("local_changes", third, sizeof(third));
+	CU_ASSERT_STRING_NOT_EQUAL(third, changes);
+	CU_ASSERT_EQUAL(access(second, F_OK), 0);
+}
+
+static bool exists(const char *p)
+{
+	struct stat st;
+	return lstat(p, &st) == 0;
+}
+
+/* kernel build with argument words of its own (NULL-terminated, at most 12). */
+static int kbuild_with(const char *const *words)
+{
+	char *args[24] = { "kernel", "build", "--tree", tree };
+	size_t n = 4;
+	for (size_t i = 0; words[i] && n < 23; i++)
+		args[n++] = (char *)words[i];
+	args[n] = NULL;
+	return ior_test_ioregress(args, out, sizeof(out), err, sizeof(err));
+}
+
+static bool refused_with(int rc, const char *words)
+{
+	bool ok = rc != 0 && strstr(err, words);
+	if (!ok)
+		fprintf(stderr, "\n  exit %d, stderr: %s", rc, err);
+	return ok;
+}
+
+/* Issue 35, BROKEN 1: root built another user's --fragment and --config, a config value such as
+ * CONFIG_INITRAMFS_SOURCE="$(shell ...)" runs as a command when kbuild reads it, and a tree
+ * whose scripts another user edited ran them as root. Each is refused before anything is made. */
+static void test_untrusted_config_and_tree_refused(void)
+{
+	if (geteuid() != 0) {
+		ior_test_not_run("the trust rule applies to root");
+		return;
+	}
+	setup_tree();
+	char theirs[1200], frag[1300], marker[1200];
+	snprintf(theirs, sizeof(theirs), "%s/their-configs", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(mkdir(theirs, 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(chown(theirs, 65534, 65534), 0);
+	snprintf(frag, sizeof(frag), "%s/evil.config", theirs);
+	snprintf(marker, sizeof(marker), "%s/PWNK", ior_test_tmpdir());
+	FILE *f = fopen(frag, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("CONFIG_EXTRA=y\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(chown(frag, 65534, 65534), 0);
+	CU_ASSERT_TRUE(refused_with(kbuild_with((const char *[]){ "--build-dir", build_dir, "--fragment", frag, NULL }),
+				    "belongs to uid 65534"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--fragment"));
+	CU_ASSERT_TRUE(refused_with(kbuild_with((const char *[]){ "--build-dir", build_dir, "--config", frag, NULL }),
+				    "refusing --config"));
+	/* refused before the build directory was made */
+	CU_ASSERT_FALSE(exists(build_dir));
+	/* one anyone may write, though root's */
+	const char *open_frag = ior_test_write_file("open.config", "CONFIG_EXTRA=y\n");
+	chmod(open_frag, 0666);
+	CU_ASSERT_TRUE(refused_with(kbuild_with((const char *[]){ "--build-dir", build_dir, "--fragment", open_frag, NULL }),
+				    "writable by every user"));
+	/* root's own fragment with a make expansion in a value */
+	char text[2048];
+	snprintf(text, sizeof(text), "CONFIG_EXTRA=y\nCONFIG_INITRAMFS_SOURCE=\"$(shell id -u > %s)\"\n", marker);
+	const char *expand = ior_test_write_file("expand.config", text);
+	CU_ASSERT_TRUE(refused_with(kbuild_with((const char *[]){ "--build-dir", build_dir, "--fragment", expand, NULL }),
+				    "expand.config':2: CONFIG_INITRAMFS_SOURCE holds '$('"));
+	const char *tick = ior_test_write_file("tick.config", "CONFIG_CMDLINE=\"`id`\"\n");
+	CU_ASSERT_TRUE(refused_with(kbuild_with((const char *[]){ "--build-dir", build_dir, "--config", tick, NULL }),
+				    "holds '`'"));
+	CU_ASSERT_FALSE(exists(marker));
+	CU_ASSERT_FALSE(exists(build_dir));
+	/* a tree whose merge script another user could have changed: building it runs that script */
+	char script[1300], body[2048];
+	snprintf(script, sizeof(script), "%s/scripts/kconfig/merge_config.sh", tree);
+	snprintf(body, sizeof(body), "#!/bin/sh\nid -u > %s\n", marker);
+	f = fopen(script, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(body, f);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(chown(script, 65534, 65534), 0);
+	CU_ASSERT_TRUE(refused_with(kbuild_with((const char *[]){ "--build-dir", build_dir, NULL }), "belongs to uid 65534"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "runs its code"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "merge_config.sh"));
+	CU_ASSERT_FALSE(exists(marker));
+	CU_ASSERT_FALSE(exists(build_dir));
+	/* the same through vm run --tree (refused before any boot) */
+	char db[1200];
+	snprintf(db, sizeof(db), "%s/vmtree.db", ior_test_tmpdir());
+	char *vm[] = { "--db", db, "vm", "run", "--boot-only", "--tree", tree, "--build-dir", build_dir, "HEAD", NULL };
+	CU_ASSERT_TRUE(refused_with(ior_test_ioregress(vm, out, sizeof(out), err, sizeof(err)), "belongs to uid 65534"));
+	CU_ASSERT_FALSE(exists(marker));
+}
+
+/* Issue 35, BROKEN 2 and the weak --build-dir items: the directory itself is held private before
+ * anything is made in it; names in it are never followed; a cache entry whose image changed is not
+ * reused; a relative --build-dir is taken from the current directory and errors name what was typed. */
+static void test_build_dir_private_and_checked(void)
+{
+	setup_tree();
+	/* the tampered cache entry: built again, not reused */
+	CU_ASSERT_EQUAL_FATAL(kbuild(NULL), 0);
+	char image[2048];
+	snprintf(image, sizeof(image), "%.*s", (int)strcspn(out, ":"), out);
+	FILE *f = fopen(image, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("planted\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL(kbuild(NULL), 0);
+	CU_ASSERT_PTR_NULL(strstr(err, "reused from the cache"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "is not the image built"));
+	char *text = ior_test_read_file(image, NULL);
+	CU_ASSERT_TRUE(text && !strstr(text, "planted"));
+	free(text);
+
+	/* a relative --build-dir: from the current directory */
+	char here[1024];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(here, sizeof(here)));
+	CU_ASSERT_EQUAL_FATAL(chdir(ior_test_tmpdir()), 0);
+	int rc = kbuild_with((const char *[]){ "--build-dir", "rel-builds", NULL });
+	char want[1200];
+	snprintf(want, sizeof(want), "%s/rel-builds/images/", ior_test_tmpdir());
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_EQUAL(chdir(here), 0);
+
+	if (geteuid() != 0) {
+		ior_test_not_run("the cases with another user's directories need root");
+		return;
+	}
+	/* a sticky directory anyone may write, as /tmp: refused, nothing made in it */
+	char sticky[1200], p[1400];
+	snprintf(sticky, sizeof(sticky), "%s/sticky", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(mkdir(sticky, 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(chmod(sticky, 01777), 0);
+	CU_ASSERT_TRUE(refused_with(kbuild_with((const char *[]){ "--build-dir", sticky, NULL }), "writable by every user"));
+	snprintf(p, sizeof(p), "%s/*", sticky);
+	CU_ASSERT_EQUAL(ior_test_count_glob(p), 0);
+	/* below another user's directory: refused before anything of root's is left there */
+	char theirs[1200];
+	snprintf(theirs, sizeof(theirs), "%s/their-home", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(mkdir(theirs, 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(chown(theirs, 65534, 65534), 0);
+	snprintf(p, sizeof(p), "%s/.cache/builds", theirs);
+	CU_ASSERT_TRUE(refused_with(kbuild_with((const char *[]){ "--build-dir", p, NULL }), "belongs to uid 65534"));
+	snprintf(p, sizeof(p), "%s/.cache", theirs);
+	CU_ASSERT_FALSE(exists(p));
+	/* typed relative, refused: the message names what was typed */
+	CU_ASSERT_EQUAL_FATAL(chdir(theirs), 0);
+	rc = kbuild_with((const char *[]){ "--build-dir", "kb/x", NULL });
+	CU_ASSERT_EQUAL(chdir(here), 0);
+	CU_ASSERT_TRUE(refused_with(rc, "--build-dir 'kb/x': refusing kernel build directory"));
+	/* a link planted in a build directory (while it was open to others) is never written through */
+	char victim[1200], mine[1200], link[1400];
+	snprintf(victim, sizeof(victim), "%s/precious", ior_test_tmpdir());
+	snprintf(mine, sizeof(mine), "%s/mine", ior_test_tmpdir());
+	f = fopen(victim, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("precious\n", f);
+	fclose(f);
+	chmod(victim, 0600);
+	CU_ASSERT_EQUAL_FATAL(mkdir(mine, 0755), 0);
+	snprintf(link, sizeof(link), "%s/guest.config", mine);
+	CU_ASSERT_EQUAL_FATAL(symlink(victim, link), 0);
+	CU_ASSERT_TRUE(refused_with(kbuild_with((const char *[]){ "--build-dir", mine, NULL }), "symbolic link"));
+	text = ior_test_read_file(victim, NULL);
+	CU_ASSERT_TRUE(text && !strcmp(text, "precious\n"));
+	free(text);
+}
+
+/* The pid of a live process whose arguments hold word, 0 when none. */
+static pid_t process_with_arg(const char *word)
+{
+	DIR *d = opendir("/proc");
+	pid_t found = 0;
+	static char buf[1 << 16];
+	for (struct dirent *e; d && !found && (e = readdir(d));) {
+		char *end, path[300];
+		long pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+		int fd = open(path, O_RDONLY);
+		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		for (ssize_t i = 0; n > 0 && i < n && !found; i += (ssize_t)strlen(buf + i) + 1) {
+			buf[n] = '\0';
+			if (!strcmp(buf + i, word))
+				found = (pid_t)pid;
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static bool wait_for(bool (*cond)(const char *), const char *arg, double seconds)
+{
+	for (int i = 0; i < (int)(seconds * 20); i++) {
+		if (cond(arg))
+			return true;
+		usleep(50000);
+	}
+	return cond(arg);
+}
+
+static bool file_exists(const char *p)
+{
+	return exists(p);
+}
+
+static bool no_process_with(const char *word)
+{
+	return process_with_arg(word) == 0;
+}
+
+/* ioregress kernel build started in the background (its stderr dropped), killed with SIGKILL once
+ * make sleeps in bzImage; 0 when that happened. */
+static int kill_in_the_middle(const char *const *words, const char *obj_dir)
+{
+	char *argv[32] = { "/bin/sh", "-c", "exec \"$0\" \"$@\" 2>/dev/null", getenv("IOR_BINARY"), "kernel", "build",
+			   "--tree", tree };
+	size_t n = 8;
+	for (size_t i = 0; words[i] && n < 31; i++)
+		argv[n++] = (char *)words[i];
+	argv[n] = NULL;
+	char started[1200];
+	snprintf(started, sizeof(started), "%s/slow-started", obj_dir);
+	unlink(started);
+	pid_t pid = ior_test_start(argv);
+	if (pid <= 0)
+		return -1;
+	bool in_make = wait_for(file_exists, started, 30);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return in_make ? 0 : -1;
+}
+
+/* Ends what a kill left running (before the fix: make, re-parented to init). */
+static void end_leftovers(const char *obj)
+{
+	for (pid_t p; (p = process_with_arg(obj));) {
+		kill(p, SIGKILL);
+		usleep(100000);
+	}
+}
+
+/* Issue 35, BROKEN 6: SIGKILL of kernel build left make running in O=, and the next build ran
+ * make beside it. make now dies with us, a build journals itself so the next one and recover know
+ * it was cut off, and no build starts beside a make still running in its O= directory. */
+static void test_killed_build_leaves_no_make(void)
+{
+	setup_tree();
+	const char *slow = ior_test_write_file("slow.mk", "SLOW=37\n");
+	char dst[1200], obj[1300], objdir[1300];
+	snprintf(dst, sizeof(dst), "%s/fail.mk", tree);
+	CU_ASSERT_EQUAL_FATAL(ior_test_spawn((char *[]){ "cp", (char *)slow, dst, NULL }, NULL), 0);
+	snprintf(objdir, sizeof(objdir), "%s/build", build_dir);
+	snprintf(obj, sizeof(obj), "O=%s", objdir);
+	CU_ASSERT_EQUAL_FATAL(kill_in_the_middle((const char *[]){ "--build-dir", build_dir, NULL }, objdir), 0);
+	bool gone = wait_for(no_process_with, obj, 5);
+	CU_ASSERT_TRUE(gone);
+	end_leftovers(obj);
+	/* the next build says the last one was cut off, and builds */
+	unlink(dst);
+	CU_ASSERT_EQUAL(kbuild_with((const char *[]){ "--build-dir", build_dir, NULL }), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "was cut off"));
+	/* a make still running in O= (as one a cut-off build left): no second make beside it */
+	char *decoy[] = { "/usr/bin/perl", "-e", "sleep 30", obj, NULL };
+	pid_t d = ior_test_start(decoy);
+	CU_ASSERT_FATAL(d > 0);
+	for (int i = 0; i < 100 && process_with_arg(obj) != d; i++)
+		usleep(20000);
+	CU_ASSERT_TRUE(refused_with(kbuild_with((const char *[]){ "--build-dir", build_dir, NULL }), "is still running"));
+	kill(d, SIGKILL);
+	waitpid(d, NULL, 0);
+
+	/* recover finds a cut-off build in the default build directories */
+	if (geteuid() != 0) {
+		ior_test_not_run("recover needs root");
+		return;
+	}
+	char xdg[1200], db[1200], jglob[1400];
+	snprintf(xdg, sizeof(xdg), "%s/xdg", ior_test_tmpdir());
+	snprintf(db, sizeof(db), "%s/recover.db", ior_test_tmpdir());
+	char *old = getenv("XDG_CACHE_HOME") ? strdup(getenv("XDG_CACHE_HOME")) : NULL;
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	CU_ASSERT_EQUAL(ior_test_spawn((char *[]){ "cp", (char *)slow, dst, NULL }, NULL), 0);
+	/* the default directory's name is the tree's plus a hash: found after the start */
+	char *argv[] = { "/bin/sh", "-c", "exec \"$0\" \"$@\" 2>/dev/null", getenv("IOR_BINARY"), "kernel", "build", "--tree",
+			 tree, NULL };
+	pid_t pid = ior_test_start(argv);
+	snprintf(jglob, sizeof(jglob), "%s/ioregress/builds/*/build/slow-started", xdg);
+	for (int i = 0; i < 600 && ior_test_count_glob(jglob) == 0; i++)
+		usleep(50000);
+	CU_ASSERT_EQUAL(ior_test_count_glob(jglob), 1);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	snprintf(jglob, sizeof(jglob), "%s/ioregress/builds/*/journal", xdg);
+	CU_ASSERT_EQUAL(ior_test_count_glob(jglob), 1);
+	char *recover[] = { "--db", db, "recover", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(recover, out, sizeof(out), err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "kernel build into '"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "cut off"));
+	CU_ASSERT_EQUAL(ior_test_count_glob(jglob), 0);
+	if (old)
+		setenv("XDG_CACHE_HOME", old, 1);
+	else
+		unsetenv("XDG_CACHE_HOME");
+	free(old);
+	unlink(dst);
 }
 
 static void test_build_failure_quotes_the_log(void)
@@ -248,6 +610,10 @@ int main(void)
 		IOR_TEST(test_build_failure_quotes_the_log),
 		IOR_TEST(test_bad_arguments),
 		IOR_TEST(test_bisect_kernel_config_in_log_and_replay),
+		IOR_TEST(test_local_changes_keep_each_revisions_image),
+		IOR_TEST(test_untrusted_config_and_tree_refused),
+		IOR_TEST(test_build_dir_private_and_checked),
+		IOR_TEST(test_killed_build_leaves_no_make),
 		IOR_TEST_END,
 	};
 	return ior_test_run("kernel_build", tests);

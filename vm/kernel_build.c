@@ -77,20 +77,28 @@ static const char *const reproducible[] = {
 	"KBUILD_BUILD_HOST=ioregress", "KBUILD_BUILD_VERSION=1",
 };
 
-void ior_kbuild_default_out(char *out, size_t len, const char *tree)
+void ior_kbuild_default_root(char *out, size_t len)
 {
-	char dir[PATH_MAX], hash[65] = "";
+	char dir[PATH_MAX];
 	ior_vm_default_cache(dir, sizeof(dir));
-	if (!*dir) {  /* neither XDG_CACHE_HOME nor HOME: no default, never a shared or root directory */
-		*out = '\0';
-		return;
-	}
 	char *k = strrchr(dir, '/'); /* …/ioregress/kernels -> …/ioregress/builds */
 	if (k)
 		*k = '\0';
+	/* neither XDG_CACHE_HOME nor HOME: no default, never a shared or root directory */
+	snprintf(out, len, "%s%s", dir, *dir ? "/builds" : "");
+}
+
+void ior_kbuild_default_out(char *out, size_t len, const char *tree)
+{
+	char dir[PATH_MAX], hash[65] = "";
+	ior_kbuild_default_root(dir, sizeof(dir));
+	if (!*dir) {
+		*out = '\0';
+		return;
+	}
 	const char *base = strrchr(tree, '/');
 	ior_kernel_config_sha256(hash, tree, strlen(tree));
-	snprintf(out, len, "%s/builds/%s-%.8s", dir, base && base[1] ? base + 1 : tree, hash);
+	snprintf(out, len, "%s/%s-%.8s", dir, base && base[1] ? base + 1 : tree, hash);
 }
 
 static double now_s(void)
@@ -108,10 +116,7 @@ static bool is_file(const char *p)
 
 static int write_text(const char *path, const char *text)
 {
-	FILE *f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
-		return ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", path);
-	return IOR_OK;
+	return ior_kbuild_write_private(path, text, strlen(text));
 }
 
 static int hash_file(const char *path, char hex[65])
@@ -157,22 +162,34 @@ static void first_errors(const char *log, char *out, size_t len)
 
 struct make_ctx {
 	const struct ior_kbuild_opts *o;
+	const struct ior_kbuild_texts *texts;
 	char tree[PATH_MAX], build[PATH_MAX + 8], log[PATH_MAX + 16];
 	char jobs[16], obj[PATH_MAX + 16], cc[32];
 	char localversion[64];   /* LOCALVERSION=, set even when empty: else a commit past a tag gets a "+" */
 };
 
-/* make in the tree with O= the build directory, output appended to the log (through sh, whose
- * script is fixed: the arguments reach make as they are). */
+/* argv with its output appended to the log (through sh, whose script is fixed: the arguments
+ * reach the command as they are), in a process group of its own that ends when we do, even by
+ * SIGKILL: no make is left building in O= after us. 0 when it ran, whatever its status. */
+static int run_logged(struct make_ctx *c, const char *const *argv, struct ior_spawn *r)
+{
+	const char *full[96] = { "sh", "-c", "exec \"$@\" >>\"$0\" 2>&1", c->log };
+	size_t n = 4;
+	for (size_t i = 0; argv[i] && n < 95; i++)
+		full[n++] = argv[i];
+	full[n] = NULL;
+	*r = (struct ior_spawn){ .argv = full, .flags = IOR_SPAWN_GROUP };
+	int rc = ior_spawn_run(r);
+	r->argv = NULL;
+	return rc;
+}
+
+/* make in the tree with O= the build directory. */
 static int make(struct make_ctx *c, const char *what, const char *const *targets)
 {
 	const char *argv[48];
 	size_t n = 0;
 	char nice_n[16];
-	argv[n++] = "sh";
-	argv[n++] = "-c";
-	argv[n++] = "exec \"$@\" >>\"$0\" 2>&1";
-	argv[n++] = c->log;
 	if (c->o->nice) {
 		snprintf(nice_n, sizeof(nice_n), "%d", c->o->nice);
 		argv[n++] = "nice";
@@ -192,8 +209,8 @@ static int make(struct make_ctx *c, const char *what, const char *const *targets
 	for (size_t i = 0; targets[i] && n < 46; i++)
 		argv[n++] = targets[i];
 	argv[n] = NULL;
-	struct ior_spawn r = { .argv = argv };
-	int rc = ior_spawn_run(&r);
+	struct ior_spawn r;
+	int rc = run_logged(c, argv, &r);
 	if (rc == IOR_OK && !(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)) {
 		char errs[2048];
 		first_errors(c->log, errs, sizeof(errs));
@@ -214,21 +231,27 @@ static int configure(struct make_ctx *c, const char *out)
 	snprintf(guest, sizeof(guest), "%s/guest.config", out);
 	snprintf(merge, sizeof(merge), "%s/scripts/kconfig/merge_config.sh", c->tree);
 	int rc = IOR_OK;
+	/* what was checked is what is built: the texts read then, never the files again */
 	if (o->config)
-		rc = ior_spawn_tool((const char *const[]){ "cp", o->config, dotconfig, NULL }, NULL, "copying --config");
+		rc = ior_kbuild_write_private(dotconfig, c->texts->config, c->texts->config_len);
 	else
 		rc = make(c, "config", (const char *const[]){ o->defconfig ? o->defconfig : "tinyconfig", NULL });
 	if (!rc)
 		rc = write_text(guest, ior_kbuild_guest_fragment);
-	const char *argv[80] = { "sh", "-c", "exec \"$@\" >>\"$0\" 2>&1", c->log, merge, "-m", "-O", c->build, dotconfig,
-				 guest };
-	size_t n = 10;
-	for (size_t i = 0; i < o->nfragments && n < 79; i++)
-		argv[n++] = o->fragments[i];
-	if (!rc && o->nfragments > 69)
-		rc = ior_error_set(IOR_EINVALID, "at most 69 --fragment files");
-	if (!rc)
-		rc = ior_spawn_tool(argv, NULL, "merge_config.sh (see the log)");
+	if (!rc && o->nfragments > 64)
+		rc = ior_error_set(IOR_EINVALID, "at most 64 --fragment files");
+	char copies[64][PATH_MAX + 32];
+	const char *argv[80] = { merge, "-m", "-O", c->build, dotconfig, guest };
+	size_t n = 6;
+	for (size_t i = 0; !rc && i < o->nfragments; i++) {
+		snprintf(copies[i], sizeof(copies[i]), "%s/fragment-%zu.config", out, i + 1);
+		rc = ior_kbuild_write_private(copies[i], c->texts->fragments[i], c->texts->fragment_lens[i]);
+		argv[n++] = copies[i];
+	}
+	struct ior_spawn r = { 0 };
+	if (!rc && (rc = run_logged(c, argv, &r)) == IOR_OK && !(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0))
+		rc = ior_error_set(IOR_ERROR, "merge_config.sh failed in '%s' (log '%s')", c->tree, c->log);
+	ior_spawn_free(&r);
 	if (!rc)
 		rc = make(c, "olddefconfig", (const char *const[]){ "olddefconfig", NULL });
 	char *text = NULL;
@@ -244,33 +267,68 @@ static int configure(struct make_ctx *c, const char *out)
 	return rc;
 }
 
-/* Tracked files that differ from HEAD: such a tree's build describes no commit. */
-static bool tree_dirty(const char *tree)
+/* Tracked files that differ from HEAD: such a tree's build describes no commit. Their diff (binary
+ * files in full) is hashed into changes: two trees with other changes get other entries. */
+static bool tree_dirty(const char *tree, char changes[65])
 {
 	git_repository *repo = NULL;
 	git_status_list *list = NULL;
+	git_object *head = NULL;
+	git_diff *diff = NULL;
+	git_buf patch = { 0 };
 	git_status_options so;
 	git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
 	so.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
 	so.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+	git_diff_options dopt;
+	git_diff_options_init(&dopt, GIT_DIFF_OPTIONS_VERSION);
+	dopt.flags = GIT_DIFF_SHOW_BINARY;
 	bool dirty = true;
+	snprintf(changes, 65, "%s", "unknown");
 	git_libgit2_init();
 	if (git_repository_open(&repo, tree) == 0 && git_status_list_new(&list, repo, &so) == 0)
 		dirty = git_status_list_entrycount(list) > 0;
+	if (dirty && repo && git_revparse_single(&head, repo, "HEAD^{tree}") == 0 &&
+	    git_diff_tree_to_workdir_with_index(&diff, repo, (git_tree *)head, &dopt) == 0 &&
+	    git_diff_to_buf(&patch, diff, GIT_DIFF_FORMAT_PATCH) == 0 &&
+	    ior_kernel_config_sha256(changes, patch.ptr ? patch.ptr : "", patch.size) != IOR_OK)
+		ior_error_clear();
+	git_buf_dispose(&patch);
+	git_diff_free(diff);
+	git_object_free(head);
 	git_status_list_free(list);
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	return dirty;
 }
 
-/* The cache entry: images/SHA12-CONFIG12 (-g when the release names the commit), or
- * images/worktree for a tree no commit describes. */
+/* The cache entry: images/SHA12-CONFIG12 (-g when the release names the commit); for a tree with
+ * local changes images/worktree-SHA12-CHANGES12-CONFIG12 (the changes' diff hash: each revision
+ * built with them keeps its own image); images/worktree-CONFIG12 for a tree with no commit. */
 static void entry_dir(char *out, size_t len, const char *dir, const struct ior_kbuild *b, bool localversion)
 {
 	if (b->commit.sha[0] && !b->dirty)
 		snprintf(out, len, "%s/images/%.12s-%.12s%s", dir, b->commit.sha, b->config_hash, localversion ? "-g" : "");
+	else if (b->commit.sha[0])
+		snprintf(out, len, "%s/images/worktree-%.12s-%.12s-%.12s", dir, b->commit.sha, b->local_changes,
+			 b->config_hash);
 	else
-		snprintf(out, len, "%s/images/worktree", dir);
+		snprintf(out, len, "%s/images/worktree-%.12s", dir, b->config_hash);
+}
+
+/* A cache entry is used only while its bzImage is still what was built (its recorded sha256). */
+static bool image_intact(const struct ior_kbuild *b)
+{
+	char now[65];
+	if (!is_file(b->image) || hash_file(b->image, now) != IOR_OK) {
+		ior_error_clear();
+		return false;
+	}
+	if (strcmp(now, b->image_hash) == 0)
+		return true;
+	fprintf(stderr, "kernel build: warning: '%s' is not the image built (sha256 %.12s, recorded %.12s): built "
+		"again\n", b->image, now, b->image_hash);
+	return false;
 }
 
 /* bzImage, the config and the modules into a staging directory renamed into place last, so an
@@ -333,7 +391,7 @@ static bool reuse_indexed(struct ior_kbuild *b, const char *out, const char *ind
 	snprintf(sha, sizeof(sha), "%s", b->commit.sha);
 	snprintf(entry, sizeof(entry), "%s/images/%s", out, name);
 	struct ior_kbuild found = *b;
-	if (ior_kbuild_record_read(&found, entry) != IOR_OK || strcmp(found.commit.sha, sha) || !is_file(found.image)) {
+	if (ior_kbuild_record_read(&found, entry) != IOR_OK || strcmp(found.commit.sha, sha) || !image_intact(&found)) {
 		ior_error_clear();
 		return false;
 	}
@@ -345,7 +403,7 @@ static int build_locked(struct ior_kbuild *b, struct make_ctx *c, const char *ou
 {
 	const struct ior_kbuild_opts *o = c->o;
 	char entry[PATH_MAX + 40], inputs[65] = "", index[PATH_MAX + 64] = "";
-	if (b->commit.sha[0] && !b->dirty && ior_kbuild_inputs_hash(inputs, o) == IOR_OK) {
+	if (b->commit.sha[0] && !b->dirty && ior_kbuild_inputs_hash(inputs, o, c->texts) == IOR_OK) {
 		snprintf(index, sizeof(index), "%s/images/%.12s-inputs-%.16s", out, b->commit.sha, inputs);
 		if (reuse_indexed(b, out, index)) {
 			b->reused = true;
@@ -354,10 +412,9 @@ static int build_locked(struct ior_kbuild *b, struct make_ctx *c, const char *ou
 	}
 	ior_error_clear();
 	/* the log of this make run only; a reuse found by the index above leaves the last build's log */
-	FILE *f = fopen(c->log, "w");
-	if (f)
-		fclose(f);
-	int rc = configure(c, out);
+	int rc = write_text(c->log, "");
+	if (!rc)
+		rc = configure(c, out);
 	char dotconfig[PATH_MAX + 16];
 	snprintf(dotconfig, sizeof(dotconfig), "%s/.config", c->build);
 	if (!rc)
@@ -365,7 +422,9 @@ static int build_locked(struct ior_kbuild *b, struct make_ctx *c, const char *ou
 	if (rc)
 		return rc;
 	entry_dir(entry, sizeof(entry), out, b, o->localversion);
-	if (b->commit.sha[0] && !b->dirty && ior_kbuild_record_read(b, entry) == IOR_OK && is_file(b->image)) {
+	struct ior_kbuild found = *b;
+	if (b->commit.sha[0] && !b->dirty && ior_kbuild_record_read(&found, entry) == IOR_OK && image_intact(&found)) {
+		*b = found;
 		b->reused = true;
 	} else {
 		ior_error_clear();
@@ -387,68 +446,92 @@ static int build_locked(struct ior_kbuild *b, struct make_ctx *c, const char *ou
 	return rc;
 }
 
+/* The build directory and the names in make_ctx; everything it checks comes before anything is
+ * made in it. */
+static int setup_out(struct make_ctx *c, struct ior_kbuild *b, char *out, size_t len)
+{
+	const struct ior_kbuild_opts *o = c->o;
+	char typed[PATH_MAX];
+	if (o->out)
+		snprintf(typed, sizeof(typed), "%s", o->out);
+	else
+		ior_kbuild_default_out(typed, sizeof(typed), c->tree);
+	if (!*typed)
+		return ior_error_set(IOR_EINVALID, "no build directory for '%s': neither XDG_CACHE_HOME nor HOME is "
+				     "set (give --build-dir DIR)", c->tree);
+	/* the build directory holds the image and modules root boots, and the lock, the log, the
+	 * configs and the records are written in it by name: held to the kernel cache's rule, so
+	 * nobody else can plant a link there or swap what was built */
+	int rc = ior_kbuild_out_prepare(out, len, typed);
+	if (rc)
+		return rc;
+	snprintf(c->build, sizeof(c->build), "%s/build", out);
+	snprintf(c->log, sizeof(c->log), "%s/build.log", out);
+	snprintf(c->obj, sizeof(c->obj), "O=%s", c->build);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	snprintf(c->jobs, sizeof(c->jobs), "-j%u", o->jobs ? o->jobs : cpus > 0 ? (unsigned)cpus : 1);
+	b->ccache = ior_spawn_in_path("ccache");
+	if (b->ccache)
+		snprintf(c->cc, sizeof(c->cc), "CC=ccache gcc");
+	snprintf(b->log, sizeof(b->log), "%s", c->log);
+	return IOR_OK;
+}
+
+/* The commit and its local changes, under the lock. */
+static void describe_tree(struct make_ctx *c, struct ior_kbuild *b)
+{
+	if (ior_git_head(&b->commit, c->tree) == IOR_OK)
+		b->dirty = tree_dirty(c->tree, b->local_changes);
+	else
+		memset(&b->commit, 0, sizeof(b->commit)); /* not a git tree: built, never cached */
+	ior_error_clear();
+	size_t dl = strlen(b->commit.describe);
+	if (b->dirty && dl && dl + 7 < sizeof(b->commit.describe)) /* as git describe --dirty says it */
+		memcpy(b->commit.describe + dl, "-dirty", 7);
+	snprintf(c->localversion, sizeof(c->localversion), "LOCALVERSION=%s%.12s",
+		 c->o->localversion && b->commit.sha[0] ? "-g" : "", c->o->localversion ? b->commit.sha : "");
+}
+
 int ior_kernel_build(struct ior_kbuild *b, const struct ior_kbuild_opts *o)
 {
 	double t0 = now_s();
 	memset(b, 0, sizeof(*b));
 	struct make_ctx *c = calloc(1, sizeof(*c));
+	struct ior_kbuild_texts texts = { 0 };
 	if (!c)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	c->o = o;
+	c->texts = &texts;
 	char out[PATH_MAX], lock[PATH_MAX + 8];
 	int rc = IOR_OK, fd = -1;
 	if (!realpath(o->tree ? o->tree : ".", c->tree))
 		rc = ior_error_errno(IOR_ENOTFOUND, errno, "cannot find the kernel tree '%s'", o->tree ? o->tree : ".");
 	else if (snprintf(lock, sizeof(lock), "%s/Makefile", c->tree) && !is_file(lock))
 		rc = ior_error_set(IOR_EINVALID, "'%s' is no kernel tree: it has no Makefile", c->tree);
-	if (!rc && o->config && !is_file(o->config))
-		rc = ior_error_set(IOR_ENOTFOUND, "--config '%s' does not exist", o->config);
-	for (size_t i = 0; !rc && i < o->nfragments; i++)
-		if (!is_file(o->fragments[i]))
-			rc = ior_error_set(IOR_ENOTFOUND, "--fragment '%s' does not exist", o->fragments[i]);
-	if (!rc) {
-		if (o->out)
-			snprintf(out, sizeof(out), "%s", o->out);
-		else
-			ior_kbuild_default_out(out, sizeof(out), c->tree);
-		if (!*out)
-			rc = ior_error_set(IOR_EINVALID, "no build directory for '%s': neither XDG_CACHE_HOME nor HOME is "
-					   "set (give --build-dir DIR)", c->tree);
-		snprintf(c->build, sizeof(c->build), "%s/build", out);
-		snprintf(c->log, sizeof(c->log), "%s/build.log", out);
-		snprintf(c->obj, sizeof(c->obj), "O=%s", c->build);
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		snprintf(c->jobs, sizeof(c->jobs), "-j%u", o->jobs ? o->jobs : cpus > 0 ? (unsigned)cpus : 1);
-		b->ccache = ior_spawn_in_path("ccache");
-		if (b->ccache)
-			snprintf(c->cc, sizeof(c->cc), "CC=ccache gcc");
-		snprintf(b->log, sizeof(b->log), "%s", c->log);
-		if (!rc)
-			rc = ior_vm_mkdir_p(c->build);
-		/* the build directory holds the image and modules root boots, and build.log, build.info and
-		 * lock are written by name: held to the kernel cache's rule, so nobody else can plant a
-		 * link there or swap what was built */
-		if (!rc)
-			rc = ior_check_private_dir(c->build, "kernel build directory");
-	}
+	/* building runs the tree's makefiles and scripts with the config's values in them: as root,
+	 * neither may be another user's (checked before anything is made) */
+	if (!rc)
+		rc = ior_check_trusted_tree(c->tree, "kernel tree");
+	if (!rc)
+		rc = ior_kbuild_texts_load(&texts, o);
+	if (!rc)
+		rc = setup_out(c, b, out, sizeof(out));
 	if (!rc) {
 		snprintf(lock, sizeof(lock), "%s/lock", out);
-		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0 || flock(fd, LOCK_EX) != 0)
 			rc = ior_error_errno(IOR_ERROR, errno, "cannot lock '%s'", lock);
 	}
+	if (!rc)
+		rc = ior_kbuild_journal_begin(out);
 	if (!rc) {
-		if (ior_git_head(&b->commit, c->tree) == IOR_OK)
-			b->dirty = tree_dirty(c->tree);
-		else
-			memset(&b->commit, 0, sizeof(b->commit)); /* not a git tree: built, never cached */
-		ior_error_clear();
-		snprintf(c->localversion, sizeof(c->localversion), "LOCALVERSION=%s%.12s",
-			 o->localversion && b->commit.sha[0] ? "-g" : "", o->localversion ? b->commit.sha : "");
+		describe_tree(c, b);
 		rc = build_locked(b, c, out);
+		ior_kbuild_journal_end(out);
 	}
 	if (fd >= 0)
 		close(fd);
+	ior_kbuild_texts_free(&texts);
 	free(c);
 	b->seconds = now_s() - t0;
 	return rc;

@@ -7,6 +7,8 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 #include "kernel/git_info.h"
 
@@ -38,7 +40,9 @@ struct ior_kbuild {
 	char config[PATH_MAX];            /* …/images/KEY/config: the .config built */
 	char release[128];
 	struct ior_git_commit commit;     /* sha "" when the tree is no git work tree */
-	bool dirty;                       /* tracked files differ from the commit: never cached */
+	bool dirty;                       /* tracked files differ from the commit: never reused, describe ends in
+					   * "-dirty" and the entry is named by the changes too */
+	char local_changes[65];           /* with dirty: sha256 of the diff from the commit to the tree */
 	char config_hash[65];             /* sha256 of the .config built */
 	char image_hash[65];              /* sha256 of the bzImage */
 	bool reused;                      /* found in the cache: nothing was compiled */
@@ -55,11 +59,50 @@ int ior_kernel_build(struct ior_kbuild *b, const struct ior_kbuild_opts *o);
 /* The out directory for tree when none is given: ~/.cache/ioregress/builds/NAME-HASH; "" when
  * neither XDG_CACHE_HOME nor HOME is set (never a shared directory). */
 void ior_kbuild_default_out(char *out, size_t len, const char *tree);
+/* The folder those are made in (~/.cache/ioregress/builds), "" as above. */
+void ior_kbuild_default_root(char *out, size_t len);
+
+/* The journal of a build into the build directory out (held under its lock): begin refuses when a
+ * make into out/build still runs (left by a build that was cut off: a second one would build beside
+ * it), says so when the last build was cut off, and writes the journal; end removes it. */
+int ior_kbuild_journal_begin(const char *out);
+void ior_kbuild_journal_end(const char *out);
+/* A live process whose arguments hold O=out/build (a make building there), 0 when none. */
+pid_t ior_kbuild_live_make(const char *out);
+/* recover's part: each default build directory (ior_kbuild_default_root) whose journal's build is
+ * gone has the make it left ended (when it is ours) and its journal removed; one line each on
+ * out, done and failed counted. */
+int ior_kbuild_recover(FILE *out, unsigned *done, unsigned *failed);
+
+/* What --config and the fragments held when they were checked: what is merged and hashed is
+ * what was checked, whatever happens to the files afterwards. */
+struct ior_kbuild_texts {
+	char *config;                     /* NULL without --config */
+	size_t config_len;
+	char **fragments;                 /* n texts, in o->fragments' order */
+	size_t *fragment_lens;
+	size_t n;
+};
+
+/* Reads --config and each --fragment through the descriptor it checks: a regular file; as root,
+ * one no other user could have written (the rule of the matrix's include =); and no value holding
+ * a make or shell expansion ('$(', '${', '`'), which kbuild's makefiles would run. */
+int ior_kbuild_texts_load(struct ior_kbuild_texts *t, const struct ior_kbuild_opts *o);
+void ior_kbuild_texts_free(struct ior_kbuild_texts *t);
+
+/* The build directory from --build-dir as typed (relative: to the current directory), into out:
+ * made private (ior_make_private_dir: judged before anything is created), and each entry ioregress
+ * writes there by name judged too (ours, no link); build/ and images/ created. Errors name what
+ * was typed. */
+int ior_kbuild_out_prepare(char *out, size_t len, const char *typed);
+
+/* Writes text to path, never through a symlink (O_NOFOLLOW). */
+int ior_kbuild_write_private(const char *path, const char *text, size_t len);
 
 /* sha256 of what the .config is made from besides the commit: the base config, the guest's
- * options, the fragments (their contents), the localversion choice, the compiler's and linker's
- * versions and the variables that pick them. */
-int ior_kbuild_inputs_hash(char hex[65], const struct ior_kbuild_opts *o);
+ * options, the fragments (their contents as t holds them), the localversion choice, the
+ * compiler's and linker's versions and the variables that pick them. */
+int ior_kbuild_inputs_hash(char hex[65], const struct ior_kbuild_opts *o, const struct ior_kbuild_texts *t);
 
 /* Writes b's record (build.info) into dir, and reads one back: what vm run stores with a boot. */
 int ior_kbuild_record_write(const struct ior_kbuild *b, const char *dir);

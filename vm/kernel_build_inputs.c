@@ -42,17 +42,10 @@ static void add_str(struct text *t, const char *label, const char *s)
 	add(t, "\n", 1);
 }
 
-static int add_file(struct text *t, const char *label, const char *path)
+static void add_text(struct text *t, const char *label, const char *path, const char *body, size_t n)
 {
-	char *body = NULL;
-	size_t n = 0;
-	int rc = ior_kernel_config_load(&body, &n, path);
-	if (!rc) {
-		add_str(t, label, path);
-		add(t, body, n);
-	}
-	free(body);
-	return rc;
+	add_str(t, label, path);
+	add(t, body, n);
 }
 
 /* The tool's --version output: Kconfig probes the compiler and linker (CC_VERSION_TEXT and the
@@ -69,19 +62,19 @@ static void add_version(struct text *t, const char *tool)
 	ior_error_clear();
 }
 
-int ior_kbuild_inputs_hash(char hex[65], const struct ior_kbuild_opts *o)
+int ior_kbuild_inputs_hash(char hex[65], const struct ior_kbuild_opts *o, const struct ior_kbuild_texts *k)
 {
 	/* the variables make takes from the environment that pick the architecture or the tools */
 	static const char *const env[] = { "ARCH", "SUBARCH", "CROSS_COMPILE", "LLVM", "CC", "LD", "KCONFIG_CONFIG" };
 	struct text t = { 0 };
 	int rc = IOR_OK;
 	if (o->config)
-		rc = add_file(&t, "config ", o->config);
+		add_text(&t, "config ", o->config, k->config, k->config_len);
 	else
 		add_str(&t, "defconfig ", o->defconfig ? o->defconfig : "tinyconfig");
 	add_str(&t, "guest\n", ior_kbuild_guest_fragment);
-	for (size_t i = 0; !rc && i < o->nfragments; i++)
-		rc = add_file(&t, "fragment ", o->fragments[i]);
+	for (size_t i = 0; i < o->nfragments && i < k->n; i++)
+		add_text(&t, "fragment ", o->fragments[i], k->fragments[i], k->fragment_lens[i]);
 	add_str(&t, "localversion ", o->localversion ? "yes" : "no");
 	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++)
 		add_str(&t, env[i], getenv(env[i]));

@@ -25,6 +25,7 @@ static const struct field {
 	F("author_date", commit.author_date),
 	F("config_hash", config_hash),
 	F("image_hash", image_hash),
+	F("local_changes", local_changes),
 #undef F
 };
 

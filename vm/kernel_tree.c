@@ -88,6 +88,10 @@ int ior_vm_tree_build(struct ior_kbuild *builds, char (*specs)[IOR_VM_SPEC_MAX],
 			ior_error_wrap(rc, "revision '%s'", revs[i]);
 		else
 			snprintf(specs[i], IOR_VM_SPEC_MAX, "%s:%s", builds[i].image, builds[i].modules);
+		/* said whatever the progress setting: what boots is not the revision alone */
+		if (!rc && builds[i].dirty)
+			fprintf(stderr, "vm: warning: %s was built with the tree's local changes (diff %.12s): its image is "
+				"not the commit's\n", revs[i], builds[i].local_changes);
 		if (!rc && o->progress)
 			fprintf(stderr, "vm: %s is %.12s %s, %s in %.1f s\n", revs[i], builds[i].commit.sha, builds[i].release,
 				builds[i].reused ? "reused" : "built", builds[i].seconds);
