@@ -141,9 +141,8 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 	if (!*cache)
 		return ior_error_set(IOR_EINVALID, "no kernel cache for '%s': neither XDG_CACHE_HOME nor HOME is set "
 				     "(give --cache-dir DIR)", name);
-	int rc = ior_vm_mkdir_p(cache);
-	if (!rc)
-		rc = ior_check_private_dir(cache, "kernel cache");
+	/* judged before anything is made in it: nothing of ours is left in another user's directory */
+	int rc = ior_make_private_dir(cache, "kernel cache");
 	if (!rc)
 		rc = find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version));
 	if (rc == IOR_ENOTFOUND && !(rc = ior_vm_package_check(name)) && (ior_vm_package_announce(name), true))

@@ -32,10 +32,15 @@ void ior_vm_remove_tree(const char *dir)
 int ior_vm_workdir_create(struct ior_vm_workdir *w, struct ior_db *db)
 {
 	memset(w, 0, sizeof(*w));
-	snprintf(w->path, sizeof(w->path), "/tmp/" IOR_VM_WORKDIR_PREFIX "XXXXXX");
+	/* the user's choice of scratch space (a bigger or a private one), as mktemp(1) honours it */
+	const char *tmp = getenv("TMPDIR");
+	if (!tmp || tmp[0] != '/' || strlen(tmp) > sizeof(w->path) - sizeof(IOR_VM_WORKDIR_PREFIX "XXXXXX") - 2)
+		tmp = "/tmp";
+	snprintf(w->path, sizeof(w->path), "%s%s" IOR_VM_WORKDIR_PREFIX "XXXXXX", tmp,
+		 tmp[strlen(tmp) - 1] == '/' ? "" : "/");
 	if (!mkdtemp(w->path)) {
 		w->path[0] = '\0';
-		return ior_error_errno(IOR_ERROR, errno, "cannot create a directory under /tmp");
+		return ior_error_errno(IOR_ERROR, errno, "cannot create a directory under '%s'", tmp);
 	}
 	struct utsname u;
 	uname(&u);
@@ -70,12 +75,14 @@ int ior_vm_workdir_recover(const char *path, FILE *out)
 		fprintf(out, "vm work directory '%s': already gone\n", path);
 		return IOR_OK;
 	}
-	static const char where[] = "/tmp/" IOR_VM_WORKDIR_PREFIX;
-	/* the journal is a file anyone with the database can write: remove only what vm run makes */
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || strncmp(path, where, strlen(where)) != 0 ||
-	    strchr(path + strlen(where), '/')) {
-		fprintf(out, "vm work directory '%s': left alone, it is not a directory of ours named %s*\n", path,
-			where);
+	static const char prefix[] = IOR_VM_WORKDIR_PREFIX;
+	const char *base = strrchr(path, '/');
+	/* the journal is a file anyone with the database can write: remove only what vm run makes (an
+	 * absolute path whose last part has vm run's name, a directory of ours, not a link) */
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || path[0] != '/' || !base ||
+	    strncmp(base + 1, prefix, strlen(prefix)) != 0 || strlen(base + 1) != strlen(prefix) + 6) {
+		fprintf(out, "vm work directory '%s': left alone, it is not a directory of ours named %sXXXXXX\n", path,
+			prefix);
 		return IOR_OK;
 	}
 	ior_vm_remove_tree(path);

@@ -4,19 +4,20 @@
 #ifndef IOR_VM_WORKDIR_H
 #define IOR_VM_WORKDIR_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 struct ior_db;
 
-/* The journal's kind for such a directory, and the prefix of its name under /tmp: recover removes
- * only a directory of this name that the user running it owns. */
+/* The journal's kind for such a directory, and the prefix of its name under $TMPDIR (or /tmp):
+ * recover removes only a directory of this name that the user running it owns. */
 #define IOR_VM_WORKDIR_KIND "tree"
 #define IOR_VM_WORKDIR_PREFIX "ioregress-vm."
 
 struct ior_vm_workdir {
-	char path[64];      /* /tmp/ioregress-vm.XXXXXX */
+	char path[PATH_MAX]; /* $TMPDIR/ioregress-vm.XXXXXX (/tmp without an absolute TMPDIR) */
 	int64_t undo_id;    /* its journal entry in db, 0 when none */
 };
 
@@ -31,8 +32,8 @@ void ior_vm_workdir_remove(struct ior_vm_workdir *w, struct ior_db *db);
 void ior_vm_remove_tree(const char *dir);
 
 /* recover's undo of a journaled work directory whose process is gone: removed when it is a real
- * directory (not a symlink) /tmp/IOR_VM_WORKDIR_PREFIX... owned by this user; left alone with
- * the reason otherwise. One line on out either way. */
+ * directory (not a symlink) named IOR_VM_WORKDIR_PREFIX... (in whatever TMPDIR the run had) owned
+ * by this user; left alone with the reason otherwise. One line on out either way. */
 int ior_vm_workdir_recover(const char *path, FILE *out);
 
 #endif
