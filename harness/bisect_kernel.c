@@ -37,7 +37,10 @@ static int add_arg(char *args, size_t len, const char *opt, const char *value, e
 int ior_bisect_kernel_start(struct ior_db *db, int64_t id, const struct ior_kbuild_opts *kb)
 {
 	char args[8192] = "", nice[16];
-	int rc = add_arg(args, sizeof(args), "--defconfig", kb->defconfig ? kb->defconfig : "tinyconfig", TEXT);
+	/* another user's config, or a value make would run, is refused now rather than at the first build */
+	int rc = ior_kbuild_check_inputs(kb);
+	if (!rc)
+		rc = add_arg(args, sizeof(args), "--defconfig", kb->defconfig ? kb->defconfig : "tinyconfig", TEXT);
 	if (!rc && kb->config) {
 		args[0] = '\0';
 		rc = add_arg(args, sizeof(args), "--config", kb->config, FILE_PATH);

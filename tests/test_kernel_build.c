@@ -233,6 +233,13 @@ static void test_untrusted_config_and_tree_refused(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--fragment"));
 	CU_ASSERT_TRUE(refused_with(kbuild_with((const char *[]){ "--build-dir", build_dir, "--config", frag, NULL }),
 				    "refusing --config"));
+	/* bisect start --kernel refuses it at once, not at its first build */
+	CU_ASSERT_EQUAL(git("commit", "--allow-empty", "-qm", "second"), 0);
+	char db[1200];
+	snprintf(db, sizeof(db), "%s/untrusted.db", ior_test_tmpdir());
+	char *start[] = { "--db", db, "bisect", "start", "--repo", tree, "--good", "HEAD~1", "--bad", "HEAD", "--kernel",
+			  "--fragment", frag, "--build-dir", build_dir, NULL };
+	CU_ASSERT_TRUE(refused_with(ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)), "belongs to uid 65534"));
 	/* refused before the build directory was made */
 	CU_ASSERT_FALSE(exists(build_dir));
 	/* one anyone may write, though root's */
@@ -266,7 +273,6 @@ static void test_untrusted_config_and_tree_refused(void)
 	CU_ASSERT_FALSE(exists(marker));
 	CU_ASSERT_FALSE(exists(build_dir));
 	/* the same through vm run --tree (refused before any boot) */
-	char db[1200];
 	snprintf(db, sizeof(db), "%s/vmtree.db", ior_test_tmpdir());
 	char *vm[] = { "--db", db, "vm", "run", "--boot-only", "--tree", tree, "--build-dir", build_dir, "HEAD", NULL };
 	CU_ASSERT_TRUE(refused_with(ior_test_ioregress(vm, out, sizeof(out), err, sizeof(err)), "belongs to uid 65534"));

@@ -90,6 +90,10 @@ struct ior_kbuild_texts {
 int ior_kbuild_texts_load(struct ior_kbuild_texts *t, const struct ior_kbuild_opts *o);
 void ior_kbuild_texts_free(struct ior_kbuild_texts *t);
 
+/* The same checks alone, for a command that builds later (vm run --tree before its first checkout,
+ * bisect start --kernel): the tree when o->tree is set and exists, --config and the fragments. */
+int ior_kbuild_check_inputs(const struct ior_kbuild_opts *o);
+
 /* The build directory from --build-dir as typed (relative: to the current directory), into out:
  * made private (ior_make_private_dir: judged before anything is created), and each entry ioregress
  * writes there by name judged too (ours, no link); build/ and images/ created. Errors name what

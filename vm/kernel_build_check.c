@@ -113,6 +113,18 @@ void ior_kbuild_texts_free(struct ior_kbuild_texts *t)
 	memset(t, 0, sizeof(*t));
 }
 
+int ior_kbuild_check_inputs(const struct ior_kbuild_opts *o)
+{
+	char tree[PATH_MAX];
+	int rc = IOR_OK;
+	if (o->tree && realpath(o->tree, tree))
+		rc = ior_check_trusted_tree(tree, "kernel tree");
+	struct ior_kbuild_texts t;
+	if (!rc && !(rc = ior_kbuild_texts_load(&t, o)))
+		ior_kbuild_texts_free(&t);
+	return rc;
+}
+
 /* What ioregress writes in the build directory by name: each there already must be ours and no
  * link (a directory that was once open to others may still hold what they planted). */
 static const struct { const char *name; bool dir; } out_entries[] = {

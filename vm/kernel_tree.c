@@ -77,7 +77,10 @@ int ior_vm_tree_build(struct ior_kbuild *builds, char (*specs)[IOR_VM_SPEC_MAX],
 	git_repository *repo = NULL;
 	char head[512] = "";
 	git_libgit2_init();
-	int rc = git_repository_open(&repo, o->tree) == 0 ? IOR_OK : git_fail("not a git work tree", o->tree);
+	/* refused before the tree is touched: each build would refuse it again after a checkout */
+	int rc = ior_kbuild_check_inputs(o);
+	if (!rc)
+		rc = git_repository_open(&repo, o->tree) == 0 ? IOR_OK : git_fail("not a git work tree", o->tree);
 	if (!rc)
 		head_name(repo, head, sizeof(head));
 	for (size_t i = 0; !rc && i < n; i++) {
