@@ -3,9 +3,8 @@
  * Makefile's targets in a few lines) in a real git repository; the real kernel is
  * test_kernel_real.c. */
 #include "tests/suite.h"
+#include "vm/kernel_build.h"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -355,33 +354,6 @@ static void test_build_dir_private_and_checked(void)
 	free(text);
 }
 
-/* The pid of a live process whose arguments hold word, 0 when none. */
-static pid_t process_with_arg(const char *word)
-{
-	DIR *d = opendir("/proc");
-	pid_t found = 0;
-	static char buf[1 << 16];
-	for (struct dirent *e; d && !found && (e = readdir(d));) {
-		char *end, path[300];
-		long pid = strtol(e->d_name, &end, 10);
-		if (*end || pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
-		int fd = open(path, O_RDONLY);
-		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		for (ssize_t i = 0; n > 0 && i < n && !found; i += (ssize_t)strlen(buf + i) + 1) {
-			buf[n] = '\0';
-			if (!strcmp(buf + i, word))
-				found = (pid_t)pid;
-		}
-	}
-	if (d)
-		closedir(d);
-	return found;
-}
-
 static bool wait_for(bool (*cond)(const char *), const char *arg, double seconds)
 {
 	for (int i = 0; i < (int)(seconds * 20); i++) {
@@ -397,9 +369,10 @@ static bool file_exists(const char *p)
 	return exists(p);
 }
 
-static bool no_process_with(const char *word)
+/* No make into that build directory (vm/kernel_build_journal.c's /proc scan for O=DIR/build). */
+static bool no_make_in(const char *out_dir)
 {
-	return process_with_arg(word) == 0;
+	return ior_kbuild_live_make(out_dir) == 0;
 }
 
 /* ioregress kernel build started in the background (its stderr dropped), killed with SIGKILL once
@@ -425,9 +398,9 @@ static int kill_in_the_middle(const char *const *words, const char *obj_dir)
 }
 
 /* Ends what a kill left running (before the fix: make, re-parented to init). */
-static void end_leftovers(const char *obj)
+static void end_leftovers(const char *out_dir)
 {
-	for (pid_t p; (p = process_with_arg(obj));) {
+	for (pid_t p; (p = ior_kbuild_live_make(out_dir));) {
 		kill(p, SIGKILL);
 		usleep(100000);
 	}
@@ -446,9 +419,9 @@ static void test_killed_build_leaves_no_make(void)
 	snprintf(objdir, sizeof(objdir), "%s/build", build_dir);
 	snprintf(obj, sizeof(obj), "O=%s", objdir);
 	CU_ASSERT_EQUAL_FATAL(kill_in_the_middle((const char *[]){ "--build-dir", build_dir, NULL }, objdir), 0);
-	bool gone = wait_for(no_process_with, obj, 5);
+	bool gone = wait_for(no_make_in, build_dir, 5);
 	CU_ASSERT_TRUE(gone);
-	end_leftovers(obj);
+	end_leftovers(build_dir);
 	/* the next build says the last one was cut off, and builds */
 	unlink(dst);
 	CU_ASSERT_EQUAL(kbuild_with((const char *[]){ "--build-dir", build_dir, NULL }), 0);
@@ -457,7 +430,7 @@ static void test_killed_build_leaves_no_make(void)
 	char *decoy[] = { "/usr/bin/perl", "-e", "sleep 30", obj, NULL };
 	pid_t d = ior_test_start(decoy);
 	CU_ASSERT_FATAL(d > 0);
-	for (int i = 0; i < 100 && process_with_arg(obj) != d; i++)
+	for (int i = 0; i < 100 && ior_kbuild_live_make(build_dir) != d; i++)
 		usleep(20000);
 	CU_ASSERT_TRUE(refused_with(kbuild_with((const char *[]){ "--build-dir", build_dir, NULL }), "is still running"));
 	kill(d, SIGKILL);
