@@ -322,6 +322,16 @@ static void test_build_dir_private_and_checked(void)
 	CU_ASSERT_TRUE(refused_with(kbuild_with((const char *[]){ "--build-dir", sticky, NULL }), "writable by every user"));
 	snprintf(p, sizeof(p), "%s/*", sticky);
 	CU_ASSERT_EQUAL(ior_test_count_glob(p), 0);
+	/* in it, another user's link to a directory of root's: they could point it elsewhere at any time */
+	char rootdir[1200], script[4096];
+	snprintf(rootdir, sizeof(rootdir), "%s/roots", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(mkdir(rootdir, 0755), 0);
+	snprintf(script, sizeof(script), "ln -s %s %s/link", rootdir, sticky);
+	CU_ASSERT_EQUAL_FATAL(ior_test_as_nobody(script), 0);
+	snprintf(p, sizeof(p), "%s/link/kb", sticky);
+	CU_ASSERT_TRUE(refused_with(kbuild_with((const char *[]){ "--build-dir", p, NULL }), "symbolic link of uid 65534"));
+	snprintf(p, sizeof(p), "%s/kb", rootdir);
+	CU_ASSERT_FALSE(exists(p));
 	/* below another user's directory: refused before anything of root's is left there */
 	char theirs[1200];
 	snprintf(theirs, sizeof(theirs), "%s/their-home", ior_test_tmpdir());
