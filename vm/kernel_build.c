@@ -166,6 +166,7 @@ struct make_ctx {
 	char tree[PATH_MAX], build[PATH_MAX + 8], log[PATH_MAX + 16];
 	char jobs[16], obj[PATH_MAX + 16], cc[32];
 	char localversion[64];   /* LOCALVERSION=, set even when empty: else a commit past a tag gets a "+" */
+	char copies[64][PATH_MAX + 32]; /* OUT/fragment-N.config: the fragments as they were checked */
 };
 
 /* argv with its output appended to the log (through sh, whose script is fixed: the arguments
@@ -240,13 +241,12 @@ static int configure(struct make_ctx *c, const char *out)
 		rc = write_text(guest, ior_kbuild_guest_fragment);
 	if (!rc && o->nfragments > 64)
 		rc = ior_error_set(IOR_EINVALID, "at most 64 --fragment files");
-	char copies[64][PATH_MAX + 32];
 	const char *argv[80] = { merge, "-m", "-O", c->build, dotconfig, guest };
 	size_t n = 6;
 	for (size_t i = 0; !rc && i < o->nfragments; i++) {
-		snprintf(copies[i], sizeof(copies[i]), "%s/fragment-%zu.config", out, i + 1);
-		rc = ior_kbuild_write_private(copies[i], c->texts->fragments[i], c->texts->fragment_lens[i]);
-		argv[n++] = copies[i];
+		snprintf(c->copies[i], sizeof(c->copies[i]), "%s/fragment-%zu.config", out, i + 1);
+		rc = ior_kbuild_write_private(c->copies[i], c->texts->fragments[i], c->texts->fragment_lens[i]);
+		argv[n++] = c->copies[i];
 	}
 	struct ior_spawn r = { 0 };
 	if (!rc && (rc = run_logged(c, argv, &r)) == IOR_OK && !(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0))
