@@ -309,6 +309,14 @@ static void test_build_dir_private_and_checked(void)
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
 	CU_ASSERT_EQUAL(chdir(here), 0);
+	/* a link of our own to a private directory is followed once: the build goes where it points */
+	char alias[1200], aimed[1200];
+	snprintf(alias, sizeof(alias), "%s/builds-alias", ior_test_tmpdir());
+	snprintf(aimed, sizeof(aimed), "%s/aimed", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(mkdir(aimed, 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(symlink(aimed, alias), 0);
+	CU_ASSERT_EQUAL(kbuild_with((const char *[]){ "--build-dir", alias, NULL }), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "/aimed/images/"));
 
 	if (geteuid() != 0) {
 		ior_test_not_run("the cases with another user's directories need root");

@@ -144,6 +144,13 @@ int ior_kbuild_out_prepare(char *out, size_t len, const char *typed)
 	}
 	if (snprintf(out, len, "%s", abs) >= (int)len)
 		return ior_error_set(IOR_EINVALID, "--build-dir '%s' is too long", typed);
+	/* a link of the user's own (~/builds -> /data/builds) is followed once, here: from then on the
+	 * directory it named is used and judged, whatever the link becomes */
+	struct stat lst;
+	char real[PATH_MAX];
+	if (lstat(out, &lst) == 0 && S_ISLNK(lst.st_mode) && (lst.st_uid == 0 || lst.st_uid == geteuid()) &&
+	    realpath(out, real) && strlen(real) < len)
+		snprintf(out, len, "%s", real);
 	int rc = ior_make_private_dir(out, "kernel build directory");
 	for (size_t i = 0; !rc && i < sizeof(out_entries) / sizeof(out_entries[0]); i++) {
 		char p[PATH_MAX + 32];
