@@ -260,6 +260,8 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 	}
 	if (!rc)
 		rc = open_source(&b, &src);
+	if (!rc && a->c.image)
+		rc = ior_bisect_source_git_output(src, a->c.image);
 	struct ior_bisect_result res;
 	bool drove = false;
 	if (!rc) {
@@ -283,7 +285,7 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 	if (drove && !packages && b.orig_head) {
 		struct ior_error_state first;
 		ior_error_save(&first, rc);
-		int back = ior_bisect_git_restore(b.repo, b.orig_head);
+		int back = ior_bisect_git_restore(b.repo, b.orig_head, a->c.image);
 		if (!back)
 			printf("work tree back at %.12s, as at 'bisect start'\n", b.orig_head);
 		else if (rc)   /* the first error is the one reported: this one is said on the way */
@@ -312,7 +314,7 @@ static int show(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 			rc = ior_bisect_print_status(stdout, ctx->db, &b, src);
 		ior_bisect_source_free(src);
 	} else {
-		rc = b.orig_head ? ior_bisect_git_restore(b.repo, b.orig_head) : IOR_OK;
+		rc = b.orig_head ? ior_bisect_git_restore(b.repo, b.orig_head, b.image) : IOR_OK;
 		if (!rc)
 			rc = ior_bisect_set_status(ctx->db, b.id, "reset", b.result);
 		if (!rc)
