@@ -3,6 +3,7 @@
  * mark lines in order; everything else is a comment. */
 #include "bisect/replay.h"
 
+#include "bisect/measure.h"
 #include "common/error.h"
 
 #include <errno.h>
@@ -149,9 +150,14 @@ static int replay_line(struct ior_db *db, int64_t id, char **w, size_t n, const 
 			first = 3;
 		}
 		for (size_t i = first; i < n && k < 256; i++) {
-			char *end;
-			x[k++] = strtod(w[i], &end);
-			if (*end)
+			/* as a measure command's output is read: nan, inf, hex and denormals are no samples */
+			double *one = NULL;
+			size_t got = 0;
+			bool ok = ior_bisect_parse_samples(w[i], strlen(w[i]), &one, &got) == IOR_OK && got == 1;
+			if (ok)
+				x[k++] = one[0];
+			free(one);
+			if (!ok)
 				return ior_error_set(IOR_EINVALID, "%s: '%s' is not a sample", where, w[i]);
 		}
 		return ior_bisect_samples_add_round(db, id, w[1], x, k, round) ||
