@@ -496,6 +496,35 @@ static void test_measures_each_commits_own_artifact(void)
 }
 
 
+/* Issue 35: an --artifact the build never changes (a file left in the tree before the bisection)
+ * hashed alike at every commit, so nothing was put back before a measurement and every round measured
+ * the last build: a 10% drop was refused as "not worse" (a -50% history too). Both ends' artifacts
+ * identical is said, and each commit is built again before it is measured: the culprit is found. */
+static void test_identical_ends_artifact_measures_each_build(void)
+{
+	enum { N = 16, CULPRIT = 9 };
+	char ids[N][GIT_OID_HEXSZ + 1], stale[1200];
+	const char *repo = ior_test_path("stale-artifact"), *db = ior_test_path("stale-artifact.db");
+	unlink(db);
+	setenv("IOR_TEST_SEED", "29", 1);
+	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
+	snprintf(stale, sizeof(stale), "%s/stale.bin", repo);
+	FILE *f = fopen(stale, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("made once, never rebuilt\n", f);
+	fclose(f);
+	int rc = bisect_artifact(db, repo, ids[0], ids[N - 1], "cd out && ", "mkdir -p out && cp level out/level",
+				 "stale.bin");
+	char want[128];
+	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "warning: the good and the bad end built the same artifact"));
+	CU_ASSERT_PTR_NULL(strstr(out, "build artifact is identical to"));
+	if (rc || !strstr(out, want))
+		fprintf(stderr, "\n%s\n%s", out, err);
+}
+
 /* An end whose boot fails after the calibration, while a candidate is judged against it, stops the
  * bisection (exit 1, as an end that does not build; during a confirmation it was 2): which end,
  * that it does not boot and the boot's reason, on stdout, in status and in the log, with every row
@@ -639,6 +668,7 @@ int main(void)
 		IOR_TEST(test_identical_image_reuses_the_verdict),
 		IOR_TEST(test_parent_with_the_good_ends_build_is_not_measured),
 		IOR_TEST(test_measures_each_commits_own_artifact),
+		IOR_TEST(test_identical_ends_artifact_measures_each_build),
 		IOR_TEST(test_end_that_does_not_boot_stops_with_its_reason),
 		IOR_TEST(test_packaged_kernels_checked_before_any_boot),
 		IOR_TEST_END,
