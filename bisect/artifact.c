@@ -193,7 +193,7 @@ static int list_dir(const char *root, struct listing *l)
 						     "cannot walk the artifact directory '%s'", root);
 			continue;
 		}
-		rc = list_entry(e, e->fts_path + rootlen + 1, l);
+		rc = list_entry(e, e->fts_path + rootlen + (root[rootlen - 1] != '/'), l);
 	}
 	fts_close(fts);
 	return rc;
