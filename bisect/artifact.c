@@ -62,12 +62,14 @@ static int hash_file(const char *path, const char *name, char *hex, size_t len)
 		return ior_error_errno(errno == ENOENT ? IOR_ENOTFOUND : IOR_ERROR, errno, "cannot open artifact file '%s'",
 				       name);
 	struct stat st;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st)) {
 		int e = errno;
 		close(fd);
-		return S_ISREG(st.st_mode) ? ior_error_errno(IOR_ERROR, e, "cannot read artifact file '%s'", name)
-					   : ior_error_set(IOR_EINVALID, "artifact '%s' is not a regular file or a directory",
-							   name);
+		return ior_error_errno(IOR_ERROR, e, "cannot read artifact file '%s'", name);
+	}
+	if (!S_ISREG(st.st_mode)) {   /* replaced by a FIFO or a device since it was listed */
+		close(fd);
+		return ior_error_set(IOR_EINVALID, "artifact '%s' is not a regular file or a directory", name);
 	}
 	struct blob_hash h;
 	bool ok = blob_begin(&h, (unsigned long long)st.st_size);
