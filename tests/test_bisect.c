@@ -591,15 +591,32 @@ static void test_end_that_does_not_boot_stops_with_its_reason(void)
 
 /* Packaged kernels, checked before anything boots: a matrix typo in bisect run is found on the host
  * with its file and line, spends no boot and records nothing; a kernel that cannot be fetched stops
- * the bisection with its own message. Every line names each kernel in full. The kernels are paths
- * that do not exist, so nothing here can boot. */
+ * the bisection with its own message. Every line names each kernel in full. The kernels are files in
+ * the scratch directory that are no kernels (start checks the paths exist), and the good end's image
+ * is removed before run, so nothing here can boot. */
 static void test_packaged_kernels_checked_before_any_boot(void)
 {
-#define PK(name) "/nonexistent/" name "/bzImage:/nonexistent/" name "/lib/modules"
-	static const char *k[3] = { PK("linux-image-6.1.0-47-cloud-amd64"),
-				    PK("linux-image-6.12.107+deb12-cloud-amd64-unsigned"),
-				    PK("linux-image-6.12.113+deb12-cloud-amd64-unsigned") };
-#undef PK
+	static const char *const names[3] = { "linux-image-6.1.0-47-cloud-amd64",
+					      "linux-image-6.12.107+deb12-cloud-amd64-unsigned",
+					      "linux-image-6.12.113+deb12-cloud-amd64-unsigned" };
+	static char k[3][1024], good_image[1024];
+	for (int i = 0; i < 3; i++) {
+		char dir[1100], file[1200];
+		snprintf(dir, sizeof(dir), "%s/%s/lib/modules/6.1.0-test", ior_test_tmpdir(), names[i]);
+		char *mk[] = { "mkdir", "-p", dir, NULL };
+		CU_ASSERT_EQUAL_FATAL(ior_test_spawn(mk, NULL), 0);
+		snprintf(file, sizeof(file), "%s/modules.dep", dir);
+		FILE *f = fopen(file, "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fclose(f);
+		snprintf(file, sizeof(file), "%s/%s/bzImage", ior_test_tmpdir(), names[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f = fopen(file, "w"));
+		fputs("no kernel\n", f);
+		fclose(f);
+		snprintf(k[i], sizeof(k[i]), "%s:%s/%s/lib/modules", file, ior_test_tmpdir(), names[i]);
+		if (!i)
+			snprintf(good_image, sizeof(good_image), "%s", file);
+	}
 	const char *db = ior_test_path("pkg-typo.db");
 	unlink(db);
 	char *start[] = { "--db", (char *)db, "bisect", "start", "--kernels", (char *)k[0], (char *)k[1], (char *)k[2], NULL };
@@ -626,7 +643,8 @@ static void test_packaged_kernels_checked_before_any_boot(void)
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM vm_boots"), 0);
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event <> 'start'"), 0);
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisects WHERE matrix IS NULL"), 1);
-	/* a good matrix: the good end cannot be fetched, and says why */
+	/* a good matrix: the good end cannot be fetched (its image gone since start), and says why */
+	CU_ASSERT_EQUAL(unlink(good_image), 0);
 	char matrix[1024];
 	snprintf(matrix, sizeof(matrix), "%s", ior_test_source_path("tests/data/vm-bisect.ini"));
 	run[5] = matrix;
@@ -636,7 +654,7 @@ static void test_packaged_kernels_checked_before_any_boot(void)
 	snprintf(want, sizeof(want), "building %s\n", k[0]);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
 	snprintf(want, sizeof(want), "stopped: the good end %s does not build\n  its build failed: kernel image "
-		 "'/nonexistent/linux-image-6.1.0-47-cloud-amd64/bzImage' does not exist", k[0]);
+		 "'%s' does not exist", k[0], good_image);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM vm_boots"), 0);
 	char *logcmd[] = { "--db", (char *)db, "bisect", "log", NULL };
@@ -645,7 +663,7 @@ static void test_packaged_kernels_checked_before_any_boot(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
 	snprintf(want, sizeof(want), "Z build %s failed\n", k[0]);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
-	snprintf(want, sizeof(want), "Z build-error %s: kernel image '/nonexistent/", k[0]);
+	snprintf(want, sizeof(want), "Z build-error %s: kernel image '%s'", k[0], good_image);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
 	CU_ASSERT_EQUAL(ior_test_ioregress(status, out, sizeof(out), err, sizeof(err)), 0);
 	snprintf(want, sizeof(want), "stopped: the good end %s does not build", k[0]);
