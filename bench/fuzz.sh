@@ -3,7 +3,8 @@
 # Builds the libFuzzer targets of tests/fuzz with clang (build-fuzz, IOR_FUZZ=ON) and runs each for a
 # fixed time budget; prints executions, coverage and any crash, and exits 1 when a target crashed.
 #
-#   bench/fuzz.sh [TARGET...]          targets: matrix csv fio_json db_open matrix_include measure (default: all)
+#   bench/fuzz.sh [TARGET...]          targets: matrix csv fio_json db_open matrix_include measure artifact
+#                                      bisect_replay (default: all)
 #   FUZZ_SECONDS=60                    time budget per target
 #   FUZZ_BUILD=build-fuzz              build directory (separate from the gcc builds)
 #
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD:-build-fuzz}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(matrix csv fio_json db_open matrix_include measure)
+[ ${#targets[@]} -gt 0 ] || targets=(matrix csv fio_json db_open matrix_include measure artifact bisect_replay)
 
 if ! command -v clang >/dev/null; then
 	echo "fuzz.sh: clang not found (ci/setup.sh installs clang and libclang-rt-14-dev)" >&2

@@ -25,6 +25,7 @@ struct run {
 	char current[96];              /* what the source has prepared, "" unknown */
 	struct ior_bisect_calibration cal;  /* the ends' gap, noise and drift from their rounds */
 	bool boot_failed;              /* the last failed measurement was a kernel that did not boot */
+	bool images_blind;             /* both ends built the same artifact: it tells no commit's build apart */
 	const char *status;            /* the bisection's status as stored (started, running, ...) */
 };
 
@@ -204,21 +205,41 @@ static int ends_round(struct run *r, const char *const *ends)
 	return failed < 2 ? end_not_measured(r, ends[failed]) : IOR_OK;
 }
 
+/* Both ends built the same artifact: it cannot be what differs between them, so either it names
+ * something the build does not write (every step would then measure the last build: a -50% history
+ * was refused as "not worse") or the difference lies outside it. Said loudly and logged; no commit
+ * takes a verdict from an identical artifact, and the step builds each commit again before its
+ * measurements. */
+static int ends_alike(struct run *r, const char *image)
+{
+	char text[600];
+	snprintf(text, sizeof(text), "the good and the bad end built the same artifact (%.12s): it cannot hold the "
+		 "difference between them, so no commit takes a verdict from its artifact and each is built again before "
+		 "it is measured; if the artifact named is not what the build writes, stop and name the build output", image);
+	fprintf(stderr, "warning: %s\n", text);
+	r->images_blind = true;
+	r->d->m->artifact_blind = true;
+	return ior_bisect_log(r->d->db, r->d->id, NULL, "warning", text);
+}
+
 /* Both ends in rounds until the judge is satisfied or refuses; every round of both ends so far
  * counts (a resumed bisection recalibrates on all of them). */
 static int calibrate(struct run *r, bool *refused, char *reason, size_t len)
 {
 	struct ior_bisect_driver *d = r->d;
 	const char *ends[2] = { r->good_ids[0], r->bad_id };
+	char image[2][80];
 	for (int e = 0; e < 2; e++) {
 		bool ok;
-		char image[80];
 		char why[1100];
-		if (built(r, ends[e], &ok, image, sizeof(image)) || (!ok && build_failure(r, ends[e], why, sizeof(why))))
+		if (built(r, ends[e], &ok, image[e], sizeof(image[e])) ||
+		    (!ok && build_failure(r, ends[e], why, sizeof(why))))
 			return IOR_ERROR;
 		if (!ok)
 			return end_stopped(r, ends[e], "does not build", why);
 	}
+	if (image[0][0] && !strcmp(image[0], image[1]) && ends_alike(r, image[0]))
+		return IOR_ERROR;
 	for (;;) {
 		struct ior_bisect_rounds rd;
 		if (ior_bisect_rounds_get(d->db, d->id, ends, 2, 1, &rd))
@@ -323,7 +344,9 @@ static int step(struct run *r, size_t node, bool *undecided)
 		return IOR_ERROR;
 	if (!ok)
 		return mark(r, id, IOR_MARK_SKIP, reason, "mark");
-	if (ior_bisect_same_image(d->db, d->id, id, image, &same, other, sizeof(other), &m))
+	if (r->images_blind)
+		same = false;
+	else if (ior_bisect_same_image(d->db, d->id, id, image, &same, other, sizeof(other), &m))
 		return IOR_ERROR;
 	if (same) {
 		bool end = !strcmp(other, r->good_ids[0]) || !strcmp(other, r->bad_id);
@@ -457,14 +480,14 @@ static int same_build(struct run *r, const char *a, const char *b, bool *same)
 	char h[2][80];
 	const char *ids[2] = { a, b };
 	*same = !strcmp(a, b);
-	for (int i = 0; i < 2 && !*same; i++) {
+	for (int i = 0; i < 2 && !*same && !r->images_blind; i++) {
 		bool done, ok;
 		if (ior_bisect_build_get(r->d->db, r->d->id, ids[i], &done, &ok, h[i], sizeof(h[i])))
 			return IOR_ERROR;
 		if (!done || !ok || !h[i][0])
 			return IOR_OK;
 	}
-	*same = *same || !strcmp(h[0], h[1]);
+	*same = *same || (!r->images_blind && !strcmp(h[0], h[1]));
 	return IOR_OK;
 }
 

@@ -22,6 +22,10 @@ struct ior_bisect_measure {
 	/* Each measurement is one boot under qemu (packaged kernels, kernel trees): the answers count
 	 * rounds as boots, whose medians are the judge's observations. */
 	bool per_boot;
+	/* Set by the driver when both ends' builds left the same artifact: it then tells no commit's build
+	 * from another's, so the step builds a commit again before measuring it unless its build is the
+	 * last one made. */
+	bool artifact_blind;
 	/* Why the last build or measurement failed, as far as the step can tell (a package name apt does
 	 * not know, a boot's outcome, reason and console head), set by build or measure when *out is not
 	 * IOR_STEP_OK; "" when it cannot tell. */
@@ -31,7 +35,8 @@ struct ior_bisect_measure {
 struct ior_bisect_commands {
 	const char *build, *boot, *measure;   /* sh -c commands; build and boot may be NULL */
 	const char *image;                    /* the build's artifact (--artifact; --image for a kernel), relative
-					       * to the tree or absolute, or NULL: hashed after each build */
+					       * to the tree or absolute, inside the tree (else IOR_EREFUSED), or
+					       * NULL: hashed after each build (bisect/artifact.h) */
 	const char *repo;                     /* the work tree: the commands' directory and IOREGRESS_REPO */
 	unsigned timeout_s;                   /* each command's limit; 0 = none. Past it the command's
 					       * process group is ended and the step fails (the commit is skipped) */
@@ -55,10 +60,6 @@ struct ior_vm_run_opts;
  * measurement is one `vm run` boot of opts' matrix merged into db, whose first ok cell's samples
  * are the measurement. opts is copied (its strings must outlive the step). */
 int ior_bisect_measure_vm(struct ior_bisect_measure **out, struct ior_db *db, const struct ior_vm_run_opts *opts);
-
-/* The hash of a build artifact: a file's git blob hash, or for a directory the hash of its sorted
- * listing of names and contents' hashes (times and owners play no part). hash gets hex text. */
-int ior_bisect_artifact_hash(const char *path, char *hash, size_t len);
 
 struct ior_kbuild_opts;
 /* A kernel tree under qemu: "build" is kernel build of the checked-out commit with kb's config

@@ -3,17 +3,17 @@
  * IOREGRESS_REPO, samples read from the measure command's stdout. */
 #include "bisect/measure.h"
 
+#include "bisect/artifact.h"
 #include "common/error.h"
 #include "common/spawn.h"
 #include "common/stop.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
-#include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -21,8 +21,8 @@
 
 /* A commit's artifact as its build left it: the hash, and (for a file) a copy in the store. */
 struct built_artifact {
-	char id[GIT_OID_HEXSZ + 1];
-	char hash[GIT_OID_HEXSZ + 1];
+	char id[96];
+	char hash[IOR_BISECT_ARTIFACT_HASH_LEN];
 };
 
 struct cmd_measure {
@@ -33,7 +33,9 @@ struct cmd_measure {
 	 * from the store (a file) or built again (a directory, or a commit built in an earlier session). */
 	struct built_artifact *built;
 	size_t n_built;
-	char store[64];   /* a directory of file artifacts by hash; "" until the first is kept */
+	char store[PATH_MAX];   /* a directory of file artifacts by hash; "" until the first is kept */
+	int store_lock;         /* held while the store is ours (a killed run's store is known by its free lock) */
+	char last_built[96];    /* the commit the last build was of: its output is what the tree holds */
 };
 
 const char *ior_step_outcome_name(enum ior_step_outcome o)
@@ -89,88 +91,6 @@ static int run(const struct cmd_measure *m, const char *cmd, const char *id, cha
 	return IOR_OK;
 }
 
-/* Appends "TYPE NAME HASH\n" for path (a file's blob hash, a directory's entries in name order,
- * recursively, a symlink's target) to the listing; false when path cannot be read. */
-static bool list_artifact(const char *path, const char *name, char **buf, size_t *len, size_t *cap)
-{
-	struct stat sb;
-	if (lstat(path, &sb))
-		return false;
-	char line[8192 + 64];
-	if (S_ISDIR(sb.st_mode)) {
-		struct dirent **e;
-		int n = scandir(path, &e, NULL, alphasort);
-		if (n < 0)
-			return false;
-		bool ok = true;
-		for (int i = 0; i < n; i++) {
-			if (ok && strcmp(e[i]->d_name, ".") && strcmp(e[i]->d_name, "..")) {
-				char sub[8192], subname[8192];
-				snprintf(sub, sizeof(sub), "%s/%s", path, e[i]->d_name);
-				snprintf(subname, sizeof(subname), "%s%s%s", name, *name ? "/" : "", e[i]->d_name);
-				ok = list_artifact(sub, subname, buf, len, cap);
-			}
-			free(e[i]);
-		}
-		free(e);
-		return ok;
-	}
-	char hash[GIT_OID_HEXSZ + 1] = "";
-	git_oid oid;
-	if (S_ISLNK(sb.st_mode)) {
-		char target[4096];
-		ssize_t t = readlink(path, target, sizeof(target) - 1);
-		if (t < 0)
-			return false;
-		target[t] = '\0';
-		if (git_odb_hash(&oid, target, (size_t)t, GIT_OBJECT_BLOB))
-			return false;
-	} else if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB)) {
-		return false;
-	}
-	git_oid_tostr(hash, sizeof(hash), &oid);
-	int l = snprintf(line, sizeof(line), "%s %s %s\n", S_ISLNK(sb.st_mode) ? "link" : "file", name, hash);
-	if (l < 0)
-		return false;
-	if (*len + (size_t)l + 1 > *cap) {
-		size_t c = (*len + (size_t)l + 1) * 2;
-		char *b = realloc(*buf, c);
-		if (!b)
-			return false;
-		*buf = b, *cap = c;
-	}
-	memcpy(*buf + *len, line, (size_t)l + 1);
-	*len += (size_t)l;
-	return true;
-}
-
-int ior_bisect_artifact_hash(const char *path, char *hash, size_t len)
-{
-	struct stat sb;
-	hash[0] = '\0';
-	if (stat(path, &sb))
-		return ior_error_set(IOR_ENOTFOUND, "no artifact '%s': %s", path, strerror(errno));
-	git_oid oid;
-	if (!S_ISDIR(sb.st_mode)) {
-		if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB))
-			return ior_error_set(IOR_ERROR, "cannot hash artifact '%s'", path);
-		git_oid_tostr(hash, len, &oid);
-		return IOR_OK;
-	}
-	/* a directory: the hash of its listing (names, types and contents' hashes), so two builds
-	 * that leave the same files hash alike whatever their times */
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	bool ok = list_artifact(path, "", &buf, &n, &cap);
-	if (ok)
-		ok = !git_odb_hash(&oid, buf ? buf : "", n, GIT_OBJECT_BLOB);
-	free(buf);
-	if (!ok)
-		return ior_error_set(IOR_ERROR, "cannot hash artifact directory '%s'", path);
-	git_oid_tostr(hash, len, &oid);
-	return IOR_OK;
-}
-
 /* The artifact's path: relative to the tree, or absolute as given (it was joined to the tree and then
  * "did not build"). */
 static void artifact_path(const struct cmd_measure *m, char *path, size_t len)
@@ -192,8 +112,9 @@ static bool copy_file(const char *from, const char *to)
 {
 	char tmp[8300];
 	struct stat sb;
-	int in = open(from, O_RDONLY | O_CLOEXEC);
-	if (in < 0 || fstat(in, &sb)) {
+	/* not blocking in open: a FIFO put at from since it was hashed is refused below, not waited on */
+	int in = open(from, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (in < 0 || fstat(in, &sb) || !S_ISREG(sb.st_mode)) {
 		if (in >= 0)
 			close(in);
 		return false;
@@ -237,14 +158,13 @@ static int keep(struct cmd_measure *m, const char *id, const char *path, const c
 	struct stat sb;
 	if (stat(path, &sb) || !S_ISREG(sb.st_mode))
 		return IOR_OK;
-	if (!m->store[0]) {
-		snprintf(m->store, sizeof(m->store), "/tmp/ioregress-artifacts.XXXXXX");
-		if (!mkdtemp(m->store)) {
-			m->store[0] = '\0';
-			return IOR_OK;
-		}
+	if (!m->store[0] && ior_bisect_artifact_store_new(m->store, sizeof(m->store), &m->store_lock)) {
+		fprintf(stderr, "bisect: %s; each commit's artifact is built again before its measurements\n",
+			ior_error_last());
+		ior_error_clear();
+		return IOR_OK;
 	}
-	char f[128];
+	char f[PATH_MAX + 64];
 	snprintf(f, sizeof(f), "%s/%s", m->store, hash);
 	if (access(f, F_OK))
 		copy_file(path, f);
@@ -254,7 +174,7 @@ static int keep(struct cmd_measure *m, const char *id, const char *path, const c
 /* Puts the stored copy of the artifact with this hash at path; false when there is none. */
 static bool restore(const struct cmd_measure *m, const char *hash, const char *path)
 {
-	char f[128];
+	char f[PATH_MAX + 64];
 	if (!m->store[0])
 		return false;
 	snprintf(f, sizeof(f), "%s/%s", m->store, hash);
@@ -270,6 +190,8 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 	int rc = m->c.build ? run(m, m->c.build, id, NULL, NULL, &status) : IOR_OK;
 	if (rc)
 		return rc;
+	if (m->c.build)
+		snprintf(m->last_built, sizeof(m->last_built), "%s", id);
 	if (status) {
 		*out = IOR_STEP_BUILD_FAILED;
 		return IOR_OK;
@@ -277,11 +199,23 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 	if (m->c.image) {
 		char path[8192];
 		artifact_path(m, path, sizeof(path));
-		git_libgit2_init();
-		if (ior_bisect_artifact_hash(path, image, len))
-			*out = IOR_STEP_BUILD_FAILED;   /* the build said ok and left no artifact */
-		git_libgit2_shutdown();
-		if (*out == IOR_STEP_OK && (rc = keep(m, id, path, image)))
+		/* a symlink the build left may point out of the tree: a copy put back would land there */
+		if ((rc = ior_bisect_artifact_inside(path, m->c.repo)))
+			return rc;
+		rc = ior_bisect_artifact_hash(path, image, len);
+		/* a stop request while hashing is no verdict on the commit (it was once recorded as "the
+		 * good end does not build") */
+		if (rc == IOR_EINTERRUPTED || ior_stop_requested())
+			return ior_error_set(IOR_EINTERRUPTED, "bisection interrupted by signal %d while the artifact '%s' of %s "
+					     "was hashed; 'ioregress bisect run' resumes it", ior_stop_signal(), m->c.image, id);
+		if (rc) {   /* the build said ok and left no artifact that can be hashed */
+			*out = IOR_STEP_BUILD_FAILED;
+			snprintf(bm->failure, sizeof(bm->failure), "the build left no artifact that can be hashed: %s",
+				 ior_error_last());
+			ior_error_clear();
+			return IOR_OK;
+		}
+		if ((rc = keep(m, id, path, image)))
 			return rc;
 	}
 	return IOR_OK;
@@ -291,23 +225,30 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
  * measurement would measure another commit's build). */
 static int artifact_in_place(struct cmd_measure *m, const char *id, bool *ok)
 {
-	char path[8192], now[GIT_OID_HEXSZ + 1];
+	char path[8192], now[IOR_BISECT_ARTIFACT_HASH_LEN];
 	*ok = true;
 	if (!m->c.image || !m->c.build)
 		return IOR_OK;   /* without a build nothing but the checkout changes: the artifact is the tree's */
-	artifact_path(m, path, sizeof(path));
-	const struct built_artifact *b = known(m, id);
-	git_libgit2_init();
-	bool same = b && !ior_bisect_artifact_hash(path, now, sizeof(now)) && !strcmp(now, b->hash);
-	if (b && !same && restore(m, b->hash, path))
-		same = !ior_bisect_artifact_hash(path, now, sizeof(now)) && !strcmp(now, b->hash);
-	git_libgit2_shutdown();
-	ior_error_clear();
+	bool same = false;
+	if (m->base.artifact_blind) {
+		/* the artifact tells no build from another: only the last build is known to be in the tree */
+		same = !strcmp(m->last_built, id);
+	} else {
+		artifact_path(m, path, sizeof(path));
+		const struct built_artifact *b = known(m, id);
+		same = b && !ior_bisect_artifact_hash(path, now, sizeof(now)) && !strcmp(now, b->hash);
+		if (b && !same && restore(m, b->hash, path))
+			same = !ior_bisect_artifact_hash(path, now, sizeof(now)) && !strcmp(now, b->hash);
+		ior_error_clear();
+	}
 	if (same)
 		return IOR_OK;
+	if (ior_stop_requested())
+		return ior_error_set(IOR_EINTERRUPTED, "bisection interrupted by signal %d; 'ioregress bisect run' resumes it",
+				     ior_stop_signal());
 	/* no copy (a directory, or built before this session): build it again */
 	enum ior_step_outcome o;
-	char hash[GIT_OID_HEXSZ + 1];
+	char hash[IOR_BISECT_ARTIFACT_HASH_LEN];
 	int rc = build(&m->base, id, &o, hash, sizeof(hash));
 	*ok = !rc && o == IOR_STEP_OK;
 	if (!rc && !*ok)
@@ -357,14 +298,7 @@ static int measure(struct ior_bisect_measure *bm, const char *id, double **x, si
 static void measure_free(struct ior_bisect_measure *bm)
 {
 	struct cmd_measure *m = (struct cmd_measure *)bm;
-	if (m->store[0]) {
-		for (size_t i = 0; i < m->n_built; i++) {
-			char f[128];
-			snprintf(f, sizeof(f), "%s/%s", m->store, m->built[i].hash);
-			unlink(f);
-		}
-		rmdir(m->store);
-	}
+	ior_bisect_artifact_store_remove(m->store, m->store_lock);
 	free(m->built);
 	free(m);
 }
@@ -378,6 +312,17 @@ int ior_bisect_measure_commands(struct ior_bisect_measure **out, const struct io
 	if (!m)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	m->c = *c;
+	m->store_lock = -1;
+	/* refused before anything is built: each commit's artifact is copied back to this path */
+	if (c->image) {
+		char path[8192];
+		artifact_path(m, path, sizeof(path));
+		int rc = ior_bisect_artifact_inside(path, c->repo);
+		if (rc) {
+			free(m);
+			return ior_error_wrap(rc, "--artifact");
+		}
+	}
 	m->base = (struct ior_bisect_measure){ .build = build, .measure = measure, .free = measure_free };
 	*out = &m->base;
 	return IOR_OK;

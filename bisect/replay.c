@@ -3,11 +3,16 @@
  * mark lines in order; everything else is a comment. */
 #include "bisect/replay.h"
 
+#include "bisect/measure.h"
 #include "common/error.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct printer {
 	FILE *out;
@@ -145,9 +150,14 @@ static int replay_line(struct ior_db *db, int64_t id, char **w, size_t n, const 
 			first = 3;
 		}
 		for (size_t i = first; i < n && k < 256; i++) {
-			char *end;
-			x[k++] = strtod(w[i], &end);
-			if (*end)
+			/* as a measure command's output is read: nan, inf, hex and denormals are no samples */
+			double *one = NULL;
+			size_t got = 0;
+			bool ok = ior_bisect_parse_samples(w[i], strlen(w[i]), &one, &got) == IOR_OK && got == 1;
+			if (ok)
+				x[k++] = one[0];
+			free(one);
+			if (!ok)
 				return ior_error_set(IOR_EINVALID, "%s: '%s' is not a sample", where, w[i]);
 		}
 		return ior_bisect_samples_add_round(db, id, w[1], x, k, round) ||
@@ -203,4 +213,32 @@ int ior_bisect_replay(struct ior_db *db, FILE *in, const char *name, int64_t *id
 			return rc;
 	}
 	return *id ? IOR_OK : ior_error_set(IOR_EINVALID, "%s: no start line", name);
+}
+
+int ior_bisect_replay_file(struct ior_db *db, const char *path, int64_t *id)
+{
+	*id = 0;
+	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return ior_error_errno(errno == ENOENT ? IOR_ENOTFOUND : IOR_ERROR, errno, "cannot open '%s'", path);
+	struct stat st;
+	if (fstat(fd, &st)) {
+		int e = errno;
+		close(fd);
+		return ior_error_errno(IOR_ERROR, e, "cannot open '%s'", path);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return ior_error_set(IOR_EINVALID, "cannot replay '%s': not a regular file (a log 'bisect log' wrote)", path);
+	}
+	FILE *f = fdopen(fd, "r");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		return ior_error_errno(IOR_ERROR, e, "cannot open '%s'", path);
+	}
+	int rc = ior_bisect_replay(db, f, path, id);
+	fclose(f);
+	return rc;
 }

@@ -31,8 +31,14 @@ int ior_bisect_source_packages(struct ior_bisect_source **out, const char *const
 /* For `bisect start`: IOR_EINVALID when tracked files have changes (a checkout would clobber
  * them), and the HEAD to go back to at reset (a ref name, or a sha when detached). */
 int ior_bisect_git_clean(const char *path, char *head, size_t len);
-/* Checks out head (ior_bisect_git_clean's) again, forced (the tree is the bisection's): `bisect reset`. */
-int ior_bisect_git_restore(const char *path, const char *head);
+/* Checks out head (ior_bisect_git_clean's) again, forced (the tree is the bisection's): `bisect reset`,
+ * and `bisect run` on every way out. output (the build's artifact, or NULL) is kept out of the
+ * checkout as ior_bisect_source_git_output does. */
+int ior_bisect_git_restore(const char *path, const char *head, const char *output);
+/* Keeps a git source's checkouts out of the build output (the artifact, relative to the work tree or
+ * absolute inside it): libgit2 looks into untracked directories and fails past 100 levels. In
+ * memory only; a no-op for other sources. */
+int ior_bisect_source_git_output(struct ior_bisect_source *s, const char *output);
 
 void ior_bisect_source_free(struct ior_bisect_source *s);   /* NULL is a no-op */
 

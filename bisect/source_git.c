@@ -255,6 +255,55 @@ static int describe(struct ior_bisect_source *s, const char *id, char *buf, size
 	return IOR_OK;
 }
 
+/* Keeps libgit2's checkouts out of the build output: an in-memory ignore rule (never written to the
+ * repository) for output, relative to the work tree workdir or absolute inside it. A checkout looks
+ * into every untracked directory for files it might clobber, and gives up past 100 levels
+ * ("directory nesting too deep"): a build output 600 directories deep stopped every later checkout,
+ * and the one that puts the tree back. The artifact is the bisection's to manage (put back before
+ * each measurement), so a checkout has no business in it. */
+static int ignore_output(git_repository *repo, const char *workdir, const char *output)
+{
+	if (!output || !output[0])
+		return IOR_OK;
+	char real[PATH_MAX];
+	const char *rel = output;
+	size_t wl = strlen(workdir);
+	while (wl > 1 && workdir[wl - 1] == '/')
+		wl--;
+	if (output[0] == '/') {
+		if (realpath(output, real))
+			output = real;
+		if (strncmp(output, workdir, wl) || output[wl] != '/')
+			return IOR_OK;   /* not in the tree: nothing a checkout would look into */
+		rel = output + wl + 1;
+	}
+	while (rel[0] == '.' && rel[1] == '/')
+		rel += 2;
+	/* anchored at the top, every glob character taken literally */
+	char rule[PATH_MAX * 2 + 4];
+	size_t k = 0;
+	rule[k++] = '/';
+	for (const char *c = rel; *c && k < sizeof(rule) - 4; c++) {
+		if (strchr("\\*?[]!# ", *c))
+			rule[k++] = '\\';
+		rule[k++] = *c;
+	}
+	while (k > 1 && rule[k - 1] == '/')
+		k--;
+	rule[k] = '\0';
+	if (k <= 1)
+		return IOR_OK;
+	return git_ignore_add_rule(repo, rule) ? git_fail("keep checkouts out of", output) : IOR_OK;
+}
+
+int ior_bisect_source_git_output(struct ior_bisect_source *s, const char *output)
+{
+	if (strcmp(s->kind, "git"))
+		return IOR_OK;
+	struct git_source *gs = (struct git_source *)s;
+	return ignore_output(gs->repo, gs->workdir, output);
+}
+
 static void source_free(struct ior_bisect_source *s)
 {
 	struct git_source *gs = (struct git_source *)s;
@@ -328,14 +377,15 @@ int ior_bisect_git_clean(const char *path, char *head, size_t len)
 	return rc;
 }
 
-int ior_bisect_git_restore(const char *path, const char *head)
+int ior_bisect_git_restore(const char *path, const char *head, const char *output)
 {
 	git_repository *repo;
 	if (open_repo(&repo, path))
 		return IOR_EINVALID;
 	git_oid oid;
-	int rc = IOR_OK;
-	if (!strncmp(head, "refs/", 5)) {
+	int rc = git_repository_workdir(repo) ? ignore_output(repo, git_repository_workdir(repo), output) : IOR_OK;
+	if (rc) {
+	} else if (!strncmp(head, "refs/", 5)) {
 		if (git_reference_name_to_id(&oid, repo, head) || checkout(repo, &oid, true) ||
 		    git_repository_set_head(repo, head))
 			rc = git_fail("check out", head);

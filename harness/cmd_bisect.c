@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `ioregress bisect start|run|status|log|reset|replay`: argument handling over bisect/ (the driver,
  * its state, the git source, the user's commands). */
+#include "bisect/artifact.h"
 #include "bisect/driver.h"
 #include "bisect/replay.h"
 #include "common/error.h"
@@ -11,6 +12,7 @@
 #include "run/dry_run.h"
 #include "vm/vm.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -63,23 +65,64 @@ static int check_args(struct bisect_args *a, const struct ior_cmd_list *operands
 	return IOR_OK;
 }
 
+/* A built kernel of --kernels (PATH/bzImage[:MODULES_DIR]) checked as vm run checks it (the image a
+ * regular file, the module tree indexed), before anything is recorded, and written to out with both
+ * paths absolute: the bisection runs later, maybe from another directory. */
+static int kernel_path(const char *spec, char *out, size_t len)
+{
+	struct ior_vm_kernel *k = calloc(1, sizeof(*k));
+	if (!k)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	int rc = ior_vm_kernel_resolve(k, spec, NULL);
+	const char *colon = strrchr(spec, ':');
+	char image[PATH_MAX], modules[PATH_MAX] = "", dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", colon && colon[1] ? colon + 1 : "");
+	if (!rc && !realpath(k->image, image))
+		rc = ior_error_errno(IOR_EINVALID, errno, "cannot resolve kernel image '%s'", k->image);
+	if (!rc && dir[0] && !realpath(dir, modules))
+		rc = ior_error_errno(IOR_EINVALID, errno, "cannot resolve module tree '%s'", dir);
+	if (!rc && (strchr(image, ' ') || strchr(modules, ' ')))
+		rc = ior_error_set(IOR_EINVALID, "'%s' has a space in its path, which the list of kernels cannot hold", spec);
+	if (!rc && (size_t)snprintf(out, len, "%s%s%s", image, modules[0] ? ":" : "", modules) >= len)
+		rc = ior_error_set(IOR_EINVALID, "'%s': path too long", spec);
+	free(k);
+	return rc ? ior_error_wrap(IOR_EINVALID, "--kernels") : IOR_OK;
+}
+
 static int start_packages(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 {
 	struct ior_bisect_source *src = NULL;
 	char list[256 * 130] = "";
-	const char **kernels = a->kernels.v;
 	size_t n = a->kernels.n;
-	int rc = ior_bisect_source_packages(&src, kernels, n);
+	char (*given)[PATH_MAX * 2 + 2] = calloc(n ? n : 1, sizeof(*given));
+	const char **kernels = calloc(n ? n : 1, sizeof(*kernels));
+	int rc = given && kernels ? IOR_OK : ior_error_set(IOR_ERROR, "out of memory");
 	for (size_t i = 0; !rc && i < n; i++) {
-		if (strchr(kernels[i], ' ') || strlen(list) + strlen(kernels[i]) + 2 > sizeof(list))
-			rc = ior_error_set(IOR_EINVALID, "--kernels: '%s' is not a package name", kernels[i]);
+		const char *k = a->kernels.v[i];
+		kernels[i] = given[i];
+		if (strchr(k, ' '))
+			rc = ior_error_set(IOR_EINVALID, "--kernels: '%s' is not a package name", k);
 		/* checked against apt's lists as vm run does, before anything is recorded: a release string
 		 * or a metapackage gets the package names that exist */
-		else if (!strchr(kernels[i], '/') && ior_vm_package_check(kernels[i]) != IOR_OK)
+		else if (!strchr(k, '/') && ior_vm_package_check(k) != IOR_OK)
 			rc = ior_error_wrap(IOR_EINVALID, "--kernels");
+		else if (strchr(k, '/'))
+			rc = kernel_path(k, given[i], sizeof(given[i]));
 		else
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? " " : "", kernels[i]);
+			snprintf(given[i], sizeof(given[i]), "%s", k);
+		/* a kernel twice makes a chain with a step of no change, or an end that is also a candidate */
+		for (size_t j = 0; !rc && j < i; j++)
+			if (!strcmp(given[j], given[i]))
+				rc = ior_error_set(IOR_EINVALID, "--kernels: '%s' is given twice (as kernel %zu and %zu)%s%s", k,
+						   j + 1, i + 1, strcmp(k, given[i]) ? ", as " : "",
+						   strcmp(k, given[i]) ? given[i] : "");
+		if (!rc && strlen(list) + strlen(given[i]) + 2 > sizeof(list))
+			rc = ior_error_set(IOR_EINVALID, "--kernels: the list is too long at '%s'", k);
+		if (!rc)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? " " : "", given[i]);
 	}
+	if (!rc)
+		rc = ior_bisect_source_packages(&src, kernels, n);
 	int64_t id = 0;
 	if (!rc) {
 		struct ior_bisect_info b = { .source = "packages", .good = (char *)kernels[0],
@@ -93,6 +136,8 @@ static int start_packages(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 		printf("bisection %lld: %zu kernels between good %s and bad %s\n", (long long)id, n - 2, kernels[0],
 		       kernels[n - 1]);
 	ior_bisect_source_free(src);
+	free(given);
+	free(kernels);
 	return rc;
 }
 
@@ -172,6 +217,11 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 	const char *matrix = a->matrix ? a->matrix : b.matrix;
 	struct ior_vm_run_setup vm;
 	struct bisect_kernel k = { 0 };
+	/* artifact stores a killed run left (their owner's lock is free) */
+	size_t stale = 0;
+	if (!ior_bisect_artifact_stores_clean(&stale) && stale)
+		fprintf(stderr, "bisect: removed %zu artifact store(s) left by a run that was killed\n", stale);
+	ior_error_clear();
 	int rc = packages ? IOR_OK : ior_bisect_kernel_load(ctx->db, b.id, &k);
 	if (!rc && (packages || k.found)) { /* each measurement a vm run boot of the matrix */
 		ior_vm_run_defaults(&vm);
@@ -202,17 +252,22 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 				"judged one by one%s (name the build output, e.g. --artifact build/bin/tool)\n",
 				a->c.build ? ", and the measure must itself run the build kept for $IOREGRESS_COMMIT: checking "
 					     "a commit out leaves the last build's output in the tree" : "");
-		if (!rc)
-			rc = ior_bisect_set_commands(ctx->db, b.id, a->c.measure, a->c.build, a->c.boot, a->c.image);
+		/* made first: an --artifact outside the tree is refused before it is remembered */
 		if (!rc)
 			rc = ior_bisect_measure_commands(&m, &a->c);
+		if (!rc)
+			rc = ior_bisect_set_commands(ctx->db, b.id, a->c.measure, a->c.build, a->c.boot, a->c.image);
 	}
 	if (!rc)
 		rc = open_source(&b, &src);
+	if (!rc && a->c.image)
+		rc = ior_bisect_source_git_output(src, a->c.image);
 	struct ior_bisect_result res;
+	bool drove = false;
 	if (!rc) {
 		ior_stop_install_handlers();
 		struct ior_bisect_driver d = { .db = ctx->db, .src = src, .m = m, .o = a->o, .out = stdout };
+		drove = true;
 		rc = ior_bisect_drive(&d, &res);
 	}
 	if (!rc) {
@@ -223,12 +278,19 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 		*status = res.end == IOR_BISECT_FOUND ? BISECT_FOUND : res.end == IOR_BISECT_RANGE ? BISECT_RANGE
 												 : BISECT_REFUSED;
 	}
-	/* the answer given, the tree goes back to what was checked out at start (the answer and the
-	 * state stay in the database; an interrupted run leaves the candidate it was measuring) */
-	if (!rc && !packages && b.orig_head) {
-		rc = ior_bisect_git_restore(b.repo, b.orig_head);
-		if (!rc)
+	/* However the run ends (an answer, a refusal, an end that cannot be measured, a stop request, a
+	 * failed build or artifact walk), the tree goes back to what was checked out at start: the state
+	 * stays in the database and 'bisect run' checks the candidate out again. Only a SIGKILL leaves the
+	 * candidate checked out (the next run or 'bisect reset' puts it right). */
+	if (drove && !packages && b.orig_head) {
+		struct ior_error_state first;
+		ior_error_save(&first, rc);
+		int back = ior_bisect_git_restore(b.repo, b.orig_head, a->c.image);
+		if (!back)
 			printf("work tree back at %.12s, as at 'bisect start'\n", b.orig_head);
+		else if (rc)   /* the first error is the one reported: this one is said on the way */
+			fprintf(stderr, "error: %s\n", ior_error_last());
+		rc = ior_error_restore(&first, back);
 	}
 	ior_bisect_measure_free(m);
 	ior_bisect_source_free(src);
@@ -252,7 +314,7 @@ static int show(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 			rc = ior_bisect_print_status(stdout, ctx->db, &b, src);
 		ior_bisect_source_free(src);
 	} else {
-		rc = b.orig_head ? ior_bisect_git_restore(b.repo, b.orig_head) : IOR_OK;
+		rc = b.orig_head ? ior_bisect_git_restore(b.repo, b.orig_head, b.image) : IOR_OK;
 		if (!rc)
 			rc = ior_bisect_set_status(ctx->db, b.id, "reset", b.result);
 		if (!rc)
@@ -266,12 +328,8 @@ static int show(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 
 static int replay(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 {
-	FILE *f = fopen(a->file, "r");
-	if (!f)
-		return ior_error_set(IOR_ENOTFOUND, "cannot open '%s'", a->file);
 	int64_t id;
-	int rc = ior_bisect_replay(ctx->db, f, a->file, &id);
-	fclose(f);
+	int rc = ior_bisect_replay_file(ctx->db, a->file, &id);
 	if (!rc)
 		printf("bisection %lld replayed from '%s'; 'ioregress bisect run' continues it\n", (long long)id, a->file);
 	return rc;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `ioregress recover`: undo what killed runs changed on this machine, from the database's journal. */
+#include "bisect/artifact.h"
 #include "common/error.h"
 #include "harness/commands.h"
 #include "run/recover.h"
@@ -17,6 +18,13 @@ static int cmd_recover(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	int rc = ior_recover(ctx->db, stdout, &s);
 	printf("recover: %u changes undone, %u left to live runs, %u failed; %u runs marked interrupted\n", s.undone,
 	       s.skipped_live, s.failed, s.runs_marked);
+	/* a bisection killed with SIGKILL leaves its store of artifact copies under $TMPDIR */
+	size_t stores = 0;
+	int src = ior_bisect_artifact_stores_clean(&stores);
+	if (!src && stores)
+		printf("recover: removed %zu bisect artifact store(s) left by killed runs\n", stores);
+	else if (src)
+		fprintf(stderr, "warning: %s\n", ior_error_last());
 	if (rc) {
 		ior_cmd_error("recovery incomplete");
 		return 1;
@@ -32,7 +40,8 @@ const struct ior_command ior_cmd_recover = {
 	.summary = "undo what killed runs changed: schedulers, loop devices, mounts, scratch files",
 	.description = "A run journals every change before it makes it. After a SIGKILL or a power loss this "
 		       "puts back each scheduler, detaches loop devices, unmounts, removes scratch files and "
-		       "unloads modules of runs whose process is gone, and marks those runs interrupted. "
+		       "unloads modules of runs whose process is gone, and marks those runs interrupted; it also removes "
+		       "the stores of artifact copies (under $TMPDIR) that killed bisections left. "
 		       "Then 'ioregress run --resume RUN_ID' measures exactly the missing repetitions.",
 	.options = (const struct ior_cmd_opt[]){ { 0 } },
 };

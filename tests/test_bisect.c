@@ -496,6 +496,35 @@ static void test_measures_each_commits_own_artifact(void)
 }
 
 
+/* Issue 35: an --artifact the build never changes (a file left in the tree before the bisection)
+ * hashed alike at every commit, so nothing was put back before a measurement and every round measured
+ * the last build: a 10% drop was refused as "not worse" (a -50% history too). Both ends' artifacts
+ * identical is said, and each commit is built again before it is measured: the culprit is found. */
+static void test_identical_ends_artifact_measures_each_build(void)
+{
+	enum { N = 16, CULPRIT = 9 };
+	char ids[N][GIT_OID_HEXSZ + 1], stale[1200];
+	const char *repo = ior_test_path("stale-artifact"), *db = ior_test_path("stale-artifact.db");
+	unlink(db);
+	setenv("IOR_TEST_SEED", "29", 1);
+	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
+	snprintf(stale, sizeof(stale), "%s/stale.bin", repo);
+	FILE *f = fopen(stale, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("made once, never rebuilt\n", f);
+	fclose(f);
+	int rc = bisect_artifact(db, repo, ids[0], ids[N - 1], "cd out && ", "mkdir -p out && cp level out/level",
+				 "stale.bin");
+	char want[128];
+	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "warning: the good and the bad end built the same artifact"));
+	CU_ASSERT_PTR_NULL(strstr(out, "build artifact is identical to"));
+	if (rc || !strstr(out, want))
+		fprintf(stderr, "\n%s\n%s", out, err);
+}
+
 /* An end whose boot fails after the calibration, while a candidate is judged against it, stops the
  * bisection (exit 1, as an end that does not build; during a confirmation it was 2): which end,
  * that it does not boot and the boot's reason, on stdout, in status and in the log, with every row
@@ -562,15 +591,32 @@ static void test_end_that_does_not_boot_stops_with_its_reason(void)
 
 /* Packaged kernels, checked before anything boots: a matrix typo in bisect run is found on the host
  * with its file and line, spends no boot and records nothing; a kernel that cannot be fetched stops
- * the bisection with its own message. Every line names each kernel in full. The kernels are paths
- * that do not exist, so nothing here can boot. */
+ * the bisection with its own message. Every line names each kernel in full. The kernels are files in
+ * the scratch directory that are no kernels (start checks the paths exist), and the good end's image
+ * is removed before run, so nothing here can boot. */
 static void test_packaged_kernels_checked_before_any_boot(void)
 {
-#define PK(name) "/nonexistent/" name "/bzImage:/nonexistent/" name "/lib/modules"
-	static const char *k[3] = { PK("linux-image-6.1.0-47-cloud-amd64"),
-				    PK("linux-image-6.12.107+deb12-cloud-amd64-unsigned"),
-				    PK("linux-image-6.12.113+deb12-cloud-amd64-unsigned") };
-#undef PK
+	static const char *const names[3] = { "linux-image-6.1.0-47-cloud-amd64",
+					      "linux-image-6.12.107+deb12-cloud-amd64-unsigned",
+					      "linux-image-6.12.113+deb12-cloud-amd64-unsigned" };
+	static char k[3][1024], good_image[1024];
+	for (int i = 0; i < 3; i++) {
+		char dir[1100], file[1200];
+		snprintf(dir, sizeof(dir), "%s/%s/lib/modules/6.1.0-test", ior_test_tmpdir(), names[i]);
+		char *mk[] = { "mkdir", "-p", dir, NULL };
+		CU_ASSERT_EQUAL_FATAL(ior_test_spawn(mk, NULL), 0);
+		snprintf(file, sizeof(file), "%s/modules.dep", dir);
+		FILE *f = fopen(file, "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fclose(f);
+		snprintf(file, sizeof(file), "%s/%s/bzImage", ior_test_tmpdir(), names[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f = fopen(file, "w"));
+		fputs("no kernel\n", f);
+		fclose(f);
+		snprintf(k[i], sizeof(k[i]), "%s:%s/%s/lib/modules", file, ior_test_tmpdir(), names[i]);
+		if (!i)
+			snprintf(good_image, sizeof(good_image), "%s", file);
+	}
 	const char *db = ior_test_path("pkg-typo.db");
 	unlink(db);
 	char *start[] = { "--db", (char *)db, "bisect", "start", "--kernels", (char *)k[0], (char *)k[1], (char *)k[2], NULL };
@@ -597,7 +643,8 @@ static void test_packaged_kernels_checked_before_any_boot(void)
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM vm_boots"), 0);
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event <> 'start'"), 0);
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisects WHERE matrix IS NULL"), 1);
-	/* a good matrix: the good end cannot be fetched, and says why */
+	/* a good matrix: the good end cannot be fetched (its image gone since start), and says why */
+	CU_ASSERT_EQUAL(unlink(good_image), 0);
 	char matrix[1024];
 	snprintf(matrix, sizeof(matrix), "%s", ior_test_source_path("tests/data/vm-bisect.ini"));
 	run[5] = matrix;
@@ -607,7 +654,7 @@ static void test_packaged_kernels_checked_before_any_boot(void)
 	snprintf(want, sizeof(want), "building %s\n", k[0]);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
 	snprintf(want, sizeof(want), "stopped: the good end %s does not build\n  its build failed: kernel image "
-		 "'/nonexistent/linux-image-6.1.0-47-cloud-amd64/bzImage' does not exist", k[0]);
+		 "'%s' does not exist", k[0], good_image);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM vm_boots"), 0);
 	char *logcmd[] = { "--db", (char *)db, "bisect", "log", NULL };
@@ -616,7 +663,7 @@ static void test_packaged_kernels_checked_before_any_boot(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
 	snprintf(want, sizeof(want), "Z build %s failed\n", k[0]);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
-	snprintf(want, sizeof(want), "Z build-error %s: kernel image '/nonexistent/", k[0]);
+	snprintf(want, sizeof(want), "Z build-error %s: kernel image '%s'", k[0], good_image);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
 	CU_ASSERT_EQUAL(ior_test_ioregress(status, out, sizeof(out), err, sizeof(err)), 0);
 	snprintf(want, sizeof(want), "stopped: the good end %s does not build", k[0]);
@@ -639,6 +686,7 @@ int main(void)
 		IOR_TEST(test_identical_image_reuses_the_verdict),
 		IOR_TEST(test_parent_with_the_good_ends_build_is_not_measured),
 		IOR_TEST(test_measures_each_commits_own_artifact),
+		IOR_TEST(test_identical_ends_artifact_measures_each_build),
 		IOR_TEST(test_end_that_does_not_boot_stops_with_its_reason),
 		IOR_TEST(test_packaged_kernels_checked_before_any_boot),
 		IOR_TEST_END,

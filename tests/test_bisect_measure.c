@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests for bisect/measure_cmd.c's commands (issue 23, case 8: a hung measure ends with the timeout
- * or a stop request, its whole process group with it) and the samples parser (nan, inf, hex,
- * denormals, long lines, bounded output). */
+ * or a stop request, its whole process group with it), the samples parser (nan, inf, hex,
+ * denormals, long lines, bounded output) and the artifact (issue 35: its walk, where it may lie,
+ * its store). */
+#include "bisect/artifact.h"
 #include "bisect/measure.h"
 #include "common/error.h"
 #include "common/stop.h"
 #include "tests/suite.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -259,6 +265,279 @@ static void test_measure_output_is_bounded(void)
 	free(x);
 }
 
+
+/* --- the artifact (issue 35) ------------------------------------------------------------ */
+
+/* `git hash-object` of text (--stdin), or of the file at path when text is NULL. */
+static void git_hash(const char *text, const char *path, char hex[41])
+{
+	char in[4096], outp[4096];
+	snprintf(in, sizeof(in), "%s/hash-in", ior_test_tmpdir());
+	snprintf(outp, sizeof(outp), "%s/hash-out", ior_test_tmpdir());
+	if (text)
+		ior_test_write_file("hash-in", text);
+	char *argv[] = { "git", "hash-object", text ? "--stdin" : (char *)path, NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_spawn_to(argv, text ? in : NULL, outp, NULL), 0);
+	char *got = ior_test_read_file(outp, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	snprintf(hex, 41, "%.40s", got);
+	free(got);
+}
+
+/* ior_bisect_artifact_hash in a child with a deadline, so a crash (the stack overflow) or a hang (a
+ * FIFO opened) is a failed assertion and not the end of the suite. *rc gets its return, hash its
+ * text; false when the child crashed or ran past 30 s (said on stderr). */
+static bool hash_in_child(const char *path, int *rc, char hash[64])
+{
+	int fds[2];
+	CU_ASSERT_EQUAL_FATAL(pipe(fds), 0);
+	fflush(NULL);
+	pid_t p = fork();
+	CU_ASSERT_FATAL(p >= 0);
+	if (p == 0) {
+		close(fds[0]);
+		alarm(30);
+		char h[64] = "";
+		int r = ior_bisect_artifact_hash(path, h, sizeof(h));
+		char msg[256];
+		int n = snprintf(msg, sizeof(msg), "%d %s", r, h[0] ? h : "-");
+		if (write(fds[1], msg, (size_t)n) != n)
+			_exit(2);
+		_exit(0);
+	}
+	close(fds[1]);
+	char msg[256] = "";
+	ssize_t n = read(fds[0], msg, sizeof(msg) - 1);
+	close(fds[0]);
+	int status = 0;
+	waitpid(p, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || n <= 0) {
+		fprintf(stderr, "\n  hashing '%s' %s %d", path, WIFSIGNALED(status) ? "was killed by signal" : "ended with",
+			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+		return false;
+	}
+	msg[n] = '\0';
+	char h[64] = "";
+	if (sscanf(msg, "%d %63s", rc, h) != 2)
+		return false;
+	snprintf(hash, 64, "%s", strcmp(h, "-") ? h : "");
+	return true;
+}
+
+/* Issue 35 BROKEN 7: a build output 600 directories deep overflowed the stack (about 24 KB of
+ * buffers a level in a recursive walk). It hashes now, to the git hash of its listing. */
+static void test_artifact_600_directories_deep(void)
+{
+	char root[4096], path[8192];
+	snprintf(root, sizeof(root), "%s/deep", ior_test_tmpdir());
+	char *rm[] = { "rm", "-rf", root, NULL };
+	ior_test_spawn(rm, NULL);
+	CU_ASSERT_EQUAL_FATAL(mkdir(root, 0755), 0);
+	snprintf(path, sizeof(path), "%s", root);
+	char name[8192] = "";
+	for (int i = 0; i < 600; i++) {
+		strcat(path, "/d");
+		strcat(name, i ? "/d" : "d");
+		CU_ASSERT_EQUAL_FATAL(mkdir(path, 0755), 0);
+	}
+	strcat(path, "/tool");
+	strcat(name, "/tool");
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("built\n", f);
+	fclose(f);
+	char file_hash[41], want[41], listing[8400];
+	git_hash(NULL, path, file_hash);
+	snprintf(listing, sizeof(listing), "file %s %s\n", name, file_hash);
+	git_hash(listing, NULL, want);
+	int rc = -1;
+	char got[64] = "";
+	CU_ASSERT_TRUE_FATAL(hash_in_child(root, &rc, got));
+	CU_ASSERT_EQUAL(rc, IOR_OK);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	ior_test_spawn(rm, NULL);
+}
+
+/* Issue 35 BROKEN 7: a FIFO in the artifact hung the hash in open(2), outside --timeout. Special
+ * files are listed by name and type and never opened; a symlink is hashed by its text, never
+ * followed (to /dev/zero, or out of the tree); an artifact that is itself a FIFO or a device is
+ * refused at once. */
+static void test_artifact_special_files_listed_not_opened(void)
+{
+	char root[4096], p[4200];
+	snprintf(root, sizeof(root), "%s/special", ior_test_tmpdir());
+	char *rm[] = { "rm", "-rf", root, NULL };
+	ior_test_spawn(rm, NULL);
+	CU_ASSERT_EQUAL_FATAL(mkdir(root, 0755), 0);
+	snprintf(p, sizeof(p), "%s/pipe", root);
+	CU_ASSERT_EQUAL_FATAL(mkfifo(p, 0644), 0);
+	snprintf(p, sizeof(p), "%s/zero", root);
+	CU_ASSERT_EQUAL_FATAL(symlink("/dev/zero", p), 0);
+	snprintf(p, sizeof(p), "%s/tool", root);
+	FILE *f = fopen(p, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("built\n", f);
+	fclose(f);
+	char tool[41], zero[41], want[41], listing[512];
+	git_hash(NULL, p, tool);
+	git_hash("/dev/zero", NULL, zero);   /* a link's hash is its target's text's */
+	bool root_user = geteuid() == 0;
+	if (root_user) {   /* a character device (/dev/null's numbers) made in the scratch dir */
+		snprintf(p, sizeof(p), "%s/null", root);
+		CU_ASSERT_EQUAL_FATAL(mknod(p, S_IFCHR | 0666, makedev(1, 3)), 0);
+	}
+	snprintf(listing, sizeof(listing), "%sfifo pipe -\nfile tool %s\nlink zero %s\n", root_user ? "chardev null -\n" : "",
+		 tool, zero);
+	git_hash(listing, NULL, want);
+	int rc = -1;
+	char got[64] = "";
+	CU_ASSERT_TRUE(hash_in_child(root, &rc, got));
+	CU_ASSERT_EQUAL(rc, IOR_OK);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	/* the artifact itself a FIFO, a device, or a link to one */
+	snprintf(p, sizeof(p), "%s/pipe", root);
+	const char *not_files[] = { p, "/dev/zero", "/dev/null" };
+	for (size_t i = 0; i < 3; i++) {
+		rc = -1;
+		CU_ASSERT_TRUE(hash_in_child(not_files[i], &rc, got));
+		CU_ASSERT_EQUAL(rc, IOR_EINVALID);
+	}
+	ior_test_spawn(rm, NULL);
+}
+
+/* A symlink in the artifact pointing out of the tree is hashed by its text: what it points to may
+ * change without changing the hash, and nothing outside is read. */
+static void test_artifact_symlink_out_is_not_followed(void)
+{
+	char root[4096], out[4096], p[4200];
+	snprintf(root, sizeof(root), "%s/links", ior_test_tmpdir());
+	snprintf(out, sizeof(out), "%s/outside", ior_test_tmpdir());
+	char *rm[] = { "rm", "-rf", root, out, NULL };
+	ior_test_spawn(rm, NULL);
+	CU_ASSERT_EQUAL_FATAL(mkdir(root, 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(mkdir(out, 0755), 0);
+	ior_test_write_file("outside/a", "one\n");
+	snprintf(p, sizeof(p), "%s/out", root);
+	CU_ASSERT_EQUAL_FATAL(symlink(out, p), 0);
+	char h1[64], h2[64];
+	CU_ASSERT_EQUAL(ior_bisect_artifact_hash(root, h1, sizeof(h1)), IOR_OK);
+	ior_test_write_file("outside/a", "two\n");
+	ior_test_write_file("outside/b", "more\n");
+	CU_ASSERT_EQUAL(ior_bisect_artifact_hash(root, h2, sizeof(h2)), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(h1, h2);
+	ior_test_spawn(rm, NULL);
+}
+
+/* Issue 35: an --artifact outside the work tree was taken, and each commit's copy was put back
+ * there (a file that is not the bisection's overwritten). Refused when the step is made (an
+ * absolute path elsewhere, '..' out of the tree), and when the build leaves a symlink pointing out. */
+static void test_artifact_outside_the_tree_is_refused(void)
+{
+	char tree[4096], inside[4200];
+	snprintf(tree, sizeof(tree), "%s/tree", ior_test_tmpdir());
+	mkdir(tree, 0755);
+	snprintf(inside, sizeof(inside), "%s/out/tool", tree);
+	const char *refused[] = { "/etc/passwd", "../outside-tool", "out/../../outside-tool", "/tmp" };
+	for (size_t i = 0; i < 4; i++) {
+		struct ior_bisect_commands c = { .build = "true", .measure = "echo 1", .image = refused[i], .repo = tree };
+		struct ior_bisect_measure *m = NULL;
+		int rc = ior_bisect_measure_commands(&m, &c);
+		CU_ASSERT_EQUAL(rc, IOR_EREFUSED);
+		CU_ASSERT_PTR_NULL(m);
+		CU_ASSERT(strstr(ior_error_last(), "outside the work tree") || strstr(ior_error_last(), "climbs out"));
+		if (rc != IOR_EREFUSED)
+			fprintf(stderr, "\n  --artifact %s was taken", refused[i]);
+		ior_bisect_measure_free(m);
+	}
+	/* inside, relative or absolute: taken */
+	const char *taken[] = { "out/tool", inside };
+	for (size_t i = 0; i < 2; i++) {
+		struct ior_bisect_commands c = { .build = "true", .measure = "echo 1", .image = taken[i], .repo = tree };
+		struct ior_bisect_measure *m = NULL;
+		CU_ASSERT_EQUAL(ior_bisect_measure_commands(&m, &c), IOR_OK);
+		ior_bisect_measure_free(m);
+	}
+	/* a build that leaves the artifact as a symlink out of the tree: refused, not hashed or copied */
+	struct ior_bisect_commands c = { .build = "rm -rf out && ln -s /etc out", .measure = "echo 1", .image = "out",
+					 .repo = tree, .timeout_s = 10 };
+	struct ior_bisect_measure *m = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_measure_commands(&m, &c), IOR_OK);
+	enum ior_step_outcome o;
+	char hash[64];
+	CU_ASSERT_EQUAL(m->build(m, "abc", &o, hash, sizeof(hash)), IOR_EREFUSED);
+	ior_bisect_measure_free(m);
+}
+
+/* The store directories under dir (ioregress-artifacts.*), as a count. */
+static int stores_in(const char *dir)
+{
+	char pattern[4200];
+	snprintf(pattern, sizeof(pattern), "%s/ioregress-artifacts.*", dir);
+	return ior_test_count_glob(pattern);
+}
+
+/* Issue 35: the store of file artifacts' copies was made under /tmp whatever TMPDIR said, and stayed
+ * after a SIGKILL (neither recover nor the next run removed it). It is under $TMPDIR, its owner
+ * holds its lock, and a store whose owner is gone is removed; a live one, another user's, or a
+ * symlink of the store's name is left alone. */
+static void test_artifact_store_under_tmpdir_and_cleaned_after_kill(void)
+{
+	char tmp[4096], tree[4096];
+	snprintf(tmp, sizeof(tmp), "%s/tmpdir", ior_test_tmpdir());
+	snprintf(tree, sizeof(tree), "%s/store-tree", ior_test_tmpdir());
+	char *rm[] = { "rm", "-rf", tmp, NULL };
+	ior_test_spawn(rm, NULL);
+	CU_ASSERT_EQUAL_FATAL(mkdir(tmp, 0700), 0);
+	mkdir(tree, 0755);
+	char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	setenv("TMPDIR", tmp, 1);
+	struct ior_bisect_commands c = { .build = "echo built > tool", .measure = "echo 1", .image = "tool", .repo = tree,
+					 .timeout_s = 10 };
+	/* a run killed with SIGKILL after its first build */
+	fflush(NULL);
+	pid_t p = fork();
+	CU_ASSERT_FATAL(p >= 0);
+	if (p == 0) {
+		struct ior_bisect_measure *m = NULL;
+		enum ior_step_outcome o;
+		char hash[64];
+		if (ior_bisect_measure_commands(&m, &c) || m->build(m, "abc", &o, hash, sizeof(hash)) || o != IOR_STEP_OK)
+			_exit(1);
+		raise(SIGKILL);
+		_exit(2);
+	}
+	int status;
+	waitpid(p, &status, 0);
+	CU_ASSERT_TRUE(WIFSIGNALED(status));
+	CU_ASSERT_EQUAL(stores_in(tmp), 1);
+	/* a live one of ours */
+	struct ior_bisect_measure *live = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_measure_commands(&live, &c), IOR_OK);
+	enum ior_step_outcome o;
+	char hash[64];
+	CU_ASSERT_EQUAL(live->build(live, "def", &o, hash, sizeof(hash)), IOR_OK);
+	CU_ASSERT_EQUAL(stores_in(tmp), 2);
+	/* another user's, left by a killed run of theirs (root only: chown) */
+	char theirs[4200];
+	snprintf(theirs, sizeof(theirs), "%s/ioregress-artifacts.theirs", tmp);
+	bool other = geteuid() == 0 && mkdir(theirs, 0700) == 0 && chown(theirs, 65534, 65534) == 0;
+	size_t removed = 99;
+	CU_ASSERT_EQUAL(ior_bisect_artifact_stores_clean(&removed), IOR_OK);
+	CU_ASSERT_EQUAL(removed, 1);
+	CU_ASSERT_EQUAL(stores_in(tmp), other ? 2 : 1);
+	if (other)
+		CU_ASSERT_EQUAL(access(theirs, F_OK), 0);
+	/* nothing of ours under /tmp itself came from this test's stores */
+	ior_bisect_measure_free(live);
+	CU_ASSERT_EQUAL(stores_in(tmp), other ? 1 : 0);
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old);
+	ior_test_spawn(rm, NULL);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -270,6 +549,11 @@ int main(void)
 		IOR_TEST(test_measure_refuses_what_is_no_measurement),
 		IOR_TEST(test_measure_reads_long_lines_whole),
 		IOR_TEST(test_measure_output_is_bounded),
+		IOR_TEST(test_artifact_600_directories_deep),
+		IOR_TEST(test_artifact_special_files_listed_not_opened),
+		IOR_TEST(test_artifact_symlink_out_is_not_followed),
+		IOR_TEST(test_artifact_outside_the_tree_is_refused),
+		IOR_TEST(test_artifact_store_under_tmpdir_and_cleaned_after_kill),
 		IOR_TEST_END,
 	};
 	return ior_test_run("bisect_measure", tests);

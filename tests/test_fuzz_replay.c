@@ -103,6 +103,16 @@ static void test_measure_corpus(void)
 	replay("measure", 4);
 }
 
+static void test_artifact_corpus(void)
+{
+	replay("artifact", 4);
+}
+
+static void test_bisect_replay_corpus(void)
+{
+	replay("bisect_replay", 4);
+}
+
 /* The checks themselves must be able to fail: a file changed behind a
  * refusal is told apart from one left alone. */
 static void test_same_detects_change(void)
@@ -128,6 +138,8 @@ int main(void)
 		IOR_TEST(test_db_open_corpus),
 		IOR_TEST(test_matrix_include_corpus),
 		IOR_TEST(test_measure_corpus),
+		IOR_TEST(test_artifact_corpus),
+		IOR_TEST(test_bisect_replay_corpus),
 		IOR_TEST(test_same_detects_change),
 		IOR_TEST_END,
 	};

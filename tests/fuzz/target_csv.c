@@ -92,48 +92,6 @@ static int import_twice(struct ior_db *db, import_fn fn, const char *what, const
 	return 0;
 }
 
-/* The bytes of a new, empty database, made once: creating the schema for
- * every input would spend most of the fuzzer's time outside the importers. */
-static int empty_database(const uint8_t **bytes, size_t *size)
-{
-	static uint8_t *image;
-	static size_t len;
-	if (!image) {
-		const char *path = ior_fuzz_path("empty.db");
-		struct ior_db *db = NULL;
-		if (ior_fuzz_write(path, NULL, 0))
-			return -1;
-		if (ior_db_open(&db, path) != 0)
-			return ior_fuzz_fail("cannot create '%s': %s", path, ior_error_last());
-		ior_db_free(db);
-		FILE *f = fopen(path, "rb");
-		if (!f || fseek(f, 0, SEEK_END) != 0 || (len = (size_t)ftell(f)) == 0 || fseek(f, 0, SEEK_SET) != 0 ||
-		    !(image = malloc(len)) || fread(image, 1, len, f) != len) {
-			free(image);
-			image = NULL;
-			if (f)
-				fclose(f);
-			return ior_fuzz_fail("cannot read back '%s'", path);
-		}
-		fclose(f);
-	}
-	*bytes = image;
-	*size = len;
-	return 0;
-}
-
-static int open_fresh(struct ior_db **db)
-{
-	const char *path = ior_fuzz_path("import.db");
-	const uint8_t *bytes = NULL;
-	size_t size = 0;
-	if (empty_database(&bytes, &size) || ior_fuzz_write(path, bytes, size))
-		return -1;
-	if (ior_db_open(db, path) != 0)
-		return ior_fuzz_fail("cannot open a copy of the empty database: %s", ior_error_last());
-	return 0;
-}
-
 int ior_fuzz_csv(const uint8_t *data, size_t size)
 {
 	const char *csv = ior_fuzz_path("input.csv");
@@ -141,7 +99,7 @@ int ior_fuzz_csv(const uint8_t *data, size_t size)
 		return -1;
 	struct ior_db *db = NULL;
 	ior_fuzz_set_accepted(false);
-	int broken = open_fresh(&db);
+	int broken = ior_fuzz_open_fresh_db(&db, "import.db");
 	if (!broken)
 		broken = import_twice(db, ior_db_import_samples_csv, "samples", csv);
 	if (!broken)

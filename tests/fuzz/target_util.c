@@ -3,6 +3,9 @@
  * whole-file write and compare. */
 #include "tests/fuzz/targets.h"
 
+#include "common/error.h"
+#include "db/db.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -23,6 +26,8 @@ const struct ior_fuzz_target ior_fuzz_targets[] = {
 	{ "db_open", ior_fuzz_db_open },
 	{ "matrix_include", ior_fuzz_matrix_include },
 	{ "measure", ior_fuzz_measure },
+	{ "artifact", ior_fuzz_artifact },
+	{ "bisect_replay", ior_fuzz_bisect_replay },
 	{ NULL, NULL },
 };
 
@@ -150,4 +155,46 @@ int ior_fuzz_same(const char *path, const uint8_t *data, size_t size)
 	}
 	close(fd);
 	return same == 1 && at != size ? 0 : same;
+}
+
+/* The bytes of a new, empty database, made once: creating the schema for
+ * every input would spend most of the fuzzer's time outside the importers. */
+static int empty_database(const uint8_t **bytes, size_t *size)
+{
+	static uint8_t *image;
+	static size_t len;
+	if (!image) {
+		const char *path = ior_fuzz_path("empty.db");
+		struct ior_db *db = NULL;
+		if (ior_fuzz_write(path, NULL, 0))
+			return -1;
+		if (ior_db_open(&db, path) != 0)
+			return ior_fuzz_fail("cannot create '%s': %s", path, ior_error_last());
+		ior_db_free(db);
+		FILE *f = fopen(path, "rb");
+		if (!f || fseek(f, 0, SEEK_END) != 0 || (len = (size_t)ftell(f)) == 0 || fseek(f, 0, SEEK_SET) != 0 ||
+		    !(image = malloc(len)) || fread(image, 1, len, f) != len) {
+			free(image);
+			image = NULL;
+			if (f)
+				fclose(f);
+			return ior_fuzz_fail("cannot read back '%s'", path);
+		}
+		fclose(f);
+	}
+	*bytes = image;
+	*size = len;
+	return 0;
+}
+
+int ior_fuzz_open_fresh_db(struct ior_db **db, const char *name)
+{
+	const char *path = ior_fuzz_path(name);
+	const uint8_t *bytes = NULL;
+	size_t size = 0;
+	if (empty_database(&bytes, &size) || ior_fuzz_write(path, bytes, size))
+		return -1;
+	if (ior_db_open(db, path) != 0)
+		return ior_fuzz_fail("cannot open a copy of the empty database: %s", ior_error_last());
+	return 0;
 }

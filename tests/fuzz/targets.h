@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The bad-input fuzz targets (matrix, matrix include, CSV import, fio JSON, database open, bisect
- * measure output), shared by the libFuzzer harnesses and the fuzz_replay suite. */
+ * measure output, bisect artifact walk, bisect replay), shared by the libFuzzer harnesses and the fuzz_replay suite. */
 #ifndef IOR_TESTS_FUZZ_TARGETS_H
 #define IOR_TESTS_FUZZ_TARGETS_H
 
@@ -18,6 +18,8 @@ int ior_fuzz_fio_json(const uint8_t *data, size_t size);
 int ior_fuzz_db_open(const uint8_t *data, size_t size);
 int ior_fuzz_matrix_include(const uint8_t *data, size_t size);
 int ior_fuzz_measure(const uint8_t *data, size_t size);
+int ior_fuzz_artifact(const uint8_t *data, size_t size);
+int ior_fuzz_bisect_replay(const uint8_t *data, size_t size);
 
 struct ior_fuzz_target {
 	const char *name;          /* also the corpus folder: tests/fuzz/corpus/NAME */
@@ -53,6 +55,11 @@ const char *ior_fuzz_path(const char *name);
 /* Writes data as the whole file path (0600), removing path-wal and path-shm
  * left by an earlier input. 0 or -1 (with the violation set). */
 int ior_fuzz_write(const char *path, const uint8_t *data, size_t size);
+
+/* A copy of a new, empty database (made once per process) at NAME in the
+ * scratch directory, opened into *db. 0 or -1 (with the violation set). */
+struct ior_db;
+int ior_fuzz_open_fresh_db(struct ior_db **db, const char *name);
 
 /* 1 when the file holds exactly data, 0 when not, -1 when unreadable. */
 int ior_fuzz_same(const char *path, const uint8_t *data, size_t size);
