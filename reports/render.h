@@ -33,6 +33,15 @@ int ior_renderer_find(const struct ior_renderer **out, const char *name);
 #define IOR_RENDERER_DECLARE(name) extern const struct ior_renderer ior_renderer_##name;
 IOR_RENDERER_LIST(IOR_RENDERER_DECLARE)
 
+/* KCIDB (render_kcidb.c): an origin is what KCIDB's schema allows ([a-z0-9_]+) and at most
+ * KCIDB_ORIGIN_MAX characters; NULL is refused too: every id starts with it, so two systems that
+ * left it out would write the same ids. IOR_EINVALID naming the problem. */
+#define KCIDB_ORIGIN_MAX 32
+int ior_kcidb_origin_check(const char *origin);
+/* The options only one format takes, checked before any work: --origin is for kcidb and kcidb
+ * needs it (x NULL: no --format). */
+int ior_render_check_opts(const struct ior_renderer *x, const struct ior_report_opts *o);
+
 /* "N cell(s) compared: R regression(s), I improvement(s), ... (alpha A, minimum effect M%)." into
  * buf: numbers only, so every format prints it as it is. */
 void ior_render_verdict_counts(char *buf, size_t len, const struct ior_report *r);
