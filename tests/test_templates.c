@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The CI templates' verdict step (ci/verdict.sh) fed a fake ioregress: its status is check's own
  * through the tee, 125 does what ON_INCONCLUSIVE declares, and both templates boot the kernels
- * interleaved on one runner and judge through it. */
+ * interleaved on one runner and judge through it; LAVA's validators accept the LAVA job and test
+ * definition. */
 #include "suite.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A stand-in for ioregress: "vm run" is logged and succeeds; the k-th check prints a line and exits
  * $STATUS_k, so a test scripts a verdict sequence (125 then 1, ...). */
@@ -104,6 +106,39 @@ static void test_templates_use_it(void)
 	}
 }
 
+/* Issue 37: lava-server refused the job (`kernel: type: bzimage` is none of image, uimage, zimage).
+ * LAVA's own validators (Debian's lava-common under Debian's python3) accept the job and the test
+ * definition, and ci/lint-templates.sh runs both. */
+static void test_lava_validators_accept_job_and_definition(void)
+{
+	if (access("/usr/share/lava-common/lava-schema.py", R_OK)) {
+		ior_test_not_run("no lava-common (ci/setup.sh installs it)");
+		return;
+	}
+	char job[4096], log[4096];
+	snprintf(job, sizeof(job), "%s", ior_test_source_path("ci/templates/lava/job-x86.yaml"));
+	snprintf(log, sizeof(log), "%s/lava-schema.log", dir);
+	char *schema[] = { "/usr/bin/python3", "/usr/share/lava-common/lava-schema.py", "job", job, NULL };
+	int rc = ior_test_spawn_to(schema, NULL, log, log);
+	char *out = ior_test_read_file(log, NULL);
+	if (rc)
+		fprintf(stderr, "\n%s", out ? out : "");
+	CU_ASSERT_EQUAL(rc, 0);
+	free(out);
+	char lint[4096];
+	snprintf(lint, sizeof(lint), "%s", ior_test_source_path("ci/lint-templates.sh"));
+	snprintf(log, sizeof(log), "%s/lint-templates.log", dir);
+	char *argv[] = { "bash", lint, NULL };
+	rc = ior_test_spawn_to(argv, NULL, log, log);
+	out = ior_test_read_file(log, NULL);
+	if (rc)
+		fprintf(stderr, "\n%s", out ? out : "");
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "* ci/templates/lava/job-x86.yaml\n"));
+	CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "* ci/templates/lava/ioregress.yaml\n"));
+	free(out);
+}
+
 int main(void)
 {
 	dir = ior_test_tmpdir();
@@ -120,6 +155,7 @@ int main(void)
 		IOR_TEST(test_failing_verdict_fails_the_step),
 		IOR_TEST(test_inconclusive_is_a_declared_choice),
 		IOR_TEST(test_templates_use_it),
+		IOR_TEST(test_lava_validators_accept_job_and_definition),
 		IOR_TEST_END,
 	};
 	return ior_test_run("templates", tests);
