@@ -68,8 +68,9 @@ size_t ior_render_verdict_key(enum ior_axis axis, const struct ior_report_verdic
 const char *ior_render_metric(const struct ior_report_verdict *v);
 void ior_render_comparison_title(char *buf, size_t len, enum ior_axis axis, const char *a, const char *b);
 /* What the best-scheduler rule found for a device: "" (one scheduler, or one significantly best),
- * "no significant difference between schedulers" (the best is not significantly better than the
- * next), or that the samples were too few to tell them apart. */
+ * with one kernel the verdict of the next against the best in compare's words ("no change between
+ * schedulers: ..." or "schedulers not told apart: ...; noise ...: changes below ...% cannot be
+ * told"), with more kernels that the two were not told apart, or that the samples were too few. */
 void ior_render_best_words(char *buf, size_t len, const struct ior_rt_device *d);
 
 /* A cell's figures in the field report's order: each repetition, the total, the share, the
