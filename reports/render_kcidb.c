@@ -226,11 +226,11 @@ struct doc {
 					       start (1, 2, ...), 0 when its run is the only one */
 };
 
-static const struct ior_report *rank_ctx;
-
-static int rank_order(const void *x, const void *y)
+/* qsort_r comparator of indexes into the report's cells (ctx): by host, kernel, start and run. */
+static int rank_order(const void *x, const void *y, void *ctx)
 {
-	const struct ior_report_cell *a = &rank_ctx->cells[*(const size_t *)x], *b = &rank_ctx->cells[*(const size_t *)y];
+	const struct ior_report *r = ctx;
+	const struct ior_report_cell *a = &r->cells[*(const size_t *)x], *b = &r->cells[*(const size_t *)y];
 	int c = ior_rt_strcmp(a->host, b->host);
 	if (!c)
 		c = ior_rt_strcmp(a->kernel, b->kernel);
@@ -251,8 +251,7 @@ static int ranks(struct doc *d)
 	}
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
-	rank_ctx = r;
-	qsort(order, n, sizeof(*order), rank_order);
+	qsort_r(order, n, sizeof(*order), rank_order, (void *)r);
 	for (size_t i = 0, j; i < n; i = j) {
 		const struct ior_report_cell *a = &r->cells[order[i]];
 		size_t runs = 1;
