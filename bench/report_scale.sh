@@ -154,9 +154,10 @@ header() {
 
 table() {
 	header
-	for f in text md html json junit csv kcidb; do
+	for f in text md html json junit csv; do
 		measure "report --format $f" report --format "$f"
 	done
+	measure "report --format kcidb" report --format kcidb --origin bench
 	measure "report --alerts" report --alerts
 	measure "report --format junit --baseline" report --format junit --baseline 6.1.0
 	measure "check --baseline --candidate" check --baseline "6.1.$(( $1 - 2 ))" --candidate "6.1.$(( $1 - 1 ))"

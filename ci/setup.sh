@@ -18,6 +18,7 @@ packages=(
   libarchive-dev                  # vm/: the guest's initramfs, written as a newc cpio archive
   qemu-system-x86 busybox-static  # vm run: the guest machine and the initramfs's userland
   yamllint                        # ci/templates: the CI fleet templates are linted
+  lava-common python3-voluptuous python3-jinja2  # ci/lint-templates.sh: LAVA's own job and test-definition validators
   sysstat                         # bench/blkstat.sh: iostat beside the stored block-layer counters
   bc bison flex libelf-dev ccache xz-utils  # kernel build: what make bzImage modules needs; ccache when rebuilding commits
   linux-source-6.1                # tests/test_kernel_real.c and bench/kernel-bisect.sh: a real kernel tree (/usr/src/linux-source-6.1.tar.xz)

@@ -324,6 +324,7 @@ struct ior_db_vm_boot_row {
 	double boot_s, total_s;   /* -1: not known */
 	int64_t run_id;           /* the guest's run, 0 when none */
 	char *vm_run;             /* the vm run it was a round of, NULL before schema 12 */
+	char *started_at;         /* UTC text */
 };
 int ior_db_vm_boots(struct ior_db *db, struct ior_db_vm_boot_row **rows, size_t *n);
 void ior_db_vm_boots_free(struct ior_db_vm_boot_row *rows, size_t n);
@@ -331,6 +332,9 @@ void ior_db_vm_boots_free(struct ior_db_vm_boot_row *rows, size_t n);
 /* The config hash (kernels.config_hash) of release's first run on host with one recorded, or
  * *hash NULL; free() it. */
 int ior_db_kernel_config_hash(struct ior_db *db, const char *host, const char *release, char **hash);
+/* The machine (kernels.machine, `uname -m`) of release's first run on host with one recorded, or
+ * *machine NULL; free() it. */
+int ior_db_kernel_machine(struct ior_db *db, const char *host, const char *release, char **machine);
 
 /* --- bisections as reports show them (db/bisect_results.c) -------------------- */
 

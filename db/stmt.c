@@ -117,7 +117,7 @@ static const char *const sql[IOR_STMT_COUNT] = {
 		"SELECT b.kernel, ifnull(b.kernel_release, ''), b.boot_index, b.outcome, ifnull(b.reason, ''), "
 		"ifnull(b.accelerator, ''), ifnull(b.cpus, 0), ifnull(b.memory_mb, 0), ifnull(b.cache_mode, ''), "
 		"ifnull(b.qemu_version, ''), ifnull(b.boot_s, -1), ifnull(b.total_s, -1), h.name, "
-		"ifnull(b.pinned_cpus, ''), b.kernel_package_version, ifnull(b.run_id, 0), b.vm_run FROM vm_boots b JOIN hosts h ON h.id = b.host_id ORDER BY b.started_at, b.id",
+		"ifnull(b.pinned_cpus, ''), b.kernel_package_version, ifnull(b.run_id, 0), b.vm_run, b.started_at FROM vm_boots b JOIN hosts h ON h.id = b.host_id ORDER BY b.started_at, b.id",
 	[IOR_STMT_COMMIT_UPSERT] =
 		"INSERT INTO commits (sha, describe, subject, author_name, author_email, author_date) "
 		"VALUES (?1, ?2, ?3, ?4, ?5, ?6) "

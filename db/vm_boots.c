@@ -107,6 +107,7 @@ int ior_db_vm_boots(struct ior_db *db, struct ior_db_vm_boot_row **rows, size_t 
 		r->package_version = ior_db_column_dup(st, 14, &oom);
 		r->run_id = sqlite3_column_int64(st, 15);
 		r->vm_run = ior_db_column_dup(st, 16, &oom);
+		r->started_at = ior_db_column_dup(st, 17, &oom);
 		if (oom)
 			out = ior_error_set(IOR_ERROR, "out of memory");
 	}
@@ -135,6 +136,7 @@ void ior_db_vm_boots_free(struct ior_db_vm_boot_row *rows, size_t n)
 		free(r->host);
 		free(r->pinned);
 		free(r->vm_run);
+		free(r->started_at);
 		free(r->package_version);
 	}
 	free(rows);

@@ -35,6 +35,14 @@ int ior_cmd_parse_format(void *field, const char *value)
 	return ior_renderer_find(field, value);
 }
 
+int ior_cmd_parse_origin(void *field, const char *value)
+{
+	if (ior_kcidb_origin_check(value))
+		return IOR_EINVALID;
+	*(const char **)field = value;
+	return IOR_OK;
+}
+
 int ior_cmd_parse_metrics(void *field, const char *value)
 {
 	return ior_metric_parse_list(field, value);

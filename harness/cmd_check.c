@@ -31,8 +31,7 @@ static int check_args(struct check_args *a)
 	if (!strcmp(o->baseline, o->candidate))
 		return ior_error_set(IOR_EINVALID, "baseline and candidate are the same kernel '%s'", o->baseline);
 	o->axis = IOR_AXIS_KERNEL;
-	ior_judge_finish(&a->j);
-	return IOR_OK;
+	return ior_judge_finish(&a->j);
 }
 
 static int cmd_check(int argc, char **argv, struct ior_cmd_ctx *ctx)
@@ -67,6 +66,7 @@ static const struct ior_cmd_opt check_options[] = {
 	IOR_JUDGE_ROW_METRIC(struct check_args, j),
 	IOR_JUDGE_ROW_MIN_EFFECT(struct check_args, j),
 	IOR_JUDGE_ROW_FORMAT(struct check_args, j),
+	IOR_JUDGE_ROW_ORIGIN(struct check_args, j),
 	{ 0 },
 };
 

@@ -47,8 +47,7 @@ static int check_args(struct ior_judge_args *a, const struct ior_cmd_list *names
 				     by);
 	a->opts.baseline = names->v[0];
 	a->opts.candidate = names->v[1];
-	ior_judge_finish(a);
-	return IOR_OK;
+	return ior_judge_finish(a);
 }
 
 static int cmd_compare(int argc, char **argv, struct ior_cmd_ctx *ctx)
@@ -79,6 +78,7 @@ static const struct ior_cmd_opt compare_options[] = {
 	IOR_JUDGE_ROW_METRIC(struct compare_args, j),
 	IOR_JUDGE_ROW_MIN_EFFECT(struct compare_args, j),
 	IOR_JUDGE_ROW_FORMAT(struct compare_args, j),
+	IOR_JUDGE_ROW_ORIGIN(struct compare_args, j),
 	{ 0 },
 };
 

@@ -58,14 +58,6 @@ static int parse_since(void *field, const char *v)
 	return IOR_OK;
 }
 
-static int parse_origin(void *field, const char *v)
-{
-	if (!*v || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(v))
-		return ior_error_set(IOR_EINVALID, "'%s' is not a KCIDB origin (lowercase letters, digits and _)", v);
-	*(const char **)field = v;
-	return IOR_OK;
-}
-
 /* The checks between report's options, and what they imply for the model. */
 static int check_args(struct report_args *a)
 {
@@ -79,8 +71,8 @@ static int check_args(struct report_args *a)
 			(a->fail_on != FAIL_NEVER ? IOR_REPORT_VERDICTS : 0) |
 			(a->opts.alerts_only ? IOR_REPORT_ALERTS | IOR_REPORT_VERDICTS : 0);
 	a->opts.alerts_fail = a->fail_on == FAIL_ALERT;
-	if (a->opts.origin && strcmp(a->renderer->name, "kcidb"))
-		return ior_error_set(IOR_EINVALID, "--origin needs --format kcidb");
+	if (ior_render_check_opts(a->renderer, &a->opts))
+		return IOR_EINVALID;
 	if (a->opts.candidate && !a->opts.baseline)
 		return ior_error_set(IOR_EINVALID, "--candidate needs --baseline");
 	if (a->fail_on == FAIL_REGRESSION && !a->opts.baseline)
@@ -177,10 +169,8 @@ static const struct ior_cmd_opt report_options[] = {
 		  "charts; JSON (reports/report.schema.json); JUnit XML (a regression fails, inconclusive is "
 		  "skipped); CSV of every raw sample with its context; a KCIDB I/O v5.3 document for KernelCI's "
 		  "common database" },
-	{ .name = "--origin", .value = IOR_CMD_TEXT, .arg = "NAME", .kind = IOR_CMD_PARSE, .parse = parse_origin,
-	  REPORT_AT(opts.origin),
-	  .help = "with --format kcidb: the submitting CI system's name (lowercase letters, digits, _; default "
-		  "ioregress), the start of every id; the same database always gives the same ids" },
+	{ .name = "--origin", .value = IOR_CMD_TEXT, .arg = "NAME", .kind = IOR_CMD_PARSE, .parse = ior_cmd_parse_origin,
+	  REPORT_AT(opts.origin), .help = IOR_CMD_ORIGIN_HELP },
 	{ .name = "--output", .alias = "-o", .value = IOR_CMD_FILE, .arg = "FILE", REPORT_AT(output),
 	  .help = "write the report to FILE (whole or not at all) instead of standard output" },
 	IOR_CMD_ROW_HOST(struct report_args, filter),

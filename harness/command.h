@@ -91,6 +91,11 @@ struct ior_cmd_opt {
  * metric list into an unsigned set, one metric into an enum ior_metric. */
 int ior_cmd_parse_format(void *field, const char *value);
 int ior_cmd_parse_metrics(void *field, const char *value);
+/* --origin: a KCIDB origin (reports/render.h: ior_kcidb_origin_check). */
+#define IOR_CMD_ORIGIN_HELP                                                                          \
+	"with --format kcidb, which needs it: the submitting CI system's name (lowercase letters, digits, _; at " \
+	"most 32), the start of every id, so two systems never write one id"
+int ior_cmd_parse_origin(void *field, const char *value);
 int ior_cmd_parse_metric(void *field, const char *value);
 
 /* Rows several commands share: the database filters, into a struct ior_db_filter at member. */

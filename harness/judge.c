@@ -13,7 +13,7 @@ void ior_judge_args_init(struct ior_judge_args *a)
 	ior_report_opts_default(&a->opts);
 }
 
-void ior_judge_finish(struct ior_judge_args *a)
+int ior_judge_finish(struct ior_judge_args *a)
 {
 	a->opts.host = a->filter.host;
 	a->opts.kernel = a->filter.kernel;
@@ -22,6 +22,7 @@ void ior_judge_finish(struct ior_judge_args *a)
 	a->opts.engine = a->filter.engine;
 	/* verdicts only: the compared cells are all that is read */
 	a->opts.parts = IOR_REPORT_VERDICTS;
+	return ior_render_check_opts(a->renderer, &a->opts);
 }
 
 int ior_judge_fail(void)

@@ -22,8 +22,9 @@ struct ior_judge_args {
 
 void ior_judge_args_init(struct ior_judge_args *a);
 
-/* After the options: the filters into the model's view, verdicts only. */
-void ior_judge_finish(struct ior_judge_args *a);
+/* After the options: the filters into the model's view, verdicts only; IOR_EINVALID when an option
+ * only one format takes is wrong (--origin). */
+int ior_judge_finish(struct ior_judge_args *a);
 
 /* Builds the verdicts and prints them; the exit status (IOR_JUDGE_*), errors printed. */
 int ior_judge_run(struct ior_judge_args *a, struct ior_db *db);
@@ -44,6 +45,9 @@ int ior_judge_fail(void);
 	{ .name = "--min-effect", .value = IOR_CMD_NUMBER, .arg = "PERCENT", .kind = IOR_CMD_PERCENT, \
 	  IOR_CMD_AT(type, member.opts.compare.min_effect), \
 	  .help = "a significant change smaller than PERCENT of the baseline's median is no change" }
+#define IOR_JUDGE_ROW_ORIGIN(type, member) \
+	{ .name = "--origin", .value = IOR_CMD_TEXT, .arg = "NAME", .kind = IOR_CMD_PARSE, \
+	  .parse = ior_cmd_parse_origin, IOR_CMD_AT(type, member.opts.origin), .help = IOR_CMD_ORIGIN_HELP }
 #define IOR_JUDGE_ROW_FORMAT(type, member) \
 	{ .name = "--format", .value = IOR_CMD_CHOICE, .arg = IOR_CMD_FORMAT_ARG, .choices = IOR_CMD_FORMAT_CHOICES, \
 	  .kind = IOR_CMD_PARSE, .parse = ior_cmd_parse_format, IOR_CMD_AT(type, member.renderer), \

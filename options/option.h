@@ -61,6 +61,11 @@ const char *ior_option_suggest(const struct ior_option *rows, const char *key);
  * with the same effective options compare equal in the database. */
 int ior_options_format(const struct ior_option *rows, const void *blob, char *buf, size_t len);
 
+/* The items of params (an ior_options_format text of rows, whose blob is size bytes) that differ from
+ * the rows' defaults, in their order, into buf ("" when every item is a default): what fio would print
+ * of the job. IOR_ERROR when buf is too small. */
+int ior_options_changed(const struct ior_option *rows, size_t size, const char *params, char *buf, size_t len);
+
 /* Frees the strings a blob owns (not the blob itself). */
 void ior_options_free(const struct ior_option *rows, void *blob);
 

@@ -102,6 +102,7 @@ struct ior_report_kernel {
 	const char *host, *release;
 	struct ior_report_commit commit;    /* sha NULL: none recorded */
 	const char *config_hash;            /* sha256 of its config (a tree build's identity), NULL unknown */
+	const char *machine;                /* `uname -m` of the kernel (its build's architecture), NULL unknown */
 	size_t other_commits;               /* more commits recorded under this release on this host (other builds) */
 	const char *offered;                /* space separated, NULL when nothing was recorded */
 	char *unavailable;                  /* schedulers the matrix asked for and this kernel lacked; NULL when none */
@@ -118,6 +119,7 @@ struct ior_report_boot {
 	double boot_s, total_s;             /* -1: not known */
 	int64_t run_id;                     /* the guest's run, 0 when none */
 	const char *vm_run;                 /* the vm run it was a round of, NULL before schema 12 */
+	const char *started_at;             /* UTC text, NULL unknown */
 	bool in_view;                       /* its host and kernel match the filters */
 };
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The best scheduler of each device, starred only where the verdict says it is better than the
- * next: otherwise the report says there is no significant difference between schedulers (or that
- * the repetitions were too few to tell). */
+ * next: otherwise the report says what the verdict of the two says (no change, or not told apart
+ * and why), or that the repetitions were too few to tell. */
 #include "reports/model_internal.h"
 
 #include "common/error.h"
@@ -52,7 +52,7 @@ static int too_few(const struct ior_rt_group *g, struct ior_rt_device *dev, cons
  * verdict's cost: ior_compare_better draws it only when the tests claim the change, and stops as
  * soon as its answer is certain; the samples' ranges rule out a change below the minimum effect
  * before any of it. */
-static int judge_device(struct ior_report *r, size_t gi, struct ior_rt_device *dev)
+static int judge_device(struct ior_report *r, size_t gi, struct ior_rt_device *dev, bool one)
 {
 	struct ior_rt_group *g = &r->rt->groups[gi];
 	struct ior_rt_cell *best = NULL, *next = NULL;
@@ -86,6 +86,16 @@ static int judge_device(struct ior_report *r, size_t gi, struct ior_rt_device *d
 		return ior_error_wrap(IOR_ERROR, "cannot compare the schedulers of '%s'", dev->name);
 	dev->top_schedulers = star ? 1 : 2;
 	best->best_significant = star;
+	/* Issue 37: one kernel's answer said "no significant difference" where compare on the same data
+	 * said inconclusive. Its words now come from the whole verdict, which one kernel's few devices
+	 * can afford; with many kernels the tables say only that the two were not told apart. */
+	if (!star && one) {
+		if (ior_compare(&dev->top, best->values, best->n, next->values, next->n, &o))
+			return ior_error_wrap(IOR_ERROR, "cannot compare the schedulers of '%s'", dev->name);
+		dev->top_judged = true;
+		dev->top_best = best->scheduler;
+		dev->top_next = next->scheduler;
+	}
 	return IOR_OK;
 }
 
@@ -135,7 +145,7 @@ int ior_report_best_build(struct ior_report *r)
 		struct ior_rt_group *grp = &r->rt->groups[g];
 		bool one = one_kernel(r, grp->host);
 		for (size_t d = 0; d < grp->ndevices; d++)
-			if (judge_device(r, g, &grp->devices[d]) || (one && against_best(r, grp, &grp->devices[d])))
+			if (judge_device(r, g, &grp->devices[d], one) || (one && against_best(r, grp, &grp->devices[d])))
 				return IOR_ERROR;
 	}
 	return IOR_OK;

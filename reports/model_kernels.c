@@ -154,17 +154,21 @@ int ior_report_kernels(struct ior_report *r, struct ior_db *db)
 		return IOR_ERROR;
 	for (size_t i = 0; db && i < r->nkernels; i++) {
 		struct ior_report_kernel *k = &r->kernels[i];
-		char *offered = NULL, *config = NULL;
+		char *offered = NULL, *config = NULL, *machine = NULL;
 		if (commit_of(r, db, k) || ior_db_offered(db, k->host, k->release, &offered) ||
-		    ior_db_kernel_config_hash(db, k->host, k->release, &config)) {
+		    ior_db_kernel_config_hash(db, k->host, k->release, &config) ||
+		    ior_db_kernel_machine(db, k->host, k->release, &machine)) {
 			free(offered);
+			free(config);
 			return IOR_ERROR;
 		}
 		int oom = 0;
 		k->offered = ior_intern(r->pool, offered, &oom);
 		k->config_hash = ior_intern(r->pool, config, &oom);
+		k->machine = ior_intern(r->pool, machine, &oom);
 		free(offered);
 		free(config);
+		free(machine);
 		if (oom)
 			return ior_error_set(IOR_ERROR, "out of memory");
 		const struct ior_report_kernel *prev = i ? &r->kernels[i - 1] : NULL;

@@ -259,7 +259,8 @@ int ior_report_load_boots(struct ior_report *r, struct ior_db *db)
 			.pinned = ior_intern(in, x->pinned, &oom), .package_version = ior_intern(in, x->package_version, &oom),
 			.boot_index = x->boot_index, .cpus = x->cpus,
 			.memory_mb = x->memory_mb, .boot_s = x->boot_s, .total_s = x->total_s, .run_id = x->run_id,
-			.vm_run = ior_intern(in, x->vm_run, &oom) };
+			.vm_run = ior_intern(in, x->vm_run, &oom),
+			.started_at = ior_intern(in, x->started_at, &oom) };
 		b->in_view = boot_in_view(&r->opts, b);
 		r->nboots_not_ok += b->in_view && strcmp(b->outcome ? b->outcome : "", "ok");
 		r->boots_tcg |= b->in_view && b->accel && !strcmp(b->accel, "tcg");

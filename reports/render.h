@@ -33,6 +33,15 @@ int ior_renderer_find(const struct ior_renderer **out, const char *name);
 #define IOR_RENDERER_DECLARE(name) extern const struct ior_renderer ior_renderer_##name;
 IOR_RENDERER_LIST(IOR_RENDERER_DECLARE)
 
+/* KCIDB (render_kcidb.c): an origin is what KCIDB's schema allows ([a-z0-9_]+) and at most
+ * KCIDB_ORIGIN_MAX characters; NULL is refused too: every id starts with it, so two systems that
+ * left it out would write the same ids. IOR_EINVALID naming the problem. */
+#define KCIDB_ORIGIN_MAX 32
+int ior_kcidb_origin_check(const char *origin);
+/* The options only one format takes, checked before any work: --origin is for kcidb and kcidb
+ * needs it (x NULL: no --format). */
+int ior_render_check_opts(const struct ior_renderer *x, const struct ior_report_opts *o);
+
 /* "N cell(s) compared: R regression(s), I improvement(s), ... (alpha A, minimum effect M%)." into
  * buf: numbers only, so every format prints it as it is. */
 void ior_render_verdict_counts(char *buf, size_t len, const struct ior_report *r);
@@ -59,8 +68,9 @@ size_t ior_render_verdict_key(enum ior_axis axis, const struct ior_report_verdic
 const char *ior_render_metric(const struct ior_report_verdict *v);
 void ior_render_comparison_title(char *buf, size_t len, enum ior_axis axis, const char *a, const char *b);
 /* What the best-scheduler rule found for a device: "" (one scheduler, or one significantly best),
- * "no significant difference between schedulers" (the best is not significantly better than the
- * next), or that the samples were too few to tell them apart. */
+ * with one kernel the verdict of the next against the best in compare's words ("no change between
+ * schedulers: ..." or "schedulers not told apart: ...; noise ...: changes below ...% cannot be
+ * told"), with more kernels that the two were not told apart, or that the samples were too few. */
 void ior_render_best_words(char *buf, size_t len, const struct ior_rt_device *d);
 
 /* A cell's figures in the field report's order: each repetition, the total, the share, the

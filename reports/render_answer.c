@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel answer every text, Markdown and HTML report opens with: for each kernel pair, what was
  * compared, the verdict counts, the worst regression with its interval, and what could not be told and
- * why. */
+ * why; then each change point by name. */
 #include "reports/render.h"
+
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -106,6 +108,82 @@ static size_t next_worst(const struct ior_report *r, const bool *shown)
 	return at;
 }
 
+/* The level of a series over its kernels [from, to): the median of their medians. */
+static double segment_level(const struct ior_report *r, const struct ior_rt_series *s, size_t from, size_t to)
+{
+	double m[to > from ? to - from : 1];
+	size_t n = 0;
+	for (size_t k = from; k < to && k < s->n; k++) {
+		const struct ior_rt_group *g = &r->rt->groups[s->m[k].group];
+		m[n++] = g->cells[s->m[k].index].st.median;
+	}
+	return ior_median(m, n);
+}
+
+/* A level as a reader says it: whole numbers from 100 up, one decimal below, two under 10. */
+static const char *level_text(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, "%.*f", fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2, v);
+	return buf;
+}
+
+struct cp_ref {
+	size_t change, at;   /* r->changes[change].cp[at] */
+};
+
+static double cp_size(const struct ior_report *r, struct cp_ref c)
+{
+	return fabs(r->changes[c.change].cp[c.at].ratio - 1);
+}
+
+/* Issue 37: the answer said "2 change point(s)" without naming them, so the seed data's story (cfq
+ * on the SSD RAID falling from about 107 to 60 MB/s at 2.6.33-rc5) sat below the fold. Each change
+ * point in view is named, the largest first: its cell, the kernels it arrived between and the
+ * levels before and after; those that do not fit are counted. */
+static void change_line(struct ior_answer_lines *out, const struct ior_report *r, size_t cps)
+{
+	if (!cps || !r->rt || out->n >= sizeof(out->line) / sizeof(out->line[0]))
+		return;
+	struct cp_ref refs[cps];
+	size_t n = 0;
+	for (size_t i = 0; i < r->nchanges; i++)
+		for (size_t j = 0; r->changes[i].in_view && j < r->changes[i].ncp && n < cps; j++)
+			refs[n++] = (struct cp_ref){ i, j };
+	for (size_t i = 1; i < n; i++)   /* largest first; a report has few */
+		for (size_t j = i; j > 0 && cp_size(r, refs[j]) > cp_size(r, refs[j - 1]); j--) {
+			struct cp_ref t = refs[j];
+			refs[j] = refs[j - 1];
+			refs[j - 1] = t;
+		}
+	char *line = out->line[out->n++];
+	size_t len = sizeof(out->line[0]), named = 0;
+	int at = snprintf(line, len, "change point%s:", n == 1 ? "" : "s");
+	for (size_t i = 0; i < n && at > 0 && (size_t)at < len; i++) {
+		const struct ior_report_series_changes *sc = &r->changes[refs[i].change];
+		const struct ior_changepoint *c = &sc->cp[refs[i].at];
+		const struct ior_rt_series *s = &r->rt->series[sc->series];
+		size_t from = refs[i].at ? sc->cp[refs[i].at - 1].index : 0;
+		size_t to = refs[i].at + 1 < sc->ncp ? sc->cp[refs[i].at + 1].index : s->n;
+		const struct ior_rt_group *g = &r->rt->groups[s->m[c->index].group];
+		bool worse = s->higher_is_better ? c->ratio < 1 : c->ratio > 1;
+		char words[400], before[32], after[32];
+		int w = snprintf(words, sizeof(words), "%s %s on %s (%s) %s from about %s to %s %s (%+.1f%%, %s) at %s (after %s)",
+				 i ? ";" : "", ior_render_sched(s->scheduler), s->device, s->engine, c->ratio < 1 ? "fell" : "rose",
+				 level_text(before, sizeof(before), segment_level(r, s, from, c->index)),
+				 level_text(after, sizeof(after), segment_level(r, s, c->index, to)), g->unit ? g->unit : "",
+				 (c->ratio - 1) * 100, worse ? "worse" : "better", g->kernel,
+				 r->rt->groups[s->m[c->index - 1].group].kernel);
+		/* keep room to count the rest */
+		if (w < 0 || (size_t)at + (size_t)w + 64 >= len)
+			break;
+		memcpy(line + at, words, (size_t)w + 1);
+		at += w;
+		named++;
+	}
+	if (named < n && at > 0 && (size_t)at < len)
+		snprintf(line + at, len - (size_t)at, "%s %zu more under change points below", named ? "; and" : "", n - named);
+}
+
 /* Many pairs: the first screen stays short, with the counts over all pairs and the pairs with a
  * regression, the worst first; every pair is in the Kernel pairs section (and the JSON's kernel_pairs). */
 static void summary(struct ior_answer_lines *out, const struct ior_report *r, const char *what, size_t kernels,
@@ -126,6 +204,14 @@ static void summary(struct ior_answer_lines *out, const struct ior_report *r, co
 		shown[at] = true;
 		ior_render_pair_words(out->line[out->n++], sizeof(out->line[0]), &r->pairs[at]);
 	}
+}
+
+static size_t change_points(const struct ior_report *r)
+{
+	size_t cps = 0;
+	for (size_t i = 0; i < r->nchanges; i++)
+		cps += r->changes[i].in_view ? r->changes[i].ncp : 0;
+	return cps;
 }
 
 void ior_render_kernel_answer(struct ior_answer_lines *out, const struct ior_report *r)
@@ -151,15 +237,15 @@ void ior_render_kernel_answer(struct ior_answer_lines *out, const struct ior_rep
 		snprintf(judged, sizeof(judged), "; the newest %zu of %zu pairs, as a report judges up to %d cell comparisons "
 			 "(any other pair: ioregress check --baseline A --candidate B)", r->npairs, r->pairs_total,
 			 IOR_REPORT_PAIR_VERDICTS);
+	size_t cps = change_points(r);
 	if (r->npairs > IOR_ANSWER_PAIRS_MAX) {
 		summary(out, r, what, k, judged);
+		change_line(out, r, cps);
 		return;
 	}
-	size_t cps = 0;
-	for (size_t i = 0; i < r->nchanges; i++)
-		cps += r->changes[i].in_view ? r->changes[i].ncp : 0;
 	snprintf(out->line[out->n++], sizeof(out->line[0]), "answer: %zu kernels, %s (%zu pair(s))%s; %zu change point(s) "
 		 "over the kernels in version order", k, what, r->npairs, judged, cps);
 	for (size_t i = 0; i < r->npairs; i++)
 		ior_render_pair_words(out->line[out->n++], sizeof(out->line[0]), &r->pairs[i]);
+	change_line(out, r, cps);
 }

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The KCIDB report (Kernel CI's common database, I/O schema v5.3): checkouts per kernel commit,
- * builds per kernel image, a test per cell and metric, issues and incidents for regressions and
- * bisect culprits. */
+ * builds per kernel image, a test per run of a cell and per verdict, issues and incidents for
+ * regressions and bisect culprits. */
 #include "reports/render.h"
 
 #include "common/error.h"
+#include "engines/engine.h"
+#include "kernel/info.h"
+#include "options/option.h"
 #include "reports/escape.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ORIGIN_DEFAULT "ioregress"
 /* Issues are written whole each time: a resubmission replaces version 1 with the same text. */
 #define ISSUE_VERSION 1
 
@@ -63,48 +65,153 @@ static struct obj obj_sub(struct obj *o, const char *k)
 }
 
 /* Ids are ORIGIN:KIND:PART:PART...; ':' and '%' inside a part are percent-encoded, so two keys
- * never meet in one id and the same database always gives the same ids. */
+ * never meet in one id and the same database always gives the same ids. An id is never cut: a part
+ * longer than ID_PART_MAX encoded keeps its first ID_PART_KEEP bytes (whole UTF-8 sequences) and
+ * '~' with the first 16 hex digits of the sha256 of the whole part, so two long names that differ
+ * only at their end still get two ids, and an id has at most KCIDB_ORIGIN_MAX + 13 * 66 bytes. */
+#define ID_PART_MAX 64
+#define ID_PART_KEEP 40
+#define ID_PARTS_MAX 13
 struct id {
-	char s[4096];
-	size_t len;
+	char s[KCIDB_ORIGIN_MAX + ID_PARTS_MAX * (ID_PART_MAX + 2) + 1];
+	size_t len, parts;
 };
+
+static size_t encoded_len(unsigned char c)
+{
+	return c == ':' || c == '%' ? 3 : 1;
+}
 
 static void id_add(struct id *x, const char *part)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	if (x->len + 1 < sizeof(x->s))
-		x->s[x->len++] = ':';
-	for (const unsigned char *p = (const unsigned char *)(part ? part : ""); *p && x->len + 4 < sizeof(x->s); p++) {
-		if (*p == ':' || *p == '%') {
-			x->s[x->len++] = '%';
-			x->s[x->len++] = hex[*p >> 4];
-			x->s[x->len++] = hex[*p & 15];
-		} else {
-			x->s[x->len++] = (char)*p;
-		}
+	if (x->parts++ >= ID_PARTS_MAX)
+		abort();   /* a new kind of id with more parts: raise ID_PARTS_MAX */
+	const unsigned char *p = (const unsigned char *)(part ? part : "");
+	size_t whole = 0;
+	for (const unsigned char *q = p; *q; q++)
+		whole += encoded_len(*q);
+	size_t keep = whole <= ID_PART_MAX ? whole : ID_PART_KEEP, used = 0;
+	x->s[x->len++] = ':';
+	while (*p) {
+		size_t seq = 1, enc = encoded_len(*p);   /* a UTF-8 sequence goes whole or not at all */
+		while (p[seq] && (p[seq] & 0xc0) == 0x80)
+			seq++;
+		if (*p < 0x80)
+			seq = 1;
+		else
+			enc = seq;
+		if (used + enc > keep)
+			break;
+		for (size_t i = 0; i < seq; i++, p++)
+			if (*p == ':' || *p == '%') {
+				x->s[x->len++] = '%';
+				x->s[x->len++] = hex[*p >> 4];
+				x->s[x->len++] = hex[*p & 15];
+			} else {
+				x->s[x->len++] = (char)*p;
+			}
+		used += enc;
+	}
+	if (whole > ID_PART_MAX) {
+		char sha[65];
+		if (ior_kernel_config_sha256(sha, part, strlen(part)))
+			abort();   /* libcrypto without sha256 */
+		x->len += (size_t)snprintf(x->s + x->len, sizeof(x->s) - x->len, "~%.16s", sha);
 	}
 	x->s[x->len] = 0;
 }
 
 static void id_start(struct id *x, const struct ior_report *r, const char *kind)
 {
-	x->len = (size_t)snprintf(x->s, sizeof(x->s), "%s", r->opts.origin ? r->opts.origin : ORIGIN_DEFAULT);
+	x->parts = 0;
+	x->len = (size_t)snprintf(x->s, sizeof(x->s), "%s", r->opts.origin);
 	id_add(x, kind);
 }
 
+int ior_kcidb_origin_check(const char *origin)
+{
+	if (!origin)
+		return ior_error_set(IOR_EINVALID, "--format kcidb needs --origin NAME: the submitting CI system's name, "
+				     "which starts every id (two systems with one origin would write the same ids)");
+	if (!*origin || strspn(origin, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(origin))
+		return ior_error_set(IOR_EINVALID, "'%s' is not a KCIDB origin (lowercase letters, digits and _)", origin);
+	if (strlen(origin) > KCIDB_ORIGIN_MAX)
+		return ior_error_set(IOR_EINVALID, "KCIDB origin '%.*s...' is longer than %d characters", 20, origin,
+				     KCIDB_ORIGIN_MAX);
+	return IOR_OK;
+}
+
+int ior_render_check_opts(const struct ior_renderer *x, const struct ior_report_opts *o)
+{
+	bool kcidb = x == &ior_renderer_kcidb;
+	if (!kcidb && o->origin)
+		return ior_error_set(IOR_EINVALID, "--origin needs --format kcidb");
+	return kcidb ? ior_kcidb_origin_check(o->origin) : IOR_OK;
+}
+
+/* A run's start as an id part: its UTC text without '-' and ':' ("20261207T105045.123Z"), and
+ * "-N" when rank is not 0. Runs are told apart by where (host, kernel) and when they started, as
+ * `merge` tells them (db/merge.c), so the id is the same in every database the run was merged into;
+ * runs of one host and kernel that started in the same millisecond (made through the library, or
+ * different processes) are numbered in the order they were stored (ranks). */
+static void run_key(char *key, size_t len, const char *started_at, size_t rank)
+{
+	size_t n = 0;
+	for (const char *p = started_at ? started_at : ""; *p && n + 1 < len; p++)
+		if (*p != '-' && *p != ':')
+			key[n++] = *p;
+	key[n] = 0;
+	if (!n)
+		snprintf(key, len, "unknown");
+	if (rank)
+		snprintf(key + strlen(key), len - strlen(key), "-%zu", rank);
+}
+
+static void id_add_run(struct id *x, const char *started_at, size_t rank)
+{
+	char key[96];
+	run_key(key, sizeof(key), started_at, rank);
+	id_add(x, key);
+}
+
+/* The parameters of an engine of type that are not its defaults ("" when all are), as fio prints a
+ * job; malloc'd. An unknown type (an import's) keeps them whole. */
+static char *params_set(const char *type, const char *params)
+{
+	size_t len = strlen(params ? params : "") + 1;
+	char *buf = malloc(len);
+	if (!buf)
+		return NULL;
+	const struct ior_engine_ops *ops = type ? ior_engine_find(type) : NULL;
+	if (!ops || ior_options_changed(ops->options, ops->options_size, params ? params : "", buf, len))
+		snprintf(buf, len, "%s", params ? params : "");
+	ior_error_clear();
+	return buf;
+}
+
 /* A dotted KCIDB path element: [a-zA-Z0-9_-]+, any other character (a UTF-8 sequence counts
- * once) becomes '_'. */
+ * once) becomes '_'; past ID_PART_MAX characters the first ID_PART_KEEP and 16 hex digits of the
+ * element's sha256, as ids keep long names apart. */
 static void path_add(char *buf, size_t len, const char *part)
 {
-	size_t n = strlen(buf);
+	size_t n = strlen(buf), chars = 0;
+	const unsigned char *p = (const unsigned char *)(part && *part ? part : "_");
+	for (const unsigned char *q = p; *q; q++)
+		chars += (*q & 0xc0) != 0x80;
 	if (n + 2 < len)
 		buf[n++] = '.';
-	const unsigned char *p = (const unsigned char *)(part && *part ? part : "_");
-	for (; *p && n + 1 < len; p++)
-		if ((*p & 0xc0) != 0x80)  /* continuation bytes were counted with their lead */
+	size_t keep = chars <= ID_PART_MAX ? chars : ID_PART_KEEP;
+	for (size_t c = 0; *p && c < keep && n + 1 < len; p++)
+		if ((*p & 0xc0) != 0x80) {  /* continuation bytes were counted with their lead */
 			buf[n++] = (strchr("_-", *p) || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 				    (*p >= '0' && *p <= '9')) ? (char)*p : '_';
+			c++;
+		}
 	buf[n] = 0;
+	char sha[65];
+	if (chars > ID_PART_MAX && !ior_kernel_config_sha256(sha, part, strlen(part)))
+		snprintf(buf + n, len - n, "_%.16s", sha);
 }
 
 /* Every object starts with its id and origin; the comma before each object is the caller's. */
@@ -115,7 +222,54 @@ struct doc {
 	bool first;                         /* of the current list */
 	char **seen;                        /* checkout and build ids already written */
 	size_t nseen;
+	size_t *rank;                       /* per stored cell: its run among runs of one host, kernel and
+					       start (1, 2, ...), 0 when its run is the only one */
 };
+
+/* qsort_r comparator of indexes into the report's cells (ctx): by host, kernel, start and run. */
+static int rank_order(const void *x, const void *y, void *ctx)
+{
+	const struct ior_report *r = ctx;
+	const struct ior_report_cell *a = &r->cells[*(const size_t *)x], *b = &r->cells[*(const size_t *)y];
+	int c = ior_rt_strcmp(a->host, b->host);
+	if (!c)
+		c = ior_rt_strcmp(a->kernel, b->kernel);
+	if (!c)
+		c = ior_rt_strcmp(a->run_started_at, b->run_started_at);
+	return c ? c : (a->run_id > b->run_id) - (a->run_id < b->run_id);
+}
+
+/* d->rank: one sort of the stored cells by host, kernel, start and run. */
+static int ranks(struct doc *d)
+{
+	const struct ior_report *r = d->r;
+	size_t n = r->ncells, *order = malloc((n ? n : 1) * sizeof(*order));
+	d->rank = calloc(n ? n : 1, sizeof(*d->rank));
+	if (!order || !d->rank) {
+		free(order);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), rank_order, (void *)r);
+	for (size_t i = 0, j; i < n; i = j) {
+		const struct ior_report_cell *a = &r->cells[order[i]];
+		size_t runs = 1;
+		for (j = i + 1; j < n; j++) {
+			const struct ior_report_cell *b = &r->cells[order[j]], *p = &r->cells[order[j - 1]];
+			if (ior_rt_strcmp(a->host, b->host) || ior_rt_strcmp(a->kernel, b->kernel) ||
+			    ior_rt_strcmp(a->run_started_at, b->run_started_at))
+				break;
+			runs += b->run_id != p->run_id;
+		}
+		for (size_t k = i, rank = 1; runs > 1 && k < j; k++) {
+			rank += k > i && r->cells[order[k]].run_id != r->cells[order[k - 1]].run_id;
+			d->rank[order[k]] = rank;
+		}
+	}
+	free(order);
+	return IOR_OK;
+}
 
 static bool seen(struct doc *d, const char *id)
 {
@@ -149,6 +303,19 @@ static void list_open(struct doc *d, const char *name)
 {
 	fprintf(d->out, ",\"%s\":[", name);
 	d->first = true;
+}
+
+/* The earliest start of the runs of release (any host), or NULL: when its checkout and build were
+ * first measured, which is as close to their start as the database knows. */
+static const char *first_start(const struct ior_report *r, const char *release)
+{
+	const char *first = NULL;
+	for (size_t i = 0; i < r->ncells; i++) {
+		const char *t = r->cells[i].run_started_at;
+		if (t && !strcmp(r->cells[i].kernel, release) && (!first || strcmp(t, first) < 0))
+			first = t;
+	}
+	return first;
 }
 
 /* --- kernels: checkouts and builds ---------------------------------------------- */
@@ -223,6 +390,7 @@ static void checkouts(struct doc *d)
 		snprintf(text, sizeof(text), "kernel %s%s%s", k->release, k->commit.subject ? ": " : "",
 			 k->commit.subject ? k->commit.subject : "");
 		obj_str(&o, "comment", text);
+		obj_str(&o, "start_time", first_start(r, k->release));
 		obj_bool(&o, "valid", true);
 		struct obj m = obj_sub(&o, "misc");
 		obj_str(&m, "release", k->release);
@@ -246,6 +414,7 @@ static void checkouts(struct doc *d)
 			snprintf(text, sizeof(text), "%s %s (bisection %s..%s)", strcmp(bi->source, "git") ? "kernel package" : "commit",
 				 commit, bi->good, bi->bad);
 			obj_str(&o, "comment", text);
+			obj_str(&o, "start_time", bi->started_at);
 			obj_bool(&o, "valid", true);
 			struct obj m = obj_sub(&o, "misc");
 			obj_str(&m, "repository", bi->repo);
@@ -258,6 +427,13 @@ static void bisect_build_id(struct id *x, const struct ior_report *r, const char
 {
 	id_start(x, r, "bisect-build");
 	id_add(x, commit);
+}
+
+/* `uname -m` as KCIDB's architecture ([a-z0-9_]*), or NULL when it is not one. */
+static const char *architecture(const char *machine)
+{
+	return machine && *machine && strspn(machine, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(machine)
+		       ? machine : NULL;
 }
 
 static void builds(struct doc *d)
@@ -280,6 +456,9 @@ static void builds(struct doc *d)
 		else
 			snprintf(text, sizeof(text), "kernel %s", k->release);
 		obj_str(&o, "comment", text);
+		obj_str(&o, "start_time", first_start(r, k->release));
+		/* the compiler is not recorded for any kernel (a package's or a tree's), so it is left out */
+		obj_str(&o, "architecture", architecture(k->machine));
 		obj_str(&o, "status", "PASS");
 		if (k->config_hash) {
 			snprintf(text, sizeof(text), "sha256:%s", k->config_hash);
@@ -303,6 +482,7 @@ static void builds(struct doc *d)
 			id_add(&co, bc->id);
 			struct obj o = item(d, &x);
 			obj_str(&o, "checkout_id", co.s);
+			obj_str(&o, "start_time", r->bisects[b].started_at);
 			if (bc->build)
 				obj_str(&o, "status", strcmp(bc->build, "ok") ? "FAIL" : "PASS");
 			struct obj m = obj_sub(&o, "misc");
@@ -314,20 +494,37 @@ static void builds(struct doc *d)
 
 /* --- tests --------------------------------------------------------------------- */
 
+/* A test is one run of a cell (the run's start in its id: a second run of the matrix is a second
+ * test, and the same run renders to the same id every time), or one verdict (the baseline and a
+ * digest of the runs it judged in its id). */
 struct cell_key {
-	const char *host, *kernel, *engine, *params, *device, *scheduler, *metric;
+	const char *host, *kernel, *engine, *engine_type, *params, *device, *scheduler, *metric;
 };
 
-static void test_id(struct id *x, const struct ior_report *r, const struct cell_key *k)
+/* The cell's part of an id: engine, the parameters that are not defaults, device, scheduler. */
+static void id_add_cell(struct id *x, const struct cell_key *k)
 {
-	id_start(x, r, "test");
-	const char *parts[] = { k->host, k->kernel, k->engine, k->params, k->device, ior_render_sched(k->scheduler), k->metric };
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		id_add(x, parts[i]);
+	char *set = params_set(k->engine_type, k->params);
+	id_add(x, k->engine);
+	id_add(x, set ? set : k->params);
+	id_add(x, k->device);
+	id_add(x, ior_render_sched(k->scheduler));
+	free(set);
 }
 
-/* ioregress.ENGINE.DEVICE.SCHEDULER, and .METRIC for a metric other than the headline. */
-static void test_path(char *buf, size_t len, const struct cell_key *k)
+static void run_test_id(struct id *x, const struct doc *d, const struct ior_report_cell *c)
+{
+	struct cell_key k = { c->host, c->kernel, c->engine, c->engine_type, c->params, c->device, c->scheduler, "value" };
+	id_start(x, d->r, "test");
+	id_add(x, c->host);
+	id_add(x, c->kernel);
+	id_add_run(x, c->run_started_at, d->rank[c - d->r->cells]);
+	id_add_cell(x, &k);
+}
+
+/* ioregress.ENGINE.DEVICE.SCHEDULER, .METRIC for a metric other than the headline, then .verdict
+ * for a verdict. */
+static void test_path(char *buf, size_t len, const struct cell_key *k, bool verdict)
 {
 	snprintf(buf, len, "ioregress");
 	path_add(buf, len, k->engine);
@@ -335,19 +532,22 @@ static void test_path(char *buf, size_t len, const struct cell_key *k)
 	path_add(buf, len, ior_render_sched(k->scheduler));
 	if (strcmp(k->metric, "value"))
 		path_add(buf, len, k->metric);
+	if (verdict)
+		path_add(buf, len, "verdict");
 }
 
-/* The start of a test: id, build, path, environment; the caller adds status, number, misc. */
-static struct obj test_open(struct doc *d, const struct cell_key *k)
+/* The start of a test: id, build, path, start, environment; the caller adds status, number, misc. */
+static struct obj test_open(struct doc *d, const struct id *x, const struct cell_key *k, bool verdict,
+			    const char *start)
 {
-	struct id x, b;
-	test_id(&x, d->r, k);
+	struct id b;
 	build_id(&b, d->r, k->kernel);
-	struct obj o = item(d, &x);
+	struct obj o = item(d, x);
 	obj_str(&o, "build_id", b.s);
 	char path[1024];
-	test_path(path, sizeof(path), k);
+	test_path(path, sizeof(path), k, verdict);
 	obj_str(&o, "path", path);
+	obj_str(&o, "start_time", start);
 	struct obj e = obj_sub(&o, "environment");
 	char text[512];
 	snprintf(text, sizeof(text), "host %s", k->host);
@@ -367,24 +567,27 @@ static void key_misc(struct obj *m, const struct cell_key *k)
 	obj_str(m, "metric", k->metric);
 }
 
+/* KCIDB's SKIP means "did not run" and dashboards ignore its number: an inconclusive verdict ran
+ * and could not tell, so it is DONE. */
 static const char *verdict_status(const struct ior_report_verdict *v)
 {
 	switch (v->c.verdict) {
 	case IOR_VERDICT_REGRESSION:
 		return "FAIL";
 	case IOR_VERDICT_INCONCLUSIVE:
-		return "SKIP";
+		return "DONE";
 	default:
 		return "PASS";
 	}
 }
 
-/* What a verdict adds to its candidate's misc: the baseline, the interval, the p-values. */
+/* What a verdict adds to its misc: the baseline, the interval, the p-values. */
 static void verdict_misc(struct obj *m, const struct ior_report *r, const struct ior_report_verdict *v)
 {
 	obj_str(m, "verdict", ior_verdict_name(v->c.verdict));
 	obj_str(m, "axis", ior_axis_name(r->axis));
 	obj_str(m, "baseline", r->baseline);
+	obj_str(m, "candidate", v->cand_name);
 	obj_num(m, "baseline_median", v->c.median_a);
 	obj_num(m, "ratio", v->c.ratio);
 	struct obj i = obj_sub(m, "interval");
@@ -409,73 +612,144 @@ static void number(struct obj *o, double value, const char *unit)
 	fputc('}', o->out);
 }
 
-/* The verdict on a cell as the candidate, on metric, or NULL (a baseline cell, or no --baseline). */
-static const struct ior_report_verdict *verdict_of(const struct ior_report *r, size_t g, size_t c, enum ior_metric metric)
-{
-	for (size_t i = 0; i < r->nverdicts; i++)
-		if (r->verdicts[i].in_view && r->verdicts[i].cand_group == g && r->verdicts[i].cand_cell == c &&
-		    r->verdicts[i].metric == metric)
-			return &r->verdicts[i];
-	return NULL;
-}
-
-static void cell_test(struct doc *d, size_t g, size_t i)
+/* One stored cell, one run's test: measured (DONE with the median of its measured repetitions),
+ * failed (ERROR), not applicable (SKIP) or never reached (MISS). */
+static void run_test(struct doc *d, const struct ior_report_cell *c)
 {
 	const struct ior_report *r = d->r;
-	const struct ior_rt_group *gr = &r->rt->groups[g];
-	const struct ior_rt_cell *c = &gr->cells[i];
-	struct cell_key k = { gr->host, gr->kernel, gr->engine, gr->params, c->device, c->scheduler, "value" };
-	const struct ior_report_verdict *v = verdict_of(r, g, i, IOR_METRIC_VALUE);
-	struct obj o = test_open(d, &k);
-	obj_str(&o, "status", v ? verdict_status(v) : "DONE");
-	number(&o, c->st.median, gr->unit);
-	struct obj m = obj_sub(&o, "misc");
-	key_misc(&m, &k);
-	obj_num(&m, "samples", (double)c->n);
-	struct obj noise = obj_sub(&m, "noise");
-	obj_num(&noise, "spread", c->st.spread);
-	obj_num(&noise, "cov", c->st.cov);
-	obj_num(&noise, "min", c->st.min);
-	obj_num(&noise, "max", c->st.max);
-	fputc('}', d->out);
-	if (v)
-		verdict_misc(&m, r, v);
-	fputs("}}", d->out);
-}
-
-/* A verdict on another metric than the headline: a test of its own for the candidate cell. */
-static void metric_test(struct doc *d, const struct ior_report_verdict *v)
-{
-	const struct ior_rt_group *gr = &d->r->rt->groups[v->cand_group];
-	const struct ior_rt_cell *c = &gr->cells[v->cand_cell];
-	struct cell_key k = { gr->host, gr->kernel, gr->engine, gr->params, c->device, c->scheduler, ior_render_metric(v) };
-	struct obj o = test_open(d, &k);
-	obj_str(&o, "status", verdict_status(v));
-	number(&o, v->c.median_b, v->unit);
-	struct obj m = obj_sub(&o, "misc");
-	key_misc(&m, &k);
-	obj_num(&m, "samples", (double)v->c.nb);
-	verdict_misc(&m, d->r, v);
-	fputs("}}", d->out);
-}
-
-/* A cell that measured nothing: failed (ERROR), not applicable (SKIP), never reached (MISS). */
-static void not_run_test(struct doc *d, const struct ior_report_cell *c)
-{
 	bool ok = !c->status || !strcmp(c->status, "ok");
-	struct cell_key k = { c->host, c->kernel, c->engine, c->params, c->device, c->scheduler, "value" };
-	struct obj o = test_open(d, &k);
-	obj_str(&o, "status", ok ? "MISS" : !strcmp(c->status, "failed") ? "ERROR" : "SKIP");
-	obj_str(&o, "comment", c->reason);
+	double *v = malloc((c->n ? c->n : 1) * sizeof(*v));
+	size_t n = 0;
+	for (size_t i = c->first; v && i < c->first + c->n; i++)
+		if (!r->warmup || !r->warmup[i])
+			v[n++] = r->values[i];
+	struct ior_stats st;
+	bool measured = ok && n && ior_stats_compute(&st, v, n) == IOR_OK;
+	free(v);
+	struct cell_key k = { c->host, c->kernel, c->engine, c->engine_type, c->params, c->device, c->scheduler, "value" };
+	struct id x;
+	run_test_id(&x, d, c);
+	struct obj o = test_open(d, &x, &k, false, c->run_started_at);
+	obj_str(&o, "status", measured ? "DONE" : ok ? "MISS" : !strcmp(c->status, "failed") ? "ERROR" : "SKIP");
+	obj_str(&o, "comment", ok ? NULL : c->reason);
+	if (measured)
+		number(&o, st.median, c->unit);
 	struct obj m = obj_sub(&o, "misc");
 	key_misc(&m, &k);
+	obj_str(&m, "run_started_at", c->run_started_at);
+	if (measured) {
+		obj_num(&m, "samples", (double)n);
+		struct obj noise = obj_sub(&m, "noise");
+		obj_num(&noise, "spread", st.spread);
+		obj_num(&noise, "cov", st.cov);
+		obj_num(&noise, "min", st.min);
+		obj_num(&noise, "max", st.max);
+		fputc('}', d->out);
+	}
 	obj_str(&m, "cell_status", c->status);
 	obj_str(&m, "run_status", c->run_status);
 	fputs("}}", d->out);
 }
 
-/* Each VM boot: panic and boot failure fail the kernel, a hang or failed guest run is an error,
- * an infrastructure error says nothing about the kernel. */
+static int str_order(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The stored cells a verdict judged (its reference cell's and its candidate's, with measured
+ * samples): their runs' starts, sorted, hashed into digest (16 hex digits), and the newest start;
+ * the engine type of the candidate's. False when out of memory. */
+static bool evidence(const struct doc *d, const struct ior_report_verdict *v, char digest[17],
+		     const char **newest, const char **type)
+{
+	const struct ior_report *r = d->r;
+	const struct ior_rt_cell *a = &r->rt->groups[v->base_group].cells[v->base_cell];
+	const struct ior_rt_cell *b = &r->rt->groups[v->cand_group].cells[v->cand_cell];
+	char **keys = calloc(r->ncells ? r->ncells : 1, sizeof(*keys));
+	size_t n = 0, len = 1;
+	*newest = NULL;
+	*type = NULL;
+	for (size_t i = 0; keys && i < r->ncells; i++) {
+		const struct ior_report_cell *c = &r->cells[i];
+		bool is_a = c->group == v->base_group && !ior_rt_strcmp(c->device, a->device) &&
+			    !ior_rt_strcmp(c->scheduler, a->scheduler);
+		bool is_b = c->group == v->cand_group && !ior_rt_strcmp(c->device, b->device) &&
+			    !ior_rt_strcmp(c->scheduler, b->scheduler);
+		if ((!is_a && !is_b) || c->n <= c->nwarmup)
+			continue;
+		if (is_b && !*type)
+			*type = c->engine_type;
+		if (c->run_started_at && (!*newest || strcmp(c->run_started_at, *newest) > 0))
+			*newest = c->run_started_at;
+		char key[96];
+		run_key(key, sizeof(key), c->run_started_at, d->rank[i]);
+		if (asprintf(&keys[n], "%c %s %s %s", is_a ? 'a' : 'b', c->host, c->kernel, key) < 0)
+			break;
+		len += strlen(keys[n++]) + 1;
+	}
+	char *all = keys ? malloc(len) : NULL;
+	bool ok = all != NULL;
+	if (ok) {
+		qsort(keys, n, sizeof(*keys), str_order);
+		size_t at = 0;
+		for (size_t i = 0; i < n; i++)
+			at += (size_t)sprintf(all + at, "%s\n", keys[i]);
+		char sha[65];
+		ok = !ior_kernel_config_sha256(sha, all, at);
+		snprintf(digest, 17, "%.16s", ok ? sha : "");
+	}
+	for (size_t i = 0; keys && i < n; i++)
+		free(keys[i]);
+	free(keys);
+	free(all);
+	return ok;
+}
+
+/* ORIGIN:KIND:AXIS:HOST:KERNEL:ENGINE:PARAMS:DEVICE:SCHEDULER:METRIC:CANDIDATE:RUNS, the reference
+ * cell's key (its kernel is the baseline on the kernel axis), the candidate's name and the digest of
+ * the runs judged: a verdict on other runs is another test. */
+static void verdict_id(struct id *x, const struct ior_report *r, const char *kind, const struct ior_report_verdict *v,
+		       const char *type, const char *digest)
+{
+	struct cell_key k = { v->host, v->kernel, v->engine, type, v->params, v->device, v->scheduler, NULL };
+	id_start(x, r, kind);
+	id_add(x, ior_axis_name(r->axis));
+	id_add(x, v->host);
+	id_add(x, v->kernel);
+	id_add_cell(x, &k);
+	id_add(x, ior_render_metric(v));
+	id_add(x, v->cand_name);
+	id_add(x, digest);
+}
+
+/* A verdict of the candidate cell against the baseline, on one metric: a test of its own. */
+static void verdict_test(struct doc *d, const struct ior_report_verdict *v)
+{
+	const struct ior_report *r = d->r;
+	const struct ior_rt_group *gr = &r->rt->groups[v->cand_group];
+	const struct ior_rt_cell *c = &gr->cells[v->cand_cell];
+	char digest[17];
+	const char *newest, *type;
+	if (!evidence(d, v, digest, &newest, &type))
+		return;
+	struct cell_key k = { gr->host, gr->kernel, gr->engine, type, gr->params, c->device, c->scheduler, ior_render_metric(v) };
+	struct id x;
+	verdict_id(&x, r, "verdict", v, type, digest);
+	struct obj o = test_open(d, &x, &k, true, newest);
+	obj_str(&o, "status", verdict_status(v));
+	number(&o, v->c.median_b, v->unit);
+	struct obj m = obj_sub(&o, "misc");
+	key_misc(&m, &k);
+	obj_num(&m, "samples", (double)v->c.nb);
+	obj_num(&m, "baseline_samples", (double)v->c.na);
+	obj_str(&m, "runs_sha256", digest);
+	verdict_misc(&m, r, v);
+	fputs("}}", d->out);
+}
+
+/* Each VM boot, at the catalog's top-level boot path: panic and boot failure fail the kernel, a
+ * hang or failed guest run is an error, an infrastructure error says nothing about the kernel. The
+ * id names the boot: its vm run and round (before schema 12, its place among the kernel's boots). */
 static void boot_test(struct doc *d, size_t i)
 {
 	const struct ior_report *r = d->r;
@@ -484,17 +758,20 @@ static void boot_test(struct doc *d, size_t i)
 	for (size_t k = 0; k < i; k++)
 		ordinal += r->boots[k].host == b->host && r->boots[k].kernel == b->kernel;
 	char n[32];
-	snprintf(n, sizeof(n), "%zu", ordinal);
+	snprintf(n, sizeof(n), "%d", b->vm_run ? b->boot_index : (int)ordinal);
 	struct id x, bid;
 	id_start(&x, r, "boot");
 	id_add(&x, b->host);
 	id_add(&x, b->kernel);
+	if (b->vm_run)
+		id_add(&x, b->vm_run);
 	id_add(&x, n);
 	const char *release = b->release && *b->release ? b->release : b->kernel;
 	build_id(&bid, r, release);
 	struct obj o = item(d, &x);
 	obj_str(&o, "build_id", bid.s);
-	obj_str(&o, "path", "ioregress.boot");
+	obj_str(&o, "path", "boot");
+	obj_str(&o, "start_time", b->started_at);
 	const char *s = b->outcome ? b->outcome : "";
 	obj_str(&o, "status", !strcmp(s, "ok") ? "PASS" : !strcmp(s, "panic") || !strcmp(s, "boot-failed") ? "FAIL"
 			      : !strcmp(s, "infra-error") ? "MISS" : "ERROR");
@@ -506,6 +783,8 @@ static void boot_test(struct doc *d, size_t i)
 	struct obj m = obj_sub(&o, "misc");
 	obj_str(&m, "host", b->host);
 	obj_str(&m, "outcome", b->outcome);
+	obj_str(&m, "vm_run", b->vm_run);
+	obj_num(&m, "round", b->boot_index);
 	obj_str(&m, "accelerator", b->accel && *b->accel ? b->accel : NULL);
 	obj_num(&m, "cpus", b->cpus);
 	obj_num(&m, "memory_mb", b->memory_mb);
@@ -513,11 +792,14 @@ static void boot_test(struct doc *d, size_t i)
 	fputs("}}", d->out);
 }
 
-static void bisect_test_id(struct id *x, const struct ior_report *r, const struct ior_report_bisect *b, const char *commit)
+/* A bisection is identified by its start; a commit it looked at, by the bisection and the commit. */
+static void bisect_test_id(struct id *x, const struct ior_report *r, const char *kind, const struct ior_report_bisect *b,
+			   const char *commit)
 {
 	char first_good[128];
 	snprintf(first_good, sizeof(first_good), "%.*s", (int)strcspn(b->good, " "), b->good);
-	id_start(x, r, "bisect");
+	id_start(x, r, kind);
+	id_add_run(x, b->started_at, 0);
 	id_add(x, first_good);
 	id_add(x, b->bad);
 	id_add(x, commit);
@@ -541,11 +823,12 @@ static void bisect_tests(struct doc *d, const struct ior_report_bisect *b)
 		if (!c->n && !c->mark && !c->build)
 			continue;
 		struct id x, bid;
-		bisect_test_id(&x, d->r, b, c->id);
+		bisect_test_id(&x, d->r, "bisect", b, c->id);
 		bisect_build_id(&bid, d->r, c->id);
 		struct obj o = item(d, &x);
 		obj_str(&o, "build_id", bid.s);
 		obj_str(&o, "path", "ioregress.bisect");
+		obj_str(&o, "start_time", b->started_at);
 		obj_str(&o, "status", bisect_status(c));
 		number(&o, c->median, NULL);
 		struct obj m = obj_sub(&o, "misc");
@@ -564,19 +847,12 @@ static void tests(struct doc *d)
 {
 	const struct ior_report *r = d->r;
 	list_open(d, "tests");
-	for (size_t g = 0; r->rt && g < r->rt->ngroups; g++)
-		for (size_t i = 0; r->group_in_view[g] && i < r->rt->groups[g].ncells; i++)
-			if (r->cell_in_view[g][i])
-				cell_test(d, g, i);
-	for (size_t i = 0; i < r->nverdicts; i++)
-		if (r->verdicts[i].in_view && r->verdicts[i].metric != IOR_METRIC_VALUE)
-			metric_test(d, &r->verdicts[i]);
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
-		bool ok = !c->status || !strcmp(c->status, "ok");
-		if (c->in_view && (!ok || c->n == c->nwarmup))
-			not_run_test(d, c);
-	}
+	for (size_t i = 0; i < r->ncells; i++)
+		if (r->cells[i].in_view)
+			run_test(d, &r->cells[i]);
+	for (size_t i = 0; r->rt && i < r->nverdicts; i++)
+		if (r->verdicts[i].in_view)
+			verdict_test(d, &r->verdicts[i]);
 	for (size_t i = 0; i < r->nboots; i++)
 		if (r->boots[i].in_view)
 			boot_test(d, i);
@@ -587,9 +863,11 @@ static void tests(struct doc *d)
 
 /* --- issues and incidents ------------------------------------------------------- */
 
-static void regression_key(struct id *x, const struct ior_report *r, const char *kind, const struct ior_report_verdict *v)
+/* A regression is a known problem of the cell from the baseline to the candidate, whatever runs
+ * showed it: its issue id has no runs (each verdict test that shows it is an incident). */
+static void regression_key(struct id *x, const struct ior_report *r, const struct ior_report_verdict *v)
 {
-	id_start(x, r, kind);
+	id_start(x, r, "regression");
 	const char *parts[] = { ior_axis_name(r->axis), v->host, v->kernel, v->engine, v->params, v->device,
 				ior_render_sched(v->scheduler), ior_render_metric(v), v->cand_name };
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
@@ -614,7 +892,7 @@ static void regression_issue(struct doc *d, const struct ior_report_verdict *v)
 {
 	const struct ior_report *r = d->r;
 	struct id x;
-	regression_key(&x, r, "regression", v);
+	regression_key(&x, r, v);
 	char subject[1024];
 	snprintf(subject, sizeof(subject), "%s %s on %s (%s): %s %+.1f%% from %s to %s", v->engine, ior_render_metric(v),
 		 v->device, ior_render_sched(v->scheduler), v->host, (v->c.ratio - 1) * 100, r->baseline, r->candidate);
@@ -649,7 +927,7 @@ static void issues(struct doc *d)
 {
 	const struct ior_report *r = d->r;
 	list_open(d, "issues");
-	for (size_t i = 0; i < r->nverdicts; i++)
+	for (size_t i = 0; r->rt && i < r->nverdicts; i++)
 		if (r->verdicts[i].in_view && r->verdicts[i].c.verdict == IOR_VERDICT_REGRESSION)
 			regression_issue(d, &r->verdicts[i]);
 	for (size_t b = 0; b < r->nbisects; b++)
@@ -674,18 +952,19 @@ static void incidents(struct doc *d)
 {
 	const struct ior_report *r = d->r;
 	list_open(d, "incidents");
-	for (size_t i = 0; i < r->nverdicts; i++) {
+	for (size_t i = 0; r->rt && i < r->nverdicts; i++) {
 		const struct ior_report_verdict *v = &r->verdicts[i];
 		if (!v->in_view || v->c.verdict != IOR_VERDICT_REGRESSION)
 			continue;
-		const struct ior_rt_group *gr = &r->rt->groups[v->cand_group];
-		const struct ior_rt_cell *c = &gr->cells[v->cand_cell];
-		struct cell_key k = { gr->host, gr->kernel, gr->engine, gr->params, c->device, c->scheduler, ior_render_metric(v) };
+		char digest[17];
+		const char *newest, *type;
+		if (!evidence(d, v, digest, &newest, &type))
+			continue;
 		struct id x, issue, build, test;
-		regression_key(&x, r, "incident", v);
-		regression_key(&issue, r, "regression", v);
-		build_id(&build, r, gr->kernel);
-		test_id(&test, r, &k);
+		verdict_id(&x, r, "incident", v, type, digest);
+		regression_key(&issue, r, v);
+		build_id(&build, r, r->rt->groups[v->cand_group].kernel);
+		verdict_id(&test, r, "verdict", v, type, digest);
 		incident(d, &x, &issue, &build, &test);
 	}
 	for (size_t b = 0; b < r->nbisects; b++) {
@@ -694,9 +973,8 @@ static void incidents(struct doc *d)
 			if (!bi->commits[i].culprit)
 				continue;
 			struct id x, issue, build, test;
-			bisect_test_id(&test, r, bi, bi->culprit);
-			id_start(&x, r, "incident");
-			id_add(&x, test.s + strlen(d->origin) + 1);   /* the test's id after its origin */
+			bisect_test_id(&test, r, "bisect", bi, bi->culprit);
+			bisect_test_id(&x, r, "incident", bi, bi->culprit);
 			id_start(&issue, r, "culprit");
 			id_add(&issue, bi->culprit);
 			bisect_build_id(&build, r, bi->culprit);
@@ -708,7 +986,11 @@ static void incidents(struct doc *d)
 
 static int render_kcidb(FILE *out, const struct ior_report *r)
 {
-	struct doc d = { .out = out, .r = r, .origin = r->opts.origin ? r->opts.origin : ORIGIN_DEFAULT };
+	if (ior_kcidb_origin_check(r->opts.origin))
+		return IOR_EINVALID;
+	struct doc d = { .out = out, .r = r, .origin = r->opts.origin };
+	if (ranks(&d))
+		return IOR_ERROR;
 	fputs("{\"version\":{\"major\":5,\"minor\":3}", out);
 	checkouts(&d);
 	builds(&d);
@@ -719,12 +1001,13 @@ static int render_kcidb(FILE *out, const struct ior_report *r)
 	for (size_t i = 0; i < d.nseen; i++)
 		free(d.seen[i]);
 	free(d.seen);
+	free(d.rank);
 	return IOR_OK;
 }
 
 const struct ior_renderer ior_renderer_kcidb = {
 	.name = "kcidb",
-	.summary = "a KCIDB I/O v5.3 document for KernelCI's common database (--origin names the submitter)",
+	.summary = "a KCIDB I/O v5.3 document for KernelCI's common database (--origin names the submitter, required)",
 	.parts = IOR_REPORT_TABLES | IOR_REPORT_VERDICTS | IOR_REPORT_BISECT,
 	.render = render_kcidb,
 };

@@ -132,6 +132,18 @@ void ior_render_best_words(char *buf, size_t len, const struct ior_rt_device *d)
 	else if (d->top_too_few)
 		snprintf(buf, len, "schedulers not told apart: n = %zu: not enough to decide; %s (see compare --by scheduler)",
 			 d->top_too_few_n, d->too_few_effects);
-	else
-		snprintf(buf, len, "no significant difference between schedulers");
+	else if (!d->top_judged)
+		snprintf(buf, len, "the best and the next scheduler not told apart (see compare --by scheduler)");
+	else {
+		const struct ior_comparison *c = &d->top;
+		char noise[400];
+		ior_compare_noise_text(noise, sizeof(noise), c);
+		int at = snprintf(buf, len, "%s: %s against %s %+.1f%% (95%% CI %+.1f%% to %+.1f%%)",
+				  c->verdict == IOR_VERDICT_NO_CHANGE ? "no change between schedulers"
+				  : c->verdict == IOR_VERDICT_INCONCLUSIVE ? "schedulers not told apart" : "schedulers differ",
+				  ior_render_sched(d->top_next), ior_render_sched(d->top_best), (c->ratio - 1) * 100,
+				  (c->ratio_lo - 1) * 100, (c->ratio_hi - 1) * 100);
+		if (c->verdict == IOR_VERDICT_INCONCLUSIVE && at > 0 && (size_t)at < len)
+			snprintf(buf + at, len - (size_t)at, "; %s", noise);
+	}
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "db/db.h"
+#include "stats/compare.h"
 #include "stats/stats.h"
 #include "stats/trend.h"
 
@@ -47,6 +48,13 @@ struct ior_rt_device {
 	bool top_too_few;                /* best and next had too few samples for a verdict */
 	size_t top_too_few_n;            /* then the fewer repetitions of best and next, */
 	char too_few_effects[256];       /* and each other scheduler against the best, with its interval */
+	/* Set by the report model where its host has one kernel in view and no scheduler is starred:
+	 * the whole verdict of the next scheduler (top_next) against the best (top_best), as `compare
+	 * --by scheduler` gives it, so the answer's words are that verdict's (no change, or not told
+	 * apart and why). */
+	bool top_judged;
+	const char *top_best, *top_next;
+	struct ior_comparison top;
 };
 
 struct ior_rt_group {

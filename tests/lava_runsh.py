@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Writes a LAVA test definition's run steps as the shell script LAVA's test shell runs: the default params, the job's overrides, set -e, the repository root as the directory, each step a line.
+# Writes a LAVA test definition's run steps as the shell script LAVA's test shell runs: the default params, the job's overrides, set -e, the repository root as the directory, the declared dependencies installed, each step a line.
 import shlex
 import sys
 
@@ -17,6 +17,10 @@ def main(definition, root, out, *overrides):
     lines += ["######", "###test parameters from job submission###"]
     lines += [f"{k}={shlex.quote(v)}" for k, v in (o.split("=", 1) for o in overrides)]
     lines += ["######", "set -e", "set -x", f"cd {shlex.quote(root)}"]
+    # LAVA installs the declared dependencies with the distribution's tool before the steps
+    deps = d.get("install", {}).get("deps", [])
+    if deps:
+        lines += ["apt-get -q -y install " + " ".join(shlex.quote(p) for p in deps)]
     lines += d["run"]["steps"]
     with open(out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")

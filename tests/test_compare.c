@@ -4,6 +4,7 @@
 #include "tests/suite.h"
 
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,7 +161,7 @@ static void test_generated_scheduler_engine_device(void)
 	/* the report stars none's cell over bfq only where the verdict says so */
 	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", (char *)db, "report", "--kernel", "6.1", "--engine", "randread",
 					      NULL }), 0);
-	CU_ASSERT_PTR_NOT_NULL(find("vda: no significant difference between schedulers\n"));
+	CU_ASSERT_PTR_NOT_NULL(find("vda: no change between schedulers: "));
 	/* on nvme kyber beats the next (and only other) scheduler: starred, and no words */
 	const char *kyber = find("\nnvme    kyber ");
 	const char *eol = kyber ? strchr(kyber + 1, '\n') : NULL, *star = kyber ? strstr(kyber + 1, "% *\n") : NULL;
@@ -169,11 +170,85 @@ static void test_generated_scheduler_engine_device(void)
 	/* every format says it */
 	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", (char *)db, "report", "--kernel", "6.1", "--engine", "randread",
 					      "--format", "md", NULL }), 0);
-	CU_ASSERT_PTR_NOT_NULL(find("vda: no significant difference between schedulers.\n"));
+	CU_ASSERT_PTR_NOT_NULL(find("vda: no change between schedulers: "));
 	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", (char *)db, "report", "--kernel", "6.1", "--engine", "randread",
 					      "--format", "json", NULL }), 0);
-	CU_ASSERT_PTR_NOT_NULL(find("\"schedulers\":\"no significant difference between schedulers\""));
+	CU_ASSERT_PTR_NOT_NULL(find("\"schedulers\":\"no change between schedulers: "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(output, "\"best_significant\":true"));
+}
+
+/* n samples of one cell, each level * factors[i % nf] (a fixed pattern: the noise is known). */
+static void put_pattern(FILE *f, const char *device, const char *sched, double level, const double *factors, int nf, int n)
+{
+	for (int i = 0; i < n; i++)
+		fprintf(f, "h,6.1,%s,%s,randread,%d,%.3f,IOPS,\n", device, sched, i + 1, level * factors[i % nf]);
+}
+
+/* The device's part of the answer line ("DEVICE, randread: WORDS" up to the next ';' of another
+ * device), into buf; false when the answer does not name it. */
+static bool answer_of(const char *device, char *buf, size_t len)
+{
+	const char *a = strstr(output, "answer: one kernel");
+	char key[64];
+	snprintf(key, sizeof(key), " %s, randread: ", device);
+	const char *p = a ? strstr(a, key) : NULL;
+	if (!p || p > strchr(a, '\n'))
+		return false;
+	p += strlen(key);
+	/* the next device's part starts at the last "; " before its ", randread: " */
+	const char *next = strstr(p, ", randread: "), *eol = strchr(p, '\n'), *end = eol;
+	for (const char *q = p; next && next < eol && (q = strstr(q, "; ")) && q < next; q++)
+		end = q;
+	snprintf(buf, len, "%.*s", (int)(end - p), p);
+	return true;
+}
+
+/* Issue 37: with one kernel the report's answer said "no significant difference between schedulers"
+ * where compare on the same data said inconclusive (95% CI -42% to +194%) and exited 125. The
+ * answer now says what compare's verdict says, per device: no change where compare finds none,
+ * and where it cannot tell, that the two were not told apart, the noise and the smallest change
+ * that could be told. */
+static void test_one_kernel_answer_says_compare_verdict(void)
+{
+	char csv[4096], db[4096];
+	snprintf(csv, sizeof(csv), "%s/answer.csv", ior_test_tmpdir());
+	snprintf(db, sizeof(db), "%s/answer.db", ior_test_tmpdir());
+	FILE *f = fopen(csv, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("host,kernel,device,scheduler,engine,rep,value,unit,metric\n", f);
+	/* noisy: 43% CoV (the quickstart's), medians 10% apart: compare cannot tell */
+	static const double wide[] = { 0.45, 1.6, 0.8, 1.3, 0.55, 1.45, 1.0, 0.7 };
+	put_pattern(f, "noisy", "none", 1000, wide, 8, 8);
+	put_pattern(f, "noisy", "mq-deadline", 1100, wide + 3, 5, 8);
+	/* tight: the same level within 0.4%: compare says no change */
+	static const double narrow[] = { 0.998, 1.002, 1.0, 0.999, 1.001 };
+	put_pattern(f, "tight", "none", 1000, narrow, 5, 8);
+	put_pattern(f, "tight", "mq-deadline", 1000, narrow + 2, 3, 8);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(ioregress((char *[]){ "--db", db, "import", csv, NULL }), 0);
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", db, "report", NULL }), 0);
+	char report[sizeof(output)];
+	snprintf(report, sizeof(report), "%s", output);
+	CU_ASSERT_PTR_NULL(strstr(report, "no significant difference"));
+	const char *devices[] = { "noisy", "tight" };
+	for (size_t d = 0; d < 2; d++) {
+		int rc = ioregress((char *[]){ "--db", db, "compare", "--by", "scheduler", "none", "mq-deadline", "--device",
+					       (char *)devices[d], NULL });
+		bool inconclusive = rc == 125, unchanged = rc == 0 && strstr(output, "no change: ") != NULL;
+		snprintf(output, sizeof(output), "%s", report);
+		char words[2048];
+		CU_ASSERT_FATAL(answer_of(devices[d], words, sizeof(words)));
+		printf("\n  %s: compare says %s; the answer: %s", devices[d], inconclusive ? "inconclusive" : "no change", words);
+		CU_ASSERT_EQUAL(inconclusive, d == 0);
+		CU_ASSERT_EQUAL(unchanged, d == 1);
+		if (inconclusive) {
+			CU_ASSERT_EQUAL(strncmp(words, "schedulers not told apart: ", 27), 0);
+			CU_ASSERT_PTR_NOT_NULL(strstr(words, "% between samples"));       /* the noise */
+			CU_ASSERT(strstr(words, "cannot be told") || strstr(words, "can be told"));  /* the smallest change */
+		}
+		if (unchanged)
+			CU_ASSERT_EQUAL(strncmp(words, "no change between schedulers: ", 30), 0);
+	}
 }
 
 /* Throughput equal, p99 doubled: a regression of lat_p99_us (lower is better), and of nothing else. */
@@ -402,6 +477,7 @@ int main(void)
 		IOR_TEST(test_seed_schedulers),
 		IOR_TEST(test_check_is_the_kernel_case),
 		IOR_TEST(test_generated_scheduler_engine_device),
+		IOR_TEST(test_one_kernel_answer_says_compare_verdict),
 		IOR_TEST(test_p99_doubling),
 		IOR_TEST(test_declared_comparisons_answered_first),
 		IOR_TEST(test_bad_input),

@@ -7,6 +7,7 @@
 #include "tests/suite.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,7 +127,7 @@ static void test_root_filesystem_device_is_refused(void)
 {
 	struct stat root;
 	CU_ASSERT_EQUAL_FATAL(stat("/", &root), 0);
-	char link[64], target[512];
+	char link[64], target[PATH_MAX];   /* realpath writes up to PATH_MAX (fortify checks it) */
 	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(root.st_dev), minor(root.st_dev));
 	if (!realpath(link, target)) {
 		ior_test_not_run("root is not on a block device (%s)", link);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The LAVA test definition's run steps (ci/templates/lava/ioregress.yaml), run as LAVA's test shell
  * would run them, with stub lava-test-case, lava-test-reference, apt-get and curl recording their
- * calls and the built ioregress measuring a real loop device. */
+ * calls and the built ioregress measuring a real loop device (as the board's disk too). */
 #include "tests/suite.h"
 
 #include <json-c/json.h>
@@ -14,11 +14,14 @@
 #include <unistd.h>
 
 /* Each stub appends its name and arguments, tab-separated, to $CALLS; curl -T copies the file
- * to $UPLOADS under the URL's last part. */
+ * to $UPLOADS under the URL's last part; curl -o records the mode and owner of the directory it
+ * would write into ("curl-dir\t700 root") and writes the file. */
 static const char stub[] =
 	"#!/bin/sh\n"
 	"{ printf '%s' \"$(basename \"$0\")\"; for a in \"$@\"; do printf '\\t%s' \"$a\"; done; echo; } >> \"$CALLS\"\n"
-	"if [ \"$(basename \"$0\")\" = curl ] && [ \"$2\" = -T ]; then cp \"$3\" \"$UPLOADS/$(basename \"$4\")\"; fi\n";
+	"if [ \"$(basename \"$0\")\" = curl ] && [ \"$2\" = -T ]; then cp \"$3\" \"$UPLOADS/$(basename \"$4\")\"; fi\n"
+	"if [ \"$(basename \"$0\")\" = curl ] && [ \"$2\" = -o ]; then\n"
+	"  printf 'curl-dir\\t%s\\n' \"$(stat -c '%a %U' \"$(dirname \"$3\")\")\" >> \"$CALLS\"; echo stub > \"$3\"; fi\n";
 
 static char dir[4096], calls_path[4096], uploads[4096], log_path[4096];
 
@@ -67,8 +70,9 @@ static int run_steps(const char *name, char *const overrides[])
 	setenv("PATH", path, 1);
 	setenv("CALLS", calls_path, 1);
 	setenv("UPLOADS", uploads, 1);
-	char *sh[] = { "sh", run_sh, NULL };
-	int rc = ior_test_spawn_to(sh, NULL, log_path, log_path);
+	/* one open file for both streams, as LAVA's log is: two would each write at their own offset */
+	char *sh[] = { "sh", "-c", "exec sh \"$0\" 2>&1", run_sh, NULL };
+	int rc = ior_test_spawn_to(sh, NULL, log_path, NULL);
 	if (rc) {
 		char *log = ior_test_read_file(log_path, NULL);
 		fprintf(stderr, "\n  %s.sh exited %d:\n%s", name, rc, log ? log : "");
@@ -130,8 +134,10 @@ static void test_steps_report_every_cell_and_attach_the_database(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(calls);
 	printf("\n%s", calls);
 	char want[8400];
-	snprintf(want, sizeof(want), "apt-get\tinstall\t-y\t--no-install-recommends\t%s\tpython3\n", deb);
+	snprintf(want, sizeof(want), "apt-get\tinstall\t-y\t--no-install-recommends\t%s\n", deb);
 	CU_ASSERT_PTR_NOT_NULL(strstr(calls, want));
+	/* what the steps need is declared (install: deps:) and installed before them */
+	CU_ASSERT_PTR_NOT_NULL(strstr(calls, "apt-get\t-q\t-y\tinstall\tca-certificates\tcurl\tpython3\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(calls, "lava-test-case\tioregress-run\t--result\tfail\n"));
 	struct utsname u;
 	uname(&u);
@@ -189,10 +195,10 @@ static void test_without_artifact_store_the_database_is_in_the_log(void)
 	snprintf(mx, sizeof(mx), "%s", matrix());
 	snprintf(dbarg, sizeof(dbarg), "DB=%s", db);
 	snprintf(mxarg, sizeof(mxarg), "MATRIX=%s", mx);
-	char *overrides[] = { dbarg, mxarg, NULL };
+	char *overrides[] = { dbarg, mxarg, "ORIGIN=testlab", NULL };
 	CU_ASSERT_EQUAL_FATAL(run_steps("log", overrides), 0);
 	char *calls = ior_test_read_file(calls_path, NULL);
-	CU_ASSERT_EQUAL(calls_with(calls, "apt-get"), 0);     /* no DEB: the rootfs has ioregress */
+	CU_ASSERT_EQUAL(calls_with(calls, "apt-get\tinstall"), 0);     /* no DEB: the rootfs has ioregress */
 	CU_ASSERT_EQUAL(calls_with(calls, "curl"), 0);
 	CU_ASSERT_EQUAL(calls_with(calls, "lava-test-reference"), 0);
 	CU_ASSERT_EQUAL(calls_with(calls, "lava-test-case\t"), 5);
@@ -210,6 +216,78 @@ static void test_without_artifact_store_the_database_is_in_the_log(void)
 	free(calls);
 }
 
+/* Issue 37 and 35: the definition downloaded to fixed names in /tmp (curl -o /tmp/ioregress.deb, then
+ * installed as root: another user could plant that file first) and measured loop devices in RAM by
+ * default. Downloads go into a directory only the run can write, which is gone afterwards; the
+ * default matrix reads the board's disk named by DEVICE (the test's loop device here) and refuses
+ * to start without it, as without an ORIGIN. */
+static void test_private_downloads_and_a_named_board_disk(void)
+{
+	char img[4096], dev[64] = "", mx[4096], devarg[128], mxarg[4200], dbarg[4200], db[4096];
+	snprintf(img, sizeof(img), "%s/board.img", ior_test_tmpdir());
+	snprintf(db, sizeof(db), "%s/board-disk.db", ior_test_tmpdir());
+	char cmd[4400];
+	snprintf(cmd, sizeof(cmd), "truncate -s 64M '%s' && losetup -f --show '%s'", img, img);
+	char *sh[] = { "sh", "-c", cmd, NULL };
+	char log[4096];
+	snprintf(log, sizeof(log), "%s/losetup.out", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(ior_test_spawn_to(sh, NULL, log, NULL), 0);
+	char *name = ior_test_read_file(log, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(name);
+	snprintf(dev, sizeof(dev), "%.*s", (int)strcspn(name, "\n"), name);
+	free(name);
+	/* the default matrix's device, with one short engine in place of its own */
+	char *board = ior_test_read_file(ior_test_source_path("matrix/examples/board.ini"), NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(board);
+	char *engines = strstr(board, "\n[engine ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(engines);
+	snprintf(engines, strlen(engines) + 1, "\n[engine randread]\ntype = aio\nrw = randread\ndirect = yes\nsize = 4M\n");
+	char *rep = strstr(board, "repetitions = 5");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rep);
+	rep[strlen("repetitions = ")] = '2';
+	snprintf(mx, sizeof(mx), "%s", ior_test_write_file("board.ini", board));
+	free(board);
+	snprintf(devarg, sizeof(devarg), "DEVICE=%s", dev);
+	snprintf(mxarg, sizeof(mxarg), "MATRIX=%s", mx);
+	snprintf(dbarg, sizeof(dbarg), "DB=%s", db);
+	char *overrides[] = { devarg, mxarg, dbarg, "DEB_URL=https://packages.example.org/ioregress.deb", "ORIGIN=testlab", NULL };
+	int rc = run_steps("board", overrides);
+	char *calls = ior_test_read_file(calls_path, NULL);
+	char *detach[] = { "losetup", "-d", dev, NULL };
+	CU_ASSERT_EQUAL(ior_test_spawn(detach, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(calls);
+	/* the package went into a private directory (0700, root's), never a name in /tmp */
+	CU_ASSERT_PTR_NULL(strstr(calls, "/tmp/ioregress.deb"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(calls, "curl-dir\t700 root\n"));
+	const char *prefix = "curl\t-sSfL\t-o\t", *o = strstr(calls, prefix);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	o += strlen(prefix);
+	char deb[4096];
+	snprintf(deb, sizeof(deb), "%.*s", (int)strcspn(o, "\t"), o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(strrchr(deb, '/'));
+	char want[4200];
+	snprintf(want, sizeof(want), "apt-get\tinstall\t-y\t--no-install-recommends\t%s\n", deb);
+	CU_ASSERT_PTR_NOT_NULL(strstr(calls, want));
+	*strrchr(deb, '/') = 0;
+	CU_ASSERT_NOT_EQUAL(access(deb, F_OK), 0);   /* removed when the steps ended */
+	/* the board's disk was measured: its cells are cases, the run passed */
+	CU_ASSERT_PTR_NOT_NULL(strstr(calls, "lava-test-case\tioregress-run\t--result\tpass\n"));
+	CU_ASSERT(calls_with(calls, "lava-test-case\trandread.board.") >= 1);
+	free(calls);
+	/* without DEVICE (or ORIGIN) the steps stop before measuring anything */
+	char *no_device[] = { mxarg, dbarg, "ORIGIN=testlab", NULL };
+	CU_ASSERT_NOT_EQUAL(run_steps("no-device", no_device), 0);
+	char *text = ior_test_read_file(log_path, NULL);
+	CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "ioregress needs DEVICE"));
+	free(text);
+	char *no_origin[] = { devarg, mxarg, dbarg, NULL };
+	CU_ASSERT_NOT_EQUAL(run_steps("no-origin", no_origin), 0);
+	text = ior_test_read_file(log_path, NULL);
+	CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "ioregress needs ORIGIN"));
+	free(text);
+}
+
 int main(void)
 {
 	ior_test_require_root("ioregress run creates a loop device and switches its scheduler");
@@ -219,6 +297,7 @@ int main(void)
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_steps_report_every_cell_and_attach_the_database),
 		IOR_TEST(test_without_artifact_store_the_database_is_in_the_log),
+		IOR_TEST(test_private_downloads_and_a_named_board_disk),
 		IOR_TEST_END,
 	};
 	return ior_test_run("lava", tests);

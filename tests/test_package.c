@@ -155,6 +155,34 @@ static void test_deb_is_lintian_clean_of_errors(void)
 	CU_ASSERT_PTR_NULL(strstr(out, "E: "));
 }
 
+/* Issue 37: the package build ignored dpkg-buildflags, and lintian noted no fortify functions and
+ * no bindnow. The packaged binary is linked with -z now and calls glibc's checked functions
+ * (_FORTIFY_SOURCE), and lintian, asked for its informational tags too, notes neither. */
+static void test_deb_is_built_hardened(void)
+{
+	char out[16384], deb[1024], binary[1024];
+	snprintf(binary, sizeof(binary), "%s/harness/ioregress", build_dir());
+	if (capture(out, sizeof(out), "nm -D '%s' | grep -c __asan_init", binary) == 0) {
+		ior_test_not_run("a sanitizer build: fortify and ASan do not go together; the package is built from the release build");
+		return;
+	}
+	CU_ASSERT_EQUAL(capture(out, sizeof(out), "readelf -d '%s'", binary), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "BIND_NOW"));
+	CU_ASSERT_EQUAL(capture(out, sizeof(out), "nm -D '%s' | grep -c '__[a-z_]*_chk@'", binary), 0);
+	printf("\n  checked glibc functions: %s", out);
+	CU_ASSERT(atoi(out) >= 5);
+	if (capture(out, sizeof(out), "command -v lintian") != 0) {
+		ior_test_not_run("no lintian here (ci/setup.sh installs it)");
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(capture(deb, sizeof(deb), "ls '%s/pkg'/ioregress_*_*.deb", ior_test_tmpdir()), 0);
+	deb[strcspn(deb, "\n")] = '\0';
+	CU_ASSERT_EQUAL(capture(out, sizeof(out), "lintian --display-info '%s' 2>&1", deb), 0);
+	printf("\n  lintian --display-info: %s", *out ? out : "no tags\n");
+	CU_ASSERT_PTR_NULL(strstr(out, "hardening-no-bindnow"));
+	CU_ASSERT_PTR_NULL(strstr(out, "hardening-no-fortify-functions"));
+}
+
 int main(void)
 {
 	const char *tools[] = { "cmake", "cpack", "dpkg-deb", "dpkg-shlibdeps", "man" };
@@ -170,6 +198,7 @@ int main(void)
 		IOR_TEST(test_install_honours_prefix_and_destdir),
 		IOR_TEST(test_deb_depends_unpacks_runs_and_has_man_pages),
 		IOR_TEST(test_deb_is_lintian_clean_of_errors),
+		IOR_TEST(test_deb_is_built_hardened),
 		IOR_TEST_END,
 	};
 	return ior_test_run("package", tests);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report --format kcidb through the binary: the seed data, a VM database and a bisection's database
  * each give a document valid against KCIDB's schema v5.3 (python3-jsonschema, Draft 7, format
- * checker on) whose tests, statuses, issues and incidents say what the database holds; ids are
- * stable and carry --origin; hostile names stay valid. */
+ * checker on) whose tests, statuses, issues and incidents say what the database holds; a test is
+ * one run of a cell (or one verdict), its id the same on every render and another for every run;
+ * ids carry the required --origin and are never cut; hostile and long names stay valid. */
 #include "db/db.h"
+#include "reports/render.h"
 #include "tests/bisect_repo.h"
 #include "tests/suite.h"
 
@@ -16,14 +18,22 @@
 
 static char out[65536], err[8192];
 
-/* ioregress --db DB report --format kcidb -o FILE EXTRA... (NULL-terminated); the exit status. */
+/* ioregress --db DB report --format kcidb -o FILE EXTRA... (NULL-terminated), with --origin
+ * ioregress unless EXTRA names one; the exit status. */
 #define kcidb(db, file, ...) kcidb_args(db, file, (const char *[]){ __VA_ARGS__ })
 static int kcidb_args(const char *db, const char *file, const char *const *extra)
 {
-	char *args[16] = { "--db", (char *)db, "report", "--format", "kcidb", "-o", (char *)file };
+	char *args[20] = { "--db", (char *)db, "report", "--format", "kcidb", "-o", (char *)file };
 	int n = 7;
-	for (int i = 0; extra[i] && n < 15; i++)
+	bool origin = false;
+	for (int i = 0; extra[i] && n < 17; i++) {
+		origin |= !strcmp(extra[i], "--origin");
 		args[n++] = (char *)extra[i];
+	}
+	if (!origin) {
+		args[n++] = "--origin";
+		args[n++] = "ioregress";
+	}
 	args[n] = NULL;
 	int rc = ior_test_ioregress(args, out, sizeof(out), err, sizeof(err));
 	if (rc)
@@ -124,8 +134,25 @@ static const char *seed_db(void)
 	return db;
 }
 
-/* Every cell of the seed data is a test at ioregress.ENGINE.DEVICE.SCHEDULER with its median,
- * checked against the JSON report of the same database. */
+/* The test of kernel's run of a cell (misc names it), or NULL. */
+static json_object *run_test_of(json_object *doc, const char *kernel, const char *engine, const char *device,
+				const char *scheduler)
+{
+	json_object *l = list(doc, "tests");
+	for (size_t i = 0; i < json_object_array_length(l); i++) {
+		json_object *t = json_object_array_get_idx(l, i);
+		const char *id = field(t, "id"), *k = field(t, "misc.kernel"), *e = field(t, "misc.engine"),
+			   *d = field(t, "misc.device"), *sc = field(t, "misc.scheduler");
+		if (id && !strncmp(id, "ioregress:test:", 15) && k && e && d && sc && !strcmp(k, kernel) &&
+		    !strcmp(e, engine) && !strcmp(d, device) && !strcmp(sc, scheduler))
+			return t;
+	}
+	return NULL;
+}
+
+/* Every cell of the seed data (one imported run per kernel) is a test at
+ * ioregress.ENGINE.DEVICE.SCHEDULER with its median and its run's start, checked against the JSON
+ * report of the same database. */
 static void test_seed_data_is_valid_kcidb(void)
 {
 	skip_without_jsonschema();
@@ -144,17 +171,19 @@ static void test_seed_data_is_valid_kcidb(void)
 			json_object *cell = json_object_array_get_idx(cl, c);
 			char id[512], path[256], dev[64];
 			snprintf(dev, sizeof(dev), "%s", field(cell, "device"));
-			snprintf(id, sizeof(id), "ioregress:test:%s:%s:%s::%s:%s:value", field(gr, "host"), field(gr, "kernel"),
-				 field(gr, "engine"), dev, field(cell, "scheduler"));
+			json_object *t = run_test_of(k, field(gr, "kernel"), field(gr, "engine"), dev, field(cell, "scheduler"));
+			/* the id names the run: its start, '-' and ':' left out */
+			snprintf(id, sizeof(id), "ioregress:test:%s:%s:2", field(gr, "host"), field(gr, "kernel"));
 			for (char *p = dev; *p; p++)
 				*p = *p == ' ' ? '_' : *p;
 			snprintf(path, sizeof(path), "ioregress.%s.%s.%s", field(gr, "engine"), dev, field(cell, "scheduler"));
-			json_object *t = find(k, "tests", "id", id);
 			if (!t) {
-				fprintf(stderr, "\n  no test '%s'", id);
+				fprintf(stderr, "\n  no test of %s %s", field(gr, "kernel"), path);
 				continue;
 			}
-			matched += !strcmp(field(t, "path"), path) && !strcmp(field(t, "status"), "DONE") &&
+			matched += !strncmp(field(t, "id"), id, strlen(id)) && strlen(field(t, "id")) < 128 &&
+				   field(t, "start_time") && !strncmp(field(t, "start_time"), "20", 2) &&
+				   !strcmp(field(t, "path"), path) && !strcmp(field(t, "status"), "DONE") &&
 				   !strcmp(field(t, "number.unit"), field(gr, "unit")) &&
 				   !strcmp(field(t, "number.value"), field(cell, "stats.median")) &&
 				   !strcmp(field(t, "misc.samples"), field(cell, "stats.n"));
@@ -167,17 +196,31 @@ static void test_seed_data_is_valid_kcidb(void)
 	CU_ASSERT_EQUAL(json_object_array_length(list(k, "checkouts")), 4);
 	CU_ASSERT_EQUAL(json_object_array_length(list(k, "builds")), 4);
 	CU_ASSERT_EQUAL(json_object_array_length(list(k, "issues")), 0);
-	/* against a baseline: three repetitions are too few for a verdict, so the candidate's are SKIP */
+	/* every checkout and build says when it was first measured */
+	for (const char *const *kind = (const char *const[]){ "checkouts", "builds", NULL }; *kind; kind++)
+		for (size_t i = 0; i < json_object_array_length(list(k, *kind)); i++)
+			CU_ASSERT_PTR_NOT_NULL(field(json_object_array_get_idx(list(k, *kind), i), "start_time"));
+	/* against a baseline: the two kernels' runs are tests as they were, and each verdict is a test of its
+	 * own; three repetitions are too few for a verdict, and an inconclusive one ran: DONE, never SKIP */
 	CU_ASSERT_EQUAL_FATAL(kcidb(db, judged, "--baseline", "2.6.30-2", "--candidate", "2.6.32", NULL), 0);
 	CU_ASSERT_EQUAL(validate(judged, "ioregress"), 0);
 	json_object *kj = load(judged);
-	CU_ASSERT_EQUAL(count_status(kj, "SKIP"), 6);
-	CU_ASSERT_EQUAL(count_status(kj, "DONE"), 6);
-	json_object *t = find(kj, "tests", "id", "ioregress:test:quadcore-8g:2.6.32:hdparm-t::SSD RAID:cfq:value");
+	CU_ASSERT_EQUAL(count_status(kj, "SKIP"), 0);
+	CU_ASSERT_EQUAL(count_status(kj, "DONE"), 18);
+	json_object *run = run_test_of(kj, "2.6.32", "hdparm-t", "SSD RAID", "cfq");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(run);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(run_test_of(k, "2.6.32", "hdparm-t", "SSD RAID", "cfq"));
+	CU_ASSERT_STRING_EQUAL(field(run, "id"), field(run_test_of(k, "2.6.32", "hdparm-t", "SSD RAID", "cfq"), "id"));
+	CU_ASSERT_PTR_NULL(field(run, "misc.verdict"));
+	json_object *t = find(kj, "tests", "path", "ioregress.hdparm-t.SSD_RAID.cfq.verdict");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_STRING_EQUAL(field(t, "status"), "DONE");
 	CU_ASSERT_STRING_EQUAL(field(t, "misc.verdict"), "inconclusive");
 	CU_ASSERT_STRING_EQUAL(field(t, "misc.baseline"), "2.6.30-2");
+	CU_ASSERT_STRING_EQUAL(field(t, "misc.kernel"), "2.6.32");
 	CU_ASSERT_PTR_NOT_NULL(field(t, "misc.p.mann_whitney"));
+	const char *verdict = "ioregress:verdict:kernel:quadcore-8g:2.6.30-2:hdparm-t::SSD RAID:cfq:value:2.6.32:";
+	CU_ASSERT(!strncmp(field(t, "id"), verdict, strlen(verdict)));
 	json_object_put(kj);
 	json_object_put(j);
 	json_object_put(k);
@@ -210,13 +253,31 @@ static void test_ids_stable_and_origin(void)
 	back[n] = 0;
 	CU_ASSERT_STRING_EQUAL(back, ta);
 	free(back);
-	const char *bad[] = { "Lab", "my-lab", "", "a:b" };
+	char longest[KCIDB_ORIGIN_MAX + 1], too_long[5001];
+	memset(longest, 'a', sizeof(longest) - 1), longest[sizeof(longest) - 1] = 0;
+	memset(too_long, 'a', sizeof(too_long) - 1), too_long[sizeof(too_long) - 1] = 0;
+	const char *bad[] = { "Lab", "my-lab", "", "a:b", too_long, too_long + 5000 - KCIDB_ORIGIN_MAX - 1 };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		unlink(ior_test_path("bad.json"));
 		CU_ASSERT_EQUAL(kcidb(db, ior_test_path("bad.json"), "--origin", bad[i], NULL), 2);
-		CU_ASSERT_PTR_NOT_NULL(strstr(err, "is not a KCIDB origin"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, i < 4 ? "is not a KCIDB origin" : "is longer than 32 characters"));
+		CU_ASSERT(strlen(err) < 200);
 		CU_ASSERT_NOT_EQUAL(access(ior_test_path("bad.json"), F_OK), 0);
 	}
+	CU_ASSERT_EQUAL(kcidb(db, ior_test_path("longest.json"), "--origin", longest, NULL), 0);
+	CU_ASSERT_EQUAL(validate(ior_test_path("longest.json"), longest), 0);
+	/* no --origin: two systems that forget it would write one id, so kcidb needs it, in every command */
+	char *none[] = { "--db", (char *)db, "report", "--format", "kcidb", "-o", (char *)ior_test_path("none.json"), NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(none, out, sizeof(out), err, sizeof(err)), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--format kcidb needs --origin NAME"));
+	CU_ASSERT_NOT_EQUAL(access(ior_test_path("none.json"), F_OK), 0);
+	char *check[] = { "--db", (char *)db, "check", "--baseline", "2.6.30-2", "--candidate", "2.6.32", "--format", "kcidb", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(check, out, sizeof(out), err, sizeof(err)), 128);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--format kcidb needs --origin NAME"));
+	char *check_origin[] = { "--db", (char *)db, "check", "--baseline", "2.6.30-2", "--candidate", "2.6.32", "--format",
+				 "kcidb", "--origin", "lab", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(check_origin, out, sizeof(out), err, sizeof(err)), 125);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"lab:verdict:kernel:"));
 	char *args[] = { "--db", (char *)db, "report", "--format", "json", "--origin", "lab", NULL };
 	CU_ASSERT_EQUAL(ior_test_ioregress(args, out, sizeof(out), err, sizeof(err)), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--origin needs --format kcidb"));
@@ -341,24 +402,29 @@ static void test_vm_database_regression_is_an_issue(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	CU_ASSERT_STRING_EQUAL(field(b, "misc.package_version"), "6.1.162-1");
 	CU_ASSERT_STRING_EQUAL(field(b, "checkout_id"), "ioregress:kernel:" NEW);
-	/* the regressed cell fails, at a valid path; its id keeps the names, ':' and '%' encoded */
-	const char *id = "ioregress:test:ci<&\"'>%3A%25host:" NEW ":rand.read%3A4k%25:bs=4k:vd \xef\xbf\xbd|*.x%3Ay:none:value";
-	json_object *t = find(k, "tests", "status", "FAIL");
+	CU_ASSERT_STRING_EQUAL(field(b, "architecture"), "x86_64");
+	CU_ASSERT_PTR_NOT_NULL(field(b, "start_time"));
+	/* the regressed cell's verdict fails, at a valid path; its id keeps the names, ':' and '%' encoded,
+	 * names the baseline and the candidate, and ends with a digest of the runs it judged */
+	const char *id = "ioregress:verdict:kernel:ci<&\"'>%3A%25host:" OLD ":rand.read%3A4k%25:bs=4k:vd \xef\xbf\xbd|*.x%3Ay:none:value:" NEW ":";
+	json_object *t = find(k, "tests", "path", "ioregress.rand_read_4k_.vd_____x_y.none.verdict");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-	CU_ASSERT_STRING_EQUAL(field(t, "path"), "ioregress.rand_read_4k_.vd_____x_y.none");
-	CU_ASSERT_STRING_EQUAL(field(t, "id"), id);
+	CU_ASSERT_STRING_EQUAL(field(t, "status"), "FAIL");
+	CU_ASSERT_EQUAL(strncmp(field(t, "id"), id, strlen(id)), 0);
+	CU_ASSERT_EQUAL(strlen(field(t, "id")), strlen(id) + 16);
+	CU_ASSERT_PTR_NOT_NULL(field(t, "start_time"));
 	CU_ASSERT_STRING_EQUAL(field(t, "misc.verdict"), "regression");
 	CU_ASSERT(fabs(atof(field(t, "number.value")) - 800) < 3);
 	CU_ASSERT_STRING_EQUAL(field(t, "number.unit"), "IOPS");
 	CU_ASSERT(atof(field(t, "misc.interval.ratio_hi")) < 0.85);
 	/* the latency that rose with it is a test (and an issue) of its own */
-	json_object *lat = find(k, "tests", "path", "ioregress.rand_read_4k_.vd_____x_y.none.lat_p99_us");
+	json_object *lat = find(k, "tests", "path", "ioregress.rand_read_4k_.vd_____x_y.none.lat_p99_us.verdict");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(lat);
 	CU_ASSERT_STRING_EQUAL(field(lat, "status"), "FAIL");
 	CU_ASSERT_EQUAL(count_status(k, "FAIL"), 3);   /* value, lat_p99_us, the panicked boot */
 	CU_ASSERT_EQUAL(json_object_array_length(list(k, "issues")), 2);
 	/* the incident links the headline's issue to the failing test and its build */
-	json_object *inc = find(k, "incidents", "test_id", id);
+	json_object *inc = find(k, "incidents", "test_id", field(t, "id"));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(inc);
 	CU_ASSERT_STRING_EQUAL(field(inc, "build_id"), "ioregress:package:linux-image-" NEW ":6.1.162-1");
 	json_object *issue = find(k, "issues", "id", field(inc, "issue_id"));
@@ -375,8 +441,10 @@ static void test_vm_database_regression_is_an_issue(void)
 	CU_ASSERT_EQUAL(count_status(k, "MISS"), 1);
 	json_object *boot = find(k, "tests", "comment", "Kernel panic - not syncing: <VFS>");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(boot);
-	CU_ASSERT_STRING_EQUAL(field(boot, "path"), "ioregress.boot");
+	CU_ASSERT_STRING_EQUAL(field(boot, "path"), "boot");   /* the catalog's top level dashboards count boots under */
 	CU_ASSERT_STRING_EQUAL(field(boot, "status"), "FAIL");
+	CU_ASSERT_PTR_NOT_NULL(field(boot, "start_time"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(field(boot, "id"), ":host/1/t:5"));   /* the vm run and its round */
 	json_object_put(k);
 	/* without a baseline every kernel is there; the tree build is its release and config hash */
 	const char *all = ior_test_path("vm-all.kcidb.json");
@@ -439,6 +507,198 @@ static void test_bisect_culprit_is_an_issue(void)
 	json_object_put(k);
 }
 
+/* --- runs, long names, parameters ---------------------------------------------- */
+
+/* One run of host on release with one aio cell per engine name (params as given) at level. */
+static void one_run(struct ior_db *db, const char *host_name, const char *release, const char *const *engines,
+		    const char *params, double level)
+{
+	int64_t host, kid, run, dev, cell;
+	CU_ASSERT_EQUAL_FATAL(ior_db_host_get(db, host_name, "x86_64", &host), 0);
+	struct ior_db_kernel kr = { .release = release, .machine = "x86_64" };
+	CU_ASSERT_EQUAL_FATAL(ior_db_kernel_get(db, &kr, &kid), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_db_run_begin(db, host, kid, "m.ini", "[matrix]\n", IOR_RUN_RUNNING, &run), 0);
+	struct ior_db_device d = { .name = "scratch", .path = "/dev/loop9", .rotational = 0 };
+	CU_ASSERT_EQUAL_FATAL(ior_db_device_get(db, host, &d, &dev), 0);
+	for (size_t e = 0; engines[e]; e++) {
+		CU_ASSERT_EQUAL_FATAL(ior_db_cell_get(db, run, dev, "none", engines[e], "aio", params, &cell), 0);
+		samples(db, cell, level, 8);
+	}
+	CU_ASSERT_EQUAL(ior_db_run_finish(db, run, IOR_RUN_COMPLETE), 0);
+}
+
+static int by_value(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+static void sql(const char *db, const char *statement)
+{
+	char *argv[] = { "sqlite3", (char *)db, (char *)statement, NULL };
+	CU_ASSERT_EQUAL(ior_test_spawn(argv, NULL), 0);
+}
+
+/* Every test id of a document, and how many are distinct. */
+static size_t distinct_ids(json_object *doc, const char *kind, size_t *total)
+{
+	json_object *l = list(doc, kind);
+	size_t n = json_object_array_length(l), distinct = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *id = field(json_object_array_get_idx(l, i), "id");
+		bool again = false;
+		for (size_t j = 0; j < i && !again; j++)
+			again = !strcmp(id, field(json_object_array_get_idx(l, j), "id"));
+		distinct += !again;
+	}
+	*total = n;
+	return distinct;
+}
+
+/* Issue 37: after a second run of the same matrix the test ids were those of the first while the
+ * medians changed. Each run's cell is a test of its own with its own median (two runs in one
+ * millisecond too); the same database renders to the same bytes; a run added keeps every earlier
+ * test's id and number, while a verdict judged on more runs is another test. */
+static void test_ids_name_runs(void)
+{
+	skip_without_jsonschema();
+	char path[4096], a[4096], b[4096], v1[4096], v2[4096];   /* ior_test_path's buffers are reused */
+	snprintf(path, sizeof(path), "%s", ior_test_path("runs.db"));
+	snprintf(a, sizeof(a), "%s", ior_test_path("runs-a.json"));
+	snprintf(b, sizeof(b), "%s", ior_test_path("runs-b.json"));
+	snprintf(v1, sizeof(v1), "%s", ior_test_path("runs-v1.json"));
+	snprintf(v2, sizeof(v2), "%s", ior_test_path("runs-v2.json"));
+	const char *engines[] = { "randread", NULL };
+	struct ior_db *db;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_open(&db, path)), 0);
+	one_run(db, "lab", "6.1.0-47-cloud-amd64", engines, "bs=4k", 1000);
+	one_run(db, "lab", "6.1.0-47-cloud-amd64", engines, "bs=4k", 2000);
+	one_run(db, "lab", "6.1.0-47-cloud-amd64", engines, "bs=4k", 3000);
+	one_run(db, "lab", "6.1.0-57-cloud-amd64", engines, "bs=4k", 1500);
+	ior_db_free(db);
+	/* the third run started in the same millisecond as the second */
+	sql(path, "UPDATE runs SET started_at = (SELECT started_at FROM runs WHERE id = 2) WHERE id = 3");
+	CU_ASSERT_EQUAL_FATAL(kcidb(path, a, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(validate(a, "ioregress"), 0);
+	CU_ASSERT_EQUAL_FATAL(kcidb(path, b, NULL), 0);
+	char *ta = ior_test_read_file(a, NULL), *tb = ior_test_read_file(b, NULL);
+	CU_ASSERT_STRING_EQUAL(ta, tb);
+	json_object *k = load(a);
+	size_t total, distinct = distinct_ids(k, "tests", &total);
+	CU_ASSERT_EQUAL(total, 4);
+	CU_ASSERT_EQUAL(distinct, 4);
+	/* each run's own median, not the three runs pooled */
+	double seen[4] = { 0 };
+	for (size_t i = 0; i < total && i < 4; i++)
+		seen[i] = atof(field(json_object_array_get_idx(list(k, "tests"), i), "number.value"));
+	qsort(seen, 4, sizeof(seen[0]), by_value);
+	CU_ASSERT(fabs(seen[0] - 1000) < 10 && fabs(seen[1] - 1500) < 10 && fabs(seen[2] - 2000) < 10 &&
+		  fabs(seen[3] - 3000) < 10);
+	/* a verdict on these runs, then a fourth run of the baseline */
+	CU_ASSERT_EQUAL_FATAL(kcidb(path, v1, "--baseline", "6.1.0-47-cloud-amd64", NULL), 0);
+	CU_ASSERT_EQUAL(validate(v1, "ioregress"), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_open(&db, path)), 0);
+	one_run(db, "lab", "6.1.0-47-cloud-amd64", engines, "bs=4k", 4000);
+	ior_db_free(db);
+	CU_ASSERT_EQUAL_FATAL(kcidb(path, v2, "--baseline", "6.1.0-47-cloud-amd64", NULL), 0);
+	CU_ASSERT_EQUAL(validate(v2, "ioregress"), 0);
+	json_object *j1 = load(v1), *j2 = load(v2);
+	json_object *l1 = list(j1, "tests");
+	size_t runs_kept = 0;
+	for (size_t i = 0; i < json_object_array_length(l1); i++) {
+		json_object *t = json_object_array_get_idx(l1, i);
+		if (strncmp(field(t, "id"), "ioregress:test:", 15))
+			continue;
+		json_object *again = find(j2, "tests", "id", field(t, "id"));
+		runs_kept += again && !strcmp(field(again, "number.value"), field(t, "number.value"));
+	}
+	CU_ASSERT_EQUAL(runs_kept, 4);
+	CU_ASSERT_EQUAL(json_object_array_length(list(j2, "tests")), 7);   /* 5 runs, 2 verdicts (value, lat_p99_us) */
+	json_object *w1 = find(j1, "tests", "path", "ioregress.randread.scratch.none.verdict"),
+		    *w2 = find(j2, "tests", "path", "ioregress.randread.scratch.none.verdict");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w2);
+	CU_ASSERT_STRING_NOT_EQUAL(field(w1, "id"), field(w2, "id"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(field(w1, "id"), ":6.1.0-47-cloud-amd64:"));
+	json_object_put(j1);
+	json_object_put(j2);
+	json_object_put(k);
+	free(ta);
+	free(tb);
+}
+
+/* Issue 35: ids were cut at 4,095 bytes, so two 5,000-character engine names that differ at their end
+ * shared one id. No id is cut: a long part keeps its start and a hash of the whole, so every test
+ * keeps an id of its own, short enough for a dashboard, and the document stays valid. */
+static void test_long_names_never_share_an_id(void)
+{
+	skip_without_jsonschema();
+	char path[4096], doc[4096];
+	snprintf(path, sizeof(path), "%s", ior_test_path("long.db"));
+	snprintf(doc, sizeof(doc), "%s", ior_test_path("long.json"));
+	enum { LONG = 5000, N = 6 };
+	static char names[N][LONG + 1], host[LONG + 1];
+	const char *engines[N + 1] = { NULL };
+	for (int i = 0; i < N; i++) {
+		memset(names[i], i % 2 ? 'e' : ':', LONG);   /* ':' is encoded as %3A: three times as long */
+		names[i][LONG - 1] = (char)('0' + i);
+		engines[i] = names[i];
+	}
+	memset(host, 'h', LONG);
+	memcpy(host + LONG - 4, "\xc3\xa9\xc3\xa9", 4);   /* UTF-8 at the end, never split */
+	struct ior_db *db;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_open(&db, path)), 0);
+	one_run(db, host, "6.1.0-47-cloud-amd64", engines, names[0], 1000);
+	one_run(db, host, "6.1.0-57-cloud-amd64", engines, names[0], 1000);
+	ior_db_free(db);
+	CU_ASSERT_EQUAL_FATAL(kcidb(path, doc, "--baseline", "6.1.0-47-cloud-amd64", NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(validate(doc, "ioregress"), 0);
+	json_object *k = load(doc);
+	size_t total, distinct = distinct_ids(k, "tests", &total);
+	printf("\n  %zu tests, %zu distinct ids", total, distinct);
+	CU_ASSERT_EQUAL(total, 4 * N);   /* per engine two runs and two verdicts (value, lat_p99_us) */
+	CU_ASSERT_EQUAL(distinct, total);
+	size_t longest = 0, paths = 0;
+	json_object *l = list(k, "tests");
+	for (size_t i = 0; i < json_object_array_length(l); i++) {
+		const char *id = field(json_object_array_get_idx(l, i), "id");
+		longest = strlen(id) > longest ? strlen(id) : longest;
+		for (size_t j = 0; j < i; j++)
+			paths += !strcmp(field(json_object_array_get_idx(l, i), "path"), field(json_object_array_get_idx(l, j), "path"));
+	}
+	printf(", the longest %zu bytes", longest);
+	CU_ASSERT(longest < 1024);
+	CU_ASSERT_EQUAL(paths, N);   /* each engine's two runs share a path, and nothing else does */
+	CU_ASSERT_EQUAL(json_object_array_length(list(k, "builds")), 2);
+	json_object_put(k);
+}
+
+/* Issue 37: parameters the job does not change (rwmixread=50% on a pure randread, batch sizes of 1,
+ * ramp_time=0s) made ids up to 204 characters: the id keeps what fio would print, the misc the whole. */
+static void test_ids_leave_out_default_params(void)
+{
+	skip_without_jsonschema();
+	char path[4096], doc[4096];
+	snprintf(path, sizeof(path), "%s", ior_test_path("params.db"));
+	snprintf(doc, sizeof(doc), "%s", ior_test_path("params.json"));
+	const char *params = "rw=randread,rwmixread=50%,bs=4K,iodepth=8,iodepth_batch=1,iodepth_batch_complete=1,numjobs=1,"
+			     "size=128M,runtime=10s,ramp_time=0s,direct=yes";
+	const char *engines[] = { "randread", NULL };
+	struct ior_db *db;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_open(&db, path)), 0);
+	one_run(db, "lab", "6.1.0-47-cloud-amd64", engines, params, 1000);
+	ior_db_free(db);
+	CU_ASSERT_EQUAL_FATAL(kcidb(path, doc, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(validate(doc, "ioregress"), 0);
+	json_object *k = load(doc);
+	json_object *t = json_object_array_get_idx(list(k, "tests"), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	printf("\n  %s", field(t, "id"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(field(t, "id"), ":randread:rw=randread,iodepth=8,size=128M,runtime=10s,direct=yes:scratch:"));
+	CU_ASSERT_STRING_EQUAL(field(t, "misc.params"), params);
+	json_object_put(k);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -446,6 +706,9 @@ int main(void)
 		IOR_TEST(test_ids_stable_and_origin),
 		IOR_TEST(test_vm_database_regression_is_an_issue),
 		IOR_TEST(test_bisect_culprit_is_an_issue),
+		IOR_TEST(test_ids_name_runs),
+		IOR_TEST(test_long_names_never_share_an_id),
+		IOR_TEST(test_ids_leave_out_default_params),
 		IOR_TEST_END,
 	};
 	return ior_test_run("report_kcidb", tests);

@@ -358,6 +358,39 @@ static void test_change_points_section(void)
 	free(all);
 }
 
+/* Issue 37: the answer said "2 change point(s)" without naming them, so the seed data's story, cfq
+ * on the SSD RAID falling from about 103 to 61 MB/s at 2.6.33-rc5, sat below the fold. The
+ * answer names each change point: scheduler, device, engine, the levels before and after, the
+ * size and the kernels it arrived between, the largest first, in text and Markdown alike. */
+static void test_answer_names_change_points(void)
+{
+	static char out[1 << 16], err[4096];
+	char db[4096], csv[4096];
+	snprintf(db, sizeof(db), "%s/answer.db", ior_test_tmpdir());
+	snprintf(csv, sizeof(csv), "%s", ior_test_source_path("tests/data/hdparm-2.6-kernels.csv"));
+	char *import[] = { "--db", db, "import", csv, NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(import, out, sizeof(out), err, sizeof(err)), 0);
+	const char *formats[] = { "text", "md" };
+	for (size_t f = 0; f < 2; f++) {
+		char *report[] = { "--db", db, "report", "--format", (char *)formats[f], NULL };
+		CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(report, out, sizeof(out), err, sizeof(err)), 0);
+		const char *line = strstr(out, "change points: ");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+		const char *first = strstr(out, "\n") ? out : NULL;
+		CU_ASSERT(first && line - out < 2048);   /* on the first screen, with the answer */
+		char text[1280];
+		snprintf(text, sizeof(text), "%.*s", (int)strcspn(line, "\n"), line);
+		printf("\n  %s: %s", formats[f], text);
+		const char *cfq = strstr(text, "cfq on SSD RAID (hdparm-t) fell from about 103 to 60.9 MB/s (-40.1%, worse) at "
+					  "2.6.33-rc5 (after 2.6.32)");
+		const char *noop = strstr(text, "noop on SSD RAID (hdparm-t) fell from about 108 to 73.9 MB/s (-31.4%, worse) at "
+					   "2.6.32 (after 2.6.30-2)");
+		CU_ASSERT_PTR_NOT_NULL(cfq);
+		CU_ASSERT_PTR_NOT_NULL(noop);
+		CU_ASSERT(cfq && noop && cfq < noop);   /* the larger first */
+	}
+}
+
 /* Each group's table is followed by its own cells' warm-up repetitions, and only theirs, even for a
  * stored cell that holds nothing but warm-ups (as every row is a cell of its own here); a kernel
  * whose samples are all warm-ups has no table and so no warm-up line. */
@@ -401,6 +434,7 @@ int main(void)
 		IOR_TEST(test_text_report_layout),
 		IOR_TEST(test_seed_through_database),
 		IOR_TEST(test_change_points_section),
+		IOR_TEST(test_answer_names_change_points),
 		IOR_TEST(test_samples_stored_out_of_order),
 		IOR_TEST(test_warmups_under_their_own_group),
 		IOR_TEST_END,

@@ -1,21 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The CI templates' verdict step (ci/verdict.sh) fed a fake ioregress: its status is check's own
  * through the tee, 125 does what ON_INCONCLUSIVE declares, and both templates boot the kernels
- * interleaved on one runner and judge through it. */
+ * interleaved on one runner and judge through it; LAVA's validators accept the LAVA job and test
+ * definition. */
 #include "suite.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-/* A stand-in for ioregress: "vm run" is logged and succeeds; the k-th check prints a line and exits
- * $STATUS_k, so a test scripts a verdict sequence (125 then 1, ...). */
+/* A stand-in for ioregress: "vm run" is logged and succeeds, "report" prints a markdown line; the k-th
+ * check prints a line and $CHECK_OUT_k (its table, when a test gives one) and exits $STATUS_k, so a
+ * test scripts a verdict sequence (125 then 1, ...). */
 static const char fake[] =
 	"#!/bin/sh\n"
 	"case \"$*\" in *' vm run '*) echo \"$*\" >> \"$FAKE_DIR/vm.log\"; exit 0;; esac\n"
+	"case \"$*\" in *' report --format md '*) echo \"# fake markdown report: $*\"; exit 0;; esac\n"
 	"n=$(cat \"$FAKE_DIR/count\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$FAKE_DIR/count\"\n"
 	"echo \"check call $n: $*\"\n"
+	"eval \"printf '%s' \\\"\\${CHECK_OUT_$n:-}\\\"\"\n"
 	"eval \"exit \\${STATUS_$n:-0}\"\n";
 
 static const char *dir;
@@ -82,6 +87,73 @@ static void test_inconclusive_is_a_declared_choice(void)
 
 /* Both templates judge through ci/verdict.sh, never pipe check into tee themselves, and boot every
  * kernel in one interleaved vm run on one runner (no per-kernel job matrix). */
+/* Issue 37: on GitHub a failed verdict showed "exit code 1" and nothing else. There the markdown
+ * report of the two kernels goes to the job summary ($GITHUB_STEP_SUMMARY) and each regressed row
+ * of check's table is one ::error:: annotation ('%' escaped); elsewhere neither is written. */
+static void test_github_summary_and_annotations(void)
+{
+	char summary[4096], out_path[4096];
+	snprintf(summary, sizeof(summary), "%s/summary.md", dir);
+	snprintf(out_path, sizeof(out_path), "%s/verdict.out", dir);
+	remove(summary);
+	setenv("GITHUB_ACTIONS", "true", 1);
+	setenv("GITHUB_STEP_SUMMARY", summary, 1);
+	setenv("CHECK_OUT_1",
+	       "h            vda          none         randread     value         8   8    1004.50     804.50   -19.9%     "
+	       "-20.2%..-19.6%  0.000155   -200.00  regression: median -19.9% (95% CI -20.2% to -19.6%), Welch p = 2.31e-23\n"
+	       "h            vdb          none         randread     value         8   8    1004.50    1004.50    +0.0%       "
+	       "-0.3%..+0.3%         1     +0.00  no change: not significant\n"
+	       "h            vdc          kyber        seqread      lat_p99_us    8   8      80.00     160.00  +100.0%     "
+	       "+98.0%..+102.0%  0.000155   +80.00  regression: median +100.0% (95% CI +98.0% to +102.0%), Welch p = 1e-20\n"
+	       "2 cell(s) compared: 2 regression(s), 0 inconclusive: bad (exit 1)\n", 1);
+	unsetenv("ON_INCONCLUSIVE");
+	setenv("FAKE_DIR", dir, 1);
+	setenv("STATUS_1", "1", 1);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/count", dir);
+	remove(path);
+	char script[4096];
+	snprintf(script, sizeof(script), "%s", ior_test_source_path("ci/verdict.sh"));
+	char *argv[] = { "bash", script, "all.db", "6.1.0-47-cloud-amd64", "6.12.113+deb12-cloud-amd64", NULL };
+	CU_ASSERT_EQUAL(ior_test_spawn_to(argv, NULL, out_path, NULL), 1);
+	char *out = ior_test_read_file(out_path, NULL), *md = ior_test_read_file(summary, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	size_t errors = 0;
+	for (const char *p = out; (p = strstr(p, "::error ")); p++)
+		errors++;
+	printf("\n%s", out);
+	CU_ASSERT_EQUAL(errors, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "::error title=ioregress regression::h vda none randread value: regression: median "
+					   "-19.9%25 (95%25 CI -20.2%25 to -19.6%25)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "::error title=ioregress regression::h vdc kyber seqread lat_p99_us: regression:"));
+	CU_ASSERT_PTR_NOT_NULL(md && strstr(md, "# fake markdown report: --db all.db report --format md --baseline "
+						"6.1.0-47-cloud-amd64 --candidate 6.12.113+deb12-cloud-amd64"));
+	free(out);
+	free(md);
+	/* not on GitHub: no annotations, no summary */
+	remove(summary);
+	remove(path);
+	unsetenv("GITHUB_ACTIONS");
+	CU_ASSERT_EQUAL(ior_test_spawn_to(argv, NULL, out_path, NULL), 1);
+	out = ior_test_read_file(out_path, NULL);
+	CU_ASSERT_PTR_NULL(out && strstr(out, "::error"));
+	CU_ASSERT_NOT_EQUAL(access(summary, F_OK), 0);
+	free(out);
+	unsetenv("GITHUB_STEP_SUMMARY");
+	unsetenv("CHECK_OUT_1");
+}
+
+/* GitLab deprecated a top-level image: the template's is under default:. */
+static void test_gitlab_image_under_default(void)
+{
+	char *t = ior_test_read_file(ior_test_source_path("ci/templates/gitlab-ci.yml"), NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	for (const char *line = t; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		CU_ASSERT_NOT_EQUAL(strncmp(line, "image:", 6), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "\ndefault:\n  image: debian:bookworm"));
+	free(t);
+}
+
 static void test_templates_use_it(void)
 {
 	static const char *const files[] = { "ci/templates/github-actions.yml", "ci/templates/gitlab-ci.yml" };
@@ -104,6 +176,39 @@ static void test_templates_use_it(void)
 	}
 }
 
+/* Issue 37: lava-server refused the job (`kernel: type: bzimage` is none of image, uimage, zimage).
+ * LAVA's own validators (Debian's lava-common under Debian's python3) accept the job and the test
+ * definition, and ci/lint-templates.sh runs both. */
+static void test_lava_validators_accept_job_and_definition(void)
+{
+	if (access("/usr/share/lava-common/lava-schema.py", R_OK)) {
+		ior_test_not_run("no lava-common (ci/setup.sh installs it)");
+		return;
+	}
+	char job[4096], log[4096];
+	snprintf(job, sizeof(job), "%s", ior_test_source_path("ci/templates/lava/job-x86.yaml"));
+	snprintf(log, sizeof(log), "%s/lava-schema.log", dir);
+	char *schema[] = { "/usr/bin/python3", "/usr/share/lava-common/lava-schema.py", "job", job, NULL };
+	int rc = ior_test_spawn_to(schema, NULL, log, log);
+	char *out = ior_test_read_file(log, NULL);
+	if (rc)
+		fprintf(stderr, "\n%s", out ? out : "");
+	CU_ASSERT_EQUAL(rc, 0);
+	free(out);
+	char lint[4096];
+	snprintf(lint, sizeof(lint), "%s", ior_test_source_path("ci/lint-templates.sh"));
+	snprintf(log, sizeof(log), "%s/lint-templates.log", dir);
+	char *argv[] = { "bash", lint, NULL };
+	rc = ior_test_spawn_to(argv, NULL, log, log);
+	out = ior_test_read_file(log, NULL);
+	if (rc)
+		fprintf(stderr, "\n%s", out ? out : "");
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "* ci/templates/lava/job-x86.yaml\n"));
+	CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "* ci/templates/lava/ioregress.yaml\n"));
+	free(out);
+}
+
 int main(void)
 {
 	dir = ior_test_tmpdir();
@@ -120,6 +225,9 @@ int main(void)
 		IOR_TEST(test_failing_verdict_fails_the_step),
 		IOR_TEST(test_inconclusive_is_a_declared_choice),
 		IOR_TEST(test_templates_use_it),
+		IOR_TEST(test_lava_validators_accept_job_and_definition),
+		IOR_TEST(test_github_summary_and_annotations),
+		IOR_TEST(test_gitlab_image_under_default),
 		IOR_TEST_END,
 	};
 	return ior_test_run("templates", tests);
