@@ -350,6 +350,8 @@ static int run_target(struct ior_db *db, struct driver *d, struct ior_vm_run_opt
 		rc = fill_scratch(root, o, scratch, sizeof(scratch), s);
 	for (size_t i = 0; !rc && i < d->n && !ior_stop_requested(); i++)
 		rc = prepare(d, db, i, root);
+	if (d->t.opts.url.kind != IOR_VM_TARGET_QEMU)
+		snprintf(s->host, sizeof(s->host), "%s", d->t.host);
 	snprintf(s->accel, sizeof(s->accel), "%s", d->t.accel);
 	snprintf(s->accel_reason, sizeof(s->accel_reason), "%s", d->t.accel_reason);
 	struct utsname u;

@@ -155,6 +155,7 @@ struct ior_vm_run_summary {
 	char accel_reason[256];
 	unsigned rounds;            /* rounds booted */
 	char vm_run[160];           /* this vm run's name in vm_boots.vm_run */
+	char host[128];             /* a real machine's name, its runs' host; "" for qemu (guest.host_name) */
 };
 
 /* vm run's defaults with the storage their strings point into (so not to be copied): the default
