@@ -114,6 +114,12 @@ static int probe(struct ior_vm_target *t, struct ssh_target *s)
 	s->grub = grub[0] != '\0';
 	if (!uid[0] || !t->host[0] || !s->boot_id[0])
 		return ior_error_set(IOR_ERROR, "'%s' answered, but not as a Linux machine: %.200s", t->opts.url.name, out);
+	/* ssh://localhost is this very machine: booting "it" would reboot the controller */
+	char ours_boot[64];
+	ior_kernel_boot_id(ours_boot, sizeof(ours_boot));
+	if (!strcmp(ours_boot, s->boot_id))
+		return ior_error_set(IOR_EREFUSED, "'%s' is this machine (the same boot id): it cannot be booted from "
+				     "here over SSH (--target local boots this machine)", t->opts.url.name);
 	s->ssh.sudo = strcmp(uid, "0") == 0 ? "" : "sudo -n ";
 	if (uid[0] && strcmp(uid, "0") != 0 && strcmp(sudo, "yes") != 0)
 		return ior_error_set(IOR_EREFUSED, "'%s': the user (uid %s) is not root and cannot run sudo without a "
