@@ -126,6 +126,10 @@ size_t ior_vm_round_slot(unsigned r, size_t j, size_t n);
  * a package whose kernel the target runs now is left, and said. */
 int ior_vm_target_ssh_remove(struct ior_vm_target *t, struct ior_db *db, FILE *out);
 
+/* recover's undo on a target (its name as target_installs holds it) of what a controller that is gone
+ * installed there: reached with the user's own ssh configuration, then as ior_vm_target_ssh_remove. */
+int ior_vm_target_recover(struct ior_db *db, const char *target, FILE *out);
+
 /* The ops of a kind. */
 const struct ior_vm_target_ops *ior_vm_target_ops_of(enum ior_vm_target_kind kind);
 

@@ -137,6 +137,8 @@ static int probe(struct ior_vm_target *t, struct ssh_target *s)
 	return IOR_OK;
 }
 
+static void ssh_free(struct ior_vm_target *t);
+
 static int ssh_open(struct ior_vm_target *t, struct ior_db *db, const struct ior_vm_run_opts *o)
 {
 	(void)db;
@@ -333,7 +335,7 @@ static int measure(struct ior_vm_target *t, struct ssh_target *s, int round, con
 	ior_vm_shell_quote(t->opts.remote_ioregress, qi, sizeof(qi));
 	ior_vm_shell_quote(remote, qdb, sizeof(qdb));
 	ior_vm_shell_quote(s->matrix, qm, sizeof(qm));
-	snprintf(cmd, sizeof(cmd), PATHS "rm -f %s; %s%s --db %s run --matrix %s --quiet", qdb, s->ssh.sudo, qi, qdb, qm);
+	snprintf(cmd, sizeof(cmd), PATHS "rm -f %s; %s%s --db %s --quiet run --matrix %s", qdb, s->ssh.sudo, qi, qdb, qm);
 	struct ior_spawn c;
 	int rc = ior_vm_ssh_run(&s->ssh, cmd, t->opts.run_timeout_s, &c);
 	if (!rc && ior_vm_ssh_lost(&c))
@@ -561,8 +563,34 @@ int ior_vm_target_ssh_remove(struct ior_vm_target *t, struct ior_db *db, FILE *o
 	return rc;
 }
 
+int ior_vm_target_recover(struct ior_db *db, const char *target, FILE *out)
+{
+	struct ior_vm_target t = { .ops = &ior_vm_target_ssh };
+	ior_vm_target_opts_default(&t.opts);
+	int rc = ior_vm_target_parse(&t.opts.url, target);
+	if (!rc && t.opts.url.kind != IOR_VM_TARGET_SSH)
+		return ior_error_set(IOR_EUNSUPPORTED, "'%s': recover removes packages over ssh only", target);
+	struct ssh_target *s = rc ? NULL : calloc(1, sizeof(*s));
+	if (!rc && !s)
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+	if (rc)
+		return rc;
+	t.priv = s;
+	s->ssh = (struct ior_vm_ssh){ .url = &t.opts.url, .connect_timeout_s = t.opts.connect_timeout_s, .sudo = "" };
+	char uid[16];
+	rc = ior_vm_ssh_check(&s->ssh, "id -u", SHORT_S, "reaching the target", uid, sizeof(uid));
+	if (!rc && strcmp(uid, "0") != 0)
+		s->ssh.sudo = "sudo -n ";
+	if (!rc)
+		rc = ior_vm_target_ssh_remove(&t, db, out);
+	ssh_free(&t);
+	return rc;
+}
+
 static void ssh_free(struct ior_vm_target *t)
 {
+	if (!t->priv)
+		return;
 	free(t->priv);
 	t->priv = NULL;
 }
