@@ -57,6 +57,7 @@ struct ior_vm_target_opts {
 	const char *const *ssh_options; /* each passed as `-o VALUE` to ssh and scp, after ours */
 	size_t nssh_options;
 	const char *remote_ioregress; /* the target's ioregress (default "ioregress", found in its PATH) */
+	bool reboot_this_machine;     /* --reboot-this-machine: the local kind's open refuses without it */
 };
 void ior_vm_target_opts_default(struct ior_vm_target_opts *o);
 
