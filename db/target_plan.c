@@ -80,28 +80,29 @@ static void read_plan(sqlite3_stmt *st, void *to, bool *oom)
 	out->rounds_auto = sqlite3_column_int(st, 8) != 0;
 }
 
-int ior_db_target_plan_running(struct ior_db *db, const char *target, struct ior_db_target_plan *out)
+/* The newest plan on target, only a running one when running. */
+static int newest_plan(struct ior_db *db, const char *target, bool running, struct ior_db_target_plan *out)
 {
 	memset(out, 0, sizeof(*out));
 	int rc = one_row(db,
-			 "SELECT id, vm_run, target, matrix_file, matrix_text, options, state, rounds, rounds_auto "
-			 "FROM target_plans WHERE target = ?1 AND state = 'running' ORDER BY id DESC LIMIT 1",
+			 running ? "SELECT id, vm_run, target, matrix_file, matrix_text, options, state, rounds, rounds_auto "
+				   "FROM target_plans WHERE target = ?1 AND state = 'running' ORDER BY id DESC LIMIT 1"
+				 : "SELECT id, vm_run, target, matrix_file, matrix_text, options, state, rounds, rounds_auto "
+				   "FROM target_plans WHERE target = ?1 ORDER BY id DESC LIMIT 1",
 			 "cannot read plans of boots from", target ? target : "", 0, read_plan, out);
 	if (rc)
 		ior_db_target_plan_free(out);
 	return rc;
 }
 
+int ior_db_target_plan_running(struct ior_db *db, const char *target, struct ior_db_target_plan *out)
+{
+	return newest_plan(db, target, true, out);
+}
+
 int ior_db_target_plan_latest(struct ior_db *db, const char *target, struct ior_db_target_plan *out)
 {
-	memset(out, 0, sizeof(*out));
-	int rc = one_row(db,
-			 "SELECT id, vm_run, target, matrix_file, matrix_text, options, state, rounds, rounds_auto "
-			 "FROM target_plans WHERE target = ?1 ORDER BY id DESC LIMIT 1",
-			 "cannot read plans of boots from", target ? target : "", 0, read_plan, out);
-	if (rc)
-		ior_db_target_plan_free(out);
-	return rc;
+	return newest_plan(db, target, false, out);
 }
 
 int ior_db_target_plan_own(struct ior_db *db, int64_t plan_id, int pid, const char *boot_id)
