@@ -293,6 +293,8 @@ struct ior_db_vm_boot {
 	size_t console_len;
 	const char *started_at;           /* NULL: now */
 	const char *vm_run;               /* the vm run it belongs to (its boots are rounds); NULL: none */
+	const char *target;               /* where it booted (vm/target.h's name): NULL a qemu guest */
+	const char *boot_id;              /* the target's boot id after the boot; NULL for qemu */
 };
 int ior_db_vm_boot_add(struct ior_db *db, const struct ior_db_vm_boot *b, int64_t *id);
 /* The newest run's id (a guest's database holds one), IOR_ENOTFOUND when there is none. */

@@ -53,8 +53,11 @@ static const char *fill_in_column(const char *table)
 
 /* Tables that describe one machine and are never carried to another: the undo journal of
  * changes to that machine's devices would have `recover` undo them here; a bisection drives a
- * work tree on its machine (its checkouts, its original HEAD), so its state stays there too. */
-static const char *const local_tables[] = { "undo_log", "bisects", "bisect_commits", "bisect_samples", "bisect_log" };
+ * work tree on its machine (its checkouts, its original HEAD), so its state stays there too; so do
+ * a vm run's plan on a target and the kernels it installed there, which its controller removes. */
+static const char *const local_tables[] = { "undo_log", "bisects", "bisect_commits", "bisect_samples", "bisect_log",
+					    /* a controller's plan of boots on a target, and what it installed there */
+					    "target_plans", "target_steps", "target_installs" };
 
 /* Source id -> id in the target, appended in source id order (the SELECT is ORDER BY id). */
 struct id_map {

@@ -428,6 +428,62 @@ static const char step13[] =
 	"JOIN devices d ON d.id = c.device_id;\n"
 	"PRAGMA user_version = 13;\n";
 
+/* Step 14: where a kernel booted (vm run --target): vm_boots.target ("ssh://user@host:port",
+ * "local"; NULL for a qemu guest, as every boot before it) and boot_id (the target's
+ * /proc/sys/kernel/random/boot_id once the kernel answered: each boot a new one). A plan of boots on
+ * a target is stored before its first boot (target_plans, one row per vm run on a target;
+ * target_steps, one row per boot of a kernel in a round), so a killed controller or a machine that
+ * rebooted itself goes on at the next step not done; target_installs holds what a run installed on
+ * a target until it is removed (by the run's end or by recover). */
+static const char step14[] =
+	"ALTER TABLE vm_boots ADD COLUMN target TEXT;\n"
+	"ALTER TABLE vm_boots ADD COLUMN boot_id TEXT;\n"
+	"CREATE TABLE target_plans (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  vm_run TEXT NOT NULL UNIQUE,\n"
+	"  target TEXT NOT NULL CHECK (target <> ''),\n"
+	"  matrix_file TEXT,\n"
+	"  matrix_text TEXT,\n"
+	"  options TEXT,\n"
+	"  rounds INTEGER NOT NULL CHECK (rounds >= 1),\n"
+	"  rounds_auto INTEGER NOT NULL DEFAULT 0,\n"
+	"  state TEXT NOT NULL DEFAULT 'running' CHECK (state IN ('running', 'done', 'aborted')),\n"
+	"  host_id INTEGER REFERENCES hosts(id),\n"
+	"  pid INTEGER,\n"
+	"  boot_id TEXT,\n"
+	"  created_at TEXT NOT NULL DEFAULT (" IOR_NOW "),\n"
+	"  finished_at TEXT\n"
+	");\n"
+	"CREATE TABLE target_steps (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  plan_id INTEGER NOT NULL REFERENCES target_plans(id) ON DELETE CASCADE,\n"
+	"  seq INTEGER NOT NULL CHECK (seq >= 1),\n"
+	"  round INTEGER NOT NULL CHECK (round >= 1),\n"
+	"  kernel TEXT NOT NULL CHECK (kernel <> ''),\n"
+	"  state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'booting', 'measuring', 'done', 'skipped')),\n"
+	"  tries INTEGER NOT NULL DEFAULT 0,\n"
+	"  vm_boot_id INTEGER REFERENCES vm_boots(id) ON DELETE SET NULL,\n"
+	"  from_boot_id TEXT,\n"
+	"  reason TEXT,\n"
+	"  updated_at TEXT NOT NULL DEFAULT (" IOR_NOW "),\n"
+	"  UNIQUE (plan_id, seq)\n"
+	");\n"
+	"CREATE TABLE target_installs (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  target TEXT NOT NULL CHECK (target <> ''),\n"
+	"  package TEXT NOT NULL CHECK (package <> ''),\n"
+	"  version TEXT,\n"
+	"  release TEXT,\n"
+	"  host_id INTEGER REFERENCES hosts(id),\n"
+	"  pid INTEGER,\n"
+	"  boot_id TEXT,\n"
+	"  installed_at TEXT NOT NULL DEFAULT (" IOR_NOW "),\n"
+	"  removed_at TEXT,\n"
+	"  kept INTEGER NOT NULL DEFAULT 0\n"
+	");\n"
+	"CREATE INDEX target_installs_pending ON target_installs (target) WHERE removed_at IS NULL AND kept = 0;\n"
+	"PRAGMA user_version = 14;\n";
+
 static const struct {
 	int version;
 	const char *sql;
@@ -445,6 +501,7 @@ static const struct {
 	{ 11, step11 },
 	{ 12, step12 },
 	{ 13, step13 },
+	{ 14, step14 },
 };
 
 int ior_db_schema_latest(void)

@@ -107,8 +107,9 @@ static const char *const sql[IOR_STMT_COUNT] = {
 	[IOR_STMT_VM_BOOT_INSERT] =
 		"INSERT INTO vm_boots (host_id, run_id, kernel, kernel_release, kernel_package_version, boot_index, "
 		"outcome, reason, guest_status, accelerator, cpus, memory_mb, cache_mode, pinned_cpus, qemu_version, "
-		"matrix_file, boot_s, total_s, console_log, started_at, finished_at, vm_run) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-		"?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ifnull(?20, " IOR_NOW "), " IOR_NOW ", ?21)",
+		"matrix_file, boot_s, total_s, console_log, started_at, finished_at, vm_run, target, boot_id) VALUES (?1, ?2, "
+		"?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ifnull(?20, " IOR_NOW "), "
+		IOR_NOW ", ?21, ?22, ?23)",
 	[IOR_STMT_OFFERED_STATES] =
 		"SELECT o.scheduler, max(o.module_state) FROM scheduler_offers o JOIN runs r ON r.id = o.run_id "
 		"JOIN hosts h ON h.id = r.host_id JOIN kernels k ON k.id = r.kernel_id "

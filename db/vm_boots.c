@@ -33,7 +33,8 @@ int ior_db_vm_boot_add(struct ior_db *db, const struct ior_db_vm_boot *b, int64_
 		  bind_real_or_null(st, 17, b->boot_s) | bind_real_or_null(st, 18, b->total_s) |
 		  (b->console ? sqlite3_bind_text(st, 19, b->console, (int)b->console_len, SQLITE_TRANSIENT)
 			      : sqlite3_bind_null(st, 19)) |
-		  ior_db_bind_text(st, 20, b->started_at) | ior_db_bind_text(st, 21, b->vm_run);
+		  ior_db_bind_text(st, 20, b->started_at) | ior_db_bind_text(st, 21, b->vm_run) |
+		  ior_db_bind_text(st, 22, b->target) | ior_db_bind_text(st, 23, b->boot_id);
 	if (bad)
 		return ior_db_fail(db, "cannot record a VM boot in");
 	int rc = ior_db_step_done(db, st, "cannot record a VM boot in");

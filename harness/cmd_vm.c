@@ -10,6 +10,7 @@
 #include "matrix/matrix.h"
 #include "reports/boots_auto.h"
 #include "vm/guest.h"
+#include "vm/target.h"
 #include "vm/vm.h"
 
 #include <signal.h>
@@ -26,7 +27,63 @@ struct vm_args {
 	struct ior_cmd_list fragments;
 	unsigned max_boots;           /* --boots auto's cap; 0 until --max-boots */
 	enum ior_metric auto_metric;  /* --metric: what --boots auto judges; IOR_METRIC_COUNT until given */
+	const char *target;           /* --target: where the kernels boot (default qemu) */
+	struct ior_vm_target_opts t;  /* a real machine's options (vm.o.target points here then) */
+	const char *boot;             /* --boot kexec|bootloader */
+	struct ior_cmd_list ssh_options;
+	int retries;                  /* --retries; -1 until given */
+	bool keep_kernels, reboot_this_machine;
+	const char *power_cycle, *target_ioregress;
 };
+
+/* The options that only a real machine takes, and whether one was given. */
+static const char *target_only(const struct vm_args *a)
+{
+	return a->boot ? "--boot" : a->power_cycle ? "--power-cycle" : a->keep_kernels ? "--keep-kernels" :
+	       a->ssh_options.n ? "--ssh-option" : a->retries >= 0 ? "--retries" : a->target_ioregress ? "--target-ioregress" :
+	       a->reboot_this_machine ? "--reboot-this-machine" : NULL;
+}
+
+/* --target and its options into a->t; qemu's timeouts take their defaults when not given. */
+static int check_target(struct vm_args *a)
+{
+	struct ior_vm_machine *m = &a->vm.o.machine;
+	struct ior_vm_target_url url = { .kind = IOR_VM_TARGET_QEMU };
+	int rc = a->target ? ior_vm_target_parse(&url, a->target) : IOR_OK;
+	if (rc)
+		return rc;
+	if (url.kind == IOR_VM_TARGET_QEMU) {
+		struct ior_vm_machine d;
+		ior_vm_machine_default(&d);
+		m->boot_timeout_s = m->boot_timeout_s ? m->boot_timeout_s : d.boot_timeout_s;
+		m->total_timeout_s = m->total_timeout_s ? m->total_timeout_s : d.total_timeout_s;
+		return target_only(a) ? ior_error_set(IOR_EINVALID, "%s is for a real machine: give --target ssh://HOST",
+						      target_only(a))
+				      : IOR_OK;
+	}
+	if (a->kb.tree)
+		return ior_error_set(IOR_EINVALID, "--tree builds kernels for qemu guests; a real machine boots Debian packages "
+				     "(make bindeb-pkg, then give the package names)");
+	ior_vm_target_opts_default(&a->t);
+	a->t.url = url;
+	a->t.boot = a->boot && !strcmp(a->boot, "bootloader") ? IOR_VM_TARGET_BOOTLOADER : IOR_VM_TARGET_KEXEC;
+	if (m->boot_timeout_s)
+		a->t.boot_timeout_s = m->boot_timeout_s;
+	if (m->total_timeout_s)
+		a->t.run_timeout_s = m->total_timeout_s;
+	if (a->retries >= 0)
+		a->t.retries = (unsigned)a->retries;
+	a->t.keep_kernels = a->keep_kernels;
+	a->t.reboot_this_machine = a->reboot_this_machine;
+	a->t.power_cycle = a->power_cycle;
+	a->t.ssh_options = a->ssh_options.v;
+	a->t.nssh_options = a->ssh_options.n;
+	if (a->target_ioregress)
+		a->t.remote_ioregress = a->target_ioregress;
+	a->vm.o.target = &a->t;
+	return IOR_OK;
+}
+
 
 /* --boots N|auto into the run's options. */
 static int parse_boots(void *field, const char *v)
@@ -65,7 +122,7 @@ static int check_args(struct vm_args *a)
 		a->auto_metric = IOR_METRIC_VALUE;
 	if (a->vm.o.boots_auto)
 		a->vm.o.boots = a->max_boots;
-	return IOR_OK;
+	return check_target(a);
 }
 
 /* --tree: every revision built (checked out in turn), its bzImage:modules becoming the kernel booted. */
@@ -86,6 +143,7 @@ static int build_tree(struct vm_args *a, struct ior_kbuild **builds, char (**spe
 /* --boots auto: after each round, the verdicts between the kernels over this vm run's boots. */
 struct auto_state {
 	const char *host;
+	const struct ior_vm_run_summary *run;   /* its host: where a real machine's runs are stored */
 	enum ior_metric metric;
 	bool quiet;
 	struct ior_boots_progress last;
@@ -96,7 +154,8 @@ static int decided(void *ctx, struct ior_db *db, const char *vm_run, const char 
 {
 	struct auto_state *st = ctx;
 	ior_boots_progress_free(&st->last);
-	int rc = ior_boots_progress(&st->last, db, st->host, vm_run, releases, n, st->metric);
+	int rc = ior_boots_progress(&st->last, db, st->run && st->run->host[0] ? st->run->host : st->host, vm_run, releases,
+				    n, st->metric);
 	if (rc)
 		return rc;
 	*done = st->last.cells && st->last.decided == st->last.cells;
@@ -137,9 +196,10 @@ static void auto_summary(const struct auto_state *st, const struct ior_vm_run_su
 
 static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
-	struct vm_args a = { .auto_metric = IOR_METRIC_COUNT };
+	struct vm_args a = { .auto_metric = IOR_METRIC_COUNT, .retries = -1 };
 	ior_vm_run_defaults(&a.vm);
 	a.vm.o.machine.memory_mb = 0; /* until --memory: sized from the matrix */
+	a.vm.o.machine.boot_timeout_s = a.vm.o.machine.total_timeout_s = 0; /* until given: the kind's defaults */
 	struct ior_cmd_parsed p;
 	int status = ior_cmd_parse_or_usage(&ior_cmd_vm, argc, argv, &a, &p);
 	if (status)
@@ -173,7 +233,7 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	struct ior_vm_run_summary s = { .accel = "-" };
 	struct ior_kbuild *builds = NULL;
 	char(*specs)[IOR_VM_SPEC_MAX] = NULL;
-	struct auto_state st = { .host = a.vm.o.guest.host_name, .metric = a.auto_metric, .quiet = ctx->quiet };
+	struct auto_state st = { .host = a.vm.o.guest.host_name, .run = &s, .metric = a.auto_metric, .quiet = ctx->quiet };
 	a.vm.o.decided = decided;
 	a.vm.o.decided_ctx = &st;
 	int rc = a.kb.tree ? build_tree(&a, &builds, &specs) : IOR_OK;
@@ -183,8 +243,12 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		rc = ior_vm_tree_record_commits(ctx->db, builds, specs, a.nkernels);
 	free(builds);
 	free(specs);
-	printf("vm run: %u boots of %zu kernels under %s: %u ok, %u not ok; recorded in '%s'\n", s.boots, a.nkernels,
-	       s.accel, s.ok, s.failed, ctx->db_path);
+	if (a.vm.o.target)
+		printf("vm run: %u boots of %zu kernels on %s: %u ok, %u not ok; recorded in '%s'\n", s.boots, a.nkernels,
+		       a.t.url.name, s.ok, s.failed, ctx->db_path);
+	else
+		printf("vm run: %u boots of %zu kernels under %s: %u ok, %u not ok; recorded in '%s'\n", s.boots,
+		       a.nkernels, s.accel, s.ok, s.failed, ctx->db_path);
 	if (a.vm.o.boots_auto && s.rounds >= 2)
 		auto_summary(&st, &s, a.vm.o.boots);
 	ior_boots_progress_free(&st.last);
@@ -220,10 +284,38 @@ static const struct ior_cmd_opt run_options[] = {
 		  "counters' req_kib, merge_pct or req_per_gib hold still between boots where timings do not)" },
 	{ .name = "--timeout", .value = IOR_CMD_NUMBER, .arg = "S",
 	  .kind = IOR_CMD_REAL, .min = 1, .max = 86400, VM_MACHINE_AT(total_timeout_s),
-	  .help = "total limit of one boot in seconds; past it the boot is a hang (default 1800)" },
+	  .help = "total limit of one boot in seconds; past it the boot is a hang (default 1800); on a real machine the "
+		  "limit of its ioregress run (default 21600)" },
 	{ .name = "--boot-timeout", .value = IOR_CMD_NUMBER, .arg = "S",
 	  .kind = IOR_CMD_REAL, .min = 1, .max = 86400, VM_MACHINE_AT(boot_timeout_s),
-	  .help = "no sign of the guest's init by then: boot-failed (default 120)" },
+	  .help = "no sign of the guest's init by then: boot-failed (default 120); on a real machine, no SSH answer as a "
+		  "new boot by then: the boot is lost and tried again (default 600)" },
+	{ .name = "--target", .value = IOR_CMD_TEXT, .arg = "WHERE", VM_AT(target),
+	  .help = "where the kernels boot: qemu (default, a guest on this machine), ssh://[user@]host[:port] (another "
+		  "machine, through ssh and scp with your keys and ~/.ssh/config: each package installed with its dpkg, "
+		  "booted once with kexec, checked by release and boot id, measured by its own ioregress, its database "
+		  "brought back; what was installed is removed at the end), local (this machine across reboots; not "
+		  "built yet)" },
+	{ .name = "--boot", .value = IOR_CMD_CHOICE, .arg = "kexec|bootloader", VM_AT(boot), .choices = "kexec bootloader",
+	  .help = "a real machine: kexec (default: kexec -l the installed kernel with the running command line, then "
+		  "systemctl kexec) or bootloader (grub-reboot to its entry once, then a reboot); the default boot entry "
+		  "is never changed" },
+	{ .name = "--retries", .value = IOR_CMD_NUMBER, .arg = "N",
+	  .kind = IOR_CMD_COUNT, .min = 0, .max = 20, VM_AT(retries),
+	  .help = "a real machine: a boot lost (SSH gone, no answer by --boot-timeout) is tried N more times (default "
+		  "2), then --power-cycle, then recorded boot-failed with the reason" },
+	{ .name = "--power-cycle", .value = IOR_CMD_TEXT, .arg = "CMD", VM_AT(power_cycle),
+	  .help = "a real machine: a shell command run here when a boot is lost after its tries (an IPMI or PDU "
+		  "command), with --boot-timeout as its deadline" },
+	{ .name = "--keep-kernels", VM_AT(keep_kernels),
+	  .help = "a real machine: leave the kernel packages installed (default: what this run installed is purged at "
+		  "the end, and by recover)" },
+	{ .name = "--reboot-this-machine", VM_AT(reboot_this_machine),
+	  .help = "--target local: yes, reboot this machine into each kernel (refused without it)" },
+	{ .name = "--ssh-option", .value = IOR_CMD_TEXT, .arg = "OPTION", .repeat = true, VM_AT(ssh_options),
+	  .help = "a real machine: passed to ssh and scp as -o OPTION (IdentityFile=..., UserKnownHostsFile=...)" },
+	{ .name = "--target-ioregress", .value = IOR_CMD_TEXT, .arg = "PATH", VM_AT(target_ioregress),
+	  .help = "a real machine: its ioregress (default ioregress in its PATH; it must be this version)" },
 	{ .name = "--idle-timeout", .value = IOR_CMD_NUMBER, .arg = "S",
 	  .kind = IOR_CMD_REAL, .min = 2 * IOR_VM_TICK_S, .max = 86400, VM_MACHINE_AT(idle_timeout_s),
 	  .help = "no heartbeat from the guest (one per repetition, announcing how long it will take, and one every "

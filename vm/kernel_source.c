@@ -172,6 +172,8 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 	snprintf(k->image, sizeof(k->image), "%s/boot/vmlinuz-%s", tree, k->release);
 	if (!rc && !is_file(k->image))
 		rc = ior_error_set(IOR_ENOTFOUND, "package '%s' has no boot/vmlinuz-%s", name, k->release);
+	if (!rc)
+		snprintf(k->deb, sizeof(k->deb), "%s", deb);
 	return rc;
 }
 

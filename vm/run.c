@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `vm run`'s loop: every kernel resolved and packed once, booted N times interleaved, each boot
- * recorded and its guest database merged. */
+/* `vm run`'s loop: every kernel resolved and readied once where it boots (vm/target.h), booted N
+ * times interleaved, each boot recorded and its guest database merged; on a real machine the plan
+ * of boots is stored first and each step marked as it goes. */
 #include "vm/internal.h"
 
 #include "common/error.h"
 #include "common/stop.h"
 #include "db/db.h"
+#include "db/target_plan.h"
 #include "device/fill.h"
+#include "vm/target.h"
 #include "vm/workdir.h"
 
 #include <errno.h>
@@ -19,11 +22,18 @@
 #include <time.h>
 #include <unistd.h>
 
-struct slot {
-	struct ior_vm_kernel k;
-	char dir[PATH_MAX], initramfs[PATH_MAX + 16];
-	bool ready;
-	char error[512];   /* why it is not ready: recorded as infra-error for each of its boots */
+/* One kernel of the run as its target readies it. */
+#define slot ior_vm_target_kernel
+
+/* The run: its options, where it boots, its kernels and, on a real machine, its stored plan. */
+struct driver {
+	const struct ior_vm_run_opts *o;
+	struct ior_vm_target t;
+	struct slot *slots;
+	const char *const *specs;
+	size_t n;
+	int64_t plan_id;   /* 0: no stored plan (qemu) */
+	int seq;           /* steps stored so far */
 };
 
 static void utc_now(char *out, size_t len)
@@ -37,25 +47,22 @@ static void utc_now(char *out, size_t len)
 	snprintf(out, len, "%s.%03ldZ", base, ts.tv_nsec / 1000000);
 }
 
-static void prepare(struct slot *s, const char *spec, const struct ior_vm_run_opts *o, const char *root, size_t i)
+/* Resolved on this machine (a package fetched and unpacked, an image checked), then readied where
+ * it boots; a kernel that cannot be is recorded as infra-error at each of its boots. */
+static int prepare(struct driver *d, struct ior_db *db, size_t i, const char *root)
 {
+	struct slot *s = &d->slots[i];
 	snprintf(s->dir, sizeof(s->dir), "%s/k%zu", root, i);
-	snprintf(s->initramfs, sizeof(s->initramfs), "%s/initramfs.cpio", s->dir);
 	ior_error_clear();
 	int rc = mkdir(s->dir, 0700) == 0 ? IOR_OK : ior_error_errno(IOR_ERROR, errno, "cannot create '%s'", s->dir);
 	if (!rc)
-		rc = ior_vm_kernel_resolve(&s->k, spec, o->cache_dir);
-	if (!rc) {
-		struct ior_vm_guest g = o->guest;
-		if (o->boot_only)
-			g.matrix = NULL;
-		rc = ior_vm_initramfs_write(s->initramfs, &s->k, &g, s->dir);
-	}
-	s->ready = rc == IOR_OK;
-	if (!s->ready) {
-		snprintf(s->k.spec, sizeof(s->k.spec), "%s", spec);
+		rc = ior_vm_kernel_resolve(&s->k, d->specs[i], d->o->cache_dir);
+	if (rc) {
+		snprintf(s->k.spec, sizeof(s->k.spec), "%s", d->specs[i]);
 		snprintf(s->error, sizeof(s->error), "%s", ior_error_last());
+		return IOR_OK;
 	}
+	return d->t.ops->prepare(&d->t, db, s);
 }
 
 /* The boot's row, in the guest's database beside its run when there is one (so the merge
@@ -71,10 +78,12 @@ static int record_fill(struct ior_db *guest, int64_t run_id, const struct ior_vm
 			       ior_fill_names[o->scratch_fill], fill->fill_bytes, fill->fill_s);
 }
 
-static int record(struct ior_db *db, const struct ior_vm_run_opts *o, const struct slot *s, int index,
-		  struct ior_vm_boot *b, const char *started_at, const char *host, const char *machine,
-		  const struct ior_vm_run_summary *fill)
+static int record(struct ior_db *db, const struct driver *d, const struct slot *s, int index, struct ior_vm_boot *b,
+		  const char *started_at, const struct ior_vm_run_summary *fill)
 {
+	const struct ior_vm_run_opts *o = d->o;
+	bool qemu = d->t.opts.url.kind == IOR_VM_TARGET_QEMU;
+	const char *host = d->t.host, *machine = d->t.machine;
 	struct ior_db_vm_boot row = {
 		.vm_run = fill->vm_run,
 		.kernel = s->k.spec,
@@ -85,8 +94,8 @@ static int record(struct ior_db *db, const struct ior_vm_run_opts *o, const stru
 		.reason = b->reason,
 		.guest_status = b->guest_status,
 		.accelerator = b->accel[0] ? b->accel : NULL,
-		.cpus = (int)o->machine.cpus,
-		.memory_mb = (int)o->machine.memory_mb,
+		.cpus = qemu ? (int)o->machine.cpus : -1,
+		.memory_mb = qemu ? (int)o->machine.memory_mb : -1,
 		.cache_mode = b->cache_mode[0] ? b->cache_mode : NULL,
 		.pinned_cpus = b->pinned[0] ? b->pinned : NULL,
 		.qemu_version = b->qemu_version[0] ? b->qemu_version : NULL,
@@ -96,13 +105,20 @@ static int record(struct ior_db *db, const struct ior_vm_run_opts *o, const stru
 		.console = b->console,
 		.console_len = b->console_len,
 		.started_at = started_at,
+		.target = qemu ? NULL : d->t.opts.url.name,
+		.boot_id = b->boot_id[0] ? b->boot_id : NULL,
 	};
 	struct ior_db *guest = NULL;
 	int rc = IOR_OK;
 	if (b->guest_db[0] && (rc = ior_db_open(&guest, b->guest_db)) == IOR_OK &&
 	    (rc = ior_db_host_get(guest, host, machine, &row.host_id)) == IOR_OK &&
-	    (rc = ior_db_latest_run(guest, &row.run_id)) == IOR_OK && (rc = ior_db_vm_boot_add(guest, &row, NULL)) == IOR_OK &&
-	    (rc = record_fill(guest, row.run_id, o, fill)) == IOR_OK) {
+	    (rc = ior_db_latest_run(guest, &row.run_id)) == IOR_ENOTFOUND) {
+		/* the guest's run stopped before it stored one (a bad matrix, a refused device): nothing to
+		 * merge, and the boot's own outcome and reason stand */
+		b->guest_db[0] = '\0';
+		rc = IOR_OK;
+	} else if (!rc && b->guest_db[0] && (rc = ior_db_vm_boot_add(guest, &row, NULL)) == IOR_OK &&
+		   (rc = record_fill(guest, row.run_id, o, fill)) == IOR_OK) {
 		ior_db_free(guest);
 		guest = NULL;
 		struct ior_db_merge_stats st;
@@ -122,8 +138,40 @@ static int record(struct ior_db *db, const struct ior_vm_run_opts *o, const stru
 	return rc;
 }
 
-static int boot(struct ior_db *db, const struct ior_vm_run_opts *o, struct slot *s, int index, const char *accel,
-		const char *host, const char *machine, struct ior_vm_run_summary *sum)
+/* One line per boot on stderr: where, which kernel, which round, how it ended and how long it took. */
+static void progress(const struct driver *d, const struct slot *s, int index, const struct ior_vm_boot *b)
+{
+	const struct ior_vm_run_opts *o = d->o;
+	if (!o->progress)
+		return;
+	if (d->t.opts.url.kind == IOR_VM_TARGET_QEMU)
+		fprintf(stderr, "vm: %s boot %d/%s%u: %s (%s), init at %.1f s, %.1f s in all\n", s->k.spec, index,
+			o->boots_auto ? "at most " : "", o->boots, ior_vm_outcome_name(b->outcome), b->reason, b->boot_s,
+			b->total_s);
+	else
+		fprintf(stderr, "vm: %s: %s round %d/%s%u: %s%s%s%s, SSH back %.1f s after the boot command, %.1f s in all\n",
+			d->t.opts.url.name, s->k.spec, index, o->boots_auto ? "at most " : "", o->boots,
+			ior_vm_outcome_name(b->outcome), b->reason[0] ? " (" : "", b->reason, b->reason[0] ? ")" : "",
+			b->boot_s, b->total_s);
+}
+
+/* A stored step's end: done with its boot row, or left as it is when the run was interrupted (a
+ * resumed run boots it again). */
+static int step_end(struct ior_db *db, const char *vm_run, const struct ior_db_target_step *step, const struct slot *s,
+		    int index, const struct ior_vm_boot *b)
+{
+	if (!step || b->outcome == IOR_VM_INTERRUPTED)
+		return IOR_OK;
+	int64_t row = 0;
+	int rc = ior_db_target_boot_row(db, vm_run, s->k.spec, index, &row);
+	if (rc && rc != IOR_ENOTFOUND)
+		return rc;
+	return ior_db_target_step_set(db, step->id, b->outcome == IOR_VM_OK ? "done" : "skipped", step->tries + 1, row,
+				      NULL, b->outcome == IOR_VM_OK ? NULL : b->reason);
+}
+
+static int boot(struct ior_db *db, struct driver *d, struct slot *s, int index, const struct ior_db_target_step *step,
+		struct ior_vm_run_summary *sum)
 {
 	char dir[PATH_MAX + 16], started[40];
 	snprintf(dir, sizeof(dir), "%s/b%d", s->dir, index);
@@ -137,19 +185,26 @@ static int boot(struct ior_db *db, const struct ior_vm_run_opts *o, struct slot 
 		b.outcome = IOR_VM_INFRA_ERROR;
 		snprintf(b.reason, sizeof(b.reason), "cannot create '%s': %s", dir, strerror(errno));
 	} else {
-		rc = ior_vm_boot_once(&o->machine, accel, &s->k, s->initramfs, o->boot_only, dir, &b);
+		rc = d->t.ops->boot(&d->t, db, s, step, index, dir, &b);
+		if (rc == IOR_VM_TARGET_REBOOTING) { /* this process ends with the machine: the next boot records */
+			ior_vm_boot_free(&b);
+			return rc;
+		}
 		if (rc == IOR_EINTERRUPTED) {
 			b.outcome = IOR_VM_INTERRUPTED;
 			snprintf(b.reason, sizeof(b.reason), "interrupted by signal %d", ior_stop_signal());
+		} else if (rc) { /* nothing could be tried: not the kernel's fault */
+			b.outcome = IOR_VM_INFRA_ERROR;
+			snprintf(b.reason, sizeof(b.reason), "%s", ior_error_last());
+			rc = IOR_OK;
 		}
 	}
-	int rrc = record(db, o, s, index, &b, started, host, machine, sum);
+	int rrc = record(db, d, s, index, &b, started, sum);
+	if (!rrc)
+		rrc = step_end(db, sum->vm_run, step, s, index, &b);
 	sum->boots++;
 	b.outcome == IOR_VM_OK ? sum->ok++ : sum->failed++;
-	if (o->progress)
-		fprintf(stderr, "vm: %s boot %d/%s%u: %s (%s), init at %.1f s, %.1f s in all\n", s->k.spec, index,
-			o->boots_auto ? "at most " : "", o->boots, ior_vm_outcome_name(b.outcome), b.reason, b.boot_s,
-			b.total_s);
+	progress(d, s, index, &b);
 	ior_vm_boot_free(&b);
 	ior_vm_remove_tree(dir);
 	if (rc == IOR_EINTERRUPTED)
@@ -160,26 +215,57 @@ static int boot(struct ior_db *db, const struct ior_vm_run_opts *o, struct slot 
 /* The slot booted at position j of round r (from 1) of n kernels: rotated by one each round, so no
  * kernel always boots first (the first boot after a fill or an idle host differs) and drift within
  * a round falls on every kernel alike over the rounds. */
-static size_t slot_at(unsigned r, size_t j, size_t n)
+size_t ior_vm_round_slot(unsigned r, size_t j, size_t n)
 {
 	return ((size_t)(r - 1) + j) % n;
 }
 
+static int stop_error(void)
+{
+	return ior_error_set(IOR_EINTERRUPTED, "vm run interrupted by signal %d", ior_stop_signal());
+}
+
+/* Round r of a stored plan: its steps stored (in the rotated order) unless they are already, then
+ * each step not done booted in order. */
+static int plan_round(struct ior_db *db, struct driver *d, unsigned r, struct ior_vm_run_summary *s)
+{
+	int rc = IOR_OK;
+	bool stored = d->seq >= (int)(r * d->n);
+	for (size_t j = 0; !rc && !stored && j < d->n; j++)
+		rc = ior_db_target_step_add(db, d->plan_id, ++d->seq, (int)r, d->specs[ior_vm_round_slot(r, j, d->n)]);
+	struct ior_db_target_step step;
+	while (!rc && (rc = ior_db_target_step_next(db, d->plan_id, &step)) == IOR_OK) {
+		if (step.round > (int)r) {
+			ior_db_target_step_free(&step);
+			break;
+		}
+		size_t i = 0;
+		while (i < d->n && strcmp(d->specs[i], step.kernel) != 0)
+			i++;
+		rc = ior_stop_requested() ? stop_error()
+		     : i < d->n	  ? boot(db, d, &d->slots[i], step.round, &step, s)
+				  : ior_error_set(IOR_ERROR, "the plan's kernel '%s' is not one of this run's", step.kernel);
+		ior_db_target_step_free(&step);
+	}
+	return rc == IOR_ENOTFOUND ? IOR_OK : rc;
+}
+
 /* Rounds of boots: every kernel once per round. With boots_auto, after each round from the second,
  * decided() says whether the cells of interest are all decided; the run stops there or at the cap. */
-static int rounds(struct ior_db *db, const struct ior_vm_run_opts *o, struct slot *slots, size_t n, const char *host,
-		  const char *machine, struct ior_vm_run_summary *s)
+static int rounds(struct ior_db *db, struct driver *d, struct ior_vm_run_summary *s)
 {
+	const struct ior_vm_run_opts *o = d->o;
+	size_t n = d->n;
 	const char *releases[n ? n : 1];
 	for (size_t i = 0; i < n; i++)
-		releases[i] = slots[i].ready ? slots[i].k.release : "";
+		releases[i] = d->slots[i].ready ? d->slots[i].k.release : "";
 	int rc = IOR_OK;
 	bool done = false;
 	for (unsigned r = 1; !rc && !done && r <= o->boots; r++) {
-		for (size_t j = 0; !rc && j < n; j++)
-			rc = ior_stop_requested() ? ior_error_set(IOR_EINTERRUPTED, "vm run interrupted by signal %d",
-								  ior_stop_signal())
-						  : boot(db, o, &slots[slot_at(r, j, n)], (int)r, s->accel, host, machine, s);
+		if (d->plan_id)
+			rc = plan_round(db, d, r, s);
+		for (size_t j = 0; !d->plan_id && !rc && j < n; j++)
+			rc = ior_stop_requested() ? stop_error() : boot(db, d, &d->slots[ior_vm_round_slot(r, j, n)], (int)r, NULL, s);
 		if (!rc)
 			s->rounds = r;
 		if (!rc && o->boots_auto && o->decided && r >= 2)
@@ -232,43 +318,97 @@ static int fill_scratch(const char *root, struct ior_vm_run_opts *o, char *path,
 	return IOR_OK;
 }
 
+/* The plan of boots on a real machine, stored before the first boot: its options one "name=value"
+ * a line, so a resumed run (or the local kind's next boot) boots as this one began. */
+static int plan_begin(struct ior_db *db, struct driver *d, const struct ior_vm_run_summary *s)
+{
+	const struct ior_vm_target_opts *t = &d->t.opts;
+	char options[4096];
+	size_t len = (size_t)snprintf(options, sizeof(options),
+				      "boot=%s\nboot_timeout=%g\nrun_timeout=%g\nretries=%u\nkeep_kernels=%d\n%s%s%s",
+				      t->boot == IOR_VM_TARGET_KEXEC ? "kexec" : "bootloader", t->boot_timeout_s,
+				      t->run_timeout_s, t->retries, t->keep_kernels, t->power_cycle ? "power_cycle=" : "",
+				      t->power_cycle ? t->power_cycle : "", t->power_cycle ? "\n" : "");
+	/* recover reaches the target with them to remove what a killed run installed */
+	for (size_t i = 0; i < t->nssh_options && len < sizeof(options); i++)
+		len += (size_t)snprintf(options + len, sizeof(options) - len, "ssh_option=%s\n", t->ssh_options[i]);
+	if (len >= sizeof(options))
+		return ior_error_set(IOR_EINVALID, "the target's options are too long to store");
+	struct ior_db_target_plan p = {
+		.vm_run = (char *)s->vm_run,
+		.target = (char *)t->url.name,
+		.matrix_file = (char *)d->o->guest.matrix,
+		.options = options,
+		.rounds = (int)d->o->boots,
+		.rounds_auto = d->o->boots_auto,
+	};
+	char boot_id[64];
+	int64_t host_id = 0;
+	int rc = ior_vm_owner(db, &host_id, boot_id, sizeof(boot_id));
+	return rc ? rc : ior_db_target_plan_add(db, &p, host_id, (int)getpid(), boot_id, &d->plan_id);
+}
+
+static int run_target(struct ior_db *db, struct driver *d, struct ior_vm_run_opts *o, const char *root,
+		      struct ior_vm_run_summary *s)
+{
+	int rc = IOR_OK;
+	char scratch[PATH_MAX];   /* o->machine.scratch_image points here for the run */
+	if (d->t.opts.url.kind == IOR_VM_TARGET_QEMU && !o->boot_only && !o->machine.scratch_image)
+		rc = fill_scratch(root, o, scratch, sizeof(scratch), s);
+	for (size_t i = 0; !rc && i < d->n && !ior_stop_requested(); i++)
+		rc = prepare(d, db, i, root);
+	if (d->t.opts.url.kind != IOR_VM_TARGET_QEMU)
+		snprintf(s->host, sizeof(s->host), "%s", d->t.host);
+	snprintf(s->accel, sizeof(s->accel), "%s", d->t.accel);
+	snprintf(s->accel_reason, sizeof(s->accel_reason), "%s", d->t.accel_reason);
+	struct utsname u;
+	uname(&u);
+	char started[40];
+	utc_now(started, sizeof(started));
+	snprintf(s->vm_run, sizeof(s->vm_run), "%s/%ld/%s", u.nodename, (long)getpid(), started);
+	if (!rc && d->t.opts.url.kind != IOR_VM_TARGET_QEMU)
+		rc = plan_begin(db, d, s);
+	if (!rc)
+		rc = rounds(db, d, s);
+	if (rc != IOR_VM_TARGET_REBOOTING) {
+		int frc = d->t.ops->finish(&d->t, db);
+		rc = rc ? rc : frc;
+	}
+	if (!rc && d->plan_id)
+		rc = ior_db_target_plan_finish(db, d->plan_id, "done");
+	return rc;
+}
+
 int ior_vm_run(struct ior_db *db, const struct ior_vm_run_opts *opts_in, const char *const *kernels, size_t n,
 	       struct ior_vm_run_summary *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->fill_s = -1;
 	struct ior_vm_run_opts o = *opts_in;
-	const struct ior_vm_run_opts *opts = &o;
+	struct driver d = { .o = &o, .specs = kernels, .n = n };
+	if (o.target)
+		d.t.opts = *o.target;
+	else
+		ior_vm_target_opts_default(&d.t.opts);
+	d.t.ops = ior_vm_target_ops_of(d.t.opts.url.kind);
+	snprintf(s->accel, sizeof(s->accel), "-");
+	int rc = d.t.ops->open(&d.t, db, &o);
+	if (rc) {
+		if (d.t.ops->free)
+			d.t.ops->free(&d.t);
+		return rc;
+	}
 	/* journaled before anything is written into it: a SIGKILL leaves it to recover */
 	struct ior_vm_workdir work;
-	int wrc = ior_vm_workdir_create(&work, db);
-	if (wrc)
-		return wrc;
-	const char *root = work.path;
-	struct slot *slots = calloc(n ? n : 1, sizeof(*slots));
-	int rc = slots ? IOR_OK : ior_error_set(IOR_ERROR, "out of memory");
-	char scratch[PATH_MAX];
-	if (!rc && !o.boot_only && !o.machine.scratch_image)
-		rc = fill_scratch(root, &o, scratch, sizeof(scratch), s);
-	for (size_t i = 0; !rc && i < n && !ior_stop_requested(); i++)
-		prepare(&slots[i], kernels[i], opts, root, i);
-	struct utsname u;
-	uname(&u);
-	const struct slot *first = NULL;
-	for (size_t i = 0; !rc && i < n && !first; i++)
-		first = slots[i].ready ? &slots[i] : NULL;
-	snprintf(s->accel, sizeof(s->accel), "tcg");
-	if (first)
-		ior_vm_choose_accel(&opts->machine, &first->k, first->initramfs, first->dir, s->accel, sizeof(s->accel),
-				    s->accel_reason, sizeof(s->accel_reason));
-	if (opts->progress && first)
-		fprintf(stderr, "vm: accelerator %s\n", s->accel_reason);
-	char started[40];
-	utc_now(started, sizeof(started));
-	snprintf(s->vm_run, sizeof(s->vm_run), "%s/%ld/%s", u.nodename, (long)getpid(), started);
+	rc = ior_vm_workdir_create(&work, db);
+	d.slots = rc ? NULL : calloc(n ? n : 1, sizeof(*d.slots));
+	if (!rc && !d.slots)
+		rc = ior_error_set(IOR_ERROR, "out of memory");
 	if (!rc)
-		rc = rounds(db, opts, slots, n, u.nodename, u.machine, s);
-	ior_vm_workdir_remove(&work, db);
-	free(slots);
+		rc = run_target(db, &d, &o, work.path, s);
+	if (work.path[0])
+		ior_vm_workdir_remove(&work, db);
+	free(d.slots);
+	d.t.ops->free(&d.t);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct ior_db;
+struct ior_vm_target_opts;
 
 /* How one boot ended: exactly one per boot, stored in vm_boots.outcome. */
 enum ior_vm_outcome {
@@ -31,6 +32,7 @@ struct ior_vm_kernel {
 	char release[128];         /* the module tree's name: uname -r inside */
 	char package_version[128]; /* the Debian package's version, "" for a built kernel */
 	char config[PATH_MAX];     /* a built kernel's .config (kernel build's record beside the image), or "" */
+	char deb[PATH_MAX];        /* a package's .deb in the cache (installed as it is on a real machine), or "" */
 };
 
 /* KERNEL is a Debian package name (fetched with apt-get download into cache_dir/, unpacked
@@ -108,6 +110,7 @@ struct ior_vm_boot {
 	char *console;             /* the serial console (and qemu's stderr), NUL-terminated */
 	size_t console_len;
 	char guest_db[PATH_MAX];   /* the guest's database, extracted under the boot's workdir; "" if none */
+	char boot_id[40];          /* a real machine's boot id once the kernel answered (vm/target.h); "" for qemu */
 };
 void ior_vm_boot_free(struct ior_vm_boot *b);
 
@@ -140,6 +143,8 @@ struct ior_vm_run_opts {
 	bool boot_only;            /* boot to init and power off: the bare boot time */
 	int scratch_fill;          /* enum ior_fill: what the scratch disk holds, written once before the first boot */
 	bool progress;             /* one line per boot on stderr */
+	/* where the kernels boot (vm/target.h): NULL for a qemu guest on this machine, the default */
+	const struct ior_vm_target_opts *target;
 };
 
 struct ior_vm_run_summary {
@@ -150,6 +155,7 @@ struct ior_vm_run_summary {
 	char accel_reason[256];
 	unsigned rounds;            /* rounds booted */
 	char vm_run[160];           /* this vm run's name in vm_boots.vm_run */
+	char host[128];             /* a real machine's name, its runs' host; "" for qemu (guest.host_name) */
 };
 
 /* vm run's defaults with the storage their strings point into (so not to be copied): the default

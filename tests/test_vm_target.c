@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Tests for where a kernel boots, offline: --target's forms and its refusals, the rounds' rotation,
+ * the ssh and scp command lines, shell quoting, and the plan of boots stored in the database. */
+#include "common/error.h"
+#include "common/spawn.h"
+#include "db/db.h"
+#include "db/target_plan.h"
+#include "tests/suite.h"
+#include "vm/ssh.h"
+#include "vm/target.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void parsed(const char *text, enum ior_vm_target_kind kind, const char *user, const char *host, unsigned port)
+{
+	struct ior_vm_target_url u;
+	int rc = ior_vm_target_parse(&u, text);
+	if (rc)
+		fprintf(stderr, "\n  %s: %s", text, ior_error_last());
+	CU_ASSERT_EQUAL_FATAL(rc, IOR_OK);
+	CU_ASSERT_EQUAL(u.kind, kind);
+	CU_ASSERT_STRING_EQUAL(u.user, user);
+	CU_ASSERT_STRING_EQUAL(u.host, host);
+	CU_ASSERT_EQUAL(u.port, port);
+}
+
+static void refused(const char *text, const char *words)
+{
+	struct ior_vm_target_url u;
+	CU_ASSERT_EQUAL(ior_vm_target_parse(&u, text), IOR_EINVALID);
+	if (!strstr(ior_error_last(), words))
+		fprintf(stderr, "\n  %s: '%s' lacks '%s'", text, ior_error_last(), words);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), words));
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "--target"));
+}
+
+static void test_target_forms(void)
+{
+	parsed("qemu", IOR_VM_TARGET_QEMU, "", "", 0);
+	parsed("local", IOR_VM_TARGET_LOCAL, "", "", 0);
+	parsed("ssh://lab-box", IOR_VM_TARGET_SSH, "", "lab-box", 0);
+	parsed("ssh://root@lab-box.example.org", IOR_VM_TARGET_SSH, "root", "lab-box.example.org", 0);
+	parsed("ssh://tester@127.0.0.1:2222", IOR_VM_TARGET_SSH, "tester", "127.0.0.1", 2222);
+	parsed("ssh://[::1]:22", IOR_VM_TARGET_SSH, "", "::1", 22);
+	parsed("ssh://me@[fe80::1]", IOR_VM_TARGET_SSH, "me", "fe80::1", 0);
+	struct ior_vm_target_url u;
+	CU_ASSERT_EQUAL(ior_vm_target_parse(&u, "ssh://root@box:2200"), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(u.name, "ssh://root@box:2200");   /* vm_boots.target: as given */
+	CU_ASSERT_EQUAL(ior_vm_target_parse(&u, "qemu"), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(u.name, "");
+}
+
+static void test_target_refusals(void)
+{
+	refused("lab-box", "not a target");
+	refused("lab-box.example.org", "ssh://HOST");
+	refused("http://lab-box", "'http' is no kind of target");
+	refused("ssh://", "host is empty");
+	refused("ssh://root@", "host is empty");
+	refused("ssh://@box", "user name is empty");
+	refused("ssh://-oProxyCommand=x", "cannot start with '-'");
+	refused("ssh://-l@box", "cannot start with '-'");
+	refused("ssh://box:0", "port '0'");
+	refused("ssh://box:65536", "port '65536'");
+	refused("ssh://box:22x", "port '22x'");
+	refused("ssh://box:", "port ''");
+	refused("ssh://box/tmp", "no path");
+	refused("ssh://bo x", "' ' cannot be part of a host");
+	refused("ssh://box;reboot", "';' cannot be part of a host");
+	refused("ssh://ro'ot@box", "''' cannot be part of a user name");
+	refused("ssh://[::1", "without ']'");
+	refused("ssh://[::1]x", "only :PORT may follow");
+}
+
+/* A B C, B C A, C A B: every kernel in every place once over n rounds. */
+static void test_rotation(void)
+{
+	static const char want[3][4] = { "ABC", "BCA", "CAB" };
+	for (unsigned r = 1; r <= 3; r++)
+		for (size_t j = 0; j < 3; j++)
+			CU_ASSERT_EQUAL("ABC"[ior_vm_round_slot(r, j, 3)], want[r - 1][j]);
+	CU_ASSERT_EQUAL(ior_vm_round_slot(4, 0, 3), 0);   /* round 4 starts again as round 1 */
+	CU_ASSERT_EQUAL(ior_vm_round_slot(2, 0, 2), 1);
+	CU_ASSERT_EQUAL(ior_vm_round_slot(7, 0, 1), 0);
+}
+
+static char *joined(char **argv)
+{
+	static char out[2048];
+	out[0] = '\0';
+	for (size_t i = 0; argv[i]; i++)
+		snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s", i ? " " : "", argv[i]);
+	return out;
+}
+
+static void test_ssh_command_lines(void)
+{
+	struct ior_vm_target_url u;
+	CU_ASSERT_EQUAL_FATAL(ior_vm_target_parse(&u, "ssh://tester@127.0.0.1:2222"), IOR_OK);
+	const char *opts[] = { "IdentityFile=/tmp/k", "UserKnownHostsFile=/dev/null" };
+	struct ior_vm_ssh s = { .url = &u, .options = opts, .noptions = 2, .connect_timeout_s = 7 };
+	char **argv;
+	CU_ASSERT_EQUAL_FATAL(ior_vm_ssh_argv(&s, "uname -r", &argv), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(joined(argv), "ssh -o BatchMode=yes -o ConnectTimeout=7 -o ServerAliveInterval=5 -o "
+					     "ServerAliveCountMax=3 -p 2222 -o IdentityFile=/tmp/k -o "
+					     "UserKnownHostsFile=/dev/null -l tester -- 127.0.0.1 uname -r");
+	ior_argv_free(argv);
+	CU_ASSERT_EQUAL_FATAL(ior_vm_scp_argv(&s, "/tmp/a.deb", "/var/tmp/d/a.deb", true, &argv), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(joined(argv), "scp -q -o BatchMode=yes -o ConnectTimeout=7 -o ServerAliveInterval=5 -o "
+					     "ServerAliveCountMax=3 -P 2222 -o IdentityFile=/tmp/k -o "
+					     "UserKnownHostsFile=/dev/null /tmp/a.deb tester@127.0.0.1:/var/tmp/d/a.deb");
+	ior_argv_free(argv);
+	/* a download; a local name with ':' is not taken for a host; an IPv6 host in brackets */
+	CU_ASSERT_EQUAL_FATAL(ior_vm_target_parse(&u, "ssh://[::1]"), IOR_OK);
+	s.noptions = 0;
+	CU_ASSERT_EQUAL_FATAL(ior_vm_scp_argv(&s, "a:b.db", "/var/tmp/r.db", false, &argv), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(joined(argv), "scp -q -o BatchMode=yes -o ConnectTimeout=7 -o ServerAliveInterval=5 -o "
+					     "ServerAliveCountMax=3 [::1]:/var/tmp/r.db ./a:b.db");
+	ior_argv_free(argv);
+}
+
+static void test_shell_quote(void)
+{
+	char out[64];
+	CU_ASSERT_TRUE(ior_vm_shell_quote("/var/tmp/a b", out, sizeof(out)));
+	CU_ASSERT_STRING_EQUAL(out, "'/var/tmp/a b'");
+	CU_ASSERT_TRUE(ior_vm_shell_quote("it's $(x)", out, sizeof(out)));
+	CU_ASSERT_STRING_EQUAL(out, "'it'\\''s $(x)'");
+	/* the quoted word read back by a shell is the text itself */
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "printf %%s %s", out);
+	struct ior_spawn c = { .shell = cmd, .out_to = IOR_SPAWN_OUT_CAPTURE };
+	CU_ASSERT_EQUAL_FATAL(ior_spawn_run(&c), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(c.out, "it's $(x)");
+	ior_spawn_free(&c);
+	char small[6];
+	CU_ASSERT_FALSE(ior_vm_shell_quote("abcdef", small, sizeof(small)));
+}
+
+/* The plan: stored steps come back in seq order, one at a time until each is done or skipped; a
+ * step's state, tries, boot id before it and reason are kept; installs are pending until closed. */
+static void test_plan_in_database(void)
+{
+	struct ior_db *db = NULL;
+	const char *path = ior_test_path("plan.db");
+	unlink(path);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_open(&db, path)), IOR_OK);
+	int64_t host = 0, plan = 0;
+	CU_ASSERT_EQUAL_FATAL(ior_db_host_get(db, "controller", "x86_64", &host), IOR_OK);
+	struct ior_db_target_plan p = { .vm_run = "c/1/t", .target = "ssh://box", .options = "boot=kexec\n", .rounds = 2 };
+	CU_ASSERT_EQUAL_FATAL(ior_db_target_plan_add(db, &p, host, 1234, "boot-a", &plan), IOR_OK);
+	const char *kernels[] = { "A", "B" };
+	int seq = 0;
+	for (unsigned r = 1; r <= 2; r++)
+		for (size_t j = 0; j < 2; j++)
+			CU_ASSERT_EQUAL(ior_db_target_step_add(db, plan, ++seq, (int)r, kernels[ior_vm_round_slot(r, j, 2)]),
+					IOR_OK);
+	int steps = 0, rounds = 0;
+	CU_ASSERT_EQUAL(ior_db_target_steps_count(db, plan, &steps, &rounds), IOR_OK);
+	CU_ASSERT_EQUAL(steps, 4);
+	CU_ASSERT_EQUAL(rounds, 2);
+	struct ior_db_target_plan got;
+	CU_ASSERT_EQUAL_FATAL(ior_db_target_plan_running(db, "ssh://box", &got), IOR_OK);
+	CU_ASSERT_EQUAL(got.id, plan);
+	CU_ASSERT_STRING_EQUAL(got.vm_run, "c/1/t");
+	CU_ASSERT_STRING_EQUAL(got.options, "boot=kexec\n");
+	ior_db_target_plan_free(&got);
+	CU_ASSERT_EQUAL(ior_db_target_plan_running(db, "ssh://other", &got), IOR_ENOTFOUND);
+
+	static const char order[] = "ABBA";
+	for (int i = 0; i < 4; i++) {
+		struct ior_db_target_step s;
+		CU_ASSERT_EQUAL_FATAL(ior_db_target_step_next(db, plan, &s), IOR_OK);
+		CU_ASSERT_EQUAL(s.seq, i + 1);
+		CU_ASSERT_EQUAL(s.kernel[0], order[i]);
+		CU_ASSERT_STRING_EQUAL(s.state, "pending");
+		/* booting keeps the step the next one (a resumed run goes on there) */
+		CU_ASSERT_EQUAL(ior_db_target_step_set(db, s.id, "booting", 1, 0, "boot-a", NULL), IOR_OK);
+		struct ior_db_target_step again;
+		CU_ASSERT_EQUAL_FATAL(ior_db_target_step_next(db, plan, &again), IOR_OK);
+		CU_ASSERT_EQUAL(again.id, s.id);
+		CU_ASSERT_STRING_EQUAL(again.state, "booting");
+		CU_ASSERT_STRING_EQUAL(again.from_boot_id, "boot-a");
+		CU_ASSERT_EQUAL(again.tries, 1);
+		ior_db_target_step_free(&again);
+		CU_ASSERT_EQUAL(ior_db_target_step_set(db, s.id, i == 2 ? "skipped" : "done", 1, 0, NULL,
+						       i == 2 ? "lost 3 times" : NULL),
+				IOR_OK);
+		ior_db_target_step_free(&s);
+	}
+	struct ior_db_target_step none;
+	CU_ASSERT_EQUAL(ior_db_target_step_next(db, plan, &none), IOR_ENOTFOUND);
+	CU_ASSERT_EQUAL(ior_db_target_plan_finish(db, plan, "done"), IOR_OK);
+	CU_ASSERT_EQUAL(ior_db_target_plan_running(db, "ssh://box", &got), IOR_ENOTFOUND);
+
+	int64_t i1 = 0, i2 = 0;
+	CU_ASSERT_EQUAL(ior_db_target_install_add(db, "ssh://box", "linux-image-a", "1", "a", host, 1234, "boot-a", &i1),
+			IOR_OK);
+	CU_ASSERT_EQUAL(ior_db_target_install_add(db, "ssh://box2", "linux-image-b", "2", "b", host, 1234, "boot-a", &i2),
+			IOR_OK);
+	struct ior_db_target_install *v;
+	size_t n;
+	CU_ASSERT_EQUAL_FATAL(ior_db_target_installs_pending(db, "ssh://box", &v, &n), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_STRING_EQUAL(v[0].package, "linux-image-a");
+	ior_db_target_installs_free(v, n);
+	CU_ASSERT_EQUAL(ior_db_target_install_done(db, i1, false), IOR_OK);
+	CU_ASSERT_EQUAL(ior_db_target_install_done(db, i2, true), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_db_target_installs_pending(db, NULL, &v, &n), IOR_OK);
+	CU_ASSERT_EQUAL(n, 0);
+	ior_db_target_installs_free(v, n);
+	ior_db_free(db);
+}
+
+int main(void)
+{
+	static const struct ior_test tests[] = {
+		IOR_TEST(test_target_forms),
+		IOR_TEST(test_target_refusals),
+		IOR_TEST(test_rotation),
+		IOR_TEST(test_ssh_command_lines),
+		IOR_TEST(test_shell_quote),
+		IOR_TEST(test_plan_in_database),
+		IOR_TEST_END,
+	};
+	return ior_test_run("vm_target", tests);
+}

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* ssh and scp for a target machine (see ssh.h): argument lists built here, run through common/spawn.h. */
+#include "vm/ssh.h"
+
+#include "common/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define MAX_ARGS 64
+
+struct args {
+	char *v[MAX_ARGS + 1];
+	size_t n;
+	bool oom;
+};
+
+static void add(struct args *a, const char *fmt, const char *value)
+{
+	if (a->n >= MAX_ARGS) {
+		a->oom = true;
+		return;
+	}
+	char *s = NULL;
+	if (asprintf(&s, fmt, value ? value : "") < 0)
+		s = NULL;
+	a->oom |= !s;
+	a->v[a->n++] = s;
+}
+
+static int finish(struct args *a, char ***argv)
+{
+	a->v[a->n] = NULL;
+	if (a->oom) {
+		for (size_t i = 0; i < a->n; i++)
+			free(a->v[i]);
+		return ior_error_set(IOR_ERROR, "ssh: too many options or out of memory");
+	}
+	*argv = calloc(a->n + 1, sizeof(**argv));
+	if (!*argv) {
+		for (size_t i = 0; i < a->n; i++)
+			free(a->v[i]);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	memcpy(*argv, a->v, (a->n + 1) * sizeof(**argv));
+	return IOR_OK;
+}
+
+/* What ssh and scp share: never ask (no password, no host key question: the user's known_hosts
+ * decides), connect within the limit, and notice a peer that went away within 15 s. */
+static void common_options(struct args *a, const struct ior_vm_ssh *s, const char *port_flag)
+{
+	char n[32];
+	snprintf(n, sizeof(n), "%.0f", s->connect_timeout_s > 0 ? s->connect_timeout_s : 15);
+	add(a, "-o", NULL);
+	add(a, "BatchMode=yes", NULL);
+	add(a, "-o", NULL);
+	add(a, "ConnectTimeout=%s", n);
+	add(a, "-o", NULL);
+	add(a, "ServerAliveInterval=5", NULL);
+	add(a, "-o", NULL);
+	add(a, "ServerAliveCountMax=3", NULL);
+	if (s->url->port) {
+		snprintf(n, sizeof(n), "%u", s->url->port);
+		add(a, port_flag, NULL);
+		add(a, "%s", n);
+	}
+	for (size_t i = 0; i < s->noptions; i++) {
+		add(a, "-o", NULL);
+		add(a, "%s", s->options[i]);
+	}
+}
+
+int ior_vm_ssh_argv(const struct ior_vm_ssh *s, const char *command, char ***argv)
+{
+	struct args a = { .n = 0 };
+	add(&a, "ssh", NULL);
+	common_options(&a, s, "-p");
+	if (s->url->user[0]) {
+		add(&a, "-l", NULL);
+		add(&a, "%s", s->url->user);
+	}
+	add(&a, "--", NULL);
+	add(&a, "%s", s->url->host);
+	add(&a, "%s", command);
+	return finish(&a, argv);
+}
+
+int ior_vm_scp_argv(const struct ior_vm_ssh *s, const char *local, const char *remote, bool upload, char ***argv)
+{
+	struct args a = { .n = 0 };
+	add(&a, "scp", NULL);
+	add(&a, "-q", NULL);
+	common_options(&a, s, "-P");
+	char where[sizeof(s->url->user) + sizeof(s->url->host) + 8];
+	bool v6 = strchr(s->url->host, ':') != NULL;
+	snprintf(where, sizeof(where), "%s%s%s%s%s", s->url->user, s->url->user[0] ? "@" : "", v6 ? "[" : "",
+		 s->url->host, v6 ? "]" : "");
+	char *side = NULL;
+	if (asprintf(&side, "%s:%s", where, remote) < 0)
+		side = NULL;
+	a.oom |= !side;
+	/* a local path with ':' before any '/' would be read as a host: make it ./path */
+	const char *colon = strchr(local, ':'), *slash = strchr(local, '/');
+	const char *lfmt = colon && (!slash || colon < slash) ? "./%s" : "%s";
+	if (upload)
+		add(&a, lfmt, local);
+	add(&a, "%s", side);
+	if (!upload)
+		add(&a, lfmt, local);
+	free(side);
+	return finish(&a, argv);
+}
+
+static int spawn(char **argv, double limit_s, struct ior_spawn *c)
+{
+	*c = (struct ior_spawn){
+		.argv = (const char *const *)argv,
+		.out_to = IOR_SPAWN_OUT_CAPTURE,
+		.err_to = IOR_SPAWN_ERR_TAIL,
+		.flags = IOR_SPAWN_DIE_WITH_US,
+		.limit_s = limit_s,
+		.max_out = 16u << 20,
+	};
+	int rc = ior_spawn_run(c);
+	c->argv = NULL;
+	ior_argv_free(argv);
+	return rc;
+}
+
+int ior_vm_ssh_run(const struct ior_vm_ssh *s, const char *command, double limit_s, struct ior_spawn *c)
+{
+	char **argv;
+	memset(c, 0, sizeof(*c));
+	int rc = ior_vm_ssh_argv(s, command, &argv);
+	return rc ? rc : spawn(argv, limit_s, c);
+}
+
+bool ior_vm_ssh_lost(const struct ior_spawn *c)
+{
+	return c->timed_out || (WIFEXITED(c->status) && WEXITSTATUS(c->status) == IOR_VM_SSH_LOST) ||
+	       (WIFSIGNALED(c->status) && !c->interrupted);
+}
+
+/* The spawned ssh or scp's end as an error (or IOR_OK), naming what. */
+static int verdict(const struct ior_vm_ssh *s, const struct ior_spawn *c, const char *what)
+{
+	if (ior_vm_ssh_lost(c)) {
+		size_t l = strlen(c->err);
+		while (l && c->err[l - 1] == '\n')
+			l--;
+		const char *last = c->err + l;
+		while (last > c->err && last[-1] != '\n')
+			last--;
+		return ior_error_set(IOR_ETIMEDOUT, "%s on '%s': %s%s%.*s", what, s->url->name,
+				     c->timed_out ? "no answer within the deadline" : "the connection failed or was lost",
+				     l ? ": " : "", (int)(c->err + l - last), last);
+	}
+	return ior_spawn_check(c, what);
+}
+
+int ior_vm_ssh_check(const struct ior_vm_ssh *s, const char *command, double limit_s, const char *what, char *out,
+		     size_t len)
+{
+	struct ior_spawn c;
+	int rc = ior_vm_ssh_run(s, command, limit_s, &c);
+	if (!rc)
+		rc = verdict(s, &c, what);
+	if (!rc && out) {
+		size_t l = c.out ? strlen(c.out) : 0;
+		while (l && (c.out[l - 1] == '\n' || c.out[l - 1] == '\r'))
+			l--;
+		snprintf(out, len, "%.*s", (int)l, c.out ? c.out : "");
+	}
+	ior_spawn_free(&c);
+	return rc;
+}
+
+int ior_vm_ssh_copy(const struct ior_vm_ssh *s, const char *local, const char *remote, bool upload, double limit_s)
+{
+	char **argv;
+	int rc = ior_vm_scp_argv(s, local, remote, upload, &argv);
+	struct ior_spawn c;
+	memset(&c, 0, sizeof(c));
+	if (!rc)
+		rc = spawn(argv, limit_s, &c);
+	if (!rc) {
+		char what[PATH_MAX + 64];
+		snprintf(what, sizeof(what), "scp %s '%s'", upload ? "to" : "of", remote);
+		/* scp's own exit status is 1 for a lost connection too: its message says which */
+		rc = verdict(s, &c, what);
+		if (rc == IOR_ERROR && (strstr(c.err, "onnection") || strstr(c.err, "lost")))
+			rc = ior_error_set(IOR_ETIMEDOUT, "%s", ior_error_last());
+	}
+	ior_spawn_free(&c);
+	return rc;
+}
+
+bool ior_vm_shell_quote(const char *s, char *out, size_t len)
+{
+	size_t o = 0;
+	if (len < 3)
+		return false;
+	out[o++] = '\'';
+	for (; *s; s++) {
+		const char *piece = *s == '\'' ? "'\\''" : NULL;
+		size_t pl = piece ? 4 : 1;
+		if (o + pl + 2 > len)
+			return false;
+		if (piece)
+			memcpy(out + o, piece, pl);
+		else
+			out[o] = *s;
+		o += pl;
+	}
+	out[o++] = '\'';
+	out[o] = '\0';
+	return true;
+}

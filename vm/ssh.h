@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Commands on another machine and files to and from it, through the system's ssh and scp with the
+ * user's keys and ~/.ssh/config: never a password (BatchMode), always a deadline. */
+#ifndef IOR_VM_SSH_H
+#define IOR_VM_SSH_H
+
+#include "common/spawn.h"
+#include "vm/target.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ssh's exit status when the connection failed or was lost (the remote command's own are 0-254). */
+#define IOR_VM_SSH_LOST 255
+
+struct ior_vm_ssh {
+	const struct ior_vm_target_url *url;
+	const char *const *options;   /* each passed as -o VALUE after ours (a later -o cannot override an
+				       * earlier one, so ours are only those a batch run needs) */
+	size_t noptions;
+	double connect_timeout_s;
+	const char *sudo;             /* "" as root; "sudo -n " for a user who may (checked by the caller) */
+};
+
+/* The argument lists, NULL-terminated in *argv (free with ior_argv_free):
+ *   ssh -o BatchMode=yes -o ConnectTimeout=N -o ServerAliveInterval=5 -o ServerAliveCountMax=3
+ *       [-p PORT] [-l USER] [-o OPTION]... -- HOST COMMAND
+ *   scp -q -o BatchMode=yes ... [-P PORT] [-o OPTION]... FROM TO   ([USER@]HOST:PATH on the remote side,
+ *       [v6] in brackets) */
+int ior_vm_ssh_argv(const struct ior_vm_ssh *s, const char *command, char ***argv);
+int ior_vm_scp_argv(const struct ior_vm_ssh *s, const char *local, const char *remote, bool upload, char ***argv);
+
+/* Runs command on the target (through its login shell), stdout captured into c->out, stderr's tail in
+ * c->err, ended after limit_s. IOR_OK whenever ssh ran (see ior_vm_ssh_lost and c->status);
+ * IOR_EINTERRUPTED on a stop request. Free c with ior_spawn_free. */
+int ior_vm_ssh_run(const struct ior_vm_ssh *s, const char *command, double limit_s, struct ior_spawn *c);
+/* True when the command never ran to its end on the target: the connection failed or was lost
+ * (status 255), or the deadline ended it. */
+bool ior_vm_ssh_lost(const struct ior_spawn *c);
+/* command on the target, which must exit 0; its stdout (trailing newlines dropped) into out when out
+ * is not NULL. Otherwise an error naming what and how it ended: IOR_ETIMEDOUT when the connection
+ * failed, was lost or the deadline passed (the target may come back: a fault to retry), IOR_ERROR
+ * when the command itself failed. */
+int ior_vm_ssh_check(const struct ior_vm_ssh *s, const char *command, double limit_s, const char *what, char *out,
+		     size_t len);
+/* One file copied to (upload) or from the target with scp; errors as ior_vm_ssh_check's. */
+int ior_vm_ssh_copy(const struct ior_vm_ssh *s, const char *local, const char *remote, bool upload, double limit_s);
+
+/* s as one word of a POSIX shell command line: in single quotes, each ' written '\''. False when it
+ * does not fit. */
+bool ior_vm_shell_quote(const char *s, char *out, size_t len);
+
+#endif

@@ -1,0 +1,613 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The ssh kind of target: another machine, its kernels installed from Debian packages with its own
+ * dpkg, booted once with kexec (or GRUB's one-time entry), checked by release and boot id, measured
+ * by its own ioregress, its database brought back. Lost boots are tried again, then power-cycled. */
+#include "vm/target.h"
+
+#include "common/error.h"
+#include "common/stop.h"
+#include "db/db.h"
+#include "db/target_plan.h"
+#include "kernel/info.h"
+#include "vm/ssh.h"
+#include "vm/workdir.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Root's tools are outside a user's PATH on Debian. */
+#define PATHS "PATH=$PATH:/usr/sbin:/sbin; "
+#define SHORT_S 60.0          /* a quick command on the target: id, uname, test, rm */
+#define INSTALL_S 1800.0      /* dpkg -i with its initramfs hook on a slow machine */
+#define POLL_S 3.0            /* between tries to reach a booting target */
+
+struct ssh_target {
+	struct ior_vm_ssh ssh;
+	const struct ior_vm_run_opts *o;
+	char dir[128];            /* the target's work directory, under /var/tmp (kept across reboots) */
+	char matrix[200];         /* the matrix copied there, "" for --boot-only */
+	char default_release[128];/* what the target ran when the run began: booted again at the end */
+	char boot_id[64];         /* the target's boot id as last seen */
+	char release[128];        /* the target's release as last seen */
+	bool grub;                /* grub-reboot is there */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static struct ssh_target *of(struct ior_vm_target *t)
+{
+	return t->priv;
+}
+
+/* "KEY VALUE" lines of out: VALUE of key into val ("" when absent). */
+static void field(const char *out, const char *key, char *val, size_t len)
+{
+	size_t kl = strlen(key);
+	val[0] = '\0';
+	for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, key, kl) && p[kl] == ' ') {
+			snprintf(val, len, "%.*s", (int)strcspn(p + kl + 1, "\n"), p + kl + 1);
+			return;
+		}
+}
+
+/* A progress line on stderr: "vm: TARGET: what". */
+static void say(const struct ior_vm_target *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const struct ior_vm_target *t, const char *fmt, ...)
+{
+	const struct ssh_target *s = t->priv;
+	if (!s->o || !s->o->progress)
+		return;
+	fprintf(stderr, "vm: %s: ", t->opts.url.name);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* One command as root on the target (sudo -n when the user is not root). */
+static int root_cmd(struct ssh_target *s, const char *cmd, double limit, const char *what, char *out, size_t len)
+{
+	char line[4096];
+	if ((size_t)snprintf(line, sizeof(line), PATHS "%s%s", s->ssh.sudo, cmd) >= sizeof(line))
+		return ior_error_set(IOR_ERROR, "%s: command too long", what);
+	return ior_vm_ssh_check(&s->ssh, line, limit, what, out, len);
+}
+
+/* Who the target is, what it runs, and whether it can do what the run asks. */
+static int probe(struct ior_vm_target *t, struct ssh_target *s)
+{
+	char q[600], cmd[2048], out[2048];
+	if (!ior_vm_shell_quote(t->opts.remote_ioregress, q, sizeof(q)))
+		return ior_error_set(IOR_EINVALID, "--target-ioregress is too long");
+	snprintf(cmd, sizeof(cmd),
+		 PATHS "echo uid $(id -u); echo host $(uname -n); echo machine $(uname -m); echo release $(uname -r); "
+		 "echo boot $(cat /proc/sys/kernel/random/boot_id); echo kexec $(command -v kexec); "
+		 "echo grub $(command -v grub-reboot); echo version $(%s --version 2>/dev/null); "
+		 "echo sudo $(sudo -n true 2>/dev/null && echo yes)",
+		 q);
+	int rc = ior_vm_ssh_check(&s->ssh, cmd, t->opts.connect_timeout_s + SHORT_S, "reaching the target", out, sizeof(out));
+	if (rc)
+		return rc;
+	char uid[16], sudo[8], kexec[256], grub[256], version[128];
+	field(out, "uid", uid, sizeof(uid));
+	field(out, "host", t->host, sizeof(t->host));
+	field(out, "machine", t->machine, sizeof(t->machine));
+	field(out, "release", s->default_release, sizeof(s->default_release));
+	field(out, "boot", s->boot_id, sizeof(s->boot_id));
+	field(out, "kexec", kexec, sizeof(kexec));
+	field(out, "grub", grub, sizeof(grub));
+	field(out, "version", version, sizeof(version));
+	field(out, "sudo", sudo, sizeof(sudo));
+	snprintf(s->release, sizeof(s->release), "%s", s->default_release);
+	s->grub = grub[0] != '\0';
+	if (!uid[0] || !t->host[0] || !s->boot_id[0])
+		return ior_error_set(IOR_ERROR, "'%s' answered, but not as a Linux machine: %.200s", t->opts.url.name, out);
+	/* ssh://localhost is this very machine: booting "it" would reboot the controller */
+	char ours_boot[64];
+	ior_kernel_boot_id(ours_boot, sizeof(ours_boot));
+	if (!strcmp(ours_boot, s->boot_id))
+		return ior_error_set(IOR_EREFUSED, "'%s' is this machine (the same boot id): it cannot be booted from "
+				     "here over SSH (--target local boots this machine)", t->opts.url.name);
+	s->ssh.sudo = strcmp(uid, "0") == 0 ? "" : "sudo -n ";
+	if (uid[0] && strcmp(uid, "0") != 0 && strcmp(sudo, "yes") != 0)
+		return ior_error_set(IOR_EREFUSED, "'%s': the user (uid %s) is not root and cannot run sudo without a "
+				     "password: kernels are installed and booted as root", t->opts.url.name, uid);
+	if (t->opts.boot == IOR_VM_TARGET_KEXEC && !kexec[0])
+		return ior_error_set(IOR_EUNSUPPORTED, "'%s' has no kexec: install kexec-tools there, or give --boot "
+				     "bootloader", t->opts.url.name);
+	if (t->opts.boot == IOR_VM_TARGET_BOOTLOADER && !s->grub)
+		return ior_error_set(IOR_EUNSUPPORTED, "'%s' has no grub-reboot for --boot bootloader", t->opts.url.name);
+	static const char ours[] = "ioregress " IOR_VERSION;
+	if (!s->o->boot_only && strcmp(version, ours) != 0)
+		return ior_error_set(IOR_EREFUSED, "'%s' %s%s%s, this one is %s: install the same version there "
+				     "(its .deb: ci/package.sh)", t->opts.url.name, version[0] ? "runs '" : "has no ioregress",
+				     version[0] ? version : "", version[0] ? "'" : "", ours);
+	return IOR_OK;
+}
+
+static void ssh_free(struct ior_vm_target *t);
+
+static int ssh_open(struct ior_vm_target *t, struct ior_db *db, const struct ior_vm_run_opts *o)
+{
+	(void)db;
+	struct ssh_target *s = calloc(1, sizeof(*s));
+	if (!s)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	t->priv = s;
+	s->o = o;
+	s->ssh = (struct ior_vm_ssh){ .url = &t->opts.url, .options = t->opts.ssh_options, .noptions = t->opts.nssh_options,
+				      .connect_timeout_s = t->opts.connect_timeout_s, .sudo = "" };
+	snprintf(t->accel, sizeof(t->accel), "-");
+	snprintf(t->accel_reason, sizeof(t->accel_reason), "a real machine");
+	say(t, "checking the target");
+	int rc = probe(t, s);
+	if (!rc)
+		rc = ior_vm_ssh_check(&s->ssh, "mktemp -d /var/tmp/ioregress-target.XXXXXX", SHORT_S, "mktemp on the target",
+				      s->dir, sizeof(s->dir));
+	if (!rc && strncmp(s->dir, "/var/tmp/ioregress-target.", 26) != 0)
+		rc = ior_error_set(IOR_ERROR, "mktemp on '%s' answered '%s'", t->opts.url.name, s->dir);
+	if (!rc && o->guest.matrix && !o->boot_only) {
+		snprintf(s->matrix, sizeof(s->matrix), "%s/matrix.ini", s->dir);
+		rc = ior_vm_ssh_copy(&s->ssh, o->guest.matrix, s->matrix, true, SHORT_S);
+	}
+	if (!rc)
+		say(t, "%s (running %s)", t->host, s->default_release);
+	return rc;
+}
+
+/* The package's installed version on the target, "" when it is not installed. */
+static int installed_version(struct ssh_target *s, const char *package, char *version, size_t len)
+{
+	char q[300], cmd[600], out[300];
+	ior_vm_shell_quote(package, q, sizeof(q));
+	snprintf(cmd, sizeof(cmd), "dpkg-query -W -f='${db:Status-Abbrev} ${Version}' %s 2>/dev/null || true", q);
+	int rc = ior_vm_ssh_check(&s->ssh, cmd, SHORT_S, "dpkg-query on the target", out, sizeof(out));
+	version[0] = '\0';
+	if (!rc && !strncmp(out, "ii ", 3))
+		snprintf(version, len, "%s", out + strspn(out + 3, " ") + 3);
+	return rc;
+}
+
+/* The .deb copied over and installed with the target's dpkg (its hooks make the initramfs), recorded
+ * before dpkg runs, so a run killed in the middle leaves it to recover. */
+static int install(struct ior_vm_target *t, struct ssh_target *s, struct ior_db *db, struct ior_vm_target_kernel *k)
+{
+	const char *base = strrchr(k->k.deb, '/');
+	char remote[400], q[500], cmd[1200], boot[64];
+	snprintf(remote, sizeof(remote), "%s/%s", s->dir, base ? base + 1 : k->k.deb);
+	ior_vm_shell_quote(remote, q, sizeof(q));
+	int64_t host_id = 0, id = 0;
+	say(t, "%s: installing %s", k->k.spec, k->k.package_version);
+	int rc = ior_vm_ssh_copy(&s->ssh, k->k.deb, remote, true, INSTALL_S);
+	if (!rc)
+		rc = ior_vm_owner(db, &host_id, boot, sizeof(boot));
+	if (!rc)
+		rc = ior_db_target_install_add(db, t->opts.url.name, k->k.spec, k->k.package_version, k->k.release, host_id,
+					       (int)getpid(), boot, &id);
+	snprintf(cmd, sizeof(cmd), "env DEBIAN_FRONTEND=noninteractive dpkg -i %s; s=$?; rm -f %s; exit $s", q, q);
+	if (!rc)
+		rc = root_cmd(s, cmd, INSTALL_S, "dpkg -i on the target", NULL, 0);
+	return rc;
+}
+
+static int ssh_prepare(struct ior_vm_target *t, struct ior_db *db, struct ior_vm_target_kernel *k)
+{
+	struct ssh_target *s = of(t);
+	if (!k->k.deb[0]) {
+		snprintf(k->error, sizeof(k->error), "'%s': a target over SSH boots Debian packages (a built image is not "
+			 "installable there yet)", k->k.spec);
+		return IOR_OK;
+	}
+	char have[128];
+	int rc = installed_version(s, k->k.spec, have, sizeof(have));
+	if (!rc && strcmp(have, k->k.package_version) != 0)
+		rc = install(t, s, db, k);
+	else if (!rc)
+		say(t, "%s: %s is installed already (left as it is at the end)", k->k.spec, have);
+	char path[300], cmd[800], out[16];
+	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", k->k.release);
+	snprintf(cmd, sizeof(cmd), "test -r %s && echo yes", path);
+	if (!rc && ior_vm_ssh_check(&s->ssh, cmd, SHORT_S, "looking for the image", out, sizeof(out)) != IOR_OK)
+		rc = ior_error_set(IOR_ENOTFOUND, "'%s' has no %s after installing %s", t->opts.url.name, path, k->k.spec);
+	if (rc == IOR_EINTERRUPTED)
+		return rc;
+	if (rc) {
+		snprintf(k->error, sizeof(k->error), "%s", ior_error_last());
+		return IOR_OK;
+	}
+	k->ready = true;
+	return IOR_OK;
+}
+
+/* The target's boot id and release now; IOR_ETIMEDOUT when it does not answer within limit. */
+static int where_now(struct ssh_target *s, double limit, char *boot, size_t blen, char *release, size_t rlen)
+{
+	char out[300];
+	int rc = ior_vm_ssh_check(&s->ssh, "cat /proc/sys/kernel/random/boot_id; uname -r", limit, "asking the target", out,
+				  sizeof(out));
+	if (rc)
+		return rc;
+	size_t l = strcspn(out, "\n");
+	snprintf(boot, blen, "%.*s", (int)l, out);
+	snprintf(release, rlen, "%s", out[l] ? out + l + 1 : "");
+	return IOR_OK;
+}
+
+/* Waits, up to the boot timeout, for the target to answer SSH as a boot other than `from`; *waited
+ * is how long it took. IOR_ETIMEDOUT when it did not. */
+static int wait_new_boot(struct ior_vm_target *t, struct ssh_target *s, const char *from, double *waited)
+{
+	double t0 = now_s(), limit = t->opts.boot_timeout_s;
+	char boot[64] = "", release[128] = "";
+	while (now_s() - t0 < limit) {
+		if (ior_stop_requested())
+			return ior_error_set(IOR_EINTERRUPTED, "stopped while waiting for '%s'", t->opts.url.name);
+		double left = limit - (now_s() - t0);
+		int rc = where_now(s, left < t->opts.connect_timeout_s + 10 ? left : t->opts.connect_timeout_s + 10, boot,
+				   sizeof(boot), release, sizeof(release));
+		if (!rc && strcmp(boot, from) != 0) {
+			*waited = now_s() - t0;
+			snprintf(s->boot_id, sizeof(s->boot_id), "%s", boot);
+			snprintf(s->release, sizeof(s->release), "%s", release);
+			return IOR_OK;
+		}
+		if (rc && rc != IOR_ETIMEDOUT && rc != IOR_ERROR)
+			return rc;
+		struct timespec pause = { .tv_sec = (time_t)POLL_S };
+		nanosleep(&pause, NULL);
+	}
+	return ior_error_set(IOR_ETIMEDOUT, "'%s' did not answer SSH as a new boot within %.0f s (--boot-timeout)",
+			     t->opts.url.name, limit);
+}
+
+/* The boot command: kexec -l of the installed image, then systemctl kexec detached from the session
+ * (which ends with the old kernel); or GRUB's one-time entry and a reboot. */
+static int start_boot(struct ior_vm_target *t, struct ssh_target *s, const char *release)
+{
+	char cmd[1400];
+	int rc;
+	if (t->opts.boot == IOR_VM_TARGET_KEXEC) {
+		snprintf(cmd, sizeof(cmd),
+			 "if test -r /boot/initrd.img-%s; then kexec -l /boot/vmlinuz-%s --initrd=/boot/initrd.img-%s "
+			 "--reuse-cmdline; else kexec -l /boot/vmlinuz-%s --reuse-cmdline; fi",
+			 release, release, release, release);
+		rc = root_cmd(s, cmd, SHORT_S, "kexec -l on the target", NULL, 0);
+		snprintf(cmd, sizeof(cmd), "setsid -f sh -c 'sleep 1; systemctl kexec' </dev/null >/dev/null 2>&1");
+	} else {
+		/* Debian's GRUB names a kernel's entry "Advanced options for Debian GNU/Linux>Debian GNU/Linux,
+		 * with Linux R": the one-time entry is read from grub.cfg's titles, never guessed */
+		snprintf(cmd, sizeof(cmd),
+			 "e=$(grep -o \"menuentry '[^']*with Linux %s'\" /boot/grub/grub.cfg | head -n1 | cut -d\"'\" -f2); "
+			 "s=$(grep -o \"submenu '[^']*'\" /boot/grub/grub.cfg | head -n1 | cut -d\"'\" -f2); "
+			 "test -n \"$e\" && grub-reboot \"${s:+$s>}$e\"",
+			 release);
+		rc = root_cmd(s, cmd, SHORT_S, "grub-reboot on the target", NULL, 0);
+		snprintf(cmd, sizeof(cmd), "setsid -f sh -c 'sleep 1; systemctl reboot' </dev/null >/dev/null 2>&1");
+	}
+	if (rc)
+		return rc;
+	/* the session may end before ssh hears the command's status: only the new boot id tells */
+	struct ior_spawn c;
+	char line[1600];
+	snprintf(line, sizeof(line), PATHS "%s%s", s->ssh.sudo, cmd);
+	rc = ior_vm_ssh_run(&s->ssh, line, SHORT_S, &c);
+	ior_spawn_free(&c);
+	return rc == IOR_EINTERRUPTED ? rc : IOR_OK;
+}
+
+/* The failed boot's kernel log head, from the journal of the boot before this one (when the target
+ * keeps one), appended to the reason. */
+static void previous_boot_log(struct ssh_target *s, char *reason, size_t len)
+{
+	char out[700];
+	if (root_cmd(s, "journalctl -k -b -1 -o cat --no-pager 2>/dev/null | grep -iE 'panic|oops|error|fail|not "
+			"syncing|unable' | head -n 4 | tr '\\n' '|'", SHORT_S, "journalctl", out, sizeof(out)) == IOR_OK && out[0]) {
+		size_t l = strlen(reason);
+		snprintf(reason + l, len - l, "; the previous boot's kernel log: %s", out);
+	}
+}
+
+/* The target's ioregress runs the matrix into a database of its own in the work directory. */
+static int measure(struct ior_vm_target *t, struct ssh_target *s, int round, const char *dir, struct ior_vm_boot *b)
+{
+	char remote[300], qi[600], qdb[400], qm[400], cmd[2000];
+	snprintf(remote, sizeof(remote), "%s/round%d.db", s->dir, round);
+	ior_vm_shell_quote(t->opts.remote_ioregress, qi, sizeof(qi));
+	ior_vm_shell_quote(remote, qdb, sizeof(qdb));
+	ior_vm_shell_quote(s->matrix, qm, sizeof(qm));
+	snprintf(cmd, sizeof(cmd), PATHS "rm -f %s; %s%s --db %s --quiet run %s", qdb, s->ssh.sudo, qi, qdb, qm);
+	struct ior_spawn c;
+	int rc = ior_vm_ssh_run(&s->ssh, cmd, t->opts.run_timeout_s, &c);
+	if (!rc && ior_vm_ssh_lost(&c))
+		rc = ior_error_set(IOR_ETIMEDOUT, "the connection to '%s' was lost while it measured%s%s", t->opts.url.name,
+				   c.timed_out ? " (past its deadline)" : "", "");
+	if (!rc) {
+		b->guest_status = WIFEXITED(c.status) ? WEXITSTATUS(c.status) : 128;
+		if (b->guest_status) {
+			size_t l = strlen(c.err);
+			while (l && c.err[l - 1] == '\n')
+				c.err[--l] = '\0';
+			const char *last = strrchr(c.err, '\n');
+			snprintf(b->reason, sizeof(b->reason), "the target's ioregress run exited %d: %s", b->guest_status,
+				 last ? last + 1 : c.err);
+		}
+	}
+	ior_spawn_free(&c);
+	if (rc)
+		return rc;
+	snprintf(b->guest_db, sizeof(b->guest_db), "%s/target.db", dir);
+	rc = ior_vm_ssh_copy(&s->ssh, b->guest_db, remote, false, SHORT_S * 10);
+	if (rc)
+		b->guest_db[0] = '\0';
+	if (!rc) {
+		snprintf(cmd, sizeof(cmd), "rm -f %s", qdb);
+		root_cmd(s, cmd, SHORT_S, "rm on the target", NULL, 0);
+	}
+	return rc;
+}
+
+/* The kernel log of this boot, as qemu's console is kept: what the kernel said, cut at 256 KiB. */
+static void kernel_log(struct ssh_target *s, struct ior_vm_boot *b)
+{
+	struct ior_spawn c;
+	char line[200];
+	snprintf(line, sizeof(line), PATHS "%sdmesg 2>/dev/null | head -c 262144", s->ssh.sudo);
+	if (ior_vm_ssh_run(&s->ssh, line, SHORT_S, &c) == IOR_OK && c.out && !ior_vm_ssh_lost(&c)) {
+		b->console = c.out;
+		b->console_len = c.out_len;
+		c.out = NULL;
+	}
+	ior_spawn_free(&c);
+}
+
+enum attempt { ATTEMPT_DONE, ATTEMPT_LOST };
+
+/* One try: boot, check, measure, bring back. ATTEMPT_LOST when the target went out of reach (a try
+ * again may do); ATTEMPT_DONE with b's outcome otherwise. */
+static int attempt(struct ior_vm_target *t, struct ssh_target *s, struct ior_db *db, const struct ior_vm_target_kernel *k,
+		   const struct ior_db_target_step *step, int tries, int round, const char *dir, struct ior_vm_boot *b,
+		   enum attempt *how)
+{
+	*how = ATTEMPT_LOST;
+	char from[64], release[128];
+	int rc = where_now(s, t->opts.connect_timeout_s + 10, from, sizeof(from), release, sizeof(release));
+	if (!rc && step)
+		rc = ior_db_target_step_set(db, step->id, "booting", tries, 0, from, NULL);
+	say(t, "%s round %d: booting (%s)", k->k.spec, round, t->opts.boot == IOR_VM_TARGET_KEXEC ? "kexec" : "grub-reboot");
+	if (!rc)
+		rc = start_boot(t, s, k->k.release);
+	double waited = 0;
+	if (!rc)
+		rc = wait_new_boot(t, s, from, &waited);
+	if (rc == IOR_ETIMEDOUT) {
+		snprintf(b->reason, sizeof(b->reason), "%s", ior_error_last());
+		return IOR_OK;
+	}
+	if (rc)
+		return rc;
+	*how = ATTEMPT_DONE;
+	b->boot_s = waited;
+	snprintf(b->boot_id, sizeof(b->boot_id), "%s", s->boot_id);
+	say(t, "%s round %d: SSH back as a new boot after %.1f s, running %s", k->k.spec, round, waited, s->release);
+	if (strcmp(s->release, k->k.release) != 0) {
+		b->outcome = IOR_VM_BOOT_FAILED;
+		snprintf(b->reason, sizeof(b->reason), "the target came back running %s, not %s", s->release, k->k.release);
+		previous_boot_log(s, b->reason, sizeof(b->reason));
+		return IOR_OK;
+	}
+	kernel_log(s, b);
+	if (s->o->boot_only || !s->matrix[0]) {
+		b->outcome = IOR_VM_OK;
+		return IOR_OK;
+	}
+	if (step && (rc = ior_db_target_step_set(db, step->id, "measuring", tries, 0, NULL, NULL)))
+		return rc;
+	say(t, "%s round %d: measuring", k->k.spec, round);
+	rc = measure(t, s, round, dir, b);
+	if (rc == IOR_ETIMEDOUT) {
+		*how = ATTEMPT_LOST;
+		snprintf(b->reason, sizeof(b->reason), "%s", ior_error_last());
+		return IOR_OK;
+	}
+	if (rc)
+		return rc;
+	b->outcome = b->guest_status == 0 ? IOR_VM_OK : IOR_VM_TEST_FAILED;
+	return IOR_OK;
+}
+
+/* --power-cycle: the lab's own command (IPMI, a PDU), run on this machine with the boot timeout as
+ * its deadline; then the target must answer as a new boot. */
+static void power_cycle(struct ior_vm_target *t, struct ssh_target *s, struct ior_vm_boot *b)
+{
+	say(t, "running --power-cycle: %s", t->opts.power_cycle);
+	struct ior_spawn c = { .shell = t->opts.power_cycle, .out_to = IOR_SPAWN_OUT_STDERR, .err_to = IOR_SPAWN_ERR_TAIL,
+			       .flags = IOR_SPAWN_GROUP | IOR_SPAWN_DIE_WITH_US, .limit_s = t->opts.boot_timeout_s };
+	int rc = ior_spawn_run(&c);
+	if (!rc)
+		rc = ior_spawn_check(&c, "--power-cycle");
+	ior_spawn_free(&c);
+	double waited;
+	size_t l = strlen(b->reason);
+	if (!rc)
+		rc = wait_new_boot(t, s, s->boot_id, &waited);
+	snprintf(b->reason + l, sizeof(b->reason) - l, "; power-cycled: %s", rc ? ior_error_last() : "back on its own kernel");
+}
+
+static int ssh_boot(struct ior_vm_target *t, struct ior_db *db, const struct ior_vm_target_kernel *k,
+		    const struct ior_db_target_step *step, int round, const char *dir, struct ior_vm_boot *b)
+{
+	struct ssh_target *s = of(t);
+	double t0 = now_s();
+	enum attempt how = ATTEMPT_LOST;
+	int rc = IOR_OK;
+	unsigned tried = 0;
+	char first[512] = "";
+	for (; !rc && how == ATTEMPT_LOST && tried <= t->opts.retries; tried++) {
+		if (tried) {
+			fprintf(stderr, "vm: %s: %s round %d: %s; trying again (%u of %u)\n", t->opts.url.name, k->k.spec,
+				round, b->reason, tried + 1, t->opts.retries + 1);
+			double waited;
+			char boot[64], release[128];
+			/* a target that is booting (or rebooting after a panic) is waited for first */
+			if (where_now(s, t->opts.connect_timeout_s + 10, boot, sizeof(boot), release, sizeof(release)) != IOR_OK)
+				wait_new_boot(t, s, s->boot_id, &waited);
+		}
+		b->reason[0] = '\0';
+		rc = attempt(t, s, db, k, step, (step ? step->tries : 0) + (int)tried + 1, round, dir, b, &how);
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", b->reason);
+	}
+	if (!rc && how == ATTEMPT_LOST) {
+		b->outcome = IOR_VM_BOOT_FAILED;
+		char last[sizeof(b->reason)];
+		snprintf(last, sizeof(last), "%s", b->reason);
+		snprintf(b->reason, sizeof(b->reason), "lost %u time%s: %.400s%s%.400s", tried, tried == 1 ? "" : "s", first,
+			 strcmp(first, last) ? "; last: " : "", strcmp(first, last) ? last : "");
+		if (t->opts.power_cycle)
+			power_cycle(t, s, b);
+	}
+	b->total_s = now_s() - t0;
+	return rc;
+}
+
+/* Back on the kernel the target ran when the run began (kexec, or a plain reboot with --boot
+ * bootloader: the default entry), so no test kernel is left running; then what was installed is
+ * purged (or kept). */
+static int ssh_finish(struct ior_vm_target *t, struct ior_db *db)
+{
+	struct ssh_target *s = of(t);
+	int first = IOR_OK;
+	char boot[64], release[128];
+	if (where_now(s, t->opts.connect_timeout_s + 10, boot, sizeof(boot), release, sizeof(release)) == IOR_OK &&
+	    strcmp(release, s->default_release) != 0) {
+		say(t, "booting %s again", s->default_release);
+		int rc = IOR_OK;
+		if (t->opts.boot == IOR_VM_TARGET_KEXEC) {
+			rc = start_boot(t, s, s->default_release);
+		} else {
+			struct ior_spawn c;
+			char line[200];
+			snprintf(line, sizeof(line), PATHS "%ssetsid -f sh -c 'sleep 1; systemctl reboot' </dev/null >/dev/null 2>&1",
+				 s->ssh.sudo);
+			ior_vm_ssh_run(&s->ssh, line, SHORT_S, &c);
+			ior_spawn_free(&c);
+		}
+		double waited;
+		if (!rc)
+			rc = wait_new_boot(t, s, boot, &waited);
+		if (rc)
+			first = rc;
+	}
+	int rc = ior_vm_target_ssh_remove(t, db, stderr);
+	if (!first)
+		first = rc;
+	if (s->dir[0]) {
+		char cmd[300];
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", s->dir);
+		root_cmd(s, cmd, SHORT_S, "rm on the target", NULL, 0);
+	}
+	return first;
+}
+
+int ior_vm_target_ssh_remove(struct ior_vm_target *t, struct ior_db *db, FILE *out)
+{
+	struct ssh_target *s = of(t);
+	struct ior_db_target_install *v;
+	size_t n;
+	int rc = ior_db_target_installs_pending(db, t->opts.url.name, &v, &n);
+	char running[128] = "", boot[64];
+	if (!rc && n)
+		rc = where_now(s, t->opts.connect_timeout_s + 10, boot, sizeof(boot), running, sizeof(running));
+	for (size_t i = 0; !rc && i < n; i++) {
+		if (t->opts.keep_kernels) {
+			fprintf(out, "vm: %s: %s %s: kept (--keep-kernels)\n", t->opts.url.name, v[i].package,
+				v[i].version ? v[i].version : "");
+			rc = ior_db_target_install_done(db, v[i].id, true);
+			continue;
+		}
+		if (v[i].release && !strcmp(v[i].release, running)) {
+			fprintf(out, "vm: %s: %s: left installed: the target runs it now (boot its default kernel, then "
+				"'ioregress recover')\n", t->opts.url.name, v[i].package);
+			continue;
+		}
+		char q[300], cmd[700];
+		ior_vm_shell_quote(v[i].package, q, sizeof(q));
+		snprintf(cmd, sizeof(cmd), "env DEBIAN_FRONTEND=noninteractive dpkg --purge %s", q);
+		rc = root_cmd(s, cmd, INSTALL_S, "dpkg --purge on the target", NULL, 0);
+		if (!rc) {
+			fprintf(out, "vm: %s: %s %s: removed\n", t->opts.url.name, v[i].package, v[i].version ? v[i].version : "");
+			rc = ior_db_target_install_done(db, v[i].id, false);
+		}
+	}
+	ior_db_target_installs_free(v, n);
+	return rc;
+}
+
+int ior_vm_target_recover(struct ior_db *db, const char *target, FILE *out)
+{
+	struct ior_vm_target t = { .ops = &ior_vm_target_ssh };
+	ior_vm_target_opts_default(&t.opts);
+	int rc = ior_vm_target_parse(&t.opts.url, target);
+	if (!rc && t.opts.url.kind != IOR_VM_TARGET_SSH)
+		return ior_error_set(IOR_EUNSUPPORTED, "'%s': recover removes packages over ssh only", target);
+	struct ssh_target *s = rc ? NULL : calloc(1, sizeof(*s));
+	if (!rc && !s)
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+	if (rc)
+		return rc;
+	t.priv = s;
+	/* the --ssh-option values the run was given, kept with its plan */
+	struct ior_db_target_plan p;
+	const char *opts[32];
+	size_t n = 0;
+	bool have = ior_db_target_plan_latest(db, target, &p) == IOR_OK;
+	for (char *line = have && p.options ? p.options : NULL; line && *line && n < 32;) {
+		char *end = strchr(line, '\n');
+		if (end)
+			*end = '\0';
+		if (!strncmp(line, "ssh_option=", 11))
+			opts[n++] = line + 11;
+		line = end ? end + 1 : NULL;
+	}
+	s->ssh = (struct ior_vm_ssh){ .url = &t.opts.url, .options = opts, .noptions = n,
+				      .connect_timeout_s = t.opts.connect_timeout_s, .sudo = "" };
+	char uid[16];
+	rc = ior_vm_ssh_check(&s->ssh, "id -u", SHORT_S, "reaching the target", uid, sizeof(uid));
+	if (!rc && strcmp(uid, "0") != 0)
+		s->ssh.sudo = "sudo -n ";
+	if (!rc)
+		rc = ior_vm_target_ssh_remove(&t, db, out);
+	ssh_free(&t);
+	if (have)
+		ior_db_target_plan_free(&p);
+	return rc;
+}
+
+static void ssh_free(struct ior_vm_target *t)
+{
+	if (!t->priv)
+		return;
+	free(t->priv);
+	t->priv = NULL;
+}
+
+const struct ior_vm_target_ops ior_vm_target_ssh = {
+	.kind = "ssh",
+	.open = ssh_open,
+	.prepare = ssh_prepare,
+	.boot = ssh_boot,
+	.finish = ssh_finish,
+	.free = ssh_free,
+};
