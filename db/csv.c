@@ -3,22 +3,29 @@
 #include "db/csv.h"
 
 #include "common/error.h"
+#include "common/named_file.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { CSV_MAX_BYTES = 256 << 20 };   /* far above any result file; stops a wrong path eating memory */
 
 static int read_all(struct ior_csv *c, const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return ior_error_errno(IOR_EINVALID, errno, "cannot import '%s'", path);
+	/* a FIFO would block and /dev/zero never end: regular files only */
+	int fd;
+	int rc = ior_open_regular(path, 0, "", &fd, NULL);
+	FILE *f = rc ? NULL : fdopen(fd, "rb");
+	if (!f) {
+		if (!rc)
+			close(fd);
+		return rc ? IOR_EINVALID : ior_error_errno(IOR_EINVALID, errno, "cannot import '%s'", path);
+	}
 	size_t cap = 0;
-	int rc = 0;
 	for (;;) {
 		if (c->len + 4096 + 1 > cap) {
 			size_t ncap = cap ? cap * 2 : 65536;

@@ -1,21 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `ioregress import FILE.csv...`: samples or offered-scheduler lists, each file all or nothing. */
 #include "common/error.h"
+#include "common/named_file.h"
 #include "db/db.h"
 #include "harness/commands.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 enum csv_kind { CSV_SAMPLES, CSV_OFFERED, CSV_UNKNOWN };
 
 /* The header says which importer a file is for; the importer itself checks it again. */
 static int csv_kind(const char *path, enum csv_kind *kind)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return ior_error_errno(IOR_ENOTFOUND, errno, "cannot open '%s'", path);
+	int fd;
+	int rc = ior_open_regular(path, 0, "", &fd, NULL);
+	FILE *f = rc ? NULL : fdopen(fd, "r");
+	if (!f) {
+		if (!rc)
+			close(fd);
+		return rc ? rc : ior_error_errno(IOR_ERROR, errno, "cannot open '%s'", path);
+	}
 	char line[512] = "";
 	bool ok = fgets(line, sizeof(line), f) != NULL;
 	fclose(f);
