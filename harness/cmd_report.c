@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* --fail-on's condition held: distinct from 1 (error) and 2 (bad usage). */
@@ -51,9 +52,26 @@ static bool iso_time(const char *s)
 	return true;
 }
 
+/* The shape's numbers on the calendar and the clock: 2026-13-45 and 2026-02-30T25:61 have the shape
+ * of a time and would compare as text with no meaning. */
+static bool real_time(const char *s)
+{
+	int y = 0, mo = 0, d = 0, h = 0, mi = 0;
+	double sec = 0;
+	if (sscanf(s, "%4d-%2d-%2d", &y, &mo, &d) != 3)
+		return false;
+	if (s[10] == 'T' && sscanf(s + 11, "%2d:%2d:%lf", &h, &mi, &sec) < 2)
+		return false;
+	struct tm tm = { .tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d };
+	struct tm norm = tm;
+	(void)timegm(&norm); /* moves 2026-02-30 to March: a day the month does not have */
+	return mo >= 1 && mo <= 12 && d >= 1 && norm.tm_mon == tm.tm_mon && norm.tm_mday == tm.tm_mday && h < 24 &&
+	       mi < 60 && sec >= 0 && sec < 61;
+}
+
 static int parse_since(void *field, const char *v)
 {
-	if (!iso_time(v))
+	if (!iso_time(v) || !real_time(v))
 		return ior_error_set(IOR_EINVALID, "'%s' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)", v);
 	*(const char **)field = v;
 	return IOR_OK;
