@@ -57,6 +57,19 @@ int ior_open_regular(const char *path, int extra_flags, const char *what, int *f
 	return IOR_OK;
 }
 
+int ior_fopen_regular(const char *path, const char *what, FILE **f, struct stat *st)
+{
+	int fd;
+	int rc = ior_open_regular(path, 0, what, &fd, st);
+	if (rc)
+		return rc;
+	if (!(*f = fdopen(fd, "r"))) {
+		rc = ior_error_errno(IOR_ERROR, errno, "cannot open %s'%s'", what, path);
+		close(fd);
+	}
+	return rc;
+}
+
 /* A new file beside path, renamed over it at the end: mkstemp's O_EXCL never follows a link planted
  * at a name we could guess. */
 static int open_replacing(struct ior_outfile *o, const char *path, mode_t mode)

@@ -16,6 +16,8 @@ const char *ior_file_kind(mode_t mode);
  * does not wait for a FIFO's writer); a missing file is IOR_ENOTFOUND. what names the file's
  * role, ending in a space ("matrix ", "CSV ") or "". */
 int ior_open_regular(const char *path, int extra_flags, const char *what, int *fd, struct stat *st);
+/* The same as a stream opened "r" (st may be NULL). */
+int ior_fopen_regular(const char *path, const char *what, FILE **f, struct stat *st);
 
 /* A file being written by the name a user gave (report -o FILE):
  * - missing or a regular file: written to a new file beside it (mkstemp, O_EXCL) and renamed over

@@ -10,21 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum { CSV_MAX_BYTES = 256 << 20 };   /* far above any result file; stops a wrong path eating memory */
 
 static int read_all(struct ior_csv *c, const char *path)
 {
 	/* a FIFO would block and /dev/zero never end: regular files only */
-	int fd;
-	int rc = ior_open_regular(path, 0, "", &fd, NULL);
-	FILE *f = rc ? NULL : fdopen(fd, "rb");
-	if (!f) {
-		if (!rc)
-			close(fd);
-		return rc ? IOR_EINVALID : ior_error_errno(IOR_EINVALID, errno, "cannot import '%s'", path);
-	}
+	FILE *f = NULL;
+	int rc = ior_fopen_regular(path, "", &f, NULL);
+	if (rc)
+		return IOR_EINVALID;
 	size_t cap = 0;
 	for (;;) {
 		if (c->len + 4096 + 1 > cap) {

@@ -8,21 +8,16 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 enum csv_kind { CSV_SAMPLES, CSV_OFFERED, CSV_UNKNOWN };
 
 /* The header says which importer a file is for; the importer itself checks it again. */
 static int csv_kind(const char *path, enum csv_kind *kind)
 {
-	int fd;
-	int rc = ior_open_regular(path, 0, "", &fd, NULL);
-	FILE *f = rc ? NULL : fdopen(fd, "r");
-	if (!f) {
-		if (!rc)
-			close(fd);
-		return rc ? rc : ior_error_errno(IOR_ERROR, errno, "cannot open '%s'", path);
-	}
+	FILE *f = NULL;
+	int rc = ior_fopen_regular(path, "", &f, NULL);
+	if (rc)
+		return rc;
 	char line[512] = "";
 	bool ok = fgets(line, sizeof(line), f) != NULL;
 	fclose(f);

@@ -180,8 +180,8 @@ int ior_matrix_read_file(const char *path, const char *what, char **out)
 {
 	/* a device or a pipe (include = /dev/zero) would be read until memory runs out */
 	struct stat st;
-	int fd;
-	int rc = ior_open_regular(path, 0, what, &fd, &st);
+	FILE *f = NULL;
+	int rc = ior_fopen_regular(path, what, &f, &st);
 	if (rc)
 		return rc;
 	/* what is read is what is checked: an included file runs its engines as much as the main one */
@@ -189,10 +189,9 @@ int ior_matrix_read_file(const char *path, const char *what, char **out)
 	if (!rc && st.st_size > IOR_MATRIX_MAX_BYTES)
 		rc = ior_error_set(IOR_EINVALID, "cannot read %s'%s': %lld bytes, more than a matrix may have (%d MiB)",
 				   what, path, (long long)st.st_size, IOR_MATRIX_MAX_BYTES >> 20);
-	FILE *f = rc ? NULL : fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return rc ? rc : ior_error_errno(IOR_ERROR, errno, "cannot open %s'%s'", what, path);
+	if (rc) {
+		fclose(f);
+		return rc;
 	}
 	size_t len = 0, cap = 4096;
 	char *text = malloc(cap);
