@@ -3,6 +3,7 @@
 #include "db/csv.h"
 
 #include "common/error.h"
+#include "common/named_file.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -14,11 +15,12 @@ enum { CSV_MAX_BYTES = 256 << 20 };   /* far above any result file; stops a wron
 
 static int read_all(struct ior_csv *c, const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return ior_error_errno(IOR_EINVALID, errno, "cannot import '%s'", path);
+	/* a FIFO would block and /dev/zero never end: regular files only */
+	FILE *f = NULL;
+	int rc = ior_fopen_regular(path, "", &f, NULL);
+	if (rc)
+		return IOR_EINVALID;
 	size_t cap = 0;
-	int rc = 0;
 	for (;;) {
 		if (c->len + 4096 + 1 > cap) {
 			size_t ncap = cap ? cap * 2 : 65536;

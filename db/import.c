@@ -2,6 +2,7 @@
 /* The shared half of the CSV imports: header mapping, problem collection and reporting, and the
  * all-or-nothing transaction. */
 #include "db/import.h"
+#include "db/accept.h"
 
 #include "common/error.h"
 
@@ -144,15 +145,13 @@ int ior_import_next(struct ior_import *im, const char **values)
 	/* names reach terminals and reports: an escape sequence would act there, and what reports show
 	 * instead (U+FFFD) is not what `check --candidate` is then given */
 	bool bad = false;
+	char why[128];
 	for (size_t k = 0; k < im->ncolumns; k++)
-		for (size_t i = 0; values[k][i]; i++)
-			if ((unsigned char)values[k][i] < 0x20 || values[k][i] == 0x7f) {
-				ior_import_problem(im, c->record_line, im->columns[k], "control character 0x%02x at character %zu "
-						   "(refused in names: they reach terminals and reports)",
-						   (unsigned char)values[k][i], i + 1);
-				bad = true;
-				break;
-			}
+		if (!ior_db_name_ok(values[k], why, sizeof(why))) {
+			ior_import_problem(im, c->record_line, im->columns[k], "%s (refused in names: they reach terminals "
+					   "and reports)", why);
+			bad = true;
+		}
 	return bad ? IOR_IMPORT_BAD_ROW : IOR_IMPORT_ROW;
 }
 

@@ -2,6 +2,7 @@
 /* Import of samples from CSV "host,kernel,device,scheduler,engine,rep,value,unit[,warmup][,metric]"
  * into imported runs, all or nothing. */
 #include "db/import.h"
+#include "db/accept.h"
 
 #include "common/error.h"
 #include "db/metric.h"
@@ -104,10 +105,10 @@ static bool parse_value(struct ior_import *im, const char *text, double *value)
 	const char *problem = NULL;
 	if (!decimal || *end || end == text)
 		problem = "is not a number";
-	else if (errno == ERANGE || !isfinite(v))
+	else if (errno == ERANGE)
 		problem = "is out of range";
-	else if (v < 0)
-		problem = "is negative";
+	else
+		problem = ior_db_value_problem(v);
 	if (problem) {
 		ior_import_problem(im, ior_import_line(im), "value", "'%s' %s", text, problem);
 		return false;

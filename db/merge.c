@@ -2,6 +2,7 @@
 /* Merging another ioregress database into this one: tables in parent-first order, columns by name
  * from the schema, ids remapped, rows matched by identity. */
 #include "db/internal.h"
+#include "db/accept.h"
 #include "db/schema.h"
 
 #include "common/error.h"
@@ -301,13 +302,49 @@ static int same_sample(struct merge *m, const struct table_plan *p, sqlite3_stmt
 			     w_in ? " (warm-up)" : "", v_here, u_here ? u_here : "", w_here ? " (warm-up)" : "");
 }
 
+/* What import refuses, merge refuses too (db/accept.h): a name (an identity column, or a unit) that
+ * would act on a terminal or reorder a report's line, and a sample value that is no finite,
+ * non-negative number (text, a blob, Inf). */
+static int acceptable_row(struct merge *m, const struct table_plan *p, sqlite3_stmt *row)
+{
+	long long id = sqlite3_column_int64(row, 0);
+	char why[128];
+	for (size_t c = 0; c < p->ncols; c++) {
+		if (!p->identity[c] && strcmp(p->cols[c], "unit") != 0)
+			continue;
+		sqlite3_value *v = sqlite3_column_value(row, (int)c + 1);
+		if (sqlite3_value_type(v) == SQLITE_BLOB)
+			return ior_error_set(IOR_EINVALID, "cannot merge '%s': %s row %lld: %s is a blob, not text", m->path,
+					     p->t->name, id, p->cols[c]);
+		if (sqlite3_value_type(v) == SQLITE_TEXT && !ior_db_name_ok((const char *)sqlite3_value_text(v), why, sizeof(why)))
+			return ior_error_set(IOR_EINVALID, "cannot merge '%s': %s row %lld: %s has a %s (refused in names: "
+					     "they reach terminals and reports)", m->path, p->t->name, id, p->cols[c], why);
+	}
+	int value = strcmp(p->t->name, "samples") == 0 ? plan_column(p, "value") : -1;
+	if (value < 0)
+		return IOR_OK;
+	sqlite3_value *v = sqlite3_column_value(row, value + 1);
+	int type = sqlite3_value_type(v);
+	const char *problem = type == SQLITE_BLOB ? "is a blob, not a number"
+			      : type != SQLITE_FLOAT && type != SQLITE_INTEGER ? "is not a number"
+			      : ior_db_value_problem(sqlite3_value_double(v));
+	if (!problem)
+		return IOR_OK;
+	return ior_error_set(IOR_EINVALID, "cannot merge '%s': samples row %lld: value '%s' %s", m->path, id,
+			     type == SQLITE_BLOB ? "(blob)" : type == SQLITE_NULL ? "NULL" : (const char *)sqlite3_value_text(v),
+			     problem);
+}
+
 /* One source row: its id in the target, found by identity or inserted. */
 static int merge_row(struct merge *m, const struct table_plan *p, sqlite3_stmt *row, sqlite3_stmt *lookup,
 		     sqlite3_stmt *insert, int64_t *id, bool *added)
 {
+	int rc = acceptable_row(m, p, row);
+	if (rc)
+		return rc;
 	sqlite3_reset(lookup);
 	sqlite3_clear_bindings(lookup);
-	int rc = bind_row(m, p, row, lookup);
+	rc = bind_row(m, p, row, lookup);
 	if (rc)
 		return rc;
 	rc = ior_db_step_id(m->db, lookup, "cannot merge into", id);

@@ -6,6 +6,7 @@
 #include "db/schema.h"
 
 #include "common/error.h"
+#include "common/named_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,21 +24,19 @@ static const char sqlite_magic[16] = "SQLite format 3";   /* with its NUL: 16 by
  * a new database. */
 static int check_file(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return 0;
-		return ior_error_errno(IOR_ERROR, errno, "cannot open database '%s'", path);
-	}
+	/* a FIFO, /dev/null or a disk is refused before SQLite opens it (and creates its
+	 * journal beside it, in /dev) */
 	struct stat st;
+	int fd, rc = ior_open_regular(path, 0, "database ", &fd, &st);
+	if (rc == IOR_ENOTFOUND) {
+		ior_error_clear();
+		return 0;
+	}
+	if (rc)
+		return rc;
 	char head[sizeof(sqlite_magic)];
 	ssize_t got = -1;
-	int rc = 0;
-	if (fstat(fd, &st) != 0)
-		rc = ior_error_errno(IOR_ERROR, errno, "cannot open database '%s'", path);
-	else if (!S_ISREG(st.st_mode))
-		rc = ior_error_set(IOR_EINVALID, "cannot open database '%s': not a regular file", path);
-	else if (st.st_size > 0 && (got = read(fd, head, sizeof(head))) < 0)
+	if (st.st_size > 0 && (got = read(fd, head, sizeof(head))) < 0)
 		rc = ior_error_errno(IOR_ERROR, errno, "cannot read database '%s'", path);
 	else if (st.st_size > 0 && (got != (ssize_t)sizeof(head) || memcmp(head, sqlite_magic, sizeof(head)) != 0))
 		rc = ior_error_set(IOR_EINVALID, "cannot open database '%s': not an SQLite database", path);

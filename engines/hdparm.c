@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "common/stop.h"
 #include "common/thread.h"
+#include "device/cache.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -148,28 +149,15 @@ fail:
 	return rc;
 }
 
-/* hdparm's flush_buffer_cache: write back everything, then BLKFLSBUF drops the
- * device's page cache so the buffered reads come from the device. Each call may wait for the
- * device (its write-back or its flush request), so each is watched. */
+/* hdparm's flush_buffer_cache, for this device only: its write-back, then BLKFLSBUF drops its page
+ * cache so the buffered reads come from the device. hdparm's sync() calls are left out: they wait
+ * for every device of the machine, and for ever for one that stopped answering. */
 static void flush_buffer_cache(struct hdparm_state *s)
 {
-	struct ior_thread_watch *w = &s->watch;
-	ior_thread_enter(w, "sync", s->budget_ns);
-	sync();
-	ior_thread_enter(w, "fsync", s->budget_ns);
-	fsync(s->fd);
-	ior_thread_enter(w, "fdatasync", s->budget_ns);
-	fdatasync(s->fd);
-	ior_thread_enter(w, "sync", s->budget_ns);
-	sync();
-	ior_thread_enter(w, "BLKFLSBUF", s->budget_ns);
-	(void)ioctl(s->fd, BLKFLSBUF, NULL); /* ENOTTY on a regular file: nothing to drop there */
-	ior_thread_enter(w, "sync", s->budget_ns);
-	sync();
-	ior_thread_leave(w);
+	ior_device_flush(s->fd, &s->watch, s->budget_ns);
 }
 
-/* hdparm's sleep(3) after sync, in slices so a stop request is seen; true when stopped. */
+/* hdparm's sleep(3) after the flush, in slices so a stop request is seen; true when stopped. */
 static bool settle(double seconds)
 {
 	double end = ior_clock_s() + seconds;
@@ -212,9 +200,6 @@ static int timed_reads(struct hdparm_state *s, struct ior_sample *out)
 	/* hdparm flushes after its timing, so the next run starts cold; flushing
 	 * first gives each repetition that cold start whatever ran before. */
 	flush_buffer_cache(s);
-	ior_thread_enter(&s->watch, "sync", s->budget_ns);
-	sync();
-	ior_thread_leave(&s->watch);
 	if (settle(s->opts.settle))
 		return ior_error_set(IOR_EINTERRUPTED, "hdparm read of '%s' interrupted", s->path);
 	if (lseek(s->fd, 0, SEEK_SET) != 0)

@@ -205,6 +205,10 @@ int ior_cmd_unknown_argument(const struct ior_command *cmd, const char *arg)
 	for (size_t s = 0; s < n; s++)
 		for (const struct ior_cmd_opt *o = sets[s]; o && o->name; o++)
 			ior_suggest_consider(&near, word, o->name);
+	/* the very word: an option given where only operands are read (after "--") */
+	if (near.best && strcmp(near.best, word) == 0)
+		return ior_error_set(IOR_EINVALID, "'%s' is an operand after '--', not an option, and '%s' takes no "
+				     "such operand (see 'ioregress %s --help')", arg, cmd->name, cmd->name);
 	if (near.best)
 		return ior_error_set(IOR_EINVALID, "unknown argument '%s' for '%s' (did you mean '%s'?)", arg, cmd->name,
 				     near.best);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `ioregress import FILE.csv...`: samples or offered-scheduler lists, each file all or nothing. */
 #include "common/error.h"
+#include "common/named_file.h"
 #include "db/db.h"
 #include "harness/commands.h"
 
@@ -13,9 +14,10 @@ enum csv_kind { CSV_SAMPLES, CSV_OFFERED, CSV_UNKNOWN };
 /* The header says which importer a file is for; the importer itself checks it again. */
 static int csv_kind(const char *path, enum csv_kind *kind)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return ior_error_errno(IOR_ENOTFOUND, errno, "cannot open '%s'", path);
+	FILE *f = NULL;
+	int rc = ior_fopen_regular(path, "", &f, NULL);
+	if (rc)
+		return rc;
 	char line[512] = "";
 	bool ok = fgets(line, sizeof(line), f) != NULL;
 	fclose(f);

@@ -6,6 +6,7 @@
 #include "options/option.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool ior_cmd_row_fits(const struct ior_cmd_opt *row)
@@ -229,6 +230,10 @@ static int parse_words(const struct ior_command *cmd, const struct ior_cmd_opt *
 			v = a[len + 1] ? a + len + 1 : NULL;
 		} else if (i + 1 < argc) {
 			v = argv[++i];
+			/* `run --baseline --dry-run m.ini`: the value forgotten, not a kernel named --dry-run */
+			if (v[0] == '-' && find_row(sets, nsets, v, strcspn(v, "=")))
+				return ior_error_set(IOR_EINVALID, "option '%s' needs a value, and '%s' is an option (write "
+						     "%s=%s if that is the value)", a, v, a, v);
 		}
 		if (takes_value(o) && !v)
 			return ior_error_set(IOR_EINVALID, "option '%s' needs a value", a);
@@ -317,4 +322,30 @@ int ior_cmd_parse_or_usage(const struct ior_command *cmd, int argc, char **argv,
 		return 0;
 	ior_cmd_error_last();
 	return ior_cmd_usage_status(cmd);
+}
+
+bool ior_cmd_flag_given(const struct ior_command *cmd, int argc, char **argv, const char *name)
+{
+	const struct ior_cmd_opt *row = ior_cmd_find_option(cmd, name);
+	if (!row || row->kind != IOR_CMD_PLAIN || row->value != IOR_CMD_FLAG || !ior_cmd_row_fits(row))
+		return false;
+	const struct ior_cmd_opt *sets[16];
+	size_t nsets = ior_cmd_row_sets(cmd, sets, 16), size = 0;
+	for (size_t s = 0; s < nsets; s++)
+		for (const struct ior_cmd_opt *o = sets[s]; o->name; o++)
+			if (o->offset + o->size > size)
+				size = o->offset + o->size;
+	/* the command's args struct is not known here: a zeroed block as large as its rows reach */
+	void *args = calloc(1, size ? size : 1);
+	char **copy = calloc((size_t)argc + 1, sizeof(*copy));
+	bool given = false;
+	if (args && copy) {
+		memcpy(copy, argv, (size_t)argc * sizeof(*copy));
+		struct ior_cmd_parsed p;
+		given = ior_cmd_parse(cmd, argc, copy, args, &p) == IOR_OK && *(bool *)((char *)args + row->offset);
+		ior_error_clear(); /* the command's own parse says what is wrong */
+	}
+	free(args);
+	free(copy);
+	return given;
 }

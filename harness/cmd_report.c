@@ -2,6 +2,7 @@
 /* `ioregress report`: builds the report model from the database and the filters and prints it with
  * the renderer --format names. */
 #include "common/error.h"
+#include "common/named_file.h"
 #include "db/db.h"
 #include "harness/commands.h"
 #include "harness/questions.h"
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* --fail-on's condition held: distinct from 1 (error) and 2 (bad usage). */
@@ -50,9 +52,26 @@ static bool iso_time(const char *s)
 	return true;
 }
 
+/* The shape's numbers on the calendar and the clock: 2026-13-45 and 2026-02-30T25:61 have the shape
+ * of a time and would compare as text with no meaning. */
+static bool real_time(const char *s)
+{
+	int y = 0, mo = 0, d = 0, h = 0, mi = 0;
+	double sec = 0;
+	if (sscanf(s, "%4d-%2d-%2d", &y, &mo, &d) != 3)
+		return false;
+	if (s[10] == 'T' && sscanf(s + 11, "%2d:%2d:%lf", &h, &mi, &sec) < 2)
+		return false;
+	struct tm tm = { .tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d };
+	struct tm norm = tm;
+	(void)timegm(&norm); /* moves 2026-02-30 to March: a day the month does not have */
+	return mo >= 1 && mo <= 12 && d >= 1 && norm.tm_mon == tm.tm_mon && norm.tm_mday == tm.tm_mday && h < 24 &&
+	       mi < 60 && sec >= 0 && sec < 61;
+}
+
 static int parse_since(void *field, const char *v)
 {
-	if (!iso_time(v))
+	if (!iso_time(v) || !real_time(v))
 		return ior_error_set(IOR_EINVALID, "'%s' is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)", v);
 	*(const char **)field = v;
 	return IOR_OK;
@@ -88,39 +107,20 @@ static void fast_stream(FILE *f)
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
 }
 
-/* -o FILE is written beside it under a name mkstemp makes (O_EXCL: a link planted at a name
- * we could guess is never followed) and renamed at the end: a failed report leaves no half file,
- * and the rename replaces a link at FILE rather than writing through it. */
+/* -o FILE through common/named_file.h: a regular file is replaced whole at the end (a failed
+ * report leaves no half file), a device, a FIFO or a link stays what it is. */
 static int render_to(const struct report_args *a, const struct ior_report *r)
 {
 	if (!a->output) {
 		fast_stream(stdout);
 		return ior_render(a->renderer, stdout, r);
 	}
-	char tmp[4096];
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", a->output) >= (int)sizeof(tmp))
-		return ior_error_set(IOR_EINVALID, "cannot write '%s': the name is too long", a->output);
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", a->output);
-	mode_t mask = umask(0);
-	umask(mask);
-	FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		int rc = ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", tmp);
-		close(fd);
-		unlink(tmp);
-		return rc;
-	}
-	fast_stream(f);
-	int rc = ior_render(a->renderer, f, r);
-	if (fclose(f) && !rc)
-		rc = ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", a->output);
-	if (!rc && rename(tmp, a->output))
-		rc = ior_error_errno(IOR_ERROR, errno, "cannot write '%s'", a->output);
+	struct ior_outfile out;
+	int rc = ior_outfile_open(&out, a->output, 0666);
 	if (rc)
-		unlink(tmp);
-	return rc;
+		return rc;
+	fast_stream(out.f);
+	return ior_outfile_close(&out, ior_render(a->renderer, out.f, r));
 }
 
 static int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -31,13 +32,35 @@ struct run_args {
 };
 
 /* The checks between run's options and operands: 0, or 2 after a usage error. */
+/* Whether word names a matrix file: an existing regular file, or a name ending in .ini. */
+static bool looks_like_matrix(const char *word)
+{
+	struct stat st;
+	size_t len = strlen(word);
+	return (stat(word, &st) == 0 && S_ISREG(st.st_mode)) || (len > 4 && strcmp(word + len - 4, ".ini") == 0);
+}
+
 static int check_args(const struct run_args *ra, const struct ior_cmd_list *operands)
 {
-	for (size_t i = 0; i < ra->allow.n; i++)
+	for (size_t i = 0; i < ra->allow.n; i++) {
 		if (ra->allow.v[i][0] != '/') {
 			ior_cmd_error("'--allow-destructive' needs the exact device path, e.g. --allow-destructive=/dev/sdX");
 			return 2;
 		}
+		/* `run --allow-destructive /root/m.ini`: the matrix taken as the device, and the default run */
+		if (looks_like_matrix(ra->allow.v[i])) {
+			ior_cmd_error("'--allow-destructive' takes a device, and '%s' is a %s: write "
+				      "--allow-destructive=DEVICE before the matrix", ra->allow.v[i],
+				      access(ra->allow.v[i], F_OK) == 0 ? "regular file" : "matrix file name");
+			return 2;
+		}
+	}
+	/* `run --baseline m.ini`: the matrix taken as the kernel, and the built-in matrix run instead */
+	if (ra->baseline && !operands->n && !ra->resume && looks_like_matrix(ra->baseline)) {
+		ior_cmd_error("'--baseline' took '%s' as its kernel, and no matrix is left: write --baseline=KERNEL "
+			      "MATRIX", ra->baseline);
+		return 2;
+	}
 	if (operands->n > 1) {
 		ior_cmd_error("'run' takes one matrix, got '%s' and '%s'", operands->v[0], operands->v[1]);
 		return 2;

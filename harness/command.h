@@ -187,6 +187,11 @@ void ior_cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the last ior_error message as "error: MESSAGE" and clears it. */
 void ior_cmd_error_last(void);
 
+/* Whether flag row name (cmd's or a subcommand's) is set by argv as ior_cmd_parse reads it: a word
+ * that is an option's value or an operand ("run -- --dry-run") is not the flag. False when argv
+ * does not parse. */
+bool ior_cmd_flag_given(const struct ior_command *cmd, int argc, char **argv, const char *name);
+
 /* True when argv holds --help or -h; the runner checks it first and prints the command's help. */
 bool ior_cmd_wants_help(int argc, char **argv);
 

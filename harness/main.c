@@ -38,10 +38,9 @@ static int run_command(const struct ior_command *cmd, int argc, char **argv, str
 		ior_cmd_print_help(stdout, cmd);
 		return 0;
 	}
-	/* a dry run shows what would run: no root, no database */
-	bool dry = false;
-	for (int i = 1; (cmd->flags & IOR_CMD_DRY_RUN) && i < argc; i++)
-		dry |= strcmp(argv[i], "--dry-run") == 0;
+	/* a dry run shows what would run: no root, no database; decided from the parsed arguments,
+	 * never from a word (`run --baseline --dry-run m.ini` ran with no database) */
+	bool dry = (cmd->flags & IOR_CMD_DRY_RUN) && ior_cmd_flag_given(cmd, argc, argv, "--dry-run");
 	unsigned flags = dry ? cmd->flags & ~(unsigned)(IOR_CMD_NEEDS_ROOT | IOR_CMD_NEEDS_DB) : cmd->flags;
 	if ((flags & IOR_CMD_NEEDS_ROOT) && geteuid() != 0) {
 		ior_error_clear();

@@ -3,6 +3,7 @@
  * and '#' comments, includes. */
 #include "matrix/matrix_internal.h"
 #include "common/error.h"
+#include "common/named_file.h"
 #include "common/trust.h"
 
 #include <ctype.h>
@@ -177,24 +178,20 @@ const char *ior_matrix_ini_name(struct ior_ini *ini, const char *name)
 
 int ior_matrix_read_file(const char *path, const char *what, char **out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return ior_error_errno(errno == ENOENT ? IOR_ENOTFOUND : IOR_ERROR, errno, "cannot open %s'%s'", what, path);
-	/* what is read is what is checked: an included file runs its engines as much as the main one */
-	struct stat st;
-	int rc = fstat(fd, &st) ? ior_error_errno(IOR_ERROR, errno, "cannot open %s'%s'", what, path) : IOR_OK;
 	/* a device or a pipe (include = /dev/zero) would be read until memory runs out */
-	if (!rc && !S_ISREG(st.st_mode))
-		rc = ior_error_set(IOR_EINVALID, "cannot read %s'%s': not a regular file", what, path);
-	if (!rc)
-		rc = ior_check_trusted_stat(&st, path, *what ? "matrix" : "included matrix");
+	struct stat st;
+	FILE *f = NULL;
+	int rc = ior_fopen_regular(path, what, &f, &st);
+	if (rc)
+		return rc;
+	/* what is read is what is checked: an included file runs its engines as much as the main one */
+	rc = ior_check_trusted_stat(&st, path, *what ? "matrix" : "included matrix");
 	if (!rc && st.st_size > IOR_MATRIX_MAX_BYTES)
 		rc = ior_error_set(IOR_EINVALID, "cannot read %s'%s': %lld bytes, more than a matrix may have (%d MiB)",
 				   what, path, (long long)st.st_size, IOR_MATRIX_MAX_BYTES >> 20);
-	FILE *f = rc ? NULL : fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return rc ? rc : ior_error_errno(IOR_ERROR, errno, "cannot open %s'%s'", what, path);
+	if (rc) {
+		fclose(f);
+		return rc;
 	}
 	size_t len = 0, cap = 4096;
 	char *text = malloc(cap);

@@ -6,6 +6,7 @@
 #include "common/suggest.h"
 #include "reports/escape.h"
 
+#include <errno.h>
 #include <string.h>
 
 #define IOR_RENDERER_ENTRY(name) &ior_renderer_##name,
@@ -21,7 +22,9 @@ const struct ior_renderer *const *ior_renderers(size_t *n)
 int ior_render(const struct ior_renderer *x, FILE *out, const struct ior_report *r)
 {
 	int rc = x->render(out, r);
-	if (!rc && (fflush(out) || ferror(out)))
+	if (!rc && fflush(out) != 0)
+		rc = ior_error_errno(IOR_ERROR, errno, "cannot write the report"); /* a full disk says so */
+	else if (!rc && ferror(out))
 		rc = ior_error_set(IOR_ERROR, "cannot write the report");
 	return rc;
 }

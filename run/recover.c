@@ -8,6 +8,7 @@
 #include "db/target_plan.h"
 #include "device/scheduler.h"
 #include "kernel/info.h"
+#include "kernel/modules.h"
 #include "vm/kernel_build.h"
 #include "vm/target.h"
 #include "vm/workdir.h"
@@ -159,8 +160,59 @@ static int undo_file(const struct ior_db_undo *u, FILE *out)
 	return ior_error_errno(IOR_ERROR, errno, "cannot remove '%s'", u->target);
 }
 
-static int undo_module(const struct ior_db_undo *u, bool same_boot, FILE *out)
+/* What the kernel's module names are made of (and shorter than its MODULE_NAME_LEN, 56). */
+static bool module_name(const char *s)
 {
+	size_t n = strlen(s);
+	return n > 0 && n < 56 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == n;
+}
+
+/* Module names treat '-' and '_' as one character, as the kernel does. */
+static bool same_module(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
+			return false;
+	return *a == *b;
+}
+
+static bool scheduler_module(const char *name)
+{
+	size_t n;
+	const char *const *mods = ior_kmod_scheduler_modules(&n);
+	for (size_t i = 0; i < n; i++)
+		if (same_module(name, mods[i]))
+			return true;
+	return false;
+}
+
+/* Whether entry u can be a module its run loaded: a run journals the scheduler modules it loaded
+ * and what they needed loaded first, so u is a scheduler module or came with one of its run's
+ * (all: every pending entry, done or not in this pass). An entry of no run, a name that is no
+ * module's, or another module (ext4, a disk's driver) is never unloaded on a journal's word. */
+static const char *not_loaded_by_a_run(const struct ior_db_undo *u, const struct ior_db_undo *all, size_t n)
+{
+	if (!module_name(u->target))
+		return "not a module name";
+	if (!u->run_id)
+		return "no run journaled it (only a run loads modules)";
+	if (scheduler_module(u->target))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (all[i].run_id == u->run_id && strcmp(all[i].kind, "module") == 0 && all[i].id > u->id &&
+		    module_name(all[i].target) && scheduler_module(all[i].target))
+			return NULL; /* loaded before it, as its dependency */
+	return "not a scheduler module, nor one loaded before a scheduler module of its run";
+}
+
+static int undo_module(const struct ior_db_undo *u, const struct ior_db_undo *all, size_t n, bool same_boot, FILE *out)
+{
+	const char *why = not_loaded_by_a_run(u, all, n);
+	if (why) {
+		fprintf(out, "module '%s': left alone: %s\n", u->target, why);
+		return IOR_OK;
+	}
 	if (!same_boot) {
 		fprintf(out, "module '%s': nothing to do, the machine has rebooted since\n", u->target);
 		return IOR_OK;
@@ -172,7 +224,7 @@ static int undo_module(const struct ior_db_undo *u, bool same_boot, FILE *out)
 	return IOR_OK;
 }
 
-static int undo_one(const struct ior_db_undo *u, bool same_boot, FILE *out)
+static int undo_one(const struct ior_db_undo *u, const struct ior_db_undo *all, size_t n, bool same_boot, FILE *out)
 {
 	if (strcmp(u->kind, "scheduler") == 0)
 		return undo_scheduler(u, same_boot, out);
@@ -183,7 +235,7 @@ static int undo_one(const struct ior_db_undo *u, bool same_boot, FILE *out)
 	if (strcmp(u->kind, "file") == 0)
 		return undo_file(u, out);
 	if (strcmp(u->kind, "module") == 0)
-		return undo_module(u, same_boot, out);
+		return undo_module(u, all, n, same_boot, out);
 	if (strcmp(u->kind, IOR_VM_WORKDIR_KIND) == 0)
 		return ior_vm_workdir_recover(u->target, out);
 	return ior_error_set(IOR_EINVALID, "journal entry %lld has unknown kind '%s'", (long long)u->id, u->kind);
@@ -264,7 +316,7 @@ int ior_recover(struct ior_db *db, FILE *out, struct ior_recover_summary *s)
 		}
 		bool same_boot = u[i].boot_id && strcmp(u[i].boot_id, boot) == 0;
 		ior_error_clear();
-		rc = undo_one(&u[i], same_boot, out);
+		rc = undo_one(&u[i], u, n, same_boot, out);
 		if (rc == IOR_OK)
 			rc = ior_db_undo_done(db, u[i].id);
 		if (rc) {

@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "common/stop.h"
 #include "device/blkmq_state.h"
+#include "device/cache.h"
 #include "device/guard.h"
 #include "device/scheduler.h"
 #include "stats/adaptive.h"
@@ -56,21 +57,6 @@ static const struct ior_engine_ref *lookup_engine(void *ctx, const char *name)
 	}
 	ior_error_set(IOR_ENOTFOUND, "no engine named '%s' in the matrix", name);
 	return NULL;
-}
-
-/* Page cache and dentries out, so a buffered read measures the device (hdparm -t's intent). */
-static int drop_caches(void)
-{
-	sync();
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ior_error_errno(IOR_ERROR, errno, "cannot open '/proc/sys/vm/drop_caches'");
-	ssize_t w = write(fd, "3\n", 2);
-	int err = errno;
-	close(fd);
-	if (w != 2)
-		return ior_error_errno(IOR_ERROR, err, "cannot drop caches");
-	return IOR_OK;
 }
 
 static void count_status(struct ior_run_summary *s, enum ior_cell_status status)
@@ -389,8 +375,15 @@ static int one_repetition(struct ior_cell_runner *r, struct ior_run_device *dev,
 	 * still stuck in the kernel is left behind (engines/job.c) */
 	r->progress.expect_s = expect > 0 ? expect + 2 * r->m->settings.deadline : 0;
 	ior_progress_update(&r->progress, c->index, rep, c->cap, what);
-	if (r->m->settings.drop_caches && drop_caches() != IOR_OK) {
-		stop_cell(c, IOR_CELL_FAILED, ior_error_last(), "", 0);
+	/* page cache and dentries out, so a buffered read measures the device (hdparm -t's intent);
+	 * the device's own write-back with a deadline, never a global sync() that waits for every
+	 * device of the machine */
+	if (r->m->settings.drop_caches && (rc = ior_device_drop_caches(dev->target.path, r->m->settings.deadline))) {
+		char why[600];
+		snprintf(why, sizeof(why), "%s", ior_error_last());
+		stop_cell(c, IOR_CELL_FAILED, why, "", rep);
+		if (rc == IOR_ETIMEDOUT)
+			mark_stuck(r, dev);
 		return IOR_OK;
 	}
 	struct ior_sample sample;

@@ -62,11 +62,32 @@ static void test_help_engines_and_an_engines_keys(void)
 	CU_ASSERT_TRUE(says(err, "no help on 'engnies'"));
 }
 
+/* The word --dry-run as an option's value or an operand is no dry run: before, main.c saw the word,
+ * opened no database and skipped the root check, and the run crashed on the missing database
+ * (SIGSEGV in db/stmt.c). Now the value forgotten is a usage error, and a matrix file named
+ * --dry-run is run (as root; otherwise refused for want of root) and, missing here, named. */
+static void test_dry_run_word_as_a_value_or_operand_is_no_dry_run(void)
+{
+	char db[4096];
+	snprintf(db, sizeof(db), "%s/word.db", ior_test_tmpdir());
+	const char *matrix = ior_test_write_file("word.ini", "[matrix]\nrepetitions = 1\n[device d]\nloop = 16M\n[engine e]\ntype = hdparm\n");
+	int status = ioregress((char *[]){ "--db", db, "run", "--baseline", "--dry-run", (char *)matrix, NULL });
+	CU_ASSERT_EQUAL(status, geteuid() == 0 ? 2 : 1);
+	if (geteuid() == 0)
+		CU_ASSERT_TRUE(says(err, "option '--baseline' needs a value, and '--dry-run' is an option"));
+	status = ioregress((char *[]){ "--db", db, "run", "--", "--dry-run", NULL });
+	CU_ASSERT_EQUAL(status, 1);
+	CU_ASSERT_TRUE(says(err, geteuid() == 0 ? "cannot open matrix '--dry-run'" : "needs root"));
+	/* and the dry run itself, after an option's value, still is one */
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "--db", db, "run", "--baseline=6.1", "--dry-run", (char *)matrix, NULL }), 0);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_dry_run_shows_the_expansion_and_creates_nothing),
 		IOR_TEST(test_help_engines_and_an_engines_keys),
+		IOR_TEST(test_dry_run_word_as_a_value_or_operand_is_no_dry_run),
 		IOR_TEST_END,
 	};
 	return ior_test_run("cmd_dry_run", tests);

@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void test_missing_database_is_an_error_and_not_created(void)
@@ -28,10 +30,36 @@ static void test_missing_database_is_an_error_and_not_created(void)
 	}
 }
 
+/* `import` of a FIFO or /dev/zero says why at once (run under timeout(1): before, it never
+ * returned from the FIFO), and so does a --db that is a FIFO. */
+static void test_import_refuses_what_is_not_a_regular_file(void)
+{
+	char db[4096], fifo[4096], err[4096];
+	snprintf(db, sizeof(db), "%s/imp.db", ior_test_tmpdir());
+	snprintf(fifo, sizeof(fifo), "%s/in.csv", ior_test_tmpdir());
+	snprintf(err, sizeof(err), "%s/imp.err", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+	const char *bin = getenv("IOR_BINARY");
+	char *a[] = { "timeout", "20", (char *)bin, "--db", db, "import", fifo, "/dev/zero", NULL };
+	CU_ASSERT_EQUAL(ior_test_spawn_to(a, NULL, NULL, err), 1);
+	char *text = ior_test_read_file(err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "in.csv': a FIFO, not a regular file"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "'/dev/zero': a character device, not a regular file"));
+	free(text);
+	char *b[] = { "timeout", "20", (char *)bin, "--db", fifo, "report", NULL };
+	CU_ASSERT_EQUAL(ior_test_spawn_to(b, NULL, NULL, err), 1);
+	text = ior_test_read_file(err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "in.csv': a FIFO, not a regular file"));
+	free(text);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_missing_database_is_an_error_and_not_created),
+		IOR_TEST(test_import_refuses_what_is_not_a_regular_file),
 		IOR_TEST_END,
 	};
 	return ior_test_run("cmd_readers", tests);

@@ -209,6 +209,29 @@ static void test_kernel_tree_commit_is_stored_with_the_kernel(void)
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM commits"), 1);
 }
 
+/* A space where =VALUE was meant: `run --baseline m.ini` and `run --allow-destructive /abs/m.ini`
+ * took the matrix as the option's value and ran the built-in default matrix without a word (under
+ * timeout(1) here, so the old code is ended rather than run for minutes). Now each is a usage
+ * error naming the word, and nothing is run. */
+static void test_matrix_taken_as_an_options_value_is_an_error(void)
+{
+	const char *file = ior_test_write_file("taken.ini", "[matrix]\nrepetitions = 1\n");
+	const char *bin = getenv("IOR_BINARY");
+	char *db = (char *)db_path("taken.db"), errfile[4096];
+	snprintf(errfile, sizeof(errfile), "%s/taken.err", ior_test_tmpdir());
+	char *a[] = { "timeout", "30", (char *)bin, "--db", db, "--quiet", "run", "--baseline", (char *)file, NULL };
+	CU_ASSERT_EQUAL(ior_test_spawn_to(a, NULL, NULL, errfile), 2);
+	char *text = ior_test_read_file(errfile, NULL);
+	CU_ASSERT_TRUE(text && strstr(text, "'--baseline' took '") && strstr(text, "no matrix is left"));
+	free(text);
+	char *b[] = { "timeout", "30", (char *)bin, "--db", db, "--quiet", "run", "--allow-destructive", (char *)file, NULL };
+	CU_ASSERT_EQUAL(ior_test_spawn_to(b, NULL, NULL, errfile), 2);
+	text = ior_test_read_file(errfile, NULL);
+	CU_ASSERT_TRUE(text && strstr(text, "'--allow-destructive' takes a device, and '") && strstr(text, "is a regular file"));
+	free(text);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM runs"), 0);
+}
+
 int main(void)
 {
 	ior_test_require_root("creates loop devices and switches schedulers through the ioregress binary");
@@ -219,6 +242,7 @@ int main(void)
 		IOR_TEST(test_fill_is_reported_and_a_sparse_path_device_warned),
 		IOR_TEST(test_fio_read_job_is_not_a_writer),
 		IOR_TEST(test_kernel_tree_commit_is_stored_with_the_kernel),
+		IOR_TEST(test_matrix_taken_as_an_options_value_is_an_error),
 		IOR_TEST_END,
 	};
 	return ior_test_run("cmd_run", tests);

@@ -335,6 +335,13 @@ static void test_bad_input_names_the_option(void)
 		{ { "report", "--min-effect", "5" }, "--min-effect: '5' is ambiguous" },
 		{ { "report", "--format", "jsno" }, "--format: unknown format 'jsno'; did you mean 'json'?" },
 		{ { "report", "stray" }, "unknown argument 'stray' for 'report'" },
+		/* issue 35: the very word was suggested back; impossible dates were taken; a forgotten value
+		 * took the next option as its value */
+		{ { "report", "--", "--format" }, "'--format' is an operand after '--', not an option" },
+		{ { "report", "--since", "2026-13-45" }, "--since: '2026-13-45' is not a date" },
+		{ { "report", "--since", "2026-02-30" }, "--since: '2026-02-30' is not a date" },
+		{ { "report", "--since", "2026-02-28T24:00" }, "--since: '2026-02-28T24:00' is not a date" },
+		{ { "run", "--baseline", "--dry-run", "m.ini" }, "option '--baseline' needs a value, and '--dry-run' is an option" },
 	};
 	char *args[8];
 	static unsigned char buf[1 << 16];

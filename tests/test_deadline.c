@@ -20,7 +20,7 @@
 
 /* inner loop devices over files on the ext4 that is frozen, one per test; healthy over a file
  * beside it, for the cells on another device */
-#define NINNER 6
+#define NINNER 7
 static char outer[64], inner[NINNER][64], healthy[64], mnt[4096];
 static bool frozen, mounted;
 
@@ -103,7 +103,7 @@ static void take_apart(void)
 		ior_test_spawn((char *[]){ "losetup", "-d", outer, NULL }, NULL);
 }
 
-/* outer loop device > ext4 at mnt > six 16 MiB files of random data > inner loop devices (direct I/O),
+/* outer loop device > ext4 at mnt > seven 16 MiB files of random data > inner loop devices (direct I/O),
  * and the healthy one over a file in the test's directory; once, for whichever test runs first
  * (IOR_TEST_ONLY can pick any) */
 static void build(void)
@@ -115,7 +115,7 @@ static void build(void)
 	snprintf(fs, sizeof(fs), "%s/fs.img", dir);
 	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
 	int fd = open(fs, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-	CU_ASSERT_FATAL(fd >= 0 && ftruncate(fd, 128 << 20) == 0);
+	CU_ASSERT_FATAL(fd >= 0 && ftruncate(fd, 192 << 20) == 0);
 	close(fd);
 	atexit(take_apart);
 	attach(outer, sizeof(outer), fs, false);
@@ -370,6 +370,39 @@ static void test_dd_write_that_never_returns_is_left_behind(void)
 	CU_ASSERT_EQUAL(samples(db, "healthy", "dread"), 2);
 }
 
+/* A buffered write (the exec cell leaves one in the stuck device's page cache, as a command may)
+ * can never be written back while the filesystem under the device is frozen. The cache drop before
+ * each repetition (drop_caches = yes) flushes only the measured device, through its own descriptor
+ * and with the deadline: the stuck device's fsync is left behind, its cell fails with the reason,
+ * its later cells are not measured, and the healthy device's cells are measured with their caches
+ * dropped. Before, every drop began with a global sync(), which waited in ksys_sync for the stuck
+ * device's write-back for as long as the filesystem stayed frozen, with every other device's cells
+ * behind it (issue 35, case 4). */
+static void test_cache_drop_waits_for_no_other_device(void)
+{
+	build();
+	char text[4096], db[4096];
+	snprintf(text, sizeof(text), "[matrix]\nrepetitions = 2\nschedulers = none\ndrop_caches = yes\ndeadline = 2s\n"
+		 "order = sequential\n[device frozen7]\npath = %s\n[device healthy]\npath = %s\n"
+		 "[engine leave]\ntype = exec\n"
+		 "command = sh -c \"dd if=/dev/zero of=%s bs=64k count=1 >/dev/null 2>&1 & sleep 0.5\"\n"
+		 "[engine hdparm]\ntype = hdparm\nsettle = 0.2s\nduration = 0.5s\n"
+		 "[engine after]\ntype = hdparm\ndirect = yes\nsettle = 0s\nduration = 0.1s\n",
+		 inner[6], healthy, inner[6]);
+	snprintf(db, sizeof(db), "%s/drop.db", ior_test_tmpdir());
+	double took = -1;
+	CU_ASSERT_EQUAL(run_frozen(db, "drop.ini", text, inner[6], NULL, &took), 1);
+	CU_ASSERT_TRUE(took > 0 && took < 30);
+	CU_ASSERT_EQUAL(samples(db, "frozen7", "leave"), 1);
+	CU_ASSERT_EQUAL(cells(db, "frozen7", "leave", "failed", "repetition 2: dropping caches: fsync of ''%'' still in "
+			      "the kernel % s after it began (deadline 2 s): the device never answered; left behind"), 1);
+	CU_ASSERT_EQUAL(cells(db, "frozen7", "hdparm", "failed",
+			      "%not measured: requests on % never completed earlier in this run"), 1);
+	CU_ASSERT_EQUAL(samples(db, "healthy", "leave"), 2);
+	CU_ASSERT_EQUAL(samples(db, "healthy", "hdparm"), 2);
+	CU_ASSERT_EQUAL(samples(db, "healthy", "after"), 2);
+}
+
 int main(void)
 {
 	ior_test_require_root("loop devices, ext4 mounts and fsfreeze");
@@ -386,6 +419,7 @@ int main(void)
 		IOR_TEST(test_switch_that_never_drains_is_left_behind),
 		IOR_TEST(test_hdparm_read_that_never_returns_is_left_behind),
 		IOR_TEST(test_dd_write_that_never_returns_is_left_behind),
+		IOR_TEST(test_cache_drop_waits_for_no_other_device),
 		IOR_TEST_END,
 	};
 	return ior_test_run("deadline", tests);

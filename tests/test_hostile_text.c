@@ -43,6 +43,26 @@ static void test_import_refuses_control_characters(void)
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM samples"), 0);
 }
 
+/* Past C0: a C1 control (U+009B, a terminal's CSI in one character), a right-to-left override
+ * (U+202E) and a line separator (U+2028) are refused as well, each named by its code point;
+ * before, the import stored them and `schedulers` and the text report printed them raw. */
+static void test_import_refuses_c1_and_bidirectional_controls(void)
+{
+	char db[4096], err[4096];
+	snprintf(db, sizeof(db), "%s", fresh_db("bidi.db"));
+	const char *csv = ior_test_write_file("bidi.csv", HEADER "h,6.1,ok,none,e,1,5,MB/s\n"
+							       "h,6.1,d\xc2\x9b" "31m,none,e,1,5,MB/s\n"
+							       "h\xe2\x80\xae" "1.6,6.1,d,none,e,1,5,MB/s\n"
+							       "h,6.1,d,none,e\xe2\x80\xa8x,1,5,MB/s\n");
+	CU_ASSERT_NOT_EQUAL(import(db, csv, err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "bidi.csv:3: device: U+009B (a control character) at character 2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "bidi.csv:4: host: U+202E (a bidirectional control) at character 2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "bidi.csv:5: engine: U+2028 (a line or paragraph separator) at character 2"));
+	if (!strstr(err, "bidi.csv:3: device"))
+		fprintf(stderr, "\n  %s", err);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM samples"), 0);
+}
+
 /* Names written by something other than this import (an older ioregress, a merge, SQL) still
  * reach `schedulers`: its output carries no control character. */
 static void test_schedulers_neutralises_escapes(void)
@@ -122,6 +142,7 @@ int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_import_refuses_control_characters),
+		IOR_TEST(test_import_refuses_c1_and_bidirectional_controls),
 		IOR_TEST(test_schedulers_neutralises_escapes),
 		IOR_TEST(test_csv_report_guards_formulas),
 		IOR_TEST(test_cr_only_csv_refused_clearly),

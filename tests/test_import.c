@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define HEADER "host,kernel,device,scheduler,engine,rep,value,unit\n"
@@ -415,6 +416,24 @@ static void test_missing_file_and_open_transaction_refused(void)
 	ior_db_free(db);
 }
 
+/* A FIFO (no writer ever comes) and /dev/zero (never ends) are refused at once, by name and kind;
+ * before, the import waited in open() for a writer, or read zeros up to the size limit. */
+static void test_fifo_and_device_refused_at_once(void)
+{
+	struct ior_db *db = open_fresh("fifo.db");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+	char fifo[4096];
+	snprintf(fifo, sizeof(fifo), "%s/samples.csv", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+	alarm(20); /* the old code never returned from the FIFO: end the test program instead */
+	CU_ASSERT_EQUAL(ior_db_import_samples_csv(db, fifo, NULL), IOR_EINVALID);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "samples.csv': a FIFO, not a regular file"));
+	CU_ASSERT_EQUAL(ior_db_import_offered_csv(db, "/dev/zero", NULL), IOR_EINVALID);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "'/dev/zero': a character device, not a regular file"));
+	alarm(0);
+	ior_db_free(db);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -427,6 +446,7 @@ int main(void)
 		IOR_TEST(test_metric_column),
 		IOR_TEST(test_csv_syntax_quotes_crlf_bom_and_no_final_newline),
 		IOR_TEST(test_missing_file_and_open_transaction_refused),
+		IOR_TEST(test_fifo_and_device_refused_at_once),
 		IOR_TEST_END,
 	};
 	return ior_test_run("import", tests);

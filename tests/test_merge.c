@@ -379,6 +379,38 @@ static void test_contradicting_sample_refused(void)
 	expect_refused(out, in, "(warm-up)");
 }
 
+/* What import refuses, merge refuses too (issue 35): sample values that are text, a blob, Inf or
+ * negative, and names with a control character or a bidirectional override, each with the file,
+ * table, row and column, and nothing merged. Before, all of them were merged (reports then showed
+ * inf and 0.00). */
+static void test_merge_refuses_what_import_refuses(void)
+{
+	const char *out = path_of("accept-out.db"), *in = path_of("accept-in.db");
+	static const struct {
+		const char *sql, *message;
+	} cases[] = {
+		{ "UPDATE samples SET value = 'fast' WHERE rep = 1", "value 'fast' is not a number" },
+		{ "UPDATE samples SET value = x'00ff' WHERE rep = 1", "value '(blob)' is a blob, not a number" },
+		{ "UPDATE samples SET value = 9e999 WHERE rep = 1", "value 'Inf' is out of range" },
+		{ "UPDATE samples SET value = -5 WHERE rep = 1", "value '-5.0' is negative" },
+		{ "UPDATE hosts SET name = 'h' || char(27) || '[2J'", "hosts row 1: name has a control character 0x1b at character 2" },
+		{ "UPDATE devices SET name = 'd' || char(8238) || 'x'", "devices row 1: name has a U+202E (a bidirectional control) at character 2" },
+		{ "UPDATE cells SET scheduler = 'none' || char(155) WHERE scheduler = 'kyber'", "scheduler has a U+009B (a control character) at character 5" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unlink(out);
+		make_source(in, "h", "6.1.0-47-cloud-amd64", 1, 2);
+		exec_sql(in, cases[i].sql);
+		struct ior_db_merge_stats s;
+		ior_error_clear();
+		CU_ASSERT_EQUAL(merge_file(out, in, &s), IOR_EINVALID);
+		CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), cases[i].message));
+		if (!strstr(ior_error_last(), cases[i].message))
+			fprintf(stderr, "\n  case %zu: %s", i, ior_error_last());
+		CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM samples"), 0);
+	}
+}
+
 /* Issue 23: a full disk during merge said "cannot roll back: no transaction is active". The
  * target is held to a few pages more than it has (SQLite's max_page_count), as a full disk would. */
 static void test_full_disk_says_so(void)
@@ -419,6 +451,7 @@ int main(void)
 		IOR_TEST(test_merge_command),
 		IOR_TEST(test_later_merge_finishes_a_run_merged_mid_run),
 		IOR_TEST(test_contradicting_sample_refused),
+		IOR_TEST(test_merge_refuses_what_import_refuses),
 		IOR_TEST(test_full_disk_says_so),
 		IOR_TEST_END,
 	};
