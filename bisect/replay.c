@@ -5,6 +5,7 @@
 
 #include "bisect/measure.h"
 #include "common/error.h"
+#include "common/named_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -218,27 +219,12 @@ int ior_bisect_replay(struct ior_db *db, FILE *in, const char *name, int64_t *id
 int ior_bisect_replay_file(struct ior_db *db, const char *path, int64_t *id)
 {
 	*id = 0;
-	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return ior_error_errno(errno == ENOENT ? IOR_ENOTFOUND : IOR_ERROR, errno, "cannot open '%s'", path);
-	struct stat st;
-	if (fstat(fd, &st)) {
-		int e = errno;
-		close(fd);
-		return ior_error_errno(IOR_ERROR, e, "cannot open '%s'", path);
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return ior_error_set(IOR_EINVALID, "cannot replay '%s': not a regular file (a log 'bisect log' wrote)", path);
-	}
-	FILE *f = fdopen(fd, "r");
-	if (!f) {
-		int e = errno;
-		close(fd);
-		return ior_error_errno(IOR_ERROR, e, "cannot open '%s'", path);
-	}
-	int rc = ior_bisect_replay(db, f, path, id);
+	/* a FIFO or a device never ends: only a regular file (a log 'bisect log' wrote) is read */
+	FILE *f;
+	int rc = ior_fopen_regular(path, "bisect log ", &f, NULL);
+	if (rc)
+		return rc;
+	rc = ior_bisect_replay(db, f, path, id);
 	fclose(f);
 	return rc;
 }
