@@ -39,6 +39,8 @@
 #define CONFIRM_ENV "IOR_LOCAL_REBOOT"
 /* The release the machine ran when the plan began: its default kernel, booted again at the end. */
 #define DEFAULT_ENV "IOR_LOCAL_DEFAULT"
+/* Set in the unit's environment: this process was started by the unit at a boot. */
+#define UNIT_ENV "IOR_LOCAL_UNIT"
 
 #define SHORT_S 120.0
 #define INSTALL_S 1800.0
@@ -175,8 +177,8 @@ static int write_file(const char *path, const char *text, mode_t mode)
  * default kernel, and where the kernel cache is (HOME or XDG_CACHE_HOME) and the tools (PATH). */
 static void unit_environment(const struct local_target *l, char *out, size_t len)
 {
-	size_t o = (size_t)snprintf(out, len, "Environment=" CONFIRM_ENV "=yes\nEnvironment=" DEFAULT_ENV "=%s\n",
-				    l->default_release);
+	size_t o = (size_t)snprintf(out, len, "Environment=" CONFIRM_ENV "=yes\nEnvironment=" UNIT_ENV "=1\n"
+				    "Environment=" DEFAULT_ENV "=%s\n", l->default_release);
 	static const char *const passed[] = { "HOME", "XDG_CACHE_HOME", "PATH" };
 	for (size_t i = 0; i < sizeof(passed) / sizeof(*passed) && o < len; i++) {
 		const char *v = getenv(passed[i]);
@@ -200,9 +202,17 @@ static int install_unit(struct ior_vm_target *t, struct local_target *l)
 	int rc = own_command_line(l, cmd, sizeof(cmd));
 	if (rc)
 		return rc;
+	/* WorkingDirectory= takes the path as it is (no quotes), with only the specifiers' '%' doubled */
 	char qcwd[PATH_MAX * 2 + 8];
-	if ((rc = unit_quote(cwd, qcwd, sizeof(qcwd))))
-		return rc;
+	size_t q = 0;
+	for (const char *c = cwd; *c && q + 3 < sizeof(qcwd); c++) {
+		if (*c == '\n')
+			return ior_error_set(IOR_EINVALID, "the working directory's name has a line break");
+		if (*c == '%')
+			qcwd[q++] = '%';
+		qcwd[q++] = *c;
+	}
+	qcwd[q] = '\0';
 	unit_environment(l, env, sizeof(env));
 	snprintf(unit, sizeof(unit),
 		 "# Written by ioregress vm run --target local: runs the plan's next step at every boot.\n"
@@ -262,7 +272,6 @@ static void unit_default(char *out, size_t len)
 
 static int local_open(struct ior_vm_target *t, struct ior_db *db, const struct ior_vm_run_opts *o)
 {
-	(void)db;
 	struct local_target *l = calloc(1, sizeof(*l));
 	if (!l)
 		return ior_error_set(IOR_ERROR, "out of memory");
@@ -284,6 +293,19 @@ static int local_open(struct ior_vm_target *t, struct ior_db *db, const struct i
 	if (t->opts.boot == IOR_VM_TARGET_BOOTLOADER && !ior_spawn_in_path("grub-reboot") &&
 	    access("/usr/sbin/grub-reboot", X_OK) != 0)
 		return ior_error_set(IOR_EUNSUPPORTED, "no grub-reboot on this machine for --boot bootloader");
+	/* Started by the unit with no plan left to go on with (it was aborted, or ended while the unit
+	 * could not be removed): the unit must not start the whole plan again at every boot. */
+	struct ior_db_target_plan p;
+	int rc = getenv(UNIT_ENV) ? ior_db_target_plan_running(db, t->opts.url.name, &p) : IOR_OK;
+	if (rc == IOR_OK && getenv(UNIT_ENV))
+		ior_db_target_plan_free(&p);
+	if (rc == IOR_ENOTFOUND) {
+		remove_unit();
+		return ior_error_set(IOR_EREFUSED, "started by %s with no plan running in '%s': the unit is removed",
+				     UNIT_NAME, ior_db_path(db));
+	}
+	if (rc)
+		return rc;
 	ssize_t n = readlink("/proc/self/exe", l->self, sizeof(l->self) - 1);
 	if (n <= 0)
 		return ior_error_errno(IOR_ERROR, errno, "cannot read /proc/self/exe");
