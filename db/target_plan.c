@@ -25,6 +25,28 @@ static int exec_done(struct ior_db *db, sqlite3_stmt *st, int bad, const char *w
 	return rc;
 }
 
+/* A SELECT of one row at most, its parameter ?1 bound (text, or id when text is NULL), the row read by
+ * read(); IOR_ENOTFOUND without one. */
+static int one_row(struct ior_db *db, const char *sql, const char *what, const char *text, int64_t id,
+		   void (*read)(sqlite3_stmt *st, void *out, bool *oom), void *out)
+{
+	sqlite3_stmt *st;
+	int rc = prepare(db, sql, &st, what);
+	if (rc)
+		return rc;
+	text ? ior_db_bind_text(st, 1, text) : sqlite3_bind_int64(st, 1, id);
+	int r = sqlite3_step(st);
+	bool oom = false;
+	if (r == SQLITE_ROW) {
+		read(st, out, &oom);
+		rc = oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
+	} else {
+		rc = r == SQLITE_DONE ? IOR_ENOTFOUND : ior_db_fail(db, what);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int ior_db_target_plan_add(struct ior_db *db, const struct ior_db_target_plan *p, int64_t host_id, int pid,
 			   const char *boot_id, int64_t *id)
 {
@@ -44,35 +66,39 @@ int ior_db_target_plan_add(struct ior_db *db, const struct ior_db_target_plan *p
 	return exec_done(db, st, bad, what, id);
 }
 
+static void read_plan(sqlite3_stmt *st, void *to, bool *oom)
+{
+	struct ior_db_target_plan *out = to;
+	out->id = sqlite3_column_int64(st, 0);
+	out->vm_run = ior_db_column_dup(st, 1, oom);
+	out->target = ior_db_column_dup(st, 2, oom);
+	out->matrix_file = ior_db_column_dup(st, 3, oom);
+	out->matrix_text = ior_db_column_dup(st, 4, oom);
+	out->options = ior_db_column_dup(st, 5, oom);
+	out->state = ior_db_column_dup(st, 6, oom);
+	out->rounds = sqlite3_column_int(st, 7);
+	out->rounds_auto = sqlite3_column_int(st, 8) != 0;
+}
+
 int ior_db_target_plan_running(struct ior_db *db, const char *target, struct ior_db_target_plan *out)
 {
-	static const char what[] = "cannot read plans of boots from";
 	memset(out, 0, sizeof(*out));
-	sqlite3_stmt *st;
-	int rc = prepare(db,
+	int rc = one_row(db,
 			 "SELECT id, vm_run, target, matrix_file, matrix_text, options, state, rounds, rounds_auto "
 			 "FROM target_plans WHERE target = ?1 AND state = 'running' ORDER BY id DESC LIMIT 1",
-			 &st, what);
+			 "cannot read plans of boots from", target ? target : "", 0, read_plan, out);
 	if (rc)
-		return rc;
-	ior_db_bind_text(st, 1, target);
-	int r = sqlite3_step(st);
-	bool oom = false;
-	if (r == SQLITE_ROW) {
-		out->id = sqlite3_column_int64(st, 0);
-		out->vm_run = ior_db_column_dup(st, 1, &oom);
-		out->target = ior_db_column_dup(st, 2, &oom);
-		out->matrix_file = ior_db_column_dup(st, 3, &oom);
-		out->matrix_text = ior_db_column_dup(st, 4, &oom);
-		out->options = ior_db_column_dup(st, 5, &oom);
-		out->state = ior_db_column_dup(st, 6, &oom);
-		out->rounds = sqlite3_column_int(st, 7);
-		out->rounds_auto = sqlite3_column_int(st, 8) != 0;
-		rc = oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
-	} else {
-		rc = r == SQLITE_DONE ? IOR_ENOTFOUND : ior_db_fail(db, what);
-	}
-	sqlite3_finalize(st);
+		ior_db_target_plan_free(out);
+	return rc;
+}
+
+int ior_db_target_plan_latest(struct ior_db *db, const char *target, struct ior_db_target_plan *out)
+{
+	memset(out, 0, sizeof(*out));
+	int rc = one_row(db,
+			 "SELECT id, vm_run, target, matrix_file, matrix_text, options, state, rounds, rounds_auto "
+			 "FROM target_plans WHERE target = ?1 ORDER BY id DESC LIMIT 1",
+			 "cannot read plans of boots from", target ? target : "", 0, read_plan, out);
 	if (rc)
 		ior_db_target_plan_free(out);
 	return rc;
@@ -123,36 +149,28 @@ int ior_db_target_step_add(struct ior_db *db, int64_t plan_id, int seq, int roun
 	return exec_done(db, st, bad, what, NULL);
 }
 
+static void read_step(sqlite3_stmt *st, void *to, bool *oom)
+{
+	struct ior_db_target_step *out = to;
+	out->id = sqlite3_column_int64(st, 0);
+	out->plan_id = sqlite3_column_int64(st, 1);
+	out->vm_boot_id = sqlite3_column_int64(st, 2);
+	out->seq = sqlite3_column_int(st, 3);
+	out->round = sqlite3_column_int(st, 4);
+	out->tries = sqlite3_column_int(st, 5);
+	out->kernel = ior_db_column_dup(st, 6, oom);
+	out->state = ior_db_column_dup(st, 7, oom);
+	out->reason = ior_db_column_dup(st, 8, oom);
+	out->from_boot_id = ior_db_column_dup(st, 9, oom);
+}
+
 int ior_db_target_step_next(struct ior_db *db, int64_t plan_id, struct ior_db_target_step *out)
 {
-	static const char what[] = "cannot read the steps of a plan of boots from";
 	memset(out, 0, sizeof(*out));
-	sqlite3_stmt *st;
-	int rc = prepare(db,
+	int rc = one_row(db,
 			 "SELECT id, plan_id, ifnull(vm_boot_id, 0), seq, round, tries, kernel, state, reason, from_boot_id "
 			 "FROM target_steps WHERE plan_id = ?1 AND state NOT IN ('done', 'skipped') ORDER BY seq LIMIT 1",
-			 &st, what);
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, plan_id);
-	int r = sqlite3_step(st);
-	bool oom = false;
-	if (r == SQLITE_ROW) {
-		out->id = sqlite3_column_int64(st, 0);
-		out->plan_id = sqlite3_column_int64(st, 1);
-		out->vm_boot_id = sqlite3_column_int64(st, 2);
-		out->seq = sqlite3_column_int(st, 3);
-		out->round = sqlite3_column_int(st, 4);
-		out->tries = sqlite3_column_int(st, 5);
-		out->kernel = ior_db_column_dup(st, 6, &oom);
-		out->state = ior_db_column_dup(st, 7, &oom);
-		out->reason = ior_db_column_dup(st, 8, &oom);
-		out->from_boot_id = ior_db_column_dup(st, 9, &oom);
-		rc = oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
-	} else {
-		rc = r == SQLITE_DONE ? IOR_ENOTFOUND : ior_db_fail(db, what);
-	}
-	sqlite3_finalize(st);
+			 "cannot read the steps of a plan of boots from", NULL, plan_id, read_step, out);
 	if (rc)
 		ior_db_target_step_free(out);
 	return rc;

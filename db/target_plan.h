@@ -12,7 +12,7 @@ struct ior_db;
 
 /* target_plans: one per vm run on a target. options is the command line's options that shape a
  * boot, one "name=value" a line (boot=kexec, boot_timeout=600, retries=2, keep_kernels=0,
- * power_cycle=CMD, metric=value, max_boots=8), so a resumed or rebooted plan boots as it began. */
+ * power_cycle=CMD, ssh_option=VALUE for each --ssh-option), so a resumed or rebooted plan boots as it began. */
 struct ior_db_target_plan {
 	int64_t id;
 	char *vm_run, *target, *matrix_file, *matrix_text, *options, *state;
@@ -26,6 +26,8 @@ int ior_db_target_plan_add(struct ior_db *db, const struct ior_db_target_plan *p
 /* The newest plan still 'running' on target (its name as vm_boots.target stores it): IOR_ENOTFOUND
  * when there is none. */
 int ior_db_target_plan_running(struct ior_db *db, const char *target, struct ior_db_target_plan *out);
+/* The newest plan on target whatever its state (recover reaches the target with its ssh options). */
+int ior_db_target_plan_latest(struct ior_db *db, const char *target, struct ior_db_target_plan *out);
 /* Takes a plan over (a resumed controller, the local unit at a new boot): its owner becomes pid in boot_id. */
 int ior_db_target_plan_own(struct ior_db *db, int64_t plan_id, int pid, const char *boot_id);
 /* state 'done' or 'aborted', finished now. */

@@ -32,7 +32,7 @@ struct vm_args {
 	const char *boot;             /* --boot kexec|bootloader */
 	struct ior_cmd_list ssh_options;
 	int retries;                  /* --retries; -1 until given */
-	bool keep_kernels;
+	bool keep_kernels, reboot_this_machine;
 	const char *power_cycle, *target_ioregress;
 };
 
@@ -40,7 +40,8 @@ struct vm_args {
 static const char *target_only(const struct vm_args *a)
 {
 	return a->boot ? "--boot" : a->power_cycle ? "--power-cycle" : a->keep_kernels ? "--keep-kernels" :
-	       a->ssh_options.n ? "--ssh-option" : a->retries >= 0 ? "--retries" : a->target_ioregress ? "--target-ioregress" : NULL;
+	       a->ssh_options.n ? "--ssh-option" : a->retries >= 0 ? "--retries" : a->target_ioregress ? "--target-ioregress" :
+	       a->reboot_this_machine ? "--reboot-this-machine" : NULL;
 }
 
 /* --target and its options into a->t; qemu's timeouts take their defaults when not given. */
@@ -73,6 +74,7 @@ static int check_target(struct vm_args *a)
 	if (a->retries >= 0)
 		a->t.retries = (unsigned)a->retries;
 	a->t.keep_kernels = a->keep_kernels;
+	a->t.reboot_this_machine = a->reboot_this_machine;
 	a->t.power_cycle = a->power_cycle;
 	a->t.ssh_options = a->ssh_options.v;
 	a->t.nssh_options = a->ssh_options.n;
@@ -308,6 +310,8 @@ static const struct ior_cmd_opt run_options[] = {
 	{ .name = "--keep-kernels", VM_AT(keep_kernels),
 	  .help = "a real machine: leave the kernel packages installed (default: what this run installed is purged at "
 		  "the end, and by recover)" },
+	{ .name = "--reboot-this-machine", VM_AT(reboot_this_machine),
+	  .help = "--target local: yes, reboot this machine into each kernel (refused without it)" },
 	{ .name = "--ssh-option", .value = IOR_CMD_TEXT, .arg = "OPTION", .repeat = true, VM_AT(ssh_options),
 	  .help = "a real machine: passed to ssh and scp as -o OPTION (IdentityFile=..., UserKnownHostsFile=...)" },
 	{ .name = "--target-ioregress", .value = IOR_CMD_TEXT, .arg = "PATH", VM_AT(target_ioregress),

@@ -7,6 +7,8 @@
 #include "db/db.h"
 #include "device/scheduler.h"
 #include "kernel/info.h"
+#include "db/target_plan.h"
+#include "vm/target.h"
 #include "vm/workdir.h"
 
 #include <errno.h>
@@ -207,6 +209,39 @@ static int mark_dead_runs(struct ior_db *db, const char *host, struct ior_recove
 	return rc;
 }
 
+/* Kernel packages a vm run installed on other machines and did not remove (it was killed): removed
+ * over ssh, per target, once no live controller holds any of that target's installs. */
+static int recover_targets(struct ior_db *db, FILE *out, struct ior_recover_summary *s)
+{
+	struct ior_db_target_install *v;
+	size_t n;
+	int rc = ior_db_target_installs_pending(db, NULL, &v, &n), first = IOR_OK;
+	for (size_t i = 0; !rc && i < n; i++) {
+		bool seen = false, live = false;
+		for (size_t j = 0; j < n; j++) {
+			seen |= j < i && !strcmp(v[j].target, v[i].target);
+			live |= !strcmp(v[j].target, v[i].target) && ior_run_owner_alive(v[j].pid, v[j].boot_id);
+		}
+		if (seen)
+			continue;
+		if (live) {
+			s->skipped_live++;
+			continue;
+		}
+		ior_error_clear();
+		int trc = ior_vm_target_recover(db, v[i].target, out);
+		if (trc) {
+			fprintf(out, "failed: %s\n", ior_error_last());
+			s->failed++;
+			first = first ? first : trc;
+		} else {
+			s->undone++;
+		}
+	}
+	ior_db_target_installs_free(v, n);
+	return rc ? rc : first;
+}
+
 int ior_recover(struct ior_db *db, FILE *out, struct ior_recover_summary *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -241,6 +276,8 @@ int ior_recover(struct ior_db *db, FILE *out, struct ior_recover_summary *s)
 		}
 	}
 	ior_db_undo_free(u, n);
+	int trc = recover_targets(db, out, s);
+	first = first ? first : trc;
 	rc = mark_dead_runs(db, k.hostname, s);
 	return first ? first : rc;
 }

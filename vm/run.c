@@ -9,7 +9,6 @@
 #include "db/db.h"
 #include "db/target_plan.h"
 #include "device/fill.h"
-#include "kernel/info.h"
 #include "vm/target.h"
 #include "vm/workdir.h"
 
@@ -113,8 +112,13 @@ static int record(struct ior_db *db, const struct driver *d, const struct slot *
 	int rc = IOR_OK;
 	if (b->guest_db[0] && (rc = ior_db_open(&guest, b->guest_db)) == IOR_OK &&
 	    (rc = ior_db_host_get(guest, host, machine, &row.host_id)) == IOR_OK &&
-	    (rc = ior_db_latest_run(guest, &row.run_id)) == IOR_OK && (rc = ior_db_vm_boot_add(guest, &row, NULL)) == IOR_OK &&
-	    (rc = record_fill(guest, row.run_id, o, fill)) == IOR_OK) {
+	    (rc = ior_db_latest_run(guest, &row.run_id)) == IOR_ENOTFOUND) {
+		/* the guest's run stopped before it stored one (a bad matrix, a refused device): nothing to
+		 * merge, and the boot's own outcome and reason stand */
+		b->guest_db[0] = '\0';
+		rc = IOR_OK;
+	} else if (!rc && b->guest_db[0] && (rc = ior_db_vm_boot_add(guest, &row, NULL)) == IOR_OK &&
+		   (rc = record_fill(guest, row.run_id, o, fill)) == IOR_OK) {
 		ior_db_free(guest);
 		guest = NULL;
 		struct ior_db_merge_stats st;
@@ -319,11 +323,17 @@ static int fill_scratch(const char *root, struct ior_vm_run_opts *o, char *path,
 static int plan_begin(struct ior_db *db, struct driver *d, const struct ior_vm_run_summary *s)
 {
 	const struct ior_vm_target_opts *t = &d->t.opts;
-	char options[1024];
-	snprintf(options, sizeof(options), "boot=%s\nboot_timeout=%g\nrun_timeout=%g\nretries=%u\nkeep_kernels=%d\n%s%s%s",
-		 t->boot == IOR_VM_TARGET_KEXEC ? "kexec" : "bootloader", t->boot_timeout_s, t->run_timeout_s, t->retries,
-		 t->keep_kernels, t->power_cycle ? "power_cycle=" : "", t->power_cycle ? t->power_cycle : "",
-		 t->power_cycle ? "\n" : "");
+	char options[4096];
+	size_t len = (size_t)snprintf(options, sizeof(options),
+				      "boot=%s\nboot_timeout=%g\nrun_timeout=%g\nretries=%u\nkeep_kernels=%d\n%s%s%s",
+				      t->boot == IOR_VM_TARGET_KEXEC ? "kexec" : "bootloader", t->boot_timeout_s,
+				      t->run_timeout_s, t->retries, t->keep_kernels, t->power_cycle ? "power_cycle=" : "",
+				      t->power_cycle ? t->power_cycle : "", t->power_cycle ? "\n" : "");
+	/* recover reaches the target with them to remove what a killed run installed */
+	for (size_t i = 0; i < t->nssh_options && len < sizeof(options); i++)
+		len += (size_t)snprintf(options + len, sizeof(options) - len, "ssh_option=%s\n", t->ssh_options[i]);
+	if (len >= sizeof(options))
+		return ior_error_set(IOR_EINVALID, "the target's options are too long to store");
 	struct ior_db_target_plan p = {
 		.vm_run = (char *)s->vm_run,
 		.target = (char *)t->url.name,
@@ -332,12 +342,9 @@ static int plan_begin(struct ior_db *db, struct driver *d, const struct ior_vm_r
 		.rounds = (int)d->o->boots,
 		.rounds_auto = d->o->boots_auto,
 	};
-	struct utsname u;
-	uname(&u);
 	char boot_id[64];
-	ior_kernel_boot_id(boot_id, sizeof(boot_id));
 	int64_t host_id = 0;
-	int rc = ior_db_host_get(db, u.nodename, u.machine, &host_id);
+	int rc = ior_vm_owner(db, &host_id, boot_id, sizeof(boot_id));
 	return rc ? rc : ior_db_target_plan_add(db, &p, host_id, (int)getpid(), boot_id, &d->plan_id);
 }
 

@@ -57,6 +57,7 @@ struct ior_vm_target_opts {
 	const char *const *ssh_options; /* each passed as `-o VALUE` to ssh and scp, after ours */
 	size_t nssh_options;
 	const char *remote_ioregress; /* the target's ioregress (default "ioregress", found in its PATH) */
+	bool reboot_this_machine;     /* --reboot-this-machine: the local kind's open refuses without it */
 };
 void ior_vm_target_opts_default(struct ior_vm_target_opts *o);
 
@@ -125,6 +126,10 @@ size_t ior_vm_round_slot(unsigned r, size_t j, size_t n);
  * package purged with the target's dpkg (kept and marked so with keep_kernels), one line on out each;
  * a package whose kernel the target runs now is left, and said. */
 int ior_vm_target_ssh_remove(struct ior_vm_target *t, struct ior_db *db, FILE *out);
+
+/* recover's undo on a target (its name as target_installs holds it) of what a controller that is gone
+ * installed there: reached with the user's own ssh configuration, then as ior_vm_target_ssh_remove. */
+int ior_vm_target_recover(struct ior_db *db, const char *target, FILE *out);
 
 /* The ops of a kind. */
 const struct ior_vm_target_ops *ior_vm_target_ops_of(enum ior_vm_target_kind kind);

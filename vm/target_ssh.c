@@ -10,12 +10,12 @@
 #include "db/target_plan.h"
 #include "kernel/info.h"
 #include "vm/ssh.h"
+#include "vm/workdir.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -114,6 +114,12 @@ static int probe(struct ior_vm_target *t, struct ssh_target *s)
 	s->grub = grub[0] != '\0';
 	if (!uid[0] || !t->host[0] || !s->boot_id[0])
 		return ior_error_set(IOR_ERROR, "'%s' answered, but not as a Linux machine: %.200s", t->opts.url.name, out);
+	/* ssh://localhost is this very machine: booting "it" would reboot the controller */
+	char ours_boot[64];
+	ior_kernel_boot_id(ours_boot, sizeof(ours_boot));
+	if (!strcmp(ours_boot, s->boot_id))
+		return ior_error_set(IOR_EREFUSED, "'%s' is this machine (the same boot id): it cannot be booted from "
+				     "here over SSH (--target local boots this machine)", t->opts.url.name);
 	s->ssh.sudo = strcmp(uid, "0") == 0 ? "" : "sudo -n ";
 	if (uid[0] && strcmp(uid, "0") != 0 && strcmp(sudo, "yes") != 0)
 		return ior_error_set(IOR_EREFUSED, "'%s': the user (uid %s) is not root and cannot run sudo without a "
@@ -130,6 +136,8 @@ static int probe(struct ior_vm_target *t, struct ssh_target *s)
 				     version[0] ? version : "", version[0] ? "'" : "", ours);
 	return IOR_OK;
 }
+
+static void ssh_free(struct ior_vm_target *t);
 
 static int ssh_open(struct ior_vm_target *t, struct ior_db *db, const struct ior_vm_run_opts *o)
 {
@@ -172,14 +180,6 @@ static int installed_version(struct ssh_target *s, const char *package, char *ve
 	return rc;
 }
 
-static int owner(struct ior_db *db, int64_t *host_id, char *boot, size_t len)
-{
-	struct utsname u;
-	uname(&u);
-	ior_kernel_boot_id(boot, len);
-	return ior_db_host_get(db, u.nodename, u.machine, host_id);
-}
-
 /* The .deb copied over and installed with the target's dpkg (its hooks make the initramfs), recorded
  * before dpkg runs, so a run killed in the middle leaves it to recover. */
 static int install(struct ior_vm_target *t, struct ssh_target *s, struct ior_db *db, struct ior_vm_target_kernel *k)
@@ -192,7 +192,7 @@ static int install(struct ior_vm_target *t, struct ssh_target *s, struct ior_db 
 	say(t, "%s: installing %s", k->k.spec, k->k.package_version);
 	int rc = ior_vm_ssh_copy(&s->ssh, k->k.deb, remote, true, INSTALL_S);
 	if (!rc)
-		rc = owner(db, &host_id, boot, sizeof(boot));
+		rc = ior_vm_owner(db, &host_id, boot, sizeof(boot));
 	if (!rc)
 		rc = ior_db_target_install_add(db, t->opts.url.name, k->k.spec, k->k.package_version, k->k.release, host_id,
 					       (int)getpid(), boot, &id);
@@ -327,7 +327,7 @@ static int measure(struct ior_vm_target *t, struct ssh_target *s, int round, con
 	ior_vm_shell_quote(t->opts.remote_ioregress, qi, sizeof(qi));
 	ior_vm_shell_quote(remote, qdb, sizeof(qdb));
 	ior_vm_shell_quote(s->matrix, qm, sizeof(qm));
-	snprintf(cmd, sizeof(cmd), PATHS "rm -f %s; %s%s --db %s run --matrix %s --quiet", qdb, s->ssh.sudo, qi, qdb, qm);
+	snprintf(cmd, sizeof(cmd), PATHS "rm -f %s; %s%s --db %s --quiet run %s", qdb, s->ssh.sudo, qi, qdb, qm);
 	struct ior_spawn c;
 	int rc = ior_vm_ssh_run(&s->ssh, cmd, t->opts.run_timeout_s, &c);
 	if (!rc && ior_vm_ssh_lost(&c))
@@ -555,8 +555,50 @@ int ior_vm_target_ssh_remove(struct ior_vm_target *t, struct ior_db *db, FILE *o
 	return rc;
 }
 
+int ior_vm_target_recover(struct ior_db *db, const char *target, FILE *out)
+{
+	struct ior_vm_target t = { .ops = &ior_vm_target_ssh };
+	ior_vm_target_opts_default(&t.opts);
+	int rc = ior_vm_target_parse(&t.opts.url, target);
+	if (!rc && t.opts.url.kind != IOR_VM_TARGET_SSH)
+		return ior_error_set(IOR_EUNSUPPORTED, "'%s': recover removes packages over ssh only", target);
+	struct ssh_target *s = rc ? NULL : calloc(1, sizeof(*s));
+	if (!rc && !s)
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+	if (rc)
+		return rc;
+	t.priv = s;
+	/* the --ssh-option values the run was given, kept with its plan */
+	struct ior_db_target_plan p;
+	const char *opts[32];
+	size_t n = 0;
+	bool have = ior_db_target_plan_latest(db, target, &p) == IOR_OK;
+	for (char *line = have && p.options ? p.options : NULL; line && *line && n < 32;) {
+		char *end = strchr(line, '\n');
+		if (end)
+			*end = '\0';
+		if (!strncmp(line, "ssh_option=", 11))
+			opts[n++] = line + 11;
+		line = end ? end + 1 : NULL;
+	}
+	s->ssh = (struct ior_vm_ssh){ .url = &t.opts.url, .options = opts, .noptions = n,
+				      .connect_timeout_s = t.opts.connect_timeout_s, .sudo = "" };
+	char uid[16];
+	rc = ior_vm_ssh_check(&s->ssh, "id -u", SHORT_S, "reaching the target", uid, sizeof(uid));
+	if (!rc && strcmp(uid, "0") != 0)
+		s->ssh.sudo = "sudo -n ";
+	if (!rc)
+		rc = ior_vm_target_ssh_remove(&t, db, out);
+	ssh_free(&t);
+	if (have)
+		ior_db_target_plan_free(&p);
+	return rc;
+}
+
 static void ssh_free(struct ior_vm_target *t)
 {
+	if (!t->priv)
+		return;
 	free(t->priv);
 	t->priv = NULL;
 }

@@ -29,6 +29,14 @@ void ior_vm_remove_tree(const char *dir)
 		nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+int ior_vm_owner(struct ior_db *db, int64_t *host_id, char *boot_id, size_t len)
+{
+	struct utsname u;
+	uname(&u);
+	ior_kernel_boot_id(boot_id, len);
+	return ior_db_host_get(db, u.nodename, u.machine, host_id);
+}
+
 int ior_vm_workdir_create(struct ior_vm_workdir *w, struct ior_db *db)
 {
 	memset(w, 0, sizeof(*w));
@@ -37,12 +45,9 @@ int ior_vm_workdir_create(struct ior_vm_workdir *w, struct ior_db *db)
 		w->path[0] = '\0';
 		return ior_error_errno(IOR_ERROR, errno, "cannot create a directory under /tmp");
 	}
-	struct utsname u;
-	uname(&u);
 	char boot[64];
-	ior_kernel_boot_id(boot, sizeof(boot));
 	int64_t host_id = 0;
-	int rc = ior_db_host_get(db, u.nodename, u.machine, &host_id);
+	int rc = ior_vm_owner(db, &host_id, boot, sizeof(boot));
 	if (rc == IOR_OK)
 		rc = ior_db_undo_add_owned(db, host_id, (int)getpid(), boot, IOR_VM_WORKDIR_KIND, w->path, NULL, &w->undo_id);
 	if (rc) {

@@ -20,6 +20,10 @@ struct ior_vm_workdir {
 	int64_t undo_id;    /* its journal entry in db, 0 when none */
 };
 
+/* This process as the owner of what it journals or installs: this machine's host row in db, and its
+ * boot id (recover leaves a live owner's entries alone). */
+int ior_vm_owner(struct ior_db *db, int64_t *host_id, char *boot_id, size_t len);
+
 /* Creates the directory and journals it in db as this process's (host: this machine's name), before
  * anything is written into it. On a journal error the directory is removed again. */
 int ior_vm_workdir_create(struct ior_vm_workdir *w, struct ior_db *db);
