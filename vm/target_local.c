@@ -35,8 +35,6 @@
 #define STATE_DIR "/var/lib/ioregress-local"
 #define BOOTED_AT STATE_DIR "/boot-command-at"
 
-/* The confirmation: --target local reboots the machine it runs on, again and again. */
-#define CONFIRM_ENV "IOR_LOCAL_REBOOT"
 /* The release the machine ran when the plan began: its default kernel, booted again at the end. */
 #define DEFAULT_ENV "IOR_LOCAL_DEFAULT"
 /* Set in the unit's environment: this process was started by the unit at a boot. */
@@ -173,12 +171,12 @@ static int write_file(const char *path, const char *text, mode_t mode)
 	return IOR_OK;
 }
 
-/* The environment the unit's process needs to find what this one found: the confirmation, the
- * default kernel, and where the kernel cache is (HOME or XDG_CACHE_HOME) and the tools (PATH). */
+/* The environment the unit's process needs to find what this one found: that the unit started it,
+ * the default kernel, and where the kernel cache is (HOME or XDG_CACHE_HOME) and the tools (PATH). */
 static void unit_environment(const struct local_target *l, char *out, size_t len)
 {
-	size_t o = (size_t)snprintf(out, len, "Environment=" CONFIRM_ENV "=yes\nEnvironment=" UNIT_ENV "=1\n"
-				    "Environment=" DEFAULT_ENV "=%s\n", l->default_release);
+	size_t o = (size_t)snprintf(out, len, "Environment=" UNIT_ENV "=1\nEnvironment=" DEFAULT_ENV "=%s\n",
+				    l->default_release);
 	static const char *const passed[] = { "HOME", "XDG_CACHE_HOME", "PATH" };
 	for (size_t i = 0; i < sizeof(passed) / sizeof(*passed) && o < len; i++) {
 		const char *v = getenv(passed[i]);
@@ -277,11 +275,11 @@ static int local_open(struct ior_vm_target *t, struct ior_db *db, const struct i
 		return ior_error_set(IOR_ERROR, "out of memory");
 	t->priv = l;
 	l->o = o;
-	const char *yes = getenv(CONFIRM_ENV);
-	if (!yes || strcmp(yes, "yes") != 0)
+	/* the consent is on the command line, which the unit replays at every boot */
+	if (!t->opts.reboot_this_machine)
 		return ior_error_set(IOR_EREFUSED, "--target local reboots this machine into each kernel, %s, and leaves a "
-				     "systemd unit that goes on at every boot until the plan ends: set " CONFIRM_ENV
-				     "=yes to confirm (never on a machine you cannot power-cycle)",
+				     "systemd unit that goes on at every boot until the plan ends: give --reboot-this-machine "
+				     "to confirm (never on a machine you cannot power-cycle)",
 				     t->opts.boot == IOR_VM_TARGET_KEXEC ? "with kexec" : "with GRUB's one-time entry");
 	if (geteuid() != 0)
 		return ior_error_set(IOR_EREFUSED, "--target local installs kernels and a systemd unit: run it as root");
@@ -483,7 +481,7 @@ static int measure(struct ior_vm_target *t, struct local_target *l, const char *
 	snprintf(b->guest_db, sizeof(b->guest_db), "%s/target.db", dir);
 	unlink(b->guest_db);
 	struct ior_spawn c = {
-		.argv = (const char *const[]){ l->self, "--db", b->guest_db, "run", "--matrix", l->o->guest.matrix, "--quiet", NULL },
+		.argv = (const char *const[]){ l->self, "--db", b->guest_db, "run", l->o->guest.matrix, "--quiet", NULL },
 		.out_to = IOR_SPAWN_OUT_STDERR,
 		.limit_s = t->opts.run_timeout_s,
 		.flags = IOR_SPAWN_DIE_WITH_US,

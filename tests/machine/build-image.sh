@@ -123,8 +123,11 @@ main() {
 	# The two kernels' packages beside the image (debs/): a test that runs ioregress inside the guest
 	# puts them in its kernel cache there, so that `vm run` finds them without apt-get download.
 	mkdir -p "$work/debs"
+	# (mmdebstrap empties the root's apt cache at its end: they come from the copy kept above)
 	for k in "$default_kernel" "$second_kernel"; do
-		cp "$rootfs/var/cache/apt/archives/linux-image-${k}_"*.deb "$work/debs/"
+		# shellcheck disable=SC2016  # ${Version} is dpkg-query's
+		version=$(chroot "$rootfs" dpkg-query -W -f='${Version}' "linux-image-$k")
+		cp "$IOR_APT_CACHE/linux-image-${k}_${version}_amd64.deb" "$work/debs/"
 	done
 	# Tidy: apt's lists and downloaded packages are not needed to boot (apt-get update brings them back).
 	rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/archives/*.deb
