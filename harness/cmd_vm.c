@@ -257,6 +257,10 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		ior_cmd_error_last();
 		return 128 + sig;
 	}
+	if (rc == IOR_VM_TARGET_REBOOTING) { /* --target local: the plan goes on at the next boot */
+		printf("vm run: this machine is rebooting; the plan goes on at the next boot\n");
+		return 0;
+	}
 	if (rc) {
 		ior_cmd_error("vm run stopped");
 		return 1;

@@ -348,6 +348,30 @@ static int plan_begin(struct ior_db *db, struct driver *d, const struct ior_vm_r
 	return rc ? rc : ior_db_target_plan_add(db, &p, host_id, (int)getpid(), boot_id, &d->plan_id);
 }
 
+/* The local kind's unit runs the same vm run at every boot: a plan still running on the target is
+ * taken over (its vm_run, so every boot pairs by round; its steps, so none is stored twice) rather
+ * than a new one begun. (testbed helper's stand-in until the driver resumes every kind's plans.) */
+static int plan_resume(struct ior_db *db, struct driver *d, struct ior_vm_run_summary *s)
+{
+	struct ior_db_target_plan p;
+	int rc = ior_db_target_plan_running(db, d->t.opts.url.name, &p);
+	if (rc == IOR_ENOTFOUND)
+		return IOR_OK;
+	if (rc)
+		return rc;
+	snprintf(s->vm_run, sizeof(s->vm_run), "%s", p.vm_run);
+	d->plan_id = p.id;
+	ior_db_target_plan_free(&p);
+	int steps = 0, stored_rounds = 0;
+	rc = ior_db_target_steps_count(db, d->plan_id, &steps, &stored_rounds);
+	d->seq = steps;
+	char boot_id[64];
+	int64_t host_id = 0;
+	if (!rc)
+		rc = ior_vm_owner(db, &host_id, boot_id, sizeof(boot_id));
+	return rc ? rc : ior_db_target_plan_own(db, d->plan_id, (int)getpid(), boot_id);
+}
+
 static int run_target(struct ior_db *db, struct driver *d, struct ior_vm_run_opts *o, const char *root,
 		      struct ior_vm_run_summary *s)
 {
@@ -366,7 +390,9 @@ static int run_target(struct ior_db *db, struct driver *d, struct ior_vm_run_opt
 	char started[40];
 	utc_now(started, sizeof(started));
 	snprintf(s->vm_run, sizeof(s->vm_run), "%s/%ld/%s", u.nodename, (long)getpid(), started);
-	if (!rc && d->t.opts.url.kind != IOR_VM_TARGET_QEMU)
+	if (!rc && d->t.opts.url.kind == IOR_VM_TARGET_LOCAL)
+		rc = plan_resume(db, d, s);
+	if (!rc && d->t.opts.url.kind != IOR_VM_TARGET_QEMU && !d->plan_id)
 		rc = plan_begin(db, d, s);
 	if (!rc)
 		rc = rounds(db, d, s);

@@ -5,11 +5,14 @@
 # Usage: tests/machine/build-image.sh        prints the directory of the built (or cached) test-bed
 #
 # The result lives in $IOR_MACHINE_CACHE (default /var/tmp/ioregress-machine)/<key>/, where <key> is
-# the hash of this script: changing the script builds a new one, and older ones are removed. It holds
+# the hash of this script: changing the script builds a new one. Worktrees with other versions of the
+# script share the cache, so a test-bed is removed only when unused for 3 days (each use touches
+# its `used` file), never because another version was built. It holds
 #   root.img          the root file system (ext4 on a sparse raw file; boot it through a qcow2 overlay)
 #   vmlinuz initrd.img  the default kernel and its initramfs, for qemu's -kernel/-initrd: a reboot or a
 #                     panic (panic=5) comes back to them, as a real machine's default boot entry
 #   id_ed25519        root's SSH key for the guest (0600); id_ed25519.pub is in its authorized_keys
+#   debs/             the two kernels' .deb files, as apt downloaded them
 #   machine.env       shell assignments: the kernels installed, the command line, the sizes
 # Needs root, mmdebstrap and network access to deb.debian.org; ~3 GiB under the cache while building.
 set -euo pipefail
@@ -48,6 +51,7 @@ main() {
 	exec 9>"$cache_root/.lock"
 	flock 9
 	if [ -f "$dir/machine.env" ]; then
+		touch "$dir/used"
 		echo "$dir"
 		exit 0
 	fi
@@ -61,7 +65,8 @@ main() {
 
 	echo "building the test-bed in $dir (mmdebstrap bookworm, a few minutes)" >&2
 	include=$(IFS=,; echo "${machine_packages[*]},${ioregress_deps[*]},linux-image-$default_kernel,linux-image-$second_kernel")
-	# Documentation is left out of the image (about 100 MB less to write and copy).
+	# Documentation is left out of the image (about 100 MB less to write and copy); dpkg does not
+	# fsync what it unpacks (the image is written from the tree afterwards).
 	# The downloaded packages are kept under the cache (apt-archives/) for the next build of a
 	# changed script: only the hooks' shell sees IOR_APT_CACHE, hence the single quotes.
 	export IOR_APT_CACHE=$cache_root/apt-archives
@@ -71,7 +76,7 @@ main() {
 		--skip=download/empty --skip=essential/unlink \
 		--setup-hook='mkdir -p "$1/var/cache/apt/archives" && cp -a "$IOR_APT_CACHE/." "$1/var/cache/apt/archives/"' \
 		--customize-hook='cp -a "$1"/var/cache/apt/archives/*.deb "$IOR_APT_CACHE/"' \
-		--dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
+		--dpkgopt=force-unsafe-io --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
 		--dpkgopt='path-include=/usr/share/doc/*/copyright' --dpkgopt='path-exclude=/usr/share/locale/*' \
 		bookworm "$rootfs" \
 		"deb $mirror bookworm main" "deb $mirror bookworm-updates main" "deb $security bookworm-security main" >&2
@@ -99,8 +104,11 @@ main() {
 	chroot "$rootfs" systemctl enable systemd-networkd.service >/dev/null 2>&1
 	# Waiting for the network would hold boot back for nothing: sshd listens on every address anyway.
 	chroot "$rootfs" systemctl disable systemd-networkd-wait-online.service >/dev/null 2>&1 || true
-	# Timers that would start work in the middle of a measurement on a machine booted for minutes.
-	for unit in apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer; do
+	# Timers that would start work in the middle of a measurement on a machine booted for minutes,
+	# and units that cost a boot time for nothing here (under TCG at load 8: e2scrub_reap 21-26 s,
+	# kexec-load 10-14 s, which with LOAD_KEXEC=false loads nothing).
+	for unit in apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer \
+		e2scrub_reap.service kexec-load.service; do
 		chroot "$rootfs" systemctl mask "$unit" >/dev/null 2>&1 || true
 	done
 	# A persistent journal: the kernel log of a boot that failed is read from the next one
@@ -112,6 +120,15 @@ main() {
 	install -m 0600 "$work/id_ed25519.pub" "$rootfs/root/.ssh/authorized_keys"
 	printf 'PermitRootLogin prohibit-password\nPasswordAuthentication no\nUseDNS no\n' \
 		>"$rootfs/etc/ssh/sshd_config.d/ior-machine.conf"
+	# The two kernels' packages beside the image (debs/): a test that runs ioregress inside the guest
+	# puts them in its kernel cache there, so that `vm run` finds them without apt-get download.
+	mkdir -p "$work/debs"
+	# (mmdebstrap empties the root's apt cache at its end: they come from the copy kept above)
+	for k in "$default_kernel" "$second_kernel"; do
+		# shellcheck disable=SC2016  # ${Version} is dpkg-query's
+		version=$(chroot "$rootfs" dpkg-query -W -f='${Version}' "linux-image-$k")
+		cp "$IOR_APT_CACHE/linux-image-${k}_${version}_amd64.deb" "$work/debs/"
+	done
 	# Tidy: apt's lists and downloaded packages are not needed to boot (apt-get update brings them back).
 	rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/archives/*.deb
 
@@ -141,14 +158,17 @@ main() {
 	IOR_MACHINE_IMAGE_USED_KIB=$(du -k "$work/root.img" | cut -f1)
 	EOF
 
-	# Publish at once (rename), then drop the test-beds of older versions of this script.
+	# Publish at once (rename), then drop the test-beds nobody used for 3 days (old versions).
 	mv "$work" "$dir.new"
 	rm -rf "$dir"
 	mv "$dir.new" "$dir"
 	trap - EXIT
+	touch "$dir/used"
 	for old in "$cache_root"/*/; do
 		old=${old%/}
-		[ "$old" != "$dir" ] && [ -f "$old/machine.env" ] && rm -rf "$old"
+		if [ "$old" != "$dir" ] && [ -f "$old/machine.env" ] && [ -z "$(find "$old/used" -mtime -3 2>/dev/null)" ]; then
+			rm -rf "$old"
+		fi
 	done
 	echo "built the test-bed in $((finished - started)) s ($(du -sh "$dir/root.img" | cut -f1) used of $image_size)" >&2
 	echo "$dir"
