@@ -154,6 +154,11 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 	snprintf(k->modules, sizeof(k->modules), "%s/lib/modules", tree);
 	/* unpacked and indexed once; the marker is written last so an interrupted unpack is redone */
 	int have = rc ? IOR_OK : cache_entry(done, false, "kernel cache marker");
+	/* a marker whose tree is gone (removed by hand, a cache cleaner) means unpack again: the
+	 * tree's absence used to come back as an error without a message, an infra-error with no
+	 * reason on every boot */
+	if (!rc && have == IOR_OK && cache_entry(tree, true, "kernel tree") == IOR_ENOTFOUND && unlink(done) == 0)
+		have = IOR_ENOTFOUND;
 	if (!rc && have == IOR_ENOTFOUND) {
 		rc = cache_entry(tree, true, "kernel tree");
 		if (rc == IOR_ENOTFOUND)
