@@ -9,7 +9,8 @@
 
 #include <stdint.h>
 
-/* fsync, then BLKFLSBUF (ignored where it does not apply: a regular file), of fd, each announced
+/* Write-back of fd's dirty pages (sync_file_range, waited for; no cache-flush command), then
+ * BLKFLSBUF (ignored where it does not apply: a regular file), each announced
  * on w with budget_ns: for a thread that is watched already (hdparm's). A global sync() would wait
  * for every device of the machine, and for ever for one that stopped answering. */
 void ior_device_flush(int fd, struct ior_thread_watch *w, uint64_t budget_ns);

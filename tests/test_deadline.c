@@ -394,7 +394,7 @@ static void test_cache_drop_waits_for_no_other_device(void)
 	CU_ASSERT_EQUAL(run_frozen(db, "drop.ini", text, inner[6], NULL, &took), 1);
 	CU_ASSERT_TRUE(took > 0 && took < 30);
 	CU_ASSERT_EQUAL(samples(db, "frozen7", "leave"), 1);
-	CU_ASSERT_EQUAL(cells(db, "frozen7", "leave", "failed", "repetition 2: dropping caches: fsync of ''%'' still in "
+	CU_ASSERT_EQUAL(cells(db, "frozen7", "leave", "failed", "repetition 2: dropping caches: write-back of ''%'' still in "
 			      "the kernel % s after it began (deadline 2 s): the device never answered; left behind"), 1);
 	CU_ASSERT_EQUAL(cells(db, "frozen7", "hdparm", "failed",
 			      "%not measured: requests on % never completed earlier in this run"), 1);
