@@ -36,7 +36,11 @@ for kind in release sanitize; do
   bash ci/build.sh "$kind"
   dir=build; [ "$kind" = sanitize ] && dir=build-asan
   echo "== ctest ($kind build)"
-  exclude=(-LE kernel)
+  # The machine label (issue 36's test-bed: a Debian guest booted, kexeced, measured over SSH;
+  # about 25 min with the image's first build) runs on the release build only: the sanitize
+  # build's binary runs there too, but twice that time does not fit CI's 90 minutes.
+  exclude=(-LE 'kernel|machine')
+  [ "$kind" = release ] && exclude=(-LE kernel)
   [ "$kind" = release ] && [ "$kernel" = 1 ] && exclude=()
   ctest --test-dir "$dir" --output-on-failure --timeout 600 -j"$jobs" "${exclude[@]}" || status=1
 done
