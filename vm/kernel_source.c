@@ -157,7 +157,8 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 	/* a marker whose tree is gone (removed by hand, a cache cleaner) means unpack again: the
 	 * tree's absence used to come back as an error without a message, an infra-error with no
 	 * reason on every boot */
-	if (!rc && have == IOR_OK && cache_entry(tree, true, "kernel tree") == IOR_ENOTFOUND && unlink(done) == 0)
+	int tree_rc = rc || have ? IOR_OK : cache_entry(tree, true, "kernel tree");
+	if (tree_rc == IOR_ENOTFOUND && unlink(done) == 0)
 		have = IOR_ENOTFOUND;
 	if (!rc && have == IOR_ENOTFOUND) {
 		rc = cache_entry(tree, true, "kernel tree");
@@ -170,7 +171,7 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 		if (fd >= 0)
 			close(fd);
 	} else if (!rc) {
-		rc = have ? have : cache_entry(tree, true, "kernel tree");
+		rc = have ? have : tree_rc;
 	}
 	if (!rc)
 		rc = only_release(k->modules, k->release, sizeof(k->release));
