@@ -2,6 +2,7 @@
 /* `ioregress schedulers`: which schedulers each stored kernel offered, in version order, and why
  * they changed between kernels. */
 #include "common/error.h"
+#include "common/text.h"
 #include "db/db.h"
 #include "harness/commands.h"
 #include "kernel/sched_history.h"
@@ -147,15 +148,6 @@ struct schedulers_args {
 	struct ior_db_filter filter;   /* --host */
 };
 
-/* Names come from databases anyone may have written (imports, merges): a control character (an
- * escape sequence) must not reach the terminal, so each shows as '?'. */
-static void neutralise(char *s)
-{
-	for (; s && *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-}
-
 static int load(struct ior_db *db, const char *host, struct kernel_offer **out, size_t *count,
 		char ***hosts, char ***kernels, size_t *npairs)
 {
@@ -176,12 +168,14 @@ static int load(struct ior_db *db, const char *host, struct kernel_offer **out, 
 			rc = ior_db_offered_states(db, k[n].host, k[n].kernel, &k[n].states);
 		if (!rc && !k[n].offered && !(k[n].offered = calloc(1, 1)))
 			rc = ior_error_set(IOR_ERROR, "out of memory");
-		neutralise(k[n].offered);
-		neutralise(k[n].states);
+		/* names come from databases anyone may have written (imports, merges, older
+		 * versions that checked nothing): no hazard reaches the terminal as it is */
+		ior_text_neutralise(k[n].offered);
+		ior_text_neutralise(k[n].states);
 		n++;
 	}
 	for (size_t i = 0; i < *npairs; i++)
-		neutralise((*hosts)[i]), neutralise((*kernels)[i]);
+		ior_text_neutralise((*hosts)[i]), ior_text_neutralise((*kernels)[i]);
 	qsort(k, n, sizeof(*k), by_host_then_version);
 	*out = k;
 	*count = n;

@@ -3,6 +3,7 @@
 #include "reports/intern.h"
 
 #include "common/error.h"
+#include "common/text.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -97,8 +98,9 @@ static const char *store(struct ior_intern *in, const char *s)
 	return copy;
 }
 
-/* Valid UTF-8 with invalid bytes and control characters replaced, so that no renderer
- * can emit a broken document or a terminal escape from a name in the database. */
+/* Valid UTF-8 with invalid bytes and hazards (common/text.h) replaced, so that no renderer can
+ * emit a broken document, a terminal escape or reordered text from a name in the database
+ * (one written before names were checked, or by another tool). */
 static char *clean(const char *s, char *buf, size_t cap)
 {
 	size_t need = strlen(s) * 3 + 1;
@@ -108,13 +110,14 @@ static char *clean(const char *s, char *buf, size_t cap)
 	size_t o = 0;
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
-		size_t len = ior_utf8_valid_len(p);
+		uint32_t c = 0;
+		size_t len = ior_text_utf8(p, &c);
 		if (len == 1 && (*p == '\t' || *p == '\n' || *p == '\r')) {
 			out[o++] = ' ';
-		} else if (len == 0 || (len == 1 && (*p < 0x20 || *p == 0x7f))) {
+		} else if (len == 0 || ior_text_hazard(c)) {
 			memcpy(out + o, "\xef\xbf\xbd", 3);  /* U+FFFD */
 			o += 3;
-			len = 1;
+			len = len ? len : 1;
 		} else {
 			memcpy(out + o, p, len);
 			o += len;
@@ -123,21 +126,6 @@ static char *clean(const char *s, char *buf, size_t cap)
 	}
 	out[o] = 0;
 	return out;
-}
-
-size_t ior_utf8_valid_len(const unsigned char *p)
-{
-	if (p[0] < 0x80)
-		return 1;
-	size_t len = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
-	for (size_t i = 1; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	/* overlong forms, surrogates and code points past U+10FFFF */
-	if ((len == 3 && p[0] == 0xe0 && p[1] < 0xa0) || (len == 3 && p[0] == 0xed && p[1] >= 0xa0) ||
-	    (len == 4 && p[0] == 0xf0 && p[1] < 0x90) || (len == 4 && p[0] == 0xf4 && p[1] >= 0x90))
-		return 0;
-	return len;
 }
 
 const char *ior_intern(struct ior_intern *in, const char *raw, int *oom)

@@ -11,12 +11,9 @@ struct ior_intern;
 int ior_intern_new(struct ior_intern **out);
 void ior_intern_free(struct ior_intern *in);  /* NULL is a no-op */
 
-/* The pool's copy of s (NULL for NULL), made safe to print: invalid UTF-8 and control
- * characters become U+FFFD, tabs and line breaks a space, valid until the pool is freed: equal strings give
+/* The pool's copy of s (NULL for NULL), made safe to print: invalid UTF-8 and the hazards of
+ * common/text.h become U+FFFD, tabs and line breaks a space, valid until the pool is freed: equal strings give
  * one pointer. *oom is set when out of memory (and NULL returned). */
 const char *ior_intern(struct ior_intern *in, const char *s, int *oom);
-
-/* Length of the valid UTF-8 sequence at p (1 to 4), 0 when p starts an invalid one. */
-size_t ior_utf8_valid_len(const unsigned char *p);
 
 #endif

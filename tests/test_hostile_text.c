@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Text from outside that would act where it is shown (issue 23): control characters refused at
- * import and neutralised by `schedulers`, spreadsheet formulas guarded in the CSV report, CR-only
+ * import and neutralised by `schedulers` and the reports, spreadsheet formulas guarded in the CSV report, CR-only
  * CSV refused clearly. */
 #include "common/error.h"
 #include "db/db.h"
@@ -94,6 +94,46 @@ static void test_schedulers_neutralises_escapes(void)
 		fprintf(stderr, "\n  %s", out);
 }
 
+/* A database written before names were checked (or by another tool, or by SQL) holds a C1 CSI
+ * (U+009B), a right-to-left override (U+202E) and a line separator (U+2028): neither `report`
+ * nor `schedulers` prints them as they are (each is one placeholder), valid UTF-8 passes. */
+static void test_reports_neutralise_c1_and_bidirectional_controls(void)
+{
+	char db[4096], err[4096];
+	snprintf(db, sizeof(db), "%s", fresh_db("old-bidi.db"));
+	const char *offered = ior_test_write_file("bidi-offered.csv", "host,kernel,offered\nh,6.1,none kyber\n");
+	const char *csv = ior_test_write_file("old-bidi.csv", HEADER "h,6.1,d,none,e,1,5,MB/s\nh,6.1,d,none,e,2,6,MB/s\n");
+	char *imp[] = { "--db", db, "import", (char *)offered, (char *)csv, NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(imp, NULL, 0, err, sizeof(err)), 0);
+	sqlite3 *h = NULL;
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open(db, &h), SQLITE_OK);
+	CU_ASSERT_EQUAL(sqlite3_exec(h, "UPDATE hosts SET name = 'h' || char(155) || '2J';"
+				     "UPDATE devices SET name = 'd' || char(8238) || 'xé';"
+				     "UPDATE kernels SET release = '6.1' || char(8232) || 'x';"
+				     "UPDATE scheduler_offers SET scheduler = scheduler || char(8297) WHERE scheduler = 'kyber'",
+				     NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	static const char *const hazards[] = { "\xc2\x9b", "\xe2\x80\xae", "\xe2\x80\xa8", "\xe2\x81\xa9" };
+	static char out[65536];
+	char *report[] = { "--db", db, "report", NULL };
+	char *schedulers[] = { "--db", db, "schedulers", NULL };
+	char **commands[] = { report, schedulers };
+	for (size_t c = 0; c < 2; c++) {
+		CU_ASSERT_EQUAL(ior_test_ioregress(commands[c], out, sizeof(out), err, sizeof(err)), 0);
+		bool raw = false;
+		for (size_t i = 0; i < sizeof(hazards) / sizeof(*hazards); i++)
+			raw |= strstr(out, hazards[i]) != NULL;
+		CU_ASSERT_FALSE(raw);
+		if (raw)
+			fprintf(stderr, "\n  %s printed a hazard as it is:\n%s", commands[c][2], out);
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "host h?2J"));     /* the last output: schedulers */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "6.1?x"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "kyber?"));
+	CU_ASSERT_EQUAL(ior_test_ioregress(report, out, sizeof(out), err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "d\xef\xbf\xbdx\xc3\xa9"));   /* U+FFFD, and the é kept */
+}
+
 /* OWASP's CSV injection advice: a field starting =, +, - or @ is shown as text, quoted with a
  * leading '; a negative number stays a number. */
 static void test_csv_report_guards_formulas(void)
@@ -144,6 +184,7 @@ int main(void)
 		IOR_TEST(test_import_refuses_control_characters),
 		IOR_TEST(test_import_refuses_c1_and_bidirectional_controls),
 		IOR_TEST(test_schedulers_neutralises_escapes),
+		IOR_TEST(test_reports_neutralise_c1_and_bidirectional_controls),
 		IOR_TEST(test_csv_report_guards_formulas),
 		IOR_TEST(test_cr_only_csv_refused_clearly),
 		IOR_TEST_END,
