@@ -224,7 +224,16 @@ int ior_bisect_replay_file(struct ior_db *db, const char *path, int64_t *id)
 	int rc = ior_fopen_regular(path, "bisect log ", &f, NULL);
 	if (rc)
 		return rc;
-	rc = ior_bisect_replay(db, f, path, id);
+	/* all or nothing: a log refused at its tenth line leaves no bisection of nine lines behind
+	 * (one that 'bisect run' would have continued from a state the log never had) */
+	rc = ior_db_begin(db);
+	if (!rc)
+		rc = ior_bisect_replay(db, f, path, id);
 	fclose(f);
-	return rc;
+	if (rc) {
+		ior_db_rollback(db);
+		*id = 0;
+		return rc;
+	}
+	return ior_db_commit(db);
 }

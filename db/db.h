@@ -36,7 +36,8 @@ void ior_db_free(struct ior_db *db);   /* NULL is a no-op */
 int ior_db_user_version(struct ior_db *db);
 const char *ior_db_path(struct ior_db *db);
 
-/* Explicit transactions (BEGIN IMMEDIATE), for work that must store all or nothing. */
+/* Explicit transactions (BEGIN IMMEDIATE), for work that must store all or nothing; one begun
+ * inside another is a savepoint of it, committed or undone with the outer one. */
 int ior_db_begin(struct ior_db *db);
 int ior_db_commit(struct ior_db *db);
 int ior_db_rollback(struct ior_db *db);

@@ -12,6 +12,9 @@ enum ior_stmt {
 	IOR_STMT_BEGIN,
 	IOR_STMT_COMMIT,
 	IOR_STMT_ROLLBACK,
+	IOR_STMT_SAVEPOINT,
+	IOR_STMT_RELEASE,
+	IOR_STMT_ROLLBACK_TO,
 	IOR_STMT_HOST_INSERT,
 	IOR_STMT_HOST_SELECT,
 	IOR_STMT_HOST_SET_MACHINE,
@@ -92,6 +95,7 @@ struct ior_db {
 	sqlite3_stmt *stmt[IOR_STMT_COUNT];
 	char *problems;   /* the last import's full problem list */
 	bool readonly;    /* opened only to read (read-only media, another's file): h may be a copy in memory */
+	unsigned depth;   /* ior_db_begin calls not yet committed or rolled back: inner ones are savepoints */
 };
 
 int ior_db_stmt_prepare_all(struct ior_db *db);

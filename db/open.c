@@ -313,17 +313,36 @@ struct sqlite3 *ior_db_handle(struct ior_db *db)
 	return db->h;
 }
 
+/* A begin inside another is a savepoint (SQLite's transactions do not nest), so a step that stores
+ * all or nothing by itself can also be one part of a larger all-or-nothing (a replayed log). */
 int ior_db_begin(struct ior_db *db)
 {
-	return ior_db_step_done(db, ior_db_stmt(db, IOR_STMT_BEGIN), "cannot begin a transaction on");
+	int rc = ior_db_step_done(db, ior_db_stmt(db, db->depth ? IOR_STMT_SAVEPOINT : IOR_STMT_BEGIN),
+				  "cannot begin a transaction on");
+	if (!rc)
+		db->depth++;
+	return rc;
 }
 
 int ior_db_commit(struct ior_db *db)
 {
-	return ior_db_step_done(db, ior_db_stmt(db, IOR_STMT_COMMIT), "cannot commit to");
+	bool inner = db->depth > 1;
+	int rc = ior_db_step_done(db, ior_db_stmt(db, inner ? IOR_STMT_RELEASE : IOR_STMT_COMMIT), "cannot commit to");
+	if (!rc && db->depth)
+		db->depth--;
+	return rc;
 }
 
 int ior_db_rollback(struct ior_db *db)
 {
+	if (db->depth > 1) {
+		/* undo the inner part and end its savepoint; the outer transaction goes on */
+		int rc = ior_db_step_done(db, ior_db_stmt(db, IOR_STMT_ROLLBACK_TO), "cannot roll back");
+		if (!rc)
+			rc = ior_db_step_done(db, ior_db_stmt(db, IOR_STMT_RELEASE), "cannot roll back");
+		db->depth--;
+		return rc;
+	}
+	db->depth = 0;
 	return ior_db_step_done(db, ior_db_stmt(db, IOR_STMT_ROLLBACK), "cannot roll back");
 }

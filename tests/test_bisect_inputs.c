@@ -99,6 +99,30 @@ static void test_replay_refuses_what_is_not_a_file(void)
 	CU_ASSERT_EQUAL(ioregress_within(20, replay), 0);
 }
 
+/* A log refused halfway (a sample that is not a number on its fourth line) stores nothing: before,
+ * the bisection, its mark and its first measurement stayed, and 'bisect run' would continue it. */
+static void test_replay_refused_halfway_stores_nothing(void)
+{
+	const char *db = ior_test_path("halfway.db");
+	unlink(db);
+	const char *log = ior_test_write_file("halfway.log", "start --repo /nonexistent --bad b --good a\n"
+							     "mark a good the good end\n"
+							     "measure a round=1 10.5 10.25\n"
+							     "measure b round=1 9.0 nan-ish\n");
+	char *replay[] = { "--db", (char *)db, "bisect", "replay", (char *)log, NULL };
+	CU_ASSERT_EQUAL(ioregress_within(20, replay), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "halfway.log:4: 'nan-ish' is not a sample"));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisects"), 0);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_samples"), 0);
+	/* the same log without its bad line replays whole, measurements and all */
+	log = ior_test_write_file("halfway.log", "start --repo /nonexistent --bad b --good a\n"
+						 "mark a good the good end\n"
+						 "measure a round=1 10.5 10.25\n");
+	CU_ASSERT_EQUAL(ioregress_within(20, replay), 0);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisects"), 1);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_samples"), 2);
+}
+
 /* --- --kernels ---------------------------------------------------------------------- */
 
 /* Built kernels for --kernels: DIR/kN/bzImage (a file) and DIR/kN/modules/RELEASE/modules.dep. */
@@ -378,6 +402,7 @@ int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_replay_refuses_what_is_not_a_file),
+		IOR_TEST(test_replay_refused_halfway_stores_nothing),
 		IOR_TEST(test_kernels_checked_at_start),
 		IOR_TEST(test_artifact_outside_the_tree_refused),
 		IOR_TEST(test_tree_back_when_an_end_cannot_be_measured),

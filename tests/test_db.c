@@ -575,6 +575,44 @@ static void test_rollback_discards_and_commit_keeps(void)
 	ior_db_free(db);
 }
 
+/* A transaction begun inside another is a part of it: an inner rollback undoes only the inner
+ * part, an outer rollback undoes everything, the inner commit included. */
+static void test_nested_transactions_are_parts(void)
+{
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, db_path("nested.db")), 0);
+	struct fixture fx = { 0 };
+	CU_ASSERT_EQUAL_FATAL(make_cell(db, &fx, "none", "seqread"), 0);
+	struct ior_sample s;
+	fill_sample(&s, 5.0, false);
+	int count = -1;
+	CU_ASSERT_EQUAL(ior_db_begin(db), 0);
+	CU_ASSERT_EQUAL(ior_db_sample_add(db, fx.cell, 1, &s), 0);
+	CU_ASSERT_EQUAL(ior_db_begin(db), 0);
+	CU_ASSERT_EQUAL(ior_db_sample_add(db, fx.cell, 2, &s), 0);
+	CU_ASSERT_EQUAL(ior_db_rollback(db), 0);     /* the inner part only */
+	CU_ASSERT_EQUAL(ior_db_begin(db), 0);
+	CU_ASSERT_EQUAL(ior_db_sample_add(db, fx.cell, 3, &s), 0);
+	CU_ASSERT_EQUAL(ior_db_commit(db), 0);       /* kept while the outer one holds */
+	CU_ASSERT_EQUAL(ior_db_commit(db), 0);
+	CU_ASSERT_EQUAL(ior_db_cell_sample_count(db, fx.cell, &count), 0);
+	CU_ASSERT_EQUAL(count, 2);
+	CU_ASSERT_EQUAL(ior_db_begin(db), 0);
+	CU_ASSERT_EQUAL(ior_db_begin(db), 0);
+	CU_ASSERT_EQUAL(ior_db_sample_add(db, fx.cell, 4, &s), 0);
+	CU_ASSERT_EQUAL(ior_db_commit(db), 0);
+	CU_ASSERT_EQUAL(ior_db_rollback(db), 0);     /* the outer one: the inner commit goes too */
+	CU_ASSERT_EQUAL(ior_db_cell_sample_count(db, fx.cell, &count), 0);
+	CU_ASSERT_EQUAL(count, 2);
+	/* and a plain transaction still works after all that */
+	CU_ASSERT_EQUAL(ior_db_begin(db), 0);
+	CU_ASSERT_EQUAL(ior_db_sample_add(db, fx.cell, 5, &s), 0);
+	CU_ASSERT_EQUAL(ior_db_commit(db), 0);
+	CU_ASSERT_EQUAL(ior_db_cell_sample_count(db, fx.cell, &count), 0);
+	CU_ASSERT_EQUAL(count, 3);
+	ior_db_free(db);
+}
+
 /* A sample committed without an explicit transaction is visible to another
  * connection at once: what a killed run leaves behind. */
 static void test_sample_add_commits_immediately(void)
@@ -813,6 +851,7 @@ int main(void)
 		IOR_TEST(test_runs_cells_offers_and_host_kernels),
 		IOR_TEST(test_upgrade_from_v5_keeps_every_sample),
 		IOR_TEST(test_rollback_discards_and_commit_keeps),
+		IOR_TEST(test_nested_transactions_are_parts),
 		IOR_TEST(test_sample_add_commits_immediately),
 		IOR_TEST(test_killed_writer_keeps_committed_samples),
 		IOR_TEST(test_kernel_commit_is_stored_once_and_a_conflict_refused),
