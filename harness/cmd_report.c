@@ -29,6 +29,7 @@ struct report_args {
 	struct ior_db_filter filter;
 	const struct ior_renderer *renderer;
 	const char *output;
+	unsigned width;            /* --width: prose wrapped at this column; 0 for none */
 	const char *fail_on_word;  /* --fail-on */
 	enum fail_on fail_on;
 };
@@ -92,6 +93,9 @@ static int check_args(struct report_args *a)
 	a->opts.alerts_fail = a->fail_on == FAIL_ALERT;
 	if (ior_render_check_opts(a->renderer, &a->opts))
 		return IOR_EINVALID;
+	if (a->width && a->renderer->wrap == IOR_WRAP_NONE)
+		return ior_error_set(IOR_EINVALID, "--width wraps the prose of the text and md formats, not %s",
+				     a->renderer->name);
 	if (a->opts.candidate && !a->opts.baseline)
 		return ior_error_set(IOR_EINVALID, "--candidate needs --baseline");
 	if (a->fail_on == FAIL_REGRESSION && !a->opts.baseline)
@@ -113,14 +117,14 @@ static int render_to(const struct report_args *a, const struct ior_report *r)
 {
 	if (!a->output) {
 		fast_stream(stdout);
-		return ior_render(a->renderer, stdout, r);
+		return ior_render_width(a->renderer, stdout, r, a->width);
 	}
 	struct ior_outfile out;
 	int rc = ior_outfile_open(&out, a->output, 0666);
 	if (rc)
 		return rc;
 	fast_stream(out.f);
-	return ior_outfile_close(&out, ior_render(a->renderer, out.f, r));
+	return ior_outfile_close(&out, ior_render_width(a->renderer, out.f, r, a->width));
 }
 
 static int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
@@ -165,7 +169,7 @@ static int cmd_report(int argc, char **argv, struct ior_cmd_ctx *ctx)
 static const struct ior_cmd_opt report_options[] = {
 	{ .name = "--format", .value = IOR_CMD_CHOICE, .arg = IOR_CMD_FORMAT_ARG, .choices = IOR_CMD_FORMAT_CHOICES,
 	  .kind = IOR_CMD_PARSE, .parse = ior_cmd_parse_format, REPORT_AT(renderer),
-	  .help = "text tables (default); Markdown to paste into a mail; one self-contained HTML page with "
+	  .help = "text tables (default; with --width, for a mail); Markdown for a merge request or an issue; one self-contained HTML page with "
 		  "charts; JSON (reports/report.schema.json); JUnit XML (a regression fails, inconclusive is "
 		  "skipped); CSV of every raw sample with its context; a KCIDB I/O v5.3 document for KernelCI's "
 		  "common database" },
@@ -173,6 +177,10 @@ static const struct ior_cmd_opt report_options[] = {
 	  REPORT_AT(opts.origin), .help = IOR_CMD_ORIGIN_HELP },
 	{ .name = "--output", .alias = "-o", .value = IOR_CMD_FILE, .arg = "FILE", REPORT_AT(output),
 	  .help = "write the report to FILE (whole or not at all) instead of standard output" },
+	{ .name = "--width", .value = IOR_CMD_NUMBER, .arg = "COLUMNS", .kind = IOR_CMD_COUNT, .min = 40, .max = 1000,
+	  REPORT_AT(width),
+	  .help = "wrap the prose of the text and md formats at COLUMNS (72 for a mail to a kernel list); tables "
+		  "stay whole" },
 	IOR_CMD_ROW_HOST(struct report_args, filter),
 	IOR_CMD_ROW_KERNEL(struct report_args, filter),
 	IOR_CMD_ROW_DEVICE(struct report_args, filter),

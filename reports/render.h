@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "reports/model.h"
+#include "reports/wrap.h"
 
 /* The version of the JSON document (reports/report.schema.json); bumped on any change of its shape. */
 #define IOR_REPORT_JSON_VERSION 4   /* 2: vm_boots; 3: kernels[].commit, alerts' spread_alert and trend, verdicts name their axis and metric; 4: kernel_pairs */
@@ -17,6 +18,7 @@ struct ior_renderer {
 	const char *summary;  /* one line for --help */
 	unsigned parts;       /* what of the model it prints (enum ior_report_part) */
 	int (*render)(FILE *out, const struct ior_report *r);
+	enum ior_wrap_syntax wrap;  /* how its prose wraps at --width; IOR_WRAP_NONE: it does not */
 };
 
 /* Every renderer, in the registry's order. */
@@ -24,6 +26,9 @@ const struct ior_renderer *const *ior_renderers(size_t *n);
 
 /* Prints r with renderer x; IOR_ERROR when x fails or out could not be written. */
 int ior_render(const struct ior_renderer *x, FILE *out, const struct ior_report *r);
+
+/* ior_render with the prose wrapped at width columns (reports/wrap.h); 0 for no wrapping. */
+int ior_render_width(const struct ior_renderer *x, FILE *out, const struct ior_report *r, unsigned width);
 
 /* The renderer called name; IOR_EINVALID with the valid names and a "did you mean" otherwise. */
 int ior_renderer_find(const struct ior_renderer **out, const char *name);

@@ -165,7 +165,8 @@ static int render_md(FILE *out, const struct ior_report *r)
 
 const struct ior_renderer ior_renderer_md = {
 	.name = "md",
-	.summary = "Markdown tables, to paste into a mail or a merge request",
+	.summary = "Markdown tables, for a merge request, an issue or a CI job's summary",
 	.parts = IOR_REPORT_ALL,
 	.render = render_md,
+	.wrap = IOR_WRAP_MARKDOWN,
 };

@@ -267,7 +267,8 @@ static int render_text(FILE *out, const struct ior_report *r)
 
 const struct ior_renderer ior_renderer_text = {
 	.name = "text",
-	.summary = "the field report's tables, for a terminal",
+	.summary = "the field report's tables, for a terminal or (with --width) a mail",
 	.parts = IOR_REPORT_ALL,
 	.render = render_text,
+	.wrap = IOR_WRAP_TEXT,
 };

@@ -7,6 +7,7 @@
 #include "reports/escape.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define IOR_RENDERER_ENTRY(name) &ior_renderer_##name,
@@ -26,6 +27,34 @@ int ior_render(const struct ior_renderer *x, FILE *out, const struct ior_report 
 		rc = ior_error_errno(IOR_ERROR, errno, "cannot write the report"); /* a full disk says so */
 	else if (!rc && ferror(out))
 		rc = ior_error_set(IOR_ERROR, "cannot write the report");
+	return rc;
+}
+
+/* The renderer of nothing: ior_render with it flushes and checks what was written. */
+static int nothing(FILE *out, const struct ior_report *r)
+{
+	(void)out, (void)r;
+	return IOR_OK;
+}
+
+int ior_render_width(const struct ior_renderer *x, FILE *out, const struct ior_report *r, unsigned width)
+{
+	if (!width || x->wrap == IOR_WRAP_NONE)
+		return ior_render(x, out, r);
+	/* rendered whole first: a table row is known as one only when its line is complete */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		return ior_error_errno(IOR_ERROR, errno, "cannot render the report");
+	int rc = x->render(mem, r);
+	if (fclose(mem) != 0 && !rc)
+		rc = ior_error_errno(IOR_ERROR, errno, "cannot render the report");
+	if (!rc) {
+		ior_wrap_write(out, text, len, width, x->wrap);
+		rc = ior_render(&(struct ior_renderer){ .render = nothing }, out, r);
+	}
+	free(text);
 	return rc;
 }
 

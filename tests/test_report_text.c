@@ -11,9 +11,11 @@
 #include "tests/suite.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define NEAR(a, b, tol) CU_ASSERT_DOUBLE_EQUAL((a), (b), (tol))
 
@@ -425,6 +427,82 @@ static void test_warmups_under_their_own_group(void)
 	free(out);
 }
 
+/* The words of text in order, each once, joined by one space: what wrapping must not change. */
+static char *word_sequence(const char *text)
+{
+	char *w = malloc(strlen(text) + 1), *o = w;
+	for (const char *p = text; *p; p++) {
+		if (*p == ' ' || *p == '\n') {
+			if (o > w && o[-1] != ' ')
+				*o++ = ' ';
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = 0;
+	return w;
+}
+
+/* Display columns of a line: UTF-8 continuation bytes take none. */
+static size_t line_columns(const char *s, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* --width 72 for a mail (issue 37): text and md keep every word in order, no prose line passes 72
+ * columns (a table row or a heading stays whole), a continuation is indented (under a Markdown list
+ * item's text), and a format without prose refuses the option. */
+static void test_width_wraps_prose_for_mail(void)
+{
+	char db[4200], err[4096];
+	snprintf(db, sizeof(db), "%s/width.db", ior_test_tmpdir());
+	unlink(db);
+	char kernels[4200], schedulers[4200];   /* ior_test_source_path's buffer is its own */
+	snprintf(kernels, sizeof(kernels), "%s", ior_test_source_path("tests/data/hdparm-2.6-kernels.csv"));
+	snprintf(schedulers, sizeof(schedulers), "%s", ior_test_source_path("tests/data/hdparm-2.6-schedulers.csv"));
+	char *imp[] = { "--db", db, "import", kernels, schedulers, NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress(imp, NULL, 0, err, sizeof(err)), 0);
+	static char plain[65536], wrapped[65536];
+	const char *formats[] = { "text", "md" };
+	for (size_t f = 0; f < 2; f++) {
+		char *whole[] = { "--db", db, "report", "--format", (char *)formats[f], NULL };
+		char *narrow[] = { "--db", db, "report", "--format", (char *)formats[f], "--width", "72", NULL };
+		CU_ASSERT_EQUAL(ior_test_ioregress(whole, plain, sizeof(plain), err, sizeof(err)), 0);
+		CU_ASSERT_EQUAL(ior_test_ioregress(narrow, wrapped, sizeof(wrapped), err, sizeof(err)), 0);
+		char *a = word_sequence(plain), *b = word_sequence(wrapped);
+		CU_ASSERT_STRING_EQUAL(a, b);
+		free(a);
+		free(b);
+		size_t long_prose = 0, long_before = 0, continued = 0;
+		for (const char *line = wrapped; *line;) {
+			size_t n = strcspn(line, "\n");
+			bool table = line[0] == '|' || line[0] == '#' || memmem(line, n, "  ", 2) != NULL;
+			if (line_columns(line, n) > 72 && !table)
+				long_prose++;
+			continued += !strncmp(line, "  ", 2) && f == 1;   /* md: only continuations are indented */
+			line += n + (line[n] == '\n');
+		}
+		for (const char *line = plain; *line;) {
+			size_t n = strcspn(line, "\n");
+			long_before += line_columns(line, n) > 72 && line[0] != '|' && !memmem(line, n, "  ", 2);
+			line += n + (line[n] == '\n');
+		}
+		CU_ASSERT_EQUAL(long_prose, 0);
+		CU_ASSERT(long_before >= 10);       /* the seed's answer, verdicts and alerts were long */
+		if (f == 1)
+			CU_ASSERT(continued >= 4);
+		if (long_prose)
+			fprintf(stderr, "\n%s", wrapped);
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(wrapped, "- change points: cfq on SSD RAID (hdparm-t) fell from about 103 to 60.9\n  MB/s"));
+	char *html[] = { "--db", db, "report", "--format", "html", "--width", "72", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(html, NULL, 0, err, sizeof(err)), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--width wraps the prose of the text and md formats, not html"));
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -437,6 +515,7 @@ int main(void)
 		IOR_TEST(test_answer_names_change_points),
 		IOR_TEST(test_samples_stored_out_of_order),
 		IOR_TEST(test_warmups_under_their_own_group),
+		IOR_TEST(test_width_wraps_prose_for_mail),
 		IOR_TEST_END,
 	};
 	return ior_test_run("report_text", tests);
