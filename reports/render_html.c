@@ -22,6 +22,10 @@
 static const char style[] =
 	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;max-width:1400px}"
 	"h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}"
+	/* a heading carrying an engine's parameter string breaks inside it rather than run off the page;
+	 * a kernel release never breaks at its dashes */
+	"h2,h3{overflow-wrap:anywhere}table.alerts td:nth-child(3),table.alerts td:nth-child(12){white-space:nowrap}"
+	".heatmap text{font-size:12px}"
 	"table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}"
 	"td.l,th.l{text-align:left}.alert{background:#fff4f0}.reg{background:#ffe8e8}.ok{color:#080}"
 	"svg text{font:11px sans-serif;fill:#333}.t{font-weight:bold}.yl{text-anchor:end}.xl{text-anchor:start}"
@@ -293,7 +297,7 @@ static void alerts_section(FILE *out, const struct ior_report *r)
 		fputs("<p class=\"ok\">None.</p>\n", out);
 		return;
 	}
-	fputs("<table><tr><th class=\"l\">kind</th><th class=\"l\">host</th><th class=\"l\">kernel</th><th class=\"l\">engine</th>"
+	fputs("<table class=\"alerts\"><tr><th class=\"l\">kind</th><th class=\"l\">host</th><th class=\"l\">kernel</th><th class=\"l\">engine</th>"
 	      "<th class=\"l\">device</th><th class=\"l\">scheduler</th><th>effect</th><th>interval / threshold</th>"
 	      "<th>p / severity</th><th>samples</th><th>medians</th><th>kernels</th></tr>\n", out);
 	regression_rows(out, r);

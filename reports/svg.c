@@ -11,11 +11,29 @@ enum { W = 760, H = 240, LEFT = 64, RIGHT = 16, TOP = 28, BOTTOM = 56 };
 
 struct scale {
 	double lo, hi;
+	double step;   /* between two ticks: a round number, so a reader can read a value off the axis */
 };
+
+/* A round step for about four intervals over span: 1, 2, 2.5 or 5 times a power of ten (the
+ * "nice numbers" of hand-drawn axes); min-max quarters gave ticks such as 117.41 and 102.30. */
+static double nice_step(double span)
+{
+	double raw = span / 4, mag = pow(10, floor(log10(raw))), m = raw / mag;
+	return mag * (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10);
+}
+
+/* The decimals a tick label needs to show step (and every multiple of it) exactly. */
+static int step_decimals(double step)
+{
+	int d = 0;
+	while (d < 6 && fabs(step * pow(10, d) - round(step * pow(10, d))) > 1e-9 * fmax(1, step * pow(10, d)))
+		d++;
+	return d;
+}
 
 static struct scale y_scale(const struct ior_svg_chart *c, bool from_zero)
 {
-	struct scale s = { INFINITY, -INFINITY };
+	struct scale s = { INFINITY, -INFINITY, 1 };
 	for (size_t i = 0; i < c->ncols; i++) {
 		if (c->cols[i].n == 0 && isnan(c->cols[i].median))
 			continue;
@@ -31,6 +49,10 @@ static struct scale y_scale(const struct ior_svg_chart *c, bool from_zero)
 	double pad = (s.hi - s.lo) * 0.05;
 	s.lo -= from_zero ? 0 : pad;
 	s.hi += pad;
+	/* the axis runs between multiples of the step, so its ends are ticks too */
+	s.step = nice_step(s.hi - s.lo);
+	s.lo = floor(s.lo / s.step + 1e-9) * s.step;
+	s.hi = ceil(s.hi / s.step - 1e-9) * s.step;
 	return s;
 }
 
@@ -74,17 +96,22 @@ static void open_chart(FILE *out, const struct ior_svg_chart *c, const char *kin
 	fputs("</text>", out);
 }
 
-/* Y axis with five ticks and the unit; X labels every kernel, or every k-th when crowded. */
+/* Y axis with a tick at every multiple of the step (four to eight of them) and the unit; X labels
+ * every kernel, or every k-th when crowded. */
 static void axes(FILE *out, const struct ior_svg_chart *c, struct scale s, bool percent)
 {
 	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"ax\"/>", LEFT, TOP, LEFT, H - BOTTOM);
 	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"ax\"/>", LEFT, H - BOTTOM, W - RIGHT, H - BOTTOM);
-	for (int t = 0; t <= 4; t++) {
-		double v = s.lo + (s.hi - s.lo) * t / 4;
-		double y = ypos(s, v);
+	int decimals = step_decimals(percent ? s.step * 100 : s.step);
+	size_t ticks = (size_t)llround((s.hi - s.lo) / s.step);
+	for (size_t t = 0; t <= ticks; t++) {
+		double v = s.lo + s.step * (double)t;
+		double y = ypos(s, v), shown = percent ? v * 100 : v;
+		if (fabs(shown) < 1e-9 * (percent ? s.step * 100 : s.step))
+			shown = 0;   /* not "-0.0" from a sum that missed zero by a rounding */
 		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" class=\"grid\"/>", LEFT, y, W - RIGHT, y);
-		fprintf(out, "<text x=\"%d\" y=\"%.1f\" class=\"yl\">%.*f%s</text>", LEFT - 4, y + 4, percent ? 1 : 2,
-			percent ? v * 100 : v, percent ? "%" : "");
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" class=\"yl\">%.*f%s</text>", LEFT - 4, y + 4, decimals, shown,
+			percent ? "%" : "");
 	}
 	fprintf(out, "<text x=\"4\" y=\"%d\" class=\"u\">", TOP - 8);
 	ior_esc_xml(out, c->unit);
@@ -233,7 +260,7 @@ static void bucket_colour(FILE *out, int b)
 void ior_svg_heatmap(FILE *out, const char *id, const char *const *rows, const bool *worse_is_low, size_t nrows,
 		     const char *const *cols, size_t ncols, const double *ratio, const bool *real)
 {
-	enum { CW_MAX = 24, CH = 12 };
+	enum { CW_MAX = 36, CH = 16 };   /* a square a reader can point at, its 12px label beside it */
 	/* room for the longest labels: row labels end at LABEL, column labels rise at 60 degrees */
 	double longest_row = 0, longest_col = 0;
 	for (size_t r = 0; r < nrows; r++)
@@ -254,7 +281,7 @@ void ior_svg_heatmap(FILE *out, const char *id, const char *const *rows, const b
 		fputs("</text>", out);
 	}
 	for (size_t r = 0; r < nrows; r++) {
-		fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" class=\"hr\">", LABEL - 4, HEAD + CH * (double)r + CH - 2);
+		fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" class=\"hr\">", LABEL - 4, HEAD + CH * (double)r + CH - 4);
 		ior_esc_xml(out, rows[r]);
 		fputs("</text>", out);
 	}

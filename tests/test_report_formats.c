@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -656,7 +657,7 @@ static void test_heat_map_colours_only_real_differences(void)
 	 * only the best (white, the reference) is not grey */
 	page = report(seed_db(), "html", "--kernel=2.6.31");
 	CU_ASSERT_PTR_NOT_NULL(strstr(page, "<svg class=\"heatmap\" id=\"heat-one-"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(page, "class=\"hl\" transform=\"rotate(-60 232.0 66)\">noop</text>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(page, "class=\"hl\" transform=\"rotate(-60 238.0 66)\">noop</text>"));
 	heat_fills(page, &grey, &white, &coloured);
 	CU_ASSERT_EQUAL(coloured, 0);
 	CU_ASSERT_EQUAL(white, 2);  /* SSD's and SATA RAID's best */
@@ -728,6 +729,37 @@ static void test_output_file(void)
 	CU_ASSERT_EQUAL(run(seed_db(), args2, NULL), 1);
 }
 
+/* Chart axes tick at round numbers (issue 37 §4): the seed's charts had min-max quarters such as
+ * 117.41 and 102.30. Each chart's ticks are evenly spaced by 1, 2, 2.5 or 5 times a power of ten,
+ * and each tick is a multiple of that step. */
+static void test_chart_ticks_are_round(void)
+{
+	char *page = report(seed_db(), "html", NULL);
+	size_t charts = 0;
+	for (const char *svg = strstr(page, "<svg class=\"chart "); svg; svg = strstr(svg + 1, "<svg class=\"chart ")) {
+		const char *end = strstr(svg, "</svg>");
+		double v[16];
+		size_t n = 0;
+		for (const char *t = strstr(svg, "class=\"yl\">"); t && t < end && n < 16; t = strstr(t + 1, "class=\"yl\">"))
+			v[n++] = strtod(t + strlen("class=\"yl\">"), NULL);
+		CU_ASSERT(n >= 3 && n <= 9);
+		if (n < 2)
+			continue;
+		double step = v[1] - v[0], mag = pow(10, floor(log10(step))), m = step / mag;
+		bool round_step = fabs(m - 1) < 1e-6 || fabs(m - 2) < 1e-6 || fabs(m - 2.5) < 1e-6 || fabs(m - 5) < 1e-6;
+		CU_ASSERT(round_step);
+		for (size_t i = 0; i < n; i++) {
+			CU_ASSERT_DOUBLE_EQUAL(v[i], v[0] + step * (double)i, step * 1e-6);
+			CU_ASSERT_DOUBLE_EQUAL(v[i] / step, round(v[i] / step), 1e-6);
+		}
+		if (!round_step)
+			fprintf(stderr, "\n  ticks %g, %g, ... (step %g)", v[0], v[1], step);
+		charts++;
+	}
+	CU_ASSERT(charts >= 2);
+	free(page);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -737,6 +769,7 @@ int main(void)
 		IOR_TEST(test_junit_structure),
 		IOR_TEST(test_reports_open_with_the_answer),
 		IOR_TEST(test_heat_map_colours_only_real_differences),
+		IOR_TEST(test_chart_ticks_are_round),
 		IOR_TEST(test_run_data_in_every_format),
 		IOR_TEST(test_commit_in_every_format),
 		IOR_TEST(test_verdicts_agree),
