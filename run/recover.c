@@ -28,11 +28,7 @@
 
 bool ior_run_owner_alive(int pid, const char *boot_id)
 {
-	char now[64];
-	ior_kernel_boot_id(now, sizeof(now));
-	if (!boot_id || strcmp(boot_id, now) != 0 || pid <= 0)
-		return false; /* another boot: that process is gone whatever its number */
-	return kill(pid, 0) == 0 || errno == EPERM;
+	return ior_kernel_process_alive(pid, boot_id);
 }
 
 /* A loop device with nothing attached: a killed run's scratch device detaches itself (autoclear) and

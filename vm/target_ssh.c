@@ -25,13 +25,12 @@
 #define SHORT_S 60.0          /* a quick command on the target: id, uname, test, rm */
 #define INSTALL_S 1800.0      /* dpkg -i with its initramfs hook on a slow machine */
 #define POLL_S 3.0            /* between tries to reach a booting target */
+#define WORKDIR_PREFIX "/var/tmp/ioregress-target."
 
 struct ssh_target {
 	struct ior_vm_ssh ssh;
 	const struct ior_vm_run_opts *o;
-	char dir[128];            /* the target's work directory, under /var/tmp (kept across reboots) */
-	char matrix[200];         /* the matrix copied there, "" for --boot-only */
-	char default_release[128];/* what the target ran when the run began: booted again at the end */
+	char matrix[260];         /* the matrix copied into t->workdir, "" for --boot-only */
 	char boot_id[64];         /* the target's boot id as last seen */
 	char release[128];        /* the target's release as last seen */
 	bool grub;                /* grub-reboot is there */
@@ -104,13 +103,15 @@ static int probe(struct ior_vm_target *t, struct ssh_target *s)
 	field(out, "uid", uid, sizeof(uid));
 	field(out, "host", t->host, sizeof(t->host));
 	field(out, "machine", t->machine, sizeof(t->machine));
-	field(out, "release", s->default_release, sizeof(s->default_release));
+	field(out, "release", s->release, sizeof(s->release));
 	field(out, "boot", s->boot_id, sizeof(s->boot_id));
 	field(out, "kexec", kexec, sizeof(kexec));
 	field(out, "grub", grub, sizeof(grub));
 	field(out, "version", version, sizeof(version));
 	field(out, "sudo", sudo, sizeof(sudo));
-	snprintf(s->release, sizeof(s->release), "%s", s->default_release);
+	/* a resumed plan's target may run one of its kernels now: the plan's first release is the default */
+	if (!t->resuming || !t->default_release[0])
+		snprintf(t->default_release, sizeof(t->default_release), "%s", s->release);
 	s->grub = grub[0] != '\0';
 	if (!uid[0] || !t->host[0] || !s->boot_id[0])
 		return ior_error_set(IOR_ERROR, "'%s' answered, but not as a Linux machine: %.200s", t->opts.url.name, out);
@@ -139,6 +140,31 @@ static int probe(struct ior_vm_target *t, struct ssh_target *s)
 
 static void ssh_free(struct ior_vm_target *t);
 
+/* Ours: a directory mktemp made under /var/tmp (kept across reboots), never a path taken on trust. */
+static bool ours(const char *dir)
+{
+	return !strncmp(dir, WORKDIR_PREFIX, strlen(WORKDIR_PREFIX)) && !strchr(dir + strlen(WORKDIR_PREFIX), '/') &&
+	       strlen(dir) == strlen(WORKDIR_PREFIX) + 6;
+}
+
+/* The work directory on the target: a resumed plan's when it is still there (its files are the
+ * plan's), else a new one. */
+static int workdir(struct ior_vm_target *t, struct ssh_target *s)
+{
+	char cmd[400], out[16];
+	if (t->resuming && ours(t->workdir)) {
+		snprintf(cmd, sizeof(cmd), "test -d %s && test ! -L %s && echo yes", t->workdir, t->workdir);
+		if (ior_vm_ssh_check(&s->ssh, cmd, SHORT_S, "looking for the work directory", out, sizeof(out)) == IOR_OK &&
+		    !strcmp(out, "yes"))
+			return IOR_OK;
+	}
+	int rc = ior_vm_ssh_check(&s->ssh, "mktemp -d " WORKDIR_PREFIX "XXXXXX", SHORT_S, "mktemp on the target",
+				  t->workdir, sizeof(t->workdir));
+	if (!rc && !ours(t->workdir))
+		rc = ior_error_set(IOR_ERROR, "mktemp on '%s' answered '%s'", t->opts.url.name, t->workdir);
+	return rc;
+}
+
 static int ssh_open(struct ior_vm_target *t, struct ior_db *db, const struct ior_vm_run_opts *o)
 {
 	(void)db;
@@ -153,17 +179,22 @@ static int ssh_open(struct ior_vm_target *t, struct ior_db *db, const struct ior
 	snprintf(t->accel_reason, sizeof(t->accel_reason), "a real machine");
 	say(t, "checking the target");
 	int rc = probe(t, s);
+	/* a resumed plan's target may be in the middle of a boot the killed controller began */
+	for (double t0 = now_s(); rc == IOR_ETIMEDOUT && t->resuming && now_s() - t0 < t->opts.boot_timeout_s;) {
+		say(t, "not answering yet (%s); waiting for it, up to --boot-timeout", ior_error_last());
+		struct timespec pause = { .tv_sec = (time_t)POLL_S };
+		nanosleep(&pause, NULL);
+		rc = ior_stop_requested() ? ior_error_set(IOR_EINTERRUPTED, "stopped while waiting for '%s'", t->opts.url.name)
+					  : probe(t, s);
+	}
 	if (!rc)
-		rc = ior_vm_ssh_check(&s->ssh, "mktemp -d /var/tmp/ioregress-target.XXXXXX", SHORT_S, "mktemp on the target",
-				      s->dir, sizeof(s->dir));
-	if (!rc && strncmp(s->dir, "/var/tmp/ioregress-target.", 26) != 0)
-		rc = ior_error_set(IOR_ERROR, "mktemp on '%s' answered '%s'", t->opts.url.name, s->dir);
+		rc = workdir(t, s);
 	if (!rc && o->guest.matrix && !o->boot_only) {
-		snprintf(s->matrix, sizeof(s->matrix), "%s/matrix.ini", s->dir);
+		snprintf(s->matrix, sizeof(s->matrix), "%s/matrix.ini", t->workdir);
 		rc = ior_vm_ssh_copy(&s->ssh, o->guest.matrix, s->matrix, true, SHORT_S);
 	}
 	if (!rc)
-		say(t, "%s (running %s)", t->host, s->default_release);
+		say(t, "%s (running %s, default %s)", t->host, s->release, t->default_release);
 	return rc;
 }
 
@@ -186,7 +217,7 @@ static int install(struct ior_vm_target *t, struct ssh_target *s, struct ior_db 
 {
 	const char *base = strrchr(k->k.deb, '/');
 	char remote[400], q[500], cmd[1200], boot[64];
-	snprintf(remote, sizeof(remote), "%s/%s", s->dir, base ? base + 1 : k->k.deb);
+	snprintf(remote, sizeof(remote), "%s/%s", t->workdir, base ? base + 1 : k->k.deb);
 	ior_vm_shell_quote(remote, q, sizeof(q));
 	int64_t host_id = 0, id = 0;
 	say(t, "%s: installing %s", k->k.spec, k->k.package_version);
@@ -323,7 +354,7 @@ static void previous_boot_log(struct ssh_target *s, char *reason, size_t len)
 static int measure(struct ior_vm_target *t, struct ssh_target *s, int round, const char *dir, struct ior_vm_boot *b)
 {
 	char remote[300], qi[600], qdb[400], qm[400], cmd[2000];
-	snprintf(remote, sizeof(remote), "%s/round%d.db", s->dir, round);
+	snprintf(remote, sizeof(remote), "%s/round%d.db", t->workdir, round);
 	ior_vm_shell_quote(t->opts.remote_ioregress, qi, sizeof(qi));
 	ior_vm_shell_quote(remote, qdb, sizeof(qdb));
 	ior_vm_shell_quote(s->matrix, qm, sizeof(qm));
@@ -491,11 +522,11 @@ static int ssh_finish(struct ior_vm_target *t, struct ior_db *db)
 	int first = IOR_OK;
 	char boot[64], release[128];
 	if (where_now(s, t->opts.connect_timeout_s + 10, boot, sizeof(boot), release, sizeof(release)) == IOR_OK &&
-	    strcmp(release, s->default_release) != 0) {
-		say(t, "booting %s again", s->default_release);
+	    t->default_release[0] && strcmp(release, t->default_release) != 0) {
+		say(t, "booting %s again", t->default_release);
 		int rc = IOR_OK;
 		if (t->opts.boot == IOR_VM_TARGET_KEXEC) {
-			rc = start_boot(t, s, s->default_release);
+			rc = start_boot(t, s, t->default_release);
 		} else {
 			struct ior_spawn c;
 			char line[200];
@@ -513,9 +544,9 @@ static int ssh_finish(struct ior_vm_target *t, struct ior_db *db)
 	int rc = ior_vm_target_ssh_remove(t, db, stderr);
 	if (!first)
 		first = rc;
-	if (s->dir[0]) {
+	if (ours(t->workdir)) {
 		char cmd[300];
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", s->dir);
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", t->workdir);
 		root_cmd(s, cmd, SHORT_S, "rm on the target", NULL, 0);
 	}
 	return first;
