@@ -108,6 +108,64 @@ int ior_db_target_plan_latest(struct ior_db *db, const char *target, struct ior_
 	return newest_plan(db, target, false, out);
 }
 
+int ior_db_target_plans_running(struct ior_db *db, struct ior_db_target_plan **out, size_t *n)
+{
+	static const char what[] = "cannot read plans of boots from";
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(db,
+			 "SELECT id, vm_run, target, matrix_file, matrix_text, options, state, rounds, rounds_auto, "
+			 "ifnull(pid, 0), boot_id FROM target_plans WHERE state = 'running' ORDER BY id",
+			 &st, what);
+	size_t cap = 0;
+	int r = SQLITE_DONE;
+	while (!rc && (r = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 4;
+			struct ior_db_target_plan *grown = realloc(*out, cap * sizeof(**out));
+			if (!grown) {
+				rc = ior_error_set(IOR_ERROR, "out of memory");
+				break;
+			}
+			*out = grown;
+		}
+		bool oom = false;
+		memset(&(*out)[*n], 0, sizeof(**out));
+		read_plan(st, &(*out)[(*n)++], &oom);
+		if (oom)
+			rc = ior_error_set(IOR_ERROR, "out of memory");
+	}
+	if (!rc && r != SQLITE_DONE && r != SQLITE_ROW)
+		rc = ior_db_fail(db, what);
+	if (st)
+		sqlite3_finalize(st);
+	if (rc) {
+		ior_db_target_plans_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+void ior_db_target_plans_free(struct ior_db_target_plan *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ior_db_target_plan_free(&v[i]);
+	free(v);
+}
+
+void ior_db_target_plan_option(const char *options, const char *name, char *out, size_t len)
+{
+	size_t nl = strlen(name);
+	out[0] = '\0';
+	for (const char *p = options; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, name, nl) && p[nl] == '=') {
+			snprintf(out, len, "%.*s", (int)strcspn(p + nl + 1, "\n"), p + nl + 1);
+			return;
+		}
+}
+
 int ior_db_target_plan_own(struct ior_db *db, int64_t plan_id, int pid, const char *boot_id, const char *options)
 {
 	static const char what[] = "cannot take over a plan of boots in";

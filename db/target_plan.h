@@ -30,6 +30,11 @@ int ior_db_target_plan_add(struct ior_db *db, const struct ior_db_target_plan *p
 int ior_db_target_plan_running(struct ior_db *db, const char *target, struct ior_db_target_plan *out);
 /* The newest plan on target whatever its state (recover reaches the target with its ssh options). */
 int ior_db_target_plan_latest(struct ior_db *db, const char *target, struct ior_db_target_plan *out);
+/* Every plan still 'running', on any target, oldest first (recover looks at each whose owner is gone). */
+int ior_db_target_plans_running(struct ior_db *db, struct ior_db_target_plan **out, size_t *n);
+void ior_db_target_plans_free(struct ior_db_target_plan *v, size_t n);
+/* The value of the first "name=value" line of a plan's options into out ("" when absent). */
+void ior_db_target_plan_option(const char *options, const char *name, char *out, size_t len);
 /* Takes a plan over (a resumed controller, the local unit at a new boot): its owner becomes pid in boot_id,
  * and its options options (NULL: unchanged). */
 int ior_db_target_plan_own(struct ior_db *db, int64_t plan_id, int pid, const char *boot_id, const char *options);

@@ -388,18 +388,6 @@ static int plan_begin(struct ior_db *db, struct driver *d, const struct ior_vm_r
 	return rc ? rc : ior_db_target_plan_add(db, &p, host_id, (int)getpid(), boot_id, &d->plan_id);
 }
 
-/* The value of name in a plan's options ("" when absent). */
-static void plan_option(const char *options, const char *name, char *out, size_t len)
-{
-	size_t nl = strlen(name);
-	out[0] = '\0';
-	for (const char *p = options; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (!strncmp(p, name, nl) && p[nl] == '=') {
-			snprintf(out, len, "%.*s", (int)strcspn(p + nl + 1, "\n"), p + nl + 1);
-			return;
-		}
-}
-
 /* Whether a stored plan is this run's: the same kernels in the same order and the same matrix file
  * (a plan from before kernels were stored is taken as the same). */
 static bool plan_same(const struct driver *d, const struct ior_db_target_plan *p)
@@ -440,8 +428,8 @@ static int plan_find(struct ior_db *db, struct driver *d)
 		d->plan_id = p.id;
 		snprintf(d->vm_run, sizeof(d->vm_run), "%s", p.vm_run);
 		d->t.resuming = true;
-		plan_option(p.options, "workdir", d->t.workdir, sizeof(d->t.workdir));
-		plan_option(p.options, "default_release", d->t.default_release, sizeof(d->t.default_release));
+		ior_db_target_plan_option(p.options, "workdir", d->t.workdir, sizeof(d->t.workdir));
+		ior_db_target_plan_option(p.options, "default_release", d->t.default_release, sizeof(d->t.default_release));
 	}
 	ior_db_target_plan_free(&p);
 	return rc;

@@ -513,17 +513,17 @@ static int ssh_boot(struct ior_vm_target *t, struct ior_db *db, const struct ior
 	return rc;
 }
 
-/* Back on the kernel the target ran when the run began (kexec, or a plain reboot with --boot
+/* Back on the kernel the target ran when the plan began (kexec, or a plain reboot with --boot
  * bootloader: the default entry), so no test kernel is left running; then what was installed is
- * purged (or kept). */
-static int ssh_finish(struct ior_vm_target *t, struct ior_db *db)
+ * purged (or kept) and the work directory removed. One line on out for each. */
+static int finish_to(struct ior_vm_target *t, struct ior_db *db, FILE *out)
 {
 	struct ssh_target *s = of(t);
 	int first = IOR_OK;
 	char boot[64], release[128];
 	if (where_now(s, t->opts.connect_timeout_s + 10, boot, sizeof(boot), release, sizeof(release)) == IOR_OK &&
 	    t->default_release[0] && strcmp(release, t->default_release) != 0) {
-		say(t, "booting %s again", t->default_release);
+		fprintf(out, "vm: %s: running %s: booting %s again\n", t->opts.url.name, release, t->default_release);
 		int rc = IOR_OK;
 		if (t->opts.boot == IOR_VM_TARGET_KEXEC) {
 			rc = start_boot(t, s, t->default_release);
@@ -541,15 +541,21 @@ static int ssh_finish(struct ior_vm_target *t, struct ior_db *db)
 		if (rc)
 			first = rc;
 	}
-	int rc = ior_vm_target_ssh_remove(t, db, stderr);
+	int rc = ior_vm_target_ssh_remove(t, db, out);
 	if (!first)
 		first = rc;
 	if (ours(t->workdir)) {
 		char cmd[300];
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", t->workdir);
-		root_cmd(s, cmd, SHORT_S, "rm on the target", NULL, 0);
+		if (root_cmd(s, cmd, SHORT_S, "rm on the target", NULL, 0) == IOR_OK)
+			fprintf(out, "vm: %s: work directory '%s': removed\n", t->opts.url.name, t->workdir);
 	}
 	return first;
+}
+
+static int ssh_finish(struct ior_vm_target *t, struct ior_db *db)
+{
+	return finish_to(t, db, stderr);
 }
 
 int ior_vm_target_ssh_remove(struct ior_vm_target *t, struct ior_db *db, FILE *out)
@@ -586,24 +592,31 @@ int ior_vm_target_ssh_remove(struct ior_vm_target *t, struct ior_db *db, FILE *o
 	return rc;
 }
 
-int ior_vm_target_recover(struct ior_db *db, const char *target, FILE *out)
+/* recover's undo on an ssh target, with the options its newest plan stored (its ssh options, how it
+ * boots, its default kernel and work directory): the target booted back to its default kernel, what was
+ * installed purged, the work directory removed, and a plan left running set aside. */
+static int ssh_recover(struct ior_vm_target *t, struct ior_db *db, FILE *out)
 {
-	struct ior_vm_target t = { .ops = &ior_vm_target_ssh };
-	ior_vm_target_opts_default(&t.opts);
-	int rc = ior_vm_target_parse(&t.opts.url, target);
-	if (!rc && t.opts.url.kind != IOR_VM_TARGET_SSH)
-		return ior_error_set(IOR_EUNSUPPORTED, "'%s': recover removes packages over ssh only", target);
-	struct ssh_target *s = rc ? NULL : calloc(1, sizeof(*s));
-	if (!rc && !s)
-		rc = ior_error_set(IOR_ERROR, "out of memory");
-	if (rc)
-		return rc;
-	t.priv = s;
-	/* the --ssh-option values the run was given, kept with its plan */
+	struct ssh_target *s = calloc(1, sizeof(*s));
+	if (!s)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	t->priv = s;
 	struct ior_db_target_plan p;
 	const char *opts[32];
 	size_t n = 0;
-	bool have = ior_db_target_plan_latest(db, target, &p) == IOR_OK;
+	bool have = ior_db_target_plan_latest(db, t->opts.url.name, &p) == IOR_OK;
+	char value[64];
+	if (have) {
+		ior_db_target_plan_option(p.options, "workdir", t->workdir, sizeof(t->workdir));
+		ior_db_target_plan_option(p.options, "default_release", t->default_release, sizeof(t->default_release));
+		ior_db_target_plan_option(p.options, "boot", value, sizeof(value));
+		t->opts.boot = !strcmp(value, "bootloader") ? IOR_VM_TARGET_BOOTLOADER : IOR_VM_TARGET_KEXEC;
+		ior_db_target_plan_option(p.options, "boot_timeout", value, sizeof(value));
+		if (atof(value) > 0)
+			t->opts.boot_timeout_s = atof(value);
+		ior_db_target_plan_option(p.options, "keep_kernels", value, sizeof(value));
+		t->opts.keep_kernels = !strcmp(value, "1");
+	}
 	for (char *line = have && p.options ? p.options : NULL; line && *line && n < 32;) {
 		char *end = strchr(line, '\n');
 		if (end)
@@ -612,17 +625,52 @@ int ior_vm_target_recover(struct ior_db *db, const char *target, FILE *out)
 			opts[n++] = line + 11;
 		line = end ? end + 1 : NULL;
 	}
-	s->ssh = (struct ior_vm_ssh){ .url = &t.opts.url, .options = opts, .noptions = n,
-				      .connect_timeout_s = t.opts.connect_timeout_s, .sudo = "" };
+	s->ssh = (struct ior_vm_ssh){ .url = &t->opts.url, .options = opts, .noptions = n,
+				      .connect_timeout_s = t->opts.connect_timeout_s, .sudo = "" };
 	char uid[16];
-	rc = ior_vm_ssh_check(&s->ssh, "id -u", SHORT_S, "reaching the target", uid, sizeof(uid));
+	int rc = ior_vm_ssh_check(&s->ssh, "id -u", SHORT_S, "reaching the target", uid, sizeof(uid));
 	if (!rc && strcmp(uid, "0") != 0)
 		s->ssh.sudo = "sudo -n ";
 	if (!rc)
-		rc = ior_vm_target_ssh_remove(&t, db, out);
-	ssh_free(&t);
+		rc = finish_to(t, db, out);
+	ssh_free(t);
 	if (have)
 		ior_db_target_plan_free(&p);
+	return rc;
+}
+
+int ior_vm_target_recover(struct ior_db *db, const char *target, FILE *out)
+{
+	struct ior_vm_target t = { 0 };
+	ior_vm_target_opts_default(&t.opts);
+	int rc = ior_vm_target_parse(&t.opts.url, target);
+	if (!rc && t.opts.url.kind == IOR_VM_TARGET_QEMU)
+		return ior_error_set(IOR_EINVALID, "'%s': a qemu guest leaves nothing on a target to recover", target);
+	if (rc)
+		return rc;
+	if (t.opts.url.kind == IOR_VM_TARGET_LOCAL) {
+		/* nothing open: the local kind removes its unit and what it installed, and reboots nothing */
+		t.ops = &ior_vm_target_local;
+		rc = t.ops->finish(&t, db);
+		if (!rc)
+			fprintf(out, "vm: local: the unit and the kernels it installed: removed\n");
+	} else {
+		t.ops = &ior_vm_target_ssh;
+		rc = ssh_recover(&t, db, out);
+	}
+	/* the plan is given up: a later vm run begins a new one */
+	struct ior_db_target_plan p;
+	while (!rc && ior_db_target_plan_running(db, t.opts.url.name, &p) == IOR_OK) {
+		if (!ior_kernel_process_alive(p.pid, p.boot_id)) {
+			rc = ior_db_target_plan_finish(db, p.id, "aborted");
+			if (!rc)
+				fprintf(out, "vm: %s: the plan of vm run %s: aborted\n", target, p.vm_run);
+		}
+		bool live = ior_kernel_process_alive(p.pid, p.boot_id);
+		ior_db_target_plan_free(&p);
+		if (live)
+			break;
+	}
 	return rc;
 }
 
