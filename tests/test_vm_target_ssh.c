@@ -236,6 +236,45 @@ static void test_boot_failed_and_ssh_dropped(void)
 	CU_ASSERT(ior_testbed_ssh(&m, cmd, out, sizeof(out), 60) == 0);
 }
 
+/* SIGKILL of the controller while the target runs a test kernel, then `recover` instead of the run
+ * again: the target booted back to its default kernel, the work directory removed, the plan given
+ * up (a later vm run begins its own); a second recover finds nothing. */
+static void test_recover_after_sigkill(void)
+{
+	CU_ASSERT_FATAL(bed());
+	const char *packages[] = { pkg_default, pkg_second };
+	const char *cache = seeded_cache(packages, 2);
+	struct vm_args a;
+	vm_args(&a, "recover.db", matrix_file(), cache, pkg_second, pkg_default, "1");
+	double t0 = now_s();
+	pid_t pid = start_ioregress(a.argv);
+	CU_ASSERT_FATAL(pid > 0);
+	CU_ASSERT(wait_for(a.db, "SELECT count(*) FROM target_steps WHERE seq = 1 AND state = 'measuring'", 900));
+	kill(pid, SIGKILL);
+	int status;
+	waitpid(pid, &status, 0);
+	char out[8192], err[8192], sql[300];
+	CU_ASSERT(ior_testbed_ssh(&m, "uname -r; ls -d /var/tmp/ioregress-target.* | wc -l", out, sizeof(out), 60) == 0);
+	snprintf(sql, sizeof(sql), "%s\n1", m.second_kernel);
+	CU_ASSERT_STRING_EQUAL(out, sql);
+	fprintf(stderr, "\nkilled the controller %.0f s after it began\n", now_s() - t0);
+
+	t0 = now_s();
+	char *recover[] = { "--db", a.db, "recover", NULL };
+	status = ior_test_ioregress(recover, out, sizeof(out), err, sizeof(err));
+	fprintf(stderr, "%s%srecover: %.0f s\n", out, err, now_s() - t0);
+	CU_ASSERT_EQUAL(status, 0);
+	snprintf(sql, sizeof(sql), "booting %s again", m.default_kernel);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, sql));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "work directory"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "aborted"));
+	CU_ASSERT_EQUAL(q(a.db, "SELECT count(*) FROM target_plans WHERE state = 'aborted'"), 1);
+	guest_left_clean();
+	status = ior_test_ioregress(recover, out, sizeof(out), err, sizeof(err));
+	CU_ASSERT_EQUAL(status, 0);
+	CU_ASSERT_PTR_NULL(strstr(out, "vm:"));
+}
+
 static void test_two_kernels_two_rounds_over_ssh(void)
 {
 	CU_ASSERT_FATAL(bed());
@@ -323,6 +362,7 @@ int main(void)
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_resume_after_sigkill),
 		IOR_TEST(test_boot_failed_and_ssh_dropped),
+		IOR_TEST(test_recover_after_sigkill),
 		IOR_TEST(test_two_kernels_two_rounds_over_ssh), /* last: it purges the second kernel */
 		IOR_TEST_END,
 	};
