@@ -24,7 +24,8 @@
 #define PATHS "PATH=$PATH:/usr/sbin:/sbin; "
 #define SHORT_S 60.0          /* a quick command on the target: id, uname, test, rm */
 #define INSTALL_S 1800.0      /* dpkg -i with its initramfs hook on a slow machine */
-#define POLL_S 3.0            /* between tries to reach a booting target */
+#define POLL_S 1.0            /* between tries to reach a booting target */
+#define POLL_CONNECT_S 4.0    /* how long one such try waits for the target's SSH banner */
 #define WORKDIR_PREFIX "/var/tmp/ioregress-target."
 
 struct ssh_target {
@@ -78,8 +79,11 @@ static void say(const struct ior_vm_target *t, const char *fmt, ...)
 /* One command as root on the target (sudo -n when the user is not root). */
 static int root_cmd(struct ssh_target *s, const char *cmd, double limit, const char *what, char *out, size_t len)
 {
-	char line[4096];
-	if ((size_t)snprintf(line, sizeof(line), PATHS "%s%s", s->ssh.sudo, cmd) >= sizeof(line))
+	char line[4096], q[3800];
+	/* as another user the whole command runs under sudo, not only its first word */
+	if ((s->ssh.sudo[0] && !ior_vm_shell_quote(cmd, q, sizeof(q))) ||
+	    (size_t)snprintf(line, sizeof(line), PATHS "%s%s%s", s->ssh.sudo, s->ssh.sudo[0] ? "sh -c " : "",
+			     s->ssh.sudo[0] ? q : cmd) >= sizeof(line))
 		return ior_error_set(IOR_ERROR, "%s: command too long", what);
 	return ior_vm_ssh_check(&s->ssh, line, limit, what, out, len);
 }
@@ -280,14 +284,19 @@ static int where_now(struct ssh_target *s, double limit, char *boot, size_t blen
  * is how long it took. IOR_ETIMEDOUT when it did not. */
 static int wait_new_boot(struct ior_vm_target *t, struct ssh_target *s, const char *from, double *waited)
 {
-	double t0 = now_s(), limit = t->opts.boot_timeout_s;
+	double t0 = now_s(), limit = t->opts.boot_timeout_s, full = t->opts.connect_timeout_s;
 	char boot[64] = "", release[128] = "";
-	while (now_s() - t0 < limit) {
+	for (unsigned tries = 0; now_s() - t0 < limit; tries++) {
 		if (ior_stop_requested())
 			return ior_error_set(IOR_EINTERRUPTED, "stopped while waiting for '%s'", t->opts.url.name);
+		/* a booting machine takes the connection and sends no banner until its sshd runs: each try
+		 * waits POLL_CONNECT_S for it (measured on the test-bed: a try with 15 s left SSH answering up
+		 * to 18 s unseen), every fourth the whole --connect timeout, for a slow sshd */
+		s->ssh.connect_timeout_s = tries % 4 == 3 || full < POLL_CONNECT_S ? full : POLL_CONNECT_S;
 		double left = limit - (now_s() - t0);
-		int rc = where_now(s, left < t->opts.connect_timeout_s + 10 ? left : t->opts.connect_timeout_s + 10, boot,
+		int rc = where_now(s, left < s->ssh.connect_timeout_s + 10 ? left : s->ssh.connect_timeout_s + 10, boot,
 				   sizeof(boot), release, sizeof(release));
+		s->ssh.connect_timeout_s = full;
 		if (!rc && strcmp(boot, from) != 0) {
 			*waited = now_s() - t0;
 			snprintf(s->boot_id, sizeof(s->boot_id), "%s", boot);
@@ -307,35 +316,28 @@ static int wait_new_boot(struct ior_vm_target *t, struct ssh_target *s, const ch
  * (which ends with the old kernel); or GRUB's one-time entry and a reboot. */
 static int start_boot(struct ior_vm_target *t, struct ssh_target *s, const char *release)
 {
-	char cmd[1400];
-	int rc;
-	if (t->opts.boot == IOR_VM_TARGET_KEXEC) {
+	char cmd[1600];
+	/* one connection for the loading and the boot command (each costs a key exchange, seconds on a
+	 * slow machine): the boot starts detached after a second, so ssh hears the status first */
+	if (t->opts.boot == IOR_VM_TARGET_KEXEC)
 		snprintf(cmd, sizeof(cmd),
 			 "if test -r /boot/initrd.img-%s; then kexec -l /boot/vmlinuz-%s --initrd=/boot/initrd.img-%s "
-			 "--reuse-cmdline; else kexec -l /boot/vmlinuz-%s --reuse-cmdline; fi",
+			 "--reuse-cmdline; else kexec -l /boot/vmlinuz-%s --reuse-cmdline; fi && "
+			 "setsid -f sh -c 'sleep 1; systemctl kexec' </dev/null >/dev/null 2>&1",
 			 release, release, release, release);
-		rc = root_cmd(s, cmd, SHORT_S, "kexec -l on the target", NULL, 0);
-		snprintf(cmd, sizeof(cmd), "setsid -f sh -c 'sleep 1; systemctl kexec' </dev/null >/dev/null 2>&1");
-	} else {
+	else
 		/* Debian's GRUB names a kernel's entry "Advanced options for Debian GNU/Linux>Debian GNU/Linux,
 		 * with Linux R": the one-time entry is read from grub.cfg's titles, never guessed */
 		snprintf(cmd, sizeof(cmd),
 			 "e=$(grep -o \"menuentry '[^']*with Linux %s'\" /boot/grub/grub.cfg | head -n1 | cut -d\"'\" -f2); "
 			 "s=$(grep -o \"submenu '[^']*'\" /boot/grub/grub.cfg | head -n1 | cut -d\"'\" -f2); "
-			 "test -n \"$e\" && grub-reboot \"${s:+$s>}$e\"",
+			 "test -n \"$e\" && grub-reboot \"${s:+$s>}$e\" && "
+			 "setsid -f sh -c 'sleep 1; systemctl reboot' </dev/null >/dev/null 2>&1",
 			 release);
-		rc = root_cmd(s, cmd, SHORT_S, "grub-reboot on the target", NULL, 0);
-		snprintf(cmd, sizeof(cmd), "setsid -f sh -c 'sleep 1; systemctl reboot' </dev/null >/dev/null 2>&1");
-	}
-	if (rc)
-		return rc;
-	/* the session may end before ssh hears the command's status: only the new boot id tells */
-	struct ior_spawn c;
-	char line[1600];
-	snprintf(line, sizeof(line), PATHS "%s%s", s->ssh.sudo, cmd);
-	rc = ior_vm_ssh_run(&s->ssh, line, SHORT_S, &c);
-	ior_spawn_free(&c);
-	return rc == IOR_EINTERRUPTED ? rc : IOR_OK;
+	int rc = root_cmd(s, cmd, SHORT_S, t->opts.boot == IOR_VM_TARGET_KEXEC ? "kexec on the target" : "grub-reboot on the target",
+			  NULL, 0);
+	/* a session cut by the boot itself is no failure: only the new boot id tells */
+	return rc == IOR_ETIMEDOUT ? IOR_OK : rc;
 }
 
 /* The failed boot's kernel log head, from the journal of the boot before this one (when the target
@@ -350,20 +352,24 @@ static void previous_boot_log(struct ssh_target *s, char *reason, size_t len)
 	}
 }
 
-/* The target's ioregress runs the matrix into a database of its own in the work directory. */
-static int measure(struct ior_vm_target *t, struct ssh_target *s, int round, const char *dir, struct ior_vm_boot *b)
+/* The target's ioregress runs the matrix into a database of its own in the work directory; the same
+ * connection first prints the boot's kernel log (kept as qemu's console is), so a boot costs one key
+ * exchange less. *pulled is the seconds the database took to come back. */
+static int measure(struct ior_vm_target *t, struct ssh_target *s, int round, const char *dir, struct ior_vm_boot *b,
+		   double *pulled)
 {
 	char remote[300], qi[600], qdb[400], qm[400], cmd[2000];
 	snprintf(remote, sizeof(remote), "%s/round%d.db", t->workdir, round);
 	ior_vm_shell_quote(t->opts.remote_ioregress, qi, sizeof(qi));
 	ior_vm_shell_quote(remote, qdb, sizeof(qdb));
 	ior_vm_shell_quote(s->matrix, qm, sizeof(qm));
-	snprintf(cmd, sizeof(cmd), PATHS "rm -f %s; %s%s --db %s --quiet run %s", qdb, s->ssh.sudo, qi, qdb, qm);
+	snprintf(cmd, sizeof(cmd), PATHS "%sdmesg 2>/dev/null | head -c 262144; rm -f %s; %s%s --db %s --quiet run %s >/dev/null",
+		 s->ssh.sudo, qdb, s->ssh.sudo, qi, qdb, qm);
 	struct ior_spawn c;
 	int rc = ior_vm_ssh_run(&s->ssh, cmd, t->opts.run_timeout_s, &c);
 	if (!rc && ior_vm_ssh_lost(&c))
-		rc = ior_error_set(IOR_ETIMEDOUT, "the connection to '%s' was lost while it measured%s%s", t->opts.url.name,
-				   c.timed_out ? " (past its deadline)" : "", "");
+		rc = ior_error_set(IOR_ETIMEDOUT, "the connection to '%s' was lost while it measured%s", t->opts.url.name,
+				   c.timed_out ? " (past its deadline)" : "");
 	if (!rc) {
 		b->guest_status = WIFEXITED(c.status) ? WEXITSTATUS(c.status) : 128;
 		if (b->guest_status) {
@@ -374,18 +380,22 @@ static int measure(struct ior_vm_target *t, struct ssh_target *s, int round, con
 			snprintf(b->reason, sizeof(b->reason), "the target's ioregress run exited %d: %s", b->guest_status,
 				 last ? last + 1 : c.err);
 		}
+		if (c.out) {
+			b->console = c.out;
+			b->console_len = c.out_len;
+			c.out = NULL;
+		}
 	}
 	ior_spawn_free(&c);
 	if (rc)
 		return rc;
+	double t0 = now_s();
 	snprintf(b->guest_db, sizeof(b->guest_db), "%s/target.db", dir);
 	rc = ior_vm_ssh_copy(&s->ssh, b->guest_db, remote, false, SHORT_S * 10);
+	*pulled = now_s() - t0;
 	if (rc)
 		b->guest_db[0] = '\0';
-	if (!rc) {
-		snprintf(cmd, sizeof(cmd), "rm -f %s", qdb);
-		root_cmd(s, cmd, SHORT_S, "rm on the target", NULL, 0);
-	}
+	/* the file stays until the work directory goes: the next run of this round overwrites it */
 	return rc;
 }
 
@@ -417,8 +427,10 @@ static int attempt(struct ior_vm_target *t, struct ssh_target *s, struct ior_db 
 	if (!rc && step)
 		rc = ior_db_target_step_set(db, step->id, "booting", tries, 0, from, NULL);
 	say(t, "%s round %d: booting (%s)", k->k.spec, round, t->opts.boot == IOR_VM_TARGET_KEXEC ? "kexec" : "grub-reboot");
+	double c0 = now_s(), commanded = 0;
 	if (!rc)
 		rc = start_boot(t, s, k->k.release);
+	commanded = now_s() - c0;
 	double waited = 0;
 	if (!rc)
 		rc = wait_new_boot(t, s, from, &waited);
@@ -438,15 +450,19 @@ static int attempt(struct ior_vm_target *t, struct ssh_target *s, struct ior_db 
 		previous_boot_log(s, b->reason, sizeof(b->reason));
 		return IOR_OK;
 	}
-	kernel_log(s, b);
 	if (s->o->boot_only || !s->matrix[0]) {
+		kernel_log(s, b);
 		b->outcome = IOR_VM_OK;
 		return IOR_OK;
 	}
 	if (step && (rc = ior_db_target_step_set(db, step->id, "measuring", tries, 0, NULL, NULL)))
 		return rc;
 	say(t, "%s round %d: measuring", k->k.spec, round);
-	rc = measure(t, s, round, dir, b);
+	double m0 = now_s(), pulled = 0;
+	rc = measure(t, s, round, dir, b, &pulled);
+	if (!rc)
+		say(t, "%s round %d: boot command %.1f s, SSH back %.1f s later, measured %.1f s, database back in %.1f s",
+		    k->k.spec, round, commanded, waited, now_s() - m0 - pulled, pulled);
 	if (rc == IOR_ETIMEDOUT) {
 		*how = ATTEMPT_LOST;
 		snprintf(b->reason, sizeof(b->reason), "%s", ior_error_last());
