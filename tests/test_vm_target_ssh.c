@@ -121,6 +121,21 @@ static void guest_left_clean(void)
 	CU_ASSERT_STRING_EQUAL(out, want);
 }
 
+/* The vm run started in the background and SIGKILLed once the target measures its first step. */
+static void kill_when_measuring(const struct vm_args *a)
+{
+	double t0 = now_s();
+	pid_t pid = start_ioregress(a->argv);
+	CU_ASSERT_FATAL(pid > 0);
+	bool measuring = wait_for(a->db, "SELECT count(*) FROM target_steps WHERE seq = 1 AND state = 'measuring'", 900);
+	CU_ASSERT(measuring);
+	usleep(1500 * 1000); /* the target's ioregress has begun */
+	kill(pid, SIGKILL);
+	int status;
+	waitpid(pid, &status, 0);
+	fprintf(stderr, "\nkilled the controller %.0f s after it began (step 1 measuring: %d)\n", now_s() - t0, measuring);
+}
+
 /* SIGKILL of the controller while the target measures its first boot, then the same vm run again:
  * the plan is resumed (one vm_run, the killed step booted again, the next one once), every boot's
  * samples stored once, and the guest left on its default kernel with nothing of ours. */
@@ -131,16 +146,9 @@ static void test_resume_after_sigkill(void)
 	const char *cache = seeded_cache(packages, 2);
 	struct vm_args a;
 	vm_args(&a, "resume.db", matrix_file(), cache, pkg_second, pkg_default, "1");
-	double t0 = now_s();
-	pid_t pid = start_ioregress(a.argv);
-	CU_ASSERT_FATAL(pid > 0);
-	bool measuring = wait_for(a.db, "SELECT count(*) FROM target_steps WHERE seq = 1 AND state = 'measuring'", 900);
-	CU_ASSERT(measuring);
-	usleep(1500 * 1000); /* the target's ioregress has begun */
-	kill(pid, SIGKILL);
+	kill_when_measuring(&a);
 	int status;
-	waitpid(pid, &status, 0);
-	fprintf(stderr, "\nkilled the controller %.0f s after it began (step 1 measuring: %d)\n", now_s() - t0, measuring);
+	double t0;
 	CU_ASSERT_EQUAL(q(a.db, "SELECT count(*) FROM vm_boots"), 0);
 	CU_ASSERT_EQUAL(q(a.db, "SELECT count(*) FROM target_plans WHERE state = 'running'"), 1);
 
@@ -250,18 +258,13 @@ static void test_recover_after_sigkill(void)
 	const char *cache = seeded_cache(packages, 2);
 	struct vm_args a;
 	vm_args(&a, "recover.db", matrix_file(), cache, pkg_second, pkg_default, "1");
-	double t0 = now_s();
-	pid_t pid = start_ioregress(a.argv);
-	CU_ASSERT_FATAL(pid > 0);
-	CU_ASSERT(wait_for(a.db, "SELECT count(*) FROM target_steps WHERE seq = 1 AND state = 'measuring'", 900));
-	kill(pid, SIGKILL);
+	kill_when_measuring(&a);
 	int status;
-	waitpid(pid, &status, 0);
+	double t0;
 	char out[8192], err[8192], sql[300];
 	CU_ASSERT(ior_testbed_ssh(&m, "uname -r; ls -d /var/tmp/ioregress-target.* | wc -l", out, sizeof(out), 60) == 0);
 	snprintf(sql, sizeof(sql), "%s\n1", m.second_kernel);
 	CU_ASSERT_STRING_EQUAL(out, sql);
-	fprintf(stderr, "\nkilled the controller %.0f s after it began\n", now_s() - t0);
 
 	t0 = now_s();
 	char *recover[] = { "--db", a.db, "recover", NULL };
