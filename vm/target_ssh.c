@@ -34,6 +34,7 @@ struct ssh_target {
 	char matrix[260];         /* the matrix copied into t->workdir, "" for --boot-only */
 	char boot_id[64];         /* the target's boot id as last seen */
 	char release[128];        /* the target's release as last seen */
+	double uptime;            /* its /proc/uptime then: how long the kernel had been up */
 	bool grub;                /* grub-reboot is there */
 };
 
@@ -270,13 +271,16 @@ static int ssh_prepare(struct ior_vm_target *t, struct ior_db *db, struct ior_vm
 static int where_now(struct ssh_target *s, double limit, char *boot, size_t blen, char *release, size_t rlen)
 {
 	char out[300];
-	int rc = ior_vm_ssh_check(&s->ssh, "cat /proc/sys/kernel/random/boot_id; uname -r", limit, "asking the target", out,
-				  sizeof(out));
+	int rc = ior_vm_ssh_check(&s->ssh, "cat /proc/sys/kernel/random/boot_id; uname -r; cut -d' ' -f1 /proc/uptime", limit,
+				  "asking the target", out, sizeof(out));
 	if (rc)
 		return rc;
 	size_t l = strcspn(out, "\n");
 	snprintf(boot, blen, "%.*s", (int)l, out);
-	snprintf(release, rlen, "%s", out[l] ? out + l + 1 : "");
+	const char *r = out[l] ? out + l + 1 : "";
+	size_t rl = strcspn(r, "\n");
+	snprintf(release, rlen, "%.*s", (int)rl, r);
+	s->uptime = r[rl] ? atof(r + rl + 1) : -1;
 	return IOR_OK;
 }
 
@@ -441,6 +445,7 @@ static int attempt(struct ior_vm_target *t, struct ssh_target *s, struct ior_db 
 	if (rc)
 		return rc;
 	*how = ATTEMPT_DONE;
+	double up = s->uptime;
 	b->boot_s = waited;
 	snprintf(b->boot_id, sizeof(b->boot_id), "%s", s->boot_id);
 	say(t, "%s round %d: SSH back as a new boot after %.1f s, running %s", k->k.spec, round, waited, s->release);
@@ -461,8 +466,8 @@ static int attempt(struct ior_vm_target *t, struct ssh_target *s, struct ior_db 
 	double m0 = now_s(), pulled = 0;
 	rc = measure(t, s, round, dir, b, &pulled);
 	if (!rc)
-		say(t, "%s round %d: boot command %.1f s, SSH back %.1f s later, measured %.1f s, database back in %.1f s",
-		    k->k.spec, round, commanded, waited, now_s() - m0 - pulled, pulled);
+		say(t, "%s round %d: boot command %.1f s, SSH back %.1f s later (the kernel up %.1f s of it), measured %.1f s, "
+		    "database back in %.1f s", k->k.spec, round, commanded, waited, up, now_s() - m0 - pulled, pulled);
 	if (rc == IOR_ETIMEDOUT) {
 		*how = ATTEMPT_LOST;
 		snprintf(b->reason, sizeof(b->reason), "%s", ior_error_last());
