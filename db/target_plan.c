@@ -280,7 +280,7 @@ int ior_db_target_step_set(struct ior_db *db, int64_t step_id, const char *state
 	static const char what[] = "cannot update a step of a plan of boots in";
 	sqlite3_stmt *st;
 	int rc = prepare(db,
-			 "UPDATE target_steps SET state = ?2, tries = ?3, vm_boot_id = ifnull(?4, vm_boot_id), "
+			 "UPDATE target_steps SET state = ?2, tries = max(tries, ?3), vm_boot_id = ifnull(?4, vm_boot_id), "
 			 "from_boot_id = ifnull(?5, from_boot_id), reason = ifnull(?6, reason), updated_at = " IOR_NOW
 			 " WHERE id = ?1",
 			 &st, what);

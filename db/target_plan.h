@@ -59,7 +59,7 @@ int ior_db_target_step_next(struct ior_db *db, int64_t plan_id, struct ior_db_ta
 int ior_db_target_steps_count(struct ior_db *db, int64_t plan_id, int *steps, int *rounds);
 /* The number of the plan's steps neither done nor skipped. */
 int ior_db_target_steps_left(struct ior_db *db, int64_t plan_id, int *left);
-/* Sets a step's state and tries; its boot row (0: unchanged), the boot id before its boot and its
+/* Sets a step's state and tries (never lowered: a kind's own retries within a boot count); its boot row (0: unchanged), the boot id before its boot and its
  * reason (NULL: unchanged). */
 int ior_db_target_step_set(struct ior_db *db, int64_t step_id, const char *state, int tries, int64_t vm_boot_id,
 			   const char *from_boot_id, const char *reason);
