@@ -7,6 +7,7 @@
 #include "db/internal.h"
 #include "db/schema.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,8 @@ static void read_plan(sqlite3_stmt *st, void *to, bool *oom)
 	out->state = ior_db_column_dup(st, 6, oom);
 	out->rounds = sqlite3_column_int(st, 7);
 	out->rounds_auto = sqlite3_column_int(st, 8) != 0;
+	out->pid = sqlite3_column_int(st, 9);
+	out->boot_id = ior_db_column_dup(st, 10, oom);
 }
 
 /* The newest plan on target, only a running one when running. */
@@ -85,10 +88,10 @@ static int newest_plan(struct ior_db *db, const char *target, bool running, stru
 {
 	memset(out, 0, sizeof(*out));
 	int rc = one_row(db,
-			 running ? "SELECT id, vm_run, target, matrix_file, matrix_text, options, state, rounds, rounds_auto "
-				   "FROM target_plans WHERE target = ?1 AND state = 'running' ORDER BY id DESC LIMIT 1"
-				 : "SELECT id, vm_run, target, matrix_file, matrix_text, options, state, rounds, rounds_auto "
-				   "FROM target_plans WHERE target = ?1 ORDER BY id DESC LIMIT 1",
+			 running ? "SELECT id, vm_run, target, matrix_file, matrix_text, options, state, rounds, rounds_auto, "
+				   "ifnull(pid, 0), boot_id FROM target_plans WHERE target = ?1 AND state = 'running' ORDER BY id DESC LIMIT 1"
+				 : "SELECT id, vm_run, target, matrix_file, matrix_text, options, state, rounds, rounds_auto, "
+				   "ifnull(pid, 0), boot_id FROM target_plans WHERE target = ?1 ORDER BY id DESC LIMIT 1",
 			 "cannot read plans of boots from", target ? target : "", 0, read_plan, out);
 	if (rc)
 		ior_db_target_plan_free(out);
@@ -105,14 +108,74 @@ int ior_db_target_plan_latest(struct ior_db *db, const char *target, struct ior_
 	return newest_plan(db, target, false, out);
 }
 
-int ior_db_target_plan_own(struct ior_db *db, int64_t plan_id, int pid, const char *boot_id)
+int ior_db_target_plans_running(struct ior_db *db, struct ior_db_target_plan **out, size_t *n)
+{
+	static const char what[] = "cannot read plans of boots from";
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(db,
+			 "SELECT id, vm_run, target, matrix_file, matrix_text, options, state, rounds, rounds_auto, "
+			 "ifnull(pid, 0), boot_id FROM target_plans WHERE state = 'running' ORDER BY id",
+			 &st, what);
+	size_t cap = 0;
+	int r = SQLITE_DONE;
+	while (!rc && (r = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 4;
+			struct ior_db_target_plan *grown = realloc(*out, cap * sizeof(**out));
+			if (!grown) {
+				rc = ior_error_set(IOR_ERROR, "out of memory");
+				break;
+			}
+			*out = grown;
+		}
+		bool oom = false;
+		memset(&(*out)[*n], 0, sizeof(**out));
+		read_plan(st, &(*out)[(*n)++], &oom);
+		if (oom)
+			rc = ior_error_set(IOR_ERROR, "out of memory");
+	}
+	if (!rc && r != SQLITE_DONE && r != SQLITE_ROW)
+		rc = ior_db_fail(db, what);
+	if (st)
+		sqlite3_finalize(st);
+	if (rc) {
+		ior_db_target_plans_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+void ior_db_target_plans_free(struct ior_db_target_plan *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ior_db_target_plan_free(&v[i]);
+	free(v);
+}
+
+void ior_db_target_plan_option(const char *options, const char *name, char *out, size_t len)
+{
+	size_t nl = strlen(name);
+	out[0] = '\0';
+	for (const char *p = options; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, name, nl) && p[nl] == '=') {
+			snprintf(out, len, "%.*s", (int)strcspn(p + nl + 1, "\n"), p + nl + 1);
+			return;
+		}
+}
+
+int ior_db_target_plan_own(struct ior_db *db, int64_t plan_id, int pid, const char *boot_id, const char *options)
 {
 	static const char what[] = "cannot take over a plan of boots in";
 	sqlite3_stmt *st;
-	int rc = prepare(db, "UPDATE target_plans SET pid = ?2, boot_id = ?3 WHERE id = ?1", &st, what);
+	int rc = prepare(db, "UPDATE target_plans SET pid = ?2, boot_id = ?3, options = ifnull(?4, options) WHERE id = ?1",
+			 &st, what);
 	if (rc)
 		return rc;
-	int bad = sqlite3_bind_int64(st, 1, plan_id) | sqlite3_bind_int(st, 2, pid) | ior_db_bind_text(st, 3, boot_id);
+	int bad = sqlite3_bind_int64(st, 1, plan_id) | sqlite3_bind_int(st, 2, pid) | ior_db_bind_text(st, 3, boot_id) |
+		  ior_db_bind_text(st, 4, options);
 	return exec_done(db, st, bad, what, NULL);
 }
 
@@ -135,6 +198,7 @@ void ior_db_target_plan_free(struct ior_db_target_plan *p)
 	free(p->matrix_text);
 	free(p->options);
 	free(p->state);
+	free(p->boot_id);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -177,23 +241,37 @@ int ior_db_target_step_next(struct ior_db *db, int64_t plan_id, struct ior_db_ta
 	return rc;
 }
 
-int ior_db_target_steps_count(struct ior_db *db, int64_t plan_id, int *steps, int *rounds)
+/* Two counts of a plan's steps, by sql (?1 the plan). */
+static int count_steps(struct ior_db *db, const char *sql, int64_t plan_id, int *a, int *b)
 {
 	static const char what[] = "cannot count the steps of a plan of boots in";
 	sqlite3_stmt *st;
-	*steps = *rounds = 0;
-	int rc = prepare(db, "SELECT count(*), ifnull(max(round), 0) FROM target_steps WHERE plan_id = ?1", &st, what);
+	*a = *b = 0;
+	int rc = prepare(db, sql, &st, what);
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, plan_id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		*steps = sqlite3_column_int(st, 0);
-		*rounds = sqlite3_column_int(st, 1);
+		*a = sqlite3_column_int(st, 0);
+		*b = sqlite3_column_int(st, 1);
 	} else {
 		rc = ior_db_fail(db, what);
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int ior_db_target_steps_count(struct ior_db *db, int64_t plan_id, int *steps, int *rounds)
+{
+	return count_steps(db, "SELECT count(*), ifnull(max(round), 0) FROM target_steps WHERE plan_id = ?1", plan_id, steps,
+			   rounds);
+}
+
+int ior_db_target_steps_left(struct ior_db *db, int64_t plan_id, int *left)
+{
+	int unused;
+	return count_steps(db, "SELECT count(*), 0 FROM target_steps WHERE plan_id = ?1 AND state NOT IN ('done', 'skipped')",
+			   plan_id, left, &unused);
 }
 
 int ior_db_target_step_set(struct ior_db *db, int64_t step_id, const char *state, int tries, int64_t vm_boot_id,
@@ -202,7 +280,7 @@ int ior_db_target_step_set(struct ior_db *db, int64_t step_id, const char *state
 	static const char what[] = "cannot update a step of a plan of boots in";
 	sqlite3_stmt *st;
 	int rc = prepare(db,
-			 "UPDATE target_steps SET state = ?2, tries = ?3, vm_boot_id = ifnull(?4, vm_boot_id), "
+			 "UPDATE target_steps SET state = ?2, tries = max(tries, ?3), vm_boot_id = ifnull(?4, vm_boot_id), "
 			 "from_boot_id = ifnull(?5, from_boot_id), reason = ifnull(?6, reason), updated_at = " IOR_NOW
 			 " WHERE id = ?1",
 			 &st, what);
@@ -222,19 +300,29 @@ void ior_db_target_step_free(struct ior_db_target_step *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int ior_db_target_boot_row(struct ior_db *db, const char *vm_run, const char *kernel, int boot_index, int64_t *id)
+int ior_db_target_boot_row(struct ior_db *db, const char *vm_run, const char *kernel, int boot_index, int64_t *id,
+			   char *outcome, size_t len)
 {
 	static const char what[] = "cannot read the boots of";
 	sqlite3_stmt *st;
 	int rc = prepare(db,
-			 "SELECT id FROM vm_boots WHERE vm_run = ?1 AND kernel = ?2 AND boot_index = ?3 ORDER BY id DESC LIMIT 1",
+			 "SELECT id, outcome FROM vm_boots WHERE vm_run = ?1 AND kernel = ?2 AND boot_index = ?3 AND "
+			 "outcome <> 'interrupted' ORDER BY id DESC LIMIT 1",
 			 &st, what);
 	if (rc)
 		return rc;
 	ior_db_bind_text(st, 1, vm_run);
 	ior_db_bind_text(st, 2, kernel);
 	sqlite3_bind_int(st, 3, boot_index);
-	rc = ior_db_step_id(db, st, what, id);
+	int r = sqlite3_step(st);
+	if (r == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		const unsigned char *o = sqlite3_column_text(st, 1);
+		if (outcome)
+			snprintf(outcome, len, "%s", o ? (const char *)o : "");
+	} else {
+		rc = r == SQLITE_DONE ? IOR_ENOTFOUND : ior_db_fail(db, what);
+	}
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -18,6 +18,8 @@ struct ior_db_target_plan {
 	char *vm_run, *target, *matrix_file, *matrix_text, *options, *state;
 	int rounds;          /* --boots N, or --boots auto's cap */
 	bool rounds_auto;
+	int pid;             /* its owner: the controller's (or the local unit's) process, in boot boot_id */
+	char *boot_id;
 };
 /* Stores a plan, owned by this process (host host_id, pid, boot_id: recover leaves a live owner's
  * plan alone), state 'running'. */
@@ -28,8 +30,14 @@ int ior_db_target_plan_add(struct ior_db *db, const struct ior_db_target_plan *p
 int ior_db_target_plan_running(struct ior_db *db, const char *target, struct ior_db_target_plan *out);
 /* The newest plan on target whatever its state (recover reaches the target with its ssh options). */
 int ior_db_target_plan_latest(struct ior_db *db, const char *target, struct ior_db_target_plan *out);
-/* Takes a plan over (a resumed controller, the local unit at a new boot): its owner becomes pid in boot_id. */
-int ior_db_target_plan_own(struct ior_db *db, int64_t plan_id, int pid, const char *boot_id);
+/* Every plan still 'running', on any target, oldest first (recover looks at each whose owner is gone). */
+int ior_db_target_plans_running(struct ior_db *db, struct ior_db_target_plan **out, size_t *n);
+void ior_db_target_plans_free(struct ior_db_target_plan *v, size_t n);
+/* The value of the first "name=value" line of a plan's options into out ("" when absent). */
+void ior_db_target_plan_option(const char *options, const char *name, char *out, size_t len);
+/* Takes a plan over (a resumed controller, the local unit at a new boot): its owner becomes pid in boot_id,
+ * and its options options (NULL: unchanged). */
+int ior_db_target_plan_own(struct ior_db *db, int64_t plan_id, int pid, const char *boot_id, const char *options);
 /* state 'done' or 'aborted', finished now. */
 int ior_db_target_plan_finish(struct ior_db *db, int64_t plan_id, const char *state);
 void ior_db_target_plan_free(struct ior_db_target_plan *p);
@@ -49,13 +57,17 @@ int ior_db_target_step_add(struct ior_db *db, int64_t plan_id, int seq, int roun
 int ior_db_target_step_next(struct ior_db *db, int64_t plan_id, struct ior_db_target_step *out);
 /* The number of steps stored for the plan and the highest round among them. */
 int ior_db_target_steps_count(struct ior_db *db, int64_t plan_id, int *steps, int *rounds);
-/* Sets a step's state and tries; its boot row (0: unchanged), the boot id before its boot and its
+/* The number of the plan's steps neither done nor skipped. */
+int ior_db_target_steps_left(struct ior_db *db, int64_t plan_id, int *left);
+/* Sets a step's state and tries (never lowered: a kind's own retries within a boot count); its boot row (0: unchanged), the boot id before its boot and its
  * reason (NULL: unchanged). */
 int ior_db_target_step_set(struct ior_db *db, int64_t step_id, const char *state, int tries, int64_t vm_boot_id,
 			   const char *from_boot_id, const char *reason);
 void ior_db_target_step_free(struct ior_db_target_step *s);
-/* The newest vm_boots row of kernel in round boot_index of vm run vm_run: IOR_ENOTFOUND when none. */
-int ior_db_target_boot_row(struct ior_db *db, const char *vm_run, const char *kernel, int boot_index, int64_t *id);
+/* The newest vm_boots row of kernel in round boot_index of vm run vm_run that was not interrupted, and its
+ * outcome into outcome (len bytes; NULL: not wanted): IOR_ENOTFOUND when none. */
+int ior_db_target_boot_row(struct ior_db *db, const char *vm_run, const char *kernel, int boot_index, int64_t *id,
+			   char *outcome, size_t len);
 
 /* target_installs: a package a run installed on a target, until it is removed (or kept). */
 struct ior_db_target_install {

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <openssl/evp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,4 +232,13 @@ void ior_kernel_boot_id(char *out, size_t len)
 	if (fgets(out, (int)len, f))
 		out[strcspn(out, "\n")] = '\0';
 	fclose(f);
+}
+
+bool ior_kernel_process_alive(int pid, const char *boot_id)
+{
+	char now[64];
+	ior_kernel_boot_id(now, sizeof(now));
+	if (!boot_id || strcmp(boot_id, now) != 0 || pid <= 0)
+		return false;
+	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
 }

@@ -4,6 +4,7 @@
 #ifndef IOR_KERNEL_INFO_H
 #define IOR_KERNEL_INFO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct ior_kernel_info {
@@ -27,6 +28,10 @@ int ior_kernel_info_read(struct ior_kernel_info *out);
 /* This boot's identity (/proc/sys/kernel/random/boot_id), "" when unknown: a process number
  * from another boot names nobody. */
 void ior_kernel_boot_id(char *out, size_t len);
+
+/* True while process pid of boot boot_id still runs on this machine: the owner of a journal entry, a
+ * kernel build or a plan of boots. A pid recorded in another boot (or none) is nobody's. */
+bool ior_kernel_process_alive(int pid, const char *boot_id);
 
 /* --- kernel configs, for any kernel (an extracted package's boot/config-VER too) --- */
 

@@ -28,11 +28,7 @@
 
 bool ior_run_owner_alive(int pid, const char *boot_id)
 {
-	char now[64];
-	ior_kernel_boot_id(now, sizeof(now));
-	if (!boot_id || strcmp(boot_id, now) != 0 || pid <= 0)
-		return false; /* another boot: that process is gone whatever its number */
-	return kill(pid, 0) == 0 || errno == EPERM;
+	return ior_kernel_process_alive(pid, boot_id);
 }
 
 /* A loop device with nothing attached: a killed run's scratch device detaches itself (autoclear) and
@@ -262,27 +258,48 @@ static int mark_dead_runs(struct ior_db *db, const char *host, struct ior_recove
 	return rc;
 }
 
-/* Kernel packages a vm run installed on other machines and did not remove (it was killed): removed
- * over ssh, per target, once no live controller holds any of that target's installs. */
+/* A target recover_targets looks at: live when a controller still running holds any of its installs or
+ * plans. */
+struct left_target {
+	const char *name;
+	bool live;
+};
+
+static void add_target(struct left_target *v, size_t *n, const char *name, bool live)
+{
+	size_t i = 0;
+	while (i < *n && strcmp(v[i].name, name) != 0)
+		i++;
+	if (i == *n)
+		v[(*n)++] = (struct left_target){ .name = name };
+	v[i].live |= live;
+}
+
+/* What vm runs on other machines (or this one, --target local) left when they were killed: kernel
+ * packages installed and not removed, work directories, a test kernel running, plans still running.
+ * Undone per target, once no live controller holds any of that target's installs or plans. */
 static int recover_targets(struct ior_db *db, FILE *out, struct ior_recover_summary *s)
 {
-	struct ior_db_target_install *v;
-	size_t n;
+	struct ior_db_target_install *v = NULL;
+	struct ior_db_target_plan *p = NULL;
+	size_t n = 0, np = 0, nt = 0;
 	int rc = ior_db_target_installs_pending(db, NULL, &v, &n), first = IOR_OK;
-	for (size_t i = 0; !rc && i < n; i++) {
-		bool seen = false, live = false;
-		for (size_t j = 0; j < n; j++) {
-			seen |= j < i && !strcmp(v[j].target, v[i].target);
-			live |= !strcmp(v[j].target, v[i].target) && ior_run_owner_alive(v[j].pid, v[j].boot_id);
-		}
-		if (seen)
-			continue;
-		if (live) {
+	if (!rc)
+		rc = ior_db_target_plans_running(db, &p, &np);
+	struct left_target *t = rc ? NULL : calloc(n + np + 1, sizeof(*t));
+	if (!rc && !t)
+		rc = ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t i = 0; !rc && i < n; i++)
+		add_target(t, &nt, v[i].target, ior_run_owner_alive(v[i].pid, v[i].boot_id));
+	for (size_t i = 0; !rc && i < np; i++)
+		add_target(t, &nt, p[i].target, ior_run_owner_alive(p[i].pid, p[i].boot_id));
+	for (size_t i = 0; !rc && i < nt; i++) {
+		if (t[i].live) {
 			s->skipped_live++;
 			continue;
 		}
 		ior_error_clear();
-		int trc = ior_vm_target_recover(db, v[i].target, out);
+		int trc = ior_vm_target_recover(db, t[i].name, out);
 		if (trc) {
 			fprintf(out, "failed: %s\n", ior_error_last());
 			s->failed++;
@@ -291,7 +308,9 @@ static int recover_targets(struct ior_db *db, FILE *out, struct ior_recover_summ
 			s->undone++;
 		}
 	}
+	free(t);
 	ior_db_target_installs_free(v, n);
+	ior_db_target_plans_free(p, np);
 	return rc ? rc : first;
 }
 

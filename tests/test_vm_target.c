@@ -9,6 +9,7 @@
 #include "vm/ssh.h"
 #include "vm/target.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -214,6 +215,82 @@ static void test_plan_in_database(void)
 	ior_db_free(db);
 }
 
+/* What a resumed run reads: a boot interrupted is not a step's row (it is booted again), a boot
+ * recorded is (a controller killed between the merge and the step's end does not merge it twice);
+ * every running plan is listed for recover; options are read by name. */
+static void test_resume_reads(void)
+{
+	const char *path = ior_test_path("resume.db");
+	struct ior_db *db;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), IOR_OK);
+	int64_t host = 0, plan = 0, row = 0;
+	CU_ASSERT_EQUAL_FATAL(ior_db_host_get(db, "box", "x86_64", &host), IOR_OK);
+	struct ior_db_vm_boot b = { .host_id = host, .vm_run = "c/1/t", .kernel = "k1", .boot_index = 1,
+				    .outcome = "interrupted", .cpus = -1, .memory_mb = -1, .guest_status = -1 };
+	CU_ASSERT_EQUAL_FATAL(ior_db_vm_boot_add(db, &b, NULL), IOR_OK);
+	char outcome[32] = "";
+	CU_ASSERT_EQUAL(ior_db_target_boot_row(db, "c/1/t", "k1", 1, &row, outcome, sizeof(outcome)), IOR_ENOTFOUND);
+	b.outcome = "boot-failed";
+	CU_ASSERT_EQUAL_FATAL(ior_db_vm_boot_add(db, &b, NULL), IOR_OK);
+	CU_ASSERT_EQUAL(ior_db_target_boot_row(db, "c/1/t", "k1", 1, &row, outcome, sizeof(outcome)), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(outcome, "boot-failed");
+	CU_ASSERT(row > 0);
+	CU_ASSERT_EQUAL(ior_db_target_boot_row(db, "c/1/t", "k1", 2, &row, NULL, 0), IOR_ENOTFOUND);
+
+	struct ior_db_target_plan p = { .vm_run = "c/1/t", .target = "ssh://box", .rounds = 1,
+					.options = "boot=kexec\nkernel=k1\nworkdir=/var/tmp/ioregress-target.abcdef\n" };
+	CU_ASSERT_EQUAL_FATAL(ior_db_target_plan_add(db, &p, host, 1234, "boot-a", &plan), IOR_OK);
+	p.target = "local";
+	p.vm_run = "c/2/t";
+	CU_ASSERT_EQUAL_FATAL(ior_db_target_plan_add(db, &p, host, 99, "boot-b", &plan), IOR_OK);
+	CU_ASSERT_EQUAL(ior_db_target_plan_finish(db, plan, "done"), IOR_OK);
+	struct ior_db_target_plan *v;
+	size_t n;
+	CU_ASSERT_EQUAL_FATAL(ior_db_target_plans_running(db, &v, &n), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_STRING_EQUAL(v[0].target, "ssh://box");
+	CU_ASSERT_EQUAL(v[0].pid, 1234);
+	CU_ASSERT_STRING_EQUAL(v[0].boot_id, "boot-a");
+	char value[128];
+	ior_db_target_plan_option(v[0].options, "workdir", value, sizeof(value));
+	CU_ASSERT_STRING_EQUAL(value, "/var/tmp/ioregress-target.abcdef");
+	ior_db_target_plan_option(v[0].options, "work", value, sizeof(value));
+	CU_ASSERT_STRING_EQUAL(value, "");
+	ior_db_target_plans_free(v, n);
+	ior_db_free(db);
+}
+
+/* A plan whose controller still runs (here: this test's own process, in this boot) is not taken
+ * over: a second vm run on that target is refused before it reaches the target, and stores nothing. */
+static void test_live_plan_refused(void)
+{
+	const char *path = ior_test_path("live.db");
+	struct ior_db *db;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), IOR_OK);
+	int64_t host = 0, plan = 0;
+	char boot[64];
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	CU_ASSERT_FATAL(f && fgets(boot, sizeof(boot), f));
+	fclose(f);
+	boot[strcspn(boot, "\n")] = '\0';
+	CU_ASSERT_EQUAL_FATAL(ior_db_host_get(db, "here", "x86_64", &host), IOR_OK);
+	struct ior_db_target_plan p = { .vm_run = "c/1/t", .target = "ssh://box.invalid", .options = "kernel=linux-image-6.1.0-47-cloud-amd64\n",
+					.rounds = 1 };
+	CU_ASSERT_EQUAL_FATAL(ior_db_target_plan_add(db, &p, host, (int)getpid(), boot, &plan), IOR_OK);
+	ior_db_free(db);
+	const char *matrix = ior_test_write_file("m.ini", "[device d]\npath = /dev/vdb\n[engine e]\ntype = hdparm\n");
+	char out[2048], err[4096];
+	char *args[] = { "--db", (char *)path, "vm", "run", "--target", "ssh://box.invalid", "--matrix", (char *)matrix,
+			 "linux-image-6.1.0-47-cloud-amd64", NULL };
+	int status = ior_test_ioregress(args, out, sizeof(out), err, sizeof(err));
+	CU_ASSERT_NOT_EQUAL(status, 0);
+	if (!strstr(err, "one controller per target"))
+		fprintf(stderr, "\n%s", err);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "one controller per target"));
+	CU_ASSERT_EQUAL(ior_test_query(path, "SELECT count(*) FROM target_plans"), 1);
+	CU_ASSERT_EQUAL(ior_test_query(path, "SELECT count(*) FROM target_plans WHERE state = 'running'"), 1);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -223,6 +300,8 @@ int main(void)
 		IOR_TEST(test_ssh_command_lines),
 		IOR_TEST(test_shell_quote),
 		IOR_TEST(test_plan_in_database),
+		IOR_TEST(test_resume_reads),
+		IOR_TEST(test_live_plan_refused),
 		IOR_TEST_END,
 	};
 	return ior_test_run("vm_target", tests);

@@ -44,9 +44,7 @@ static bool journal_read(struct journal *j, const char *out)
 
 static bool journal_owner_alive(const struct journal *j)
 {
-	char now[64];
-	ior_kernel_boot_id(now, sizeof(now));
-	return j->pid > 0 && !strcmp(j->boot, now) && (kill((pid_t)j->pid, 0) == 0 || errno == EPERM);
+	return j->pid > 0 && j->pid <= INT_MAX && ior_kernel_process_alive((int)j->pid, j->boot);
 }
 
 pid_t ior_kbuild_live_make(const char *out)

@@ -8,6 +8,7 @@
 #include "common/stop.h"
 #include "db/db.h"
 #include "db/target_plan.h"
+#include "kernel/info.h"
 #include "device/fill.h"
 #include "vm/target.h"
 #include "vm/workdir.h"
@@ -34,6 +35,8 @@ struct driver {
 	size_t n;
 	int64_t plan_id;   /* 0: no stored plan (qemu) */
 	int seq;           /* steps stored so far */
+	char vm_run[160];  /* a resumed plan's vm run */
+	int64_t stale_plan_id; /* a dead owner's plan of other kernels, set aside when this one begins */
 };
 
 static void utc_now(char *out, size_t len)
@@ -163,7 +166,7 @@ static int step_end(struct ior_db *db, const char *vm_run, const struct ior_db_t
 	if (!step || b->outcome == IOR_VM_INTERRUPTED)
 		return IOR_OK;
 	int64_t row = 0;
-	int rc = ior_db_target_boot_row(db, vm_run, s->k.spec, index, &row);
+	int rc = ior_db_target_boot_row(db, vm_run, s->k.spec, index, &row, NULL, 0);
 	if (rc && rc != IOR_ENOTFOUND)
 		return rc;
 	return ior_db_target_step_set(db, step->id, b->outcome == IOR_VM_OK ? "done" : "skipped", step->tries + 1, row,
@@ -225,6 +228,24 @@ static int stop_error(void)
 	return ior_error_set(IOR_EINTERRUPTED, "vm run interrupted by signal %d", ior_stop_signal());
 }
 
+/* A step a killed controller left booting or measuring whose boot was recorded and merged already (it
+ * was killed between the merge and the step's end): ended from that row, so no boot's samples are
+ * stored twice. */
+static int step_recorded(struct ior_db *db, const struct driver *d, const struct ior_db_target_step *step, bool *recorded)
+{
+	int64_t row = 0;
+	char outcome[32];
+	*recorded = false;
+	int rc = ior_db_target_boot_row(db, d->vm_run, step->kernel, step->round, &row, outcome, sizeof(outcome));
+	if (rc == IOR_ENOTFOUND)
+		return IOR_OK;
+	*recorded = !rc;
+	if (!rc)
+		rc = ior_db_target_step_set(db, step->id, !strcmp(outcome, "ok") ? "done" : "skipped", step->tries, row, NULL,
+					    !strcmp(outcome, "ok") ? NULL : outcome);
+	return rc;
+}
+
 /* Round r of a stored plan: its steps stored (in the rotated order) unless they are already, then
  * each step not done booted in order. */
 static int plan_round(struct ior_db *db, struct driver *d, unsigned r, struct ior_vm_run_summary *s)
@@ -242,6 +263,13 @@ static int plan_round(struct ior_db *db, struct driver *d, unsigned r, struct io
 		size_t i = 0;
 		while (i < d->n && strcmp(d->specs[i], step.kernel) != 0)
 			i++;
+		bool recorded = false;
+		if (strcmp(step.state, "pending") != 0)
+			rc = step_recorded(db, d, &step, &recorded);
+		if (rc || recorded) {
+			ior_db_target_step_free(&step);
+			continue;
+		}
 		rc = ior_stop_requested() ? stop_error()
 		     : i < d->n	  ? boot(db, d, &d->slots[i], step.round, &step, s)
 				  : ior_error_set(IOR_ERROR, "the plan's kernel '%s' is not one of this run's", step.kernel);
@@ -318,25 +346,36 @@ static int fill_scratch(const char *root, struct ior_vm_run_opts *o, char *path,
 	return IOR_OK;
 }
 
-/* The plan of boots on a real machine, stored before the first boot: its options one "name=value"
- * a line, so a resumed run (or the local kind's next boot) boots as this one began. */
-static int plan_begin(struct ior_db *db, struct driver *d, const struct ior_vm_run_summary *s)
+/* The plan's options, one "name=value" a line, so a resumed run (or the local kind's next boot) boots
+ * as this one began, recover reaches the target and removes its work directory, and a run given
+ * other kernels or another matrix is told apart from a resumption. */
+static int plan_options(const struct driver *d, char *options, size_t size)
 {
 	const struct ior_vm_target_opts *t = &d->t.opts;
-	char options[4096];
-	size_t len = (size_t)snprintf(options, sizeof(options),
+	size_t len = (size_t)snprintf(options, size,
 				      "boot=%s\nboot_timeout=%g\nrun_timeout=%g\nretries=%u\nkeep_kernels=%d\n%s%s%s",
 				      t->boot == IOR_VM_TARGET_KEXEC ? "kexec" : "bootloader", t->boot_timeout_s,
 				      t->run_timeout_s, t->retries, t->keep_kernels, t->power_cycle ? "power_cycle=" : "",
 				      t->power_cycle ? t->power_cycle : "", t->power_cycle ? "\n" : "");
-	/* recover reaches the target with them to remove what a killed run installed */
-	for (size_t i = 0; i < t->nssh_options && len < sizeof(options); i++)
-		len += (size_t)snprintf(options + len, sizeof(options) - len, "ssh_option=%s\n", t->ssh_options[i]);
-	if (len >= sizeof(options))
-		return ior_error_set(IOR_EINVALID, "the target's options are too long to store");
+	for (size_t i = 0; i < t->nssh_options && len < size; i++)
+		len += (size_t)snprintf(options + len, size - len, "ssh_option=%s\n", t->ssh_options[i]);
+	for (size_t i = 0; i < d->n && len < size; i++)
+		len += (size_t)snprintf(options + len, size - len, "kernel=%s\n", d->specs[i]);
+	if (d->t.workdir[0] && len < size)
+		len += (size_t)snprintf(options + len, size - len, "workdir=%s\n", d->t.workdir);
+	if (d->t.default_release[0] && len < size)
+		len += (size_t)snprintf(options + len, size - len, "default_release=%s\n", d->t.default_release);
+	return len < size ? IOR_OK : ior_error_set(IOR_EINVALID, "the target's options are too long to store");
+}
+
+/* The plan of boots on a real machine, stored before the first boot. */
+static int plan_begin(struct ior_db *db, struct driver *d, const struct ior_vm_run_summary *s)
+{
+	char options[8192];
+	int rc = plan_options(d, options, sizeof(options));
 	struct ior_db_target_plan p = {
 		.vm_run = (char *)s->vm_run,
-		.target = (char *)t->url.name,
+		.target = (char *)d->t.opts.url.name,
 		.matrix_file = (char *)d->o->guest.matrix,
 		.options = options,
 		.rounds = (int)d->o->boots,
@@ -344,14 +383,35 @@ static int plan_begin(struct ior_db *db, struct driver *d, const struct ior_vm_r
 	};
 	char boot_id[64];
 	int64_t host_id = 0;
-	int rc = ior_vm_owner(db, &host_id, boot_id, sizeof(boot_id));
+	if (!rc)
+		rc = ior_vm_owner(db, &host_id, boot_id, sizeof(boot_id));
 	return rc ? rc : ior_db_target_plan_add(db, &p, host_id, (int)getpid(), boot_id, &d->plan_id);
 }
 
-/* The local kind's unit runs the same vm run at every boot: a plan still running on the target is
- * taken over (its vm_run, so every boot pairs by round; its steps, so none is stored twice) rather
- * than a new one begun. (testbed helper's stand-in until the driver resumes every kind's plans.) */
-static int plan_resume(struct ior_db *db, struct driver *d, struct ior_vm_run_summary *s)
+/* Whether a stored plan is this run's: the same kernels in the same order and the same matrix file
+ * (a plan from before kernels were stored is taken as the same). */
+static bool plan_same(const struct driver *d, const struct ior_db_target_plan *p)
+{
+	const char *a = d->o->guest.matrix, *b = p->matrix_file;
+	if ((a || b) && (!a || !b || strcmp(a, b) != 0))
+		return false;
+	size_t i = 0;
+	for (const char *l = p->options; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (strncmp(l, "kernel=", 7) != 0)
+			continue;
+		size_t len = strcspn(l + 7, "\n");
+		if (i >= d->n || strlen(d->specs[i]) != len || strncmp(d->specs[i], l + 7, len) != 0)
+			return false;
+		i++;
+	}
+	return i == 0 || i == d->n;
+}
+
+/* Before the target is opened: a plan still running on it is this run's to resume (a killed
+ * controller run again, the local kind's unit at the next boot) when its owner is gone and it is the
+ * same plan; one of a live owner is refused; another plan left by a dead owner is set aside
+ * (aborted) when this run begins its own. */
+static int plan_find(struct ior_db *db, struct driver *d)
 {
 	struct ior_db_target_plan p;
 	int rc = ior_db_target_plan_running(db, d->t.opts.url.name, &p);
@@ -359,17 +419,51 @@ static int plan_resume(struct ior_db *db, struct driver *d, struct ior_vm_run_su
 		return IOR_OK;
 	if (rc)
 		return rc;
-	snprintf(s->vm_run, sizeof(s->vm_run), "%s", p.vm_run);
-	d->plan_id = p.id;
+	if (p.pid != (int)getpid() && ior_kernel_process_alive(p.pid, p.boot_id)) {
+		rc = ior_error_set(IOR_EREFUSED, "a vm run (pid %d) is running a plan of boots on '%s' now: one "
+				   "controller per target", p.pid, p.target);
+	} else if (!plan_same(d, &p)) {
+		d->stale_plan_id = p.id;
+	} else {
+		d->plan_id = p.id;
+		snprintf(d->vm_run, sizeof(d->vm_run), "%s", p.vm_run);
+		d->t.resuming = true;
+		ior_db_target_plan_option(p.options, "workdir", d->t.workdir, sizeof(d->t.workdir));
+		ior_db_target_plan_option(p.options, "default_release", d->t.default_release, sizeof(d->t.default_release));
+	}
 	ior_db_target_plan_free(&p);
-	int steps = 0, stored_rounds = 0;
+	return rc;
+}
+
+/* The found plan taken over: its vm_run (so every boot pairs by round), its steps (none stored twice),
+ * its options with this run's work directory; or a plan of other kernels set aside and a new one begun. */
+static int plan_resume(struct ior_db *db, struct driver *d, struct ior_vm_run_summary *s)
+{
+	int rc = IOR_OK;
+	if (d->stale_plan_id) {
+		if (d->o->progress)
+			fprintf(stderr, "vm: %s: a plan of other kernels or another matrix was left running by a run that is "
+				"gone: set aside (aborted); 'ioregress recover' removes what it installed\n", d->t.opts.url.name);
+		rc = ior_db_target_plan_finish(db, d->stale_plan_id, "aborted");
+	}
+	if (rc || !d->plan_id)
+		return rc ? rc : plan_begin(db, d, s);
+	snprintf(s->vm_run, sizeof(s->vm_run), "%s", d->vm_run);
+	int steps = 0, stored_rounds = 0, left = 0;
 	rc = ior_db_target_steps_count(db, d->plan_id, &steps, &stored_rounds);
+	if (!rc)
+		rc = ior_db_target_steps_left(db, d->plan_id, &left);
 	d->seq = steps;
-	char boot_id[64];
+	char boot_id[64], options[8192];
 	int64_t host_id = 0;
 	if (!rc)
+		rc = plan_options(d, options, sizeof(options));
+	if (!rc)
 		rc = ior_vm_owner(db, &host_id, boot_id, sizeof(boot_id));
-	return rc ? rc : ior_db_target_plan_own(db, d->plan_id, (int)getpid(), boot_id);
+	if (!rc && d->o->progress)
+		fprintf(stderr, "vm: %s: resuming the plan of vm run %s: %d of %d stored boots done\n", d->t.opts.url.name,
+			d->vm_run, steps - left, steps);
+	return rc ? rc : ior_db_target_plan_own(db, d->plan_id, (int)getpid(), boot_id, options);
 }
 
 static int run_target(struct ior_db *db, struct driver *d, struct ior_vm_run_opts *o, const char *root,
@@ -390,10 +484,8 @@ static int run_target(struct ior_db *db, struct driver *d, struct ior_vm_run_opt
 	char started[40];
 	utc_now(started, sizeof(started));
 	snprintf(s->vm_run, sizeof(s->vm_run), "%s/%ld/%s", u.nodename, (long)getpid(), started);
-	if (!rc && d->t.opts.url.kind == IOR_VM_TARGET_LOCAL)
+	if (!rc && d->t.opts.url.kind != IOR_VM_TARGET_QEMU)
 		rc = plan_resume(db, d, s);
-	if (!rc && d->t.opts.url.kind != IOR_VM_TARGET_QEMU && !d->plan_id)
-		rc = plan_begin(db, d, s);
 	if (!rc)
 		rc = rounds(db, d, s);
 	if (rc != IOR_VM_TARGET_REBOOTING) {
@@ -418,7 +510,9 @@ int ior_vm_run(struct ior_db *db, const struct ior_vm_run_opts *opts_in, const c
 		ior_vm_target_opts_default(&d.t.opts);
 	d.t.ops = ior_vm_target_ops_of(d.t.opts.url.kind);
 	snprintf(s->accel, sizeof(s->accel), "-");
-	int rc = d.t.ops->open(&d.t, db, &o);
+	int rc = d.t.opts.url.kind == IOR_VM_TARGET_QEMU ? IOR_OK : plan_find(db, &d);
+	if (!rc)
+		rc = d.t.ops->open(&d.t, db, &o);
 	if (rc) {
 		if (d.t.ops->free)
 			d.t.ops->free(&d.t);

@@ -109,6 +109,11 @@ struct ior_vm_target {
 	char accel_reason[256];     /* qemu: why; "" until the first kernel is ready */
 	char host[128], machine[32];  /* where the boots ran (vm_boots.host_id): this machine for qemu, the target's
 				       * `uname -n` and `uname -m` for a real machine (set by open) */
+	/* Kept with the plan (its options), so a resumed run and recover find them. Before open, a resumed
+	 * plan's values (resuming true); open keeps them where they still hold, else sets its own. */
+	bool resuming;
+	char workdir[200];          /* the target's work directory (ssh: /var/tmp/ioregress-target.XXXXXX) */
+	char default_release[128];  /* the kernel the target ran when the plan began: booted again at its end */
 	void *priv;                 /* the kind's own */
 };
 

@@ -24,16 +24,17 @@
 #define PATHS "PATH=$PATH:/usr/sbin:/sbin; "
 #define SHORT_S 60.0          /* a quick command on the target: id, uname, test, rm */
 #define INSTALL_S 1800.0      /* dpkg -i with its initramfs hook on a slow machine */
-#define POLL_S 3.0            /* between tries to reach a booting target */
+#define POLL_S 1.0            /* between tries to reach a booting target */
+#define POLL_CONNECT_S 4.0    /* how long one such try waits for the target's SSH banner */
+#define WORKDIR_PREFIX "/var/tmp/ioregress-target."
 
 struct ssh_target {
 	struct ior_vm_ssh ssh;
 	const struct ior_vm_run_opts *o;
-	char dir[128];            /* the target's work directory, under /var/tmp (kept across reboots) */
-	char matrix[200];         /* the matrix copied there, "" for --boot-only */
-	char default_release[128];/* what the target ran when the run began: booted again at the end */
+	char matrix[260];         /* the matrix copied into t->workdir, "" for --boot-only */
 	char boot_id[64];         /* the target's boot id as last seen */
 	char release[128];        /* the target's release as last seen */
+	double uptime;            /* its /proc/uptime then: how long the kernel had been up */
 	bool grub;                /* grub-reboot is there */
 };
 
@@ -79,8 +80,11 @@ static void say(const struct ior_vm_target *t, const char *fmt, ...)
 /* One command as root on the target (sudo -n when the user is not root). */
 static int root_cmd(struct ssh_target *s, const char *cmd, double limit, const char *what, char *out, size_t len)
 {
-	char line[4096];
-	if ((size_t)snprintf(line, sizeof(line), PATHS "%s%s", s->ssh.sudo, cmd) >= sizeof(line))
+	char line[4096], q[3800];
+	/* as another user the whole command runs under sudo, not only its first word */
+	if ((s->ssh.sudo[0] && !ior_vm_shell_quote(cmd, q, sizeof(q))) ||
+	    (size_t)snprintf(line, sizeof(line), PATHS "%s%s%s", s->ssh.sudo, s->ssh.sudo[0] ? "sh -c " : "",
+			     s->ssh.sudo[0] ? q : cmd) >= sizeof(line))
 		return ior_error_set(IOR_ERROR, "%s: command too long", what);
 	return ior_vm_ssh_check(&s->ssh, line, limit, what, out, len);
 }
@@ -104,13 +108,15 @@ static int probe(struct ior_vm_target *t, struct ssh_target *s)
 	field(out, "uid", uid, sizeof(uid));
 	field(out, "host", t->host, sizeof(t->host));
 	field(out, "machine", t->machine, sizeof(t->machine));
-	field(out, "release", s->default_release, sizeof(s->default_release));
+	field(out, "release", s->release, sizeof(s->release));
 	field(out, "boot", s->boot_id, sizeof(s->boot_id));
 	field(out, "kexec", kexec, sizeof(kexec));
 	field(out, "grub", grub, sizeof(grub));
 	field(out, "version", version, sizeof(version));
 	field(out, "sudo", sudo, sizeof(sudo));
-	snprintf(s->release, sizeof(s->release), "%s", s->default_release);
+	/* a resumed plan's target may run one of its kernels now: the plan's first release is the default */
+	if (!t->resuming || !t->default_release[0])
+		snprintf(t->default_release, sizeof(t->default_release), "%s", s->release);
 	s->grub = grub[0] != '\0';
 	if (!uid[0] || !t->host[0] || !s->boot_id[0])
 		return ior_error_set(IOR_ERROR, "'%s' answered, but not as a Linux machine: %.200s", t->opts.url.name, out);
@@ -139,6 +145,31 @@ static int probe(struct ior_vm_target *t, struct ssh_target *s)
 
 static void ssh_free(struct ior_vm_target *t);
 
+/* Ours: a directory mktemp made under /var/tmp (kept across reboots), never a path taken on trust. */
+static bool ours(const char *dir)
+{
+	return !strncmp(dir, WORKDIR_PREFIX, strlen(WORKDIR_PREFIX)) && !strchr(dir + strlen(WORKDIR_PREFIX), '/') &&
+	       strlen(dir) == strlen(WORKDIR_PREFIX) + 6;
+}
+
+/* The work directory on the target: a resumed plan's when it is still there (its files are the
+ * plan's), else a new one. */
+static int workdir(struct ior_vm_target *t, struct ssh_target *s)
+{
+	char cmd[400], out[16];
+	if (t->resuming && ours(t->workdir)) {
+		snprintf(cmd, sizeof(cmd), "test -d %s && test ! -L %s && echo yes", t->workdir, t->workdir);
+		if (ior_vm_ssh_check(&s->ssh, cmd, SHORT_S, "looking for the work directory", out, sizeof(out)) == IOR_OK &&
+		    !strcmp(out, "yes"))
+			return IOR_OK;
+	}
+	int rc = ior_vm_ssh_check(&s->ssh, "mktemp -d " WORKDIR_PREFIX "XXXXXX", SHORT_S, "mktemp on the target",
+				  t->workdir, sizeof(t->workdir));
+	if (!rc && !ours(t->workdir))
+		rc = ior_error_set(IOR_ERROR, "mktemp on '%s' answered '%s'", t->opts.url.name, t->workdir);
+	return rc;
+}
+
 static int ssh_open(struct ior_vm_target *t, struct ior_db *db, const struct ior_vm_run_opts *o)
 {
 	(void)db;
@@ -153,17 +184,22 @@ static int ssh_open(struct ior_vm_target *t, struct ior_db *db, const struct ior
 	snprintf(t->accel_reason, sizeof(t->accel_reason), "a real machine");
 	say(t, "checking the target");
 	int rc = probe(t, s);
+	/* a resumed plan's target may be in the middle of a boot the killed controller began */
+	for (double t0 = now_s(); rc == IOR_ETIMEDOUT && t->resuming && now_s() - t0 < t->opts.boot_timeout_s;) {
+		say(t, "not answering yet (%s); waiting for it, up to --boot-timeout", ior_error_last());
+		struct timespec pause = { .tv_sec = (time_t)POLL_S };
+		nanosleep(&pause, NULL);
+		rc = ior_stop_requested() ? ior_error_set(IOR_EINTERRUPTED, "stopped while waiting for '%s'", t->opts.url.name)
+					  : probe(t, s);
+	}
 	if (!rc)
-		rc = ior_vm_ssh_check(&s->ssh, "mktemp -d /var/tmp/ioregress-target.XXXXXX", SHORT_S, "mktemp on the target",
-				      s->dir, sizeof(s->dir));
-	if (!rc && strncmp(s->dir, "/var/tmp/ioregress-target.", 26) != 0)
-		rc = ior_error_set(IOR_ERROR, "mktemp on '%s' answered '%s'", t->opts.url.name, s->dir);
+		rc = workdir(t, s);
 	if (!rc && o->guest.matrix && !o->boot_only) {
-		snprintf(s->matrix, sizeof(s->matrix), "%s/matrix.ini", s->dir);
+		snprintf(s->matrix, sizeof(s->matrix), "%s/matrix.ini", t->workdir);
 		rc = ior_vm_ssh_copy(&s->ssh, o->guest.matrix, s->matrix, true, SHORT_S);
 	}
 	if (!rc)
-		say(t, "%s (running %s)", t->host, s->default_release);
+		say(t, "%s (running %s, default %s)", t->host, s->release, t->default_release);
 	return rc;
 }
 
@@ -186,7 +222,7 @@ static int install(struct ior_vm_target *t, struct ssh_target *s, struct ior_db 
 {
 	const char *base = strrchr(k->k.deb, '/');
 	char remote[400], q[500], cmd[1200], boot[64];
-	snprintf(remote, sizeof(remote), "%s/%s", s->dir, base ? base + 1 : k->k.deb);
+	snprintf(remote, sizeof(remote), "%s/%s", t->workdir, base ? base + 1 : k->k.deb);
 	ior_vm_shell_quote(remote, q, sizeof(q));
 	int64_t host_id = 0, id = 0;
 	say(t, "%s: installing %s", k->k.spec, k->k.package_version);
@@ -235,13 +271,16 @@ static int ssh_prepare(struct ior_vm_target *t, struct ior_db *db, struct ior_vm
 static int where_now(struct ssh_target *s, double limit, char *boot, size_t blen, char *release, size_t rlen)
 {
 	char out[300];
-	int rc = ior_vm_ssh_check(&s->ssh, "cat /proc/sys/kernel/random/boot_id; uname -r", limit, "asking the target", out,
-				  sizeof(out));
+	int rc = ior_vm_ssh_check(&s->ssh, "cat /proc/sys/kernel/random/boot_id; uname -r; cut -d' ' -f1 /proc/uptime", limit,
+				  "asking the target", out, sizeof(out));
 	if (rc)
 		return rc;
 	size_t l = strcspn(out, "\n");
 	snprintf(boot, blen, "%.*s", (int)l, out);
-	snprintf(release, rlen, "%s", out[l] ? out + l + 1 : "");
+	const char *r = out[l] ? out + l + 1 : "";
+	size_t rl = strcspn(r, "\n");
+	snprintf(release, rlen, "%.*s", (int)rl, r);
+	s->uptime = r[rl] ? atof(r + rl + 1) : -1;
 	return IOR_OK;
 }
 
@@ -249,14 +288,19 @@ static int where_now(struct ssh_target *s, double limit, char *boot, size_t blen
  * is how long it took. IOR_ETIMEDOUT when it did not. */
 static int wait_new_boot(struct ior_vm_target *t, struct ssh_target *s, const char *from, double *waited)
 {
-	double t0 = now_s(), limit = t->opts.boot_timeout_s;
+	double t0 = now_s(), limit = t->opts.boot_timeout_s, full = t->opts.connect_timeout_s;
 	char boot[64] = "", release[128] = "";
-	while (now_s() - t0 < limit) {
+	for (unsigned tries = 0; now_s() - t0 < limit; tries++) {
 		if (ior_stop_requested())
 			return ior_error_set(IOR_EINTERRUPTED, "stopped while waiting for '%s'", t->opts.url.name);
+		/* a booting machine takes the connection and sends no banner until its sshd runs: each try
+		 * waits POLL_CONNECT_S for it (measured on the test-bed: a try with 15 s left SSH answering up
+		 * to 18 s unseen), every fourth the whole --connect timeout, for a slow sshd */
+		s->ssh.connect_timeout_s = tries % 4 == 3 || full < POLL_CONNECT_S ? full : POLL_CONNECT_S;
 		double left = limit - (now_s() - t0);
-		int rc = where_now(s, left < t->opts.connect_timeout_s + 10 ? left : t->opts.connect_timeout_s + 10, boot,
+		int rc = where_now(s, left < s->ssh.connect_timeout_s + 10 ? left : s->ssh.connect_timeout_s + 10, boot,
 				   sizeof(boot), release, sizeof(release));
+		s->ssh.connect_timeout_s = full;
 		if (!rc && strcmp(boot, from) != 0) {
 			*waited = now_s() - t0;
 			snprintf(s->boot_id, sizeof(s->boot_id), "%s", boot);
@@ -276,35 +320,28 @@ static int wait_new_boot(struct ior_vm_target *t, struct ssh_target *s, const ch
  * (which ends with the old kernel); or GRUB's one-time entry and a reboot. */
 static int start_boot(struct ior_vm_target *t, struct ssh_target *s, const char *release)
 {
-	char cmd[1400];
-	int rc;
-	if (t->opts.boot == IOR_VM_TARGET_KEXEC) {
+	char cmd[1600];
+	/* one connection for the loading and the boot command (each costs a key exchange, seconds on a
+	 * slow machine): the boot starts detached after a second, so ssh hears the status first */
+	if (t->opts.boot == IOR_VM_TARGET_KEXEC)
 		snprintf(cmd, sizeof(cmd),
 			 "if test -r /boot/initrd.img-%s; then kexec -l /boot/vmlinuz-%s --initrd=/boot/initrd.img-%s "
-			 "--reuse-cmdline; else kexec -l /boot/vmlinuz-%s --reuse-cmdline; fi",
+			 "--reuse-cmdline; else kexec -l /boot/vmlinuz-%s --reuse-cmdline; fi && "
+			 "setsid -f sh -c 'sleep 1; systemctl kexec' </dev/null >/dev/null 2>&1",
 			 release, release, release, release);
-		rc = root_cmd(s, cmd, SHORT_S, "kexec -l on the target", NULL, 0);
-		snprintf(cmd, sizeof(cmd), "setsid -f sh -c 'sleep 1; systemctl kexec' </dev/null >/dev/null 2>&1");
-	} else {
+	else
 		/* Debian's GRUB names a kernel's entry "Advanced options for Debian GNU/Linux>Debian GNU/Linux,
 		 * with Linux R": the one-time entry is read from grub.cfg's titles, never guessed */
 		snprintf(cmd, sizeof(cmd),
 			 "e=$(grep -o \"menuentry '[^']*with Linux %s'\" /boot/grub/grub.cfg | head -n1 | cut -d\"'\" -f2); "
 			 "s=$(grep -o \"submenu '[^']*'\" /boot/grub/grub.cfg | head -n1 | cut -d\"'\" -f2); "
-			 "test -n \"$e\" && grub-reboot \"${s:+$s>}$e\"",
+			 "test -n \"$e\" && grub-reboot \"${s:+$s>}$e\" && "
+			 "setsid -f sh -c 'sleep 1; systemctl reboot' </dev/null >/dev/null 2>&1",
 			 release);
-		rc = root_cmd(s, cmd, SHORT_S, "grub-reboot on the target", NULL, 0);
-		snprintf(cmd, sizeof(cmd), "setsid -f sh -c 'sleep 1; systemctl reboot' </dev/null >/dev/null 2>&1");
-	}
-	if (rc)
-		return rc;
-	/* the session may end before ssh hears the command's status: only the new boot id tells */
-	struct ior_spawn c;
-	char line[1600];
-	snprintf(line, sizeof(line), PATHS "%s%s", s->ssh.sudo, cmd);
-	rc = ior_vm_ssh_run(&s->ssh, line, SHORT_S, &c);
-	ior_spawn_free(&c);
-	return rc == IOR_EINTERRUPTED ? rc : IOR_OK;
+	int rc = root_cmd(s, cmd, SHORT_S, t->opts.boot == IOR_VM_TARGET_KEXEC ? "kexec on the target" : "grub-reboot on the target",
+			  NULL, 0);
+	/* a session cut by the boot itself is no failure: only the new boot id tells */
+	return rc == IOR_ETIMEDOUT ? IOR_OK : rc;
 }
 
 /* The failed boot's kernel log head, from the journal of the boot before this one (when the target
@@ -319,20 +356,24 @@ static void previous_boot_log(struct ssh_target *s, char *reason, size_t len)
 	}
 }
 
-/* The target's ioregress runs the matrix into a database of its own in the work directory. */
-static int measure(struct ior_vm_target *t, struct ssh_target *s, int round, const char *dir, struct ior_vm_boot *b)
+/* The target's ioregress runs the matrix into a database of its own in the work directory; the same
+ * connection first prints the boot's kernel log (kept as qemu's console is), so a boot costs one key
+ * exchange less. *pulled is the seconds the database took to come back. */
+static int measure(struct ior_vm_target *t, struct ssh_target *s, int round, const char *dir, struct ior_vm_boot *b,
+		   double *pulled)
 {
 	char remote[300], qi[600], qdb[400], qm[400], cmd[2000];
-	snprintf(remote, sizeof(remote), "%s/round%d.db", s->dir, round);
+	snprintf(remote, sizeof(remote), "%s/round%d.db", t->workdir, round);
 	ior_vm_shell_quote(t->opts.remote_ioregress, qi, sizeof(qi));
 	ior_vm_shell_quote(remote, qdb, sizeof(qdb));
 	ior_vm_shell_quote(s->matrix, qm, sizeof(qm));
-	snprintf(cmd, sizeof(cmd), PATHS "rm -f %s; %s%s --db %s --quiet run %s", qdb, s->ssh.sudo, qi, qdb, qm);
+	snprintf(cmd, sizeof(cmd), PATHS "%sdmesg 2>/dev/null | head -c 262144; rm -f %s; %s%s --db %s --quiet run %s >/dev/null",
+		 s->ssh.sudo, qdb, s->ssh.sudo, qi, qdb, qm);
 	struct ior_spawn c;
 	int rc = ior_vm_ssh_run(&s->ssh, cmd, t->opts.run_timeout_s, &c);
 	if (!rc && ior_vm_ssh_lost(&c))
-		rc = ior_error_set(IOR_ETIMEDOUT, "the connection to '%s' was lost while it measured%s%s", t->opts.url.name,
-				   c.timed_out ? " (past its deadline)" : "", "");
+		rc = ior_error_set(IOR_ETIMEDOUT, "the connection to '%s' was lost while it measured%s", t->opts.url.name,
+				   c.timed_out ? " (past its deadline)" : "");
 	if (!rc) {
 		b->guest_status = WIFEXITED(c.status) ? WEXITSTATUS(c.status) : 128;
 		if (b->guest_status) {
@@ -343,18 +384,22 @@ static int measure(struct ior_vm_target *t, struct ssh_target *s, int round, con
 			snprintf(b->reason, sizeof(b->reason), "the target's ioregress run exited %d: %s", b->guest_status,
 				 last ? last + 1 : c.err);
 		}
+		if (c.out) {
+			b->console = c.out;
+			b->console_len = c.out_len;
+			c.out = NULL;
+		}
 	}
 	ior_spawn_free(&c);
 	if (rc)
 		return rc;
+	double t0 = now_s();
 	snprintf(b->guest_db, sizeof(b->guest_db), "%s/target.db", dir);
 	rc = ior_vm_ssh_copy(&s->ssh, b->guest_db, remote, false, SHORT_S * 10);
+	*pulled = now_s() - t0;
 	if (rc)
 		b->guest_db[0] = '\0';
-	if (!rc) {
-		snprintf(cmd, sizeof(cmd), "rm -f %s", qdb);
-		root_cmd(s, cmd, SHORT_S, "rm on the target", NULL, 0);
-	}
+	/* the file stays until the work directory goes: the next run of this round overwrites it */
 	return rc;
 }
 
@@ -386,8 +431,10 @@ static int attempt(struct ior_vm_target *t, struct ssh_target *s, struct ior_db 
 	if (!rc && step)
 		rc = ior_db_target_step_set(db, step->id, "booting", tries, 0, from, NULL);
 	say(t, "%s round %d: booting (%s)", k->k.spec, round, t->opts.boot == IOR_VM_TARGET_KEXEC ? "kexec" : "grub-reboot");
+	double c0 = now_s(), commanded = 0;
 	if (!rc)
 		rc = start_boot(t, s, k->k.release);
+	commanded = now_s() - c0;
 	double waited = 0;
 	if (!rc)
 		rc = wait_new_boot(t, s, from, &waited);
@@ -398,6 +445,7 @@ static int attempt(struct ior_vm_target *t, struct ssh_target *s, struct ior_db 
 	if (rc)
 		return rc;
 	*how = ATTEMPT_DONE;
+	double up = s->uptime;
 	b->boot_s = waited;
 	snprintf(b->boot_id, sizeof(b->boot_id), "%s", s->boot_id);
 	say(t, "%s round %d: SSH back as a new boot after %.1f s, running %s", k->k.spec, round, waited, s->release);
@@ -407,15 +455,19 @@ static int attempt(struct ior_vm_target *t, struct ssh_target *s, struct ior_db 
 		previous_boot_log(s, b->reason, sizeof(b->reason));
 		return IOR_OK;
 	}
-	kernel_log(s, b);
 	if (s->o->boot_only || !s->matrix[0]) {
+		kernel_log(s, b);
 		b->outcome = IOR_VM_OK;
 		return IOR_OK;
 	}
 	if (step && (rc = ior_db_target_step_set(db, step->id, "measuring", tries, 0, NULL, NULL)))
 		return rc;
 	say(t, "%s round %d: measuring", k->k.spec, round);
-	rc = measure(t, s, round, dir, b);
+	double m0 = now_s(), pulled = 0;
+	rc = measure(t, s, round, dir, b, &pulled);
+	if (!rc)
+		say(t, "%s round %d: boot command %.1f s, SSH back %.1f s later (the kernel up %.1f s of it), measured %.1f s, "
+		    "database back in %.1f s", k->k.spec, round, commanded, waited, up, now_s() - m0 - pulled, pulled);
 	if (rc == IOR_ETIMEDOUT) {
 		*how = ATTEMPT_LOST;
 		snprintf(b->reason, sizeof(b->reason), "%s", ior_error_last());
@@ -482,20 +534,20 @@ static int ssh_boot(struct ior_vm_target *t, struct ior_db *db, const struct ior
 	return rc;
 }
 
-/* Back on the kernel the target ran when the run began (kexec, or a plain reboot with --boot
+/* Back on the kernel the target ran when the plan began (kexec, or a plain reboot with --boot
  * bootloader: the default entry), so no test kernel is left running; then what was installed is
- * purged (or kept). */
-static int ssh_finish(struct ior_vm_target *t, struct ior_db *db)
+ * purged (or kept) and the work directory removed. One line on out for each. */
+static int finish_to(struct ior_vm_target *t, struct ior_db *db, FILE *out)
 {
 	struct ssh_target *s = of(t);
 	int first = IOR_OK;
 	char boot[64], release[128];
 	if (where_now(s, t->opts.connect_timeout_s + 10, boot, sizeof(boot), release, sizeof(release)) == IOR_OK &&
-	    strcmp(release, s->default_release) != 0) {
-		say(t, "booting %s again", s->default_release);
+	    t->default_release[0] && strcmp(release, t->default_release) != 0) {
+		fprintf(out, "vm: %s: running %s: booting %s again\n", t->opts.url.name, release, t->default_release);
 		int rc = IOR_OK;
 		if (t->opts.boot == IOR_VM_TARGET_KEXEC) {
-			rc = start_boot(t, s, s->default_release);
+			rc = start_boot(t, s, t->default_release);
 		} else {
 			struct ior_spawn c;
 			char line[200];
@@ -510,15 +562,21 @@ static int ssh_finish(struct ior_vm_target *t, struct ior_db *db)
 		if (rc)
 			first = rc;
 	}
-	int rc = ior_vm_target_ssh_remove(t, db, stderr);
+	int rc = ior_vm_target_ssh_remove(t, db, out);
 	if (!first)
 		first = rc;
-	if (s->dir[0]) {
+	if (ours(t->workdir)) {
 		char cmd[300];
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", s->dir);
-		root_cmd(s, cmd, SHORT_S, "rm on the target", NULL, 0);
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", t->workdir);
+		if (root_cmd(s, cmd, SHORT_S, "rm on the target", NULL, 0) == IOR_OK)
+			fprintf(out, "vm: %s: work directory '%s': removed\n", t->opts.url.name, t->workdir);
 	}
 	return first;
+}
+
+static int ssh_finish(struct ior_vm_target *t, struct ior_db *db)
+{
+	return finish_to(t, db, stderr);
 }
 
 int ior_vm_target_ssh_remove(struct ior_vm_target *t, struct ior_db *db, FILE *out)
@@ -555,24 +613,31 @@ int ior_vm_target_ssh_remove(struct ior_vm_target *t, struct ior_db *db, FILE *o
 	return rc;
 }
 
-int ior_vm_target_recover(struct ior_db *db, const char *target, FILE *out)
+/* recover's undo on an ssh target, with the options its newest plan stored (its ssh options, how it
+ * boots, its default kernel and work directory): the target booted back to its default kernel, what was
+ * installed purged, the work directory removed, and a plan left running set aside. */
+static int ssh_recover(struct ior_vm_target *t, struct ior_db *db, FILE *out)
 {
-	struct ior_vm_target t = { .ops = &ior_vm_target_ssh };
-	ior_vm_target_opts_default(&t.opts);
-	int rc = ior_vm_target_parse(&t.opts.url, target);
-	if (!rc && t.opts.url.kind != IOR_VM_TARGET_SSH)
-		return ior_error_set(IOR_EUNSUPPORTED, "'%s': recover removes packages over ssh only", target);
-	struct ssh_target *s = rc ? NULL : calloc(1, sizeof(*s));
-	if (!rc && !s)
-		rc = ior_error_set(IOR_ERROR, "out of memory");
-	if (rc)
-		return rc;
-	t.priv = s;
-	/* the --ssh-option values the run was given, kept with its plan */
+	struct ssh_target *s = calloc(1, sizeof(*s));
+	if (!s)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	t->priv = s;
 	struct ior_db_target_plan p;
 	const char *opts[32];
 	size_t n = 0;
-	bool have = ior_db_target_plan_latest(db, target, &p) == IOR_OK;
+	bool have = ior_db_target_plan_latest(db, t->opts.url.name, &p) == IOR_OK;
+	char value[64];
+	if (have) {
+		ior_db_target_plan_option(p.options, "workdir", t->workdir, sizeof(t->workdir));
+		ior_db_target_plan_option(p.options, "default_release", t->default_release, sizeof(t->default_release));
+		ior_db_target_plan_option(p.options, "boot", value, sizeof(value));
+		t->opts.boot = !strcmp(value, "bootloader") ? IOR_VM_TARGET_BOOTLOADER : IOR_VM_TARGET_KEXEC;
+		ior_db_target_plan_option(p.options, "boot_timeout", value, sizeof(value));
+		if (atof(value) > 0)
+			t->opts.boot_timeout_s = atof(value);
+		ior_db_target_plan_option(p.options, "keep_kernels", value, sizeof(value));
+		t->opts.keep_kernels = !strcmp(value, "1");
+	}
 	for (char *line = have && p.options ? p.options : NULL; line && *line && n < 32;) {
 		char *end = strchr(line, '\n');
 		if (end)
@@ -581,17 +646,52 @@ int ior_vm_target_recover(struct ior_db *db, const char *target, FILE *out)
 			opts[n++] = line + 11;
 		line = end ? end + 1 : NULL;
 	}
-	s->ssh = (struct ior_vm_ssh){ .url = &t.opts.url, .options = opts, .noptions = n,
-				      .connect_timeout_s = t.opts.connect_timeout_s, .sudo = "" };
+	s->ssh = (struct ior_vm_ssh){ .url = &t->opts.url, .options = opts, .noptions = n,
+				      .connect_timeout_s = t->opts.connect_timeout_s, .sudo = "" };
 	char uid[16];
-	rc = ior_vm_ssh_check(&s->ssh, "id -u", SHORT_S, "reaching the target", uid, sizeof(uid));
+	int rc = ior_vm_ssh_check(&s->ssh, "id -u", SHORT_S, "reaching the target", uid, sizeof(uid));
 	if (!rc && strcmp(uid, "0") != 0)
 		s->ssh.sudo = "sudo -n ";
 	if (!rc)
-		rc = ior_vm_target_ssh_remove(&t, db, out);
-	ssh_free(&t);
+		rc = finish_to(t, db, out);
+	ssh_free(t);
 	if (have)
 		ior_db_target_plan_free(&p);
+	return rc;
+}
+
+int ior_vm_target_recover(struct ior_db *db, const char *target, FILE *out)
+{
+	struct ior_vm_target t = { 0 };
+	ior_vm_target_opts_default(&t.opts);
+	int rc = ior_vm_target_parse(&t.opts.url, target);
+	if (!rc && t.opts.url.kind == IOR_VM_TARGET_QEMU)
+		return ior_error_set(IOR_EINVALID, "'%s': a qemu guest leaves nothing on a target to recover", target);
+	if (rc)
+		return rc;
+	if (t.opts.url.kind == IOR_VM_TARGET_LOCAL) {
+		/* nothing open: the local kind removes its unit and what it installed, and reboots nothing */
+		t.ops = &ior_vm_target_local;
+		rc = t.ops->finish(&t, db);
+		if (!rc)
+			fprintf(out, "vm: local: the unit and the kernels it installed: removed\n");
+	} else {
+		t.ops = &ior_vm_target_ssh;
+		rc = ssh_recover(&t, db, out);
+	}
+	/* the plan is given up: a later vm run begins a new one */
+	struct ior_db_target_plan p;
+	while (!rc && ior_db_target_plan_running(db, t.opts.url.name, &p) == IOR_OK) {
+		if (!ior_kernel_process_alive(p.pid, p.boot_id)) {
+			rc = ior_db_target_plan_finish(db, p.id, "aborted");
+			if (!rc)
+				fprintf(out, "vm: %s: the plan of vm run %s: aborted\n", target, p.vm_run);
+		}
+		bool live = ior_kernel_process_alive(p.pid, p.boot_id);
+		ior_db_target_plan_free(&p);
+		if (live)
+			break;
+	}
 	return rc;
 }
 
