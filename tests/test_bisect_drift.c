@@ -29,14 +29,21 @@ static const char *drift_measure(void)
 	return m;
 }
 
-static int bisect_with(const char *db, const char *repo, const char *good, const char *bad, const char *measure)
+/* A bisection started and run, with run's options (opt: NULL, or an option and its value). */
+static int bisect_opt(const char *db, const char *repo, const char *good, const char *bad, const char *measure,
+		      const char *opt, const char *value)
 {
 	char *start[] = { "--db", (char *)db, "bisect", "start", "--repo", (char *)repo, "--good", (char *)good, "--bad",
 			  (char *)bad, NULL };
 	if (ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)) != 0)
 		return -1;
-	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", (char *)measure, NULL };
+	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", (char *)measure, (char *)opt, (char *)value, NULL };
 	return ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+}
+
+static int bisect_with(const char *db, const char *repo, const char *good, const char *bad, const char *measure)
+{
+	return bisect_opt(db, repo, good, bad, measure, NULL, NULL);
 }
 
 /* n draws of the drifting measure at level 1000, from call `skip` on (calls before it spent). */
@@ -168,12 +175,65 @@ static void test_range_holds_culprit(void)
 		fprintf(stderr, "\n%s\n%s", out, err);
 }
 
+/* The drifting measure with this much noise within a round (the same drift as drift_measure's). */
+static const char *noisy_measure(double cov)
+{
+	static char m[1200];
+	snprintf(m, sizeof(m), "sh %s", ior_test_measure_script_drift(ior_test_tmpdir(), cov, 0.01, 0.1));
+	return m;
+}
+
+/* The rounds per commit a plan line states ("up to N rounds per commit"), 0 when there is none. */
+static size_t planned_rounds(const char *text)
+{
+	const char *p = strstr(text, "plan: ");
+	p = p ? strstr(p, "up to ") : NULL;
+	return p ? strtoul(p + 6, NULL, 10) : 0;
+}
+
+/* A 10% drop at 7% noise on the drifting machine needs more than the default 60 rounds per commit:
+ * with a budget that allows it the plan takes them and names the culprit; with a budget that does
+ * not, the bisection is refused with the time an answer would need. */
+static void test_budget_buys_rounds(void)
+{
+	enum { N = 12, CULPRIT = 7 };
+	char ids[N][GIT_OID_HEXSZ + 1], want[128];
+	const char *repo = ior_test_path("budget"), *db = ior_test_path("budget.db");
+	char calls[1200];
+	snprintf(calls, sizeof(calls), "%s/calls", ior_test_tmpdir());
+	setenv("IOR_TEST_SEED", "61", 1);
+	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
+	unlink(db), unlink(calls);
+	int rc = bisect_opt(db, repo, ids[0], ids[N - 1], noisy_measure(0.07), "--budget", "2h");
+	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
+	size_t rounds = planned_rounds(out);
+	printf("\n  7%% noise, budget 2h: exit %d, up to %zu rounds per commit", rc, rounds);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "plan: about "));
+	CU_ASSERT(rounds > 60);
+	if (rc || !strstr(out, want) || rounds <= 60)
+		fprintf(stderr, "\n%s\n%s", out, err);
+	/* the same history and noise under a budget of two seconds: refused, with the time it needs */
+	unlink(db), unlink(calls);
+	rc = bisect_opt(db, repo, ids[0], ids[N - 1], noisy_measure(0.07), "--budget", "2s");
+	printf("\n  7%% noise, budget 2s: exit %d", rc);
+	CU_ASSERT_EQUAL(rc, 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "refused: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "to an answer"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--budget "));
+	CU_ASSERT_PTR_NULL(strstr(out, "first bad commit"));
+	if (rc != 4 || !strstr(out, "--budget "))
+		fprintf(stderr, "\n%s\n%s", out, err);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_drift_paired_names_culprit),
 		IOR_TEST(test_far_candidate_remeasured),
 		IOR_TEST(test_range_holds_culprit),
+		IOR_TEST(test_budget_buys_rounds),
 		IOR_TEST_END,
 	};
 	return ior_test_run("bisect_drift", tests);
