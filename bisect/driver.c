@@ -538,7 +538,7 @@ static int calibrate(struct run *r, bool *refused, char *reason, size_t len)
 			budget_refusal(r, looks, reason, len);
 		if (c != IOR_CALL_MORE) {
 			*refused = c == IOR_CALL_SKIP;
-			return *refused ? IOR_OK : replan(r, looks, true);
+			return IOR_OK;
 		}
 		if (n && n % 5 == 0)
 			say(r, "calibrating: round %zu of at least %zu, both ends, %s\n", n, o.calibrate, times(r));
@@ -575,9 +575,15 @@ static int judge_until(struct run *r, const char *id, size_t from, size_t at_lea
 		struct ior_bisect_rounds rd;
 		if (ior_bisect_rounds_get(d->db, d->id, ids, 3, from, &rd))
 			return IOR_ERROR;
-		double g[rd.n ? rd.n : 1], x[rd.n ? rd.n : 1], b[rd.n ? rd.n : 1];
+		double g[rd.n ? rd.n : 1], x[rd.n ? rd.n : 1], b[rd.n ? rd.n : 1], recent;
 		size_t n = 0, unstable = 0;
 		char why[256] = "";
+		/* the noise seen across the whole bisection: a quiet calibration's alone would call ordinary
+		 * rounds of a busier minute unstable */
+		if (ends_noise(r, &recent, &r->cal.floor)) {
+			ior_bisect_rounds_free(&rd);
+			return IOR_ERROR;
+		}
 		for (size_t i = 0; i < rd.n; i++) {
 			const double *v = rd.v + 3 * i;
 			if (ior_bisect_round_unstable(&r->cal, v[0], v[1], v[2], why, sizeof(why))) {
@@ -595,9 +601,6 @@ static int judge_until(struct run *r, const char *id, size_t from, size_t at_lea
 		}
 		bool looked = n >= need;
 		if (looked) {
-			double recent;
-			if (ends_noise(r, &recent, &r->cal.floor))
-				return IOR_ERROR;
 			*call = ior_bisect_judge(&r->cal, g, x, b, n, cap, &d->o, &need, reason, len);
 			if (n >= need && *call == IOR_CALL_MORE)
 				need = n + 1;
@@ -797,7 +800,6 @@ static int confirm(struct run *r, size_t culprit, enum confirm_verdict *verdict,
 	struct ior_bisect_driver *d = r->d;
 	const char *c = r->g.nodes[culprit].id, *p = confirm_parent(r, culprit);
 	bool p_end = !strcmp(p, r->good_ids[0]), c_end = !strcmp(c, r->bad_id);
-	say(r, "confirming %s against its parent %s\n", shortid(c), shortid(p));
 	bool ok;
 	char image[80];
 	if (!p_end && built(r, p, &ok, image, sizeof(image)))
@@ -823,6 +825,8 @@ static int confirm(struct run *r, size_t culprit, enum confirm_verdict *verdict,
 	struct confirm_target t;
 	if (confirm_target_get(r, c, p, &t))
 		return IOR_ERROR;
+	say(r, "confirming %s against its parent %s: %zu fresh rounds, up to %zu, %s\n", named(r, c), shortid(p), t.need,
+	    r->cap, times(r));
 	const char *ids[4];
 	size_t k = 0;
 	ids[k++] = r->good_ids[0];
@@ -1189,6 +1193,12 @@ int ior_bisect_drive(struct ior_bisect_driver *d, struct ior_bisect_result *res)
 				rc = ior_bisect_set_status(d->db, d->id, "running", NULL);
 			r.status = "running";
 		}
+		/* the plan, from the calibration and the pace so far: every run says it, a resumed one too */
+		size_t looks = 0;
+		if (!rc)
+			rc = looks_left(&r, &looks);
+		if (!rc)
+			rc = replan(&r, looks, true);
 		if (!rc)
 			rc = loop(&r, res);
 	}

@@ -169,7 +169,8 @@ bool ior_bisect_round_unstable(const struct ior_bisect_calibration *cal, double 
 	/* beyond half the gap past an end, and further than noise alone puts a round once in a few
 	 * hundred (3 sd of the round's contrast): with noise near the gap, half the gap alone would
 	 * throw out honest rounds and bias what is left */
-	double sd_pos = cal->noise * sqrt(1.5) / fabs(cal->gap);
+	double noise = cal->floor > cal->noise ? cal->floor : cal->noise;
+	double sd_pos = noise * sqrt(1.5) / fabs(cal->gap);
 	double past = pos < 0.5 ? -pos : pos - 1;
 	if (ior_paired_round_far(pos) && past > 3 * sd_pos) {
 		snprintf(why, len, "the candidate fell at %.2f of the way from the good end to the bad end, beyond half "
@@ -177,7 +178,7 @@ bool ior_bisect_round_unstable(const struct ior_bisect_calibration *cal, double 
 		return true;
 	}
 	double g = log(bad) - log(good);
-	if (fabs(g - cal->gap) > fabs(cal->gap) && fabs(g - cal->gap) > 3 * sqrt(2) * cal->noise) {
+	if (fabs(g - cal->gap) > fabs(cal->gap) && fabs(g - cal->gap) > 3 * sqrt(2) * noise) {
 		snprintf(why, len, "the ends were %+.1f%% apart against %+.1f%% calibrated", pct_of(g), pct_of(cal->gap));
 		return true;
 	}

@@ -69,7 +69,8 @@ enum ior_bisect_call ior_bisect_calibrated(struct ior_bisect_calibration *cal, c
 
 /* Whether one round must be measured again rather than judged: the candidate beyond half the
  * calibrated gap past either end, or the ends' own gap in the round off the calibrated one by more
- * than the gap itself (the machine moved within the round). why gets the reason. */
+ * than the gap itself (the machine moved within the round), each also by more than 3 times the
+ * noise (the calibration's, or the floor when larger). why gets the reason. */
 bool ior_bisect_round_unstable(const struct ior_bisect_calibration *cal, double good, double cand, double bad,
 			       char *why, size_t len);
 
