@@ -84,7 +84,7 @@ static const char *named(const struct run *r, const char *id)
 	k = (k + 1) % 2;
 	long i = ior_bisect_graph_find(&r->g, id);
 	const char *subject = i >= 0 ? r->g.nodes[i].subject : NULL;
-	if (subject && subject[0])
+	if (subject && subject[0] && strcmp(subject, id))   /* a packaged kernel's subject is its name */
 		snprintf(buf[k], sizeof(buf[k]), "%s (%.60s%s)", shortid(id), subject, strlen(subject) > 60 ? "..." : "");
 	else
 		snprintf(buf[k], sizeof(buf[k]), "%s", shortid(id));
@@ -944,9 +944,9 @@ static int ends_evidence(struct run *r, char *buf, size_t len)
 	size_t cap = r->cap ? r->cap : r->d->o.cap;
 	double smallest = cap ? ior_bisect_smallest(r->cal.noise, cap, r->cal.rounds, r->d->o.alpha) : r->cal.smallest;
 	snprintf(buf, len, "%zu samples of the good end in %zu %s and %zu of the bad end in %zu %s%s; the smallest change "
-		 "findable at %zu rounds per commit is %.1f%%", gs, gr, unit, bs, br, unit,
-		 r->d->m->per_boot ? " (one boot of each per round, each boot's median one observation)" : "", cap,
-		 expm1(smallest) * 100);
+		 "findable at %s%zu%s is %.1f%%", gs, gr, unit, bs, br, unit,
+		 r->d->m->per_boot ? " (one boot of each per round, each boot's median one observation)" : "",
+		 r->d->budget_s > 0 ? "" : "--cap ", cap, r->d->budget_s > 0 ? " rounds per commit" : "", expm1(smallest) * 100);
 	return IOR_OK;
 }
 
