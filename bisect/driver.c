@@ -416,13 +416,16 @@ static void budget_refusal(struct run *r, size_t looks, char *reason, size_t len
 	struct ior_bisect_plan p;
 	plan_input(r, &in, r->cal.noise, looks);
 	ior_bisect_plan_make(&p, &in);
-	char budget[32], left[32], need[32], more[32], seen[256];
+	char budget[32], left[32], need[32], more[32], seen[400];
 	ior_bisect_plan_duration(budget, sizeof(budget), d->budget_s);
 	ior_bisect_plan_duration(left, sizeof(left), in.left_s > 0 ? in.left_s : 0);
 	ior_bisect_plan_duration(need, sizeof(need), p.need_s);
 	budget_words(more, sizeof(more), elapsed(r) + p.need_s);
+	size_t afford = p.afford > 5 ? p.afford : 5;
 	snprintf(seen, sizeof(seen), "the ends differ by %+.1f%% (noise %.1f%%, drift %.1f%% over %zu rounds, one-sided "
-		 "paired p = %.2g)", expm1(r->cal.gap) * 100, r->cal.noise * 100, r->cal.drift * 100, r->cal.rounds, r->cal.p);
+		 "paired p = %.2g); at the %zu rounds per commit the budget affords, the smallest difference that can be "
+		 "found is %.1f%%", expm1(r->cal.gap) * 100, r->cal.noise * 100, r->cal.drift * 100, r->cal.rounds, r->cal.p,
+		 afford, expm1(ior_bisect_smallest(r->cal.noise, afford, r->cal.rounds, d->o.alpha)) * 100);
 	if (!p.need)
 		snprintf(reason, len, "%s; no number of rounds per commit up to 10000 finds a gap this small at this noise, so "
 			 "any answer would be a guess", seen);
