@@ -191,19 +191,30 @@ static size_t planned_rounds(const char *text)
 	return p ? strtoul(p + 6, NULL, 10) : 0;
 }
 
+/* A case's own linear history of 12 commits (the culprit as given) and a fresh database, the seed set
+ * and the measures' call counter reset; calls gets the counter's path. */
+enum { CASE_N = 12 };
+static void fresh_case(const char *name, const char *seed, size_t culprit, char (*ids)[GIT_OID_HEXSZ + 1],
+		       const char **repo, const char **db, char *calls, size_t len)
+{
+	char dbname[64];
+	snprintf(dbname, sizeof(dbname), "%s.db", name);
+	*repo = ior_test_path(name), *db = ior_test_path(dbname);
+	snprintf(calls, len, "%s/calls", ior_test_tmpdir());
+	setenv("IOR_TEST_SEED", seed, 1);
+	ior_test_linear_repo(*repo, CASE_N, culprit, -1, ids);
+	unlink(*db), unlink(calls);
+}
+
 /* A 10% drop at 7% noise on the drifting machine needs more than the default 60 rounds per commit:
  * with a budget that allows it the plan takes them and names the culprit; with a budget that does
  * not, the bisection is refused with the time an answer would need. */
 static void test_budget_buys_rounds(void)
 {
-	enum { N = 12, CULPRIT = 7 };
-	char ids[N][GIT_OID_HEXSZ + 1], want[128];
-	const char *repo = ior_test_path("budget"), *db = ior_test_path("budget.db");
-	char calls[1200];
-	snprintf(calls, sizeof(calls), "%s/calls", ior_test_tmpdir());
-	setenv("IOR_TEST_SEED", "61", 1);
-	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
-	unlink(db), unlink(calls);
+	enum { N = CASE_N, CULPRIT = 7 };
+	char ids[N][GIT_OID_HEXSZ + 1], want[128], calls[1200];
+	const char *repo, *db;
+	fresh_case("budget", "61", CULPRIT, ids, &repo, &db, calls, sizeof(calls));
 	int rc = bisect_opt(db, repo, ids[0], ids[N - 1], noisy_measure(0.07), "--budget", "2h");
 	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
 	size_t rounds = planned_rounds(out);
@@ -232,14 +243,10 @@ static void test_budget_buys_rounds(void)
  * unstable against the quiet ends, and the culprit is named. */
 static void test_quiet_calibration(void)
 {
-	enum { N = 12, CULPRIT = 4 };
-	char ids[N][GIT_OID_HEXSZ + 1], measure[2600], want[128];
-	const char *repo = ior_test_path("quiet"), *db = ior_test_path("quiet.db");
-	char calls[1200];
-	snprintf(calls, sizeof(calls), "%s/calls", ior_test_tmpdir());
-	setenv("IOR_TEST_SEED", "37", 1);
-	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
-	unlink(db), unlink(calls);
+	enum { N = CASE_N, CULPRIT = 4 };
+	char ids[N][GIT_OID_HEXSZ + 1], measure[2600], want[128], calls[1200];
+	const char *repo, *db;
+	fresh_case("quiet", "37", CULPRIT, ids, &repo, &db, calls, sizeof(calls));
 	snprintf(measure, sizeof(measure),
 		 "v=$(sh %s); c=$(cat '%s/calls'); if [ $c -le 20 ]; then echo $v; else awk -v v=$v -v c=$c "
 		 "'BEGIN { srand(c * 7919 + 3); u1 = rand(); u2 = rand(); if (u1 < 1e-12) u1 = 1e-12;"
@@ -260,14 +267,10 @@ static void test_quiet_calibration(void)
  * failure is logged, and the bisection goes on to the culprit instead of stopping with exit 1. */
 static void test_end_failure_retried(void)
 {
-	enum { N = 12, CULPRIT = 8 };
-	char ids[N][GIT_OID_HEXSZ + 1], measure[2600], want[128];
-	const char *repo = ior_test_path("endfail"), *db = ior_test_path("endfail.db");
-	char calls[1200];
-	snprintf(calls, sizeof(calls), "%s/calls", ior_test_tmpdir());
-	setenv("IOR_TEST_SEED", "43", 1);
-	ior_test_linear_repo(repo, N, CULPRIT, -1, ids);
-	unlink(db), unlink(calls);
+	enum { N = CASE_N, CULPRIT = 8 };
+	char ids[N][GIT_OID_HEXSZ + 1], measure[2600], want[128], calls[1200];
+	const char *repo, *db;
+	fresh_case("endfail", "43", CULPRIT, ids, &repo, &db, calls, sizeof(calls));
 	char failed[1200];
 	snprintf(failed, sizeof(failed), "%s/end-failed", ior_test_tmpdir());
 	unlink(failed);
@@ -281,6 +284,11 @@ static void test_end_failure_retried(void)
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event = 'end-failed'"), 1);
+	/* the answer's small print: the branch named whole (it was cut to 12 characters, "refs/heads/ma"), and
+	 * the log's samples as the measure printed them (%.4f), not as %.17g spells the double */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "work tree back at refs/heads/master,"));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event = 'measure' AND (detail LIKE "
+				       "'%00000000%' OR detail LIKE '%99999999%')"), 0);
 	if (getenv("SHOWOUT") || rc || !strstr(out, want))
 		fprintf(stderr, "\n%s\n%s", out, err);
 }
