@@ -3,9 +3,11 @@
  * the judge asks, marks, confirms, and stores each step as it goes. */
 #include "bisect/driver.h"
 #include "bisect/evidence.h"
+#include "bisect/plan.h"
 
 #include "common/error.h"
 #include "common/stop.h"
+#include "stats/paired.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,9 +15,17 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Undecided commits in a row before the bisection stops with the range it has. */
 #define IOR_BISECT_MAX_UNDECIDED 3
+
+/* Failed measurements in a row of an end that has measured before, before the bisection stops: one
+ * failure (a boot that timed out, a benchmark that crashed once) only re-measures the round. */
+#define IOR_BISECT_END_TRIES 3
+
+/* The rounds of the ends the re-planning reads the machine's present noise from. */
+#define IOR_BISECT_RECENT_ROUNDS 30
 
 struct run {
 	struct ior_bisect_driver *d;
@@ -27,6 +37,14 @@ struct run {
 	bool boot_failed;              /* the last failed measurement was a kernel that did not boot */
 	bool images_blind;             /* both ends built the same artifact: it tells no commit's build apart */
 	const char *status;            /* the bisection's status as stored (started, running, ...) */
+	size_t cap;                    /* rounds per commit now: --cap, or the budget's plan */
+	size_t end_fails[2];           /* failed measurements in a row of the good and the bad end */
+	/* the pace as measured in this run: what the plan and the time left are made from */
+	struct timespec t0;
+	double measure_s, build_s;     /* seconds spent measuring and building */
+	size_t measures, builds;
+	struct ior_bisect_plan plan;   /* the last plan (need 0 until there is one) */
+	double plan_at;                /* elapsed seconds when it was made */
 };
 
 static void say(const struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -48,6 +66,46 @@ static const char *shortid(const char *id)
 	k = (k + 1) % 4;
 	snprintf(buf[k], sizeof(buf[k]), "%.*s", ior_bisect_id_width(id), id);
 	return buf[k];
+}
+
+/* Seconds since this run began. */
+static double elapsed(const struct run *r)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - r->t0.tv_sec) + (double)(t.tv_nsec - r->t0.tv_nsec) / 1e9;
+}
+
+/* How a commit is named in progress lines: its short id and, from the graph, its subject. */
+static const char *named(const struct run *r, const char *id)
+{
+	static char buf[2][192];
+	static int k;
+	k = (k + 1) % 2;
+	long i = ior_bisect_graph_find(&r->g, id);
+	const char *subject = i >= 0 ? r->g.nodes[i].subject : NULL;
+	if (subject && subject[0] && strcmp(subject, id))   /* a packaged kernel's subject is its name */
+		snprintf(buf[k], sizeof(buf[k]), "%s (%.60s%s)", shortid(id), subject, strlen(subject) > 60 ? "..." : "");
+	else
+		snprintf(buf[k], sizeof(buf[k]), "%s", shortid(id));
+	return buf[k];
+}
+
+/* "elapsed 3 min, about 20 min left": the time left from the last plan, as far as one was made. */
+static const char *times(const struct run *r)
+{
+	static char buf[128];
+	char a[32], b[32];
+	double now = elapsed(r);
+	ior_bisect_plan_duration(a, sizeof(a), now);
+	if (!r->plan.need) {
+		snprintf(buf, sizeof(buf), "elapsed %s", a);
+		return buf;
+	}
+	double left = r->plan.seconds - (now - r->plan_at);
+	ior_bisect_plan_duration(b, sizeof(b), left > 0 ? left : 0);
+	snprintf(buf, sizeof(buf), "elapsed %s, about %s left", a, b);
+	return buf;
 }
 
 static int prepare(struct run *r, const char *id)
@@ -79,11 +137,14 @@ static int built(struct run *r, const char *id, bool *ok, char *image, size_t le
 		return IOR_OK;
 	if (stopped() || prepare(r, id))
 		return IOR_ERROR;
-	say(r, "building %s\n", shortid(id));
+	say(r, "building %s, %s\n", named(r, id), times(r));
 	enum ior_step_outcome o;
 	d->m->failure[0] = '\0';
+	double t = elapsed(r);
 	if (d->m->build(d->m, id, &o, image, len))
 		return IOR_ERROR;
+	r->build_s += elapsed(r) - t;
+	r->builds++;
 	*ok = o == IOR_STEP_OK;
 	char detail[160];
 	snprintf(detail, sizeof(detail), "%s%s%s", ior_step_outcome_name(o), *image ? ", image " : "", image);
@@ -144,6 +205,19 @@ static int end_not_measured(struct run *r, const char *end)
 	return end_stopped(r, end, "cannot be measured", f[0] ? f : "its measurement failed");
 }
 
+/* A sample as the measure printed it, as far as a double tells: the shortest text that reads back
+ * to the same value (325.999, not %.17g's 325.99900000000002). */
+static const char *shortest(double v)
+{
+	static char buf[32];
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, sizeof(buf), "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
 /* One measurement of a built commit in a round, its samples stored and logged; *ok false when it failed. */
 static int measure(struct run *r, const char *id, size_t round, bool *ok)
 {
@@ -154,13 +228,23 @@ static int measure(struct run *r, const char *id, size_t round, bool *ok)
 	size_t n = 0;
 	enum ior_step_outcome o;
 	d->m->failure[0] = '\0';
+	double t = elapsed(r);
 	int rc = d->m->measure(d->m, id, &x, &n, &o);
+	double took = elapsed(r) - t;
+	r->measure_s += took;
+	r->measures++;
 	*ok = !rc && o == IOR_STEP_OK;
 	r->boot_failed = !rc && o == IOR_STEP_BOOT_FAILED;
+	if (*ok && (!strcmp(id, r->good_ids[0]) || !strcmp(id, r->bad_id)))
+		r->end_fails[!strcmp(id, r->bad_id)] = 0;
+	/* a boot is named by the commit it boots, not by its image's path */
+	if (!rc && d->m->per_boot)
+		say(r, "  boot of %s, round %zu: %s, %.1f s%s%s\n", named(r, id), round, *ok ? "ok" : ior_step_outcome_name(o),
+		    took, !*ok && d->m->failure[0] ? ": " : "", !*ok ? d->m->failure : "");
 	char detail[2048];
 	size_t len = (size_t)snprintf(detail, sizeof(detail), "round=%zu ", round);
 	for (size_t i = 0; i < n && len < sizeof(detail) - 32; i++)
-		len += (size_t)snprintf(detail + len, sizeof(detail) - len, "%s%.17g", i ? " " : "", x[i]);
+		len += (size_t)snprintf(detail + len, sizeof(detail) - len, "%s%s", i ? " " : "", shortest(x[i]));
 	if (len && detail[len - 1] == ' ')
 		detail[len - 1] = '\0';
 	if (!rc && *ok)
@@ -172,6 +256,26 @@ static int measure(struct run *r, const char *id, size_t round, bool *ok)
 		rc = ior_bisect_log(d->db, d->id, id, "boot-failed", d->m->failure[0] ? d->m->failure : "boot-failed");
 	free(x);
 	return rc;
+}
+
+/* An end's measurement failed in a round: the round is left out and measured again, as a failed
+ * boot of a candidate is tried again, unless the end has never been measured (it does not work at
+ * all) or has failed IOR_BISECT_END_TRIES times in a row: then the bisection stops at it. */
+static int end_retry(struct run *r, const char *end)
+{
+	struct ior_bisect_driver *d = r->d;
+	bool bad = !strcmp(end, r->bad_id);
+	size_t samples;
+	if (ior_bisect_samples_count(d->db, d->id, end, &samples))
+		return IOR_ERROR;
+	if (!samples || ++r->end_fails[bad] >= IOR_BISECT_END_TRIES)
+		return end_not_measured(r, end);
+	char detail[1400];
+	snprintf(detail, sizeof(detail), "the %s end's measurement failed (%zu in a row, %d stop the bisection)%s%s; the "
+		 "round is measured again", bad ? "bad" : "good", r->end_fails[bad], IOR_BISECT_END_TRIES,
+		 d->m->failure[0] ? ": " : "", d->m->failure);
+	say(r, "%s: %s\n", shortid(end), detail);
+	return ior_bisect_log(d->db, d->id, end, "end-failed", detail);
 }
 
 /* One round: each of ids measured once, one after another, the order rotated with the round
@@ -202,7 +306,7 @@ static int ends_round(struct run *r, const char *const *ends)
 	size_t failed;
 	if (measure_round(r, ends, 2, &failed))
 		return IOR_ERROR;
-	return failed < 2 ? end_not_measured(r, ends[failed]) : IOR_OK;
+	return failed < 2 ? end_retry(r, ends[failed]) : IOR_OK;
 }
 
 /* Both ends built the same artifact: it cannot be what differs between them, so either it names
@@ -222,8 +326,172 @@ static int ends_alike(struct run *r, const char *image)
 	return ior_bisect_log(r->d->db, r->d->id, NULL, "warning", text);
 }
 
+/* Commits left to judge: about log2 of the candidates left. */
+static int looks_left(struct run *r, size_t *looks)
+{
+	enum ior_bisect_mark *marks = calloc(r->g.n ? r->g.n : 1, sizeof(*marks));
+	if (!marks)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	struct ior_bisect_left left;
+	int rc = ior_bisect_marks_get(r->d->db, r->d->id, &r->g, marks);
+	if (!rc)
+		rc = ior_bisect_left(&left, &r->g, marks);
+	free(marks);
+	if (rc)
+		return rc;
+	size_t k = 0;
+	while (((size_t)1 << k) < left.count)
+		k++;
+	*looks = k;
+	ior_bisect_left_free(&left);
+	return IOR_OK;
+}
+
+/* The ends' noise over their last IOR_BISECT_RECENT_ROUNDS rounds (the machine as it is now: what
+ * the plan buys rounds with) and over every round of the bisection (what a quiet calibration cannot
+ * shrink: the judge's floor); the calibration's while too few rounds tell. */
+static int ends_noise(struct run *r, double *recent, double *all)
+{
+	const char *ends[2] = { r->good_ids[0], r->bad_id };
+	struct ior_bisect_rounds rd;
+	*recent = *all = r->cal.noise;
+	if (ior_bisect_rounds_get(r->d->db, r->d->id, ends, 2, 1, &rd))
+		return IOR_ERROR;
+	size_t n = rd.n;
+	double *g = malloc((n ? n : 1) * sizeof(double)), *b = malloc((n ? n : 1) * sizeof(double));
+	if (!g || !b) {
+		free(g), free(b);
+		ior_bisect_rounds_free(&rd);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++)
+		g[i] = rd.v[2 * i], b[i] = rd.v[2 * i + 1];
+	ior_bisect_rounds_free(&rd);
+	struct ior_paired p;
+	if (n >= 10 && !ior_paired_ratio(&p, g, b, n, 0.95) && isfinite(p.sd))
+		*all = p.sd / sqrt(2);
+	size_t k = n < IOR_BISECT_RECENT_ROUNDS ? n : IOR_BISECT_RECENT_ROUNDS;
+	if (k >= 10 && !ior_paired_ratio(&p, g + n - k, b + n - k, k, 0.95) && isfinite(p.sd))
+		*recent = p.sd / sqrt(2);
+	free(g), free(b);
+	return IOR_OK;
+}
+
+/* What a plan is made from: the ends as calibrated, this noise, the pace of this run so far. */
+static void plan_input(const struct run *r, struct ior_bisect_plan_in *in, double noise, size_t looks)
+{
+	const struct ior_bisect_driver *d = r->d;
+	struct ior_bisect_judge_opts def;
+	ior_bisect_judge_opts_default(&def);
+	*in = (struct ior_bisect_plan_in){
+		.noise = noise, .gap = r->cal.gap, .cal_rounds = r->cal.rounds, .alpha = d->o.alpha, .looks = looks,
+		.confirm = d->o.confirm, .left_s = d->budget_s > 0 ? d->budget_s - elapsed(r) : INFINITY,
+		.measure_s = r->measures ? r->measure_s / (double)r->measures : 0,
+		.build_s = r->builds ? r->build_s / (double)r->builds : 0,
+		.cap_max = d->o.cap, .cap_floor = d->budget_s > 0 ? def.cap : d->o.cap,
+	};
+}
+
+/* A --budget to suggest: the time an answer needs, from now, with a tenth to spare, rounded up. */
+static void budget_words(char *buf, size_t len, double seconds)
+{
+	double s = seconds * 1.1;
+	if (s < 90)
+		snprintf(buf, len, "%.0fs", ceil(s));
+	else if (s < 90 * 60)
+		snprintf(buf, len, "%.0fm", ceil(s / 60));
+	else
+		snprintf(buf, len, "%.0fh", ceil(s / 3600));
+}
+
+/* A refusal under a budget says what finding the gap would take, in time: the judge's words about
+ * --cap are replaced. An end that is not worse keeps the judge's words. */
+static void budget_refusal(struct run *r, size_t looks, char *reason, size_t len)
+{
+	const struct ior_bisect_driver *d = r->d;
+	double worse = d->o.higher_is_better ? -r->cal.gap : r->cal.gap;
+	if (d->budget_s <= 0 || r->cal.rounds < 2 || !(worse > 0))
+		return;
+	struct ior_bisect_plan_in in;
+	struct ior_bisect_plan p;
+	plan_input(r, &in, r->cal.noise, looks);
+	ior_bisect_plan_make(&p, &in);
+	char budget[32], left[32], need[32], more[32], seen[400];
+	ior_bisect_plan_duration(budget, sizeof(budget), d->budget_s);
+	ior_bisect_plan_duration(left, sizeof(left), in.left_s > 0 ? in.left_s : 0);
+	ior_bisect_plan_duration(need, sizeof(need), p.need_s);
+	budget_words(more, sizeof(more), elapsed(r) + p.need_s);
+	size_t afford = p.afford > 5 ? p.afford : 5;
+	snprintf(seen, sizeof(seen), "the ends differ by %+.1f%% (noise %.1f%%, drift %.1f%% over %zu rounds, one-sided "
+		 "paired p = %.2g); at the %zu rounds per commit the budget affords, the smallest difference that can be "
+		 "found is %.1f%%", expm1(r->cal.gap) * 100, r->cal.noise * 100, r->cal.drift * 100, r->cal.rounds, r->cal.p,
+		 afford, expm1(ior_bisect_smallest(r->cal.noise, afford, r->cal.rounds, d->o.alpha)) * 100);
+	if (!p.need)
+		snprintf(reason, len, "%s; no number of rounds per commit up to 10000 finds a gap this small at this noise, so "
+			 "any answer would be a guess", seen);
+	else if (d->o.cap && p.need > d->o.cap)
+		snprintf(reason, len, "%s; finding it needs %zu rounds per commit (95%% power, with the margin for a noise "
+			 "estimated from %zu rounds), more than --cap %zu: about %s to an answer", seen, p.need, r->cal.rounds,
+			 d->o.cap, need);
+	else
+		snprintf(reason, len, "%s; finding it needs %zu rounds per commit (95%% power, with the margin for a noise "
+			 "estimated from %zu rounds): about %s to an answer at %.2f s a measurement (%zu look(s) and a "
+			 "confirmation), more than the %s left of the %s budget; --budget %s would find it", seen, p.need,
+			 r->cal.rounds, need, in.measure_s, looks, left, budget, more);
+}
+
+/* Rounds per commit from the budget, at the ends' present noise, said when first made and whenever
+ * they move by a fifth or more; without a budget --cap's, with the time it should take. */
+static int replan(struct run *r, size_t looks, bool initial)
+{
+	struct ior_bisect_driver *d = r->d;
+	double recent, all;
+	if (ends_noise(r, &recent, &all))
+		return IOR_ERROR;
+	struct ior_bisect_plan_in in;
+	struct ior_bisect_plan p;
+	plan_input(r, &in, recent, looks);
+	ior_bisect_plan_make(&p, &in);
+	size_t was = r->cap;
+	bool over = d->budget_s > 0 && !p.ok && p.need;
+	if (d->budget_s <= 0)
+		r->cap = d->o.cap;
+	else if (p.ok)
+		r->cap = p.cap;
+	else if (p.need)   /* over the budget: on at the fewest rounds that find the gap, and said */
+		r->cap = p.need < 5 ? 5 : (p.need + 4) / 5 * 5;
+	if (d->budget_s > 0 && d->o.cap && r->cap > d->o.cap)
+		r->cap = d->o.cap;
+	if (!r->cap)   /* no plan could be made (the noise hides the gap now): the default's rounds */
+		r->cap = in.cap_floor;
+	r->plan = p;
+	if (d->budget_s <= 0 || over)
+		r->plan.seconds = ior_bisect_plan_seconds(&in, p.need && p.need < r->cap ? p.need : r->cap);
+	r->plan_at = elapsed(r);
+	if (!initial && was && 5 * (r->cap > was ? r->cap - was : was - r->cap) < was)
+		return IOR_OK;
+	char text[640], took[32], left[32];
+	ior_bisect_plan_duration(took, sizeof(took), r->plan.seconds);
+	ior_bisect_plan_duration(left, sizeof(left), in.left_s > 0 ? in.left_s : 0);
+	char why[320];
+	snprintf(why, sizeof(why), "noise %.1f%%, gap %+.1f%%: %zu rounds find it with 95%% power; %.2f s a measurement, "
+		 "%zu look(s) and a confirmation to go", recent * 100, expm1(r->cal.gap) * 100, p.need, in.measure_s, looks);
+	if (d->budget_s <= 0)
+		snprintf(text, sizeof(text), "about %s to an answer at this noise: up to %zu rounds per commit (--cap; %s)", took,
+			 r->cap, why);
+	else if (over)
+		snprintf(text, sizeof(text), "over the budget: about %s more at %zu rounds per commit, the fewest that find the "
+			 "gap at this noise (%s)", took, r->cap, why);
+	else
+		snprintf(text, sizeof(text), "about %s to an answer at this noise: up to %zu rounds per commit (%s; %s of the "
+			 "budget left)", took, r->cap, why, left);
+	say(r, "%s: %s\n", initial ? "plan" : "re-planned", text);
+	return ior_bisect_log(d->db, d->id, NULL, "plan", text);
+}
+
 /* Both ends in rounds until the judge is satisfied or refuses; every round of both ends so far
- * counts (a resumed bisection recalibrates on all of them). */
+ * counts (a resumed bisection recalibrates on all of them). Under a budget the rounds per commit the
+ * judge weighs the gap against are the ones the budget affords at the pace measured so far. */
 static int calibrate(struct run *r, bool *refused, char *reason, size_t len)
 {
 	struct ior_bisect_driver *d = r->d;
@@ -240,19 +508,43 @@ static int calibrate(struct run *r, bool *refused, char *reason, size_t len)
 	}
 	if (image[0][0] && !strcmp(image[0], image[1]) && ends_alike(r, image[0]))
 		return IOR_ERROR;
+	size_t looks = 0;
+	if (looks_left(r, &looks))
+		return IOR_ERROR;
 	for (;;) {
 		struct ior_bisect_rounds rd;
 		if (ior_bisect_rounds_get(d->db, d->id, ends, 2, 1, &rd))
 			return IOR_ERROR;
+		struct ior_bisect_judge_opts o = d->o;
+		if (d->budget_s > 0 && rd.n >= o.calibrate && !r->measures) {
+			/* a resumed run has not measured its pace yet: one more round of the ends does */
+			ior_bisect_rounds_free(&rd);
+			if (ends_round(r, ends))
+				return IOR_ERROR;
+			continue;
+		}
+		if (d->budget_s > 0) {
+			struct ior_bisect_plan_in in;
+			plan_input(r, &in, r->cal.noise, looks);
+			size_t afford = ior_bisect_plan_afford(&in);
+			if (o.cap && afford > o.cap)
+				afford = o.cap;
+			o.cap = afford > 5 ? afford : 5;
+		}
 		double g[rd.n ? rd.n : 1], b[rd.n ? rd.n : 1];
 		for (size_t i = 0; i < rd.n; i++)
 			g[i] = rd.v[2 * i], b[i] = rd.v[2 * i + 1];
-		enum ior_bisect_call c = ior_bisect_calibrated(&r->cal, g, b, rd.n, &d->o, reason, len);
+		size_t n = rd.n;
+		enum ior_bisect_call c = ior_bisect_calibrated(&r->cal, g, b, n, &o, reason, len);
 		ior_bisect_rounds_free(&rd);
+		if (c == IOR_CALL_SKIP)
+			budget_refusal(r, looks, reason, len);
 		if (c != IOR_CALL_MORE) {
 			*refused = c == IOR_CALL_SKIP;
 			return IOR_OK;
 		}
+		if (n && n % 5 == 0)
+			say(r, "calibrating: round %zu of at least %zu, both ends, %s\n", n, o.calibrate, times(r));
 		if (ends_round(r, ends))
 			return IOR_ERROR;
 	}
@@ -281,13 +573,20 @@ static int judge_until(struct run *r, const char *id, size_t from, size_t at_lea
 	struct ior_bisect_driver *d = r->d;
 	const char *ids[3] = { r->good_ids[0], id, r->bad_id };
 	size_t need = at_least;
+	bool said = false;
 	for (;;) {
 		struct ior_bisect_rounds rd;
 		if (ior_bisect_rounds_get(d->db, d->id, ids, 3, from, &rd))
 			return IOR_ERROR;
-		double g[rd.n ? rd.n : 1], x[rd.n ? rd.n : 1], b[rd.n ? rd.n : 1];
+		double g[rd.n ? rd.n : 1], x[rd.n ? rd.n : 1], b[rd.n ? rd.n : 1], recent;
 		size_t n = 0, unstable = 0;
 		char why[256] = "";
+		/* the noise seen across the whole bisection: a quiet calibration's alone would call ordinary
+		 * rounds of a busier minute unstable */
+		if (ends_noise(r, &recent, &r->cal.floor)) {
+			ior_bisect_rounds_free(&rd);
+			return IOR_ERROR;
+		}
 		for (size_t i = 0; i < rd.n; i++) {
 			const double *v = rd.v + 3 * i;
 			if (ior_bisect_round_unstable(&r->cal, v[0], v[1], v[2], why, sizeof(why))) {
@@ -303,12 +602,18 @@ static int judge_until(struct run *r, const char *id, size_t from, size_t at_lea
 				 "position between the ends cannot be trusted", unstable, unstable + n, why);
 			return IOR_OK;
 		}
-		if (n >= need) {
+		bool looked = n >= need;
+		if (looked) {
 			*call = ior_bisect_judge(&r->cal, g, x, b, n, cap, &d->o, &need, reason, len);
 			if (n >= need && *call == IOR_CALL_MORE)
 				need = n + 1;
 		} else {
 			*call = IOR_CALL_MORE;
+		}
+		/* a line per look: the commit, its rounds of those planned, the phase, the time */
+		if (*call == IOR_CALL_MORE && (looked || !said)) {
+			say(r, "  %s: round %zu of up to %zu, measuring, %s\n", named(r, id), n, cap, times(r));
+			said = true;
 		}
 		if (*call != IOR_CALL_MORE) {
 			if (unstable && strlen(reason) + 64 < len)
@@ -326,8 +631,8 @@ static int judge_until(struct run *r, const char *id, size_t from, size_t at_lea
 				snprintf(reason, len, "its measurement failed");
 			return IOR_OK;
 		}
-		if (failed < 3)
-			return end_not_measured(r, ids[failed]);
+		if (failed < 3 && end_retry(r, ids[failed]))
+			return IOR_ERROR;
 	}
 }
 
@@ -357,7 +662,7 @@ static int step(struct run *r, size_t node, bool *undecided)
 	}
 	enum ior_bisect_call c;
 	r->boot_failed = false;
-	if (judge_until(r, id, 1, 0, d->o.cap, &c, reason, sizeof(reason)))
+	if (judge_until(r, id, 1, 0, r->cap, &c, reason, sizeof(reason)))
 		return IOR_ERROR;
 	/* a kernel that does not boot was not left undecided by the noise: it is skipped, and named
 	 * when its neighbours cannot decide without it */
@@ -498,7 +803,6 @@ static int confirm(struct run *r, size_t culprit, enum confirm_verdict *verdict,
 	struct ior_bisect_driver *d = r->d;
 	const char *c = r->g.nodes[culprit].id, *p = confirm_parent(r, culprit);
 	bool p_end = !strcmp(p, r->good_ids[0]), c_end = !strcmp(c, r->bad_id);
-	say(r, "confirming %s against its parent %s\n", shortid(c), shortid(p));
 	bool ok;
 	char image[80];
 	if (!p_end && built(r, p, &ok, image, sizeof(image)))
@@ -524,6 +828,8 @@ static int confirm(struct run *r, size_t culprit, enum confirm_verdict *verdict,
 	struct confirm_target t;
 	if (confirm_target_get(r, c, p, &t))
 		return IOR_ERROR;
+	say(r, "confirming %s against its parent %s: %zu fresh rounds, up to %zu, %s\n", named(r, c), shortid(p), t.need,
+	    r->cap, times(r));
 	const char *ids[4];
 	size_t k = 0;
 	ids[k++] = r->good_ids[0];
@@ -548,8 +854,11 @@ static int confirm(struct run *r, size_t culprit, enum confirm_verdict *verdict,
 		}
 		if (measure_round(r, ids, k, &failed))
 			return IOR_ERROR;
-		if (failed == 0 || failed == k - 1)
-			return end_not_measured(r, ids[failed]);
+		if (failed == 0 || failed == k - 1) {
+			if (end_retry(r, ids[failed]))
+				return IOR_ERROR;
+			continue;
+		}
 		if (failed < k) {
 			*verdict = CONFIRM_UNDECIDED;
 			snprintf(reason, len, "%s could not be measured again", shortid(ids[failed]));
@@ -570,7 +879,7 @@ static int confirm(struct run *r, size_t culprit, enum confirm_verdict *verdict,
 	double step_p = ior_bisect_step_p(cr.p, cr.c, cr.n, &d->o);
 	size_t n = cr.n;
 	confirm_rounds_free(&cr);
-	bool room = t.need + d->o.step <= d->o.cap;
+	bool room = t.need + d->o.step <= r->cap;
 	if (cc == IOR_CALL_BAD && pc == IOR_CALL_GOOD && step_p < d->o.confirm_alpha) {
 		*verdict = CONFIRM_CONFIRMED;
 		snprintf(reason, len, "in %zu fresh rounds %s stays bad (%s) and its parent %s stays good (%s); against its "
@@ -635,10 +944,12 @@ static int ends_evidence(struct run *r, char *buf, size_t len)
 	if (end_count(r, r->good_ids[0], &gr, &gs) || end_count(r, r->bad_id, &br, &bs))
 		return IOR_ERROR;
 	const char *unit = r->d->m->per_boot ? "boots" : "rounds";
+	size_t cap = r->cap ? r->cap : r->d->o.cap;
+	double smallest = cap ? ior_bisect_smallest(r->cal.noise, cap, r->cal.rounds, r->d->o.alpha) : r->cal.smallest;
 	snprintf(buf, len, "%zu samples of the good end in %zu %s and %zu of the bad end in %zu %s%s; the smallest change "
-		 "findable at --cap %zu is %.1f%%", gs, gr, unit, bs, br, unit,
-		 r->d->m->per_boot ? " (one boot of each per round, each boot's median one observation)" : "", r->d->o.cap,
-		 expm1(r->cal.smallest) * 100);
+		 "findable at %s%zu%s is %.1f%%", gs, gr, unit, bs, br, unit,
+		 r->d->m->per_boot ? " (one boot of each per round, each boot's median one observation)" : "",
+		 r->d->budget_s > 0 ? "" : "--cap ", cap, r->d->budget_s > 0 ? " rounds per commit" : "", expm1(smallest) * 100);
 	return IOR_OK;
 }
 
@@ -654,8 +965,8 @@ static int finish(struct run *r, struct ior_bisect_result *res, const struct ior
 	snprintf(full, sizeof(full), "%s; the ends: noise %.1f%%, drift %.1f%% over %zu rounds, %s, %zu samples in all%s",
 		 why, r->cal.noise * 100, r->cal.drift * 100, r->cal.rounds, ends, n.samples,
 		 res->end == IOR_BISECT_FOUND ? ""
-					      : "; next: test the commits listed by hand, or run again with a larger --cap "
-						"(rounds per commit) when the machine is quieter");
+					      : "; next: test the commits listed by hand, or run again with a larger --budget "
+						"(or --cap, rounds per commit) when the machine is quieter");
 	why = full;
 	int rc = res->end == IOR_BISECT_FOUND
 			 ? ior_bisect_evidence_culprit(&text, d->db, d->id, d->src, &r->g, culprit, confirm_parent(r, culprit),
@@ -784,13 +1095,20 @@ static int loop(struct run *r, struct ior_bisect_result *res)
 				snprintf(why, sizeof(why), "skipped commits leave %zu candidates", left.count);
 			else
 				snprintf(why, sizeof(why), "%d commits in a row could not be told apart from either end at %zu "
-					 "samples, so the noise is too large for this difference; %zu candidates are left",
-					 undecided_run, d->o.cap, left.count);
+					 "rounds, so the noise is too large for this difference; %zu candidates are left",
+					 undecided_run, r->cap, left.count);
 			rc = finish(r, res, &left, left.bad, why);
 			ior_bisect_left_free(&left);
 			break;
 		}
-		say(r, "%zu candidate(s) left, %s next\n", left.count, shortid(r->g.nodes[left.next].id));
+		size_t looks = 0;
+		while (((size_t)1 << looks) < left.count)
+			looks++;
+		if ((rc = replan(r, looks, false))) {
+			ior_bisect_left_free(&left);
+			break;
+		}
+		say(r, "%zu candidate(s) left, %s next, %s\n", left.count, named(r, r->g.nodes[left.next].id), times(r));
 		bool undecided = false;
 		rc = step(r, (size_t)left.next, &undecided);
 		undecided_run = undecided ? undecided_run + 1 : 0;
@@ -831,7 +1149,8 @@ int ior_bisect_drive(struct ior_bisect_driver *d, struct ior_bisect_result *res)
 		return IOR_ERROR;
 	d->id = b.id;
 	d->o.higher_is_better = b.higher_is_better;
-	struct run r = { .d = d, .status = b.status };
+	struct run r = { .d = d, .status = b.status, .cap = d->o.cap };
+	clock_gettime(CLOCK_MONOTONIC, &r.t0);
 	char **given = NULL, reason[1536];
 	size_t ngiven = 0;
 	int rc = split_ids(b.good, &given, &ngiven);
@@ -877,6 +1196,12 @@ int ior_bisect_drive(struct ior_bisect_driver *d, struct ior_bisect_result *res)
 				rc = ior_bisect_set_status(d->db, d->id, "running", NULL);
 			r.status = "running";
 		}
+		/* the plan, from the calibration and the pace so far: every run says it, a resumed one too */
+		size_t looks = 0;
+		if (!rc)
+			rc = looks_left(&r, &looks);
+		if (!rc)
+			rc = replan(&r, looks, true);
 		if (!rc)
 			rc = loop(&r, res);
 	}

@@ -27,6 +27,10 @@ struct ior_bisect_driver {
 	struct ior_bisect_measure *m;
 	struct ior_bisect_judge_opts o;  /* higher_is_better from the bisection */
 	FILE *out;                     /* progress and the verdict; NULL: silent */
+	/* --budget: the seconds this run may take to an answer; the rounds per commit are planned from it
+	 * (bisect/plan.h) after calibration and again before each commit, o.cap bounding them when not 0.
+	 * 0: no budget, o.cap rounds per commit. The budget counts from this call: a resumed run has it anew. */
+	double budget_s;
 };
 
 /* Runs (or resumes) the bisection to its end. Errors are infrastructure failures (a command

@@ -5,6 +5,7 @@
 #include "bisect/state.h"
 
 #include "common/error.h"
+#include "stats/paired.h"
 #include "stats/stats.h"
 
 #include <math.h>
@@ -43,7 +44,33 @@ static void add(struct text *t, const char *fmt, ...)
 	t->len += (size_t)n;
 }
 
-static int row(struct text *t, struct ior_db *db, int64_t id, const char *commit, const char *role, double good_median)
+/* The commit against the good end as the verdicts weigh it: the geometric mean of its per-round ratio
+ * to the good end measured in the same rounds (a median of all its samples against the good end's
+ * mixes rounds minutes apart on a drifting machine, and once showed a culprit "+7.4%" beside "bad").
+ * NAN when no round holds both. */
+static double vs_good(struct ior_db *db, int64_t id, const char *commit, const char *good)
+{
+	if (!strcmp(commit, good))
+		return 0;
+	const char *ids[2] = { good, commit };
+	struct ior_bisect_rounds rd;
+	if (ior_bisect_rounds_get(db, id, ids, 2, 1, &rd)) {
+		ior_error_clear();
+		return NAN;
+	}
+	double *g = malloc((rd.n ? rd.n : 1) * sizeof(double)), *x = malloc((rd.n ? rd.n : 1) * sizeof(double));
+	double v = NAN;
+	struct ior_paired p;
+	for (size_t i = 0; g && x && i < rd.n; i++)
+		g[i] = rd.v[2 * i], x[i] = rd.v[2 * i + 1];
+	if (g && x && rd.n && !ior_paired_ratio(&p, g, x, rd.n, 0.95))
+		v = p.ratio - 1;
+	free(g), free(x);
+	ior_bisect_rounds_free(&rd);
+	return v;
+}
+
+static int row(struct text *t, struct ior_db *db, int64_t id, const char *commit, const char *role, const char *good)
 {
 	double *x = NULL;
 	size_t n = 0;
@@ -62,20 +89,10 @@ static int row(struct text *t, struct ior_db *db, int64_t id, const char *commit
 	free(x);
 	if (n)
 		add(t, "  %-12.*s %-10s %4zu %12.6g %6.1f%% %+7.1f%%  %s\n", ior_bisect_id_width(commit), commit, role, n, st.median, st.cov * 100,
-		    good_median > 0 ? (st.median / good_median - 1) * 100 : NAN, reason);
+		    vs_good(db, id, commit, good) * 100, reason);
 	else
 		add(t, "  %-12.*s %-10s %4s %12s %7s %8s  %s\n", ior_bisect_id_width(commit), commit, role, "0", "-", "-", "-", reason);
 	return IOR_OK;
-}
-
-static double median_of(struct ior_db *db, int64_t id, const char *commit)
-{
-	double *x = NULL, m = NAN;
-	size_t n = 0;
-	if (!ior_bisect_samples_get(db, id, commit, &x, &n) && n)
-		m = ior_median(x, n);
-	free(x);
-	return m;
 }
 
 static bool measured(struct ior_db *db, int64_t id, const char *commit)
@@ -94,6 +111,7 @@ static bool measured(struct ior_db *db, int64_t id, const char *commit)
 static void header(struct text *t)
 {
 	add(t, "  %-12s %-10s %4s %12s %7s %8s  %s\n", "commit", "role", "n", "median", "noise", "vs good", "judgement");
+	add(t, "  (vs good: the mean per-round ratio to the good end measured in the same rounds, as the verdicts weigh it)\n");
 }
 
 static int finish(struct text *t, char **out)
@@ -117,7 +135,6 @@ int ior_bisect_evidence_culprit(char **out, struct ior_db *db, int64_t id, struc
 	    c->author ? c->author : "-", c->date ? c->date : "-");
 	add(&t, "confirmed: %s\n", why);
 	(void)src;
-	double gm = median_of(db, id, good);
 	header(&t);
 	const char *ids[] = { good, parent, c->id, bad };
 	const char *roles[] = { "good end", "parent", "culprit", "bad end" };
@@ -125,7 +142,7 @@ int ior_bisect_evidence_culprit(char **out, struct ior_db *db, int64_t id, struc
 		bool dup = false;
 		for (int j = 0; j < i; j++)
 			dup |= !strcmp(ids[i], ids[j]);
-		if (!dup && row(&t, db, id, ids[i], roles[i], gm)) {
+		if (!dup && row(&t, db, id, ids[i], roles[i], good)) {
 			free(t.buf);
 			return IOR_ERROR;
 		}
@@ -143,16 +160,15 @@ static int candidates(struct text *t, struct ior_db *db, int64_t id, const struc
 	}
 	if (left->count > 20)
 		add(t, "  ... and %zu more ('ioregress bisect status' and the log list them)\n", left->count - 20);
-	double gm = median_of(db, id, good);
 	header(t);
-	if (row(t, db, id, good, "good end", gm))
+	if (row(t, db, id, good, "good end", good))
 		return IOR_ERROR;
 	/* the evidence of the candidates that were measured (the others have none) */
 	for (size_t k = 0; k < left->count; k++)
 		if (strcmp(g->nodes[left->cand[k]].id, bad) && measured(db, id, g->nodes[left->cand[k]].id) &&
-		    row(t, db, id, g->nodes[left->cand[k]].id, "candidate", gm))
+		    row(t, db, id, g->nodes[left->cand[k]].id, "candidate", good))
 			return IOR_ERROR;
-	return row(t, db, id, bad, "bad end", gm);
+	return row(t, db, id, bad, "bad end", good);
 }
 
 int ior_bisect_evidence_range(char **out, struct ior_db *db, int64_t id, struct ior_bisect_source *src,

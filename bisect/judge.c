@@ -69,6 +69,11 @@ static double smallest_gap(double noise, size_t n, size_t rounds, double alpha)
 	return 2 * sqrt(1.5) * noise * (ior_t_quantile(1 - alpha, df) + ior_t_quantile(0.95, df)) / sqrt((double)n);
 }
 
+double ior_bisect_smallest(double noise, size_t n, size_t rounds, double alpha)
+{
+	return smallest_gap(noise, n, rounds, alpha);
+}
+
 double ior_bisect_margin(size_t rounds)
 {
 	if (rounds < 2)
@@ -80,8 +85,7 @@ double ior_bisect_margin(size_t rounds)
 	return q > 0 ? sqrt(k / q) : INFINITY;
 }
 
-/* The fewest rounds per commit at which the gap clears the margin, 0 when none up to 10000 does. */
-static size_t cap_needed(double noise, double gap, size_t rounds, double alpha)
+size_t ior_bisect_cap_needed(double noise, double gap, size_t rounds, double alpha)
 {
 	for (size_t n = 2; n <= 10000; n += n < 100 ? 1 : 10)
 		if (ior_bisect_margin(rounds) * smallest_gap(noise, n, rounds, alpha) <= fabs(gap))
@@ -97,7 +101,7 @@ static double pct_of(double logv)
 enum ior_bisect_call ior_bisect_calibrated(struct ior_bisect_calibration *cal, const double *good, const double *bad,
 					   size_t n, const struct ior_bisect_judge_opts *o, char *reason, size_t len)
 {
-	*cal = (struct ior_bisect_calibration){ .rounds = n };
+	*cal = (struct ior_bisect_calibration){ .rounds = n, .p = 1 };
 	if (n < o->calibrate || n < 2) {
 		snprintf(reason, len, "calibrating: %zu of %zu rounds of both ends", n, o->calibrate);
 		return IOR_CALL_MORE;
@@ -113,10 +117,12 @@ enum ior_bisect_call ior_bisect_calibrated(struct ior_bisect_calibration *cal, c
 	cal->smallest = smallest_gap(cal->noise, o->cap, n, o->alpha);
 	double worse = o->higher_is_better ? -p.mean : p.mean;   /* > 0: the bad end is worse */
 	double margin = ior_bisect_margin(n), need = margin * cal->smallest;
+	/* one-sided toward "the bad end is worse", the convention of every p the bisection shows */
+	cal->p = isnan(p.p) ? 1 : worse > 0 ? p.p / 2 : 1 - p.p / 2;
 	char seen[256];
-	snprintf(seen, sizeof(seen), "noise %.1f%%, drift %.1f%% over %zu rounds (paired p = %.2g)", cal->noise * 100,
-		 cal->drift * 100, n, p.p);
-	if (worse > 0 && worse >= need && p.p < o->alpha) {
+	snprintf(seen, sizeof(seen), "noise %.1f%%, drift %.1f%% over %zu rounds (one-sided paired p = %.2g)",
+		 cal->noise * 100, cal->drift * 100, n, cal->p);
+	if (worse > 0 && worse >= need && cal->p < o->alpha) {
 		snprintf(reason, len, "the bad end is %+.1f%% against the good end (%s); the smallest difference findable "
 			 "at %zu rounds is %.1f%%, and the gap clears it %.1f times (the margin for the noise's estimate "
 			 "at %zu rounds: %.2f)", pct_of(p.mean), seen, o->cap, pct_of(cal->smallest),
@@ -139,7 +145,7 @@ enum ior_bisect_call ior_bisect_calibrated(struct ior_bisect_calibration *cal, c
 			 "to bisect", pct_of(p.mean), seen);
 		return IOR_CALL_SKIP;
 	}
-	size_t cap = cap_needed(cal->noise, worse, n, o->alpha);
+	size_t cap = ior_bisect_cap_needed(cal->noise, worse, n, o->alpha);
 	char next[160];
 	if (cap)
 		snprintf(next, sizeof(next), "--cap %zu (rounds per commit) would make it findable", cap);
@@ -163,7 +169,8 @@ bool ior_bisect_round_unstable(const struct ior_bisect_calibration *cal, double 
 	/* beyond half the gap past an end, and further than noise alone puts a round once in a few
 	 * hundred (3 sd of the round's contrast): with noise near the gap, half the gap alone would
 	 * throw out honest rounds and bias what is left */
-	double sd_pos = cal->noise * sqrt(1.5) / fabs(cal->gap);
+	double noise = cal->floor > cal->noise ? cal->floor : cal->noise;
+	double sd_pos = noise * sqrt(1.5) / fabs(cal->gap);
 	double past = pos < 0.5 ? -pos : pos - 1;
 	if (ior_paired_round_far(pos) && past > 3 * sd_pos) {
 		snprintf(why, len, "the candidate fell at %.2f of the way from the good end to the bad end, beyond half "
@@ -171,7 +178,7 @@ bool ior_bisect_round_unstable(const struct ior_bisect_calibration *cal, double 
 		return true;
 	}
 	double g = log(bad) - log(good);
-	if (fabs(g - cal->gap) > fabs(cal->gap) && fabs(g - cal->gap) > 3 * sqrt(2) * cal->noise) {
+	if (fabs(g - cal->gap) > fabs(cal->gap) && fabs(g - cal->gap) > 3 * sqrt(2) * noise) {
 		snprintf(why, len, "the ends were %+.1f%% apart against %+.1f%% calibrated", pct_of(g), pct_of(cal->gap));
 		return true;
 	}
@@ -196,25 +203,26 @@ enum ior_bisect_call ior_bisect_judge(const struct ior_bisect_calibration *cal, 
 	/* the contrast d = log x - (log good + log bad) / 2 has sd noise * sqrt(1.5); its own sd is pooled
 	 * with the calibration's (the unstable rule below keeps a noisier commit out), so five rounds can
 	 * decide a clear case instead of paying for t's tails at 4 degrees of freedom */
-	double expect = cal->noise * sqrt(1.5), sd = q.sd;
+	double noise = cal->floor > cal->noise ? cal->floor : cal->noise;
+	double expect = noise * sqrt(1.5), sd = q.sd;
 	size_t m = cal->rounds > 1 ? cal->rounds : 1;
 	double df = (double)(n - 1) + (double)(m - 1);
 	double pooled = sqrt(((double)(n - 1) * sd * sd + (double)(m - 1) * expect * expect) / df);
 	double mean = (q.position - 0.5) * q.gap, se = pooled / sqrt((double)n);
 	double t = se > 0 ? mean / se : (mean == 0 ? 0 : copysign(INFINITY, mean));
-	double p = se > 0 ? ior_t_two_sided_p(t, df) : (mean == 0 ? 1 : 0);
+	/* one-sided toward the end it sits nearer, as the man page states the rule: half the two-sided p */
+	double p = se > 0 ? ior_t_two_sided_p(t, df) / 2 : (mean == 0 ? 0.5 : 0);
 	double half = se * ior_t_quantile(0.975, df) / fabs(q.gap);
 	char seen[256];
-	snprintf(seen, sizeof(seen), "at %.2f of the way from the good end to the bad end (95%% CI %.2f to %.2f), paired p "
-		 "= %.2g over %zu rounds, noise %.1f%%, drift %.1f%%", q.position, q.position - half, q.position + half, p,
+	snprintf(seen, sizeof(seen), "at %.2f of the way from the good end to the bad end (95%% CI %.2f to %.2f), one-sided "
+		 "paired p = %.2g over %zu rounds, noise %.1f%%, drift %.1f%%", q.position, q.position - half, q.position + half, p,
 		 n, sd / sqrt(1.5) * 100, q.drift * 100);
 	if (expect > 0 && sd > o->unstable * expect) {
-		snprintf(reason, len, "unstable: %s; its noise is over %g times the ends' (%.1f%%)", seen, o->unstable,
-			 cal->noise * 100);
+		snprintf(reason, len, "unstable: %s; its noise is over %g times the ends' (%.1f%%%s)", seen, o->unstable,
+			 noise * 100, noise > cal->noise ? ", as seen across the bisection" : "");
 		return IOR_CALL_SKIP;
 	}
-	/* one-sided at alpha toward the end it sits nearer: the two-sided p at 2 alpha */
-	if (p < 2 * o->alpha) {
+	if (p < o->alpha) {
 		snprintf(reason, len, "%s", seen);
 		return q.position > 0.5 ? IOR_CALL_BAD : IOR_CALL_GOOD;
 	}

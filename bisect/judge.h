@@ -33,6 +33,12 @@ struct ior_bisect_calibration {
 	double noise;          /* one measurement's noise: sd of the per-round gap / sqrt 2 */
 	double drift;          /* how far the machine moved over those rounds: exp(range of the ends' level) - 1 */
 	double smallest;       /* the smallest |gap| findable at o->cap rounds with 95% power */
+	double p;              /* one-sided paired p that the bad end is worse than the good end */
+	/* The noise a candidate's rounds are pooled with and judged unstable against: the largest of the
+	 * calibration's and the ends' over every round of the bisection so far (the driver sets it before
+	 * each look), so a calibration that fell in a quiet minute does not make later commits look
+	 * noisy, nor their looks overconfident. 0: the calibration's. */
+	double floor;
 };
 
 /* Smallest findable change and margin: a candidate at an end sits gap / 2 from the midpoint and its
@@ -41,6 +47,13 @@ struct ior_bisect_calibration {
  * bound of a noise estimated from that many calibration rounds over the estimate (1.64 at 10, 1.19 at
  * 60; INFINITY below 2). */
 double ior_bisect_margin(size_t rounds);
+
+/* The fewest rounds per commit at which |gap| clears the margin (noise estimated from `rounds` rounds,
+ * looks at alpha), 0 when none up to 10000 does. */
+size_t ior_bisect_cap_needed(double noise, double gap, size_t rounds, double alpha);
+/* The smallest |gap| (log units) found with 95% power at n rounds per commit, noise estimated from
+ * `rounds` rounds (without the margin). */
+double ior_bisect_smallest(double noise, size_t n, size_t rounds, double alpha);
 
 /* A gap between the smallest findable and the margin at the calibration's cap gets more rounds of the
  * ends, up to this many times the cap, before a refusal. */
@@ -56,7 +69,8 @@ enum ior_bisect_call ior_bisect_calibrated(struct ior_bisect_calibration *cal, c
 
 /* Whether one round must be measured again rather than judged: the candidate beyond half the
  * calibrated gap past either end, or the ends' own gap in the round off the calibrated one by more
- * than the gap itself (the machine moved within the round). why gets the reason. */
+ * than the gap itself (the machine moved within the round), each also by more than 3 times the
+ * noise (the calibration's, or the floor when larger). why gets the reason. */
 bool ior_bisect_round_unstable(const struct ior_bisect_calibration *cal, double good, double cand, double bad,
 			       char *why, size_t len);
 

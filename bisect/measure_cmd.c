@@ -246,7 +246,11 @@ static int artifact_in_place(struct cmd_measure *m, const char *id, bool *ok)
 	if (ior_stop_requested())
 		return ior_error_set(IOR_EINTERRUPTED, "bisection interrupted by signal %d; 'ioregress bisect run' resumes it",
 				     ior_stop_signal());
-	/* no copy (a directory, or built before this session): build it again */
+	/* no copy (a directory, or built before this session): build it again, and say so, as a resumed
+	 * run's ends were once rebuilt with no line and the build count unchanged */
+	fprintf(stderr, "bisect: building %.12s again to put its artifact '%s' back before it is measured (%s)\n", id,
+		m->c.image, known(m, id) ? "the tree holds another build's and no copy of this one is kept"
+					 : "it was built by an earlier run, whose copies are not kept");
 	enum ior_step_outcome o;
 	char hash[IOR_BISECT_ARTIFACT_HASH_LEN];
 	int rc = build(&m->base, id, &o, hash, sizeof(hash));

@@ -9,6 +9,7 @@
 #include "harness/bisect_kernel.h"
 #include "harness/commands.h"
 #include "harness/kbuild_args.h"
+#include "options/option.h"
 #include "run/dry_run.h"
 #include "vm/vm.h"
 
@@ -32,7 +33,23 @@ struct bisect_args {
 	bool lower_is_better;
 	struct ior_bisect_commands c;
 	struct ior_bisect_judge_opts o;
+	size_t cap;                   /* --cap; 0 when not given */
+	double budget;                /* --budget in seconds; 0 when not given */
 };
+
+static int parse_budget(void *field, const char *value)
+{
+	double s;
+	if (ior_parse_duration(value, &s))
+		return IOR_EINVALID;
+	if (s < 1)
+		return ior_error_set(IOR_EINVALID, "'%s' is under a second", value);
+	*(double *)field = s;
+	return IOR_OK;
+}
+
+/* Without --budget or --cap a bisection plans its rounds for an hour. */
+#define BISECT_BUDGET_DEFAULT (60 * 60.0)
 
 /* The checks between bisect's options and operands, after the parser has taken each
  * subcommand's own. */
@@ -50,8 +67,14 @@ static int check_args(struct bisect_args *a, const struct ior_cmd_list *operands
 				     "'bisect start --kernel'");
 	if (a->kernel && packages)
 		return ior_error_set(IOR_EINVALID, "give --kernel (a kernel tree) or --kernels (packaged kernels), not both");
-	/* --cap bounds the ends' samples too (they grow with the candidates judged against them) */
-	a->o.calibrate_cap = a->o.cap > a->o.calibrate ? a->o.cap : a->o.calibrate;
+	/* --cap alone: that many rounds per commit, as before budgets; with --budget (given or the default)
+	 * a bound on the plan's. It bounds the ends' calibration too, the default's 60 otherwise. */
+	if (a->cap && !a->budget)
+		a->o.cap = a->cap;
+	else
+		a->o.cap = a->cap, a->budget = a->budget ? a->budget : BISECT_BUDGET_DEFAULT;
+	size_t cal_cap = a->cap ? a->cap : 60;
+	a->o.calibrate_cap = cal_cap > a->o.calibrate ? cal_cap : a->o.calibrate;
 	if (!strcmp(a->sub, "start") && packages && (a->bad || a->goods.n || a->repo))
 		return ior_error_set(IOR_EINVALID, "'bisect start --kernels' takes the ends from the list: no --good, --bad "
 				     "or --repo");
@@ -226,7 +249,7 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 	if (!rc && (packages || k.found)) { /* each measurement a vm run boot of the matrix */
 		ior_vm_run_defaults(&vm);
 		vm.o.guest.matrix = matrix;
-		vm.o.progress = true;
+		vm.o.progress = false;   /* the driver names each boot by its commit, not by the image's path */
 		k.kb.tree = b.repo;
 		k.kb.progress = true;
 		rc = matrix ? IOR_OK : ior_error_set(IOR_EINVALID, "'bisect run' over %s needs --matrix FILE",
@@ -266,7 +289,8 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 	bool drove = false;
 	if (!rc) {
 		ior_stop_install_handlers();
-		struct ior_bisect_driver d = { .db = ctx->db, .src = src, .m = m, .o = a->o, .out = stdout };
+		struct ior_bisect_driver d = { .db = ctx->db, .src = src, .m = m, .o = a->o, .out = stdout,
+					       .budget_s = a->budget };
 		drove = true;
 		rc = ior_bisect_drive(&d, &res);
 	}
@@ -287,7 +311,7 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 		ior_error_save(&first, rc);
 		int back = ior_bisect_git_restore(b.repo, b.orig_head, a->c.image);
 		if (!back)
-			printf("work tree back at %.12s, as at 'bisect start'\n", b.orig_head);
+			printf("work tree back at %.*s, as at 'bisect start'\n", ior_bisect_id_width(b.orig_head), b.orig_head);
 		else if (rc)   /* the first error is the one reported: this one is said on the way */
 			fprintf(stderr, "error: %s\n", ior_error_last());
 		rc = ior_error_restore(&first, back);
@@ -406,10 +430,15 @@ static const struct ior_cmd_opt run_options[] = {
 	  BISECT_AT(c.timeout_s),
 	  .help = "the longest a build, boot or measure command may take; past it its process group is ended "
 		  "and the step fails, which skips the commit (default none)" },
+	{ .name = "--budget", .value = IOR_CMD_NUMBER, .arg = "DURATION", .kind = IOR_CMD_PARSE, .parse = parse_budget,
+	  BISECT_AT(budget),
+	  .help = "the time this run may take to an answer (90m, 2h): the rounds per commit are planned from the ends' "
+		  "noise and gap and the time a measurement takes, and the bisection is refused only when no plan within "
+		  "it finds the gap (default 60m; with --cap alone, none)" },
 	{ .name = "--cap", .value = IOR_CMD_NUMBER, .arg = "N", .kind = IOR_CMD_COUNT, .min = 5, .max = 100000,
-	  BISECT_AT(o.cap),
+	  BISECT_AT(cap),
 	  .help = "the most rounds (good end, commit, bad end) of one commit before it is skipped as undecided, "
-		  "and of the ends' calibration (default 60)" },
+		  "and of the ends' calibration; alone, exactly that many rounds per commit and no budget" },
 	{ .name = "--calibrate", .value = IOR_CMD_NUMBER, .arg = "N", .kind = IOR_CMD_COUNT, .min = 10, .max = 100000,
 	  BISECT_AT(o.calibrate), .help = "rounds of both ends before the first judgement (default 10, at least 10)" },
 	{ 0 },
@@ -437,8 +466,10 @@ const struct ior_command ior_cmd_bisect = {
 		"Or start --kernels PKG... takes an ordered list of packaged kernels and finds the first one that "
 		"regressed, each step a vm run of the --matrix given to run, with no build and no repository. run "
 		"measures in rounds (good end, commit, bad end one after another, order rotated), so drift of the "
-		"machine shared by a round cancels: it calibrates both ends (at least 10 rounds) and refuses, in words, "
-		"when their gap is below what the noise allows to find, with a margin for the noise being estimated; then it checks out the commit git "
+		"machine shared by a round cancels: it calibrates both ends (at least 10 rounds), plans the rounds per commit "
+		"from their noise and gap and the time a measurement takes so that an answer fits the --budget (an hour by "
+		"default), prints the plan, and refuses, in words and with the time an answer would need, only when no plan "
+		"within the budget finds the gap (with a margin for the noise being estimated); then it checks out the commit git "
 		"bisect would pick (detached), builds it once, measures it in rounds until its position between the "
 		"ends judges it good or bad or it is skipped (undecided at the cap, unstable, or its build or boot "
 		"failed), and confirms the culprit on fresh rounds of it, its parent and the ends before naming it. All state is in the database: a killed run "

@@ -29,14 +29,21 @@ static const char *drift_measure(void)
 	return m;
 }
 
-static int bisect_with(const char *db, const char *repo, const char *good, const char *bad, const char *measure)
+/* A bisection started and run, with run's options (opt: NULL, or an option and its value). */
+static int bisect_opt(const char *db, const char *repo, const char *good, const char *bad, const char *measure,
+		      const char *opt, const char *value)
 {
 	char *start[] = { "--db", (char *)db, "bisect", "start", "--repo", (char *)repo, "--good", (char *)good, "--bad",
 			  (char *)bad, NULL };
 	if (ior_test_ioregress(start, out, sizeof(out), err, sizeof(err)) != 0)
 		return -1;
-	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", (char *)measure, NULL };
+	char *run[] = { "--db", (char *)db, "bisect", "run", "--measure", (char *)measure, (char *)opt, (char *)value, NULL };
 	return ior_test_ioregress(run, out, sizeof(out), err, sizeof(err));
+}
+
+static int bisect_with(const char *db, const char *repo, const char *good, const char *bad, const char *measure)
+{
+	return bisect_opt(db, repo, good, bad, measure, NULL, NULL);
 }
 
 /* n draws of the drifting measure at level 1000, from call `skip` on (calls before it spent). */
@@ -168,12 +175,133 @@ static void test_range_holds_culprit(void)
 		fprintf(stderr, "\n%s\n%s", out, err);
 }
 
+/* The drifting measure with this much noise within a round (the same drift as drift_measure's). */
+static const char *noisy_measure(double cov)
+{
+	static char m[1200];
+	snprintf(m, sizeof(m), "sh %s", ior_test_measure_script_drift(ior_test_tmpdir(), cov, 0.01, 0.1));
+	return m;
+}
+
+/* The rounds per commit a plan line states ("up to N rounds per commit"), 0 when there is none. */
+static size_t planned_rounds(const char *text)
+{
+	const char *p = strstr(text, "plan: ");
+	p = p ? strstr(p, "up to ") : NULL;
+	return p ? strtoul(p + 6, NULL, 10) : 0;
+}
+
+/* A case's own linear history of 12 commits (the culprit as given) and a fresh database, the seed set
+ * and the measures' call counter reset; calls gets the counter's path. */
+enum { CASE_N = 12 };
+static void fresh_case(const char *name, const char *seed, size_t culprit, char (*ids)[GIT_OID_HEXSZ + 1],
+		       const char **repo, const char **db, char *calls, size_t len)
+{
+	char dbname[64];
+	snprintf(dbname, sizeof(dbname), "%s.db", name);
+	*repo = ior_test_path(name), *db = ior_test_path(dbname);
+	snprintf(calls, len, "%s/calls", ior_test_tmpdir());
+	setenv("IOR_TEST_SEED", seed, 1);
+	ior_test_linear_repo(*repo, CASE_N, culprit, -1, ids);
+	unlink(*db), unlink(calls);
+}
+
+/* A 10% drop at 7% noise on the drifting machine needs more than the default 60 rounds per commit:
+ * with a budget that allows it the plan takes them and names the culprit; with a budget that does
+ * not, the bisection is refused with the time an answer would need. */
+static void test_budget_buys_rounds(void)
+{
+	enum { N = CASE_N, CULPRIT = 7 };
+	char ids[N][GIT_OID_HEXSZ + 1], want[128], calls[1200];
+	const char *repo, *db;
+	fresh_case("budget", "61", CULPRIT, ids, &repo, &db, calls, sizeof(calls));
+	int rc = bisect_opt(db, repo, ids[0], ids[N - 1], noisy_measure(0.07), "--budget", "2h");
+	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
+	size_t rounds = planned_rounds(out);
+	printf("\n  7%% noise, budget 2h: exit %d, up to %zu rounds per commit", rc, rounds);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "plan: about "));
+	CU_ASSERT(rounds > 60);
+	if (getenv("SHOWOUT") || rc || !strstr(out, want) || rounds <= 60)
+		fprintf(stderr, "\n%s\n%s", out, err);
+	/* the same history and noise under a budget of two seconds: refused, with the time it needs */
+	unlink(db), unlink(calls);
+	rc = bisect_opt(db, repo, ids[0], ids[N - 1], noisy_measure(0.07), "--budget", "2s");
+	printf("\n  7%% noise, budget 2s: exit %d", rc);
+	CU_ASSERT_EQUAL(rc, 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "refused: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "to an answer"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--budget "));
+	CU_ASSERT_PTR_NULL(strstr(out, "first bad commit"));
+	if (getenv("SHOWOUT") || rc != 4 || !strstr(out, "--budget "))
+		fprintf(stderr, "\n%s\n%s", out, err);
+}
+
+/* The calibration falls in a quiet minute (0.5% noise for its first 20 measurements on the drifting
+ * machine) and the machine is busier from then on (4%): the commits judged later are not skipped as
+ * unstable against the quiet ends, and the culprit is named. */
+static void test_quiet_calibration(void)
+{
+	enum { N = CASE_N, CULPRIT = 4 };
+	char ids[N][GIT_OID_HEXSZ + 1], measure[2600], want[128], calls[1200];
+	const char *repo, *db;
+	fresh_case("quiet", "37", CULPRIT, ids, &repo, &db, calls, sizeof(calls));
+	snprintf(measure, sizeof(measure),
+		 "v=$(sh %s); c=$(cat '%s/calls'); if [ $c -le 20 ]; then echo $v; else awk -v v=$v -v c=$c "
+		 "'BEGIN { srand(c * 7919 + 3); u1 = rand(); u2 = rand(); if (u1 < 1e-12) u1 = 1e-12;"
+		 " printf \"%%.4f\\n\", v * (1 + 0.04 * sqrt(-2 * log(u1)) * cos(6.283185307 * u2)) }'; fi",
+		 ior_test_measure_script_drift(ior_test_tmpdir(), 0.005, 0.002, 0), ior_test_tmpdir());
+	int rc = bisect_with(db, repo, ids[0], ids[N - 1], measure);
+	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
+	long long unstable = ior_test_query(db, "SELECT count(*) FROM bisect_commits WHERE reason LIKE 'unstable%'");
+	printf("\n  quiet calibration, busier after: exit %d, %lld commit(s) skipped as unstable", rc, unstable);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_EQUAL(unstable, 0);
+	if (getenv("SHOWOUT") || rc || !strstr(out, want) || unstable)
+		fprintf(stderr, "\n%s\n%s", out, err);
+}
+
+/* The bad end's measurement fails once after it has measured well: the round is measured again, the
+ * failure is logged, and the bisection goes on to the culprit instead of stopping with exit 1. */
+static void test_end_failure_retried(void)
+{
+	enum { N = CASE_N, CULPRIT = 8 };
+	char ids[N][GIT_OID_HEXSZ + 1], measure[2600], want[128], calls[1200];
+	const char *repo, *db;
+	fresh_case("endfail", "43", CULPRIT, ids, &repo, &db, calls, sizeof(calls));
+	char failed[1200];
+	snprintf(failed, sizeof(failed), "%s/end-failed", ior_test_tmpdir());
+	unlink(failed);
+	snprintf(measure, sizeof(measure),
+		 "if [ \"$IOREGRESS_COMMIT\" = %s ] && [ \"$(cat '%s' 2>/dev/null || echo 0)\" -gt 40 ] && [ ! -e '%s' ]; "
+		 "then touch '%s'; exit 1; fi; %s", ids[N - 1], calls, failed, failed, drift_measure());
+	int rc = bisect_with(db, repo, ids[0], ids[N - 1], measure);
+	snprintf(want, sizeof(want), "first bad commit: %s", ids[CULPRIT]);
+	printf("\n  the bad end fails once: exit %d", rc);
+	CU_ASSERT_EQUAL(access(failed, F_OK), 0);   /* the failure happened */
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, want));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event = 'end-failed'"), 1);
+	/* the answer's small print: the branch named whole (it was cut to 12 characters, "refs/heads/ma"), and
+	 * the log's samples as the measure printed them (%.4f), not as %.17g spells the double */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "work tree back at refs/heads/master,"));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event = 'measure' AND (detail LIKE "
+				       "'%00000000%' OR detail LIKE '%99999999%')"), 0);
+	if (getenv("SHOWOUT") || rc || !strstr(out, want))
+		fprintf(stderr, "\n%s\n%s", out, err);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_drift_paired_names_culprit),
 		IOR_TEST(test_far_candidate_remeasured),
 		IOR_TEST(test_range_holds_culprit),
+		IOR_TEST(test_budget_buys_rounds),
+		IOR_TEST(test_quiet_calibration),
+		IOR_TEST(test_end_failure_retried),
 		IOR_TEST_END,
 	};
 	return ior_test_run("bisect_drift", tests);

@@ -89,6 +89,7 @@ static const char *sample_value(const struct ior_cmd_opt *o, char *buf, size_t l
 	} parsed[] = {
 		{ "--format", "json" }, { "--metric", "lat_p99_us" }, { "--since", "2024-01-02" },
 		{ "--origin", "ci" },   { "--by", "scheduler" },      { "--boots", "2" },
+		{ "--budget", "90m" },
 	};
 	const char *v = NULL;
 	switch (o->kind) {
