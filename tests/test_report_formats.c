@@ -709,6 +709,31 @@ static void test_check_shows_what_did_not_run(void)
 	free(text);
 }
 
+/* A filter naming nothing stored is an error naming what is stored, not "no samples match" and
+ * exit 0 (#37: report --kernel 2.6.3 on a database of 2.6.33 did that). */
+static void test_filter_naming_nothing(void)
+{
+	const char *db = run_db();
+	char out[4096], err[4096];
+	char *kernel[] = { "--db", (char *)db, "report", "--kernel", "6.1.0-47", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(kernel, out, sizeof(out), err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no kernel '6.1.0-47'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean '6.1.0-47-cloud-amd64'?"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "6.1.0-57-cloud-amd64"));
+	CU_ASSERT_PTR_NULL(strstr(out, "no samples match"));
+	char *engine[] = { "--db", (char *)db, "report", "--format", "json", "--engine", "randreed", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(engine, out, sizeof(out), err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean 'randread'?"));
+	CU_ASSERT_STRING_EQUAL(out, "");
+	char *csv[] = { "--db", (char *)db, "report", "--format", "csv", "--device", "nvme0", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(csv, out, sizeof(out), err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no device 'nvme0'"));
+	/* values that exist but match nothing together stay an empty answer */
+	char *text = report(db, "text", "--since=2999-01-01");
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "no samples match"));
+	free(text);
+}
+
 /* -o writes the file whole, or leaves nothing. */
 static void test_output_file(void)
 {
@@ -742,6 +767,7 @@ int main(void)
 		IOR_TEST(test_verdicts_agree),
 		IOR_TEST(test_fail_on_and_alerts),
 		IOR_TEST(test_check_shows_what_did_not_run),
+		IOR_TEST(test_filter_naming_nothing),
 		IOR_TEST(test_output_file),
 		IOR_TEST_END,
 	};
