@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libsqlite3-dev sqlite3 libaio-dev liburing-dev libkmod-dev libblkid-dev
-  libjson-c-dev libcunit1-dev zlib1g-dev libssl-dev libgit2-dev   # libgit2: kernel/git_info.c (a kernel's commit) and bisect/ (the commit graph, checkouts)
+  libjson-c-dev libcunit1-dev zlib1g-dev libssl-dev libgit2-dev r-mathlib   # r-mathlib: stats/ (the t, beta and Wilcoxon distributions); libgit2: kernel/git_info.c (a kernel's commit) and bisect/ (the commit graph, checkouts)
   util-linux fdisk e2fsprogs kmod hdparm fio valgrind
   clang libclang-rt-14-dev        # the clang Release build; bench/fuzz.sh: libFuzzer, sanitizer runtimes
   scdoc man-db                    # the man pages and their test (man -l)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/axis.h"
 #include "engines/engine.h"
 
 /* Current schema version, kept in PRAGMA user_version: the last of db/schema.c's upgrade steps, so a
@@ -128,6 +129,14 @@ struct ior_db_filter {         /* NULL fields (and run_id 0) match everything */
 	const char *host, *kernel, *device, *scheduler, *engine;
 	int64_t run_id;
 };
+
+/* IOR_OK when each value f names (host, kernel, device, scheduler, engine) has samples, else
+ * IOR_ENOTFOUND naming the first that has none, the nearest stored value and the stored ones: a
+ * filter that names nothing is a mistake to say, not an empty answer. */
+int ior_db_filter_check(struct ior_db *db, const struct ior_db_filter *f);
+/* The distinct values of an axis among the samples, sorted (for the check above and completion). */
+int ior_db_axis_values(struct ior_db *db, enum ior_axis axis, char ***values, size_t *n);
+void ior_db_values_free(char **values, size_t n);
 
 /* All matching samples (f may be NULL), ordered host, kernel, device,
  * scheduler, engine, run, rep. Strings are owned by the rows. */

@@ -188,7 +188,8 @@ static int alloc_thread(struct ior_job *job, struct ior_job_thread *t, unsigned 
 		t->free_ios[i] = &t->ios[i];
 	}
 	t->nfree = depth;
-	return IOR_OK;
+	bool random = o->rw == IOR_RW_RANDREAD || o->rw == IOR_RW_RANDWRITE || o->rw == IOR_RW_RANDRW;
+	return ior_offsets_init(&t->gen, job->nblocks, random, index + 1);
 }
 
 int ior_job_create(struct ior_job **out, const struct ior_job_backend *be, const struct ior_engine_args *args)
@@ -269,6 +270,7 @@ void ior_job_free(struct ior_job *job)
 		free(t->free_ios);
 		free(t->lat);
 		free(t->clat);
+		ior_offsets_free(&t->gen);
 	}
 	free(job->threads);
 	free(job->joins);
@@ -456,7 +458,6 @@ static void *thread_main(void *arg)
 	struct ior_job_thread *t = arg;
 	struct ior_job *job = t->job;
 	const struct ior_job_opts *o = &job->o;
-	bool random = o->rw == IOR_RW_RANDREAD || o->rw == IOR_RW_RANDWRITE || o->rw == IOR_RW_RANDRW;
 	uint64_t margin = (uint64_t)(job->deadline_s * 1e9);
 	call_begins(t, "setup", margin);
 	int rc = job->be->setup(&t->ctx, job->fd, (unsigned)o->iodepth, t->ios);
@@ -473,7 +474,7 @@ static void *thread_main(void *arg)
 	if (t->failure.code || atomic_load(&job->abort))
 		goto out;
 
-	ior_offsets_init(&t->gen, job->nblocks, random, t->index + 1);
+	ior_offsets_reseed(&t->gen, t->index + 1);
 	if (o->ramp_time > 0) {
 		struct phase ramp = { ior_clock_ns() + (uint64_t)(o->ramp_time * 1e9), 0, false };
 		if ((rc = run_phase(t, &ramp))) {
@@ -481,7 +482,7 @@ static void *thread_main(void *arg)
 			goto out;
 		}
 		/* The measured part starts a fresh pass, so a size-based job moves exactly size bytes. */
-		ior_offsets_init(&t->gen, job->nblocks, random, t->index + 1001);
+		ior_offsets_reseed(&t->gen, t->index + 1001);
 	}
 	ior_cpu_now(&t->cpu0, true);
 	t->start_ns = ior_clock_ns();

@@ -10,6 +10,7 @@
 
 #include "engines/clock.h"
 #include "engines/engine.h"
+#include "engines/random_map.h"
 #include "options/option.h"
 
 /* ---- options: one struct and one table of rows for every fio-style engine ---- */
@@ -36,17 +37,25 @@ bool ior_job_writes(const struct ior_job_opts *o);
 /* A repetition's seconds: ramp_time + runtime for a time-based job, -1 for a size-based one. */
 double ior_job_duration(const void *opts);
 
-/* ---- offsets: each block of a job's region exactly once per pass, in O(1) memory ---- */
+/* ---- offsets: each block of a job's region exactly once per pass, in fio's order ---- */
 
-/* Sequential, or a full-period permutation (LCG over the next power of two,
- * values past the end skipped) so random jobs touch every block once per pass,
- * as fio's random map does, without a bitmap. */
+/* Sequential, or fio's random map: a uniformly drawn block, or when that one is used already in
+ * this pass the next free block after it (fio's axmap_next_free). The second rule is not uniform:
+ * late in a pass, blocks follow blocks already read (64% of 4k reads over 64 MiB in fio's own
+ * order, 50% in a uniform one), which a buffered loop device's backing file serves from the
+ * readahead of the earlier read: on a loop over a file in /tmp here, fio's randread sent 24% fewer
+ * reads to the host's disk than a uniform permutation and measured 1.3-2x the IOPS. */
 struct ior_offsets {
-	uint64_t nblocks, pos, mask, mult, add, x;
+	uint64_t nblocks, pos, x;
 	bool random;
+	struct ior_random_map map;   /* random: the blocks used in this pass */
 };
-void ior_offsets_init(struct ior_offsets *g, uint64_t nblocks, bool random, uint64_t seed);
-/* The next block index; starts a new pass (a new permutation) after the last one. */
+/* Allocates the random map (a bit per block, as fio's); IOR_ERROR when memory runs out. */
+int ior_offsets_init(struct ior_offsets *g, uint64_t nblocks, bool random, uint64_t seed);
+/* Starts again from a new seed at the start of a pass. */
+void ior_offsets_reseed(struct ior_offsets *g, uint64_t seed);
+void ior_offsets_free(struct ior_offsets *g);
+/* The next block index; starts a new pass (the map cleared) after the last one. */
 uint64_t ior_offsets_next(struct ior_offsets *g);
 
 /* ---- latency histogram: fio's log-linear buckets, fixed size ---- */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Small pieces of the fio job semantics: block-offset generators and the write data pattern. */
 #include "engines/job.h"
+#include "common/error.h"
 
 #include <string.h>
 
@@ -12,56 +13,48 @@ static uint64_t splitmix(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-static void new_pass(struct ior_offsets *g)
-{
-	g->pos = 0;
-	if (!g->random)
-		return;
-	/* a = 1 mod 4 and c odd give an LCG of full period 2^k. */
-	g->mult = ((splitmix(&g->x) << 2) | 1ULL) & g->mask;
-	g->add = (splitmix(&g->x) | 1ULL) & g->mask;
-	g->x = splitmix(&g->x);
-}
-
-void ior_offsets_init(struct ior_offsets *g, uint64_t nblocks, bool random, uint64_t seed)
+int ior_offsets_init(struct ior_offsets *g, uint64_t nblocks, bool random, uint64_t seed)
 {
 	memset(g, 0, sizeof(*g));
 	g->nblocks = nblocks;
 	g->random = random;
-	uint64_t m = 1;
-	while (m < nblocks)
-		m <<= 1;
-	g->mask = m - 1;
-	g->x = seed * 0x2545f4914f6cdd1dULL + 1;
-	new_pass(g);
+	int rc = random ? ior_random_map_init(&g->map, nblocks) : IOR_OK;
+	if (rc)
+		return rc;
+	ior_offsets_reseed(g, seed);
+	return IOR_OK;
 }
 
-/* A bijection of [0, 2^k): spreads the LCG's weak low bits. */
-static uint64_t mix(const struct ior_offsets *g, uint64_t v)
+void ior_offsets_reseed(struct ior_offsets *g, uint64_t seed)
 {
-	unsigned k = 0;
-	while ((g->mask >> k) & 1)
-		k++;
-	unsigned s = k / 2 ? k / 2 : 1;
-	v ^= v >> s;
-	v = (v * 0x9e3779b97f4a7c15ULL) & g->mask;
-	v ^= v >> s;
-	return v;
+	g->pos = 0;
+	g->x = seed * 0x2545f4914f6cdd1dULL + 1;
+	if (g->random)
+		ior_random_map_clear(&g->map);
+}
+
+void ior_offsets_free(struct ior_offsets *g)
+{
+	if (g->random)
+		ior_random_map_free(&g->map);
 }
 
 uint64_t ior_offsets_next(struct ior_offsets *g)
 {
-	if (g->pos == g->nblocks)
-		new_pass(g);
+	if (g->pos == g->nblocks) {
+		g->pos = 0;
+		if (g->random)
+			ior_random_map_clear(&g->map);
+	}
 	g->pos++;
 	if (!g->random)
 		return g->pos - 1;
-	uint64_t v;
-	do {
-		g->x = (g->x * g->mult + g->add) & g->mask;
-		v = mix(g, g->x);
-	} while (v >= g->nblocks);
-	return v;
+	/* uniform over the region (the high half of a 128-bit product), then fio's rule */
+	uint64_t b = (uint64_t)(((unsigned __int128)splitmix(&g->x) * g->nblocks) >> 64);
+	if (ior_random_map_used(&g->map, b))
+		b = ior_random_map_next_free(&g->map, b);
+	ior_random_map_use(&g->map, b);
+	return b;
 }
 
 void ior_pattern_stamp(void *buf, uint64_t len, uint64_t offset)

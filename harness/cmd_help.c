@@ -155,7 +155,7 @@ void ior_cmd_print_help(FILE *out, const struct ior_command *cmd)
 void ior_cmd_print_overview(FILE *out, const struct ior_command *const *list, size_t n)
 {
 	fputs("usage: ioregress [--db FILE] [--quiet] COMMAND [ARGS]\n"
-	      "       ioregress --version | --help | COMMAND --help\n\ncommands:\n", out);
+	      "       ioregress --version | -V | --help | COMMAND --help\n\ncommands:\n", out);
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "  %-11s %s\n", list[i]->name, list[i]->summary);
 	fputs("\nglobal options:\n", out);

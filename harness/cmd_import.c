@@ -11,6 +11,32 @@
 
 enum csv_kind { CSV_SAMPLES, CSV_OFFERED, CSV_UNKNOWN };
 
+/* What a tester is likely to have instead of our CSV, said as such rather than as a header's
+ * problems ("unknown column '{'", nine of them for fio's JSON). */
+static int not_a_csv(const char *path, const char *head)
+{
+	const char *v = strstr(head, "\"fio version\"");
+	if (v) {
+		char version[32] = "";
+		(void)sscanf(v, "\"fio version\" : \"%31[^\"]\"", version);
+		return ior_error_set(IOR_EINVALID,
+				     "'%s' is fio's JSON output%s%s%s, not a CSV: it names no host, kernel or scheduler, "
+				     "which every sample needs. Run the job as an engine of type = fio (ioregress-matrix(5)) "
+				     "to store fio's figures with them, or write them as CSV rows "
+				     "host,kernel,device,scheduler,engine,rep,value,unit",
+				     path, *version ? " (" : "", version, *version ? ")" : "");
+	}
+	if (strncmp(head, "host,kernel,device,device_model,", 32) == 0)
+		return ior_error_set(IOR_EINVALID,
+				     "'%s' is the output of 'report --format csv' (its device_model column), which is for "
+				     "reading, not for import: to combine databases use 'ioregress merge OUT.db IN.db...'",
+				     path);
+	if (head[0] == '{' || head[0] == '[')
+		return ior_error_set(IOR_EINVALID, "'%s' is JSON, not a CSV: import takes CSV files (see 'ioregress "
+				     "import --help')", path);
+	return IOR_OK;
+}
+
 /* The header says which importer a file is for; the importer itself checks it again. */
 static int csv_kind(const char *path, enum csv_kind *kind)
 {
@@ -18,12 +44,19 @@ static int csv_kind(const char *path, enum csv_kind *kind)
 	int rc = ior_fopen_regular(path, "", &f, NULL);
 	if (rc)
 		return rc;
-	char line[512] = "";
-	bool ok = fgets(line, sizeof(line), f) != NULL;
+	char head[4096] = "";
+	size_t got = fread(head, 1, sizeof(head) - 1, f);
 	fclose(f);
-	if (!ok)
+	head[got] = '\0';
+	const char *p = strncmp(head, "\xEF\xBB\xBF", 3) == 0 ? head + 3 : head; /* UTF-8 BOM */
+	/* fio prints notes before its JSON on stdout: the JSON starts at the first line that opens it */
+	const char *json = p[0] == '{' ? p : strstr(p, "\n{");
+	if (json && (rc = not_a_csv(path, json + (json[0] == '\n'))))
+		return rc;
+	if ((rc = not_a_csv(path, p)))
+		return rc;
+	if (!got)
 		return ior_error_set(IOR_EINVALID, "%s:1: empty file, expected a CSV header", path);
-	const char *p = strncmp(line, "\xEF\xBB\xBF", 3) == 0 ? line + 3 : line; /* UTF-8 BOM */
 	*kind = strncmp(p, "host,kernel,offered", 19) == 0 ? CSV_OFFERED : CSV_SAMPLES;
 	return IOR_OK;
 }

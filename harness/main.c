@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 		ior_cmd_print_overview(stderr, ior_commands, ior_command_count);
 		return 2;
 	}
-	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "version") == 0) {
 		printf("ioregress %s\n", IOR_VERSION);
 		return close_stdout(0);
 	}

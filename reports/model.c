@@ -316,6 +316,16 @@ bool ior_report_has_regression(const struct ior_report *r)
 	return r->nregression_order > 0;
 }
 
+bool ior_report_is_empty(const struct ior_report *r)
+{
+	if (!r->rt) /* the CSV's model: only the samples the filters took */
+		return r->nsamples == 0;
+	for (size_t i = 0; i < r->rt->ngroups; i++)
+		if (r->group_in_view[i])
+			return false;
+	return true;
+}
+
 bool ior_report_has_alert(const struct ior_report *r)
 {
 	return r->nalert_order > 0 || ior_report_has_regression(r);

@@ -290,5 +290,7 @@ const char *ior_report_cell_axis_value(enum ior_axis axis, const struct ior_repo
  * variance alert or a regression in view. */
 bool ior_report_has_regression(const struct ior_report *r);
 bool ior_report_has_alert(const struct ior_report *r);
+/* No sample in view: the filters left nothing. */
+bool ior_report_is_empty(const struct ior_report *r);
 
 #endif

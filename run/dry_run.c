@@ -41,28 +41,52 @@ static void format_seconds(char *buf, size_t len, double s)
 		snprintf(buf, len, "%.0f h %.0f min", floor(s / 3600), fmod(s, 3600) / 60);
 }
 
-int ior_dry_run(FILE *out, const struct ior_matrix *m)
+/* Each device's offered list into offered[d] (a NULL-ended row of IOR_MAX_SCHEDULERS + 1), pointing
+ * into infos[d]; then the scheduler names checked as the real run checks them, so a typo is the same
+ * error here ("no kernel ever had it", did you mean) and not a cell shown as unavailable. */
+static int offered_lists(const struct ior_matrix *m, struct ior_blockdev *infos, char *(*offered)[IOR_MAX_SCHEDULERS + 1])
 {
 	struct ior_blockdev *all = NULL;
 	size_t nall = 0;
 	if (ior_blockdev_list(&all, &nall) != IOR_OK)
 		nall = 0;
+	char **rows[m->ndevices ? m->ndevices : 1];
+	for (size_t d = 0; d < m->ndevices; d++) {
+		if (offered_list(&m->devices[d], all, nall, &infos[d]))
+			for (size_t i = 0; i < infos[d].nschedulers; i++)
+				offered[d][i] = infos[d].schedulers[i];
+		rows[d] = offered[d];
+	}
+	free(all);
+	return ior_matrix_check_scheduler_names(m, (char *const *const *)rows, m->ndevices);
+}
+
+int ior_dry_run(FILE *out, const struct ior_matrix *m)
+{
+	size_t nd = m->ndevices ? m->ndevices : 1;
+	struct ior_blockdev *infos = calloc(nd, sizeof(*infos));
+	char *(*offered)[IOR_MAX_SCHEDULERS + 1] = calloc(nd, sizeof(*offered));
+	if (!infos || !offered) {
+		free(infos);
+		free(offered);
+		return ior_error_set(IOR_ERROR, "out of memory");
+	}
+	int rc = offered_lists(m, infos, offered);
+	if (rc) {
+		free(infos);
+		free(offered);
+		return rc;
+	}
 	uint64_t cells = 0, unknown = 0, warmups = 0;
 	double seconds = 0;
 	uint64_t reps = m->settings.max_repetitions ? m->settings.max_repetitions : m->settings.repetitions;
 	fprintf(out, "%-16s %-14s %-28s %s\n", "device", "scheduler", "engine", "parameters");
 	for (size_t d = 0; d < m->ndevices; d++) {
-		struct ior_blockdev info;
-		memset(&info, 0, sizeof(info));
-		char *offered[IOR_MAX_SCHEDULERS + 1] = { NULL };
-		if (offered_list(&m->devices[d], all, nall, &info))
-			for (size_t i = 0; i < info.nschedulers; i++)
-				offered[i] = info.schedulers[i];
-		char **scheds = ior_matrix_schedulers_for(m, offered);
+		char **scheds = ior_matrix_schedulers_for(m, offered[d]);
 		for (size_t s = 0; scheds && scheds[s]; s++) {
 			bool here = false;
-			for (size_t i = 0; offered[i]; i++)
-				here |= strcmp(offered[i], scheds[s]) == 0;
+			for (size_t i = 0; offered[d][i]; i++)
+				here |= strcmp(offered[d][i], scheds[s]) == 0;
 			for (size_t e = 0; e < m->nengines; e++) {
 				const struct ior_matrix_engine *en = &m->engines[e];
 				uint64_t warm = ior_matrix_warmup(m, en);
@@ -84,7 +108,8 @@ int ior_dry_run(FILE *out, const struct ior_matrix *m)
 		}
 		ior_strv_free(scheds);
 	}
-	free(all);
+	free(infos);
+	free(offered);
 	char est[64];
 	format_seconds(est, sizeof(est), seconds);
 	fprintf(out, "%llu cells (%zu devices, %zu engines after sweeps), %llu repetitions each%s", (unsigned long long)cells,

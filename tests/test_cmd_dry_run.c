@@ -48,6 +48,22 @@ static void test_dry_run_shows_the_expansion_and_creates_nothing(void)
 	CU_ASSERT_NOT_EQUAL(access(db, F_OK), 0);
 }
 
+/* A scheduler typo is the real run's error in a dry run too (it listed 'mq-dedline' as unavailable
+ * and exited 0); a known scheduler this kernel lacks stays an unavailable cell. */
+static void test_dry_run_checks_scheduler_names_as_the_run(void)
+{
+	const char *typo = ior_test_write_file("typo.ini", "[matrix]\nschedulers = none mq-dedline\n\n[device scratch]\n"
+						     "loop = 64M\n\n[engine r]\ntype = aio\nsize = 8M\n");
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "run", "--dry-run", (char *)typo, NULL }), 1);
+	CU_ASSERT_TRUE(says(err, "typo.ini:2: schedulers: 'mq-dedline' is not offered by this kernel and no kernel ever had it"));
+	CU_ASSERT_TRUE(says(err, "did you mean 'mq-deadline'?"));
+	CU_ASSERT_TRUE(strstr(out, "cells (") == NULL);
+	const char *absent = ior_test_write_file("absent.ini", "[matrix]\nschedulers = none anticipatory\n\n"
+						       "[device scratch]\nloop = 64M\n\n[engine r]\ntype = aio\nsize = 8M\n");
+	CU_ASSERT_EQUAL(ioregress((char *[]){ "run", "--dry-run", (char *)absent, NULL }), 0);
+	CU_ASSERT_TRUE(says(out, "anticipatory") && says(out, "(not offered here: unavailable)"));
+}
+
 static void test_help_engines_and_an_engines_keys(void)
 {
 	CU_ASSERT_EQUAL(ioregress((char *[]){ "help", "engines", NULL }), 0);
@@ -86,6 +102,7 @@ int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_dry_run_shows_the_expansion_and_creates_nothing),
+		IOR_TEST(test_dry_run_checks_scheduler_names_as_the_run),
 		IOR_TEST(test_help_engines_and_an_engines_keys),
 		IOR_TEST(test_dry_run_word_as_a_value_or_operand_is_no_dry_run),
 		IOR_TEST_END,

@@ -80,6 +80,17 @@ static void test_did_you_mean(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean 'schedulers'?"));
 }
 
+/* -V is the version, as --version (it was answered as a mistyped command, "did you mean 'vm'?"). */
+static void test_dash_v_is_the_version(void)
+{
+	char out[256], err[256], version[256];
+	CU_ASSERT_EQUAL_FATAL(ior_test_ioregress((char *[]){ "--version", NULL }, version, sizeof(version), NULL, 0), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(version, "ioregress "));
+	CU_ASSERT_EQUAL(ior_test_ioregress((char *[]){ "-V", NULL }, out, sizeof(out), err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(out, version);
+	CU_ASSERT_STRING_EQUAL(err, "");
+}
+
 /* Into buf, a value of a row's kind that the parser takes and that stores something other than
  * zero; NULL for a row that takes none. A row with a parser of its own needs an example here. */
 static const char *sample_value(const struct ior_cmd_opt *o, char *buf, size_t len)
@@ -431,6 +442,7 @@ int main(void)
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_help_lists_every_row),
 		IOR_TEST(test_did_you_mean),
+		IOR_TEST(test_dash_v_is_the_version),
 		IOR_TEST(test_parsers_take_their_rows),
 		IOR_TEST(test_bad_input_names_the_option),
 		IOR_TEST(test_format_rows_list_every_renderer),

@@ -710,6 +710,54 @@ static void test_check_shows_what_did_not_run(void)
 	free(text);
 }
 
+/* A filter naming nothing stored is an error naming what is stored, not "no samples match" and
+ * exit 0 (#37: report --kernel 2.6.3 on a database of 2.6.33 did that). */
+static void test_filter_naming_nothing(void)
+{
+	const char *db = run_db();
+	char out[4096], err[4096];
+	char *kernel[] = { "--db", (char *)db, "report", "--kernel", "6.1.0-47", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(kernel, out, sizeof(out), err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no kernel '6.1.0-47'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean '6.1.0-47-cloud-amd64'?"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "6.1.0-57-cloud-amd64"));
+	CU_ASSERT_PTR_NULL(strstr(out, "no samples match"));
+	char *engine[] = { "--db", (char *)db, "report", "--format", "json", "--engine", "randreed", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(engine, out, sizeof(out), err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean 'randread'?"));
+	CU_ASSERT_STRING_EQUAL(out, "");
+	char *csv[] = { "--db", (char *)db, "report", "--format", "csv", "--device", "nvme0", NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(csv, out, sizeof(out), err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no device 'nvme0'"));
+	/* values that exist but match nothing together stay an empty answer */
+	char *text = report(db, "text", "--since=2999-01-01");
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "no samples match"));
+	free(text);
+}
+
+/* What a tester has instead of our CSV is named, and nothing is stored: fio's JSON (nine header
+ * problems before, "unknown column '{'") and report's own CSV (it failed on 'device_model'), whose
+ * way into another database is merge (#37). */
+static void test_import_names_fio_json_and_report_csv(void)
+{
+	char out[4096], err[4096], db[4096];
+	snprintf(db, sizeof(db), "%s/import-kinds.db", ior_test_tmpdir());
+	char *fio[] = { "--db", db, "import", (char *)ior_test_source_path("tests/fuzz/corpus/fio_json/fio-3.33-read.json"),
+			NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(fio, out, sizeof(out), err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "is fio's JSON output (fio-3.33), not a CSV"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "type = fio"));
+	CU_ASSERT_PTR_NULL(strstr(err, "unknown column"));
+	char *csv = report(seed_db(), "csv", NULL);
+	const char *path = ior_test_write_file("report.csv", csv);
+	free(csv);
+	char *again[] = { "--db", db, "import", (char *)path, NULL };
+	CU_ASSERT_EQUAL(ior_test_ioregress(again, out, sizeof(out), err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "is the output of 'report --format csv'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "ioregress merge OUT.db IN.db..."));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM samples"), 0);
+}
+
 /* -o writes the file whole, or leaves nothing. */
 static void test_output_file(void)
 {
@@ -775,6 +823,8 @@ int main(void)
 		IOR_TEST(test_verdicts_agree),
 		IOR_TEST(test_fail_on_and_alerts),
 		IOR_TEST(test_check_shows_what_did_not_run),
+		IOR_TEST(test_filter_naming_nothing),
+		IOR_TEST(test_import_names_fio_json_and_report_csv),
 		IOR_TEST(test_output_file),
 		IOR_TEST_END,
 	};
