@@ -4,6 +4,7 @@
  * test_kernel_real.c. */
 #include "tests/suite.h"
 #include "vm/kernel_build.h"
+#include "vm/kernel_build_progress.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -595,6 +596,114 @@ static void test_bisect_kernel_config_in_log_and_replay(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "need --tree DIR"));
 }
 
+static int cmp_words(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The targets the stand-in Makefile ran since the last call (its targets.log, emptied here), in
+ * name order: make -j runs bzImage and modules side by side, in either order. */
+static void targets_ran(char *list, size_t len)
+{
+	char path[1200], *words[32];
+	size_t n = 0, used = 0;
+	snprintf(path, sizeof(path), "%s/build/targets.log", build_dir);
+	char *text = ior_test_read_file(path, NULL), *save = NULL;
+	for (char *w = text ? strtok_r(text, "\n", &save) : NULL; w && n < 32; w = strtok_r(NULL, "\n", &save))
+		words[n++] = w;
+	qsort(words, n, sizeof(words[0]), cmp_words);
+	list[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(list + used, len - used, "%s ", words[i]);
+	free(text);
+	unlink(path);
+}
+
+static void append_commit(const char *file, const char *line, const char *msg)
+{
+	char path[1200];
+	snprintf(path, sizeof(path), "%s/%s", tree, file);
+	FILE *f = fopen(path, "a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(line, f);
+	fclose(f);
+	CU_ASSERT_EQUAL(git("commit", "-qam", msg, NULL), 0);
+}
+
+/* Issue 38: every build merged the config again, ran olddefconfig and installed the modules,
+ * whatever changed. Now each step runs when its inputs changed, and only then. */
+static void test_unchanged_steps_skipped(void)
+{
+	char ran[512], mods[1200];
+	setup_tree();
+	CU_ASSERT_EQUAL_FATAL(kbuild(NULL), 0);
+	targets_ran(ran, sizeof(ran));
+	CU_ASSERT_STRING_EQUAL(ran, "bzImage merge_config modules modules_install olddefconfig tinyconfig ");
+
+	/* a commit changing a source file: neither configured nor its modules installed again */
+	append_commit("source.c", "int more;\n", "source: one line more");
+	CU_ASSERT_EQUAL_FATAL(kbuild(NULL), 0);
+	targets_ran(ran, sizeof(ran));
+	CU_ASSERT_STRING_EQUAL(ran, "bzImage modules ");
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "not configured again"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "linked, not installed again"));
+	/* the entry has its modules all the same, as the module built */
+	snprintf(mods, sizeof(mods), "%.*s/kernel/block/fake.ko", (int)strcspn(strchr(out, ':') + 1, "\n"), strchr(out, ':') + 1);
+	char *ko = ior_test_read_file(mods, NULL);
+	CU_ASSERT_TRUE(ko && strstr(ko, "int fake;"));
+	free(ko);
+
+	/* a Kconfig file changed (one Kconfig read through the list kbuild wrote): configured again,
+	 * modules still the same */
+	append_commit("arch/x86/Kconfig", "# more\n", "Kconfig: a comment");
+	CU_ASSERT_EQUAL_FATAL(kbuild(NULL), 0);
+	targets_ran(ran, sizeof(ran));
+	CU_ASSERT_STRING_EQUAL(ran, "bzImage merge_config modules olddefconfig tinyconfig ");
+
+	/* a module changed: installed, config kept */
+	append_commit("module.c", "int fake2;\n", "module: one line more");
+	CU_ASSERT_EQUAL_FATAL(kbuild(NULL), 0);
+	targets_ran(ran, sizeof(ran));
+	CU_ASSERT_STRING_EQUAL(ran, "bzImage modules modules_install ");
+	snprintf(mods, sizeof(mods), "%.*s/kernel/block/fake.ko", (int)strcspn(strchr(out, ':') + 1, "\n"), strchr(out, ':') + 1);
+	ko = ior_test_read_file(mods, NULL);
+	CU_ASSERT_TRUE(ko && strstr(ko, "int fake2;"));
+	free(ko);
+
+	/* a fragment is an input: configured */
+	const char *frag = ior_test_write_file("skip.config", "CONFIG_EXTRA=y\n");
+	append_commit("source.c", "int again;\n", "source: another line");
+	CU_ASSERT_EQUAL_FATAL(kbuild(frag), 0);
+	targets_ran(ran, sizeof(ran));
+	CU_ASSERT_STRING_EQUAL(ran, "bzImage merge_config modules olddefconfig tinyconfig ");
+
+	/* a .config changed behind our back (another make in the directory): configured */
+	char cfg[1200];
+	snprintf(cfg, sizeof(cfg), "%s/build/.config", build_dir);
+	FILE *f = fopen(cfg, "a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("CONFIG_OTHER=y\n", f);
+	fclose(f);
+	append_commit("source.c", "int third;\n", "source: a third line");
+	CU_ASSERT_EQUAL_FATAL(kbuild(frag), 0);
+	targets_ran(ran, sizeof(ran));
+	CU_ASSERT_STRING_EQUAL(ran, "bzImage merge_config modules olddefconfig tinyconfig ");
+}
+
+/* The progress line: objects of the last full build's total, elapsed, and the time left only for a
+ * cold build (a rebuild compiles what changed, its pace says nothing of the rest). */
+static void test_progress_line(void)
+{
+	char line[400];
+	ior_kbuild_progress_line(line, sizeof(line), "build", 200, 800, true, 600, "CC block/bfq.o");
+	CU_ASSERT_STRING_EQUAL(line, "kernel build: 200 of ~800 objects compiled, 10:00 elapsed, about 30:00 left "
+				     "(now: CC block/bfq.o)");
+	ior_kbuild_progress_line(line, sizeof(line), "build", 3, 800, false, 75, "LD vmlinux");
+	CU_ASSERT_STRING_EQUAL(line, "kernel build: 3 objects compiled, 01:15 elapsed (now: LD vmlinux)");
+	ior_kbuild_progress_line(line, sizeof(line), "build", 10, 0, true, 3725, "");
+	CU_ASSERT_STRING_EQUAL(line, "kernel build: 10 objects compiled, 1:02:05 elapsed");
+}
+
 int main(void)
 {
 	if (!getenv("IOR_BINARY"))
@@ -611,6 +720,8 @@ int main(void)
 		IOR_TEST(test_untrusted_config_and_tree_refused),
 		IOR_TEST(test_build_dir_private_and_checked),
 		IOR_TEST(test_killed_build_leaves_no_make),
+		IOR_TEST(test_progress_line),
+		IOR_TEST(test_unchanged_steps_skipped),
 		IOR_TEST_END,
 	};
 	return ior_test_run("kernel_build", tests);
