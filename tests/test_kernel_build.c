@@ -619,75 +619,68 @@ static void targets_ran(char *list, size_t len)
 	unlink(path);
 }
 
-static void append_commit(const char *file, const char *line, const char *msg)
+/* Appends line to the tree's file (relative to tree; tree itself for a path starting with '/'). */
+static void append_line(const char *file, const char *line)
 {
 	char path[1200];
-	snprintf(path, sizeof(path), "%s/%s", tree, file);
+	snprintf(path, sizeof(path), "%s%s%s", file[0] == '/' ? "" : tree, file[0] == '/' ? "" : "/", file);
 	FILE *f = fopen(path, "a");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fputs(line, f);
 	fclose(f);
-	CU_ASSERT_EQUAL(git("commit", "-qam", msg, NULL), 0);
+}
+
+/* A commit adding line to file, built (with fragment, or none): the targets make ran must be want. */
+static void commit_and_build(const char *file, const char *line, const char *fragment, const char *want)
+{
+	char ran[512];
+	append_line(file, line);
+	CU_ASSERT_EQUAL(git("commit", "-qam", line, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(kbuild(fragment), 0);
+	targets_ran(ran, sizeof(ran));
+	CU_ASSERT_STRING_EQUAL(ran, want);
+}
+
+/* The module the entry just built installed holds text. */
+static void installed_module_holds(const char *text)
+{
+	char mods[1200];
+	const char *dir = strchr(out, ':') + 1;
+	snprintf(mods, sizeof(mods), "%.*s/kernel/block/fake.ko", (int)strcspn(dir, "\n"), dir);
+	char *ko = ior_test_read_file(mods, NULL);
+	CU_ASSERT_TRUE(ko && strstr(ko, text));
+	free(ko);
 }
 
 /* Issue 38: every build merged the config again, ran olddefconfig and installed the modules,
  * whatever changed. Now each step runs when its inputs changed, and only then. */
 static void test_unchanged_steps_skipped(void)
 {
-	char ran[512], mods[1200];
+	static const char all[] = "bzImage merge_config modules modules_install olddefconfig tinyconfig ";
+	static const char configured[] = "bzImage merge_config modules olddefconfig tinyconfig ";
+	char ran[512], cfg[1200];
 	setup_tree();
 	CU_ASSERT_EQUAL_FATAL(kbuild(NULL), 0);
 	targets_ran(ran, sizeof(ran));
-	CU_ASSERT_STRING_EQUAL(ran, "bzImage merge_config modules modules_install olddefconfig tinyconfig ");
-
-	/* a commit changing a source file: neither configured nor its modules installed again */
-	append_commit("source.c", "int more;\n", "source: one line more");
-	CU_ASSERT_EQUAL_FATAL(kbuild(NULL), 0);
-	targets_ran(ran, sizeof(ran));
-	CU_ASSERT_STRING_EQUAL(ran, "bzImage modules ");
+	CU_ASSERT_STRING_EQUAL(ran, all);
+	/* a commit changing a source file: neither configured nor its modules installed again; the
+	 * entry has its modules all the same, as the module built */
+	commit_and_build("source.c", "int more;\n", NULL, "bzImage modules ");
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "not configured again"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "linked, not installed again"));
-	/* the entry has its modules all the same, as the module built */
-	snprintf(mods, sizeof(mods), "%.*s/kernel/block/fake.ko", (int)strcspn(strchr(out, ':') + 1, "\n"), strchr(out, ':') + 1);
-	char *ko = ior_test_read_file(mods, NULL);
-	CU_ASSERT_TRUE(ko && strstr(ko, "int fake;"));
-	free(ko);
-
-	/* a Kconfig file changed (one Kconfig read through the list kbuild wrote): configured again,
-	 * modules still the same */
-	append_commit("arch/x86/Kconfig", "# more\n", "Kconfig: a comment");
-	CU_ASSERT_EQUAL_FATAL(kbuild(NULL), 0);
-	targets_ran(ran, sizeof(ran));
-	CU_ASSERT_STRING_EQUAL(ran, "bzImage merge_config modules olddefconfig tinyconfig ");
-
+	installed_module_holds("int fake;");
+	/* a Kconfig file changed (one Kconfig read, by the list kbuild wrote): configured, modules kept */
+	commit_and_build("arch/x86/Kconfig", "# more\n", NULL, configured);
 	/* a module changed: installed, config kept */
-	append_commit("module.c", "int fake2;\n", "module: one line more");
-	CU_ASSERT_EQUAL_FATAL(kbuild(NULL), 0);
-	targets_ran(ran, sizeof(ran));
-	CU_ASSERT_STRING_EQUAL(ran, "bzImage modules modules_install ");
-	snprintf(mods, sizeof(mods), "%.*s/kernel/block/fake.ko", (int)strcspn(strchr(out, ':') + 1, "\n"), strchr(out, ':') + 1);
-	ko = ior_test_read_file(mods, NULL);
-	CU_ASSERT_TRUE(ko && strstr(ko, "int fake2;"));
-	free(ko);
-
+	commit_and_build("module.c", "int fake2;\n", NULL, "bzImage modules modules_install ");
+	installed_module_holds("int fake2;");
 	/* a fragment is an input: configured */
 	const char *frag = ior_test_write_file("skip.config", "CONFIG_EXTRA=y\n");
-	append_commit("source.c", "int again;\n", "source: another line");
-	CU_ASSERT_EQUAL_FATAL(kbuild(frag), 0);
-	targets_ran(ran, sizeof(ran));
-	CU_ASSERT_STRING_EQUAL(ran, "bzImage merge_config modules olddefconfig tinyconfig ");
-
+	commit_and_build("source.c", "int again;\n", frag, configured);
 	/* a .config changed behind our back (another make in the directory): configured */
-	char cfg[1200];
 	snprintf(cfg, sizeof(cfg), "%s/build/.config", build_dir);
-	FILE *f = fopen(cfg, "a");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs("CONFIG_OTHER=y\n", f);
-	fclose(f);
-	append_commit("source.c", "int third;\n", "source: a third line");
-	CU_ASSERT_EQUAL_FATAL(kbuild(frag), 0);
-	targets_ran(ran, sizeof(ran));
-	CU_ASSERT_STRING_EQUAL(ran, "bzImage merge_config modules olddefconfig tinyconfig ");
+	append_line(cfg, "CONFIG_OTHER=y\n");
+	commit_and_build("source.c", "int third;\n", frag, configured);
 }
 
 /* The progress line: objects of the last full build's total, elapsed, and the time left only for a
