@@ -611,7 +611,8 @@ static void targets_ran(char *list, size_t len)
 	char *text = ior_test_read_file(path, NULL), *save = NULL;
 	for (char *w = text ? strtok_r(text, "\n", &save) : NULL; w && n < 32; w = strtok_r(NULL, "\n", &save))
 		words[n++] = w;
-	qsort(words, n, sizeof(words[0]), cmp_words);
+	if (n)
+		qsort(words, n, sizeof(words[0]), cmp_words);
 	list[0] = '\0';
 	for (size_t i = 0; i < n && used < len; i++)
 		used += (size_t)snprintf(list + used, len - used, "%s ", words[i]);

@@ -82,7 +82,8 @@ static void put_dir(struct digest *d, const char *dir)
 	}
 	if (h)
 		closedir(h);
-	qsort(names, n, sizeof(*names), cmp_names);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
 	for (size_t i = 0; i < n; i++) {
 		char path[PATH_MAX * 2];
 		struct stat st;
