@@ -152,6 +152,7 @@ struct ior_vm_run_opts {
 struct ior_vm_run_summary {
 	unsigned boots, ok, failed; /* failed: any outcome but ok */
 	double fill_s;              /* the scratch disk's fill, once per vm run, part of no sample; -1 none */
+	bool fill_kept;             /* the scratch disk was an earlier vm run's, kept in the cache: no fill */
 	uint64_t fill_bytes;
 	char accel[8];
 	char accel_reason[256];
