@@ -3,12 +3,16 @@
 # Benchmark of `ioregress vm run` with matrix/examples/vm.ini (#22): overhead per kernel, boots lost to the harness, the share of cells --boots auto decides, and the between-boot spread of every metric.
 # Not a test. Wrap every mode but TALLY in flock /tmp/ior-root-tests.lock. From the source tree:
 #   bench/vm.sh [BUILD_DIR]      env: RUNS=3 ACCEL=tcg CACHE=~/.cache/ioregress/kernels KERNELS="..." OUT=DIR
+#                                MATRIX=FILE (default matrix/examples/vm.ini; tests/data/vm-bisect.ini is a one-cell one)
 # Modes (one per call, so a long benchmark runs in pieces that each hold the lock a short while):
 #   default   overhead: per kernel, the whole command's seconds beside the bare boot-and-power-off time
 #             of the same kernel under the same qemu settings and the matrix's measuring time inside
 #             the guest; overhead = total - bare boot - measuring (fetching from the cache, the
 #             initramfs, qemu's start, the results disk and the merge). Target: <= 5 s per kernel.
-#             RUNS pairs of (bare boot, full run) per kernel, alternated; medians printed.
+#             RUNS pairs of (bare boot, full run) per kernel, alternated; medians printed. Each run's line
+#             on stderr places the guest's time (its clock, from the console): init up, the run's start,
+#             its first heartbeat (what ioregress does before measuring), the run's end, and the
+#             host's time outside qemu (the scratch disk's fill, the initramfs, the merge).
 #   BOOTS=N   vm run --boots N of vm.ini over all KERNELS (every kernel once per round, rotated): the
 #             boots the lost-boot tally and the spread table are read from.
 #   AUTO=1    what --boots auto decides: the first two KERNELS (AUTO_KERNELS to choose) booted in
@@ -42,7 +46,7 @@ runs=${RUNS:-3}
 accel=${ACCEL:-tcg}
 cache=${CACHE:-$HOME/.cache/ioregress/kernels}
 kernels=${KERNELS:-"linux-image-6.1.0-47-cloud-amd64 linux-image-6.1.0-57-cloud-amd64 linux-image-6.12.117+deb12-cloud-amd64-unsigned"}
-matrix=$here/../matrix/examples/vm.ini
+matrix=${MATRIX:-$here/../matrix/examples/vm.ini}
 
 if [ "${TALLY:-0}" = 1 ]; then
 	[ -n "${OUT:-}" ] || { echo "error: TALLY=1 reads the databases of OUT: set OUT" >&2; exit 2; }
@@ -61,8 +65,19 @@ newdb() { mktemp -u "$out/$1-$stamp-XXXXXX.db"; }
 now() { date +%s.%N; }
 q() { sqlite3 "$1" "$2"; }
 
+# the guest's clock at its marks, from the console: "up U, run R, first beat F, ended E" (what is missing: -)
+phases() {
+	q "$1" "SELECT console_log FROM vm_boots LIMIT 1" | awk '
+		/ioregress-init: up / { up = $3 }
+		/ioregress-init: run starts at / { run = $5 }
+		/the guest up [0-9.]+ s\)/ && first == "" { match($0, /the guest up [0-9.]+/); first = substr($0, RSTART + 13, RLENGTH - 13) }
+		/ioregress-init: run ended at / { end = $5 }
+		END { printf "guest up %s, run %s, first beat %s, ended %s", up ? up : "-", run ? run : "-", first ? first : "-", end ? end : "-" }'
+}
+
 # one vm run into a fresh database; prints "wall_s qemu_total_s measuring_s outcome" (qemu's total and
-# the wall time on the host's clock; measuring on the guest's, from its run's start and end)
+# the wall time on the host's clock; measuring on the guest's, from its run's start and end); the
+# guest's phases go to stderr
 one() {
 	local db t0 t1 m
 	db=$(newdb one)
@@ -70,6 +85,7 @@ one() {
 	"$bin" --quiet --db "$db" vm run --accel "$accel" --cache-dir "$cache" "$@" >/dev/null 2>&1 || true
 	t1=$(now)
 	m=$(q "$db" "SELECT ifnull(sum((julianday(finished_at) - julianday(started_at)) * 86400), 0) FROM runs")
+	echo "  $1 $(phases "$db")" >&2
 	echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}') \
 $(q "$db" "SELECT printf('%.2f', total_s) FROM vm_boots LIMIT 1") $(printf '%.2f' "$m") \
 $(q "$db" "SELECT outcome FROM vm_boots LIMIT 1")"
@@ -132,6 +148,7 @@ for k in $kernels; do   # fetch and unpack outside the timing
 done
 
 # host_s: what vm run spends outside qemu (cache, initramfs, disks, merge), both ends on the host's clock
+echo "matrix $matrix; load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-48s %8s %8s %10s %9s %8s %8s  %s\n' kernel total_s boot_s measuring overhead target host_s outcomes
 for k in $kernels; do
 	totals="" boots="" meas="" hosts="" outs=""
@@ -140,6 +157,7 @@ for k in $kernels; do
 		read -r w qt m o2 <<<"$(one --matrix "$matrix" "$k")"
 		echo "$k run $r: bare boot ${b}s ($o1), vm run ${w}s, qemu ${qt}s, ${m}s measuring ($o2)" >&2
 		totals+="$w " boots+="$b " meas+="$m " outs+="$o2 "
+		echo "  load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 		hosts+="$(awk -v w="$w" -v q="$qt" 'BEGIN {printf "%.2f", w - q}') "
 	done
 	t=$(tr ' ' '\n' <<<"$totals" | grep . | median)

@@ -4,6 +4,7 @@
  * test_kernel_real.c. */
 #include "tests/suite.h"
 #include "vm/kernel_build.h"
+#include "vm/kernel_build_progress.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -595,6 +596,108 @@ static void test_bisect_kernel_config_in_log_and_replay(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "need --tree DIR"));
 }
 
+static int cmp_words(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The targets the stand-in Makefile ran since the last call (its targets.log, emptied here), in
+ * name order: make -j runs bzImage and modules side by side, in either order. */
+static void targets_ran(char *list, size_t len)
+{
+	char path[1200], *words[32];
+	size_t n = 0, used = 0;
+	snprintf(path, sizeof(path), "%s/build/targets.log", build_dir);
+	char *text = ior_test_read_file(path, NULL), *save = NULL;
+	for (char *w = text ? strtok_r(text, "\n", &save) : NULL; w && n < 32; w = strtok_r(NULL, "\n", &save))
+		words[n++] = w;
+	if (n)
+		qsort(words, n, sizeof(words[0]), cmp_words);
+	list[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(list + used, len - used, "%s ", words[i]);
+	free(text);
+	unlink(path);
+}
+
+/* Appends line to the tree's file (relative to tree; tree itself for a path starting with '/'). */
+static void append_line(const char *file, const char *line)
+{
+	char path[1200];
+	snprintf(path, sizeof(path), "%s%s%s", file[0] == '/' ? "" : tree, file[0] == '/' ? "" : "/", file);
+	FILE *f = fopen(path, "a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(line, f);
+	fclose(f);
+}
+
+/* A commit adding line to file, built (with fragment, or none): the targets make ran must be want. */
+static void commit_and_build(const char *file, const char *line, const char *fragment, const char *want)
+{
+	char ran[512];
+	append_line(file, line);
+	CU_ASSERT_EQUAL(git("commit", "-qam", line, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(kbuild(fragment), 0);
+	targets_ran(ran, sizeof(ran));
+	CU_ASSERT_STRING_EQUAL(ran, want);
+}
+
+/* The module the entry just built installed holds text. */
+static void installed_module_holds(const char *text)
+{
+	char mods[1200];
+	const char *dir = strchr(out, ':') + 1;
+	snprintf(mods, sizeof(mods), "%.*s/kernel/block/fake.ko", (int)strcspn(dir, "\n"), dir);
+	char *ko = ior_test_read_file(mods, NULL);
+	CU_ASSERT_TRUE(ko && strstr(ko, text));
+	free(ko);
+}
+
+/* Issue 38: every build merged the config again, ran olddefconfig and installed the modules,
+ * whatever changed. Now each step runs when its inputs changed, and only then. */
+static void test_unchanged_steps_skipped(void)
+{
+	static const char all[] = "bzImage merge_config modules modules_install olddefconfig tinyconfig ";
+	static const char configured[] = "bzImage merge_config modules olddefconfig tinyconfig ";
+	char ran[512], cfg[1200];
+	setup_tree();
+	CU_ASSERT_EQUAL_FATAL(kbuild(NULL), 0);
+	targets_ran(ran, sizeof(ran));
+	CU_ASSERT_STRING_EQUAL(ran, all);
+	/* a commit changing a source file: neither configured nor its modules installed again; the
+	 * entry has its modules all the same, as the module built */
+	commit_and_build("source.c", "int more;\n", NULL, "bzImage modules ");
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "not configured again"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "linked, not installed again"));
+	installed_module_holds("int fake;");
+	/* a Kconfig file changed (one Kconfig read, by the list kbuild wrote): configured, modules kept */
+	commit_and_build("arch/x86/Kconfig", "# more\n", NULL, configured);
+	/* a module changed: installed, config kept */
+	commit_and_build("module.c", "int fake2;\n", NULL, "bzImage modules modules_install ");
+	installed_module_holds("int fake2;");
+	/* a fragment is an input: configured */
+	const char *frag = ior_test_write_file("skip.config", "CONFIG_EXTRA=y\n");
+	commit_and_build("source.c", "int again;\n", frag, configured);
+	/* a .config changed behind our back (another make in the directory): configured */
+	snprintf(cfg, sizeof(cfg), "%s/build/.config", build_dir);
+	append_line(cfg, "CONFIG_OTHER=y\n");
+	commit_and_build("source.c", "int third;\n", frag, configured);
+}
+
+/* The progress line: objects of the last full build's total, elapsed, and the time left only for a
+ * cold build (a rebuild compiles what changed, its pace says nothing of the rest). */
+static void test_progress_line(void)
+{
+	char line[400];
+	ior_kbuild_progress_line(line, sizeof(line), "build", 200, 800, true, 600, "CC block/bfq.o");
+	CU_ASSERT_STRING_EQUAL(line, "kernel build: 200 of ~800 objects compiled, 10:00 elapsed, about 30:00 left "
+				     "(now: CC block/bfq.o)");
+	ior_kbuild_progress_line(line, sizeof(line), "build", 3, 800, false, 75, "LD vmlinux");
+	CU_ASSERT_STRING_EQUAL(line, "kernel build: 3 objects compiled, 01:15 elapsed (now: LD vmlinux)");
+	ior_kbuild_progress_line(line, sizeof(line), "build", 10, 0, true, 3725, "");
+	CU_ASSERT_STRING_EQUAL(line, "kernel build: 10 objects compiled, 1:02:05 elapsed");
+}
+
 int main(void)
 {
 	if (!getenv("IOR_BINARY"))
@@ -611,6 +714,8 @@ int main(void)
 		IOR_TEST(test_untrusted_config_and_tree_refused),
 		IOR_TEST(test_build_dir_private_and_checked),
 		IOR_TEST(test_killed_build_leaves_no_make),
+		IOR_TEST(test_progress_line),
+		IOR_TEST(test_unchanged_steps_skipped),
 		IOR_TEST_END,
 	};
 	return ior_test_run("kernel_build", tests);

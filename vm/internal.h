@@ -42,4 +42,12 @@ int ior_vm_disk_create(const char *path, uint64_t size);
 /* mkdir -p. */
 int ior_vm_mkdir_p(const char *path);
 
+/* The scratch disk filled by an earlier vm run (fill: enum ior_fill), kept in cache_dir as
+ * scratch-MBM-FILL.img: take moves it to path when it is there, our own plain file, of its size
+ * and with no hole (true), so this vm run writes no fill; keep moves path back at the end. Every
+ * boot of one vm run already measured the disk the earlier boots wrote to; a kept one carries that
+ * over to the next vm run, as a longer vm run would. */
+bool ior_vm_scratch_take(const char *cache_dir, unsigned mb, int fill, const char *path);
+void ior_vm_scratch_keep(const char *cache_dir, unsigned mb, int fill, const char *path);
+
 #endif

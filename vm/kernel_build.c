@@ -8,6 +8,8 @@
 #include "common/spawn.h"
 #include "kernel/info.h"
 #include "vm/internal.h"
+#include "vm/kernel_build_progress.h"
+#include "vm/kernel_build_skip.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +24,7 @@
 
 const char ior_kbuild_guest_fragment[] =
 	"CONFIG_64BIT=y\n"
-	"CONFIG_KERNEL_GZIP=y\n" /* tinyconfig's XZ is slow to unpack under TCG */
+	"CONFIG_KERNEL_LZ4=y\n" /* the fastest to pack and to unpack: tinyconfig's XZ is slow to unpack under TCG */
 	"CONFIG_PRINTK=y\n"
 	"CONFIG_BUG=y\n"
 	"CONFIG_TTY=y\n"
@@ -167,6 +169,7 @@ struct make_ctx {
 	char jobs[16], obj[PATH_MAX + 16], cc[32];
 	char localversion[64];   /* LOCALVERSION=, set even when empty: else a commit past a tag gets a "+" */
 	char copies[64][PATH_MAX + 32]; /* OUT/fragment-N.config: the fragments as they were checked */
+	char out[PATH_MAX];             /* the build directory: its stamps and its objects count */
 };
 
 /* argv with its output appended to the log (through sh, whose script is fixed: the arguments
@@ -211,7 +214,11 @@ static int make(struct make_ctx *c, const char *what, const char *const *targets
 		argv[n++] = targets[i];
 	argv[n] = NULL;
 	struct ior_spawn r;
+	struct ior_kbuild_progress *p = NULL;
+	if (c->o->progress && !strcmp(what, "build") && ior_kbuild_progress_start(&p, what, c->log, c->out, c->build) != IOR_OK)
+		ior_error_clear(); /* no progress line is no reason not to build */
 	int rc = run_logged(c, argv, &r);
+	ior_kbuild_progress_stop(p, rc == IOR_OK && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
 	if (rc == IOR_OK && !(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)) {
 		char errs[2048];
 		first_errors(c->log, errs, sizeof(errs));
@@ -263,6 +270,10 @@ static int configure(struct make_ctx *c, const char *out)
 			rc = ior_error_set(IOR_EINVALID, "the config of '%s' has no %s=y after olddefconfig: a guest cannot "
 					   "boot without it (a --fragment or --config turned it off, or the tree lacks it)",
 					   c->tree, required[i]);
+	/* the guest's LZ4 (fastest to unpack under TCG) is packed by the host's lz4 */
+	if (!rc && ior_kernel_config_value(text, "CONFIG_KERNEL_LZ4") == 'y' && !ior_spawn_in_path("lz4"))
+		rc = ior_error_set(IOR_EINVALID, "the config of '%s' packs the kernel with LZ4 and there is no lz4 "
+				   "program (Debian: apt-get install lz4; or a --fragment with CONFIG_KERNEL_GZIP=y)", c->tree);
 	free(text);
 	return rc;
 }
@@ -331,16 +342,48 @@ static bool image_intact(const struct ior_kbuild *b)
 	return false;
 }
 
+/* The modules of the entry installed last (out/modules.stamp names it) when this build's modules
+ * are the same files: hard links to its installed tree instead of make modules_install (a make over
+ * the whole tree and depmod, on every commit whatever changed). Entries are never changed once in
+ * place, so sharing their files is safe. false when they differ or that entry is gone. */
+static bool link_same_modules(struct make_ctx *c, const struct ior_kbuild *b, const char *stage, const char *modules)
+{
+	char path[PATH_MAX + 40], was[65], entry[256], from[PATH_MAX + 300], lib[PATH_MAX + 300], to[PATH_MAX + 40];
+	snprintf(path, sizeof(path), "%s/modules.stamp", c->out);
+	if (ior_kbuild_stamp_read(path, was, entry, sizeof(entry)) != IOR_OK || strcmp(was, modules) || !entry[0] ||
+	    strchr(entry, '/'))
+		return false;
+	snprintf(from, sizeof(from), "%s/images/%s/lib/modules/%s", c->out, entry, b->release);
+	snprintf(lib, sizeof(lib), "%s/images/%s/lib", c->out, entry);
+	snprintf(to, sizeof(to), "%s/lib", stage);
+	struct stat st;
+	if (stat(from, &st) != 0 || !S_ISDIR(st.st_mode))
+		return false;
+	if (ior_spawn_tool((const char *const[]){ "cp", "-al", lib, to, NULL }, NULL, "linking the modules") != IOR_OK) {
+		ior_error_clear();
+		ior_spawn_tool((const char *const[]){ "rm", "-rf", to, NULL }, NULL, "rm");
+		ior_error_clear();
+		return false;
+	}
+	if (c->o->progress)
+		fprintf(stderr, "kernel build: modules unchanged since '%s': linked, not installed again\n", entry);
+	return true;
+}
+
 /* bzImage, the config and the modules into a staging directory renamed into place last, so an
  * interrupted build never leaves an entry that looks complete. */
 static int install(struct make_ctx *c, struct ior_kbuild *b, const char *entry)
 {
-	char stage[PATH_MAX + 16], mod_path[PATH_MAX + 40], src[PATH_MAX + 40], dst[PATH_MAX + 40];
+	char stage[PATH_MAX + 16], mod_path[PATH_MAX + 40], src[PATH_MAX + 40], dst[PATH_MAX + 40], modules[65] = "";
 	snprintf(stage, sizeof(stage), "%s.new", entry);
-	ior_spawn_tool((const char *const[]){ "rm", "-rf", stage, entry, NULL }, NULL, "rm");
+	ior_spawn_tool((const char *const[]){ "rm", "-rf", stage, NULL }, NULL, "rm");
 	int rc = ior_vm_mkdir_p(stage);
 	snprintf(mod_path, sizeof(mod_path), "INSTALL_MOD_PATH=%s", stage);
-	if (!rc)
+	if (!rc && ior_kbuild_modules_stamp(modules, c->build, b->release) != IOR_OK) {
+		ior_error_clear();
+		modules[0] = '\0'; /* no module list: installed as make does it */
+	}
+	if (!rc && !(modules[0] && link_same_modules(c, b, stage, modules)))
 		rc = make(c, "modules_install", (const char *const[]){ "modules_install", mod_path, "INSTALL_MOD_STRIP=1", NULL });
 	snprintf(src, sizeof(src), "%s/arch/x86/boot/bzImage", c->build);
 	snprintf(dst, sizeof(dst), "%s/bzImage", stage);
@@ -355,8 +398,16 @@ static int install(struct make_ctx *c, struct ior_kbuild *b, const char *entry)
 		rc = hash_file(dst, b->image_hash);
 	if (!rc)
 		rc = ior_kbuild_record_write(b, stage);
+	/* the entry it replaces (an image no longer intact) goes only now: its modules may be linked above */
+	if (!rc)
+		ior_spawn_tool((const char *const[]){ "rm", "-rf", entry, NULL }, NULL, "rm");
 	if (!rc && rename(stage, entry) != 0)
 		rc = ior_error_errno(IOR_ERROR, errno, "cannot rename '%s' to '%s'", stage, entry);
+	if (!rc && modules[0]) {
+		snprintf(src, sizeof(src), "%s/modules.stamp", c->out);
+		if (ior_kbuild_stamp_write(src, modules, strrchr(entry, '/') + 1) != IOR_OK)
+			ior_error_clear(); /* the next build installs its modules again: nothing worse */
+	}
 	return rc;
 }
 
@@ -399,11 +450,41 @@ static bool reuse_indexed(struct ior_kbuild *b, const char *out, const char *ind
 	return true;
 }
 
+/* The build directory's .config is what configure would make again: the stamp written after the
+ * last build that configured it matches (its inputs, the Kconfig files, the base configs and the
+ * kconfig tools), and the .config is still the one that build made. */
+static bool config_unchanged(struct make_ctx *c, const char *inputs)
+{
+	char path[PATH_MAX + 40], was[65], was_config[80], now[65], config[65];
+	snprintf(path, sizeof(path), "%s/config.stamp", c->out);
+	if (!inputs[0] || ior_kbuild_stamp_read(path, was, was_config, sizeof(was_config)) != IOR_OK)
+		return false;
+	snprintf(path, sizeof(path), "%s/.config", c->build);
+	bool same = ior_kbuild_config_stamp(now, inputs, c->tree, c->build) == IOR_OK && !strcmp(now, was) &&
+		    hash_file(path, config) == IOR_OK && !strcmp(config, was_config);
+	ior_error_clear();
+	return same;
+}
+
+/* After a build: the stamp config_unchanged compares with (Kconfig's file list is the one this
+ * build's make wrote). A stamp that cannot be written only costs the next build its configure. */
+static void config_stamp_write(struct make_ctx *c, const char *inputs, const char *config_hash)
+{
+	char path[PATH_MAX + 40], now[65];
+	snprintf(path, sizeof(path), "%s/config.stamp", c->out);
+	unlink(path);
+	if (inputs[0] && ior_kbuild_config_stamp(now, inputs, c->tree, c->build) == IOR_OK)
+		ior_kbuild_stamp_write(path, now, config_hash);
+	ior_error_clear();
+}
+
 static int build_locked(struct ior_kbuild *b, struct make_ctx *c, const char *out)
 {
 	const struct ior_kbuild_opts *o = c->o;
 	char entry[PATH_MAX + 40], inputs[65] = "", index[PATH_MAX + 64] = "";
-	if (b->commit.sha[0] && !b->dirty && ior_kbuild_inputs_hash(inputs, o, c->texts) == IOR_OK) {
+	if (ior_kbuild_inputs_hash(inputs, o, c->texts) != IOR_OK)
+		inputs[0] = '\0'; /* nothing skipped, nothing found by the index */
+	if (b->commit.sha[0] && !b->dirty && inputs[0]) {
 		snprintf(index, sizeof(index), "%s/images/%.12s-inputs-%.16s", out, b->commit.sha, inputs);
 		if (reuse_indexed(b, out, index)) {
 			b->reused = true;
@@ -413,8 +494,11 @@ static int build_locked(struct ior_kbuild *b, struct make_ctx *c, const char *ou
 	ior_error_clear();
 	/* the log of this make run only; a reuse found by the index above leaves the last build's log */
 	int rc = write_text(c->log, "");
-	if (!rc)
+	if (!rc && !config_unchanged(c, inputs))
 		rc = configure(c, out);
+	else if (!rc && o->progress)
+		fprintf(stderr, "kernel build: config inputs unchanged (no Kconfig file, base config or fragment changed): "
+			"not configured again\n");
 	char dotconfig[PATH_MAX + 16];
 	snprintf(dotconfig, sizeof(dotconfig), "%s/.config", c->build);
 	if (!rc)
@@ -439,6 +523,8 @@ static int build_locked(struct ior_kbuild *b, struct make_ctx *c, const char *ou
 			rc = install(c, b, entry);
 		if (!rc)
 			rc = ior_kbuild_record_read(b, entry);
+		if (!rc)
+			config_stamp_write(c, inputs, b->config_hash);
 	}
 	/* the next build of these inputs finds the entry without configuring (a lost index only costs that) */
 	if (!rc && index[0] && write_text(index, strrchr(entry, '/') + 1) != IOR_OK)
@@ -474,6 +560,7 @@ static int setup_out(struct make_ctx *c, struct ior_kbuild *b, char *out, size_t
 	if (b->ccache)
 		snprintf(c->cc, sizeof(c->cc), "CC=ccache gcc");
 	snprintf(b->log, sizeof(b->log), "%s", c->log);
+	snprintf(c->out, sizeof(c->out), "%s", out);
 	return IOR_OK;
 }
 

@@ -129,7 +129,8 @@ int ior_kbuild_check_inputs(const struct ior_kbuild_opts *o)
  * link (a directory that was once open to others may still hold what they planted). */
 static const struct { const char *name; bool dir; } out_entries[] = {
 	{ "build", true }, { "images", true }, { "lock", false }, { "build.log", false },
-	{ "guest.config", false }, { "journal", false },
+	{ "guest.config", false }, { "journal", false }, { "config.stamp", false }, { "modules.stamp", false },
+	{ "objects.count", false },
 };
 
 int ior_kbuild_out_prepare(char *out, size_t len, const char *typed)

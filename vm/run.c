@@ -77,7 +77,9 @@ static int record_fill(struct ior_db *guest, int64_t run_id, const struct ior_vm
 {
 	if (!o->machine.scratch_image || fill->fill_s < 0)
 		return IOR_OK;
-	return ior_db_fill_add(guest, run_id, 0, "vm scratch disk /dev/vda (filled once per vm run)",
+	return ior_db_fill_add(guest, run_id, 0,
+			       fill->fill_kept ? "vm scratch disk /dev/vda (filled by an earlier vm run, kept in the cache)"
+					       : "vm scratch disk /dev/vda (filled once per vm run)",
 			       ior_fill_names[o->scratch_fill], fill->fill_bytes, fill->fill_s);
 }
 
@@ -326,6 +328,16 @@ static int fill_scratch(const char *root, struct ior_vm_run_opts *o, char *path,
 			struct ior_vm_run_summary *s)
 {
 	snprintf(path, len, "%s/scratch.img", root);
+	if (ior_vm_scratch_take(o->cache_dir, o->machine.scratch_mb, o->scratch_fill, path)) {
+		o->machine.scratch_image = path;
+		s->fill_s = 0;
+		s->fill_bytes = (uint64_t)o->machine.scratch_mb << 20;
+		s->fill_kept = true;
+		if (o->progress)
+			fprintf(stderr, "vm: scratch disk: %u MiB of %s data kept from an earlier vm run (no fill; part of no "
+				"sample)\n", o->machine.scratch_mb, ior_fill_names[o->scratch_fill]);
+		return IOR_OK;
+	}
 	int rc = ior_vm_disk_create(path, (uint64_t)o->machine.scratch_mb << 20);
 	int fd = rc ? -1 : open(path, O_RDWR | O_CLOEXEC);
 	if (!rc && fd < 0)
@@ -494,6 +506,9 @@ static int run_target(struct ior_db *db, struct driver *d, struct ior_vm_run_opt
 	}
 	if (!rc && d->plan_id)
 		rc = ior_db_target_plan_finish(db, d->plan_id, "done");
+	/* the filled disk outlives this vm run, for the next (a bisection's boots are one vm run each) */
+	if (o->machine.scratch_image == scratch)
+		ior_vm_scratch_keep(o->cache_dir, o->machine.scratch_mb, o->scratch_fill, scratch);
 	return rc;
 }
 

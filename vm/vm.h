@@ -70,7 +70,9 @@ struct ior_vm_guest {
 
 /* Writes a newc cpio archive at path: busybox, ioregress with the shared libraries its ELF
  * needs, the kernel's virtio and scheduler modules (decompressed, dependencies first, with a
- * depmod index for exactly those), the matrix and the init. tmpdir holds the staging tree. */
+ * depmod index for exactly those), the matrix and the init; with a matrix, when the guest runs
+ * this very binary, its database /results/guest.db made empty at the current schema (the guest
+ * then runs no schema step). tmpdir holds the staging tree. */
 int ior_vm_initramfs_write(const char *path, const struct ior_vm_kernel *k, const struct ior_vm_guest *g,
 			   const char *tmpdir);
 
@@ -150,6 +152,7 @@ struct ior_vm_run_opts {
 struct ior_vm_run_summary {
 	unsigned boots, ok, failed; /* failed: any outcome but ok */
 	double fill_s;              /* the scratch disk's fill, once per vm run, part of no sample; -1 none */
+	bool fill_kept;             /* the scratch disk was an earlier vm run's, kept in the cache: no fill */
 	uint64_t fill_bytes;
 	char accel[8];
 	char accel_reason[256];

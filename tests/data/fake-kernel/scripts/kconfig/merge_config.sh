@@ -4,4 +4,5 @@
 [ "$1" = -m ] && [ "$2" = -O ] || exit 1
 out=$3 base=$4
 shift 4
+echo merge_config >> "$out/targets.log"
 cat "$base" "$@" > "$out/.config.merged" && mv "$out/.config.merged" "$out/.config"
