@@ -3,7 +3,7 @@
  * they changed between kernels. */
 #include "common/error.h"
 #include "db/db.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "kernel/sched_history.h"
 #include "kernel/version.h"
 
