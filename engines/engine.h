@@ -73,10 +73,13 @@ struct ior_engine_args {
 	const char *scheduler;
 	/* How long past a repetition's expected end (or, without one, past the last sign of
 	 * progress) the engine waits before it fails the cell: a request that never completes or a
-	 * tool that never exits must cost one cell, never the run. 0 = IOR_ENGINE_DEADLINE_S. */
+	 * tool that never exits must cost one cell, never the run. Required (> 0): the matrix's
+	 * deadline, resolved once when the matrix is read. */
 	double deadline_s;
 };
-#define IOR_ENGINE_DEADLINE_S 30.0
+/* The matrix's deadline key's default, in seconds (matrix/matrix_rows.c writes it as its text
+ * default); `recover`, which has no matrix, and callers outside a matrix pass it themselves. */
+#define IOR_ENGINE_DEADLINE_SECONDS 30
 
 struct ior_engine_ops {
 	const char *name;                 /* the matrix's "type = NAME" */
