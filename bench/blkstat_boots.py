@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Between-boot spread of the block-layer metrics and the timed value per kernel and cell of a vm run database (bench/vm-blkstat.ini): each boot's median, then the CoV of those medians across boots, and the median within-boot CoV. Not a test.
-# Usage: python3 bench/blkstat_boots.py DB   (the metric expressions are db/metric.c's)
+# Usage: python3 bench/blkstat_boots.py DB   (the metric expressions are measure/metric.c's)
 import sqlite3, statistics, sys
 db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
 D = "(CASE WHEN rd_sectors > 0 THEN rd_ios ELSE 0 END + CASE WHEN wr_sectors > 0 THEN wr_ios ELSE 0 END)"

@@ -63,7 +63,8 @@ int main(int argc, char **argv)
 	}
 	ior_stop_install_handlers();
 	struct ior_target target = { .name = argv[2], .path = argv[2], .destructive = destructive };
-	struct ior_engine_args args = { .opts = blob, .target = &target };
+	struct ior_engine_args args = { .opts = blob, .target = &target,
+					.deadline_s = IOR_ENGINE_DEADLINE_SECONDS };
 	void *state = NULL;
 	int rc = ops->supported ? ops->supported(blob) : IOR_OK;
 	if (rc == IOR_OK)

@@ -3,7 +3,7 @@
 # Real-history bisect benchmark (not a test): copies the last N first-parent commits of a git repository
 # the caller gives (any project whose own tool times a hot path), plants one slowdown at chosen positions
 # in copies of that history, and bisects each copy with `ioregress bisect start` + `bisect run --build
-# --measure --artifact` exactly as the README documents, several times per position, plus a copy with
+# --measure --artifact` exactly as docs/bisecting.md documents, several times per position, plus a copy with
 # nothing planted (the no-difference control). Prints per bisection: the answer (right / range holding
 # the culprit / refused / wrong), builds, samples, wall time, the drift the answer reports and the load.
 #

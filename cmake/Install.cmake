@@ -37,6 +37,9 @@ endif()
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/matrix/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples
         FILES_MATCHING PATTERN "*.ini" PATTERN "*.md")
 install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/COPYING DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The guide by task, and the measured figures it links to.
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs FILES_MATCHING PATTERN "*.md")
+install(FILES ${CMAKE_SOURCE_DIR}/bench/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/bench)
 
 # The bash completion (harness/CMakeLists.txt writes it from the command descriptors), where
 # bash-completion looks for it on demand.

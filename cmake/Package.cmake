@@ -52,6 +52,8 @@ install(FILES ${CMAKE_SOURCE_DIR}/cmake/copyright DESTINATION ${CMAKE_INSTALL_DO
 
 # A native package's changelog.gz (policy 12.7), in the Debian changelog format, signed by the
 # maintainer; dated by the source's last commit, so rebuilding one commit gives the same file.
+# The target is deb_changelog, not changelog: Ninja refuses a target named as a file it builds
+# (build/changelog).
 set(ior_changelog_date "")
 if(IOR_GIT)
   execute_process(COMMAND ${IOR_GIT} -C ${CMAKE_SOURCE_DIR} log -1 --format=%aD OUTPUT_VARIABLE ior_changelog_date
@@ -67,7 +69,7 @@ file(WRITE ${CMAKE_BINARY_DIR}/changelog
 add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/changelog.gz
   COMMAND sh -c "gzip -9n -c \"$0\" > \"$1\"" ${CMAKE_BINARY_DIR}/changelog ${CMAKE_BINARY_DIR}/changelog.gz
   DEPENDS ${CMAKE_BINARY_DIR}/changelog VERBATIM)
-add_custom_target(changelog ALL DEPENDS ${CMAKE_BINARY_DIR}/changelog.gz)
+add_custom_target(deb_changelog ALL DEPENDS ${CMAKE_BINARY_DIR}/changelog.gz)
 install(FILES ${CMAKE_BINARY_DIR}/changelog.gz DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 include(CPack)

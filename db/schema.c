@@ -4,8 +4,13 @@
 
 #include "common/error.h"
 #include "db/db.h"
+#include "measure/measures.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define IOR_STR_(x) #x
 #define IOR_STR(x) IOR_STR_(x)
@@ -378,6 +383,30 @@ static const char step12[] =
 	"ALTER TABLE vm_boots ADD COLUMN vm_run TEXT;\n"
 	"PRAGMA user_version = 12;\n";
 
+/* sample_view as step 13 wrote it, in its historical column order. A step with .view set
+ * re-creates it after its own SQL: these columns, then every column of the measures' table
+ * (measure/measures.c) that samples has and this list does not, in the table's order. So a step
+ * that adds a stored measure adds the column and sets .view, and the view follows from the table
+ * without re-typing it; step 13's view is this text as it was. */
+static const char view_head[] =
+	"DROP VIEW sample_view;\n"
+	"CREATE VIEW sample_view AS\n"
+	"SELECT s.id AS sample_id, r.id AS run_id, c.id AS cell_id, h.id AS host_id, k.id AS kernel_id,\n"
+	"  d.id AS device_id, h.name AS host, k.release AS kernel, k.git_commit AS kernel_commit,\n"
+	"  d.name AS device, d.path AS device_path, c.scheduler, c.engine, c.engine_type, c.params,\n"
+	"  c.status AS cell_status, r.status AS run_status, r.started_at AS run_started_at,\n"
+	"  s.rep, s.value, s.unit, s.higher_is_better, s.bytes, s.ios, s.wall_s, s.usr_s, s.sys_s,\n"
+	"  s.lat_p50_us, s.lat_p99_us, s.lat_p999_us, s.detail, s.measured_at,\n"
+	"  s.fill, s.lat_mean_us, s.clat_p50_us, s.clat_p99_us, s.clat_p999_us, s.clat_mean_us, r.rep_order,\n"
+	"  s.warmup, s.round, s.rd_ios, s.rd_merges, s.rd_sectors, s.wr_ios, s.wr_merges, s.wr_sectors";
+static const char view_tail[] =
+	"\nFROM samples s\n"
+	"JOIN cells c ON c.id = s.cell_id\n"
+	"JOIN runs r ON r.id = c.run_id\n"
+	"JOIN hosts h ON h.id = r.host_id\n"
+	"JOIN kernels k ON k.id = r.kernel_id\n"
+	"JOIN devices d ON d.id = c.device_id;\n";
+
 /* Step 13: the block layer's side of each repetition, from the measured device's stat file
  * (requests, merges and 512-byte sectors, read and write; after minus before). Counts of what the
  * kernel did, not times, so a slow CPU (a TCG guest) does not move them; NULL where not read
@@ -410,23 +439,7 @@ static const char step13[] =
 	"ALTER TABLE samples ADD COLUMN wr_ios INTEGER;\n"
 	"ALTER TABLE samples ADD COLUMN wr_merges INTEGER;\n"
 	"ALTER TABLE samples ADD COLUMN wr_sectors INTEGER;\n"
-	"DROP VIEW sample_view;\n"
-	"CREATE VIEW sample_view AS\n"
-	"SELECT s.id AS sample_id, r.id AS run_id, c.id AS cell_id, h.id AS host_id, k.id AS kernel_id,\n"
-	"  d.id AS device_id, h.name AS host, k.release AS kernel, k.git_commit AS kernel_commit,\n"
-	"  d.name AS device, d.path AS device_path, c.scheduler, c.engine, c.engine_type, c.params,\n"
-	"  c.status AS cell_status, r.status AS run_status, r.started_at AS run_started_at,\n"
-	"  s.rep, s.value, s.unit, s.higher_is_better, s.bytes, s.ios, s.wall_s, s.usr_s, s.sys_s,\n"
-	"  s.lat_p50_us, s.lat_p99_us, s.lat_p999_us, s.detail, s.measured_at,\n"
-	"  s.fill, s.lat_mean_us, s.clat_p50_us, s.clat_p99_us, s.clat_p999_us, s.clat_mean_us, r.rep_order,\n"
-	"  s.warmup, s.round, s.rd_ios, s.rd_merges, s.rd_sectors, s.wr_ios, s.wr_merges, s.wr_sectors\n"
-	"FROM samples s\n"
-	"JOIN cells c ON c.id = s.cell_id\n"
-	"JOIN runs r ON r.id = c.run_id\n"
-	"JOIN hosts h ON h.id = r.host_id\n"
-	"JOIN kernels k ON k.id = r.kernel_id\n"
-	"JOIN devices d ON d.id = c.device_id;\n"
-	"PRAGMA user_version = 13;\n";
+	"PRAGMA user_version = 13;\n"; /* and sample_view, written by sample_view_sql() */
 
 /* Step 14: where a kernel booted (vm run --target): vm_boots.target ("ssh://user@host:port",
  * "local"; NULL for a qemu guest, as every boot before it) and boot_id (the target's
@@ -487,21 +500,22 @@ static const char step14[] =
 static const struct {
 	int version;
 	const char *sql;
+	bool view;                /* sample_view re-created after sql (sample_view_sql) */
 } steps[] = {
-	{ 1, step1 },
-	{ 2, step2 },
-	{ 3, step3 },
-	{ 4, step4 },
-	{ 5, step5 },
-	{ 6, step6 },
-	{ 7, step7 },
-	{ 8, step8 },
-	{ 9, step9 },
-	{ 10, step10 },
-	{ 11, step11 },
-	{ 12, step12 },
-	{ 13, step13 },
-	{ 14, step14 },
+	{ 1, step1, false },
+	{ 2, step2, false },
+	{ 3, step3, false },
+	{ 4, step4, false },
+	{ 5, step5, false },
+	{ 6, step6, false },
+	{ 7, step7, false },
+	{ 8, step8, false },
+	{ 9, step9, false },
+	{ 10, step10, false },
+	{ 11, step11, false },
+	{ 12, step12, false },
+	{ 13, step13, true },
+	{ 14, step14, false },
 };
 
 int ior_db_schema_latest(void)
@@ -535,9 +549,55 @@ static int exec(sqlite3 *h, const char *path, const char *sql, int version)
 	return code;
 }
 
+/* Whether list names s.name as a whole column. */
+static bool names_column(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = list; (p = strstr(p, "s.")); p += 2) {
+		if (p > list && p[-1] != ' ')
+			continue;
+		if (!strncmp(p + 2, name, len) && (p[2 + len] == ',' || p[2 + len] == '\n' || !p[2 + len]))
+			return true;
+	}
+	return false;
+}
+
+/* Whether samples has the column now (a later step may add a column the table already lists). */
+static bool samples_has(sqlite3 *h, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	bool has = sqlite3_prepare_v2(h, "SELECT 1 FROM pragma_table_info('samples') WHERE name = ?1", -1, &st,
+				      NULL) == SQLITE_OK &&
+		   sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return has;
+}
+
+/* DROP and CREATE of sample_view: view_head, the measures' columns samples has beyond it, view_tail. */
+static char *sample_view_sql(sqlite3 *h)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	if (!f)
+		return NULL;
+	fputs(view_head, f);
+	for (size_t i = 0; i < ior_measure_column_count(); i++) {
+		const char *name = ior_measure_column_at(i)->name;
+		if (!names_column(view_head, name) && samples_has(h, name))
+			fprintf(f, ", s.%s", name);
+	}
+	fputs(view_tail, f);
+	if (fclose(f)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
 /* One step in one transaction; the version is re-read under the write lock
  * because another process may have applied the step meanwhile. */
-static int apply_step(sqlite3 *h, const char *path, int version, const char *sql)
+static int apply_step(sqlite3 *h, const char *path, int version, const char *sql, bool view)
 {
 	int rc = exec(h, path, "BEGIN IMMEDIATE", version);
 	if (rc)
@@ -545,8 +605,13 @@ static int apply_step(sqlite3 *h, const char *path, int version, const char *sql
 	int current = ior_db_schema_version(h, path);
 	if (current < 0)
 		rc = current;
-	else if (current < version)
+	else if (current < version) {
 		rc = exec(h, path, sql, version);
+		char *view_sql = !rc && view ? sample_view_sql(h) : NULL;
+		if (!rc && view)
+			rc = view_sql ? exec(h, path, view_sql, version) : ior_error_set(IOR_ERROR, "out of memory");
+		free(view_sql);
+	}
 	if (!rc)
 		rc = exec(h, path, "COMMIT", version);
 	if (rc)
@@ -564,7 +629,7 @@ int ior_db_schema_apply(sqlite3 *h, const char *path, int upto)
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 		if (steps[i].version <= current || steps[i].version > upto)
 			continue;
-		int rc = apply_step(h, path, steps[i].version, steps[i].sql);
+		int rc = apply_step(h, path, steps[i].version, steps[i].sql, steps[i].view);
 		if (rc)
 			return rc;
 	}

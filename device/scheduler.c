@@ -20,6 +20,7 @@
 struct switched {
 	char dev[64];
 	char original[32];
+	double deadline_s;        /* its last switch's: the restore waits as long */
 };
 
 /* The run loop is single-threaded; restore may also run from the stop path, after the loop unwinds. */
@@ -44,14 +45,6 @@ static bool offers(const struct ior_blockdev *bd, const char *name)
 		if (strcmp(bd->schedulers[i], name) == 0)
 			return true;
 	return false;
-}
-
-/* How long a switch may take before it is given up on: set by the run to the matrix's deadline. */
-static double switch_deadline_s = 30;
-
-void ior_scheduler_deadline(double seconds)
-{
-	switch_deadline_s = seconds > 0 ? seconds : 30;
 }
 
 /* One write to a sysfs scheduler file, in a thread of its own: the kernel freezes the queue for a
@@ -101,7 +94,7 @@ static void inflight(const char *name, char *out, size_t len)
 		snprintf(out, len, "none in the driver: a request the scheduler holds never reached it");
 }
 
-static int write_within(const struct ior_blockdev *bd, const char *path, const char *want)
+static int write_within(const struct ior_blockdev *bd, const char *path, const char *want, double deadline_s)
 {
 	struct scheduler_write *w = calloc(1, sizeof(*w));
 	if (!w)
@@ -115,7 +108,7 @@ static int write_within(const struct ior_blockdev *bd, const char *path, const c
 		free(w);
 		return ior_error_errno(IOR_ERROR, err, "cannot start the scheduler switch of '%s'", bd->name);
 	}
-	if (!ior_thread_join_within(tid, switch_deadline_s)) {
+	if (!ior_thread_join_within(tid, deadline_s)) {
 		pthread_detach(tid);
 		char held[160], where[400];
 		inflight(bd->name, held, sizeof(held));
@@ -123,7 +116,7 @@ static int write_within(const struct ior_blockdev *bd, const char *path, const c
 		release(w);
 		return ior_error_set(IOR_ETIMEDOUT, "switching '%s' from %s to %s did not finish within %.0f s: a switch "
 				     "waits for every request queued, and one never completed (%s%s%s); left behind",
-				     bd->name, bd->active >= 0 ? bd->schedulers[bd->active] : "?", want, switch_deadline_s,
+				     bd->name, bd->active >= 0 ? bd->schedulers[bd->active] : "?", want, deadline_s,
 				     held, where[0] ? "; " : "", where);
 	}
 	int werr = w->err;
@@ -131,8 +124,10 @@ static int write_within(const struct ior_blockdev *bd, const char *path, const c
 	return werr ? ior_error_errno(IOR_ERROR, werr, "cannot write '%s' to '%s'", want, path) : IOR_OK;
 }
 
-int ior_scheduler_set(const char *dev, const char *want)
+int ior_scheduler_set(const char *dev, const char *want, double deadline_s)
 {
+	if (!(deadline_s > 0))
+		return ior_error_set(IOR_EINVALID, "switching '%s' to '%s': no deadline given", dev, want);
 	struct ior_blockdev bd;
 	int rc = ior_blockdev_probe(dev, &bd);
 	if (rc)
@@ -149,7 +144,7 @@ int ior_scheduler_set(const char *dev, const char *want)
 	/* The probe above already named the device's queue: no second probe for its path. */
 	char path[256];
 	snprintf(path, sizeof(path), "/sys/class/block/%s/queue/scheduler", bd.name);
-	if ((rc = write_within(&bd, path, want)) != IOR_OK)
+	if ((rc = write_within(&bd, path, want, deadline_s)) != IOR_OK)
 		return rc;
 	char now[32];
 	if ((rc = ior_scheduler_active(dev, now, sizeof(now))) != 0)
@@ -159,7 +154,7 @@ int ior_scheduler_set(const char *dev, const char *want)
 	return IOR_OK;
 }
 
-int ior_scheduler_switch(const char *dev, const char *want)
+int ior_scheduler_switch(const char *dev, const char *want, double deadline_s)
 {
 	size_t i;
 	for (i = 0; i < nswitched; i++)
@@ -175,7 +170,8 @@ int ior_scheduler_switch(const char *dev, const char *want)
 		snprintf(switched[i].dev, sizeof(switched[i].dev), "%s", dev);
 		nswitched++;
 	}
-	return ior_scheduler_set(dev, want);
+	switched[i].deadline_s = deadline_s;
+	return ior_scheduler_set(dev, want, deadline_s);
 }
 
 void ior_scheduler_forget(const char *dev, char *original, unsigned len)
@@ -197,7 +193,7 @@ int ior_scheduler_restore_all(void)
 	struct ior_error_state first = { IOR_OK, "" };
 	while (nswitched > 0) {
 		struct switched *s = &switched[--nswitched];
-		int rc = ior_scheduler_set(s->dev, s->original);
+		int rc = ior_scheduler_set(s->dev, s->original, s->deadline_s);
 		if (rc && first.code == IOR_OK)
 			ior_error_save(&first, ior_error_wrap(rc, "cannot restore scheduler '%s' on '%s'", s->original, s->dev));
 	}

@@ -10,17 +10,15 @@ int ior_scheduler_active(const char *dev, char *out, unsigned len);
 
 /* Writes want, reads it back, and fails unless it is now the active one.
  * IOR_EUNSUPPORTED when the device does not offer it. IOR_ETIMEDOUT when the write has not
- * returned within the deadline (the kernel drains the queue for a switch, and a request that never
- * completes holds it for ever): the writing thread is left behind, the reason names where the
- * request is held. */
-int ior_scheduler_set(const char *dev, const char *want);
-
-/* How long a switch may take (default 30 s); the run sets the matrix's deadline. */
-void ior_scheduler_deadline(double seconds);
+ * returned within deadline_s (the matrix's deadline: the kernel drains the queue for a switch,
+ * and a request that never completes holds it for ever): the writing thread is left behind, the
+ * reason names where the request is held. IOR_EINVALID without a deadline. */
+int ior_scheduler_set(const char *dev, const char *want, double deadline_s);
 
 /* Every device whose scheduler was changed by ior_scheduler_switch, with the original, so
- * the run loop, a signal path and `recover` can put them back. */
-int ior_scheduler_switch(const char *dev, const char *want);
+ * the run loop, a signal path and `recover` can put them back (each within the deadline of its
+ * last switch). */
+int ior_scheduler_switch(const char *dev, const char *want, double deadline_s);
 /* Restores every device switched so far; returns the first error but tries all. */
 int ior_scheduler_restore_all(void);
 /* Drops dev from what restore_all puts back, filling original (may be NULL) with what it had:

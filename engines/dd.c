@@ -148,7 +148,7 @@ static bool close_writes_back(const struct dd_state *s)
  * a sync mode, none left after the fsync of sync = end or the synchronous writes of the others). */
 static void name_calls(struct dd_state *s, double deadline_s)
 {
-	s->deadline_s = deadline_s > 0 ? deadline_s : IOR_ENGINE_DEADLINE_S;
+	s->deadline_s = deadline_s;
 	s->block_ns = (uint64_t)(s->deadline_s * 1e9);
 	char size[32];
 	ior_format_bytes(size, sizeof(size), s->o.bs);

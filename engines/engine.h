@@ -7,11 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "device/blkstat.h"
+#include "measure/measures.h"
 #include "options/option.h"
 
-/* Bumped when struct ior_engine_ops changes; registration refuses a mismatch. */
-
+/* What an engine may do to its target, in .flags (and option_flags for the options given). */
 enum ior_engine_flags {
 	IOR_ENGINE_WRITES = 1u << 0, /* writes to the target: needs destructive = yes */
 };
@@ -32,40 +31,6 @@ struct ior_target {
 #define IOR_UNIT_MIB_S "MiB/s" /* IOR_MIB bytes a second */
 #define IOR_UNIT_IOPS "IOPS"
 #define IOR_UNIT_SECONDS "s"
-
-/* What a repetition measured besides its headline: one record, one field per stored samples column
- * (db/metric.c's column table binds, reads and prints them by their offsets). A new stored figure
- * is a field here and a row there. */
-#define IOR_MEASURES_FIELDS \
-	uint64_t bytes;          /* bytes moved in the timed part */ \
-	uint64_t ios;            /* I/O requests completed in the timed part */ \
-	double wall_s, usr_s, sys_s; \
-	/* Latency as fio reports it, microseconds: lat from just before the submit call to the \
-	 * completion (fio's "lat"), clat from after the submit call returned (fio's "clat"). */ \
-	bool has_latency;        /* lat_* are set */ \
-	double lat_p50_us, lat_p99_us, lat_p999_us, lat_mean_us; \
-	bool has_clat;           /* clat_* are set */ \
-	double clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us; \
-	/* What the block layer did during the repetition: the measured device's request counters, \
-	 * after minus before. Set by the run from the cell's device, unless the engine measured a \
-	 * device of its own (the loop engine's top device) and set them itself. */ \
-	bool has_blkstat; \
-	struct ior_blkstat blk;
-
-struct ior_measures {
-	IOR_MEASURES_FIELDS
-};
-
-/* Embeds the measures in a struct as one member m (copied, bound and read whole) whose fields
- * are also members of the struct by their own names (s->lat_p99_us), so an engine or a test that
- * sets one field reads as before. */
-#define IOR_MEASURES_MEMBER \
-	union { \
-		struct ior_measures m; \
-		struct { \
-			IOR_MEASURES_FIELDS \
-		}; \
-	}
 
 /* One repetition's measurement. The headline figure is value/unit; the rest is what the engine can tell. */
 struct ior_sample {
@@ -108,10 +73,13 @@ struct ior_engine_args {
 	const char *scheduler;
 	/* How long past a repetition's expected end (or, without one, past the last sign of
 	 * progress) the engine waits before it fails the cell: a request that never completes or a
-	 * tool that never exits must cost one cell, never the run. 0 = IOR_ENGINE_DEADLINE_S. */
+	 * tool that never exits must cost one cell, never the run. Required (> 0): the matrix's
+	 * deadline, resolved once when the matrix is read. */
 	double deadline_s;
 };
-#define IOR_ENGINE_DEADLINE_S 30.0
+/* The matrix's deadline key's default, in seconds (matrix/matrix_rows.c writes it as its text
+ * default); `recover`, which has no matrix, and callers outside a matrix pass it themselves. */
+#define IOR_ENGINE_DEADLINE_SECONDS 30
 
 struct ior_engine_ops {
 	const char *name;                 /* the matrix's "type = NAME" */

@@ -157,7 +157,7 @@ static int fio_init(void **state, const struct ior_engine_args *args)
 	snprintf(s->filename, sizeof(s->filename), "--filename=%s", t->path);
 	build_argv(s);
 	/* a size-based job has no expected end: without one, only a stop request ends it */
-	double margin = args->deadline_s > 0 ? args->deadline_s : IOR_ENGINE_DEADLINE_S;
+	double margin = args->deadline_s;
 	s->limit_s = o->runtime > 0 ? o->ramp_time + o->runtime + margin : 0;
 	*state = s;
 	return IOR_OK;

@@ -110,7 +110,7 @@ static int hdparm_init(void **state, const struct ior_engine_args *args)
 	s->opts = *(const struct hdparm_opts *)args->opts;
 	snprintf(s->path, sizeof(s->path), "%s", args->target->path);
 	s->fd = -1;
-	s->deadline_s = args->deadline_s > 0 ? args->deadline_s : IOR_ENGINE_DEADLINE_S;
+	s->deadline_s = args->deadline_s;
 	/* One call gets one deadline, whether it reads bs (the unit hdparm times) or flushes: at the
 	 * default 30 s that allows 70 KiB/s for the default 2 MiB and 34 MiB/s for the largest bs
 	 * (1 GiB), far below any device that answers, and a device that stops is given up on after

@@ -201,7 +201,7 @@ int ior_job_create(struct ior_job **out, const struct ior_job_backend *be, const
 	job->o = *(const struct ior_job_opts *)args->opts;
 	job->be = be;
 	job->fd = -1;
-	job->deadline_s = args->deadline_s > 0 ? args->deadline_s : IOR_ENGINE_DEADLINE_S;
+	job->deadline_s = args->deadline_s;
 	pthread_mutex_init(&job->lock, NULL);
 	pthread_cond_init(&job->cond, NULL);
 	snprintf(job->path, sizeof(job->path), "%s", t->path);

@@ -149,6 +149,7 @@ static int build(struct loop_state *s, const struct loop_opts *o, const char *in
 	struct ior_loopstack_spec spec = {
 		.journal = args->journal,
 		.scheduler = args->scheduler,
+		.deadline_s = args->deadline_s,
 		.backing = o->backing,
 		.backing_size = o->backing_size,
 		.size = o->size,

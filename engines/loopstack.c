@@ -136,7 +136,7 @@ static int set_scheduler(struct ior_loopstack *st, struct ior_loopstack_level *l
 		rc = journal_note(st, "scheduler", dev, orig, &lv->sched_jid);
 	if (rc == IOR_OK) {
 		snprintf(lv->sched_orig, sizeof(lv->sched_orig), "%s", orig);
-		rc = ior_scheduler_set(dev, want);
+		rc = ior_scheduler_set(dev, want, st->deadline_s);
 	}
 	if (rc != IOR_OK)
 		return ior_error_wrap(rc, "loop: level %u (%s): scheduler '%s'", st->depth, dev, want);
@@ -195,6 +195,7 @@ int ior_loopstack_build(struct ior_loopstack *st, const struct ior_loopstack_spe
 {
 	memset(st, 0, sizeof(*st));
 	st->journal = spec->journal;
+	st->deadline_s = spec->deadline_s;
 	if (spec->scheduler)
 		snprintf(st->sched, sizeof(st->sched), "%s", spec->scheduler);
 	if (spec->depth < 1 || spec->depth > IOR_LOOPSTACK_MAX_DEPTH)
@@ -238,7 +239,7 @@ static void first_error(struct ior_error_state *first, int r)
 static void teardown_level(struct ior_loopstack *st, struct ior_loopstack_level *lv, struct ior_error_state *first)
 {
 	if (lv->sched_orig[0]) {
-		int r = ior_scheduler_set(lv->ld.path, lv->sched_orig);
+		int r = ior_scheduler_set(lv->ld.path, lv->sched_orig, st->deadline_s);
 		first_error(first, r);
 		if (r == IOR_OK)
 			journal_done(st, &lv->sched_jid);

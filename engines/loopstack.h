@@ -25,6 +25,7 @@ struct ior_loopstack_spec {
 	const char *scheduler;    /* the cell's scheduler, set on every level's loop device (where the
 				   * inner engine's I/O is queued) and restored before it is detached;
 				   * NULL or "" leaves them as they come */
+	double deadline_s;        /* with a scheduler: how long a switch (and its restore) may take */
 	const struct ior_journal *journal; /* may be NULL; mounts and files are journaled before they exist */
 };
 
@@ -50,6 +51,7 @@ struct ior_loopstack {
 	uint64_t target_size;
 	bool target_is_file;
 	char sched[32];           /* the scheduler every level runs, "" when left alone */
+	double deadline_s;        /* the spec's, for the restores at teardown */
 	double fill_seconds;      /* every level's fill together: part of no repetition */
 };
 

@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "db/db.h"
 #include "harness/command.h"
+#include "measure/metric.h"
 #include "reports/render.h"
 
 #include <stdarg.h>

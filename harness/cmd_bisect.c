@@ -7,7 +7,7 @@
 #include "common/error.h"
 #include "common/stop.h"
 #include "harness/bisect_kernel.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "harness/kbuild_args.h"
 #include "options/option.h"
 #include "run/dry_run.h"

@@ -3,7 +3,7 @@
  * verdicts, with git bisect run's exit statuses. */
 #include "common/error.h"
 #include "harness/check_classify.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "harness/judge.h"
 
 #include <stdio.h>

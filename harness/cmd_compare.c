@@ -2,7 +2,7 @@
 /* `ioregress compare --by AXIS A B`: every cell on A against the cell that differs from it only in
  * that axis on B, with check's verdicts and exit statuses. */
 #include "common/error.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "harness/judge.h"
 
 #include <stdio.h>

@@ -3,7 +3,7 @@
 #include "common/error.h"
 #include "common/named_file.h"
 #include "db/db.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 
 #include <errno.h>
 #include <stdio.h>

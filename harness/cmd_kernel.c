@@ -3,7 +3,7 @@
  * it as vm run takes it. */
 #include "common/error.h"
 #include "common/stop.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "harness/kbuild_args.h"
 
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * into one, each input all or nothing. */
 #include "common/error.h"
 #include "db/db.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "common/trust.h"
 
 #include <stdio.h>

@@ -2,7 +2,7 @@
 /* `ioregress probe [--json]`: the running kernel and every block device with the schedulers it offers. */
 #include "common/error.h"
 #include "device/blockdev.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "run/run_git.h"
 #include "kernel/info.h"
 #include "kernel/modules.h"

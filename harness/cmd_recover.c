@@ -2,7 +2,7 @@
 /* `ioregress recover`: undo what killed runs changed on this machine, from the database's journal. */
 #include "bisect/artifact.h"
 #include "common/error.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "run/recover.h"
 
 #include <stdio.h>

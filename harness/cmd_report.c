@@ -4,8 +4,9 @@
 #include "common/error.h"
 #include "common/named_file.h"
 #include "db/db.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "harness/questions.h"
+#include "measure/metric.h"
 #include "reports/model.h"
 #include "reports/render.h"
 
@@ -205,9 +206,8 @@ static const struct ior_cmd_opt report_options[] = {
 	  .help = "the kernel judged against --baseline (default: each host's newest other kernel)" },
 	{ .name = "--metric", .value = IOR_CMD_TEXT, .arg = "NAME[,NAME...]|all", .kind = IOR_CMD_PARSE,
 	  .parse = ior_cmd_parse_metrics, REPORT_AT(opts.metrics),
-	  .help = "the metrics the verdicts (--baseline and the matrix's declared comparisons) judge, named as "
-		  "sample_view's columns (value, lat_p99_us, wall_s, usr_s, sys_s, ...) or derived (cpu_s, "
-		  "cpu_s_per_gib, req_kib, merge_pct, req_per_gib); default: value and lat_p99_us where the engine records it" },
+	  .help = "the metrics the verdicts (--baseline and the matrix's declared comparisons) judge, "
+		  IOR_METRIC_HELP_NAMES "; default: value and lat_p99_us where the engine records it" },
 	{ .name = "--fail-on", .value = IOR_CMD_CHOICE, .arg = "regression|alert", .choices = "regression alert",
 	  REPORT_AT(fail_on_word),
 	  .help = "exit 3 when the report holds a regression (needs --baseline), or a regression or a variance "

@@ -2,7 +2,7 @@
 /* `ioregress run [MATRIX]`: parse the matrix (or take the default), apply --set overrides, run it. */
 #include "common/error.h"
 #include "common/stop.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "run/dry_run.h"
 #include "db/db.h"
 #include "run/run.h"

@@ -4,7 +4,7 @@
 #include "common/error.h"
 #include "common/text.h"
 #include "db/db.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "kernel/sched_history.h"
 #include "kernel/version.h"
 

@@ -4,7 +4,7 @@
 #include "common/error.h"
 #include "common/stop.h"
 #include "db/db.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "run/dry_run.h"
 #include "harness/kbuild_args.h"
 #include "matrix/matrix.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The subcommand interface (git's builtin model): each cmd_<verb>.c holds its descriptor and option
- * rows, commands.h lists them. */
+ * rows, command_list.h lists them. */
 #ifndef IOR_HARNESS_COMMAND_H
 #define IOR_HARNESS_COMMAND_H
 

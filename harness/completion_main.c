@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The build's completion writer: prints the bash completion script for the commands ioregress has
  * (cmake/Install.cmake installs its output). */
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "harness/completion.h"
 
 #include <stdio.h>

@@ -8,6 +8,7 @@
 
 #include "db/db.h"
 #include "harness/command.h"
+#include "measure/metric.h"
 #include "reports/model.h"
 #include "reports/render.h"
 
@@ -36,11 +37,8 @@ int ior_judge_fail(void);
 #define IOR_JUDGE_ROW_METRIC(type, member) \
 	{ .name = "--metric", .value = IOR_CMD_TEXT, .arg = "NAME[,NAME...]|all", .kind = IOR_CMD_PARSE, \
 	  .parse = ior_cmd_parse_metrics, IOR_CMD_AT(type, member.opts.metrics), \
-	  .help = "judge these metrics, named as sample_view's columns (value, lat_p50_us, lat_p99_us, lat_p999_us, " \
-		  "lat_mean_us, clat_p50_us, clat_p99_us, clat_p999_us, clat_mean_us, wall_s, usr_s, sys_s) or derived " \
-		  "(cpu_s, cpu_s_per_gib; from the device's request counters req_kib, merge_pct, req_per_gib); latency, " \
-		  "time, CPU and requests per GiB are better lower (default: value and lat_p99_us where " \
-		  "the engine records it)" }
+	  .help = "judge these metrics, " IOR_METRIC_HELP_NAMES "; latency, time, CPU and requests per GiB are " \
+		  "better lower (default: value and lat_p99_us where the engine records it)" }
 #define IOR_JUDGE_ROW_MIN_EFFECT(type, member) \
 	{ .name = "--min-effect", .value = IOR_CMD_NUMBER, .arg = "PERCENT", .kind = IOR_CMD_PERCENT, \
 	  IOR_CMD_AT(type, member.opts.compare.min_effect), \

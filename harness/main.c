@@ -3,7 +3,7 @@
  * set-up each command asks for. */
 #include "common/error.h"
 #include "db/db.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "harness/engine_help.h"
 #include "common/trust.h"
 

@@ -8,6 +8,10 @@
 #include <stddef.h>
 #include <string.h>
 
+/* The deadline's default is the engines' one number, written as the key's text ("30s"). */
+#define DEADLINE_TEXT_(seconds) #seconds "s"
+#define DEADLINE_TEXT(seconds) DEADLINE_TEXT_(seconds)
+
 #define SETTING(field) offsetof(struct ior_matrix_settings, field)
 #define DEVICE(field) offsetof(struct ior_matrix_device_opts, field)
 #define JOB(field) offsetof(struct ior_matrix_job, field)
@@ -53,7 +57,7 @@ static const struct ior_option settings_rows[] = {
 	  .help = "with max_repetitions: a device's cells of one engine take rounds together until the verdict names "
 		  "the best scheduler or finds them within noise, or the cap (instead of each cell's target_cov)" },
 	{ .name = "deadline", .type = IOR_OPT_DURATION, .offset = SETTING(deadline), .min = 0.1, .max = 86400,
-	  .def = "30s",
+	  .def = DEADLINE_TEXT(IOR_ENGINE_DEADLINE_SECONDS),
 	  .help = "how long past a repetition's expected end (runtime + ramp_time), or without progress, an engine "
 		  "waits for its requests or its tool before it fails the cell with the reason and the run goes on (a "
 		  "job thread still inside a kernel call a deadline past that call's own timeout is left behind, and so is an "

@@ -7,6 +7,7 @@
 #include "db/db.h"
 #include "db/target_plan.h"
 #include "device/scheduler.h"
+#include "engines/engine.h"
 #include "kernel/info.h"
 #include "kernel/modules.h"
 #include "vm/kernel_build.h"
@@ -62,7 +63,7 @@ static int undo_scheduler(const struct ior_db_undo *u, bool same_boot, FILE *out
 			u->target, (unsigned long long)now, seq);
 		return IOR_OK;
 	}
-	int rc = ior_scheduler_set(u->target, name);
+	int rc = ior_scheduler_set(u->target, name, IOR_ENGINE_DEADLINE_SECONDS); /* no matrix here */
 	if (rc == IOR_OK)
 		fprintf(out, "scheduler of '%s': restored to '%s'\n", u->target, name);
 	return rc;

@@ -41,7 +41,6 @@ void ior_cell_runner_init(struct ior_cell_runner *r, struct ior_db *db, const st
 	r->opts = opts;
 	r->journal = (struct ior_journal){ .note = journal_note, .done = journal_done, .ctx = r };
 	r->summary = summary;
-	ior_scheduler_deadline(m->settings.deadline); /* a switch waits for the queue to drain */
 }
 
 /* The loop engine runs another engine of the matrix by name. */
@@ -299,8 +298,8 @@ static int ready(struct ior_cell_runner *r, struct ior_run_device *dev, struct c
 					  &dev->sched_undo_id)) != IOR_OK)
 			return rc; /* the journal is the database: that is the run's error */
 	}
-	if (rc == IOR_OK)
-		rc = ior_scheduler_switch(dev->info.path, c->sched);
+	if (rc == IOR_OK) /* a switch waits for the queue to drain, at most the matrix's deadline */
+		rc = ior_scheduler_switch(dev->info.path, c->sched, r->m->settings.deadline);
 	if (rc) {
 		char why[1024];
 		snprintf(why, sizeof(why), "cannot switch to '%s': %s", c->sched, ior_error_last());

@@ -53,7 +53,7 @@ int ior_test_engine_once(const struct ior_engine_ops *ops, const char *const *kv
 			 struct ior_sample *out)
 {
 	void *blob = ior_test_engine_opts(ops, kv), *state = NULL;
-	struct ior_engine_args args = { .opts = blob, .target = t };
+	struct ior_engine_args args = { .deadline_s = IOR_ENGINE_DEADLINE_SECONDS, .opts = blob, .target = t };
 	int rc = ops->supported ? ops->supported(blob) : IOR_OK;
 	if (rc == IOR_OK)
 		rc = ops->init(&state, &args);

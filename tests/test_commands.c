@@ -4,7 +4,7 @@
  * binary against a database that exists. */
 #include "common/error.h"
 #include "db/db.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "reports/render.h"
 #include "tests/suite.h"
 

@@ -3,7 +3,7 @@
  * command, exactly each command's options, subcommands, the choices of choice options, matrix and
  * CSV files, engine names from matrices, kernel packages from apt-cache. */
 #include "engines/engine.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "harness/completion.h"
 #include "tests/suite.h"
 

@@ -794,6 +794,28 @@ static int scanned(void *ctx, const struct ior_db_sample_row *s)
 	return 0;
 }
 
+/* Step 13's sample_view is the text it was before the view was written from the column table
+ * (tests/data/sample_view-v13.sql, as sqlite_master held it): a database upgraded through step 13
+ * shows the same columns in the same order, whatever steps come after. */
+static void test_step13_view_is_unchanged(void)
+{
+	const char *path = db_path("v13.db");
+	sqlite3 *h = NULL;
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open(path, &h), SQLITE_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_db_schema_apply(h, path, 13), 0);
+	CU_ASSERT_EQUAL(query_int(h, "PRAGMA user_version"), 13);
+	sqlite3_stmt *st = NULL;
+	CU_ASSERT_EQUAL_FATAL(sqlite3_prepare_v2(h, "SELECT sql || char(10) FROM sqlite_master WHERE name = 'sample_view'",
+						 -1, &st, NULL), SQLITE_OK);
+	CU_ASSERT_EQUAL_FATAL(sqlite3_step(st), SQLITE_ROW);
+	char *want = ior_test_read_file(ior_test_source_path("tests/data/sample_view-v13.sql"), NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+	CU_ASSERT_STRING_EQUAL((const char *)sqlite3_column_text(st, 0), want);
+	free(want);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+}
+
 /* The column table is the schema's: each column is in samples and in sample_view, each stored metric
  * reads one of them, and a sample's every measure comes back through both reads. */
 static void test_measure_columns_match_the_schema(void)
@@ -850,6 +872,7 @@ int main(void)
 		IOR_TEST(test_measure_columns_match_the_schema),
 		IOR_TEST(test_runs_cells_offers_and_host_kernels),
 		IOR_TEST(test_upgrade_from_v5_keeps_every_sample),
+		IOR_TEST(test_step13_view_is_unchanged),
 		IOR_TEST(test_rollback_discards_and_commit_keeps),
 		IOR_TEST(test_nested_transactions_are_parts),
 		IOR_TEST(test_sample_add_commits_immediately),

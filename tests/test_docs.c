@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The documents keep up with the code: every matrix key and every command option is in its man
  * page, db/SCHEMA.md is at the code's schema version, man pages' examples hold one command a line,
- * and the README's packaged-kernel journey parses. */
+ * ioregress-check(1) lists every metric, and the guide's packaged-kernel journey parses. */
 #include "db/db.h"
 #include "engines/engine.h"
-#include "harness/commands.h"
+#include "harness/command_list.h"
 #include "matrix/matrix.h"
+#include "measure/metric.h"
 #include "tests/suite.h"
 
 #include <glob.h>
@@ -354,15 +355,57 @@ static void test_schema_md_is_at_the_code_version(void)
 	}
 }
 
-/* The README's packaged-kernel journey: its one-cell matrix parses to one device and one engine
- * (so the bisection's measure is that cell), its commands are bisect start --kernels with full
- * package names, good first and bad last, and it names the answer for a kernel that does not boot
- * in the words `bisect run` prints. */
-static void test_readme_packaged_kernel_journey(void)
+/* The paragraph under a page's "*--metric*" term: the term's line and the indented lines after it. */
+static char *metric_paragraph(const char *relative)
 {
-	char *text = ior_test_read_file(ior_test_source_path("README.md"), NULL);
+	char *text = ior_test_read_file(ior_test_source_path(relative), NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-	const char *section = strstr(text, "### Bisecting packaged kernels: `bisect start --kernels`");
+	char *start = strstr(text, "\n*--metric*");
+	if (!start)
+		fprintf(stderr, "\n  %s: no *--metric* term", relative);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(start);
+	char *end = strstr(start + 1, "\n\n");
+	char *out = strndup(start + 1, end ? (size_t)(end - start - 1) : strlen(start + 1));
+	free(text);
+	return out;
+}
+
+/* ioregress-check(1) lists every metric of measure/metric.h's table in bold, and the other pages
+ * whose commands take --metric send the reader there: a metric added to the table and not to the
+ * page fails here. */
+static void test_metric_pages_list_every_metric(void)
+{
+	char *check = metric_paragraph("harness/man/ioregress-check.1.scd");
+	for (int m = 0; m < IOR_METRIC_COUNT; m++) {
+		char bold[80];
+		snprintf(bold, sizeof(bold), "*%s*", ior_metric_info((enum ior_metric)m)->name);
+		bool listed = strstr(check, bold) != NULL;
+		if (!listed)
+			fprintf(stderr, "\n  ioregress-check.1.scd: --metric does not list %s", bold);
+		CU_ASSERT_TRUE(listed);
+	}
+	free(check);
+	const char *others[] = { "harness/man/ioregress-compare.1.scd", "harness/man/ioregress-report.1.scd",
+				 "harness/man/ioregress-vm.1.scd" };
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		char *para = metric_paragraph(others[i]);
+		bool refers = strstr(para, "*ioregress-check*(1)") != NULL;
+		if (!refers)
+			fprintf(stderr, "\n  %s: --metric does not refer to *ioregress-check*(1)", others[i]);
+		CU_ASSERT_TRUE(refers);
+		free(para);
+	}
+}
+
+/* The guide's packaged-kernel journey (docs/bisecting.md): its one-cell matrix parses to one
+ * device and one engine (so the bisection's measure is that cell), its commands are bisect start
+ * --kernels with full package names, good first and bad last, and it names the answer for a
+ * kernel that does not boot in the words `bisect run` prints. */
+static void test_guide_packaged_kernel_journey(void)
+{
+	char *text = ior_test_read_file(ior_test_source_path("docs/bisecting.md"), NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	const char *section = strstr(text, "### Packaged kernels: `bisect start --kernels`");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(section);
 	const char *end = strstr(section + 4, "\n### ");
 	const char *ini = strstr(section, "```ini\n");
@@ -372,7 +415,7 @@ static void test_readme_packaged_kernel_journey(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(close);
 	char *matrix = strndup(ini, (size_t)(close - ini));
 	struct ior_matrix *m = NULL;
-	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_matrix_parse_string(&m, "README.md one-cell.ini", matrix)), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_matrix_parse_string(&m, "docs/bisecting.md one-cell.ini", matrix)), 0);
 	CU_ASSERT_EQUAL(m->ndevices, 1);
 	CU_ASSERT_EQUAL(m->nengines, 1);
 	ior_matrix_free(m);
@@ -393,7 +436,8 @@ int main(void)
 		IOR_TEST(test_main_page_lists_commands_and_global_options),
 		IOR_TEST(test_schema_md_is_at_the_code_version),
 		IOR_TEST(test_examples_hold_one_command_a_line),
-		IOR_TEST(test_readme_packaged_kernel_journey),
+		IOR_TEST(test_metric_pages_list_every_metric),
+		IOR_TEST(test_guide_packaged_kernel_journey),
 		IOR_TEST_END,
 	};
 	return ior_test_run("docs", tests);

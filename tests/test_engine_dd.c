@@ -148,7 +148,8 @@ static void check_mode_flags(const char *mode, int want, int not_want)
 {
 	const char *kv[] = { "rw", "write", "bs", "4k", "count", "16", "sync", mode, NULL };
 	void *opts = make_opts(kv);
-	struct ior_engine_args args = { .opts = opts, .target = &target };
+	struct ior_engine_args args = { .opts = opts, .target = &target,
+					.deadline_s = IOR_ENGINE_DEADLINE_SECONDS };
 	void *state = NULL;
 	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_engine_dd.init(&state, &args)), IOR_OK);
 	long flags = fd_flags_of(ld->path);
@@ -180,7 +181,8 @@ static void test_sync_end_reaches_the_backing_file(void)
 	zero_device();
 	const char *kv[] = { "rw", "write", "bs", "128k", "count", "24", "sync", "end", "input", "pattern", NULL };
 	void *opts = make_opts(kv);
-	struct ior_engine_args args = { .opts = opts, .target = &target };
+	struct ior_engine_args args = { .opts = opts, .target = &target,
+					.deadline_s = IOR_ENGINE_DEADLINE_SECONDS };
 	void *state = NULL;
 	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_engine_dd.init(&state, &args)), IOR_OK);
 	struct ior_sample s;
@@ -220,7 +222,8 @@ static void test_each_repetition_opens_and_closes_the_target(void)
 {
 	const char *kv[] = { "rw", "write", "bs", "64k", "count", "8", "sync", "each", NULL };
 	void *opts = make_opts(kv);
-	struct ior_engine_args args = { .opts = opts, .target = &target };
+	struct ior_engine_args args = { .opts = opts, .target = &target,
+					.deadline_s = IOR_ENGINE_DEADLINE_SECONDS };
 	void *state = NULL;
 	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_engine_dd.init(&state, &args)), IOR_OK);
 	CU_ASSERT_TRUE(fd_flags_of(ld->path) >= 0); /* a device that cannot be opened fails at init */

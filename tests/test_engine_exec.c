@@ -20,7 +20,8 @@ static const struct ior_target no_target = { .name = "none", .path = "/nonexiste
 static int run_exec(const char *const *kv, struct ior_sample *out)
 {
 	void *opts = ior_test_engine_opts(&ior_engine_exec, kv);
-	struct ior_engine_args args = { .opts = opts, .target = &no_target };
+	struct ior_engine_args args = { .opts = opts, .target = &no_target,
+					.deadline_s = IOR_ENGINE_DEADLINE_SECONDS };
 	void *state = NULL;
 	int rc = ior_engine_exec.init(&state, &args);
 	if (rc == IOR_OK)

@@ -166,7 +166,8 @@ static void test_missing_device_and_registry(void)
 	CU_ASSERT_EQUAL(ior_engine_flags(ops, NULL) & IOR_ENGINE_WRITES, 0);
 	struct ior_target missing = { .name = "x", .path = "/dev/ioregress-no-such-device" };
 	void *blob = options(NULL), *state = NULL;
-	struct ior_engine_args args = { .opts = blob, .target = &missing };
+	struct ior_engine_args args = { .opts = blob, .target = &missing,
+					.deadline_s = IOR_ENGINE_DEADLINE_SECONDS };
 	CU_ASSERT_EQUAL(ops->init(&state, &args), IOR_ENOTFOUND);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "/dev/ioregress-no-such-device"));
 	ops->cleanup(state);

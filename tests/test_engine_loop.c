@@ -138,6 +138,7 @@ static int init_loop_sched(void **state, const char *const *kv, void **opts, con
 	nnotes = 0;
 	*opts = make_opts(&ior_engine_loop, kv);
 	struct ior_engine_args args = { .opts = *opts, .target = &unused_target, .lookup = lookup,
+					.deadline_s = IOR_ENGINE_DEADLINE_SECONDS,
 					.journal = &recorder, .scheduler = sched };
 	return ior_engine_loop.init(state, &args);
 }

@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* How long a switch may take here: a scratch loop device answers at once. */
+#define SWITCH_DEADLINE_S 30.0
+
 static long long q(struct ior_db *db, const char *sql)
 {
 	sqlite3_stmt *st;
@@ -120,7 +123,7 @@ static void test_reused_loop_number_is_left_alone(void)
 	}
 	char before[32] = "";
 	CU_ASSERT_EQUAL(ior_scheduler_active(theirs.path, before, sizeof(before)), IOR_OK);
-	CU_ASSERT_EQUAL_FATAL(ior_scheduler_set(theirs.path, "mq-deadline"), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(ior_scheduler_set(theirs.path, "mq-deadline", SWITCH_DEADLINE_S), IOR_OK);
 
 	char out[8192] = "";
 	FILE *f = fmemopen(out, sizeof(out) - 1, "w");
@@ -134,7 +137,7 @@ static void test_reused_loop_number_is_left_alone(void)
 	if (strcmp(now, "mq-deadline"))
 		fprintf(stderr, "  recover said: %s", out);
 
-	ior_scheduler_set(theirs.path, before);
+	ior_scheduler_set(theirs.path, before, SWITCH_DEADLINE_S);
 	CU_ASSERT_EQUAL(ior_loopdev_destroy(&theirs), IOR_OK);
 	ior_db_free(db);
 	ior_matrix_free(m);

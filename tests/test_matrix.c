@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests of the matrix language: valid files expanded, bad files refused with file:line and key, overrides, defaults. */
 #include "tests/suite.h"
+#include "engines/engine.h"
 #include "matrix/matrix.h"
 #include "common/error.h"
 
@@ -257,6 +258,16 @@ static const char *row_text(const char *fmt, ...)
 	return out;
 }
 
+/* The engine types as the registry lists them, "hdparm, aio, ...". */
+static const char *engine_types(void)
+{
+	static char list[512];
+	size_t len = 0;
+	for (size_t i = 0; i < ior_engine_count() && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "", ior_engine_at(i)->name);
+	return list;
+}
+
 static void test_bad_files(void)
 {
 #define WITH(...) row_text(__VA_ARGS__)
@@ -289,9 +300,12 @@ static void test_bad_files(void)
 		{ WITH("[matrix]\n%s[matrix]\n%s", dev, eng), 4, "[matrix]: section given twice (first at line 1)" },
 		{ WITH("[matrix x]\n%s%s", dev, eng), 1, "[matrix x]: the [matrix] section takes no name" },
 		/* engine type: missing, unknown, twice */
-		{ WITH("%s[engine e]\ndirect = yes\n", dev), 3, "[engine e]: missing 'type = ENGINE' (engines: " },
-		{ WITH("%s[engine e]\ntype = hdprm\n", dev), 4, "type: unknown engine type 'hdprm' (did you mean 'hdparm'?; engine types: hdparm, aio, uring, dd, loop, fio, exec)" },
-		{ WITH("%s[engine e]\ntype = libaio\n", dev), 4, "type: unknown engine type 'libaio' (did you mean 'aio'?; engine types: hdparm, aio, uring, dd, loop, fio, exec)" },
+		{ WITH("%s[engine e]\ndirect = yes\n", dev), 3,
+		  WITH("[engine e]: missing 'type = ENGINE' (engines: %s)", engine_types()) },
+		{ WITH("%s[engine e]\ntype = hdprm\n", dev), 4,
+		  WITH("type: unknown engine type 'hdprm' (did you mean 'hdparm'?; engine types: %s)", engine_types()) },
+		{ WITH("%s[engine e]\ntype = libaio\n", dev), 4,
+		  WITH("type: unknown engine type 'libaio' (did you mean 'aio'?; engine types: %s)", engine_types()) },
 		{ WITH("%s[device d2]\nloop = 1G\nfill = noise\n", dev), 5, "fill: 'noise' is not one of random, zeros, sparse" },
 		{ WITH("[matrix]\norder = shuffled\n%s", dev), 2, "order: 'shuffled' is not one of interleaved, sequential, random" },
 		{ WITH("%s[engine e]\ntype = hdparm\ndirect = no\ntype = hdparm\n", dev), 6,
@@ -326,21 +340,8 @@ static void test_bad_files(void)
 		{ "", 0, "no [device NAME] section: a matrix needs at least one device" },
 	};
 #undef WITH
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		/* The missing-type message ends with the registry's list, which grows. */
-		if (strstr(bad[i].message, "(engines: ")) {
-			const char *path = ior_test_write_file("notype.ini", bad[i].text);
-			struct ior_matrix *m = (struct ior_matrix *)1;
-			char want[512];
-			snprintf(want, sizeof(want), "%s:%d: %s", path, bad[i].line, bad[i].message);
-			CU_ASSERT_EQUAL(ior_matrix_parse_file(&m, path), IOR_EINVALID);
-			CU_ASSERT_PTR_NULL(m);
-			CU_ASSERT_NSTRING_EQUAL(ior_error_last(), want, strlen(want));
-			CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "hdparm"));
-			continue;
-		}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		expect_bad(&bad[i]);
-	}
 }
 
 /* [matrix]'s compare key: several comparisons, each checked against the matrix's own names. */

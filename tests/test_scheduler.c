@@ -11,6 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* How long a switch may take here: a scratch loop device answers at once. */
+#define SWITCH_DEADLINE_S 30.0
+
 static struct ior_loopdev ld;
 
 static void test_parse_is_by_token_not_position(void)
@@ -72,12 +75,12 @@ static void test_switch_every_offered_scheduler_and_restore(void)
 	char before[32];
 	CU_ASSERT_EQUAL_FATAL(ior_scheduler_active(ld.path, before, sizeof(before)), IOR_OK);
 	for (size_t i = 0; i < bd.nschedulers; i++) {
-		CU_ASSERT_EQUAL(ior_scheduler_switch(ld.path, bd.schedulers[i]), IOR_OK);
+		CU_ASSERT_EQUAL(ior_scheduler_switch(ld.path, bd.schedulers[i], SWITCH_DEADLINE_S), IOR_OK);
 		char now[32];
 		CU_ASSERT_EQUAL(ior_scheduler_active(ld.path, now, sizeof(now)), IOR_OK);
 		CU_ASSERT_STRING_EQUAL(now, bd.schedulers[i]);
 	}
-	CU_ASSERT_EQUAL(ior_scheduler_switch(ld.path, "anticipatory"), IOR_EUNSUPPORTED);
+	CU_ASSERT_EQUAL(ior_scheduler_switch(ld.path, "anticipatory", SWITCH_DEADLINE_S), IOR_EUNSUPPORTED);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "anticipatory"));
 	CU_ASSERT_EQUAL(ior_scheduler_restore_all(), IOR_OK);
 	char after[32];

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one list of ioregress's commands, each defined in its cmd_<verb>.c: main.c dispatches from
  * it, the completion writer and the man-page test read it. */
-#ifndef IOR_HARNESS_COMMANDS_H
-#define IOR_HARNESS_COMMANDS_H
+#ifndef IOR_HARNESS_COMMAND_LIST_H
+#define IOR_HARNESS_COMMAND_LIST_H
 
 #include "harness/command.h"
 
