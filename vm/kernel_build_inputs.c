@@ -6,18 +6,13 @@
 #include "common/error.h"
 #include "common/spawn.h"
 #include "kernel/info.h"
+#include "vm/kernel_build_skip.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct text {
-	char *s;
-	size_t len, cap;
-	bool failed;
-};
-
-static void add(struct text *t, const char *s, size_t n)
+void ior_kbuild_text_add(struct ior_kbuild_text *t, const void *s, size_t n)
 {
 	if (t->failed)
 		return;
@@ -35,29 +30,29 @@ static void add(struct text *t, const char *s, size_t n)
 	t->len += n;
 }
 
-static void add_str(struct text *t, const char *label, const char *s)
+static void add_str(struct ior_kbuild_text *t, const char *label, const char *s)
 {
-	add(t, label, strlen(label));
-	add(t, s ? s : "(unset)", strlen(s ? s : "(unset)"));
-	add(t, "\n", 1);
+	ior_kbuild_text_add(t, label, strlen(label));
+	ior_kbuild_text_add(t, s ? s : "(unset)", strlen(s ? s : "(unset)"));
+	ior_kbuild_text_add(t, "\n", 1);
 }
 
-static void add_text(struct text *t, const char *label, const char *path, const char *body, size_t n)
+static void add_text(struct ior_kbuild_text *t, const char *label, const char *path, const char *body, size_t n)
 {
 	add_str(t, label, path);
-	add(t, body, n);
+	ior_kbuild_text_add(t, body, n);
 }
 
 /* The tool's --version output: Kconfig probes the compiler and linker (CC_VERSION_TEXT and the
  * cc-option tests), so an upgraded compiler configures the same inputs differently. */
-static void add_version(struct text *t, const char *tool)
+static void add_version(struct ior_kbuild_text *t, const char *tool)
 {
 	struct ior_spawn r = { .argv = (const char *const[]){ tool, "--version", NULL }, .out_to = IOR_SPAWN_OUT_CAPTURE };
 	if (ior_spawn_run(&r) == IOR_OK && r.out)
-		add(t, r.out, strcspn(r.out, "\n"));
+		ior_kbuild_text_add(t, r.out, strcspn(r.out, "\n"));
 	else
 		add_str(t, tool, "(not run)");
-	add(t, "\n", 1);
+	ior_kbuild_text_add(t, "\n", 1);
 	ior_spawn_free(&r);
 	ior_error_clear();
 }
@@ -66,7 +61,7 @@ int ior_kbuild_inputs_hash(char hex[65], const struct ior_kbuild_opts *o, const 
 {
 	/* the variables make takes from the environment that pick the architecture or the tools */
 	static const char *const env[] = { "ARCH", "SUBARCH", "CROSS_COMPILE", "LLVM", "CC", "LD", "KCONFIG_CONFIG" };
-	struct text t = { 0 };
+	struct ior_kbuild_text t = { 0 };
 	int rc = IOR_OK;
 	if (o->config)
 		add_text(&t, "config ", o->config, k->config, k->config_len);

@@ -14,46 +14,22 @@
 #include <string.h>
 #include <sys/stat.h>
 
-struct digest {
-	char *s;
-	size_t len, cap;
-	bool failed;
-};
-
-static void put(struct digest *d, const void *p, size_t n)
-{
-	if (d->failed)
-		return;
-	if (d->len + n + 1 > d->cap) {
-		size_t cap = (d->len + n + 1) * 2;
-		char *g = realloc(d->s, cap);
-		if (!g) {
-			d->failed = true;
-			return;
-		}
-		d->s = g;
-		d->cap = cap;
-	}
-	memcpy(d->s + d->len, p, n);
-	d->len += n;
-}
-
 /* The file's name and its whole contents; a file that cannot be read puts a mark no content
  * gives, so a deleted input changes the stamp. */
-static void put_file(struct digest *d, const char *label, const char *path)
+static void put_file(struct ior_kbuild_text *d, const char *label, const char *path)
 {
-	put(d, label, strlen(label));
-	put(d, "\n", 1);
+	ior_kbuild_text_add(d, label, strlen(label));
+	ior_kbuild_text_add(d, "\n", 1);
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		put(d, "\1missing\n", 9);
+		ior_kbuild_text_add(d, "\1missing\n", 9);
 		return;
 	}
 	char buf[1 << 16];
 	for (size_t got; (got = fread(buf, 1, sizeof(buf), f)) > 0;)
-		put(d, buf, got);
+		ior_kbuild_text_add(d, buf, got);
 	fclose(f);
-	put(d, "\n", 1);
+	ior_kbuild_text_add(d, "\n", 1);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -62,7 +38,7 @@ static int cmp_names(const void *a, const void *b)
 }
 
 /* Every regular file directly in dir, in name order (absent dir: nothing). */
-static void put_dir(struct digest *d, const char *dir)
+static void put_dir(struct ior_kbuild_text *d, const char *dir)
 {
 	DIR *h = opendir(dir);
 	char **names = NULL;
@@ -95,7 +71,7 @@ static void put_dir(struct digest *d, const char *dir)
 	free(names);
 }
 
-static int finish(struct digest *d, char hex[65])
+static int finish(struct ior_kbuild_text *d, char hex[65])
 {
 	int rc = d->failed ? ior_error_set(IOR_ERROR, "out of memory") : ior_kernel_config_sha256(hex, d->s, d->len);
 	free(d->s);
@@ -104,7 +80,7 @@ static int finish(struct digest *d, char hex[65])
 
 /* Kconfig's own list of the files it read (include/config/auto.conf.cmd's deps_config, written by
  * the last build), each put with its contents: paths relative to the tree. */
-static int put_kconfig_files(struct digest *d, const char *tree, const char *build)
+static int put_kconfig_files(struct ior_kbuild_text *d, const char *tree, const char *build)
 {
 	char path[PATH_MAX * 2], line[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/include/config/auto.conf.cmd", build);
@@ -136,8 +112,8 @@ static int put_kconfig_files(struct digest *d, const char *tree, const char *bui
 
 int ior_kbuild_config_stamp(char hex[65], const char *inputs, const char *tree, const char *build)
 {
-	struct digest d = { 0 };
-	put(&d, inputs, strlen(inputs));
+	struct ior_kbuild_text d = { 0 };
+	ior_kbuild_text_add(&d, inputs, strlen(inputs));
 	int rc = put_kconfig_files(&d, tree, build);
 	if (rc) {
 		free(d.s);
@@ -158,10 +134,10 @@ int ior_kbuild_config_stamp(char hex[65], const char *inputs, const char *tree, 
 
 int ior_kbuild_modules_stamp(char hex[65], const char *build, const char *release)
 {
-	struct digest d = { 0 };
+	struct ior_kbuild_text d = { 0 };
 	char path[PATH_MAX * 2], line[PATH_MAX];
-	put(&d, release, strlen(release));
-	put(&d, "\n", 1);
+	ior_kbuild_text_add(&d, release, strlen(release));
+	ior_kbuild_text_add(&d, "\n", 1);
 	static const char *const lists[] = { "modules.order", "modules.builtin", "modules.builtin.modinfo" };
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", build, lists[i]);

@@ -5,7 +5,16 @@
 #ifndef IOR_VM_KERNEL_BUILD_SKIP_H
 #define IOR_VM_KERNEL_BUILD_SKIP_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+/* A growing text hashed in one piece (the inputs of a step): add sets failed when out of memory. */
+struct ior_kbuild_text {
+	char *s;
+	size_t len, cap;
+	bool failed;
+};
+void ior_kbuild_text_add(struct ior_kbuild_text *t, const void *p, size_t n);
 
 /* sha256 over inputs (ior_kbuild_inputs_hash's hex: base config, guest options, fragments,
  * compilers) and what make's config targets read in tree: each Kconfig file the last build's
