@@ -24,7 +24,7 @@ second_kernel=6.1.0-47-cloud-amd64
 # What the guest runs ioregress with: its .deb's Depends (dpkg-shlibdeps of the binary) and the
 # Recommends a measurement uses, so that `dpkg -i ioregress_*.deb` needs no network in the guest.
 ioregress_deps=(libsqlite3-0 libaio1 liburing2 libkmod2 libblkid1 libjson-c5 zlib1g libssl3
-	libgit2-1.5 libarchive13 fio hdparm e2fsprogs sqlite3
+	libgit2-1.5 libarchive13 r-mathlib fio hdparm e2fsprogs sqlite3
 	libasan8 libubsan1)   # so that the sanitize build's binary runs there too
 # A machine: systemd as init, udev, sshd, kexec, DHCP on the virtio NIC (systemd-networkd).
 machine_packages=(systemd-sysv udev dbus openssh-server kexec-tools iproute2 procps kmod
