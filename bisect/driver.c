@@ -530,6 +530,10 @@ static int calibrate(struct run *r, bool *refused, char *reason, size_t len)
 			if (o.cap && afford > o.cap)
 				afford = o.cap;
 			o.cap = afford > 5 ? afford : 5;
+			/* the ends may take half the budget: past it the judge decides on the rounds it has (neither
+			 * of its more-rounds rules applies below twice the cap) */
+			if (elapsed(r) > d->budget_s / 2)
+				o.calibrate_cap = rd.n / IOR_BISECT_CALIBRATE_MORE;
 		}
 		double g[rd.n ? rd.n : 1], b[rd.n ? rd.n : 1];
 		for (size_t i = 0; i < rd.n; i++)
@@ -945,11 +949,13 @@ static int ends_evidence(struct run *r, char *buf, size_t len)
 		return IOR_ERROR;
 	const char *unit = r->d->m->per_boot ? "boots" : "rounds";
 	size_t cap = r->cap ? r->cap : r->d->o.cap;
-	double smallest = cap ? ior_bisect_smallest(r->cal.noise, cap, r->cal.rounds, r->d->o.alpha) : r->cal.smallest;
-	snprintf(buf, len, "%zu samples of the good end in %zu %s and %zu of the bad end in %zu %s%s; the smallest change "
-		 "findable at %s%zu%s is %.1f%%", gs, gr, unit, bs, br, unit,
-		 r->d->m->per_boot ? " (one boot of each per round, each boot's median one observation)" : "",
-		 r->d->budget_s > 0 ? "" : "--cap ", cap, r->d->budget_s > 0 ? " rounds per commit" : "", expm1(smallest) * 100);
+	size_t at = (size_t)snprintf(buf, len, "%zu samples of the good end in %zu %s and %zu of the bad end in %zu %s%s", gs,
+				     gr, unit, bs, br, unit,
+				     r->d->m->per_boot ? " (one boot of each per round, each boot's median one observation)" : "");
+	if (cap && at < len)   /* a budget's refusal has said what its rounds can find */
+		snprintf(buf + at, len - at, "; the smallest change findable at %s%zu%s is %.1f%%",
+			 r->d->budget_s > 0 ? "" : "--cap ", cap, r->d->budget_s > 0 ? " rounds per commit" : "",
+			 expm1(ior_bisect_smallest(r->cal.noise, cap, r->cal.rounds, r->d->o.alpha)) * 100);
 	return IOR_OK;
 }
 
