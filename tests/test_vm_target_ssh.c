@@ -227,7 +227,8 @@ static void test_boot_failed_and_ssh_dropped(void)
 	int status;
 	CU_ASSERT(waitpid(pid, &status, 0) == pid);
 	fprintf(stderr, "faults run: %.0f s, exit %d\n", now_s() - t0, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* 1: a boot was not ok (ioregress-vm(1)); the run went on past it */
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 1);
 
 	char sql[600];
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM vm_boots WHERE kernel = '%s' AND outcome = 'boot-failed' AND "
