@@ -121,9 +121,13 @@ static void guest_left_clean(void)
 	CU_ASSERT_STRING_EQUAL(out, want);
 }
 
-/* The vm run started in the background and SIGKILLed once the target measures its first step. */
-static void kill_when_measuring(const struct vm_args *a)
+/* One round of the second kernel then the default one, started in the background and SIGKILLed once
+ * the target measures the first: the plan left running with the guest on the second kernel. */
+static void killed_plan(struct vm_args *a, const char *db)
 {
+	const char *packages[] = { pkg_default, pkg_second };
+	const char *cache = seeded_cache(packages, 2);
+	vm_args(a, db, matrix_file(), cache, pkg_second, pkg_default, "1");
 	double t0 = now_s();
 	pid_t pid = start_ioregress(a->argv);
 	CU_ASSERT_FATAL(pid > 0);
@@ -142,11 +146,8 @@ static void kill_when_measuring(const struct vm_args *a)
 static void test_resume_after_sigkill(void)
 {
 	CU_ASSERT_FATAL(bed());
-	const char *packages[] = { pkg_default, pkg_second };
-	const char *cache = seeded_cache(packages, 2);
 	struct vm_args a;
-	vm_args(&a, "resume.db", matrix_file(), cache, pkg_second, pkg_default, "1");
-	kill_when_measuring(&a);
+	killed_plan(&a, "resume.db");
 	int status;
 	double t0;
 	CU_ASSERT_EQUAL(q(a.db, "SELECT count(*) FROM vm_boots"), 0);
@@ -255,11 +256,8 @@ static void test_boot_failed_and_ssh_dropped(void)
 static void test_recover_after_sigkill(void)
 {
 	CU_ASSERT_FATAL(bed());
-	const char *packages[] = { pkg_default, pkg_second };
-	const char *cache = seeded_cache(packages, 2);
 	struct vm_args a;
-	vm_args(&a, "recover.db", matrix_file(), cache, pkg_second, pkg_default, "1");
-	kill_when_measuring(&a);
+	killed_plan(&a, "recover.db");
 	int status;
 	double t0;
 	char out[8192], err[8192], sql[300];
