@@ -102,12 +102,22 @@ static pid_t start_ioregress(char *const *args)
 	return ior_test_start(argv);
 }
 
-static const char *matrix_file(void)
+/* The matrix of every case: hdparm on the guest's data disk, 3 repetitions of duration each. */
+static const char *matrix_file(const char *name, const char *duration)
 {
-	return ior_test_write_file("target.ini",
-				   "[matrix]\nrepetitions = 3\nwarmup = 1\nschedulers = mq-deadline\n"
-				   "[device vdb]\npath = /dev/vdb\n"
-				   "[engine hdparm-direct]\ntype = hdparm\ndirect = yes\nduration = 1s\nsettle = 0.2s\n");
+	char text[400];
+	snprintf(text, sizeof(text),
+		 "[matrix]\nrepetitions = 3\nwarmup = 1\nschedulers = mq-deadline\n[device vdb]\npath = /dev/vdb\n"
+		 "[engine hdparm-direct]\ntype = hdparm\ndirect = yes\nduration = %s\nsettle = 0.2s\n",
+		 duration);
+	return ior_test_write_file(name, text);
+}
+
+/* The controller's kernel cache with both kernels' packages. */
+static const char *both_kernels(void)
+{
+	const char *packages[] = { pkg_default, pkg_second };
+	return seeded_cache(packages, 2);
 }
 
 /* The guest runs its default kernel and holds no work directory of ours. */
@@ -121,9 +131,11 @@ static void guest_left_clean(void)
 	CU_ASSERT_STRING_EQUAL(out, want);
 }
 
-/* The vm run started in the background and SIGKILLed once the target measures its first step. */
-static void kill_when_measuring(const struct vm_args *a)
+/* One round of the second kernel then the default one, started in the background and SIGKILLed once
+ * the target measures the first: the plan left running with the guest on the second kernel. */
+static void killed_plan(struct vm_args *a, const char *db)
 {
+	vm_args(a, db, matrix_file("target.ini", "1s"), both_kernels(), pkg_second, pkg_default, "1");
 	double t0 = now_s();
 	pid_t pid = start_ioregress(a->argv);
 	CU_ASSERT_FATAL(pid > 0);
@@ -142,11 +154,8 @@ static void kill_when_measuring(const struct vm_args *a)
 static void test_resume_after_sigkill(void)
 {
 	CU_ASSERT_FATAL(bed());
-	const char *packages[] = { pkg_default, pkg_second };
-	const char *cache = seeded_cache(packages, 2);
 	struct vm_args a;
-	vm_args(&a, "resume.db", matrix_file(), cache, pkg_second, pkg_default, "1");
-	kill_when_measuring(&a);
+	killed_plan(&a, "resume.db");
 	int status;
 	double t0;
 	CU_ASSERT_EQUAL(q(a.db, "SELECT count(*) FROM vm_boots"), 0);
@@ -199,14 +208,8 @@ static void test_boot_failed_and_ssh_dropped(void)
 		 m.second_kernel);
 	CU_ASSERT_FATAL(ior_testbed_ssh(&m, cmd, out, sizeof(out), 120) == 0);
 
-	const char *packages[] = { pkg_default, pkg_second };
-	const char *cache = seeded_cache(packages, 2);
-	const char *matrix = ior_test_write_file("long.ini",
-						 "[matrix]\nrepetitions = 3\nwarmup = 1\nschedulers = mq-deadline\n"
-						 "[device vdb]\npath = /dev/vdb\n"
-						 "[engine hdparm-direct]\ntype = hdparm\ndirect = yes\nduration = 3s\nsettle = 0.2s\n");
 	struct vm_args a;
-	vm_args(&a, "faults.db", matrix, cache, pkg_second, pkg_default, "1");
+	vm_args(&a, "faults.db", matrix_file("long.ini", "3s"), both_kernels(), pkg_second, pkg_default, "1");
 	double t0 = now_s();
 	pid_t pid = start_ioregress(a.argv);
 	CU_ASSERT_FATAL(pid > 0);
@@ -227,7 +230,8 @@ static void test_boot_failed_and_ssh_dropped(void)
 	int status;
 	CU_ASSERT(waitpid(pid, &status, 0) == pid);
 	fprintf(stderr, "faults run: %.0f s, exit %d\n", now_s() - t0, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* 1: a boot was not ok (ioregress-vm(1)); the run went on past it */
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 1);
 
 	char sql[600];
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM vm_boots WHERE kernel = '%s' AND outcome = 'boot-failed' AND "
@@ -254,11 +258,8 @@ static void test_boot_failed_and_ssh_dropped(void)
 static void test_recover_after_sigkill(void)
 {
 	CU_ASSERT_FATAL(bed());
-	const char *packages[] = { pkg_default, pkg_second };
-	const char *cache = seeded_cache(packages, 2);
 	struct vm_args a;
-	vm_args(&a, "recover.db", matrix_file(), cache, pkg_second, pkg_default, "1");
-	kill_when_measuring(&a);
+	killed_plan(&a, "recover.db");
 	int status;
 	double t0;
 	char out[8192], err[8192], sql[300];
@@ -294,12 +295,8 @@ static void test_two_kernels_two_rounds_over_ssh(void)
 		 pkg_second, m.second_kernel);
 	CU_ASSERT_FATAL(ior_testbed_ssh(&m, cmd, out, sizeof(out), 300) == 0);
 
-	const char *packages[] = { pkg_default, pkg_second };
-	const char *cache = seeded_cache(packages, 2);
-	const char *matrix = ior_test_write_file("target.ini",
-						 "[matrix]\nrepetitions = 3\nwarmup = 1\nschedulers = mq-deadline\n"
-						 "[device vdb]\npath = /dev/vdb\n"
-						 "[engine hdparm-direct]\ntype = hdparm\ndirect = yes\nduration = 1s\nsettle = 0.2s\n");
+	const char *cache = both_kernels();
+	const char *matrix = matrix_file("target.ini", "1s");
 	char db[512], key[600];
 	snprintf(db, sizeof(db), "%s", ior_test_path("controller.db"));
 	snprintf(key, sizeof(key), "IdentityFile=%s", m.key);

@@ -346,14 +346,27 @@ static int start_boot(struct ior_vm_target *t, struct ssh_target *s, const char 
 
 /* The failed boot's kernel log head, from the journal of the boot before this one (when the target
  * keeps one), appended to the reason. */
-static void previous_boot_log(struct ssh_target *s, char *reason, size_t len)
+static void previous_boot_log(struct ssh_target *s, const char *from, char *reason, size_t len)
 {
-	char out[700];
-	if (root_cmd(s, "journalctl -k -b -1 -o cat --no-pager 2>/dev/null | grep -iE 'panic|oops|error|fail|not "
-			"syncing|unable' | head -n 4 | tr '\\n' '|'", SHORT_S, "journalctl", out, sizeof(out)) == IOR_OK && out[0]) {
-		size_t l = strlen(reason);
-		snprintf(reason + l, len - l, "; the previous boot's kernel log: %s", out);
-	}
+	char out[800], want[64];
+	/* the journal's previous boot is the failed one only when that kernel got as far as journald;
+	 * otherwise it is the boot the boot command was sent from, whose log says nothing of the failure
+	 * (its command line's panic= matched every time) */
+	if (root_cmd(s, "echo $(journalctl -b -1 -n 1 -o export 2>/dev/null | sed -n 's/^_BOOT_ID=//p' | head -n 1); "
+			"journalctl -k -b -1 -o cat --no-pager 2>/dev/null | grep -iE 'panic|oops|error|fail|not syncing|unable' | "
+			"grep -viE 'command line' | head -n 4 | tr '\\n' '|'",
+		     SHORT_S, "journalctl", out, sizeof(out)) != IOR_OK)
+		return;
+	size_t j = 0;
+	for (const char *p = from; *p && j + 1 < sizeof(want); p++)
+		if (*p != '-')
+			want[j++] = *p;
+	want[j] = '\0';
+	size_t l = strlen(reason), first = strcspn(out, "\n");
+	if (first == j && j && !strncmp(out, want, j))
+		snprintf(reason + l, len - l, "; the failed boot left no journal");
+	else if (out[first] && out[first + 1])
+		snprintf(reason + l, len - l, "; the failed boot's kernel log: %s", out + first + 1);
 }
 
 /* The target's ioregress runs the matrix into a database of its own in the work directory; the same
@@ -452,7 +465,7 @@ static int attempt(struct ior_vm_target *t, struct ssh_target *s, struct ior_db 
 	if (strcmp(s->release, k->k.release) != 0) {
 		b->outcome = IOR_VM_BOOT_FAILED;
 		snprintf(b->reason, sizeof(b->reason), "the target came back running %s, not %s", s->release, k->k.release);
-		previous_boot_log(s, b->reason, sizeof(b->reason));
+		previous_boot_log(s, from, b->reason, sizeof(b->reason));
 		return IOR_OK;
 	}
 	if (s->o->boot_only || !s->matrix[0]) {
