@@ -37,6 +37,15 @@ security=http://deb.debian.org/debian-security
 # The whole build is one function, read by bash before it starts: editing this file while a build
 # runs cannot change what that build does.
 main() {
+	# Descriptors inherited from whoever started us (a CI runner, a test harness, a tool's shell)
+	# push the pipes mmdebstrap hands apt past 9, and its hooks run `cat >&N` under dash, which
+	# takes one digit only ("Bad fd number": the build failed so when started with fds 10 and 251
+	# open). Close them before taking our own lock on 9.
+	local fd
+	for fd in "/proc/$$/fd"/*; do
+		fd=${fd##*/}
+		if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+	done
 	[ "$(id -u)" = 0 ] || { echo "error: building the test-bed needs root (mmdebstrap, mkfs.ext4 -d)" >&2; exit 1; }
 	for tool in mmdebstrap mkfs.ext4 ssh-keygen sha256sum flock; do
 		command -v "$tool" >/dev/null || { echo "error: '$tool' not found (bash ci/setup.sh installs it)" >&2; exit 1; }
