@@ -152,6 +152,29 @@ static void test_debug_package_never_suggested(void)
 	refused_everywhere(name, stem);
 }
 
+/* Issue 37: a name cut short (linux-image-6.1.0-47-cloud for linux-image-6.1.0-47-cloud-amd64) is
+ * more than two edits from any package, and got no suggestion: now the packages it begins. */
+static void test_name_cut_short_gets_did_you_mean(void)
+{
+	char name[256];
+	CU_ASSERT_TRUE_FATAL(first_name(bootable, name, sizeof(name)));
+	char cut[256];
+	snprintf(cut, sizeof(cut), "%.*s", (int)(strrchr(name, '-') - name), name);
+	const char *db = ior_test_path("cut.db");
+	char matrix[4096], cache[4096];
+	snprintf(matrix, sizeof(matrix), "%s", ior_test_source_path("tests/data/vm-bisect.ini"));
+	snprintf(cache, sizeof(cache), "%s/cache", ior_test_tmpdir());
+	char *vm[] = { "--db", (char *)db, "vm", "run", "--qemu", "/bin/false", "--cache-dir", cache, "--matrix", matrix,
+		       cut, NULL };
+	int rc = ior_test_ioregress(vm, out, sizeof(out), err, sizeof(err));
+	printf("\n  vm run %s: exit %d: %s", cut, rc, err);
+	CU_ASSERT_NOT_EQUAL(rc, 0);
+	char expect[400];
+	snprintf(expect, sizeof(expect), "(did you mean '%s", cut);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, expect));
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM vm_boots"), 0);
+}
+
 /* A release string that reaches bisect run (a bisection replayed from a log, or started before
  * start checked names) stops at its "build" with the check's own words, not a bare "build failed";
  * nothing is fetched (the cache is the test's) and nothing boots. */
@@ -201,6 +224,7 @@ int main(void)
 		IOR_TEST(test_release_string_gets_did_you_mean),
 		IOR_TEST(test_metapackage_gets_did_you_mean),
 		IOR_TEST(test_debug_package_never_suggested),
+		IOR_TEST(test_name_cut_short_gets_did_you_mean),
 		IOR_TEST(test_release_string_at_run_keeps_its_message),
 		IOR_TEST_END,
 	};

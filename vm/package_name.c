@@ -86,6 +86,27 @@ static void nearest(const char *list, const char *name, char *out, size_t len)
 	snprintf(out, len, "%s%s%s", best[0] ? "'" : "", best, best[0] ? "'" : "");
 }
 
+/* Up to three bootable names of the list that start with name and a dash: a name cut short
+ * (linux-image-6.1.0-47-cloud for linux-image-6.1.0-47-cloud-amd64) is too many edits away for
+ * nearest(), and is the commonest such typo. */
+static void extensions(const char *list, const char *name, char *out, size_t len)
+{
+	size_t nl = strlen(name);
+	out[0] = '\0';
+	int n = 0;
+	for (const char *p = list; p && *p && n < 3;) {
+		size_t l = strcspn(p, "\n");
+		char cand[256], rel[128];
+		snprintf(cand, sizeof(cand), "%.*s", (int)l, p);
+		p += l + (p[l] == '\n');
+		if (strncmp(cand, name, nl) || cand[nl] != '-' || is_debug(cand) ||
+		    ior_vm_package_release(cand, rel, sizeof(rel)) != IOR_OK)
+			continue;
+		size_t used = strlen(out);
+		snprintf(out + used, len - used, "%s'%s'", n++ ? ", " : "", cand);
+	}
+}
+
 int ior_vm_package_check(const char *name)
 {
 	char release[128], near[800];
@@ -116,6 +137,8 @@ int ior_vm_package_check(const char *name)
 			found = (p == all || p[-1] == '\n') && (p[strlen(name)] == '\n' || !p[strlen(name)]);
 		if (!found) {
 			nearest(all, name, near, sizeof(near));
+			if (!near[0])
+				extensions(all, name, near, sizeof(near));
 			rc = ior_error_set(IOR_ENOTFOUND, "no package '%s' in apt's lists%s%s%s", name,
 					   near[0] ? " (did you mean " : "", near, near[0] ? "?)" : "");
 		}
