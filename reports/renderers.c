@@ -20,21 +20,19 @@ const struct ior_renderer *const *ior_renderers(size_t *n)
 	return renderers;
 }
 
-int ior_render(const struct ior_renderer *x, FILE *out, const struct ior_report *r)
+/* rc, or the error of writing out when rendering itself went well: a full disk says so. */
+static int written(FILE *out, int rc)
 {
-	int rc = x->render(out, r);
 	if (!rc && fflush(out) != 0)
-		rc = ior_error_errno(IOR_ERROR, errno, "cannot write the report"); /* a full disk says so */
+		rc = ior_error_errno(IOR_ERROR, errno, "cannot write the report");
 	else if (!rc && ferror(out))
 		rc = ior_error_set(IOR_ERROR, "cannot write the report");
 	return rc;
 }
 
-/* The renderer of nothing: ior_render with it flushes and checks what was written. */
-static int nothing(FILE *out, const struct ior_report *r)
+int ior_render(const struct ior_renderer *x, FILE *out, const struct ior_report *r)
 {
-	(void)out, (void)r;
-	return IOR_OK;
+	return written(out, x->render(out, r));
 }
 
 int ior_render_width(const struct ior_renderer *x, FILE *out, const struct ior_report *r, unsigned width)
@@ -52,7 +50,7 @@ int ior_render_width(const struct ior_renderer *x, FILE *out, const struct ior_r
 		rc = ior_error_errno(IOR_ERROR, errno, "cannot render the report");
 	if (!rc) {
 		ior_wrap_write(out, text, len, width, x->wrap);
-		rc = ior_render(&(struct ior_renderer){ .render = nothing }, out, r);
+		rc = written(out, IOR_OK);
 	}
 	free(text);
 	return rc;

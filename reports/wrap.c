@@ -41,10 +41,8 @@ static size_t hanging(const char *line, size_t len, size_t indent, enum ior_wrap
 
 static void wrap_line(FILE *out, const char *line, size_t len, unsigned width, size_t indent, size_t cont)
 {
-	size_t at = 0, col = 0, lead = indent;
+	size_t at = indent, col = indent, lead = indent;   /* lead: where this output line's text starts */
 	fwrite(line, 1, indent, out);
-	at = indent;
-	col = indent;
 	while (at < len) {
 		size_t word = at;
 		while (word < len && line[word] != ' ')
