@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum ior_step_outcome { IOR_STEP_OK, IOR_STEP_BUILD_FAILED, IOR_STEP_BOOT_FAILED, IOR_STEP_MEASURE_FAILED };
 const char *ior_step_outcome_name(enum ior_step_outcome o);
@@ -69,6 +70,18 @@ struct ior_kbuild_opts;
  * kb and opts are copied (their strings must outlive the step). */
 int ior_bisect_measure_kernel(struct ior_bisect_measure **out, struct ior_db *db, int64_t bisect,
 			      const struct ior_kbuild_opts *kb, const struct ior_vm_run_opts *opts);
+
+/* Packaged kernels on a real machine (opts->target, ssh://): as ior_bisect_measure_vm, each measurement
+ * one boot of the target, which is left on that kernel, with what was installed, for the next one (no
+ * boot back in between); the kernel it ran when the bisection first reached it is kept in bisection
+ * bisect's log. A built image (PATH/bzImage) is skipped: the target installs packages. opts and its
+ * target are copied (their strings must outlive the step). */
+int ior_bisect_measure_target(struct ior_bisect_measure **out, struct ior_db *db, int64_t bisect,
+			      const struct ior_vm_run_opts *opts);
+/* The bisection's end on the target (a step made by ior_bisect_measure_target): its own kernel booted
+ * again, the packages its measurements installed removed (unless --keep-kernels), its work directory
+ * removed, one line on out each; nothing when the target was never reached. */
+int ior_bisect_measure_target_finish(struct ior_bisect_measure *m, FILE *out);
 
 void ior_bisect_measure_free(struct ior_bisect_measure *m);   /* NULL is a no-op */
 

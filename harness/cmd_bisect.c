@@ -9,6 +9,7 @@
 #include "harness/bisect_kernel.h"
 #include "harness/command_list.h"
 #include "harness/kbuild_args.h"
+#include "harness/target_args.h"
 #include "options/option.h"
 #include "run/dry_run.h"
 #include "vm/vm.h"
@@ -35,6 +36,9 @@ struct bisect_args {
 	struct ior_bisect_judge_opts o;
 	size_t cap;                   /* --cap; 0 when not given */
 	double budget;                /* --budget in seconds; 0 when not given */
+	struct ior_cmd_target tg;     /* run --target: packaged kernels measured on a real machine */
+	double boot_timeout;          /* run --boot-timeout; 0 when not given */
+	bool real;                    /* --target names a real machine */
 };
 
 static int parse_budget(void *field, const char *value)
@@ -82,6 +86,16 @@ static int check_args(struct bisect_args *a, const struct ior_cmd_list *operands
 		return ior_error_set(IOR_EINVALID, "'bisect start' needs --good REV and --bad REV, or --kernels PKG...");
 	if (operands->n > 1)
 		return ior_cmd_unknown_argument(&ior_cmd_bisect, operands->v[1]);
+	if (ior_cmd_target_finish(&a->tg, a->boot_timeout, 0, &a->real))
+		return IOR_EINVALID;
+	if (a->boot_timeout && !a->real)
+		return ior_error_set(IOR_EINVALID, "--boot-timeout is for a real machine: give --target ssh://HOST");
+	if (a->real && a->tg.t.url.kind != IOR_VM_TARGET_SSH)
+		return ior_error_set(IOR_EINVALID, "--target %s: a bisection runs on a machine over SSH (ssh://HOST); this "
+				     "machine across reboots is for vm run", a->tg.target);
+	if (a->real && (a->c.measure || a->c.build || a->c.boot || a->c.image))
+		return ior_error_set(IOR_EINVALID, "--target measures packaged kernels with --matrix; --measure, --build, "
+				     "--boot and --artifact are for a bisection of your own commands");
 	a->file = operands->n ? operands->v[0] : NULL;
 	if (!strcmp(a->sub, "replay") && !a->file)
 		return ior_error_set(IOR_EINVALID, "'bisect replay' needs the FILE a 'bisect log' wrote");
@@ -246,6 +260,9 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 		fprintf(stderr, "bisect: removed %zu artifact store(s) left by a run that was killed\n", stale);
 	ior_error_clear();
 	int rc = packages ? IOR_OK : ior_bisect_kernel_load(ctx->db, b.id, &k);
+	if (!rc && a->real && !packages)
+		rc = ior_error_set(IOR_EINVALID, "--target: a bisection on a machine is of packaged kernels ('bisect start "
+				   "--kernels'); a kernel tree is bisected under qemu");
 	if (!rc && (packages || k.found)) { /* each measurement a vm run boot of the matrix */
 		ior_vm_run_defaults(&vm);
 		vm.o.guest.matrix = matrix;
@@ -263,9 +280,12 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 			fprintf(stderr, "bisect: %s\n", said);
 		if (!rc)
 			rc = ior_bisect_set_matrix(ctx->db, b.id, matrix);
+		if (a->real) /* each measurement a boot of the machine (bisect/measure_target.c) */
+			vm.o.target = &a->tg.t;
 		if (!rc)
-			rc = packages ? ior_bisect_measure_vm(&m, ctx->db, &vm.o)
-				      : ior_bisect_measure_kernel(&m, ctx->db, b.id, &k.kb, &vm.o);
+			rc = a->real ? ior_bisect_measure_target(&m, ctx->db, b.id, &vm.o)
+			     : packages ? ior_bisect_measure_vm(&m, ctx->db, &vm.o)
+					: ior_bisect_measure_kernel(&m, ctx->db, b.id, &k.kb, &vm.o);
 	} else if (!rc) {
 		rc = a->c.measure ? IOR_OK : ior_error_set(IOR_EINVALID, "'bisect run' needs --measure CMD");
 		/* Without an artifact nothing puts a commit's own build back before it is measured: git leaves
@@ -316,6 +336,15 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 			fprintf(stderr, "error: %s\n", ior_error_last());
 		rc = ior_error_restore(&first, back);
 	}
+	/* the machine back on its own kernel, what was installed removed, however the run ended */
+	if (drove && a->real) {
+		struct ior_error_state first;
+		ior_error_save(&first, rc);
+		int back = ior_bisect_measure_target_finish(m, stdout);
+		if (back && rc)
+			fprintf(stderr, "error: %s\n", ior_error_last());
+		rc = ior_error_restore(&first, back);
+	}
 	ior_bisect_measure_free(m);
 	ior_bisect_source_free(src);
 	ior_bisect_info_free(&b);
@@ -361,7 +390,7 @@ static int replay(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 
 static int cmd_bisect(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
-	struct bisect_args a = { 0 };
+	struct bisect_args a = { .tg = IOR_CMD_TARGET_INIT };
 	ior_bisect_judge_opts_default(&a.o);
 	struct ior_cmd_parsed p;
 	int usage = ior_cmd_parse_or_usage(&ior_cmd_bisect, argc, argv, &a, &p);
@@ -441,6 +470,14 @@ static const struct ior_cmd_opt run_options[] = {
 		  "and of the ends' calibration; alone, exactly that many rounds per commit and no budget" },
 	{ .name = "--calibrate", .value = IOR_CMD_NUMBER, .arg = "N", .kind = IOR_CMD_COUNT, .min = 10, .max = 100000,
 	  BISECT_AT(o.calibrate), .help = "rounds of both ends before the first judgement (default 10, at least 10)" },
+	IOR_CMD_ROWS_TARGET(struct bisect_args, tg,
+			    "over packaged kernels, where each measurement boots: a qemu guest on this machine (default), or "
+			    "ssh://[user@]host[:port], another machine that boots each kernel once with kexec, as vm run "
+			    "--target does, and stays on it until the next measurement; at the end its own kernel is booted "
+			    "again and what was installed removed. Given on every run of the bisection"),
+	{ .name = "--boot-timeout", .value = IOR_CMD_NUMBER, .arg = "S", .kind = IOR_CMD_REAL, .min = 1, .max = 86400,
+	  BISECT_AT(boot_timeout),
+	  .help = "a real machine: no SSH answer as a new boot by then: the boot is lost and tried again (default 600)" },
 	{ 0 },
 };
 

@@ -7,6 +7,7 @@
 #include "harness/command_list.h"
 #include "run/dry_run.h"
 #include "harness/kbuild_args.h"
+#include "harness/target_args.h"
 #include "matrix/matrix.h"
 #include "reports/boots_auto.h"
 #include "vm/guest.h"
@@ -27,60 +28,32 @@ struct vm_args {
 	struct ior_cmd_list fragments;
 	unsigned max_boots;           /* --boots auto's cap; 0 until --max-boots */
 	enum ior_metric auto_metric;  /* --metric: what --boots auto judges; IOR_METRIC_COUNT until given */
-	const char *target;           /* --target: where the kernels boot (default qemu) */
-	struct ior_vm_target_opts t;  /* a real machine's options (vm.o.target points here then) */
-	const char *boot;             /* --boot kexec|bootloader */
-	struct ior_cmd_list ssh_options;
-	int retries;                  /* --retries; -1 until given */
-	bool keep_kernels, reboot_this_machine;
-	const char *power_cycle, *target_ioregress;
+	struct ior_cmd_target tg;     /* --target and a real machine's options (vm.o.target points at tg.t then) */
+	bool reboot_this_machine;
 };
 
-/* The options that only a real machine takes, and whether one was given. */
-static const char *target_only(const struct vm_args *a)
-{
-	return a->boot ? "--boot" : a->power_cycle ? "--power-cycle" : a->keep_kernels ? "--keep-kernels" :
-	       a->ssh_options.n ? "--ssh-option" : a->retries >= 0 ? "--retries" : a->target_ioregress ? "--target-ioregress" :
-	       a->reboot_this_machine ? "--reboot-this-machine" : NULL;
-}
-
-/* --target and its options into a->t; qemu's timeouts take their defaults when not given. */
+/* --target and its options into a->tg.t; qemu's timeouts take their defaults when not given. */
 static int check_target(struct vm_args *a)
 {
 	struct ior_vm_machine *m = &a->vm.o.machine;
-	struct ior_vm_target_url url = { .kind = IOR_VM_TARGET_QEMU };
-	int rc = a->target ? ior_vm_target_parse(&url, a->target) : IOR_OK;
+	bool real;
+	int rc = ior_cmd_target_finish(&a->tg, m->boot_timeout_s, m->total_timeout_s, &real);
+	if (!rc && !real && a->reboot_this_machine)
+		rc = ior_error_set(IOR_EINVALID, "--reboot-this-machine is for a real machine: give --target local");
 	if (rc)
 		return rc;
-	if (url.kind == IOR_VM_TARGET_QEMU) {
+	if (!real) {
 		struct ior_vm_machine d;
 		ior_vm_machine_default(&d);
 		m->boot_timeout_s = m->boot_timeout_s ? m->boot_timeout_s : d.boot_timeout_s;
 		m->total_timeout_s = m->total_timeout_s ? m->total_timeout_s : d.total_timeout_s;
-		return target_only(a) ? ior_error_set(IOR_EINVALID, "%s is for a real machine: give --target ssh://HOST",
-						      target_only(a))
-				      : IOR_OK;
+		return IOR_OK;
 	}
 	if (a->kb.tree)
 		return ior_error_set(IOR_EINVALID, "--tree builds kernels for qemu guests; a real machine boots Debian packages "
 				     "(make bindeb-pkg, then give the package names)");
-	ior_vm_target_opts_default(&a->t);
-	a->t.url = url;
-	a->t.boot = a->boot && !strcmp(a->boot, "bootloader") ? IOR_VM_TARGET_BOOTLOADER : IOR_VM_TARGET_KEXEC;
-	if (m->boot_timeout_s)
-		a->t.boot_timeout_s = m->boot_timeout_s;
-	if (m->total_timeout_s)
-		a->t.run_timeout_s = m->total_timeout_s;
-	if (a->retries >= 0)
-		a->t.retries = (unsigned)a->retries;
-	a->t.keep_kernels = a->keep_kernels;
-	a->t.reboot_this_machine = a->reboot_this_machine;
-	a->t.power_cycle = a->power_cycle;
-	a->t.ssh_options = a->ssh_options.v;
-	a->t.nssh_options = a->ssh_options.n;
-	if (a->target_ioregress)
-		a->t.remote_ioregress = a->target_ioregress;
-	a->vm.o.target = &a->t;
+	a->tg.t.reboot_this_machine = a->reboot_this_machine;
+	a->vm.o.target = &a->tg.t;
 	return IOR_OK;
 }
 
@@ -196,7 +169,7 @@ static void auto_summary(const struct auto_state *st, const struct ior_vm_run_su
 
 static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
-	struct vm_args a = { .auto_metric = IOR_METRIC_COUNT, .retries = -1 };
+	struct vm_args a = { .auto_metric = IOR_METRIC_COUNT, .tg = IOR_CMD_TARGET_INIT };
 	ior_vm_run_defaults(&a.vm);
 	a.vm.o.machine.memory_mb = 0; /* until --memory: sized from the matrix */
 	a.vm.o.machine.boot_timeout_s = a.vm.o.machine.total_timeout_s = 0; /* until given: the kind's defaults */
@@ -245,7 +218,7 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	free(specs);
 	if (a.vm.o.target)
 		printf("vm run: %u boots of %zu kernels on %s: %u ok, %u not ok; recorded in '%s'\n", s.boots, a.nkernels,
-		       a.t.url.name, s.ok, s.failed, ctx->db_path);
+		       a.tg.t.url.name, s.ok, s.failed, ctx->db_path);
 	else
 		printf("vm run: %u boots of %zu kernels under %s: %u ok, %u not ok; recorded in '%s'\n", s.boots,
 		       a.nkernels, s.accel, s.ok, s.failed, ctx->db_path);
@@ -294,32 +267,14 @@ static const struct ior_cmd_opt run_options[] = {
 	  .kind = IOR_CMD_REAL, .min = 1, .max = 86400, VM_MACHINE_AT(boot_timeout_s),
 	  .help = "no sign of the guest's init by then: boot-failed (default 120); on a real machine, no SSH answer as a "
 		  "new boot by then: the boot is lost and tried again (default 600)" },
-	{ .name = "--target", .value = IOR_CMD_TEXT, .arg = "WHERE", VM_AT(target),
-	  .help = "where the kernels boot: qemu (default, a guest on this machine), ssh://[user@]host[:port] (another "
+	IOR_CMD_ROWS_TARGET(struct vm_args, tg,
+			    "where the kernels boot: qemu (default, a guest on this machine), ssh://[user@]host[:port] (another "
 		  "machine, through ssh and scp with your keys and ~/.ssh/config: each package installed with its dpkg, "
 		  "booted once with kexec, checked by release and boot id, measured by its own ioregress, its database "
 		  "brought back; what was installed is removed at the end), local (this machine across reboots; not "
-		  "built yet)" },
-	{ .name = "--boot", .value = IOR_CMD_CHOICE, .arg = "kexec|bootloader", VM_AT(boot), .choices = "kexec bootloader",
-	  .help = "a real machine: kexec (default: kexec -l the installed kernel with the running command line, then "
-		  "systemctl kexec) or bootloader (grub-reboot to its entry once, then a reboot); the default boot entry "
-		  "is never changed" },
-	{ .name = "--retries", .value = IOR_CMD_NUMBER, .arg = "N",
-	  .kind = IOR_CMD_COUNT, .min = 0, .max = 20, VM_AT(retries),
-	  .help = "a real machine: a boot lost (SSH gone, no answer by --boot-timeout) is tried N more times (default "
-		  "2), then --power-cycle, then recorded boot-failed with the reason" },
-	{ .name = "--power-cycle", .value = IOR_CMD_TEXT, .arg = "CMD", VM_AT(power_cycle),
-	  .help = "a real machine: a shell command run here when a boot is lost after its tries (an IPMI or PDU "
-		  "command), with --boot-timeout as its deadline" },
-	{ .name = "--keep-kernels", VM_AT(keep_kernels),
-	  .help = "a real machine: leave the kernel packages installed (default: what this run installed is purged at "
-		  "the end, and by recover)" },
+		  "built yet)"),
 	{ .name = "--reboot-this-machine", VM_AT(reboot_this_machine),
 	  .help = "--target local: yes, reboot this machine into each kernel (refused without it)" },
-	{ .name = "--ssh-option", .value = IOR_CMD_TEXT, .arg = "OPTION", .repeat = true, VM_AT(ssh_options),
-	  .help = "a real machine: passed to ssh and scp as -o OPTION (IdentityFile=..., UserKnownHostsFile=...)" },
-	{ .name = "--target-ioregress", .value = IOR_CMD_TEXT, .arg = "PATH", VM_AT(target_ioregress),
-	  .help = "a real machine: its ioregress (default ioregress in its PATH; it must be this version)" },
 	{ .name = "--idle-timeout", .value = IOR_CMD_NUMBER, .arg = "S",
 	  .kind = IOR_CMD_REAL, .min = 2 * IOR_VM_TICK_S, .max = 86400, VM_MACHINE_AT(idle_timeout_s),
 	  .help = "no heartbeat from the guest (one per repetition, announcing how long it will take, and one every "

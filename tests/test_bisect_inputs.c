@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests for what `ioregress bisect` takes and where it leaves the tree (issue 35): replay of what
  * is not a log file, --kernels lists, --artifact outside the tree, artifacts that hang, overflow or
- * never change, the artifact store a killed run leaves, and the work tree put back on every exit. */
+ * never change, the artifact store a killed run leaves, and the work tree put back on every exit; and
+ * (issue 36) what run --target takes. */
 #include "tests/bisect_repo.h"
 #include "tests/suite.h"
 
@@ -189,6 +190,57 @@ static void test_kernels_checked_at_start(void)
 	char sql[13000];
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM bisects WHERE kernels = '%s %s %s'", mod[0], mod[1], k[2]);
 	CU_ASSERT_EQUAL(ior_test_query(db, sql), 1);
+}
+
+/* Issue 36: `bisect run --target` measures packaged kernels on a machine over SSH. Its options are
+ * checked before anything is measured (a target of another kind, --measure beside it, a target's
+ * option without one), and a built image is skipped with why: the machine installs packages. Nothing
+ * here reaches a machine (the images are refused before any connection). */
+static void test_target_options_checked(void)
+{
+	const char *db = ior_test_path("target.db");
+	unlink(db);
+	fake_kernels();
+	char k[3][4200], matrix[4200];
+	for (int i = 0; i < 3; i++)
+		snprintf(k[i], sizeof(k[i]), "%s/k%d/bzImage:%s/k%d/modules", ior_test_tmpdir(), i + 1, ior_test_tmpdir(), i + 1);
+	snprintf(matrix, sizeof(matrix), "%s", ior_test_source_path("tests/data/vm-bisect.ini"));
+	char *start[] = { "--db", (char *)db, "bisect", "start", "--kernels", k[0], k[1], k[2], NULL };
+	CU_ASSERT_EQUAL_FATAL(ioregress_within(30, start), 0);
+	struct {
+		const char *args[4], *says;
+	} bad[] = {
+		{ { "--target", "local" }, "this machine across reboots is for vm run" },
+		{ { "--target", "lab.example" }, "a host is written ssh://HOST" },
+		{ { "--keep-kernels" }, "--keep-kernels is for a real machine" },
+		{ { "--boot-timeout", "5" }, "--boot-timeout is for a real machine" },
+		{ { "--target", "ssh://127.0.0.1:1", "--measure", "true" }, "--measure, --build" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *run[16] = { "--db", (char *)db, "bisect", "run", "--matrix", matrix };
+		size_t n = 6;
+		for (size_t j = 0; j < 4 && bad[i].args[j]; j++)
+			run[n++] = (char *)bad[i].args[j];
+		int rc = ioregress_within(30, run);
+		CU_ASSERT_EQUAL(rc, 2);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[i].says));
+		if (rc != 2 || !strstr(err, bad[i].says))
+			fprintf(stderr, "\n  --target case %zu: exit %d: %s", i, rc, err);
+	}
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE event = 'measure'"), 0);
+	/* a built image on a machine: the end does not "build" there, with the reason, and nothing was
+	 * booted, installed or planned */
+	char *run[] = { "--db", (char *)db, "bisect", "run", "--matrix", matrix, "--target", "ssh://127.0.0.1:1",
+			"--ssh-option", "ConnectTimeout=2", "--retries", "0", NULL };
+	int rc = ioregress_within(60, run);
+	CU_ASSERT_EQUAL(rc, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "does not build"));
+	CU_ASSERT(ior_test_query(db, "SELECT count(*) FROM bisect_log WHERE detail LIKE '%a real machine boots Debian "
+				     "packages, not a built image%'") >= 1);
+	if (rc != 1)
+		fprintf(stderr, "\n  --target with built images: exit %d: %s%s", rc, out, err);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM vm_boots"), 0);
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM target_plans"), 0);
 }
 
 /* --- --artifact and the work tree ---------------------------------------------------------- */
@@ -404,6 +456,7 @@ int main(void)
 		IOR_TEST(test_replay_refuses_what_is_not_a_file),
 		IOR_TEST(test_replay_refused_halfway_stores_nothing),
 		IOR_TEST(test_kernels_checked_at_start),
+		IOR_TEST(test_target_options_checked),
 		IOR_TEST(test_artifact_outside_the_tree_refused),
 		IOR_TEST(test_tree_back_when_an_end_cannot_be_measured),
 		IOR_TEST(test_tree_back_after_sigterm),

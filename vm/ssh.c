@@ -4,10 +4,12 @@
 
 #include "common/error.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #define MAX_ARGS 64
 
@@ -49,10 +51,18 @@ static int finish(struct args *a, char ***argv)
 }
 
 /* What ssh and scp share: never ask (no password, no host key question: the user's known_hosts
- * decides), connect within the limit, and notice a peer that went away within 15 s. */
+ * decides), connect within the limit, and notice a peer that went away within 15 s; through the shared
+ * connection when there is one (its master is started with ControlMaster=yes before these, and the
+ * first -o given wins). */
 static void common_options(struct args *a, const struct ior_vm_ssh *s, const char *port_flag)
 {
 	char n[32];
+	if (s->control[0]) {
+		add(a, "-o", NULL);
+		add(a, "ControlPath=%s", s->control);
+		add(a, "-o", NULL);
+		add(a, "ControlMaster=no", NULL);
+	}
 	snprintf(n, sizeof(n), "%.0f", s->connect_timeout_s > 0 ? s->connect_timeout_s : 15);
 	add(a, "-o", NULL);
 	add(a, "BatchMode=yes", NULL);
@@ -73,10 +83,20 @@ static void common_options(struct args *a, const struct ior_vm_ssh *s, const cha
 	}
 }
 
-int ior_vm_ssh_argv(const struct ior_vm_ssh *s, const char *command, char ***argv)
+/* ssh's options, user and host; the master's (-M -N -f, kept 10 idle minutes) when command is NULL. */
+static int ssh_argv(const struct ior_vm_ssh *s, const char *command, char ***argv)
 {
 	struct args a = { .n = 0 };
 	add(&a, "ssh", NULL);
+	if (!command) {
+		add(&a, "-M", NULL);
+		add(&a, "-N", NULL);
+		add(&a, "-f", NULL);
+		add(&a, "-o", NULL);
+		add(&a, "ControlMaster=yes", NULL);
+		add(&a, "-o", NULL);
+		add(&a, "ControlPersist=600", NULL);
+	}
 	common_options(&a, s, "-p");
 	if (s->url->user[0]) {
 		add(&a, "-l", NULL);
@@ -84,8 +104,14 @@ int ior_vm_ssh_argv(const struct ior_vm_ssh *s, const char *command, char ***arg
 	}
 	add(&a, "--", NULL);
 	add(&a, "%s", s->url->host);
-	add(&a, "%s", command);
+	if (command)
+		add(&a, "%s", command);
 	return finish(&a, argv);
+}
+
+int ior_vm_ssh_argv(const struct ior_vm_ssh *s, const char *command, char ***argv)
+{
+	return ssh_argv(s, command ? command : "", argv);
 }
 
 int ior_vm_scp_argv(const struct ior_vm_ssh *s, const char *local, const char *remote, bool upload, char ***argv)
@@ -196,6 +222,59 @@ int ior_vm_ssh_copy(const struct ior_vm_ssh *s, const char *local, const char *r
 	}
 	ior_spawn_free(&c);
 	return rc;
+}
+
+/* ssh -O CMD on the shared connection's socket: 0 when the master answered. */
+static int control(const struct ior_vm_ssh *s, const char *cmd)
+{
+	const char *argv[] = { "ssh", "-o", "BatchMode=yes", "-S", s->control, "-O", cmd, "--", s->url->host, NULL };
+	struct ior_spawn c = { .argv = argv, .out_to = IOR_SPAWN_OUT_NULL, .err_to = IOR_SPAWN_ERR_TAIL, .limit_s = 10 };
+	int rc = ior_spawn_run(&c);
+	if (!rc)
+		rc = WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0 ? IOR_OK : IOR_ERROR;
+	ior_spawn_free(&c);
+	return rc;
+}
+
+int ior_vm_ssh_share(struct ior_vm_ssh *s, double limit_s)
+{
+	if (!s->control[0]) {
+		/* a short path: a unix socket's name holds 107 bytes */
+		const char *tmp = getenv("TMPDIR");
+		char dir[sizeof(s->control) - 3];
+		if (!tmp || !tmp[0] || strlen(tmp) > 40)
+			tmp = "/tmp";
+		snprintf(dir, sizeof(dir), "%s/ior-ssh.XXXXXX", tmp);
+		if (!mkdtemp(dir)) /* mode 0700: no other user reaches the connection through it */
+			return IOR_OK;
+		snprintf(s->control, sizeof(s->control), "%s/m", dir);
+	}
+	if (access(s->control, F_OK) == 0 && control(s, "check") == IOR_OK)
+		return IOR_OK;
+	unlink(s->control);   /* a master gone with the boot it was connected to */
+	char **argv;
+	if (ssh_argv(s, NULL, &argv))
+		return IOR_OK;
+	struct ior_spawn c;
+	int rc = spawn(argv, limit_s, &c);
+	ior_spawn_free(&c);
+	return rc == IOR_EINTERRUPTED ? rc : IOR_OK;
+}
+
+void ior_vm_ssh_unshare(struct ior_vm_ssh *s)
+{
+	if (!s->control[0])
+		return;
+	if (access(s->control, F_OK) == 0)
+		control(s, "exit");
+	unlink(s->control);
+	char *slash = strrchr(s->control, '/');
+	if (slash) {
+		*slash = '\0';
+		if (rmdir(s->control) != 0 && errno != ENOENT)
+			fprintf(stderr, "warning: cannot remove '%s': %s\n", s->control, strerror(errno));
+	}
+	s->control[0] = '\0';
 }
 
 bool ior_vm_shell_quote(const char *s, char *out, size_t len)

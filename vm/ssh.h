@@ -20,6 +20,9 @@ struct ior_vm_ssh {
 	size_t noptions;
 	double connect_timeout_s;
 	const char *sudo;             /* "" as root; "sudo -n " for a user who may (checked by the caller) */
+	/* The shared connection's socket (ior_vm_ssh_share), "" for none: every command and copy goes
+	 * through it while its master lives, and connects on its own when it does not (a reboot ends it). */
+	char control[96];
 };
 
 /* The argument lists, NULL-terminated in *argv (free with ior_argv_free):
@@ -45,6 +48,15 @@ int ior_vm_ssh_check(const struct ior_vm_ssh *s, const char *command, double lim
 		     size_t len);
 /* One file copied to (upload) or from the target with scp; errors as ior_vm_ssh_check's. */
 int ior_vm_ssh_copy(const struct ior_vm_ssh *s, const char *local, const char *remote, bool upload, double limit_s);
+
+/* One connection shared by the commands that follow (ssh's ControlMaster, its socket in a private
+ * 0700 directory of ours under $TMPDIR or /tmp): started unless it lives, with limit_s to come up.
+ * Each command then costs a channel, not a key exchange (seconds on a slow machine). A master that
+ * cannot start is no error: the commands connect on their own, as before. */
+int ior_vm_ssh_share(struct ior_vm_ssh *s, double limit_s);
+/* The shared connection ended (ssh -O exit) and its directory removed; a no-op without one. A master
+ * left by a controller that was SIGKILLed ends by itself after 10 idle minutes (ControlPersist). */
+void ior_vm_ssh_unshare(struct ior_vm_ssh *s);
 
 /* s as one word of a POSIX shell command line: in single quotes, each ' written '\''. False when it
  * does not fit. */

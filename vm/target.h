@@ -58,6 +58,13 @@ struct ior_vm_target_opts {
 	size_t nssh_options;
 	const char *remote_ioregress; /* the target's ioregress (default "ioregress", found in its PATH) */
 	bool reboot_this_machine;     /* --reboot-this-machine: the local kind's open refuses without it */
+	/* A bisection's measurement (one vm run each): finish leaves the target on the kernel it booted and
+	 * what was installed in place, for the next measurement; the bisection's end step (recover's undo,
+	 * ior_vm_target_recover) boots the default kernel again and removes them. */
+	bool stay;
+	/* The kernel the plan returns the target to, when not the one it runs at open (a bisection's later
+	 * measurements begin on a test kernel); NULL: that one. */
+	const char *default_release;
 };
 void ior_vm_target_opts_default(struct ior_vm_target_opts *o);
 

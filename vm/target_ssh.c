@@ -114,8 +114,11 @@ static int probe(struct ior_vm_target *t, struct ssh_target *s)
 	field(out, "grub", grub, sizeof(grub));
 	field(out, "version", version, sizeof(version));
 	field(out, "sudo", sudo, sizeof(sudo));
-	/* a resumed plan's target may run one of its kernels now: the plan's first release is the default */
-	if (!t->resuming || !t->default_release[0])
+	/* a resumed plan's target may run one of its kernels now: the plan's first release is the default;
+	 * a bisection's later measurements begin on a test kernel and are given the default */
+	if (t->opts.default_release && t->opts.default_release[0])
+		snprintf(t->default_release, sizeof(t->default_release), "%s", t->opts.default_release);
+	else if (!t->resuming || !t->default_release[0])
 		snprintf(t->default_release, sizeof(t->default_release), "%s", s->release);
 	s->grub = grub[0] != '\0';
 	if (!uid[0] || !t->host[0] || !s->boot_id[0])
@@ -183,7 +186,9 @@ static int ssh_open(struct ior_vm_target *t, struct ior_db *db, const struct ior
 	snprintf(t->accel, sizeof(t->accel), "-");
 	snprintf(t->accel_reason, sizeof(t->accel_reason), "a real machine");
 	say(t, "checking the target");
-	int rc = probe(t, s);
+	int rc = ior_vm_ssh_share(&s->ssh, t->opts.connect_timeout_s + 10);
+	if (!rc)
+		rc = probe(t, s);
 	/* a resumed plan's target may be in the middle of a boot the killed controller began */
 	for (double t0 = now_s(); rc == IOR_ETIMEDOUT && t->resuming && now_s() - t0 < t->opts.boot_timeout_s;) {
 		say(t, "not answering yet (%s); waiting for it, up to --boot-timeout", ior_error_last());
@@ -303,6 +308,8 @@ static int wait_new_boot(struct ior_vm_target *t, struct ssh_target *s, const ch
 		s->ssh.connect_timeout_s = full;
 		if (!rc && strcmp(boot, from) != 0) {
 			*waited = now_s() - t0;
+			/* the shared connection ended with the old boot: one for the new boot's commands */
+			ior_vm_ssh_share(&s->ssh, t->opts.connect_timeout_s + 10);
 			snprintf(s->boot_id, sizeof(s->boot_id), "%s", boot);
 			snprintf(s->release, sizeof(s->release), "%s", release);
 			return IOR_OK;
@@ -547,6 +554,16 @@ static int ssh_boot(struct ior_vm_target *t, struct ior_db *db, const struct ior
 	return rc;
 }
 
+static void remove_workdir(struct ior_vm_target *t, struct ssh_target *s, FILE *out)
+{
+	if (!ours(t->workdir))
+		return;
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", t->workdir);
+	if (root_cmd(s, cmd, SHORT_S, "rm on the target", NULL, 0) == IOR_OK && !t->opts.stay)
+		fprintf(out, "vm: %s: work directory '%s': removed\n", t->opts.url.name, t->workdir);
+}
+
 /* Back on the kernel the target ran when the plan began (kexec, or a plain reboot with --boot
  * bootloader: the default entry), so no test kernel is left running; then what was installed is
  * purged (or kept) and the work directory removed. One line on out for each. */
@@ -578,17 +595,18 @@ static int finish_to(struct ior_vm_target *t, struct ior_db *db, FILE *out)
 	int rc = ior_vm_target_ssh_remove(t, db, out);
 	if (!first)
 		first = rc;
-	if (ours(t->workdir)) {
-		char cmd[300];
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", t->workdir);
-		if (root_cmd(s, cmd, SHORT_S, "rm on the target", NULL, 0) == IOR_OK)
-			fprintf(out, "vm: %s: work directory '%s': removed\n", t->opts.url.name, t->workdir);
-	}
+	remove_workdir(t, s, out);
 	return first;
 }
 
 static int ssh_finish(struct ior_vm_target *t, struct ior_db *db)
 {
+	/* a bisection's measurement: the next one boots from the kernel this one left, with what is
+	 * installed; the bisection's end step boots the default again and removes them (recover's undo) */
+	if (t->opts.stay) {
+		remove_workdir(t, of(t), stderr);
+		return IOR_OK;
+	}
 	return finish_to(t, db, stderr);
 }
 
@@ -662,7 +680,9 @@ static int ssh_recover(struct ior_vm_target *t, struct ior_db *db, FILE *out)
 	s->ssh = (struct ior_vm_ssh){ .url = &t->opts.url, .options = opts, .noptions = n,
 				      .connect_timeout_s = t->opts.connect_timeout_s, .sudo = "" };
 	char uid[16];
-	int rc = ior_vm_ssh_check(&s->ssh, "id -u", SHORT_S, "reaching the target", uid, sizeof(uid));
+	int rc = ior_vm_ssh_share(&s->ssh, t->opts.connect_timeout_s + 10);
+	if (!rc)
+		rc = ior_vm_ssh_check(&s->ssh, "id -u", SHORT_S, "reaching the target", uid, sizeof(uid));
 	if (!rc && strcmp(uid, "0") != 0)
 		s->ssh.sudo = "sudo -n ";
 	if (!rc)
@@ -712,6 +732,7 @@ static void ssh_free(struct ior_vm_target *t)
 {
 	if (!t->priv)
 		return;
+	ior_vm_ssh_unshare(&of(t)->ssh);
 	free(t->priv);
 	t->priv = NULL;
 }
