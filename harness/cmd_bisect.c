@@ -86,6 +86,8 @@ static int check_args(struct bisect_args *a, const struct ior_cmd_list *operands
 		return ior_error_set(IOR_EINVALID, "'bisect start' needs --good REV and --bad REV, or --kernels PKG...");
 	if (operands->n > 1)
 		return ior_cmd_unknown_argument(&ior_cmd_bisect, operands->v[1]);
+	if (a->tg.boot && !a->tg.target)   /* named --target-boot here: --boot is the user's command */
+		return ior_error_set(IOR_EINVALID, "--target-boot is for a real machine: give --target ssh://HOST");
 	if (ior_cmd_target_finish(&a->tg, a->boot_timeout, 0, &a->real))
 		return IOR_EINVALID;
 	if (a->boot_timeout && !a->real)
@@ -475,6 +477,7 @@ static const struct ior_cmd_opt run_options[] = {
 			    "ssh://[user@]host[:port], another machine that boots each kernel once with kexec, as vm run "
 			    "--target does, and stays on it until the next measurement; at the end its own kernel is booted "
 			    "again and what was installed removed. Given on every run of the bisection"),
+	IOR_CMD_ROW_TARGET_BOOT(struct bisect_args, tg, "--target-boot"),
 	{ .name = "--boot-timeout", .value = IOR_CMD_NUMBER, .arg = "S", .kind = IOR_CMD_REAL, .min = 1, .max = 86400,
 	  BISECT_AT(boot_timeout),
 	  .help = "a real machine: no SSH answer as a new boot by then: the boot is lost and tried again (default 600)" },

@@ -273,6 +273,7 @@ static const struct ior_cmd_opt run_options[] = {
 		  "booted once with kexec, checked by release and boot id, measured by its own ioregress, its database "
 		  "brought back; what was installed is removed at the end), local (this machine across reboots; not "
 		  "built yet)"),
+	IOR_CMD_ROW_TARGET_BOOT(struct vm_args, tg, "--boot"),
 	{ .name = "--reboot-this-machine", VM_AT(reboot_this_machine),
 	  .help = "--target local: yes, reboot this machine into each kernel (refused without it)" },
 	{ .name = "--idle-timeout", .value = IOR_CMD_NUMBER, .arg = "S",

@@ -20,7 +20,7 @@ struct ior_cmd_target {
 };
 #define IOR_CMD_TARGET_INIT { .retries = -1 }
 
-/* The first option given that only a real machine takes, or NULL. */
+/* The first option given that only a real machine takes, or NULL (the boot row named "--boot"). */
 const char *ior_cmd_target_only(const struct ior_cmd_target *a);
 
 /* After parsing: --target read into a->t.url (IOR_EINVALID, with the forms taken, when it is none) and
@@ -28,15 +28,19 @@ const char *ior_cmd_target_only(const struct ior_cmd_target *a);
  * else the kind's defaults). For a qemu guest an option only a real machine takes is IOR_EINVALID. */
 int ior_cmd_target_finish(struct ior_cmd_target *a, double boot_timeout_s, double run_timeout_s, bool *real);
 
-/* --target (its help: target_help), --boot, --retries, --power-cycle, --keep-kernels, --ssh-option and
- * --target-ioregress, into the struct ior_cmd_target at member m of type. */
-#define IOR_CMD_ROWS_TARGET(type, m, target_help)                                                                  \
-	{ .name = "--target", .value = IOR_CMD_TEXT, .arg = "WHERE", IOR_CMD_AT(type, m.target), .help = target_help }, \
-	{ .name = "--boot", .value = IOR_CMD_CHOICE, .arg = "kexec|bootloader", IOR_CMD_AT(type, m.boot),             \
+/* --boot kexec|bootloader under the name given (bisect run has a --boot of its own: --target-boot), into
+ * the struct ior_cmd_target at member m of type. */
+#define IOR_CMD_ROW_TARGET_BOOT(type, m, option_name)                                                              \
+	{ .name = option_name, .value = IOR_CMD_CHOICE, .arg = "kexec|bootloader", IOR_CMD_AT(type, m.boot),          \
 	  .choices = "kexec bootloader",                                                                           \
 	  .help = "a real machine: kexec (default: kexec -l the installed kernel with the running command line, then " \
 		  "systemctl kexec) or bootloader (grub-reboot to its entry once, then a reboot); the default boot entry " \
-		  "is never changed" },                                                                             \
+		  "is never changed" }
+
+/* --target (its help: target_help), --retries, --power-cycle, --keep-kernels, --ssh-option and
+ * --target-ioregress, into the struct ior_cmd_target at member m of type. */
+#define IOR_CMD_ROWS_TARGET(type, m, target_help)                                                                  \
+	{ .name = "--target", .value = IOR_CMD_TEXT, .arg = "WHERE", IOR_CMD_AT(type, m.target), .help = target_help }, \
 	{ .name = "--retries", .value = IOR_CMD_NUMBER, .arg = "N", .kind = IOR_CMD_COUNT, .min = 0, .max = 20,       \
 	  IOR_CMD_AT(type, m.retries),                                                                              \
 	  .help = "a real machine: a boot lost (SSH gone, no answer by --boot-timeout) is tried N more times (default " \
