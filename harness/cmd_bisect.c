@@ -338,8 +338,12 @@ static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 			fprintf(stderr, "error: %s\n", ior_error_last());
 		rc = ior_error_restore(&first, back);
 	}
-	/* the machine back on its own kernel, what was installed removed, however the run ended */
-	if (drove && a->real) {
+	/* the machine back on its own kernel, what was installed removed, however the run ended; a stop
+	 * request ends every command at once, so then recover (or the next run) does it */
+	if (drove && a->real && ior_stop_requested())
+		fprintf(stderr, "bisect: %s may still run a test kernel: 'ioregress recover' boots its own again and "
+			"removes what was installed ('bisect run' continues the bisection)\n", a->tg.t.url.name);
+	else if (drove && a->real) {
 		struct ior_error_state first;
 		ior_error_save(&first, rc);
 		int back = ior_bisect_measure_target_finish(m, stdout);

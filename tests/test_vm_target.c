@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void parsed(const char *text, enum ior_vm_target_kind kind, const char *user, const char *host, unsigned port)
@@ -120,6 +121,70 @@ static void test_ssh_command_lines(void)
 	CU_ASSERT_STRING_EQUAL(joined(argv), "scp -q -o BatchMode=yes -o ConnectTimeout=7 -o ServerAliveInterval=5 -o "
 					     "ServerAliveCountMax=3 [::1]:/var/tmp/r.db ./a:b.db");
 	ior_argv_free(argv);
+}
+
+/* Connection sharing (issue 36, the per-boot overhead): the master started once in a private 0700
+ * directory, every command and copy through its socket, and the directory gone at the end. An `ssh`
+ * of the test's own in PATH stands in for OpenSSH's: -M makes the socket, -O check answers while it
+ * is there, -O exit removes it; it logs its arguments. */
+static void test_ssh_connection_shared(void)
+{
+	const char *log = ior_test_path("ssh.log");
+	char script[1200];
+	snprintf(script, sizeof(script),
+		 "#!/bin/sh\necho \"$*\" >> %s\nsock=\nprev=\nfor a; do case \"$prev\" in -S) sock=$a;; esac; "
+		 "case \"$a\" in ControlPath=*) [ -z \"$sock\" ] && sock=${a#ControlPath=};; esac; prev=$a; done\n"
+		 "case \" $* \" in *' -M '*) touch \"$sock\"; exit 0;; *'-O check'*) test -e \"$sock\"; exit;; "
+		 "*'-O exit'*) rm -f \"$sock\"; exit 0;; esac\nexit 0\n",
+		 log);
+	char bin[4200];
+	snprintf(bin, sizeof(bin), "%s/bin", ior_test_tmpdir());
+	mkdir(bin, 0700);
+	const char *fake = ior_test_write_file("bin/ssh", script);
+	CU_ASSERT_EQUAL_FATAL(chmod(fake, 0755), 0);
+	char path[4400], *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	snprintf(path, sizeof(path), "%s/bin:%s", ior_test_tmpdir(), old ? old : "/usr/bin:/bin");
+	setenv("PATH", path, 1);
+	setenv("TMPDIR", ior_test_tmpdir(), 1);
+
+	struct ior_vm_target_url u;
+	CU_ASSERT_EQUAL_FATAL(ior_vm_target_parse(&u, "ssh://root@127.0.0.1:2222"), IOR_OK);
+	struct ior_vm_ssh s = { .url = &u, .connect_timeout_s = 7, .sudo = "" };
+	CU_ASSERT_FALSE(ior_vm_ssh_shared(&s));
+	CU_ASSERT_EQUAL(ior_vm_ssh_share(&s, 10), IOR_OK);
+	CU_ASSERT_TRUE(ior_vm_ssh_shared(&s));
+	char dir[96];
+	snprintf(dir, sizeof(dir), "%s", s.control);
+	*strrchr(dir, '/') = '\0';
+	struct stat st;
+	CU_ASSERT_EQUAL_FATAL(stat(dir, &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 0777, 0700);
+	/* a master that lives is not started again */
+	CU_ASSERT_EQUAL(ior_vm_ssh_share(&s, 10), IOR_OK);
+	char **argv;
+	CU_ASSERT_EQUAL_FATAL(ior_vm_ssh_argv(&s, "true", &argv), IOR_OK);
+	char want[256];
+	snprintf(want, sizeof(want), "ssh -o ControlPath=%s -o ControlMaster=no -o BatchMode=yes", s.control);
+	CU_ASSERT_EQUAL(strncmp(joined(argv), want, strlen(want)), 0);
+	ior_argv_free(argv);
+	CU_ASSERT_EQUAL_FATAL(ior_vm_scp_argv(&s, "/tmp/a", "/tmp/b", true, &argv), IOR_OK);
+	snprintf(want, sizeof(want), "scp -q -o ControlPath=%s -o ControlMaster=no", s.control);
+	CU_ASSERT_EQUAL(strncmp(joined(argv), want, strlen(want)), 0);
+	ior_argv_free(argv);
+	ior_vm_ssh_unshare(&s);
+	CU_ASSERT_FALSE(ior_vm_ssh_shared(&s));
+	CU_ASSERT_NOT_EQUAL(access(dir, F_OK), 0);
+	char *text = ior_test_read_file(log, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	size_t masters = 0;
+	for (const char *p = strstr(text, "-M -N -f"); p; p = strstr(p + 1, "-M -N -f"))
+		masters++;
+	CU_ASSERT_EQUAL(masters, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "-O exit"));
+	free(text);
+	setenv("PATH", old ? old : "/usr/bin:/bin", 1);
+	free(old);
+	unsetenv("TMPDIR");
 }
 
 static void test_shell_quote(void)
@@ -298,6 +363,7 @@ int main(void)
 		IOR_TEST(test_target_refusals),
 		IOR_TEST(test_rotation),
 		IOR_TEST(test_ssh_command_lines),
+		IOR_TEST(test_ssh_connection_shared),
 		IOR_TEST(test_shell_quote),
 		IOR_TEST(test_plan_in_database),
 		IOR_TEST(test_resume_reads),

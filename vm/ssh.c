@@ -261,6 +261,11 @@ int ior_vm_ssh_share(struct ior_vm_ssh *s, double limit_s)
 	return rc == IOR_EINTERRUPTED ? rc : IOR_OK;
 }
 
+bool ior_vm_ssh_shared(const struct ior_vm_ssh *s)
+{
+	return s->control[0] && access(s->control, F_OK) == 0;
+}
+
 void ior_vm_ssh_unshare(struct ior_vm_ssh *s)
 {
 	if (!s->control[0])

@@ -54,6 +54,8 @@ int ior_vm_ssh_copy(const struct ior_vm_ssh *s, const char *local, const char *r
  * Each command then costs a channel, not a key exchange (seconds on a slow machine). A master that
  * cannot start is no error: the commands connect on their own, as before. */
 int ior_vm_ssh_share(struct ior_vm_ssh *s, double limit_s);
+/* True when the shared connection's socket is there (its master came up); false without one. */
+bool ior_vm_ssh_shared(const struct ior_vm_ssh *s);
 /* The shared connection ended (ssh -O exit) and its directory removed; a no-op without one. A master
  * left by a controller that was SIGKILLed ends by itself after 10 idle minutes (ControlPersist). */
 void ior_vm_ssh_unshare(struct ior_vm_ssh *s);

@@ -24,7 +24,7 @@
 #define PATHS "PATH=$PATH:/usr/sbin:/sbin; "
 #define SHORT_S 60.0          /* a quick command on the target: id, uname, test, rm */
 #define INSTALL_S 1800.0      /* dpkg -i with its initramfs hook on a slow machine */
-#define POLL_S 1.0            /* between tries to reach a booting target */
+#define POLL_MS 500           /* between tries to reach a booting target */
 #define POLL_CONNECT_S 4.0    /* how long one such try waits for the target's SSH banner */
 #define WORKDIR_PREFIX "/var/tmp/ioregress-target."
 
@@ -192,7 +192,7 @@ static int ssh_open(struct ior_vm_target *t, struct ior_db *db, const struct ior
 	/* a resumed plan's target may be in the middle of a boot the killed controller began */
 	for (double t0 = now_s(); rc == IOR_ETIMEDOUT && t->resuming && now_s() - t0 < t->opts.boot_timeout_s;) {
 		say(t, "not answering yet (%s); waiting for it, up to --boot-timeout", ior_error_last());
-		struct timespec pause = { .tv_sec = (time_t)POLL_S };
+		struct timespec pause = { .tv_nsec = POLL_MS * 1000000L };
 		nanosleep(&pause, NULL);
 		rc = ior_stop_requested() ? ior_error_set(IOR_EINTERRUPTED, "stopped while waiting for '%s'", t->opts.url.name)
 					  : probe(t, s);
@@ -303,20 +303,25 @@ static int wait_new_boot(struct ior_vm_target *t, struct ssh_target *s, const ch
 		 * to 18 s unseen), every fourth the whole --connect timeout, for a slow sshd */
 		s->ssh.connect_timeout_s = tries % 4 == 3 || full < POLL_CONNECT_S ? full : POLL_CONNECT_S;
 		double left = limit - (now_s() - t0);
-		int rc = where_now(s, left < s->ssh.connect_timeout_s + 10 ? left : s->ssh.connect_timeout_s + 10, boot,
-				   sizeof(boot), release, sizeof(release));
+		double each = left < s->ssh.connect_timeout_s + 10 ? left : s->ssh.connect_timeout_s + 10;
+		/* each try starts the shared connection (the old one ended with the old boot): the first that
+		 * answers is the new boot's, and its commands cost no key exchange of their own. Without a
+		 * socket directory the tries connect on their own. */
+		int rc = ior_vm_ssh_share(&s->ssh, each);
+		if (!rc && (ior_vm_ssh_shared(&s->ssh) || !s->ssh.control[0]))
+			rc = where_now(s, each, boot, sizeof(boot), release, sizeof(release));
+		else if (!rc)
+			rc = ior_error_set(IOR_ETIMEDOUT, "'%s' does not answer SSH yet", t->opts.url.name);
 		s->ssh.connect_timeout_s = full;
 		if (!rc && strcmp(boot, from) != 0) {
 			*waited = now_s() - t0;
-			/* the shared connection ended with the old boot: one for the new boot's commands */
-			ior_vm_ssh_share(&s->ssh, t->opts.connect_timeout_s + 10);
 			snprintf(s->boot_id, sizeof(s->boot_id), "%s", boot);
 			snprintf(s->release, sizeof(s->release), "%s", release);
 			return IOR_OK;
 		}
 		if (rc && rc != IOR_ETIMEDOUT && rc != IOR_ERROR)
 			return rc;
-		struct timespec pause = { .tv_sec = (time_t)POLL_S };
+		struct timespec pause = { .tv_nsec = POLL_MS * 1000000L };
 		nanosleep(&pause, NULL);
 	}
 	return ior_error_set(IOR_ETIMEDOUT, "'%s' did not answer SSH as a new boot within %.0f s (--boot-timeout)",
