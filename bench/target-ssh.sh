@@ -18,6 +18,8 @@
 # Measured (16:15, ROUNDS=1, load 2.4-3.4, TCG): beyond 35.7 s (47: command 5.2, SSH back 88.9 of which the
 # kernel up 62.9, pulled 2.3) and 17.3 s (57: command 4.5, SSH back 38.1 of which up 28.7, pulled 1.6):
 # the old kernel's shutdown under TCG (9-26 s) is most of it, then kexec -l (4-5 s), then the pull-back.
+# With the shared connection (7 Dec, ROUNDS=1, load 12-19): pulled 0.5-0.7 s (was 2.5-5.4 at load 11-13),
+# boot command 5-10 s (was 8-13); the shutdown (40-215 s at that load) is what is left: bench/README.md.
 set -euo pipefail
 
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
