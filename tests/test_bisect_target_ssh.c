@@ -33,11 +33,17 @@ static bool bed(void)
 	return true;
 }
 
-/* The controller's kernel cache, seeded with the test-bed's downloads and root's kernel cache. */
+/* The controller's kernel cache (bisect run takes $XDG_CACHE_HOME/ioregress/kernels), seeded with the
+ * test-bed's downloads and root's kernel cache: no network needed for the kernels they hold. */
 static const char *cache(void)
 {
 	static char dir[512];
-	snprintf(dir, sizeof(dir), "%s", ior_test_path("kernels"));
+	snprintf(dir, sizeof(dir), "%s", ior_test_path("xdg"));
+	mkdir(dir, 0700);
+	setenv("XDG_CACHE_HOME", dir, 1);
+	snprintf(dir, sizeof(dir), "%s", ior_test_path("xdg/ioregress"));
+	mkdir(dir, 0700);
+	snprintf(dir, sizeof(dir), "%s", ior_test_path("xdg/ioregress/kernels"));
 	mkdir(dir, 0700);
 	char cmd[1400];
 	snprintf(cmd, sizeof(cmd), "cp %s/linux-image-*.deb %s/ 2>/dev/null; cp \"$HOME\"/.cache/ioregress/kernels/*.deb %s/ "
