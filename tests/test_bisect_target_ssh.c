@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bisect run --target ssh:// on the test-bed (a Debian 12 guest that behaves as a machine): each
- * measurement one kexec boot of the guest, measured on its data disk by its own ioregress. A bad end
- * that does not boot stops the bisection after its tries, and the end step puts the guest back on its
- * default kernel; three packages with a slowdown planted in all but the first name the second. */
+ * measurement one kexec boot of the guest, measured on its data disk by its own ioregress. An end
+ * that does not boot stops the bisection after its tries, and the guest is left on its default
+ * kernel; three packages with a slowdown planted in all but the first name the second. */
 #include "tests/machine/testbed.h"
 #include "tests/suite.h"
 
@@ -90,18 +90,19 @@ static void guest_on_default(void)
 	CU_ASSERT_STRING_EQUAL(got, want);
 }
 
-/* The bad end's initrd replaced with one whose /init resets the machine at once: it never reaches
+/* The good end's initrd replaced with one whose /init resets the machine at once: it never reaches
  * SSH, the guest comes back on its default kernel, and after its tries the bisection stops (nothing
- * can be judged against that end), exit 1. Each measurement was a boot of the guest under the
- * target's name; the end step booted the guest's own kernel again. Few boots: the good end once, the
- * bad end three times, and the way back. */
-static void test_bad_end_that_does_not_boot(void)
+ * can be judged against that end), exit 1. The first round measures the bad end first (the guest's
+ * default kernel, booted once and measured), then the good end three times. Each measurement was a
+ * boot of the guest under the target's name, the target's own kernel is in the log, and the guest is
+ * left on it with nothing of ours. Four kexec boots. */
+static void test_good_end_that_does_not_boot(void)
 {
 	CU_ASSERT_FATAL(bed());
 	char cmd[2048], got[8192];
 	char busybox[64] = "/bin/busybox";
 	CU_ASSERT_FATAL(ior_testbed_put(&m, busybox, "/root/busybox") == 0);
-	/* the default kernel is the good end; the second one the bad end, broken */
+	/* the second kernel is the good end, broken; the default one the bad end */
 	snprintf(cmd, sizeof(cmd),
 		 "set -e; i=/boot/initrd.img-%s; cp -p $i /root/initrd.saved; d=$(mktemp -d); mkdir $d/bin; "
 		 "mv /root/busybox $d/bin/busybox; printf '#!/bin/busybox sh\\nexec /bin/busybox reboot -f\\n' > $d/init; "
@@ -111,7 +112,7 @@ static void test_bad_end_that_does_not_boot(void)
 	const char *db = ior_test_path("stop.db");
 	cache();
 	/* three names apt knows; the middle one is never measured: the bisection stops at the ends */
-	CU_ASSERT_EQUAL_FATAL(start(db, pkg_default, K612, pkg_second), 0);
+	CU_ASSERT_EQUAL_FATAL(start(db, pkg_second, K612, pkg_default), 0);
 	int rc = bisect_run(db, "--retries", "0");
 	CU_ASSERT_EQUAL(rc, 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "does not boot"));
@@ -176,7 +177,7 @@ static void test_three_packages_named(void)
 int main(void)
 {
 	static const struct ior_test tests[] = {
-		IOR_TEST(test_bad_end_that_does_not_boot),
+		IOR_TEST(test_good_end_that_does_not_boot),
 		IOR_TEST(test_three_packages_named),
 		IOR_TEST_END,
 	};
