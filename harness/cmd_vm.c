@@ -11,6 +11,7 @@
 #include "reports/boots_auto.h"
 #include "vm/guest.h"
 #include "vm/target.h"
+#include "vm/target_config.h"
 #include "vm/vm.h"
 
 #include <signal.h>
@@ -33,6 +34,7 @@ struct vm_args {
 	struct ior_cmd_list ssh_options;
 	int retries;                  /* --retries; -1 until given */
 	bool keep_kernels, reboot_this_machine;
+	bool localmodconfig;          /* --localmodconfig: a tree built for a real machine, trimmed to its modules */
 	const char *power_cycle, *target_ioregress;
 };
 
@@ -41,7 +43,7 @@ static const char *target_only(const struct vm_args *a)
 {
 	return a->boot ? "--boot" : a->power_cycle ? "--power-cycle" : a->keep_kernels ? "--keep-kernels" :
 	       a->ssh_options.n ? "--ssh-option" : a->retries >= 0 ? "--retries" : a->target_ioregress ? "--target-ioregress" :
-	       a->reboot_this_machine ? "--reboot-this-machine" : NULL;
+	       a->reboot_this_machine ? "--reboot-this-machine" : a->localmodconfig ? "--localmodconfig" : NULL;
 }
 
 /* --target and its options into a->t; qemu's timeouts take their defaults when not given. */
@@ -61,9 +63,12 @@ static int check_target(struct vm_args *a)
 						      target_only(a))
 				      : IOR_OK;
 	}
-	if (a->kb.tree)
-		return ior_error_set(IOR_EINVALID, "--tree builds kernels for qemu guests; a real machine boots Debian packages "
-				     "(make bindeb-pkg, then give the package names)");
+	if (a->kb.tree && url.kind == IOR_VM_TARGET_LOCAL)
+		return ior_error_set(IOR_EINVALID, "--tree with --target local is not built yet: build the revisions with "
+				     "'make bindeb-pkg' and give the .deb files");
+	if (a->localmodconfig && !a->kb.tree)
+		return ior_error_set(IOR_EINVALID, "--localmodconfig trims a tree's config to the target's modules: give "
+				     "--tree DIR");
 	ior_vm_target_opts_default(&a->t);
 	a->t.url = url;
 	a->t.boot = a->boot && !strcmp(a->boot, "bootloader") ? IOR_VM_TARGET_BOOTLOADER : IOR_VM_TARGET_KEXEC;
@@ -125,7 +130,8 @@ static int check_args(struct vm_args *a)
 	return check_target(a);
 }
 
-/* --tree: every revision built (checked out in turn), its bzImage:modules becoming the kernel booted. */
+/* --tree: every revision built (checked out in turn), its bzImage:modules becoming the kernel booted, or
+ * on a real machine its linux-image .deb. */
 static int build_tree(struct vm_args *a, struct ior_kbuild **builds, char (**specs)[IOR_VM_SPEC_MAX])
 {
 	*builds = calloc(a->nkernels, sizeof(**builds));
@@ -134,7 +140,10 @@ static int build_tree(struct vm_args *a, struct ior_kbuild **builds, char (**spe
 		return ior_error_set(IOR_ERROR, "out of memory");
 	a->kb.progress = a->vm.o.progress;
 	a->kb.localversion = true; /* -gSHA in each release: the revisions stay apart in every report */
-	int rc = ior_vm_tree_build(*builds, *specs, &a->kb, a->kernels, a->nkernels);
+	/* a real machine: its own config, each revision a package installed there */
+	int rc = a->vm.o.target ? ior_vm_target_tree_build(*builds, *specs, &a->kb, &a->t, a->localmodconfig, a->kernels,
+							   a->nkernels)
+				: ior_vm_tree_build(*builds, *specs, &a->kb, a->kernels, a->nkernels);
 	for (size_t i = 0; !rc && i < a->nkernels; i++)
 		a->kernels[i] = (*specs)[i];
 	return rc;
@@ -194,6 +203,13 @@ static void auto_summary(const struct auto_state *st, const struct ior_vm_run_su
 		       "not: --metric req_kib, merge_pct or req_per_gib decide on them\n");
 }
 
+/* A .deb file given as KERNEL (not a name for apt). */
+static bool is_deb(const char *k)
+{
+	size_t n = strlen(k);
+	return n > 4 && !strcmp(k + n - 4, ".deb");
+}
+
 static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	struct vm_args a = { .auto_metric = IOR_METRIC_COUNT, .retries = -1 };
@@ -223,7 +239,8 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		fprintf(stderr, "vm: %s\n", said);
 	/* package names checked against apt's lists before anything is fetched or booted */
 	for (size_t i = 0; i < a.nkernels; i++)
-		if (!a.kb.tree && !strchr(a.kernels[i], '/') && ior_vm_package_check(a.kernels[i]) != IOR_OK) {
+		if (!a.kb.tree && !strchr(a.kernels[i], '/') && !is_deb(a.kernels[i]) &&
+		    ior_vm_package_check(a.kernels[i]) != IOR_OK) {
 			ior_cmd_error_last();
 			return 2;
 		}
@@ -318,6 +335,9 @@ static const struct ior_cmd_opt run_options[] = {
 	  .help = "--target local: yes, reboot this machine into each kernel (refused without it)" },
 	{ .name = "--ssh-option", .value = IOR_CMD_TEXT, .arg = "OPTION", .repeat = true, VM_AT(ssh_options),
 	  .help = "a real machine: passed to ssh and scp as -o OPTION (IdentityFile=..., UserKnownHostsFile=...)" },
+	{ .name = "--localmodconfig", VM_AT(localmodconfig),
+	  .help = "--tree on a real machine: trim the target's config to the modules it has loaded, as make "
+		  "localmodconfig does with its lsmod (a much shorter build; a module it has not loaded is not built)" },
 	{ .name = "--target-ioregress", .value = IOR_CMD_TEXT, .arg = "PATH", VM_AT(target_ioregress),
 	  .help = "a real machine: its ioregress (default ioregress in its PATH; it must be this version)" },
 	{ .name = "--idle-timeout", .value = IOR_CMD_NUMBER, .arg = "S",
@@ -344,7 +364,9 @@ static const struct ior_cmd_opt run_options[] = {
 	{ .name = "--tree", .value = IOR_CMD_FILE, .arg = "DIR", VM_AT(kb.tree),
 	  .help = "the operands are revisions of the kernel git tree DIR: each is checked out in turn and built as "
 		  "'kernel build' does (with LOCALVERSION=-gSHA12, so each release names its commit), then booted; "
-		  "the runs' kernels record the commits" },
+		  "the runs' kernels record the commits. With --target ssh://HOST each is built with the target's own "
+		  "config (its /boot/config-RELEASE, else /proc/config.gz; --config FILE instead), packaged with make "
+		  "bindeb-pkg and installed there as a package" },
 	IOR_CMD_ROWS_KBUILD(struct vm_args, kb, fragments),
 	{ .name = "--boot-only",
 	  VM_AT(vm.o.boot_only), .help = "boot each kernel to its init and power off: the bare boot time" },
@@ -368,8 +390,9 @@ const struct ior_command ior_cmd_vm = {
 	.operand_complete = IOR_CMD_COMPLETE_KERNEL_PACKAGE,
 	.description =
 		"KERNEL is a Debian kernel package name (linux-image-6.1.0-47-cloud-amd64: fetched with apt-get "
-		"download, unpacked with dpkg-deb -x, cached) or PATH/bzImage:MODULES_DIR for a kernel built from a "
-		"tree, or with --tree DIR a revision of that tree, built first. Each guest boots from an initramfs with busybox, this ioregress and the libraries it needs, and "
+		"download, unpacked with dpkg-deb -x, cached), a kernel package's PATH.deb (make bindeb-pkg's), or "
+		"PATH/bzImage:MODULES_DIR for a kernel built from a tree, or with --tree DIR a revision of that tree, "
+		"built first. Each guest boots from an initramfs with busybox, this ioregress and the libraries it needs, and "
 		"the kernel's virtio and scheduler modules; it runs the matrix on its virtio scratch disk /dev/vda and "
 		"writes its database and exit status to a second disk, which the host reads back and merges into "
 		"--db. Each boot is recorded with one outcome (ok, test-failed, panic, hang, boot-failed, "
