@@ -185,6 +185,11 @@ static void test_write(void)
 	CU_ASSERT_STRING_EQUAL(m ? m : "", MODULES);
 	struct stat st;
 	CU_ASSERT(lstat(config, &st) == 0 && S_ISREG(st.st_mode));
+	/* the module list is read by localmodconfig, never run: written again over an executable one, it is not */
+	chmod(modules, 0755);
+	CU_ASSERT_EQUAL(ior_vm_target_config_write(&c, ior_test_tmpdir(), config, sizeof(config), modules, sizeof(modules)),
+			IOR_OK);
+	CU_ASSERT(stat(modules, &st) == 0 && (st.st_mode & 0111) == 0);
 	free(t);
 	free(m);
 	ior_vm_target_config_free(&c);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -174,6 +175,9 @@ int ior_vm_target_config_write(const struct ior_vm_target_config *c, const char 
 	if (!rc && c->modules && modules) {
 		snprintf(modules, mlen, "%s/target-%s.modules", dir, name);
 		rc = ior_kbuild_write_private(modules, c->modules, c->modules_len);
+		/* streamline_config.pl runs an executable LSMOD file instead of reading it: never one */
+		if (!rc && chmod(modules, 0644) != 0)
+			rc = ior_error_errno(IOR_ERROR, errno, "cannot chmod '%s'", modules);
 	}
 	return rc;
 }
