@@ -399,6 +399,92 @@ static void test_vm_run_refusals(void)
 	CU_ASSERT_EQUAL(ior_test_query(ior_test_path("vm.db"), "SELECT count(*) FROM vm_boots"), 0);
 }
 
+/* A stand-in kernel tree whose Makefile does what kbuild's does for vm run's deb build, in a git
+ * repository: olddefconfig, and bindeb-pkg writing the release, a bzImage and the packages beside
+ * the object tree (or failing as a missing build dependency does when the file 'fail' is there). */
+static const char *fake_tree(void)
+{
+	static char tree[1200];
+	char p[1400];
+	snprintf(tree, sizeof(tree), "%s/fake-linux", ior_test_tmpdir());
+	const char *dirs[] = { "scripts/kconfig", "scripts/package" };
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/%s", tree, dirs[i]);
+		ior_vm_mkdir_p(p);
+	}
+	snprintf(p, sizeof(p), "%s/Makefile", tree);
+	FILE *f = fopen(p, "w");
+	fputs("olddefconfig:\n\t@true\n"
+	      "bindeb-pkg:\n"
+	      "\t@if [ -f $(CURDIR)/fail ]; then echo 'dpkg-checkbuilddeps: error: Unmet build dependencies: rsync'; exit 2; fi\n"
+	      "\t@mkdir -p $(O)/include/config $(O)/arch/x86/boot\n"
+	      "\t@echo 6.1.99$(LOCALVERSION) > $(O)/include/config/kernel.release\n"
+	      "\t@echo image > $(O)/arch/x86/boot/bzImage\n"
+	      "\t@echo $(KDEB_PKGVERSION) > $(O)/../linux-image-6.1.99$(LOCALVERSION)_$(KDEB_PKGVERSION)_amd64.deb\n"
+	      "\t@touch $(O)/../linux-headers-6.1.99$(LOCALVERSION)_$(KDEB_PKGVERSION)_amd64.deb\n", f);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/scripts/kconfig/merge_config.sh", tree);
+	f = fopen(p, "w");
+	fputs("#!/bin/sh\nexit 0\n", f);
+	fclose(f);
+	chmod(p, 0755);
+	touch(tree, "Kconfig");
+	char *git[][12] = { { "git", "-C", tree, "init", "-q", NULL },
+			    { "git", "-C", tree, "add", "-A", NULL },
+			    { "git", "-C", tree, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "fake", NULL } };
+	for (size_t i = 0; i < 3; i++)
+		CU_ASSERT_EQUAL(ior_test_spawn(git[i], NULL), 0);
+	return tree;
+}
+
+/* vm run --target ssh:// --tree with --config: built as a package (make bindeb-pkg with the config's
+ * hash as its version), the image package kept in the cache entry and the headers removed; then the
+ * target (nobody listening) stops the run before any boot. A bindeb-pkg that fails stops it too,
+ * with make's error line, exit 1 and nothing stored. */
+static void test_deb_build(void)
+{
+	const char *tree = fake_tree();
+	const char *config = ior_test_write_file("fake.config", CONFIG);
+	char build[1200], err[8192], pattern[1400];
+	snprintf(build, sizeof(build), "%s/deb-builds", ior_test_tmpdir());
+	const char *args[] = { "--target", "ssh://127.0.0.1:1", "--ssh-option", "ConnectTimeout=5", "--tree", tree,
+			       "--config", config, "--build-dir", build, "HEAD", NULL };
+	CU_ASSERT_EQUAL(vm(args, err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "127.0.0.1"));
+	snprintf(pattern, sizeof(pattern), "%s/images/*/linux-image-6.1.99-g*_1.*-1_amd64.deb", build);
+	CU_ASSERT_EQUAL(ior_test_count_glob(pattern), 1);
+	snprintf(pattern, sizeof(pattern), "%s/images/*/build.info", build);
+	char info[4096];
+	ior_test_read_glob(pattern, info, sizeof(info));
+	CU_ASSERT_PTR_NOT_NULL(strstr(info, "build.info"));
+	snprintf(pattern, sizeof(pattern), "%s/*.deb", build);
+	CU_ASSERT_EQUAL(ior_test_count_glob(pattern), 0);
+	/* the version is the config's hash: the package names what was built */
+	char sum[1500];
+	snprintf(pattern, sizeof(pattern), "%s/build/.config", build);
+	ior_test_spawn_to((char *[]){ "sha256sum", pattern, NULL }, NULL, ior_test_path("sum"), NULL);
+	char *t = ior_test_read_file(ior_test_path("sum"), NULL);
+	snprintf(sum, sizeof(sum), "%s/images/*/linux-image-6.1.99-g*_1.%.12s-1_amd64.deb", build, t ? t : "");
+	free(t);
+	snprintf(pattern, sizeof(pattern), "%s", sum);
+	if (ior_test_count_glob(pattern) != 1) {
+		snprintf(pattern, sizeof(pattern), "%s/images/*/*.deb", build);
+		ior_test_read_glob(pattern, info, sizeof(info));
+		fprintf(stderr, "\n  no %s in: %s", sum, info);
+		CU_FAIL("the package's version is not the config's hash");
+	}
+	/* a failing bindeb-pkg: its error line, exit 1, no boot stored */
+	touch(tree, "fail");
+	CU_ASSERT_EQUAL(ior_test_spawn((char *[]){ "git", "-C", (char *)tree, "add", "fail", NULL }, NULL), 0);
+	CU_ASSERT_EQUAL(ior_test_spawn((char *[]){ "git", "-C", (char *)tree, "-c", "user.name=t", "-c", "user.email=t@t",
+						   "commit", "-qm", "fail", NULL }, NULL), 0);
+	CU_ASSERT_EQUAL(vm(args, err, sizeof(err)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "Unmet build dependencies"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "revision 'HEAD'"));
+	CU_ASSERT_EQUAL(ior_test_query(ior_test_path("vm.db"), "SELECT count(*) FROM vm_boots"), 0);
+	CU_ASSERT_EQUAL(ior_test_query(ior_test_path("vm.db"), "SELECT count(*) FROM target_installs"), 0);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -412,6 +498,7 @@ int main(void)
 		IOR_TEST(test_collect),
 		IOR_TEST(test_resolve_deb),
 		IOR_TEST(test_vm_run_refusals),
+		IOR_TEST(test_deb_build),
 		IOR_TEST_END,
 	};
 	return ior_test_run("vm_target_config", tests);
