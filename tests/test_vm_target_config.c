@@ -399,6 +399,37 @@ static void test_vm_run_refusals(void)
 	CU_ASSERT_EQUAL(ior_test_query(ior_test_path("vm.db"), "SELECT count(*) FROM vm_boots"), 0);
 }
 
+/* A package name whose .deb is in the cache already (the test-bed's download, when this machine has
+ * it): resolved without apt, its package name kept for the install on a target, unpacked once. */
+static void test_resolve_package_cached(void)
+{
+	const char *archive = "/var/tmp/ioregress-machine/apt-archives";
+	const char *name = "linux-image-6.1.0-47-cloud-amd64";
+	char pattern[300];
+	snprintf(pattern, sizeof(pattern), "%s/%s_*.deb", archive, name);
+	if (ior_test_count_glob(pattern) != 1) {
+		ior_test_not_run("no %s in %s (the test-bed's downloads)", name, archive);
+		return;
+	}
+	char cache[1200], cmd[1600];
+	snprintf(cache, sizeof(cache), "%s/pkg-cache", ior_test_tmpdir());
+	mkdir(cache, 0700);
+	snprintf(cmd, sizeof(cmd), "cp %s %s/", pattern, cache);
+	CU_ASSERT_EQUAL_FATAL(ior_test_spawn((char *[]){ "sh", "-c", cmd, NULL }, NULL), 0);
+	struct ior_vm_kernel k;
+	int rc = ior_vm_kernel_resolve(&k, name, cache);
+	if (rc)
+		fprintf(stderr, "\n  %s", ior_error_last());
+	CU_ASSERT_EQUAL_FATAL(rc, IOR_OK);
+	CU_ASSERT_STRING_EQUAL(k.package, name);
+	CU_ASSERT_STRING_EQUAL(k.spec, name);
+	CU_ASSERT_STRING_EQUAL(k.release, "6.1.0-47-cloud-amd64");
+	CU_ASSERT_EQUAL(access(k.image, R_OK), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(k.deb, "/pkg-cache/linux-image-6.1.0-47-cloud-amd64_"));
+	snprintf(pattern, sizeof(pattern), "%s/%s/lib/modules/6.1.0-47-cloud-amd64/modules.dep", cache, name);
+	CU_ASSERT_EQUAL(ior_test_count_glob(pattern), 1);
+}
+
 /* A stand-in kernel tree whose Makefile does what kbuild's does for vm run's deb build, in a git
  * repository: olddefconfig, and bindeb-pkg writing the release, a bzImage and the packages beside
  * the object tree (or failing as a missing build dependency does when the file 'fail' is there). */
@@ -497,6 +528,7 @@ int main(void)
 		IOR_TEST(test_deb_version),
 		IOR_TEST(test_collect),
 		IOR_TEST(test_resolve_deb),
+		IOR_TEST(test_resolve_package_cached),
 		IOR_TEST(test_vm_run_refusals),
 		IOR_TEST(test_deb_build),
 		IOR_TEST_END,
