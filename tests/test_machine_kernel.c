@@ -3,7 +3,10 @@
  * with the guest's own config trimmed to its loaded modules (localmodconfig), packaged with make
  * bindeb-pkg, installed on the guest over SSH, booted with kexec, measured, and purged at the end.
  * Label "kernel machine slow": a build of a distribution config takes hours on 2 busy cores; run by
- * hand in pieces (make resumes where it stopped), never in CI. */
+ * hand in pieces (make resumes where it stopped), never in CI:
+ *   flock /tmp/ior-root-tests.lock tests/machine/piece.sh 1500 build/tests/test_machine_kernel
+ * with IOR_BINARY, IOR_SOURCE_DIR and IOR_BUILD_DIR set as ctest sets them. The tree and the build stay
+ * in IOR_MACHINE_KERNEL_WORK (default /var/tmp/ioregress-machine-kernel) between pieces. */
 #include "tests/machine/testbed.h"
 #include "tests/suite.h"
 
