@@ -21,6 +21,7 @@ packages=(
   lava-common python3-voluptuous python3-jinja2  # ci/lint-templates.sh: LAVA's own job and test-definition validators
   sysstat                         # bench/blkstat.sh: iostat beside the stored block-layer counters
   bc bison flex libelf-dev ccache xz-utils lz4  # kernel build: what make bzImage modules needs (lz4 packs the guest's image); ccache when rebuilding commits
+  fakeroot rsync cpio             # vm run --target ssh:// --tree: make bindeb-pkg's build dependencies (with dpkg-dev above)
   mmdebstrap qemu-utils openssh-client python3  # tests/machine/: the Debian 12 test-bed standing in for a real machine (issue 36)
   openssh-server                  # tests/test_vm_ssh.c: an sshd on 127.0.0.1 the ssh target kind talks to
   linux-source-6.1                # tests/test_kernel_real.c and bench/kernel-bisect.sh: a real kernel tree (/usr/src/linux-source-6.1.tar.xz)

@@ -12,6 +12,7 @@
 #include "reports/boots_auto.h"
 #include "vm/guest.h"
 #include "vm/target.h"
+#include "vm/target_config.h"
 #include "vm/vm.h"
 
 #include <signal.h>
@@ -30,6 +31,7 @@ struct vm_args {
 	enum ior_metric auto_metric;  /* --metric: what --boots auto judges; IOR_METRIC_COUNT until given */
 	struct ior_cmd_target tg;     /* --target and a real machine's options (vm.o.target points at tg.t then) */
 	bool reboot_this_machine;
+	bool localmodconfig;          /* --localmodconfig: a tree built for a real machine, trimmed to its modules */
 };
 
 /* --target and its options into a->tg.t; qemu's timeouts take their defaults when not given. */
@@ -40,6 +42,8 @@ static int check_target(struct vm_args *a)
 	int rc = ior_cmd_target_finish(&a->tg, m->boot_timeout_s, m->total_timeout_s, &real);
 	if (!rc && !real && a->reboot_this_machine)
 		rc = ior_error_set(IOR_EINVALID, "--reboot-this-machine is for a real machine: give --target local");
+	if (!rc && !real && a->localmodconfig)
+		rc = ior_error_set(IOR_EINVALID, "--localmodconfig is for a real machine: give --target ssh://HOST");
 	if (rc)
 		return rc;
 	if (!real) {
@@ -49,9 +53,12 @@ static int check_target(struct vm_args *a)
 		m->total_timeout_s = m->total_timeout_s ? m->total_timeout_s : d.total_timeout_s;
 		return IOR_OK;
 	}
-	if (a->kb.tree)
-		return ior_error_set(IOR_EINVALID, "--tree builds kernels for qemu guests; a real machine boots Debian packages "
-				     "(make bindeb-pkg, then give the package names)");
+	if (a->kb.tree && a->tg.t.url.kind == IOR_VM_TARGET_LOCAL)
+		return ior_error_set(IOR_EINVALID, "--tree with --target local is not built yet: build the revisions with "
+				     "'make bindeb-pkg' and give the .deb files");
+	if (a->localmodconfig && !a->kb.tree)
+		return ior_error_set(IOR_EINVALID, "--localmodconfig trims a tree's config to the target's modules: give "
+				     "--tree DIR");
 	a->tg.t.reboot_this_machine = a->reboot_this_machine;
 	a->vm.o.target = &a->tg.t;
 	return IOR_OK;
@@ -98,7 +105,8 @@ static int check_args(struct vm_args *a)
 	return check_target(a);
 }
 
-/* --tree: every revision built (checked out in turn), its bzImage:modules becoming the kernel booted. */
+/* --tree: every revision built (checked out in turn), its bzImage:modules becoming the kernel booted, or
+ * on a real machine its linux-image .deb. */
 static int build_tree(struct vm_args *a, struct ior_kbuild **builds, char (**specs)[IOR_VM_SPEC_MAX])
 {
 	*builds = calloc(a->nkernels, sizeof(**builds));
@@ -107,7 +115,10 @@ static int build_tree(struct vm_args *a, struct ior_kbuild **builds, char (**spe
 		return ior_error_set(IOR_ERROR, "out of memory");
 	a->kb.progress = a->vm.o.progress;
 	a->kb.localversion = true; /* -gSHA in each release: the revisions stay apart in every report */
-	int rc = ior_vm_tree_build(*builds, *specs, &a->kb, a->kernels, a->nkernels);
+	/* a real machine: its own config, each revision a package installed there */
+	int rc = a->vm.o.target ? ior_vm_target_tree_build(*builds, *specs, &a->kb, &a->tg.t, a->localmodconfig, a->kernels,
+							   a->nkernels)
+				: ior_vm_tree_build(*builds, *specs, &a->kb, a->kernels, a->nkernels);
 	for (size_t i = 0; !rc && i < a->nkernels; i++)
 		a->kernels[i] = (*specs)[i];
 	return rc;
@@ -167,6 +178,13 @@ static void auto_summary(const struct auto_state *st, const struct ior_vm_run_su
 		       "not: --metric req_kib, merge_pct or req_per_gib decide on them\n");
 }
 
+/* A .deb file given as KERNEL (not a name for apt). */
+static bool is_deb(const char *k)
+{
+	size_t n = strlen(k);
+	return n > 4 && !strcmp(k + n - 4, ".deb");
+}
+
 static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	struct vm_args a = { .auto_metric = IOR_METRIC_COUNT, .tg = IOR_CMD_TARGET_INIT };
@@ -196,7 +214,8 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 		fprintf(stderr, "vm: %s\n", said);
 	/* package names checked against apt's lists before anything is fetched or booted */
 	for (size_t i = 0; i < a.nkernels; i++)
-		if (!a.kb.tree && !strchr(a.kernels[i], '/') && ior_vm_package_check(a.kernels[i]) != IOR_OK) {
+		if (!a.kb.tree && !strchr(a.kernels[i], '/') && !is_deb(a.kernels[i]) &&
+		    ior_vm_package_check(a.kernels[i]) != IOR_OK) {
 			ior_cmd_error_last();
 			return 2;
 		}
@@ -276,6 +295,9 @@ static const struct ior_cmd_opt run_options[] = {
 	IOR_CMD_ROW_TARGET_BOOT(struct vm_args, tg, "--boot"),
 	{ .name = "--reboot-this-machine", VM_AT(reboot_this_machine),
 	  .help = "--target local: yes, reboot this machine into each kernel (refused without it)" },
+	{ .name = "--localmodconfig", VM_AT(localmodconfig),
+	  .help = "--tree on a real machine: trim the target's config to the modules it has loaded, as make "
+		  "localmodconfig does with its lsmod (a much shorter build; a module it has not loaded is not built)" },
 	{ .name = "--idle-timeout", .value = IOR_CMD_NUMBER, .arg = "S",
 	  .kind = IOR_CMD_REAL, .min = 2 * IOR_VM_TICK_S, .max = 86400, VM_MACHINE_AT(idle_timeout_s),
 	  .help = "no heartbeat from the guest (one per repetition, announcing how long it will take, and one every "
@@ -300,7 +322,9 @@ static const struct ior_cmd_opt run_options[] = {
 	{ .name = "--tree", .value = IOR_CMD_FILE, .arg = "DIR", VM_AT(kb.tree),
 	  .help = "the operands are revisions of the kernel git tree DIR: each is checked out in turn and built as "
 		  "'kernel build' does (with LOCALVERSION=-gSHA12, so each release names its commit), then booted; "
-		  "the runs' kernels record the commits" },
+		  "the runs' kernels record the commits. With --target ssh://HOST each is built with the target's own "
+		  "config (its /boot/config-RELEASE, else /proc/config.gz; --config FILE instead), packaged with make "
+		  "bindeb-pkg and installed there as a package" },
 	IOR_CMD_ROWS_KBUILD(struct vm_args, kb, fragments),
 	{ .name = "--boot-only",
 	  VM_AT(vm.o.boot_only), .help = "boot each kernel to its init and power off: the bare boot time" },
@@ -324,8 +348,9 @@ const struct ior_command ior_cmd_vm = {
 	.operand_complete = IOR_CMD_COMPLETE_KERNEL_PACKAGE,
 	.description =
 		"KERNEL is a Debian kernel package name (linux-image-6.1.0-47-cloud-amd64: fetched with apt-get "
-		"download, unpacked with dpkg-deb -x, cached) or PATH/bzImage:MODULES_DIR for a kernel built from a "
-		"tree, or with --tree DIR a revision of that tree, built first. Each guest boots from an initramfs with busybox, this ioregress and the libraries it needs, and "
+		"download, unpacked with dpkg-deb -x, cached), a kernel package's PATH.deb (make bindeb-pkg's), or "
+		"PATH/bzImage:MODULES_DIR for a kernel built from a tree, or with --tree DIR a revision of that tree, "
+		"built first. Each guest boots from an initramfs with busybox, this ioregress and the libraries it needs, and "
 		"the kernel's virtio and scheduler modules; it runs the matrix on its virtio scratch disk /dev/vda and "
 		"writes its database and exit status to a second disk, which the host reads back and merges into "
 		"--db. Each boot is recorded with one outcome (ok, test-failed, panic, hang, boot-failed, "

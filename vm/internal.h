@@ -39,6 +39,14 @@ bool ior_vm_blocked_head(const char *console, char *out, size_t len);
 /* A file of size bytes (sparse), for a guest disk. */
 int ior_vm_disk_create(const char *path, uint64_t size);
 
+/* A kernel package's .deb unpacked once into tree (dpkg-deb -x, depmod; done is the marker written
+ * last), k's image, modules, release and deb filled from it; name is what errors call it. */
+int ior_vm_kernel_unpack(struct ior_vm_kernel *k, const char *deb, const char *tree, const char *done, const char *name);
+/* KERNEL given as a .deb file (make bindeb-pkg's, or any kernel image package): its Package and
+ * Version read with dpkg-deb -f, its release from the package's name, unpacked once into
+ * cache_dir/PACKAGE_VERSION for a qemu guest; installed as it is on a real machine. */
+int ior_vm_kernel_resolve_deb(struct ior_vm_kernel *k, const char *spec, const char *cache_dir);
+
 /* mkdir -p. */
 int ior_vm_mkdir_p(const char *path);
 

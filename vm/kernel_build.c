@@ -244,8 +244,15 @@ static int configure(struct make_ctx *c, const char *out)
 		rc = ior_kbuild_write_private(dotconfig, c->texts->config, c->texts->config_len);
 	else
 		rc = make(c, "config", (const char *const[]){ o->defconfig ? o->defconfig : "tinyconfig", NULL });
+	/* the target's modules: trimmed before the fragments, so they (and ours) still win */
+	char lsmod[PATH_MAX + 8];
+	snprintf(lsmod, sizeof(lsmod), "LSMOD=%s", o->lsmod ? o->lsmod : "");
+	if (!rc && o->deb && o->lsmod)
+		rc = make(c, "olddefconfig", (const char *const[]){ "olddefconfig", NULL });
+	if (!rc && o->deb && o->lsmod)
+		rc = make(c, "localmodconfig", (const char *const[]){ "localmodconfig", lsmod, NULL });
 	if (!rc)
-		rc = write_text(guest, ior_kbuild_guest_fragment);
+		rc = write_text(guest, o->deb ? ior_kbuild_deb_fragment : ior_kbuild_guest_fragment);
 	if (!rc && o->nfragments > 64)
 		rc = ior_error_set(IOR_EINVALID, "at most 64 --fragment files");
 	const char *argv[80] = { merge, "-m", "-O", c->build, dotconfig, guest };
@@ -265,7 +272,8 @@ static int configure(struct make_ctx *c, const char *out)
 	size_t len = 0;
 	if (!rc)
 		rc = ior_kernel_config_load(&text, &len, dotconfig);
-	for (size_t i = 0; !rc && i < sizeof(required) / sizeof(required[0]); i++)
+	/* a real machine boots with its own config: only a guest's needs are checked */
+	for (size_t i = 0; !rc && !o->deb && i < sizeof(required) / sizeof(required[0]); i++)
 		if (ior_kernel_config_value(text, required[i]) != 'y')
 			rc = ior_error_set(IOR_EINVALID, "the config of '%s' has no %s=y after olddefconfig: a guest cannot "
 					   "boot without it (a --fragment or --config turned it off, or the tree lacks it)",
@@ -379,11 +387,13 @@ static int install(struct make_ctx *c, struct ior_kbuild *b, const char *entry)
 	ior_spawn_tool((const char *const[]){ "rm", "-rf", stage, NULL }, NULL, "rm");
 	int rc = ior_vm_mkdir_p(stage);
 	snprintf(mod_path, sizeof(mod_path), "INSTALL_MOD_PATH=%s", stage);
-	if (!rc && ior_kbuild_modules_stamp(modules, c->build, b->release) != IOR_OK) {
+	if (!rc && !c->o->deb && ior_kbuild_modules_stamp(modules, c->build, b->release) != IOR_OK) {
 		ior_error_clear();
 		modules[0] = '\0'; /* no module list: installed as make does it */
 	}
-	if (!rc && !(modules[0] && link_same_modules(c, b, stage, modules)))
+	if (!rc && c->o->deb) /* the package holds the modules: the entry keeps it, not a tree */
+		rc = ior_kbuild_deb_collect(c->out, b->release, stage, b->deb_name, sizeof(b->deb_name));
+	else if (!rc && !(modules[0] && link_same_modules(c, b, stage, modules)))
 		rc = make(c, "modules_install", (const char *const[]){ "modules_install", mod_path, "INSTALL_MOD_STRIP=1", NULL });
 	snprintf(src, sizeof(src), "%s/arch/x86/boot/bzImage", c->build);
 	snprintf(dst, sizeof(dst), "%s/bzImage", stage);
@@ -507,7 +517,8 @@ static int build_locked(struct ior_kbuild *b, struct make_ctx *c, const char *ou
 		return rc;
 	entry_dir(entry, sizeof(entry), out, b, o->localversion);
 	struct ior_kbuild found = *b;
-	if (b->commit.sha[0] && !b->dirty && ior_kbuild_record_read(&found, entry) == IOR_OK && image_intact(&found)) {
+	if (b->commit.sha[0] && !b->dirty && ior_kbuild_record_read(&found, entry) == IOR_OK && image_intact(&found) &&
+	    (!o->deb || found.deb[0])) {
 		*b = found;
 		b->reused = true;
 	} else {
@@ -516,7 +527,11 @@ static int build_locked(struct ior_kbuild *b, struct make_ctx *c, const char *ou
 			fprintf(stderr, "kernel build: %s at %.12s, config %.12s: make -j%s%s (log '%s')\n", c->tree,
 				b->commit.sha[0] ? b->commit.sha : "(no commit)", b->config_hash, c->jobs + 2,
 				c->cc[0] ? " with ccache" : "", c->log);
-		rc = make(c, "build", (const char *const[]){ "bzImage", "modules", NULL });
+		char version[128];
+		ior_kbuild_deb_version(version + 16, sizeof(version) - 16, b);
+		memcpy(version, "KDEB_PKGVERSION=", 16);
+		rc = make(c, "build", o->deb ? (const char *const[]){ "bindeb-pkg", version, NULL }
+					     : (const char *const[]){ "bzImage", "modules", NULL });
 		if (!rc)
 			rc = read_release(c, b);
 		if (!rc)

@@ -31,6 +31,12 @@ struct ior_kbuild_opts {
 	unsigned jobs;                    /* make -j; 0: the host's CPUs */
 	int nice;                         /* make runs under nice -n this, 0: not niced */
 	bool progress;                    /* one line per stage on stderr */
+	/* A kernel for a real machine (vm/kernel_deb.c): the config is the target's (config, fetched),
+	 * ior_kbuild_deb_fragment is merged instead of the guest's options, and make bindeb-pkg packages
+	 * it; the entry holds the linux-image .deb (deb), the bzImage and the config. */
+	bool deb;
+	const char *lsmod;                /* with deb: the target's /proc/modules, trimmed to as make
+					   * localmodconfig does (LSMOD=), before the fragments; NULL: not trimmed */
 };
 
 /* One build, fresh or reused. */
@@ -49,6 +55,8 @@ struct ior_kbuild {
 	bool ccache;
 	double seconds;                   /* this call's wall time */
 	char log[PATH_MAX];               /* make's output */
+	char deb_name[256];               /* with opts.deb: the linux-image package's file in the entry */
+	char deb[PATH_MAX];               /* …/images/KEY/deb_name, "" without one */
 };
 
 /* Builds (or finds in the cache) the tree as it is checked out. A compiler error is
@@ -73,6 +81,26 @@ pid_t ior_kbuild_live_make(const char *out);
  * gone has the make it left ended (when it is ours) and its journal removed; one line each on
  * out, done and failed counted. */
 int ior_kbuild_recover(FILE *out, unsigned *done, unsigned *failed);
+
+/* What a kernel for a real machine gets over the target's own config, before the user's fragments:
+ * no debug information (it doubles the build and makes a -dbg package nobody installs; BTF would
+ * need pahole) and no trusted keys named by a path of the distribution's source tree (Debian's
+ * config names debian/certs/..., which a tree from elsewhere does not have). */
+extern const char ior_kbuild_deb_fragment[];
+
+/* make bindeb-pkg's packages of release in the build directory out (written beside out/build): the
+ * linux-image one moved into dir (its name into name), every other one it made (headers, libc-dev,
+ * -dbg, .buildinfo, .changes) removed. IOR_ERROR naming out when there is no image package. */
+int ior_kbuild_deb_collect(const char *out, const char *release, const char *dir, char *name, size_t len);
+
+/* The Debian version of a build's package: 1.CONFIG12[.CHANGES12]-1, so two builds of one release
+ * (the same commit, another config or other local changes) are other versions and a target that has
+ * one installed installs the other. */
+void ior_kbuild_deb_version(char *out, size_t len, const struct ior_kbuild *b);
+
+/* The checks of a config's values that --config gets (no make or shell expansion in a value), on a
+ * text from elsewhere: what and where name it in the error ("kernel config", "ssh://host:/boot/..."). */
+int ior_kbuild_check_values(const char *text, const char *what, const char *where);
 
 /* What --config and the fragments held when they were checked: what is merged and hashed is
  * what was checked, whatever happens to the files afterwards. */

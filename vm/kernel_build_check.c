@@ -24,7 +24,7 @@
  * holding one is refused, from root and from anyone else (their own build would run it too). */
 static const char *const expansions[] = { "$(", "${", "`" };
 
-static int check_values(const char *text, const char *opt, const char *path)
+int ior_kbuild_check_values(const char *text, const char *opt, const char *path)
 {
 	unsigned line = 0;
 	for (const char *s = text; *s;) {
@@ -75,7 +75,7 @@ static int load_one(char **text, size_t *len, const char *path, const char *opt)
 			rc = ior_error_set(IOR_EINVALID, "%s '%s' is no config: it holds a NUL byte", opt, path);
 	}
 	if (!rc)
-		rc = check_values(buf, opt, path);
+		rc = ior_kbuild_check_values(buf, opt, path);
 	if (rc) {
 		free(buf);
 		return rc;

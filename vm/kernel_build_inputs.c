@@ -67,7 +67,15 @@ int ior_kbuild_inputs_hash(char hex[65], const struct ior_kbuild_opts *o, const 
 		add_text(&t, "config ", o->config, k->config, k->config_len);
 	else
 		add_str(&t, "defconfig ", o->defconfig ? o->defconfig : "tinyconfig");
-	add_str(&t, "guest\n", ior_kbuild_guest_fragment);
+	add_str(&t, o->deb ? "deb\n" : "guest\n", o->deb ? ior_kbuild_deb_fragment : ior_kbuild_guest_fragment);
+	if (o->deb && o->lsmod) { /* the modules localmodconfig keeps */
+		char *mods = NULL;
+		size_t n = 0;
+		rc = ior_kernel_config_load(&mods, &n, o->lsmod);
+		if (!rc)
+			add_text(&t, "lsmod ", o->lsmod, mods, n);
+		free(mods);
+	}
 	for (size_t i = 0; i < o->nfragments && i < k->n; i++)
 		add_text(&t, "fragment ", o->fragments[i], k->fragments[i], k->fragment_lens[i]);
 	add_str(&t, "localversion ", o->localversion ? "yes" : "no");

@@ -26,6 +26,7 @@ static const struct field {
 	F("config_hash", config_hash),
 	F("image_hash", image_hash),
 	F("local_changes", local_changes),
+	F("deb", deb_name),
 #undef F
 };
 
@@ -64,6 +65,9 @@ int ior_kbuild_record_read(struct ior_kbuild *b, const char *dir)
 	snprintf(b->image, sizeof(b->image), "%s/bzImage", dir);
 	snprintf(b->config, sizeof(b->config), "%s/config", dir);
 	snprintf(b->modules, sizeof(b->modules), "%s/lib/modules/%s", dir, b->release);
+	b->deb[0] = '\0';
+	if (b->deb_name[0] && !strchr(b->deb_name, '/'))
+		snprintf(b->deb, sizeof(b->deb), "%s/%s", dir, b->deb_name);
 	if (!b->release[0] || strlen(b->config_hash) != 64)
 		return ior_error_set(IOR_EINVALID, "'%s' is not a build record (no release or config_hash)", path);
 	return IOR_OK;

@@ -131,6 +131,41 @@ static bool package_name_ok(const char *s)
 	return true;
 }
 
+int ior_vm_kernel_unpack(struct ior_vm_kernel *k, const char *deb, const char *tree, const char *done, const char *name)
+{
+	int rc = IOR_OK;
+	snprintf(k->modules, sizeof(k->modules), "%s/lib/modules", tree);
+	/* unpacked and indexed once; the marker is written last so an interrupted unpack is redone */
+	int have = cache_entry(done, false, "kernel cache marker");
+	/* a marker whose tree is gone (removed by hand, a cache cleaner) means unpack again: the
+	 * tree's absence used to come back as an error without a message, an infra-error with no
+	 * reason on every boot */
+	int tree_rc = have ? IOR_OK : cache_entry(tree, true, "kernel tree");
+	if (tree_rc == IOR_ENOTFOUND && unlink(done) == 0)
+		have = IOR_ENOTFOUND;
+	if (have == IOR_ENOTFOUND) {
+		rc = cache_entry(tree, true, "kernel tree");
+		if (rc == IOR_ENOTFOUND)
+			rc = mkdir(tree, 0755) ? ior_error_errno(IOR_ERROR, errno, "cannot create '%s'", tree) : IOR_OK;
+		if (!rc && !(rc = ior_spawn_tool((const char *const[]){ "dpkg-deb", "-x", deb, tree, NULL }, NULL, "dpkg-deb -x")) &&
+		    !(rc = only_release(k->modules, k->release, sizeof(k->release))))
+			rc = ior_spawn_tool((const char *const[]){ "depmod", "-b", tree, k->release, NULL }, NULL, "depmod");
+		int fd = rc ? -1 : open(done, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			close(fd);
+	} else {
+		rc = have ? have : tree_rc;
+	}
+	if (!rc)
+		rc = only_release(k->modules, k->release, sizeof(k->release));
+	snprintf(k->image, sizeof(k->image), "%s/boot/vmlinuz-%s", tree, k->release);
+	if (!rc && !is_file(k->image))
+		rc = ior_error_set(IOR_ENOTFOUND, "'%s' has no boot/vmlinuz-%s", name, k->release);
+	if (!rc)
+		snprintf(k->deb, sizeof(k->deb), "%s", deb);
+	return rc;
+}
+
 static int resolve_package(struct ior_vm_kernel *k, const char *name, const char *cache)
 {
 	if (!package_name_ok(name))
@@ -151,35 +186,10 @@ static int resolve_package(struct ior_vm_kernel *k, const char *name, const char
 		rc = find_deb(cache, name, deb, sizeof(deb), k->package_version, sizeof(k->package_version));
 	if (rc == IOR_ENOTFOUND)
 		rc = ior_error_set(IOR_ENOTFOUND, "apt-get download '%s' left no .deb in '%s'", name, cache);
-	snprintf(k->modules, sizeof(k->modules), "%s/lib/modules", tree);
-	/* unpacked and indexed once; the marker is written last so an interrupted unpack is redone */
-	int have = rc ? IOR_OK : cache_entry(done, false, "kernel cache marker");
-	/* a marker whose tree is gone (removed by hand, a cache cleaner) means unpack again: the
-	 * tree's absence used to come back as an error without a message, an infra-error with no
-	 * reason on every boot */
-	int tree_rc = rc || have ? IOR_OK : cache_entry(tree, true, "kernel tree");
-	if (tree_rc == IOR_ENOTFOUND && unlink(done) == 0)
-		have = IOR_ENOTFOUND;
-	if (!rc && have == IOR_ENOTFOUND) {
-		rc = cache_entry(tree, true, "kernel tree");
-		if (rc == IOR_ENOTFOUND)
-			rc = mkdir(tree, 0755) ? ior_error_errno(IOR_ERROR, errno, "cannot create '%s'", tree) : IOR_OK;
-		if (!rc && !(rc = ior_spawn_tool((const char *const[]){ "dpkg-deb", "-x", deb, tree, NULL }, NULL, "dpkg-deb -x")) &&
-		    !(rc = only_release(k->modules, k->release, sizeof(k->release))))
-			rc = ior_spawn_tool((const char *const[]){ "depmod", "-b", tree, k->release, NULL }, NULL, "depmod");
-		int fd = rc ? -1 : open(done, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (fd >= 0)
-			close(fd);
-	} else if (!rc) {
-		rc = have ? have : tree_rc;
-	}
 	if (!rc)
-		rc = only_release(k->modules, k->release, sizeof(k->release));
-	snprintf(k->image, sizeof(k->image), "%s/boot/vmlinuz-%s", tree, k->release);
-	if (!rc && !is_file(k->image))
-		rc = ior_error_set(IOR_ENOTFOUND, "package '%s' has no boot/vmlinuz-%s", name, k->release);
+		rc = ior_vm_kernel_unpack(k, deb, tree, done, name);
 	if (!rc)
-		snprintf(k->deb, sizeof(k->deb), "%s", deb);
+		snprintf(k->package, sizeof(k->package), "%s", name);
 	return rc;
 }
 
@@ -232,5 +242,8 @@ int ior_vm_kernel_resolve(struct ior_vm_kernel *k, const char *spec, const char 
 {
 	memset(k, 0, sizeof(*k));
 	snprintf(k->spec, sizeof(k->spec), "%s", spec);
+	size_t n = strlen(spec);
+	if (n > 4 && !strcmp(spec + n - 4, ".deb"))
+		return ior_vm_kernel_resolve_deb(k, spec, cache_dir);
 	return strchr(spec, '/') ? resolve_built(k, spec) : resolve_package(k, spec, cache_dir);
 }

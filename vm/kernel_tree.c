@@ -89,6 +89,8 @@ int ior_vm_tree_build(struct ior_kbuild *builds, char (*specs)[IOR_VM_SPEC_MAX],
 			rc = ior_kernel_build(&builds[i], o);
 		if (rc)
 			ior_error_wrap(rc, "revision '%s'", revs[i]);
+		else if (o->deb) /* a real machine's kernel: the package it installs */
+			snprintf(specs[i], IOR_VM_SPEC_MAX, "%s", builds[i].deb);
 		else
 			snprintf(specs[i], IOR_VM_SPEC_MAX, "%s:%s", builds[i].image, builds[i].modules);
 		/* said whatever the progress setting: what boots is not the revision alone */

@@ -344,7 +344,7 @@ static int local_prepare(struct ior_vm_target *t, struct ior_db *db, struct ior_
 		return IOR_OK;
 	}
 	char have[128];
-	installed_version(k->k.spec, have, sizeof(have));
+	installed_version(k->k.package, have, sizeof(have));
 	int rc = IOR_OK;
 	if (strcmp(have, k->k.package_version) != 0) {
 		say(t, "%s: installing %s", k->k.spec, k->k.package_version);
@@ -356,7 +356,7 @@ static int local_prepare(struct ior_vm_target *t, struct ior_db *db, struct ior_
 		rc = ior_db_host_get(db, u.nodename, u.machine, &host_id);
 		/* recorded before dpkg runs: a run killed in the middle leaves it to recover */
 		if (!rc)
-			rc = ior_db_target_install_add(db, t->opts.url.name, k->k.spec, k->k.package_version, k->k.release,
+			rc = ior_db_target_install_add(db, t->opts.url.name, k->k.package, k->k.package_version, k->k.release,
 						       host_id, (int)getpid(), boot, &id);
 		if (!rc) {
 			struct ior_spawn c = { .argv = (const char *const[]){ "dpkg", "-i", k->k.deb, NULL },

@@ -235,7 +235,7 @@ static int install(struct ior_vm_target *t, struct ssh_target *s, struct ior_db 
 	if (!rc)
 		rc = ior_vm_owner(db, &host_id, boot, sizeof(boot));
 	if (!rc)
-		rc = ior_db_target_install_add(db, t->opts.url.name, k->k.spec, k->k.package_version, k->k.release, host_id,
+		rc = ior_db_target_install_add(db, t->opts.url.name, k->k.package, k->k.package_version, k->k.release, host_id,
 					       (int)getpid(), boot, &id);
 	snprintf(cmd, sizeof(cmd), "env DEBIAN_FRONTEND=noninteractive dpkg -i %s; s=$?; rm -f %s; exit $s", q, q);
 	if (!rc)
@@ -248,11 +248,11 @@ static int ssh_prepare(struct ior_vm_target *t, struct ior_db *db, struct ior_vm
 	struct ssh_target *s = of(t);
 	if (!k->k.deb[0]) {
 		snprintf(k->error, sizeof(k->error), "'%s': a target over SSH boots Debian packages (a built image is not "
-			 "installable there yet)", k->k.spec);
+			 "installable there: give --tree DIR and revisions, built as packages with its config)", k->k.spec);
 		return IOR_OK;
 	}
 	char have[128];
-	int rc = installed_version(s, k->k.spec, have, sizeof(have));
+	int rc = installed_version(s, k->k.package, have, sizeof(have));
 	if (!rc && strcmp(have, k->k.package_version) != 0)
 		rc = install(t, s, db, k);
 	else if (!rc)

@@ -33,10 +33,12 @@ struct ior_vm_kernel {
 	char package_version[128]; /* the Debian package's version, "" for a built kernel */
 	char config[PATH_MAX];     /* a built kernel's .config (kernel build's record beside the image), or "" */
 	char deb[PATH_MAX];        /* a package's .deb in the cache (installed as it is on a real machine), or "" */
+	char package[256];         /* its package name (spec for a name, the Package field for a .deb file), or "" */
 };
 
 /* KERNEL is a Debian package name (fetched with apt-get download into cache_dir/, unpacked
- * with dpkg-deb -x, depmod run on the copy; reused on later calls) or PATH/bzImage:MODULES_DIR
+ * with dpkg-deb -x, depmod run on the copy; reused on later calls), a kernel package's PATH.deb
+ * (make bindeb-pkg's; unpacked into cache_dir/ the same way) or PATH/bzImage:MODULES_DIR
  * (MODULES_DIR is …/lib/modules/RELEASE, or …/lib/modules holding one release; a build.info that
  * `kernel build` left beside the image gives config). */
 int ior_vm_kernel_resolve(struct ior_vm_kernel *k, const char *spec, const char *cache_dir);
