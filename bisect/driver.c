@@ -152,7 +152,7 @@ static int built(struct run *r, const char *id, bool *ok, char *image, size_t le
 		return IOR_ERROR;
 	/* why it failed (a package name apt does not know, a download that failed), as a kernel
 	 * tree's build logs it itself */
-	if (!*ok && d->m->failure[0] && ior_bisect_log(d->db, d->id, id, "build-error", d->m->failure))
+	if (!*ok && d->m->failure[0] && ior_bisect_build_error_set(d->db, d->id, id, d->m->failure))
 		return IOR_ERROR;
 	return IOR_OK;
 }
@@ -162,7 +162,7 @@ static int build_failure(struct run *r, const char *id, char *out, size_t len)
 {
 	bool found;
 	char detail[1024];
-	if (ior_bisect_log_last(r->d->db, r->d->id, id, "build-error", &found, detail, sizeof(detail)))
+	if (ior_bisect_build_error_get(r->d->db, r->d->id, id, &found, detail, sizeof(detail)))
 		return IOR_ERROR;
 	snprintf(out, len, "its build failed%s%s", found ? ": " : "", found ? detail : "");
 	return IOR_OK;
@@ -253,7 +253,7 @@ static int measure(struct run *r, const char *id, size_t round, bool *ok)
 		rc = ior_bisect_log(d->db, d->id, id, "measure", *ok ? detail : ior_step_outcome_name(o));
 	/* a kernel that keeps failing to boot is a finding: its outcome and console head are kept */
 	if (!rc && r->boot_failed)
-		rc = ior_bisect_log(d->db, d->id, id, "boot-failed", d->m->failure[0] ? d->m->failure : "boot-failed");
+		rc = ior_bisect_boot_failure_set(d->db, d->id, id, d->m->failure[0] ? d->m->failure : "boot-failed");
 	free(x);
 	return rc;
 }
@@ -692,54 +692,22 @@ enum confirm_verdict {
 
 /* A confirmation's own rounds: the first round it may use and how many stable ones it needs
  * (o.confirm, then o.step more each time the two are not yet apart), against which parent. Kept
- * in the log as "FROM PARENT TARGET" (or "done" once overturned, so a later confirmation of the
- * same commit starts afresh), so a resumed or replayed bisection confirms on the same rounds;
- * nothing measured before it counts, so the verdict rests on fresh rounds only. */
-struct confirm_target {
-	size_t from, need;
-	char parent[96];
-};
-
-/* "FROM PARENT NEED" as confirm_target_log writes it; false for anything else ("done"). */
-static bool confirm_target_parse(const char *text, struct confirm_target *t)
-{
-	char *end;
-	errno = 0;
-	if (!isdigit((unsigned char)text[0]))
-		return false;
-	t->from = (size_t)strtoull(text, &end, 10);
-	const char *parent = end + 1;
-	size_t plen = *end == ' ' ? strcspn(parent, " ") : 0;
-	if (errno || !plen || plen >= sizeof(t->parent) || parent[plen] != ' ' ||
-	    !isdigit((unsigned char)parent[plen + 1]))
-		return false;
-	snprintf(t->parent, sizeof(t->parent), "%.*s", (int)plen, parent);
-	t->need = (size_t)strtoull(parent + plen + 1, &end, 10);
-	return !errno && !*end;
-}
-
-static int confirm_target_log(struct run *r, const char *c, const struct confirm_target *t)
-{
-	char text[256];
-	snprintf(text, sizeof(text), "%zu %s %zu", t->from, t->parent, t->need);
-	return ior_bisect_log(r->d->db, r->d->id, c, "confirming", text);
-}
-
-/* The culprit c's confirmation against its parent p: as logged, or new from the next round. */
-static int confirm_target_get(struct run *r, const char *c, const char *p, struct confirm_target *t)
+ * on the culprit's row (none once overturned, so a later confirmation of the same commit starts
+ * afresh), so a resumed or replayed bisection confirms on the same rounds; nothing measured before
+ * it counts, so the verdict rests on fresh rounds only. */
+static int confirm_target_get(struct run *r, const char *c, const char *p, struct ior_bisect_confirm_state *t)
 {
 	struct ior_bisect_driver *d = r->d;
-	char text[256];
 	bool found;
-	if (ior_bisect_log_last(d->db, d->id, c, "confirming", &found, text, sizeof(text)))
+	if (ior_bisect_confirm_get(d->db, d->id, c, &found, t))
 		return IOR_ERROR;
-	if (found && confirm_target_parse(text, t) && !strcmp(t->parent, p))
+	if (found && !strcmp(t->parent, p))
 		return IOR_OK;
-	*t = (struct confirm_target){ .need = d->o.confirm };
+	*t = (struct ior_bisect_confirm_state){ .need = d->o.confirm };
 	snprintf(t->parent, sizeof(t->parent), "%s", p);
 	if (ior_bisect_round_next(d->db, d->id, &t->from))
 		return IOR_ERROR;
-	return confirm_target_log(r, c, t);
+	return ior_bisect_confirm_set(d->db, d->id, c, t);
 }
 
 /* The confirmation's stable rounds, as columns good, parent, culprit, bad (an end stands in for
@@ -829,7 +797,7 @@ static int confirm(struct run *r, size_t culprit, enum confirm_verdict *verdict,
 	/* A side that built its end's artifact is that end for the measure: the end's column stands in
 	 * for it, and the rounds measure three sides instead of four. */
 	p_end = p_same, c_end = c_same;
-	struct confirm_target t;
+	struct ior_bisect_confirm_state t;
 	if (confirm_target_get(r, c, p, &t))
 		return IOR_ERROR;
 	say(r, "confirming %s against its parent %s: %zu fresh rounds, up to %zu, %s\n", named(r, c), shortid(p), t.need,
@@ -893,7 +861,7 @@ static int confirm(struct run *r, size_t culprit, enum confirm_verdict *verdict,
 	if (cc == IOR_CALL_GOOD || pc == IOR_CALL_BAD) {
 		*verdict = CONFIRM_OVERTURNED;
 		/* a later confirmation of the same commit takes fresh rounds again */
-		int rc = ior_bisect_log(d->db, d->id, c, "confirming", "done");
+		int rc = ior_bisect_confirm_set(d->db, d->id, c, NULL);
 		if (!rc && cc == IOR_CALL_GOOD)
 			rc = mark(r, c, IOR_MARK_GOOD, rc_, "overturned");
 		if (!rc && pc == IOR_CALL_BAD)
@@ -904,7 +872,7 @@ static int confirm(struct run *r, size_t culprit, enum confirm_verdict *verdict,
 		/* not yet apart, or not yet placed: more fresh rounds of all of them */
 		t.need += d->o.step;
 		*verdict = CONFIRM_AGAIN;
-		return confirm_target_log(r, c, &t);
+		return ior_bisect_confirm_set(d->db, d->id, c, &t);
 	}
 	*verdict = CONFIRM_UNDECIDED;
 	snprintf(reason, len, "in %zu fresh rounds %s is %s (%s) and its parent %s is %s (%s); against each other "
@@ -1006,7 +974,7 @@ static int unbootable_answer(struct run *r, struct ior_bisect_result *res, const
 		char detail[1024];
 		if ((*found && node > first) || !strcmp(r->g.nodes[node].id, r->bad_id))
 			continue;   /* an end that once did not boot and boots now is no finding */
-		if (ior_bisect_log_last(d->db, d->id, r->g.nodes[node].id, "boot-failed", &logged, detail, sizeof(detail)))
+		if (ior_bisect_boot_failure_get(d->db, d->id, r->g.nodes[node].id, &logged, detail, sizeof(detail)))
 			return IOR_ERROR;
 		if (logged) {
 			*found = true;

@@ -84,7 +84,7 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 		*out = IOR_STEP_BUILD_FAILED;
 		snprintf(detail, sizeof(detail), "%s", ior_error_last());
 		ior_error_clear();
-		return ior_bisect_log(m->db, m->bisect, id, "build-error", detail);
+		return ior_bisect_build_error_set(m->db, m->bisect, id, detail);
 	}
 	*out = IOR_STEP_OK;
 	snprintf(image, len, "%s", m->b.image_hash);
@@ -96,7 +96,7 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 	}
 	snprintf(detail, sizeof(detail), "%s release %s, %s in %.1f s", m->b.config_hash, m->b.release,
 		 m->b.reused ? "reused from the cache" : "built", m->b.seconds);
-	return ior_bisect_log(m->db, m->bisect, id, "config", detail);
+	return ior_bisect_config_set(m->db, m->bisect, id, detail);
 }
 
 static int measure(struct ior_bisect_measure *bm, const char *id, double **x, size_t *n, enum ior_step_outcome *out)
