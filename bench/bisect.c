@@ -320,6 +320,9 @@ int main(int argc, char **argv)
 	if (argc > 3 && strcmp(argv[3], "-"))
 		o.cap = o.calibrate_cap = strtoul(argv[3], NULL, 10);
 	double kmax = argc > 4 ? strtod(argv[4], NULL) : 0;   /* drift scale: 0 stationary, 1 the most */
+	const char *test = getenv("IOR_BISECT_TEST");   /* "sprt": the sequential test per commit, "looks": looks every 5 rounds */
+	if (test)
+		o.sequential = !strcmp(test, "sprt");
 	char path[512] = "/tmp/ior-bench-bisect-XXXXXX";
 	int fd = mkstemp(path);
 	if (fd < 0)

@@ -194,6 +194,16 @@ int ior_bisect_replan(struct ior_bisect_run *r, size_t looks, bool initial)
 	return ior_bisect_log(d->db, d->id, NULL, "plan", text);
 }
 
+/* The judge's call on the ends' rounds (good, bad by round), r->cal filled. */
+static enum ior_bisect_call ends_call(struct ior_bisect_run *r, const struct ior_bisect_rounds *rd,
+				      const struct ior_bisect_judge_opts *o, char *reason, size_t len)
+{
+	double g[rd->n ? rd->n : 1], b[rd->n ? rd->n : 1];
+	for (size_t i = 0; i < rd->n; i++)
+		g[i] = rd->v[2 * i], b[i] = rd->v[2 * i + 1];
+	return ior_bisect_calibrated(&r->cal, g, b, rd->n, o, reason, len);
+}
+
 /* Both ends in rounds until the judge is satisfied or refuses; every round of both ends so far
  * counts (a resumed bisection recalibrates on all of them). Under a budget the rounds per commit the
  * judge weighs the gap against are the ones the budget affords at the pace measured so far. */
@@ -222,8 +232,19 @@ int ior_bisect_calibrate(struct ior_bisect_run *r, bool *refused, char *reason, 
 			return IOR_ERROR;
 		struct ior_bisect_judge_opts o = d->o;
 		if (d->budget_s > 0 && rd.n >= o.calibrate && !r->measures) {
-			/* a resumed run has not measured its pace yet: one more round of the ends does */
+			/* A resumed run has not measured its pace yet. Ends whose gap is clear at the rounds per commit
+			 * of a run without a budget need no pace to go on: the plan is made again before each commit,
+			 * from the time its own rounds take. Only a gap not yet clear costs a round more of the ends,
+			 * whose time then tells what the budget affords (and a refusal how long an answer needs). */
+			struct ior_bisect_judge_opts def;
+			ior_bisect_judge_opts_default(&def);
+			o.cap = o.cap ? o.cap : def.cap;
+			enum ior_bisect_call c = ends_call(r, &rd, &o, reason, len);
 			ior_bisect_rounds_free(&rd);
+			if (c == IOR_CALL_GOOD) {
+				*refused = false;
+				return IOR_OK;
+			}
 			if (ior_bisect_ends_round(r, ends))
 				return IOR_ERROR;
 			continue;
@@ -240,11 +261,8 @@ int ior_bisect_calibrate(struct ior_bisect_run *r, bool *refused, char *reason, 
 			if (ior_bisect_elapsed(r) > d->budget_s / 2)
 				o.calibrate_cap = rd.n / IOR_BISECT_CALIBRATE_MORE;
 		}
-		double g[rd.n ? rd.n : 1], b[rd.n ? rd.n : 1];
-		for (size_t i = 0; i < rd.n; i++)
-			g[i] = rd.v[2 * i], b[i] = rd.v[2 * i + 1];
 		size_t n = rd.n;
-		enum ior_bisect_call c = ior_bisect_calibrated(&r->cal, g, b, n, &o, reason, len);
+		enum ior_bisect_call c = ends_call(r, &rd, &o, reason, len);
 		ior_bisect_rounds_free(&rd);
 		if (c == IOR_CALL_SKIP)
 			budget_refusal(r, looks, reason, len);

@@ -168,21 +168,36 @@ int ior_bisect_end_retry(struct ior_bisect_run *r, const char *end)
 }
 
 /* One round: each of ids measured once, one after another, the order rotated with the round
- * number (and reversed every other cycle) so no commit is always first or last. *failed gets the
- * index of a commit whose measurement failed, or k. */
+ * number (and reversed every other cycle) so no commit is always first or last; but a commit never
+ * measured goes first, so one that does not boot (or cannot be measured) costs the ends nothing in
+ * the round it leaves incomplete. *failed gets the index of a commit whose measurement failed, or k. */
 int ior_bisect_measure_round(struct ior_bisect_run *r, const char *const *ids, size_t k, size_t *failed)
 {
-	size_t round;
+	size_t round, order[8], fresh = k;
 	*failed = k;
-	if (ior_bisect_round_next(r->d->db, r->d->id, &round))
-		return IOR_ERROR;
-	for (size_t j = 0; j < k; j++) {
+	if (k > 8 || ior_bisect_round_next(r->d->db, r->d->id, &round))
+		return k > 8 ? ior_error_set(IOR_ERROR, "a round of %zu commits", k) : IOR_ERROR;
+	for (size_t j = 0; j < k && fresh == k; j++) {
+		size_t n;
+		if (!strcmp(ids[j], r->good_ids[0]) || !strcmp(ids[j], r->bad_id))
+			continue;
+		if (ior_bisect_samples_count(r->d->db, r->d->id, ids[j], &n))
+			return IOR_ERROR;
+		fresh = n ? k : j;
+	}
+	for (size_t j = 0, o = fresh < k; j < k; j++) {
 		size_t at = (round + ((round / k) % 2 ? k - 1 - j : j)) % k;
+		if (at != fresh)
+			order[o++] = at;
+	}
+	if (fresh < k)
+		order[0] = fresh;
+	for (size_t j = 0; j < k; j++) {
 		bool ok;
-		if (ior_bisect_measure_once(r, ids[at], round, &ok))
+		if (ior_bisect_measure_once(r, ids[order[j]], round, &ok))
 			return IOR_ERROR;
 		if (!ok) {
-			*failed = at;
+			*failed = order[j];
 			return IOR_OK;
 		}
 	}

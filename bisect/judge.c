@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /*
  * Why rounds: on a machine whose speed drifts (shared CI runners, laptops, VMs: FACTS.md saw the
@@ -185,6 +186,34 @@ bool ior_bisect_round_unstable(const struct ior_bisect_calibration *cal, double 
 	return false;
 }
 
+/* The midpoint one-sided p an SPRT decision must also clear: a candidate whose rounds sit about
+ * half-way (two culprits of half the gap each, a machine that moved) is never pushed to an end by
+ * the ratio alone. */
+#define IOR_BISECT_SPRT_GUARD 0.05
+
+/*
+ * Wald's sequential probability ratio test of "the candidate is the good end" against "it is the bad
+ * end": a commit of a history with one culprit is one or the other, so the two simple hypotheses are
+ * the whole question, and the test stops as soon as the rounds so far favour one by (1 - alpha) /
+ * alpha (errors at most about alpha each way, however often it looks). The contrast of a round has
+ * mean -gap/2 or +gap/2 and sd sigma, so the log ratio after n rounds is delta * sum / sigma^2, with
+ * the sum of the contrasts signed toward the bad end. Conservative where the figures are estimates:
+ * delta is the calibrated gap over its margin (ior_bisect_margin: a smaller assumed gap only
+ * lowers the errors), sigma the pooled contrast sd and never below the ends' noise. sum: n times the
+ * mean contrast, signed as the gap.
+ */
+static bool sprt_decides(const struct ior_bisect_calibration *cal, double sum, double sigma, double p,
+			 const struct ior_bisect_judge_opts *o, char *seen, size_t len)
+{
+	double delta = fabs(cal->gap) / ior_bisect_margin(cal->rounds);
+	if (!(sigma > 0) || !isfinite(delta) || !(delta > 0))
+		return p < o->alpha;
+	double llr = delta * (cal->gap > 0 ? sum : -sum) / (sigma * sigma), bound = log((1 - o->alpha) / o->alpha);
+	size_t at = strlen(seen);
+	snprintf(seen + at, len - at, "; sequential log-likelihood ratio %+.1f (bound %.1f)", llr, bound);
+	return fabs(llr) >= bound && p < IOR_BISECT_SPRT_GUARD;
+}
+
 enum ior_bisect_call ior_bisect_judge(const struct ior_bisect_calibration *cal, const double *good, const double *x,
 				      const double *bad, size_t n, size_t cap, const struct ior_bisect_judge_opts *o,
 				      size_t *need, char *reason, size_t len)
@@ -222,7 +251,8 @@ enum ior_bisect_call ior_bisect_judge(const struct ior_bisect_calibration *cal, 
 			 noise * 100, noise > cal->noise ? ", as seen across the bisection" : "");
 		return IOR_CALL_SKIP;
 	}
-	if (p < o->alpha) {
+	if (o->sequential ? sprt_decides(cal, mean * (double)n, pooled > expect ? pooled : expect, p, o, seen, sizeof(seen))
+			  : p < o->alpha) {
 		snprintf(reason, len, "%s", seen);
 		return q.position > 0.5 ? IOR_CALL_BAD : IOR_CALL_GOOD;
 	}
@@ -230,7 +260,8 @@ enum ior_bisect_call ior_bisect_judge(const struct ior_bisect_calibration *cal, 
 		snprintf(reason, len, "undecided at %zu rounds: %s", n, seen);
 		return IOR_CALL_SKIP;
 	}
-	*need = n + o->step < cap ? n + o->step : cap;
+	size_t next = n + (o->sequential ? 1 : o->step);
+	*need = next < cap ? next : cap;
 	snprintf(reason, len, "%s", seen);
 	return IOR_CALL_MORE;
 }
