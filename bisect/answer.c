@@ -42,7 +42,8 @@ int ior_bisect_ends_evidence(struct ior_bisect_run *r, char *buf, size_t len)
 	return IOR_OK;
 }
 
-int ior_bisect_finish(struct ior_bisect_run *r, struct ior_bisect_result *res, const struct ior_bisect_left *left, size_t culprit,
+int ior_bisect_finish(struct ior_bisect_run *r, struct ior_bisect_result *res, const struct ior_bisect_left *left,
+		      size_t culprit,
 		  const char *why)
 {
 	struct ior_bisect_driver *d = r->d;
@@ -76,7 +77,8 @@ int ior_bisect_finish(struct ior_bisect_run *r, struct ior_bisect_result *res, c
  * list's order) is the answer, a kernel that does not boot (or panics), with its outcome and
  * console head; the throughput regression hunted cannot be placed past it, as its neighbours do
  * not decide. *found false when none of the candidates failed to boot. */
-int ior_bisect_unbootable_answer(struct ior_bisect_run *r, struct ior_bisect_result *res, const struct ior_bisect_left *left,
+int ior_bisect_unbootable_answer(struct ior_bisect_run *r, struct ior_bisect_result *res,
+				 const struct ior_bisect_left *left,
 			     bool *found)
 {
 	struct ior_bisect_driver *d = r->d;

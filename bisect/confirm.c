@@ -22,7 +22,8 @@ const char *ior_bisect_confirm_parent(const struct ior_bisect_run *r, size_t cul
  * on the culprit's row (none once overturned, so a later confirmation of the same commit starts
  * afresh), so a resumed or replayed bisection confirms on the same rounds; nothing measured before
  * it counts, so the verdict rests on fresh rounds only. */
-static int confirm_target_get(struct ior_bisect_run *r, const char *c, const char *p, struct ior_bisect_confirm_state *t)
+static int confirm_target_get(struct ior_bisect_run *r, const char *c, const char *p,
+			      struct ior_bisect_confirm_state *t)
 {
 	struct ior_bisect_driver *d = r->d;
 	bool found;
@@ -50,7 +51,8 @@ static void confirm_rounds_free(struct confirm_rounds *cr)
 	memset(cr, 0, sizeof(*cr));
 }
 
-static int confirm_rounds_get(struct ior_bisect_run *r, const char *const *ids, size_t k, size_t from, bool p_end, bool c_end,
+static int confirm_rounds_get(struct ior_bisect_run *r, const char *const *ids, size_t k, size_t from, bool p_end,
+			      bool c_end,
 			      struct confirm_rounds *cr)
 {
 	struct ior_bisect_rounds rd;
@@ -95,9 +97,95 @@ static int same_build(struct ior_bisect_run *r, const char *a, const char *b, bo
 	return IOR_OK;
 }
 
+/* The confirmation's fresh rounds until it has t->need stable ones (ids: the good end, the parent and
+ * the culprit unless an end stands in, the bad end), into *cr; *verdict UNDECIDED (cr empty) when
+ * they cannot be had: the machine moved within most of them, or the parent or culprit failed. */
+static int confirm_measure(struct ior_bisect_run *r, const char *const *ids, size_t k,
+			   const struct ior_bisect_confirm_state *t, bool p_end, bool c_end, struct confirm_rounds *cr,
+			   enum ior_bisect_confirm_verdict *verdict, char *reason, size_t len)
+{
+	size_t tries = 0;
+	for (;;) {
+		if (confirm_rounds_get(r, ids, k, t->from, p_end, c_end, cr))
+			return IOR_ERROR;
+		if (cr->n >= t->need)
+			return IOR_OK;
+		confirm_rounds_free(cr);
+		size_t failed;
+		if (++tries > 3 * t->need) {
+			*verdict = IOR_CONFIRM_UNDECIDED;
+			snprintf(reason, len, "the machine moved within most of the confirmation's rounds");
+			return IOR_OK;
+		}
+		if (ior_bisect_measure_round(r, ids, k, &failed))
+			return IOR_ERROR;
+		if (failed == 0 || failed == k - 1) {
+			if (ior_bisect_end_retry(r, ids[failed]))
+				return IOR_ERROR;
+			continue;
+		}
+		if (failed < k) {
+			*verdict = IOR_CONFIRM_UNDECIDED;
+			snprintf(reason, len, "%s could not be measured again", ior_bisect_short(ids[failed]));
+			return IOR_OK;
+		}
+	}
+}
+
+/* The culprit c and its parent p judged on the confirmation's rounds cr alone (an end standing in for
+ * either is taken as that end): confirmed, overturned (the mark changed), again with a larger target
+ * while there is room under the cap, or undecided. */
+static int confirm_judge(struct ior_bisect_run *r, const char *c, const char *p, bool p_end, bool c_end,
+			 struct ior_bisect_confirm_state *t, const struct confirm_rounds *cr,
+			 enum ior_bisect_confirm_verdict *verdict, char *reason, size_t len)
+{
+	struct ior_bisect_driver *d = r->d;
+	enum ior_bisect_call cc = IOR_CALL_BAD, pc = IOR_CALL_GOOD;
+	char rc_[1024] = "the bad end", rp[1024] = "the good end";
+	if (c_end && strcmp(c, r->bad_id))
+		snprintf(rc_, sizeof(rc_), "it built the bad end's artifact");
+	if (p_end && strcmp(p, r->good_ids[0]))
+		snprintf(rp, sizeof(rp), "it built the good end's artifact");
+	size_t need, n = cr->n;
+	if (!c_end)
+		cc = ior_bisect_judge(&r->cal, cr->g, cr->c, cr->b, n, n, &d->o, &need, rc_, sizeof(rc_));
+	if (!p_end)
+		pc = ior_bisect_judge(&r->cal, cr->g, cr->p, cr->b, n, n, &d->o, &need, rp, sizeof(rp));
+	double step_p = ior_bisect_step_p(cr->p, cr->c, n, &d->o);
+	if (cc == IOR_CALL_BAD && pc == IOR_CALL_GOOD && step_p < d->o.confirm_alpha) {
+		*verdict = IOR_CONFIRM_CONFIRMED;
+		snprintf(reason, len, "in %zu fresh rounds %s stays bad (%s) and its parent %s stays good (%s); against its "
+			 "parent in the same rounds one-sided paired p = %.3g", n, ior_bisect_short(c), rc_, ior_bisect_short(p),
+			 rp, step_p);
+		return ior_bisect_log(d->db, d->id, c, "confirmed", reason);
+	}
+	if (cc == IOR_CALL_GOOD || pc == IOR_CALL_BAD) {
+		*verdict = IOR_CONFIRM_OVERTURNED;
+		/* a later confirmation of the same commit takes fresh rounds again */
+		int rc = ior_bisect_confirm_set(d->db, d->id, c, NULL);
+		if (!rc && cc == IOR_CALL_GOOD)
+			rc = ior_bisect_mark_as(r, c, IOR_MARK_GOOD, rc_, "overturned");
+		if (!rc && pc == IOR_CALL_BAD)
+			rc = ior_bisect_mark_as(r, p, IOR_MARK_BAD, rp, "overturned");
+		return rc;
+	}
+	if (t->need + d->o.step <= r->cap) {
+		/* not yet apart, or not yet placed: more fresh rounds of all of them */
+		t->need += d->o.step;
+		*verdict = IOR_CONFIRM_AGAIN;
+		return ior_bisect_confirm_set(d->db, d->id, c, t);
+	}
+	*verdict = IOR_CONFIRM_UNDECIDED;
+	snprintf(reason, len, "in %zu fresh rounds %s is %s (%s) and its parent %s is %s (%s); against each other "
+		 "one-sided paired p = %.3g", n, ior_bisect_short(c), ior_bisect_call_name(cc), rc_, ior_bisect_short(p),
+		 ior_bisect_call_name(pc), rp, step_p);
+	return IOR_OK;
+}
+
 /* Fresh rounds of the good end, the parent, the culprit and the bad end, then both judged on them
  * alone. */
-int ior_bisect_confirm(struct ior_bisect_run *r, size_t culprit, enum ior_bisect_confirm_verdict *verdict, char *reason, size_t len)
+int ior_bisect_confirm(struct ior_bisect_run *r, size_t culprit, enum ior_bisect_confirm_verdict *verdict, char *reason,
+		       size_t len)
 {
 	struct ior_bisect_driver *d = r->d;
 	const char *c = r->g.nodes[culprit].id, *p = ior_bisect_confirm_parent(r, culprit);
@@ -127,8 +215,8 @@ int ior_bisect_confirm(struct ior_bisect_run *r, size_t culprit, enum ior_bisect
 	struct ior_bisect_confirm_state t;
 	if (confirm_target_get(r, c, p, &t))
 		return IOR_ERROR;
-	ior_bisect_say(r, "confirming %s against its parent %s: %zu fresh rounds, up to %zu, %s\n", ior_bisect_named(r, c), ior_bisect_short(p), t.need,
-	    r->cap, ior_bisect_times(r));
+	ior_bisect_say(r, "confirming %s against its parent %s: %zu fresh rounds, up to %zu, %s\n", ior_bisect_named(r, c),
+		       ior_bisect_short(p), t.need, r->cap, ior_bisect_times(r));
 	const char *ids[4];
 	size_t k = 0;
 	ids[k++] = r->good_ids[0];
@@ -137,75 +225,15 @@ int ior_bisect_confirm(struct ior_bisect_run *r, size_t culprit, enum ior_bisect
 	if (!c_end)
 		ids[k++] = c;
 	ids[k++] = r->bad_id;
-	struct confirm_rounds cr;
-	size_t tries = 0;
-	for (;;) {
-		if (confirm_rounds_get(r, ids, k, t.from, p_end, c_end, &cr))
-			return IOR_ERROR;
-		if (cr.n >= t.need)
-			break;
-		confirm_rounds_free(&cr);
-		size_t failed;
-		if (++tries > 3 * t.need) {
-			*verdict = IOR_CONFIRM_UNDECIDED;
-			snprintf(reason, len, "the machine moved within most of the confirmation's rounds");
-			return IOR_OK;
-		}
-		if (ior_bisect_measure_round(r, ids, k, &failed))
-			return IOR_ERROR;
-		if (failed == 0 || failed == k - 1) {
-			if (ior_bisect_end_retry(r, ids[failed]))
-				return IOR_ERROR;
-			continue;
-		}
-		if (failed < k) {
-			*verdict = IOR_CONFIRM_UNDECIDED;
-			snprintf(reason, len, "%s could not be measured again", ior_bisect_short(ids[failed]));
-			return IOR_OK;
-		}
-	}
-	enum ior_bisect_call cc = IOR_CALL_BAD, pc = IOR_CALL_GOOD;
-	char rc_[1024] = "the bad end", rp[1024] = "the good end";
-	if (c_end && strcmp(c, r->bad_id))
-		snprintf(rc_, sizeof(rc_), "it built the bad end's artifact");
-	if (p_end && strcmp(p, r->good_ids[0]))
-		snprintf(rp, sizeof(rp), "it built the good end's artifact");
-	size_t need;
-	if (!c_end)
-		cc = ior_bisect_judge(&r->cal, cr.g, cr.c, cr.b, cr.n, cr.n, &d->o, &need, rc_, sizeof(rc_));
-	if (!p_end)
-		pc = ior_bisect_judge(&r->cal, cr.g, cr.p, cr.b, cr.n, cr.n, &d->o, &need, rp, sizeof(rp));
-	double step_p = ior_bisect_step_p(cr.p, cr.c, cr.n, &d->o);
-	size_t n = cr.n;
+	struct confirm_rounds cr = { 0 };
+	*verdict = IOR_CONFIRM_AGAIN;   /* none yet: confirm_measure says UNDECIDED when the rounds cannot be had */
+	if (confirm_measure(r, ids, k, &t, p_end, c_end, &cr, verdict, reason, len))
+		return IOR_ERROR;
+	if (*verdict == IOR_CONFIRM_UNDECIDED)
+		return IOR_OK;
+	int rc = confirm_judge(r, c, p, p_end, c_end, &t, &cr, verdict, reason, len);
 	confirm_rounds_free(&cr);
-	bool room = t.need + d->o.step <= r->cap;
-	if (cc == IOR_CALL_BAD && pc == IOR_CALL_GOOD && step_p < d->o.confirm_alpha) {
-		*verdict = IOR_CONFIRM_CONFIRMED;
-		snprintf(reason, len, "in %zu fresh rounds %s stays bad (%s) and its parent %s stays good (%s); against its "
-			 "parent in the same rounds one-sided paired p = %.3g", n, ior_bisect_short(c), rc_, ior_bisect_short(p), rp, step_p);
-		return ior_bisect_log(d->db, d->id, c, "confirmed", reason);
-	}
-	if (cc == IOR_CALL_GOOD || pc == IOR_CALL_BAD) {
-		*verdict = IOR_CONFIRM_OVERTURNED;
-		/* a later confirmation of the same commit takes fresh rounds again */
-		int rc = ior_bisect_confirm_set(d->db, d->id, c, NULL);
-		if (!rc && cc == IOR_CALL_GOOD)
-			rc = ior_bisect_mark_as(r, c, IOR_MARK_GOOD, rc_, "overturned");
-		if (!rc && pc == IOR_CALL_BAD)
-			rc = ior_bisect_mark_as(r, p, IOR_MARK_BAD, rp, "overturned");
-		return rc;
-	}
-	if (room) {
-		/* not yet apart, or not yet placed: more fresh rounds of all of them */
-		t.need += d->o.step;
-		*verdict = IOR_CONFIRM_AGAIN;
-		return ior_bisect_confirm_set(d->db, d->id, c, &t);
-	}
-	*verdict = IOR_CONFIRM_UNDECIDED;
-	snprintf(reason, len, "in %zu fresh rounds %s is %s (%s) and its parent %s is %s (%s); against each other "
-		 "one-sided paired p = %.3g", n, ior_bisect_short(c), ior_bisect_call_name(cc), rc_, ior_bisect_short(p),
-		 ior_bisect_call_name(pc), rp, step_p);
-	return IOR_OK;
+	return rc;
 }
 
 /* Clears the marks of commits a confirmation could not bear out (never an end's), so a range

@@ -128,7 +128,8 @@ int ior_bisect_measure_once(struct ior_bisect_run *r, const char *id, size_t rou
 		r->end_fails[!strcmp(id, r->bad_id)] = 0;
 	/* a boot is named by the commit it boots, not by its image's path */
 	if (!rc && d->m->per_boot)
-		ior_bisect_say(r, "  boot of %s, round %zu: %s, %.1f s%s%s\n", ior_bisect_named(r, id), round, *ok ? "ok" : ior_step_outcome_name(o),
+		ior_bisect_say(r, "  boot of %s, round %zu: %s, %.1f s%s%s\n", ior_bisect_named(r, id), round,
+			       *ok ? "ok" : ior_step_outcome_name(o),
 		    took, !*ok && d->m->failure[0] ? ": " : "", !*ok ? d->m->failure : "");
 	char detail[2048];
 	size_t len = (size_t)snprintf(detail, sizeof(detail), "round=%zu ", round);

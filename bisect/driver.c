@@ -170,7 +170,8 @@ static int loop(struct ior_bisect_run *r, struct ior_bisect_result *res)
 			ior_bisect_left_free(&left);
 			break;
 		}
-		ior_bisect_say(r, "%zu candidate(s) left, %s next, %s\n", left.count, ior_bisect_named(r, r->g.nodes[left.next].id), ior_bisect_times(r));
+		ior_bisect_say(r, "%zu candidate(s) left, %s next, %s\n", left.count, ior_bisect_named(r, r->g.nodes[left.next].id),
+			       ior_bisect_times(r));
 		bool undecided = false;
 		rc = ior_bisect_step(r, (size_t)left.next, &undecided);
 		undecided_run = undecided ? undecided_run + 1 : 0;

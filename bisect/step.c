@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ior_bisect_mark_as(struct ior_bisect_run *r, const char *id, enum ior_bisect_mark m, const char *reason, const char *event)
+int ior_bisect_mark_as(struct ior_bisect_run *r, const char *id, enum ior_bisect_mark m, const char *reason,
+		       const char *event)
 {
 	struct ior_bisect_driver *d = r->d;
 	char detail[1024];
@@ -73,7 +74,8 @@ static int judge_until(struct ior_bisect_run *r, const char *id, size_t from, si
 		}
 		/* a line per look: the commit, its rounds of those planned, the phase, the time */
 		if (*call == IOR_CALL_MORE && (looked || !said)) {
-			ior_bisect_say(r, "  %s: round %zu of up to %zu, measuring, %s\n", ior_bisect_named(r, id), n, cap, ior_bisect_times(r));
+			ior_bisect_say(r, "  %s: round %zu of up to %zu, measuring, %s\n", ior_bisect_named(r, id), n, cap,
+				       ior_bisect_times(r));
 			said = true;
 		}
 		if (*call != IOR_CALL_MORE) {
@@ -106,7 +108,8 @@ int ior_bisect_step(struct ior_bisect_run *r, size_t node, bool *undecided)
 	bool ok, same;
 	char image[80], other[96], reason[1024];
 	enum ior_bisect_mark m;
-	if (ior_bisect_built(r, id, &ok, image, sizeof(image)) || (!ok && ior_bisect_build_failure(r, id, reason, sizeof(reason))))
+	if (ior_bisect_built(r, id, &ok, image, sizeof(image)) ||
+	    (!ok && ior_bisect_build_failure(r, id, reason, sizeof(reason))))
 		return IOR_ERROR;
 	if (!ok)
 		return ior_bisect_mark_as(r, id, IOR_MARK_SKIP, reason, "mark");
