@@ -27,6 +27,12 @@
  *   well under 1 / log2 N; the looks at 5, 10, ... rounds each spend some of it.
  * - a cap of 60 rounds per commit (180 measurements with its ends), 10 calibration rounds first: the
  *   looks at 5, 10 ... rounds decide clear cases early, and the cap sets the smallest findable gap.
+ * - a sequential ratio test per commit (Wald's SPRT: the candidate at the good end against at the
+ *   bad end, error alpha each way, looked at after every round from the 5th) instead of a paired
+ *   test at each look against the midpoint: a commit of a history with one culprit is at one end or
+ *   the other, and the looks' test, built for a candidate anywhere, paid for that with rounds.
+ *   bench/bisect.sh, 200 histories of seed 1: 245 samples a bisection instead of 417 on a drifting
+ *   machine (251 against 418 on a steady one), 72% right instead of 67%, confidently wrong 0 in both.
  * - the gap must exceed the smallest one a candidate at the cap is placed at with 95% power by a margin
  *   for the noise being estimated, not known: the 95% upper bound of the noise from the calibration's
  *   rounds over the estimate (ior_bisect_margin: 1.64 at 10 rounds, 1.19 at 60, 1.13 at 120). A fixed
@@ -46,7 +52,7 @@ void ior_bisect_judge_opts_default(struct ior_bisect_judge_opts *o)
 {
 	*o = (struct ior_bisect_judge_opts){ .alpha = 0.001, .calibrate = 10, .calibrate_cap = 60, .first = 5,
 					     .step = 5, .cap = 60, .confirm = 10, .unstable = 4, .confirm_alpha = 0.01,
-					     .higher_is_better = true };
+					     .higher_is_better = true, .sequential = true };
 }
 
 const char *ior_bisect_call_name(enum ior_bisect_call c)

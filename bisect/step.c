@@ -72,8 +72,9 @@ static int judge_until(struct ior_bisect_run *r, const char *id, size_t from, si
 		} else {
 			*call = IOR_CALL_MORE;
 		}
-		/* a line per look: the commit, its rounds of those planned, the phase, the time */
-		if (*call == IOR_CALL_MORE && (looked || !said)) {
+		/* a line per look (the sequential test looks every round: a line per o.step of them): the
+		 * commit, its rounds of those planned, the phase, the time */
+		if (*call == IOR_CALL_MORE && ((looked && (!d->o.sequential || n % d->o.step == 0)) || !said)) {
 			ior_bisect_say(r, "  %s: round %zu of up to %zu, measuring, %s\n", ior_bisect_named(r, id), n, cap,
 				       ior_bisect_times(r));
 			said = true;
