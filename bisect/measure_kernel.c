@@ -110,6 +110,10 @@ static int measure(struct ior_bisect_measure *bm, const char *id, double **x, si
 			*out = bo;
 			return rc;
 		}
+		/* said, not silent: a resumed run finds the ends and the commit in flight this way, and a
+		 * cache that lost the image costs a whole build */
+		fprintf(stderr, "bisect: %.12s was built by an earlier run: %s (%.1f s)\n", id,
+			m->b.reused ? "its image taken from the cache" : "not in the cache any more, built again", m->b.seconds);
 	}
 	snprintf(m->spec, sizeof(m->spec), "%s", built_spec(m, id) ? built_spec(m, id) : "");
 	int rc = m->spec[0] ? m->vm->measure(m->vm, m->spec, x, n, out) : ior_error_set(IOR_ERROR, "out of memory");
