@@ -320,6 +320,9 @@ int main(int argc, char **argv)
 	if (argc > 3 && strcmp(argv[3], "-"))
 		o.cap = o.calibrate_cap = strtoul(argv[3], NULL, 10);
 	double kmax = argc > 4 ? strtod(argv[4], NULL) : 0;   /* drift scale: 0 stationary, 1 the most */
+	const char *test = getenv("IOR_BISECT_TEST");   /* "sprt": the sequential test per commit, "looks": looks every 5 rounds */
+	if (test)
+		o.sequential = !strcmp(test, "sprt");
 	char path[512] = "/tmp/ior-bench-bisect-XXXXXX";
 	int fd = mkstemp(path);
 	if (fd < 0)
@@ -400,8 +403,13 @@ int main(int argc, char **argv)
 	       "%.0f s a measurement, %.0f s a build)\n", trials, (unsigned long long)seed, kmax,
 	       IOR_SIM_WALK_PER_MIN * 100, IOR_SIM_STEP_EVERY_S / 60, IOR_SIM_CYCLE_AMP * 100, IOR_SIM_CYCLE_S / 60,
 	       IOR_SIM_MEASURE_S, IOR_SIM_BUILD_S);
-	printf("ioregress: alpha %g, ends %zu-%zu samples, a commit %zu + %zu per look up to %zu, confirmation %zu\n\n",
-	       o.alpha, o.calibrate, o.calibrate_cap, o.first, o.step, o.cap, o.confirm);
+	if (o.sequential)
+		printf("ioregress: alpha %g, ends %zu-%zu samples, a commit: a sequential ratio test from %zu rounds, looked at "
+		       "every round up to %zu, confirmation %zu\n\n", o.alpha, o.calibrate, o.calibrate_cap, o.first, o.cap,
+		       o.confirm);
+	else
+		printf("ioregress: alpha %g, ends %zu-%zu samples, a commit %zu + %zu per look up to %zu, confirmation %zu\n\n",
+		       o.alpha, o.calibrate, o.calibrate_cap, o.first, o.step, o.cap, o.confirm);
 	printf("%-26s %7s %7s %7s %7s %8s %7s %5s %9s\n", "method", "right", "wrong", "none", "refused", "builds",
 	       "<=budget", "worst", "samples");
 	print(&ior, trials);

@@ -7,7 +7,8 @@
 # Usage: bench/bisect.sh [TRIALS [SEED [CAP [DRIFT]]]] (default 200 1 - 1; CAP: rounds per commit before giving up, "-"
 # for the default; DRIFT: the largest drift scale, 0 for a stationary machine).
 # IOR_BISECT_OLD=REF also runs the driver of git revision REF (e.g. main) on the same seeds, built in a scratch copy
-# with this simulator, and prints its table first. IOR_BUILD_DIR picks the build directory.
+# with this simulator, and prints its table first. IOR_BUILD_DIR picks the build directory. IOR_BISECT_TEST=sprt or
+# looks picks the per-commit test (the sequential ratio test, or looks every 5 rounds) over the default.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${IOR_BUILD_DIR:-$here/build}

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /*
  * Why rounds: on a machine whose speed drifts (shared CI runners, laptops, VMs: FACTS.md saw the
@@ -26,6 +27,12 @@
  *   well under 1 / log2 N; the looks at 5, 10, ... rounds each spend some of it.
  * - a cap of 60 rounds per commit (180 measurements with its ends), 10 calibration rounds first: the
  *   looks at 5, 10 ... rounds decide clear cases early, and the cap sets the smallest findable gap.
+ * - a sequential ratio test per commit (Wald's SPRT: the candidate at the good end against at the
+ *   bad end, error alpha each way, looked at after every round from the 5th) instead of a paired
+ *   test at each look against the midpoint: a commit of a history with one culprit is at one end or
+ *   the other, and the looks' test, built for a candidate anywhere, paid for that with rounds.
+ *   bench/bisect.sh, 200 histories of seed 1: 245 samples a bisection instead of 417 on a drifting
+ *   machine (251 against 418 on a steady one), 72% right instead of 67%, confidently wrong 0 in both.
  * - the gap must exceed the smallest one a candidate at the cap is placed at with 95% power by a margin
  *   for the noise being estimated, not known: the 95% upper bound of the noise from the calibration's
  *   rounds over the estimate (ior_bisect_margin: 1.64 at 10 rounds, 1.19 at 60, 1.13 at 120). A fixed
@@ -45,7 +52,7 @@ void ior_bisect_judge_opts_default(struct ior_bisect_judge_opts *o)
 {
 	*o = (struct ior_bisect_judge_opts){ .alpha = 0.001, .calibrate = 10, .calibrate_cap = 60, .first = 5,
 					     .step = 5, .cap = 60, .confirm = 10, .unstable = 4, .confirm_alpha = 0.01,
-					     .higher_is_better = true };
+					     .higher_is_better = true, .sequential = true };
 }
 
 const char *ior_bisect_call_name(enum ior_bisect_call c)
@@ -185,6 +192,34 @@ bool ior_bisect_round_unstable(const struct ior_bisect_calibration *cal, double 
 	return false;
 }
 
+/* The midpoint one-sided p an SPRT decision must also clear: a candidate whose rounds sit about
+ * half-way (two culprits of half the gap each, a machine that moved) is never pushed to an end by
+ * the ratio alone. */
+#define IOR_BISECT_SPRT_GUARD 0.05
+
+/*
+ * Wald's sequential probability ratio test of "the candidate is the good end" against "it is the bad
+ * end": a commit of a history with one culprit is one or the other, so the two simple hypotheses are
+ * the whole question, and the test stops as soon as the rounds so far favour one by (1 - alpha) /
+ * alpha (errors at most about alpha each way, however often it looks). The contrast of a round has
+ * mean -gap/2 or +gap/2 and sd sigma, so the log ratio after n rounds is delta * sum / sigma^2, with
+ * the sum of the contrasts signed toward the bad end. Conservative where the figures are estimates:
+ * delta is the calibrated gap over its margin (ior_bisect_margin: a smaller assumed gap only
+ * lowers the errors), sigma the pooled contrast sd and never below the ends' noise. sum: n times the
+ * mean contrast, signed as the gap.
+ */
+static bool sprt_decides(const struct ior_bisect_calibration *cal, double sum, double sigma, double p,
+			 const struct ior_bisect_judge_opts *o, char *seen, size_t len)
+{
+	double delta = fabs(cal->gap) / ior_bisect_margin(cal->rounds);
+	if (!(sigma > 0) || !isfinite(delta) || !(delta > 0))
+		return p < o->alpha;
+	double llr = delta * (cal->gap > 0 ? sum : -sum) / (sigma * sigma), bound = log((1 - o->alpha) / o->alpha);
+	size_t at = strlen(seen);
+	snprintf(seen + at, len - at, "; sequential log-likelihood ratio %+.1f (bound %.1f)", llr, bound);
+	return fabs(llr) >= bound && p < IOR_BISECT_SPRT_GUARD;
+}
+
 enum ior_bisect_call ior_bisect_judge(const struct ior_bisect_calibration *cal, const double *good, const double *x,
 				      const double *bad, size_t n, size_t cap, const struct ior_bisect_judge_opts *o,
 				      size_t *need, char *reason, size_t len)
@@ -222,7 +257,8 @@ enum ior_bisect_call ior_bisect_judge(const struct ior_bisect_calibration *cal, 
 			 noise * 100, noise > cal->noise ? ", as seen across the bisection" : "");
 		return IOR_CALL_SKIP;
 	}
-	if (p < o->alpha) {
+	if (o->sequential ? sprt_decides(cal, mean * (double)n, pooled > expect ? pooled : expect, p, o, seen, sizeof(seen))
+			  : p < o->alpha) {
 		snprintf(reason, len, "%s", seen);
 		return q.position > 0.5 ? IOR_CALL_BAD : IOR_CALL_GOOD;
 	}
@@ -230,7 +266,8 @@ enum ior_bisect_call ior_bisect_judge(const struct ior_bisect_calibration *cal, 
 		snprintf(reason, len, "undecided at %zu rounds: %s", n, seen);
 		return IOR_CALL_SKIP;
 	}
-	*need = n + o->step < cap ? n + o->step : cap;
+	size_t next = n + (o->sequential ? 1 : o->step);
+	*need = next < cap ? next : cap;
 	snprintf(reason, len, "%s", seen);
 	return IOR_CALL_MORE;
 }

@@ -20,6 +20,11 @@ struct ior_bisect_judge_opts {
 	double unstable;       /* a candidate whose contrast is noisier than this many times the ends' is skipped; default 4 */
 	double confirm_alpha;  /* the culprit against its parent directly, one-sided; default 0.01 */
 	bool higher_is_better;
+	/* A sequential probability ratio test per commit instead of the looks at first, first + step ...:
+	 * the candidate at the good end against at the bad end, errors alpha each way, looked at after
+	 * every round from the first look on, and only off the midpoint at one-sided 0.05 too; default on
+	 * (false: today's looks, for bench/bisect.sh's side by side). */
+	bool sequential;
 };
 void ior_bisect_judge_opts_default(struct ior_bisect_judge_opts *o);
 

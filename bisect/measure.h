@@ -66,7 +66,7 @@ struct ior_kbuild_opts;
 /* A kernel tree under qemu: "build" is kernel build of the checked-out commit with kb's config
  * (cached by commit and config hash; the image hash is the sha256 of the bzImage), each
  * measurement one vm run boot of it as ior_bisect_measure_vm does. Why a build or a boot failed,
- * and each build's config hash, go to bisection bisect's log ("build-error", "boot", "config").
+ * and each build's config hash, go to bisection bisect's state (build_error, config_hash) and log.
  * kb and opts are copied (their strings must outlive the step). */
 int ior_bisect_measure_kernel(struct ior_bisect_measure **out, struct ior_db *db, int64_t bisect,
 			      const struct ior_kbuild_opts *kb, const struct ior_vm_run_opts *opts);

@@ -84,7 +84,7 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 		*out = IOR_STEP_BUILD_FAILED;
 		snprintf(detail, sizeof(detail), "%s", ior_error_last());
 		ior_error_clear();
-		return ior_bisect_log(m->db, m->bisect, id, "build-error", detail);
+		return ior_bisect_build_error_set(m->db, m->bisect, id, detail);
 	}
 	*out = IOR_STEP_OK;
 	snprintf(image, len, "%s", m->b.image_hash);
@@ -96,7 +96,7 @@ static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_ou
 	}
 	snprintf(detail, sizeof(detail), "%s release %s, %s in %.1f s", m->b.config_hash, m->b.release,
 		 m->b.reused ? "reused from the cache" : "built", m->b.seconds);
-	return ior_bisect_log(m->db, m->bisect, id, "config", detail);
+	return ior_bisect_config_set(m->db, m->bisect, id, detail);
 }
 
 static int measure(struct ior_bisect_measure *bm, const char *id, double **x, size_t *n, enum ior_step_outcome *out)
@@ -110,6 +110,10 @@ static int measure(struct ior_bisect_measure *bm, const char *id, double **x, si
 			*out = bo;
 			return rc;
 		}
+		/* said, not silent: a resumed run finds the ends and the commit in flight this way, and a
+		 * cache that lost the image costs a whole build */
+		fprintf(stderr, "bisect: %.12s was built by an earlier run: %s (%.1f s)\n", id,
+			m->b.reused ? "its image taken from the cache" : "not in the cache any more, built again", m->b.seconds);
 	}
 	snprintf(m->spec, sizeof(m->spec), "%s", built_spec(m, id) ? built_spec(m, id) : "");
 	int rc = m->spec[0] ? m->vm->measure(m->vm, m->spec, x, n, out) : ior_error_set(IOR_ERROR, "out of memory");

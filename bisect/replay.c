@@ -131,6 +131,35 @@ static const char *from_word(const char *line, const char *copy, char **w, size_
 	return k < n ? line + (w[k] - copy) : "";
 }
 
+/* "kernel ARGS": bisect start --kernel's config, as its text form (db/bisect_state.h) gives it. */
+static int kernel_line(struct ior_db *db, int64_t id, const char *args, const char *where)
+{
+	struct ior_bisect_kconfig k;
+	if (ior_bisect_kconfig_parse(args, &k))
+		return ior_error_wrap(IOR_EINVALID, "%s", where);
+	int rc = ior_bisect_kconfig_set(db, id, &k);
+	ior_bisect_kconfig_free(&k);
+	return rc;
+}
+
+/* "confirm COMMIT FROM PARENT NEED", or "confirm COMMIT done" once a confirmation was overturned;
+ * another text is kept in the log alone, as none under way. */
+static int confirm_line(struct ior_db *db, int64_t id, char **w, size_t n, const char *text)
+{
+	struct ior_bisect_confirm_state c = { 0 };
+	char *end1 = NULL, *end2 = NULL;
+	if (n == 3 && !strcmp(w[2], "done"))
+		return ior_bisect_confirm_set(db, id, w[1], NULL);
+	if (n == 5 && strlen(w[3]) < sizeof(c.parent)) {
+		c.from = strtoul(w[2], &end1, 10);
+		c.need = strtoul(w[4], &end2, 10);
+		snprintf(c.parent, sizeof(c.parent), "%s", w[3]);
+	}
+	if (end1 && !*end1 && end2 && !*end2 && end1 != w[2] && end2 != w[4])
+		return ior_bisect_confirm_set(db, id, w[1], &c);
+	return ior_bisect_log(db, id, w[1], "confirming", text);
+}
+
 static int replay_line(struct ior_db *db, int64_t id, char **w, size_t n, const char *line, const char *copy,
 		       const char *where)
 {
@@ -174,13 +203,13 @@ static int replay_line(struct ior_db *db, int64_t id, char **w, size_t n, const 
 		return ior_bisect_mark_set(db, id, w[1], m, reason) || ior_bisect_log(db, id, w[1], "mark", detail);
 	}
 	if (!strcmp(w[0], "kernel") && n >= 2)
-		return ior_bisect_log(db, id, NULL, "kernel", from_word(line, copy, w, n, 1));
+		return kernel_line(db, id, from_word(line, copy, w, n, 1), where);
 	if (!strcmp(w[0], "config") && n >= 3)
-		return ior_bisect_log(db, id, w[1], "config", from_word(line, copy, w, n, 2));
+		return ior_bisect_config_set(db, id, w[1], from_word(line, copy, w, n, 2));
 	if (!strcmp(w[0], "confirm") && n >= 3)
-		return ior_bisect_log(db, id, w[1], "confirming", from_word(line, copy, w, n, 2));
+		return confirm_line(db, id, w, n, from_word(line, copy, w, n, 2));
 	if (!strcmp(w[0], "boot-failed") && n >= 3)
-		return ior_bisect_log(db, id, w[1], "boot-failed", from_word(line, copy, w, n, 2));
+		return ior_bisect_boot_failure_set(db, id, w[1], from_word(line, copy, w, n, 2));
 	return ior_error_set(IOR_EINVALID, "%s: unknown line '%s'", where, w[0]);
 }
 

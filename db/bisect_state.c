@@ -364,3 +364,93 @@ int ior_bisect_log_last(struct ior_db *db, int64_t id, const char *commit, const
 	return first_text(db, bisect_stmt(db, IOR_STMT_BISECT_LOG_LAST, id, t, 2), "cannot read the log in", found, detail,
 			  len);
 }
+
+/* A column of the commit's state row into buf: *found false when the row or the value is missing. */
+static int state_text(struct ior_db *db, int64_t id, const char *commit, int col, bool *found, char *buf, size_t len)
+{
+	sqlite3_stmt *st = bisect_stmt(db, IOR_STMT_BISECT_COMMIT_STATE, id, &commit, 1);
+	int rc;
+	buf[0] = '\0';
+	*found = false;
+	if (one_row(db, st, "cannot read a commit's state in", &rc)) {
+		*found = sqlite3_column_type(st, col) != SQLITE_NULL;
+		text_into(st, col, buf, len);
+		sqlite3_reset(st);
+	}
+	return rc;
+}
+
+/* The column set by which, then the log row of event. */
+static int state_set(struct ior_db *db, int64_t id, const char *commit, enum ior_stmt which, const char *event,
+		     const char *detail)
+{
+	const char *t[] = { commit, detail };
+	if (ensure_commit(db, id, commit) || exec(db, which, id, t, 2, "cannot store a commit's state in"))
+		return IOR_ERROR;
+	return ior_bisect_log(db, id, commit, event, detail);
+}
+
+int ior_bisect_build_error_set(struct ior_db *db, int64_t id, const char *commit, const char *why)
+{
+	return state_set(db, id, commit, IOR_STMT_BISECT_BUILD_ERROR_SET, "build-error", why);
+}
+
+int ior_bisect_boot_failure_set(struct ior_db *db, int64_t id, const char *commit, const char *failure)
+{
+	return state_set(db, id, commit, IOR_STMT_BISECT_BOOT_FAILURE_SET, "boot-failed", failure);
+}
+
+int ior_bisect_config_set(struct ior_db *db, int64_t id, const char *commit, const char *detail)
+{
+	return state_set(db, id, commit, IOR_STMT_BISECT_CONFIG_SET, "config", detail);
+}
+
+int ior_bisect_build_error_get(struct ior_db *db, int64_t id, const char *commit, bool *found, char *buf, size_t len)
+{
+	return state_text(db, id, commit, 0, found, buf, len);
+}
+
+int ior_bisect_boot_failure_get(struct ior_db *db, int64_t id, const char *commit, bool *found, char *buf, size_t len)
+{
+	return state_text(db, id, commit, 1, found, buf, len);
+}
+
+int ior_bisect_config_hash_get(struct ior_db *db, int64_t id, const char *commit, bool *found, char *buf, size_t len)
+{
+	return state_text(db, id, commit, 2, found, buf, len);
+}
+
+int ior_bisect_confirm_set(struct ior_db *db, int64_t id, const char *commit, const struct ior_bisect_confirm_state *c)
+{
+	char text[256] = "done";
+	if (c)
+		snprintf(text, sizeof(text), "%zu %s %zu", c->from, c->parent, c->need);
+	if (ensure_commit(db, id, commit))
+		return IOR_ERROR;
+	sqlite3_stmt *st = bisect_stmt(db, IOR_STMT_BISECT_CONFIRM_SET, id,
+				       (const char *const[]){ commit, c ? c->parent : NULL }, 2);
+	if (c)
+		sqlite3_bind_int64(st, 4, (int64_t)c->from), sqlite3_bind_int64(st, 5, (int64_t)c->need);
+	else   /* a statement keeps its bindings across runs */
+		sqlite3_bind_null(st, 4), sqlite3_bind_null(st, 5);
+	if (ior_db_step_done(db, st, "cannot store a confirmation in"))
+		return IOR_ERROR;
+	return ior_bisect_log(db, id, commit, "confirming", text);
+}
+
+int ior_bisect_confirm_get(struct ior_db *db, int64_t id, const char *commit, bool *found,
+			   struct ior_bisect_confirm_state *c)
+{
+	sqlite3_stmt *st = bisect_stmt(db, IOR_STMT_BISECT_COMMIT_STATE, id, &commit, 1);
+	int rc;
+	memset(c, 0, sizeof(*c));
+	*found = false;
+	if (one_row(db, st, "cannot read a confirmation in", &rc)) {
+		*found = sqlite3_column_type(st, 4) != SQLITE_NULL;
+		c->from = (size_t)sqlite3_column_int64(st, 3);
+		text_into(st, 4, c->parent, sizeof(c->parent));
+		c->need = (size_t)sqlite3_column_int64(st, 5);
+		sqlite3_reset(st);
+	}
+	return rc;
+}

@@ -76,4 +76,49 @@ int ior_bisect_log_each(struct ior_db *db, int64_t id,
 			int (*fn)(void *ctx, const char *commit, const char *event, const char *detail, const char *at),
 			void *ctx);
 
+/* What a bisection keeps of a commit besides its build and mark (bisect_commits' columns; the log
+ * tells the same as history): why its build failed ("" none), what it showed when it did not boot,
+ * the config hash of its kernel build. Each setter also appends the log row of its event
+ * ("build-error", "boot-failed", "config" with detail, whose first word is the hash). */
+int ior_bisect_build_error_set(struct ior_db *db, int64_t id, const char *commit, const char *why);
+int ior_bisect_boot_failure_set(struct ior_db *db, int64_t id, const char *commit, const char *failure);
+int ior_bisect_config_set(struct ior_db *db, int64_t id, const char *commit, const char *detail);
+/* Each into buf, *found false (buf "") when the commit has none. */
+int ior_bisect_build_error_get(struct ior_db *db, int64_t id, const char *commit, bool *found, char *buf, size_t len);
+int ior_bisect_boot_failure_get(struct ior_db *db, int64_t id, const char *commit, bool *found, char *buf, size_t len);
+int ior_bisect_config_hash_get(struct ior_db *db, int64_t id, const char *commit, bool *found, char *buf, size_t len);
+
+/* The confirmation of a culprit under way: its fresh rounds start at `from`, against `parent`, and
+ * it needs `need` stable ones. */
+struct ior_bisect_confirm_state {
+	size_t from, need;
+	char parent[96];
+};
+/* Stores it on commit (NULL: none under way, so the next confirmation starts afresh) and logs
+ * "confirming" ("FROM PARENT NEED", or "done"). */
+int ior_bisect_confirm_set(struct ior_db *db, int64_t id, const char *commit, const struct ior_bisect_confirm_state *c);
+int ior_bisect_confirm_get(struct ior_db *db, int64_t id, const char *commit, bool *found,
+			   struct ior_bisect_confirm_state *c);
+
+/* bisect start --kernel's config (bisect_kernels, bisect_fragments); found false for a bisection
+ * not over a kernel tree. Strings owned (ior_bisect_kconfig_free). */
+struct ior_bisect_kconfig {
+	bool found;
+	char *config, *defconfig;      /* exactly one of them */
+	char *build_dir;               /* NULL: the cache's */
+	char **fragments;
+	size_t nfragments;
+	int nice;                      /* 0: make not niced */
+};
+/* Stores k (replacing the bisection's) and logs it as the "kernel" event, in its text form. */
+int ior_bisect_kconfig_set(struct ior_db *db, int64_t id, const struct ior_bisect_kconfig *k);
+int ior_bisect_kconfig_get(struct ior_db *db, int64_t id, struct ior_bisect_kconfig *k);
+void ior_bisect_kconfig_free(struct ior_bisect_kconfig *k);
+/* The text form the log, `bisect log` and the answer show: " --opt 'value'" words, --config or
+ * --defconfig first, then each --fragment, --build-dir and --nice when not 0. IOR_EINVALID when it
+ * does not fit or a value holds a single quote. */
+int ior_bisect_kconfig_format(const struct ior_bisect_kconfig *k, char *buf, size_t len);
+/* And back (a replayed log's "kernel" line, the log of a bisection stored before schema 15). */
+int ior_bisect_kconfig_parse(const char *text, struct ior_bisect_kconfig *k);
+
 #endif

@@ -57,6 +57,7 @@ static const char *fill_in_column(const char *table)
  * work tree on its machine (its checkouts, its original HEAD), so its state stays there too; so do
  * a vm run's plan on a target and the kernels it installed there, which its controller removes. */
 static const char *const local_tables[] = { "undo_log", "bisects", "bisect_commits", "bisect_samples", "bisect_log",
+					    "bisect_kernels", "bisect_fragments",
 					    /* a controller's plan of boots on a target, and what it installed there */
 					    "target_plans", "target_steps", "target_installs" };
 

@@ -497,25 +497,86 @@ static const char step14[] =
 	"CREATE INDEX target_installs_pending ON target_installs (target) WHERE removed_at IS NULL AND kept = 0;\n"
 	"PRAGMA user_version = 14;\n";
 
+
+/* A bisection's state in columns, not in its log's prose: why a commit's build failed, what a
+ * kernel that did not boot showed, the config hash of its kernel build and the confirmation under
+ * way (its first round, the parent and the stable rounds it needs) on bisect_commits; bisect start
+ * --kernel's config in bisect_kernels and bisect_fragments. The log keeps telling the history;
+ * the driver reads the columns. A bisection stored before this step gets them from its log: the
+ * newest row of each event, as the driver read it ("done" ends a confirmation: none under way);
+ * the config arguments are parsed in C after this SQL (ior_db_bisect_kconfig_upgrade). */
+static const char step15[] =
+	"ALTER TABLE bisect_commits ADD COLUMN build_error TEXT;\n"
+	"ALTER TABLE bisect_commits ADD COLUMN boot_failure TEXT;\n"
+	"ALTER TABLE bisect_commits ADD COLUMN config_hash TEXT;\n"
+	"ALTER TABLE bisect_commits ADD COLUMN confirm_from INTEGER;\n"
+	"ALTER TABLE bisect_commits ADD COLUMN confirm_parent TEXT;\n"
+	"ALTER TABLE bisect_commits ADD COLUMN confirm_need INTEGER;\n"
+	"CREATE TABLE bisect_kernels (\n"
+	"  bisect_id INTEGER PRIMARY KEY REFERENCES bisects(id) ON DELETE CASCADE,\n"
+	"  config TEXT,\n"
+	"  defconfig TEXT,\n"
+	"  build_dir TEXT,\n"
+	"  nice INTEGER NOT NULL DEFAULT 0,\n"
+	"  CHECK ((config IS NULL) <> (defconfig IS NULL))\n"
+	");\n"
+	"CREATE TABLE bisect_fragments (\n"
+	"  bisect_id INTEGER NOT NULL REFERENCES bisect_kernels(bisect_id) ON DELETE CASCADE,\n"
+	"  seq INTEGER NOT NULL,\n"
+	"  path TEXT NOT NULL,\n"
+	"  PRIMARY KEY (bisect_id, seq)\n"
+	");\n"
+	"INSERT OR IGNORE INTO bisect_commits (bisect_id, commit_id)\n"
+	"  SELECT DISTINCT bisect_id, commit_id FROM bisect_log\n"
+	"  WHERE commit_id IS NOT NULL AND event IN ('build-error', 'boot-failed', 'config', 'confirming');\n"
+	"CREATE TEMP VIEW bisect_log_last AS\n"
+	"  SELECT l.bisect_id, l.commit_id, l.event, l.detail FROM bisect_log l\n"
+	"  WHERE l.commit_id IS NOT NULL AND l.id = (SELECT max(m.id) FROM bisect_log m WHERE m.bisect_id = l.bisect_id\n"
+	"    AND m.commit_id = l.commit_id AND m.event = l.event);\n"
+	"UPDATE bisect_commits SET\n"
+	"  build_error = (SELECT detail FROM bisect_log_last l WHERE l.bisect_id = bisect_commits.bisect_id\n"
+	"    AND l.commit_id = bisect_commits.commit_id AND l.event = 'build-error'),\n"
+	"  boot_failure = (SELECT detail FROM bisect_log_last l WHERE l.bisect_id = bisect_commits.bisect_id\n"
+	"    AND l.commit_id = bisect_commits.commit_id AND l.event = 'boot-failed'),\n"
+	"  config_hash = (SELECT substr(detail, 1, instr(detail || ' ', ' ') - 1) FROM bisect_log_last l\n"
+	"    WHERE l.bisect_id = bisect_commits.bisect_id AND l.commit_id = bisect_commits.commit_id AND l.event = 'config');\n"
+	/* "FROM PARENT NEED": the first word a round, the last the rounds needed */
+	"CREATE TEMP TABLE confirm_words AS\n"
+	"  SELECT bisect_id, commit_id, detail AS d, instr(detail, ' ') AS s1,\n"
+	"    instr(substr(detail, instr(detail, ' ') + 1), ' ') AS s2 FROM bisect_log_last\n"
+	"  WHERE event = 'confirming' AND detail GLOB '[0-9]* ?* [0-9]*' AND detail NOT GLOB '* * * *';\n"
+	"UPDATE bisect_commits SET\n"
+	"  confirm_from = (SELECT CAST(substr(d, 1, s1 - 1) AS INTEGER) FROM confirm_words w\n"
+	"    WHERE w.bisect_id = bisect_commits.bisect_id AND w.commit_id = bisect_commits.commit_id),\n"
+	"  confirm_parent = (SELECT substr(d, s1 + 1, s2 - 1) FROM confirm_words w\n"
+	"    WHERE w.bisect_id = bisect_commits.bisect_id AND w.commit_id = bisect_commits.commit_id),\n"
+	"  confirm_need = (SELECT CAST(substr(d, s1 + s2 + 1) AS INTEGER) FROM confirm_words w\n"
+	"    WHERE w.bisect_id = bisect_commits.bisect_id AND w.commit_id = bisect_commits.commit_id);\n"
+	"DROP TABLE confirm_words;\n"
+	"DROP VIEW bisect_log_last;\n"
+	"PRAGMA user_version = 15;\n";
+
 static const struct {
 	int version;
 	const char *sql;
 	bool view;                /* sample_view re-created after sql (sample_view_sql) */
+	int (*after)(sqlite3 *h); /* what SQL alone cannot do, in the same transaction; NULL: nothing */
 } steps[] = {
-	{ 1, step1, false },
-	{ 2, step2, false },
-	{ 3, step3, false },
-	{ 4, step4, false },
-	{ 5, step5, false },
-	{ 6, step6, false },
-	{ 7, step7, false },
-	{ 8, step8, false },
-	{ 9, step9, false },
-	{ 10, step10, false },
-	{ 11, step11, false },
-	{ 12, step12, false },
-	{ 13, step13, true },
-	{ 14, step14, false },
+	{ 1, step1, false, NULL },
+	{ 2, step2, false, NULL },
+	{ 3, step3, false, NULL },
+	{ 4, step4, false, NULL },
+	{ 5, step5, false, NULL },
+	{ 6, step6, false, NULL },
+	{ 7, step7, false, NULL },
+	{ 8, step8, false, NULL },
+	{ 9, step9, false, NULL },
+	{ 10, step10, false, NULL },
+	{ 11, step11, false, NULL },
+	{ 12, step12, false, NULL },
+	{ 13, step13, true, NULL },
+	{ 14, step14, false, NULL },
+	{ 15, step15, false, ior_db_bisect_kconfig_upgrade },
 };
 
 int ior_db_schema_latest(void)
@@ -597,7 +658,8 @@ static char *sample_view_sql(sqlite3 *h)
 
 /* One step in one transaction; the version is re-read under the write lock
  * because another process may have applied the step meanwhile. */
-static int apply_step(sqlite3 *h, const char *path, int version, const char *sql, bool view)
+static int apply_step(sqlite3 *h, const char *path, int version, const char *sql, bool view,
+		      int (*after)(sqlite3 *h))
 {
 	int rc = exec(h, path, "BEGIN IMMEDIATE", version);
 	if (rc)
@@ -611,6 +673,8 @@ static int apply_step(sqlite3 *h, const char *path, int version, const char *sql
 		if (!rc && view)
 			rc = view_sql ? exec(h, path, view_sql, version) : ior_error_set(IOR_ERROR, "out of memory");
 		free(view_sql);
+		if (!rc && after && after(h))
+			rc = ior_error_wrap(IOR_ERROR, "cannot upgrade database '%s' to schema %d", path, version);
 	}
 	if (!rc)
 		rc = exec(h, path, "COMMIT", version);
@@ -629,7 +693,7 @@ int ior_db_schema_apply(sqlite3 *h, const char *path, int upto)
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 		if (steps[i].version <= current || steps[i].version > upto)
 			continue;
-		int rc = apply_step(h, path, steps[i].version, steps[i].sql, steps[i].view);
+		int rc = apply_step(h, path, steps[i].version, steps[i].sql, steps[i].view, steps[i].after);
 		if (rc)
 			return rc;
 	}

@@ -18,4 +18,8 @@ int ior_db_schema_apply(sqlite3 *h, const char *path, int upto);
 /* The file's PRAGMA user_version, or a negative ior_status. */
 int ior_db_schema_version(sqlite3 *h, const char *path);
 
+/* Schema 15's step after its SQL (db/bisect_kconfig.c): bisect start --kernel's config, logged as
+ * text before it, into its columns. */
+int ior_db_bisect_kconfig_upgrade(sqlite3 *h);
+
 #endif

@@ -177,6 +177,24 @@ static const char *const sql[IOR_STMT_COUNT] = {
 	[IOR_STMT_BISECT_LOG_LAST] =
 		"SELECT detail FROM bisect_log WHERE bisect_id = ?1 AND commit_id IS ?2 AND event = ?3 "
 		"ORDER BY id DESC LIMIT 1",
+	/* a commit's state besides build and mark (schema 15) */
+	[IOR_STMT_BISECT_BUILD_ERROR_SET] =
+		"UPDATE bisect_commits SET build_error = ?3 WHERE bisect_id = ?1 AND commit_id = ?2",
+	[IOR_STMT_BISECT_BOOT_FAILURE_SET] =
+		"UPDATE bisect_commits SET boot_failure = ?3 WHERE bisect_id = ?1 AND commit_id = ?2",
+	[IOR_STMT_BISECT_CONFIG_SET] = "UPDATE bisect_commits SET config_hash = substr(?3, 1, instr(?3 || ' ', ' ') - 1) "
+				       "WHERE bisect_id = ?1 AND commit_id = ?2",
+	[IOR_STMT_BISECT_COMMIT_STATE] =
+		"SELECT build_error, boot_failure, config_hash, confirm_from, confirm_parent, confirm_need "
+		"FROM bisect_commits WHERE bisect_id = ?1 AND commit_id = ?2",
+	[IOR_STMT_BISECT_CONFIRM_SET] = "UPDATE bisect_commits SET confirm_parent = ?3, confirm_from = ?4, confirm_need = ?5 "
+					"WHERE bisect_id = ?1 AND commit_id = ?2",
+	[IOR_STMT_BISECT_KCONFIG_SET] = "INSERT OR REPLACE INTO bisect_kernels (bisect_id, config, defconfig, build_dir, nice) "
+					"VALUES (?1, ?2, ?3, ?4, ?5)",
+	[IOR_STMT_BISECT_KCONFIG_GET] = "SELECT config, defconfig, build_dir, nice FROM bisect_kernels WHERE bisect_id = ?1",
+	[IOR_STMT_BISECT_FRAGMENTS_CLEAR] = "DELETE FROM bisect_fragments WHERE bisect_id = ?1",
+	[IOR_STMT_BISECT_FRAGMENT_ADD] = "INSERT INTO bisect_fragments (bisect_id, seq, path) VALUES (?1, ?3, ?2)",
+	[IOR_STMT_BISECT_FRAGMENTS] = "SELECT path FROM bisect_fragments WHERE bisect_id = ?1 ORDER BY seq",
 	/* what a bisection over VM boots reads back (db/vm_boots.c) */
 	[IOR_STMT_VM_BOOT_LAST] =
 		"SELECT outcome, reason, console_log FROM vm_boots WHERE kernel = ?1 ORDER BY id DESC LIMIT 1",

@@ -1,17 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `ioregress bisect start|run|status|log|reset|replay`: argument handling over bisect/ (the driver,
- * its state, the git source, the user's commands). */
-#include "bisect/artifact.h"
-#include "bisect/driver.h"
+/* `ioregress bisect start|run|status|log|reset|replay`: argument handling over bisect/ (its session,
+ * state, sources and log). */
+#include "bisect/kernel_tree.h"
 #include "bisect/replay.h"
+#include "bisect/session.h"
 #include "common/error.h"
 #include "common/stop.h"
-#include "harness/bisect_kernel.h"
 #include "harness/command_list.h"
 #include "harness/kbuild_args.h"
 #include "harness/target_args.h"
 #include "options/option.h"
-#include "run/dry_run.h"
 #include "vm/vm.h"
 
 #include <errno.h>
@@ -180,23 +178,6 @@ static int start_packages(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 	return rc;
 }
 
-/* The bisection's candidate source: its git work tree, or its list of packaged kernels. */
-static int open_source(const struct ior_bisect_info *b, struct ior_bisect_source **src)
-{
-	if (strcmp(b->source, "packages"))
-		return ior_bisect_source_git(src, b->repo);
-	const char *names[256];
-	size_t n = 0;
-	char *copy = strdup(b->kernels ? b->kernels : ""), *save = NULL;
-	if (!copy)
-		return ior_error_set(IOR_ERROR, "out of memory");
-	for (char *t = strtok_r(copy, " ", &save); t && n < 256; t = strtok_r(NULL, " ", &save))
-		names[n++] = t;
-	int rc = ior_bisect_source_packages(src, names, n);
-	free(copy);
-	return rc;
-}
-
 static int start(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 {
 	if (a->kernels.v)
@@ -224,7 +205,7 @@ static int start(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 	if (!rc)
 		rc = ior_bisect_log(ctx->db, id, NULL, "start", a->bad);
 	if (!rc && a->kernel)
-		rc = ior_bisect_kernel_start(ctx->db, id, &a->kb);
+		rc = ior_bisect_kernel_tree_start(ctx->db, id, &a->kb);
 	if (!rc) {
 		size_t steps = 0;
 		while ((1ull << steps) < g.n)
@@ -241,121 +222,19 @@ static int start(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 
 static int run(struct bisect_args *a, struct ior_cmd_ctx *ctx, int *status)
 {
-	struct ior_bisect_info b;
-	if (ior_bisect_current(ctx->db, &b))
-		return IOR_ERROR;
-	/* commands default to the last run's, so a resumed bisection needs none repeated */
-	a->c.measure = a->c.measure ? a->c.measure : b.measure_cmd;
-	a->c.build = a->c.build ? a->c.build : b.build_cmd;
-	a->c.boot = a->c.boot ? a->c.boot : b.boot_cmd;
-	a->c.image = a->c.image ? a->c.image : b.image;
-	a->c.repo = b.repo;
-	struct ior_bisect_source *src = NULL;
-	struct ior_bisect_measure *m = NULL;
-	bool packages = !strcmp(b.source, "packages");
-	const char *matrix = a->matrix ? a->matrix : b.matrix;
-	struct ior_vm_run_setup vm;
-	struct bisect_kernel k = { 0 };
-	/* artifact stores a killed run left (their owner's lock is free) */
-	size_t stale = 0;
-	if (!ior_bisect_artifact_stores_clean(&stale) && stale)
-		fprintf(stderr, "bisect: removed %zu artifact store(s) left by a run that was killed\n", stale);
-	ior_error_clear();
-	int rc = packages ? IOR_OK : ior_bisect_kernel_load(ctx->db, b.id, &k);
-	if (!rc && a->real && !packages)
-		rc = ior_error_set(IOR_EINVALID, "--target: a bisection on a machine is of packaged kernels ('bisect start "
-				   "--kernels'); a kernel tree is bisected under qemu");
-	if (!rc && (packages || k.found)) { /* each measurement a vm run boot of the matrix */
-		ior_vm_run_defaults(&vm);
-		vm.o.guest.matrix = matrix;
-		vm.o.progress = false;   /* the driver names each boot by its commit, not by the image's path */
-		k.kb.tree = b.repo;
-		k.kb.progress = true;
-		rc = matrix ? IOR_OK : ior_error_set(IOR_EINVALID, "'bisect run' over %s needs --matrix FILE",
-						     packages ? "packaged kernels" : "a kernel tree");
-		/* parsed and expanded here as vm run does, before anything is built, booted or recorded */
-		char said[400] = "";
-		vm.o.machine.memory_mb = 0; /* sized from the matrix's files, as vm run does */
-		if (!rc)
-			rc = ior_dry_run_guest_matrix(matrix, &vm.o, said, sizeof(said));
-		if (!rc && said[0])
-			fprintf(stderr, "bisect: %s\n", said);
-		if (!rc)
-			rc = ior_bisect_set_matrix(ctx->db, b.id, matrix);
-		if (a->real) /* each measurement a boot of the machine (bisect/measure_target.c) */
-			vm.o.target = &a->tg.t;
-		if (!rc)
-			rc = a->real ? ior_bisect_measure_target(&m, ctx->db, b.id, &vm.o)
-			     : packages ? ior_bisect_measure_vm(&m, ctx->db, &vm.o)
-					: ior_bisect_measure_kernel(&m, ctx->db, b.id, &k.kb, &vm.o);
-	} else if (!rc) {
-		rc = a->c.measure ? IOR_OK : ior_error_set(IOR_EINVALID, "'bisect run' needs --measure CMD");
-		/* Without an artifact nothing puts a commit's own build back before it is measured: git leaves
-		 * the last build's untracked output in the tree when it checks out the next commit. */
-		if (!rc && !a->c.image)
-			fprintf(stderr, "warning: no --artifact named: commits that build identical output are measured and "
-				"judged one by one%s (name the build output, e.g. --artifact build/bin/tool)\n",
-				a->c.build ? ", and the measure must itself run the build kept for $IOREGRESS_COMMIT: checking "
-					     "a commit out leaves the last build's output in the tree" : "");
-		/* made first: an --artifact outside the tree is refused before it is remembered */
-		if (!rc)
-			rc = ior_bisect_measure_commands(&m, &a->c);
-		if (!rc)
-			rc = ior_bisect_set_commands(ctx->db, b.id, a->c.measure, a->c.build, a->c.boot, a->c.image);
-	}
-	if (!rc)
-		rc = open_source(&b, &src);
-	if (!rc && a->c.image)
-		rc = ior_bisect_source_git_output(src, a->c.image);
+	struct ior_bisect_run_opts o = { .c = a->c, .matrix = a->matrix, .o = a->o, .budget_s = a->budget, .out = stdout,
+					 .target = a->real ? &a->tg.t : NULL };
+	struct ior_bisect_session *s = NULL;
 	struct ior_bisect_result res;
-	bool drove = false;
+	int rc = ior_bisect_session_open(&s, ctx->db, &o);
 	if (!rc) {
 		ior_stop_install_handlers();
-		struct ior_bisect_driver d = { .db = ctx->db, .src = src, .m = m, .o = a->o, .out = stdout,
-					       .budget_s = a->budget };
-		drove = true;
-		rc = ior_bisect_drive(&d, &res);
+		rc = ior_bisect_session_run(s, &res);
 	}
-	if (!rc) {
-		printf("%zu build(s), %zu measurement(s), %zu sample(s)\n", res.counts.builds, res.counts.measurements,
-		       res.counts.samples);
-		if (k.found)
-			rc = ior_bisect_kernel_answer(stdout, ctx->db, &b, &k, res.end == IOR_BISECT_FOUND ? res.culprit : NULL);
+	if (!rc)
 		*status = res.end == IOR_BISECT_FOUND ? BISECT_FOUND : res.end == IOR_BISECT_RANGE ? BISECT_RANGE
 												 : BISECT_REFUSED;
-	}
-	/* However the run ends (an answer, a refusal, an end that cannot be measured, a stop request, a
-	 * failed build or artifact walk), the tree goes back to what was checked out at start: the state
-	 * stays in the database and 'bisect run' checks the candidate out again. Only a SIGKILL leaves the
-	 * candidate checked out (the next run or 'bisect reset' puts it right). */
-	if (drove && !packages && b.orig_head) {
-		struct ior_error_state first;
-		ior_error_save(&first, rc);
-		int back = ior_bisect_git_restore(b.repo, b.orig_head, a->c.image);
-		if (!back)
-			printf("work tree back at %.*s, as at 'bisect start'\n", ior_bisect_id_width(b.orig_head), b.orig_head);
-		else if (rc)   /* the first error is the one reported: this one is said on the way */
-			fprintf(stderr, "error: %s\n", ior_error_last());
-		rc = ior_error_restore(&first, back);
-	}
-	/* the machine back on its own kernel, what was installed removed, however the run ended; a stop
-	 * request ends every command at once, so then recover (or the next run) does it */
-	if (drove && a->real && ior_stop_requested())
-		fprintf(stderr, "bisect: %s may still run a test kernel: 'ioregress recover' boots its own again and "
-			"removes what was installed ('bisect run' continues the bisection)\n", a->tg.t.url.name);
-	else if (drove && a->real) {
-		struct ior_error_state first;
-		ior_error_save(&first, rc);
-		int back = ior_bisect_measure_target_finish(m, stdout);
-		if (back && rc)
-			fprintf(stderr, "error: %s\n", ior_error_last());
-		rc = ior_error_restore(&first, back);
-	}
-	ior_bisect_measure_free(m);
-	ior_bisect_source_free(src);
-	ior_bisect_info_free(&b);
-	ior_bisect_kernel_free(&k);
-	return rc;
+	return ior_bisect_session_close(s, rc);
 }
 
 static int show(struct bisect_args *a, struct ior_cmd_ctx *ctx)
@@ -368,7 +247,7 @@ static int show(struct bisect_args *a, struct ior_cmd_ctx *ctx)
 		rc = ior_bisect_log_print(stdout, ctx->db, &b);
 	} else if (!strcmp(a->sub, "status")) {
 		struct ior_bisect_source *src = NULL;
-		rc = open_source(&b, &src);
+		rc = ior_bisect_source_of(&b, &src);
 		if (!rc)
 			rc = ior_bisect_print_status(stdout, ctx->db, &b, src);
 		ior_bisect_source_free(src);

@@ -3,7 +3,7 @@
 #include "common/error.h"
 #include "common/stop.h"
 #include "harness/command_list.h"
-#include "run/dry_run.h"
+#include "matrix/matrix_dry_run.h"
 #include "db/db.h"
 #include "run/run.h"
 #include "run/run_git.h"
@@ -233,7 +233,7 @@ static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 			print_commit(&commit);
 	}
 	if (ra.dry_run) {
-		rc = ior_dry_run(stdout, m);
+		rc = ior_matrix_dry_run(stdout, m);
 		ior_matrix_free(m);
 		if (rc)
 			fprintf(stderr, "error: %s\n", ior_error_last());

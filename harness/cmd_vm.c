@@ -5,7 +5,7 @@
 #include "common/stop.h"
 #include "db/db.h"
 #include "harness/command_list.h"
-#include "run/dry_run.h"
+#include "vm/guest_matrix.h"
 #include "harness/kbuild_args.h"
 #include "harness/target_args.h"
 #include "matrix/matrix.h"
@@ -205,7 +205,7 @@ static int cmd_vm(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	 * sized from it */
 	char said[400] = "";
 	bool matrix = a.vm.o.guest.matrix && !a.vm.o.boot_only;
-	if (matrix ? ior_dry_run_guest_matrix(a.vm.o.guest.matrix, &a.vm.o, said, sizeof(said))
+	if (matrix ? ior_vm_guest_matrix_check(a.vm.o.guest.matrix, &a.vm.o, said, sizeof(said))
 		   : ior_vm_size_memory(&a.vm.o.machine, 0, 0, said, sizeof(said))) {
 		ior_cmd_error_last();
 		return 1;

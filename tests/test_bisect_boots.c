@@ -69,6 +69,7 @@ static void nothing(struct ior_bisect_measure *m)
 }
 
 static char error[1024];   /* the driver's error, when it returned one */
+static size_t calibrate;   /* the judge's calibration rounds when not 0 */
 
 /* A bisection over KA, KB, KC with m's levels; the driver's output in text, its status and log in
  * shown (when not NULL); the driver's return code in *rc. */
@@ -91,6 +92,8 @@ static int bisect_with(const char *name, struct boots *m, char *text, size_t len
 	struct ior_bisect_driver d = { .db = db, .id = id, .src = src, .m = &m->base, .out = out };
 	ior_bisect_judge_opts_default(&d.o);
 	d.o.cap = d.o.calibrate_cap = 10;
+	if (calibrate)
+		d.o.calibrate = d.o.calibrate_cap = calibrate;
 	struct ior_bisect_result res;
 	*drive_rc = ior_bisect_drive(&d, &res);
 	fclose(out);
@@ -191,12 +194,34 @@ static void test_end_that_panics_stops_with_its_head(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(shown, "Z measure " KC " round=2 "));
 }
 
+/* The kernel between the ends does not boot (each failure standing for measure_vm's three tries):
+ * the answer names it, and it cost the ends nothing past their calibration. With 11 calibration
+ * rounds the rotation puts the good end first in round 12, the candidate's first, so the good end
+ * used to boot once more for a round the candidate then left incomplete. */
+static void test_unbootable_candidate_costs_the_ends_no_boot(void)
+{
+	struct boots m = { .level = { 100, 60, 60 }, .fail = 1, .fail_from = 1,
+			   .failure = "boot-failed after 3 boots: qemu ended (exit 1) before init" };
+	int rc;
+	calibrate = 11;
+	int end = bisect_with("unbootable.db", &m, text, sizeof(text), NULL, 0, &rc);
+	calibrate = 0;
+	CU_ASSERT_EQUAL(ior_test_ok(rc), 0);
+	CU_ASSERT_EQUAL(end, IOR_BISECT_FOUND);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "first kernel that does not boot: " KB));
+	CU_ASSERT_EQUAL(m.measured[1], 1);
+	/* the ends: the 11 calibration rounds and no boot more (m.boot counts the ok boots of all three) */
+	CU_ASSERT_EQUAL(m.boot, 22);
+	printf("\n  ok boots %u, the candidate's failed %u\n", m.boot, m.measured[1]);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_refusal_names_boots_and_smallest_change),
 		IOR_TEST(test_answer_counts_boots),
 		IOR_TEST(test_end_that_panics_stops_with_its_head),
+		IOR_TEST(test_unbootable_candidate_costs_the_ends_no_boot),
 		IOR_TEST_END,
 	};
 	return ior_test_run("bisect_boots", tests);

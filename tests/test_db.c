@@ -2,6 +2,7 @@
 /* Tests for db/: create, reopen, upgrade, refusal of foreign and newer files, the sample round trip
  * (every measures column), and concurrent writers. */
 #include "common/error.h"
+#include "db/bisect_state.h"
 #include "db/db.h"
 #include "db/metric.h"
 #include "db/scan.h"
@@ -816,6 +817,77 @@ static void test_step13_view_is_unchanged(void)
 	sqlite3_close(h);
 }
 
+/* Schema 15 keeps in columns what a bisection kept as prose in its log and read back: a database
+ * made by the binary before it (tests/data/bisect-v14.sql) is upgraded with each value as the log
+ * had it, the kernel config parsed (a fragment with a blank in its path, --nice) and written back
+ * as the same text, a confirmation ended with "done" none under way. */
+static void test_upgrade_to_v15_types_the_bisect_state(void)
+{
+	const char *path = db_path("bisect-v14.db");
+	sqlite3 *h = NULL;
+	char *dump = ior_test_read_file(ior_test_source_path("tests/data/bisect-v14.sql"), NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dump);
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open(path, &h), SQLITE_OK);
+	CU_ASSERT_EQUAL_FATAL(sqlite3_exec(h, dump, NULL, NULL, NULL), SQLITE_OK);
+	CU_ASSERT_EQUAL(query_int(h, "PRAGMA user_version"), 14);
+	sqlite3_close(h);
+	free(dump);
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	CU_ASSERT_EQUAL(query_int(ior_db_handle(db), "PRAGMA user_version"), IOR_DB_SCHEMA_VERSION);
+	const char *G = "8a517efe7dbbf0bd7ded72dd3e959332d906d56b", *M = "1ada05fb99fd594a516bca9281f070ecde64f761",
+		   *P = "0732be463d549712798664710215979a4175bcb0", *B = "7716dd6b0d0ab40a5cd3955dd206dcadedeacccc";
+	struct ior_bisect_kconfig k;
+	CU_ASSERT_EQUAL_FATAL(ior_bisect_kconfig_get(db, 1, &k), 0);
+	CU_ASSERT_TRUE(k.found);
+	CU_ASSERT_PTR_NULL(k.config);
+	CU_ASSERT_STRING_EQUAL(k.defconfig ? k.defconfig : "", "defconfig");
+	CU_ASSERT_EQUAL_FATAL(k.nfragments, 2);
+	CU_ASSERT_STRING_EQUAL(k.fragments[1], "/tmp/bisect-v14/frag/b c.config");
+	CU_ASSERT_STRING_EQUAL(k.build_dir ? k.build_dir : "", "/tmp/bisect-v14/bd");
+	CU_ASSERT_EQUAL(k.nice, 7);
+	char text[1024], logged[1024];
+	bool found;
+	CU_ASSERT_EQUAL(ior_bisect_kconfig_format(&k, text, sizeof(text)), 0);
+	CU_ASSERT_EQUAL(ior_bisect_log_last(db, 1, NULL, "kernel", &found, logged, sizeof(logged)), 0);
+	CU_ASSERT_STRING_EQUAL(text, logged);
+	ior_bisect_kconfig_free(&k);
+	CU_ASSERT_EQUAL(ior_bisect_kconfig_get(db, 2, &k), 0);
+	CU_ASSERT_FALSE(k.found);
+	CU_ASSERT_EQUAL(ior_bisect_build_error_get(db, 2, G, &found, text, sizeof(text)), 0);
+	CU_ASSERT_TRUE(found);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "the build left no artifact that can be hashed: no artifact"));
+	CU_ASSERT_EQUAL(ior_bisect_build_error_get(db, 2, B, &found, text, sizeof(text)), 0);
+	CU_ASSERT_FALSE(found);
+	CU_ASSERT_EQUAL(ior_bisect_config_hash_get(db, 3, M, &found, text, sizeof(text)), 0);
+	CU_ASSERT_TRUE(found);
+	CU_ASSERT_STRING_EQUAL(text, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+	CU_ASSERT_EQUAL(ior_bisect_boot_failure_get(db, 3, P, &found, text, sizeof(text)), 0);
+	CU_ASSERT_TRUE(found);
+	CU_ASSERT_STRING_EQUAL(text, "panic: Kernel panic - not syncing; oops: BUG: x");
+	struct ior_bisect_confirm_state c;
+	CU_ASSERT_EQUAL(ior_bisect_confirm_get(db, 3, M, &found, &c), 0);
+	CU_ASSERT_TRUE(found);
+	CU_ASSERT_EQUAL(c.from, 7);
+	CU_ASSERT_STRING_EQUAL(c.parent, P);
+	CU_ASSERT_EQUAL(c.need, 15);
+	CU_ASSERT_EQUAL(ior_bisect_confirm_get(db, 3, P, &found, &c), 0);
+	CU_ASSERT_FALSE(found);
+	/* and set again: the column and the log row it was read from before */
+	c = (struct ior_bisect_confirm_state){ .from = 9, .need = 20 };
+	snprintf(c.parent, sizeof(c.parent), "%s", G);
+	CU_ASSERT_EQUAL(ior_bisect_confirm_set(db, 3, P, &c), 0);
+	CU_ASSERT_EQUAL(ior_bisect_confirm_get(db, 3, P, &found, &c), 0);
+	CU_ASSERT_TRUE(found && c.from == 9 && c.need == 20 && !strcmp(c.parent, G));
+	CU_ASSERT_EQUAL(ior_bisect_log_last(db, 3, P, "confirming", &found, logged, sizeof(logged)), 0);
+	snprintf(text, sizeof(text), "9 %s 20", G);
+	CU_ASSERT_STRING_EQUAL(logged, text);
+	CU_ASSERT_EQUAL(ior_bisect_confirm_set(db, 3, P, NULL), 0);
+	CU_ASSERT_EQUAL(ior_bisect_confirm_get(db, 3, P, &found, &c), 0);
+	CU_ASSERT_FALSE(found);
+	ior_db_free(db);
+}
+
 /* The column table is the schema's: each column is in samples and in sample_view, each stored metric
  * reads one of them, and a sample's every measure comes back through both reads. */
 static void test_measure_columns_match_the_schema(void)
@@ -873,6 +945,7 @@ int main(void)
 		IOR_TEST(test_runs_cells_offers_and_host_kernels),
 		IOR_TEST(test_upgrade_from_v5_keeps_every_sample),
 		IOR_TEST(test_step13_view_is_unchanged),
+		IOR_TEST(test_upgrade_to_v15_types_the_bisect_state),
 		IOR_TEST(test_rollback_discards_and_commit_keeps),
 		IOR_TEST(test_nested_transactions_are_parts),
 		IOR_TEST(test_sample_add_commits_immediately),

@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The expansion `run --dry-run` shows (see dry_run.h): cells from the matrix and this kernel's
  * scheduler lists, with the engines' own duration estimates. */
-#include "run/dry_run.h"
+#include "matrix/matrix_dry_run.h"
 #include "common/error.h"
-#include "common/trust.h"
 #include "device/blockdev.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +59,7 @@ static int offered_lists(const struct ior_matrix *m, struct ior_blockdev *infos,
 	return ior_matrix_check_scheduler_names(m, (char *const *const *)rows, m->ndevices);
 }
 
-int ior_dry_run(FILE *out, const struct ior_matrix *m)
+int ior_matrix_dry_run(FILE *out, const struct ior_matrix *m)
 {
 	size_t nd = m->ndevices ? m->ndevices : 1;
 	struct ior_blockdev *infos = calloc(nd, sizeof(*infos));
@@ -127,35 +125,4 @@ int ior_dry_run(FILE *out, const struct ior_matrix *m)
 				     "max_cells = %llu", m->file, (unsigned long long)cells,
 				     (unsigned long long)m->settings.max_cells);
 	return IOR_OK;
-}
-
-int ior_dry_run_guest_matrix(const char *path, struct ior_vm_run_opts *o, char *said, size_t len)
-{
-	said[0] = '\0';
-	struct ior_matrix *m = NULL;
-	int rc = ior_check_trusted_file(path, "matrix");
-	if (!rc)
-		rc = ior_matrix_parse_file(&m, path);
-	if (!rc)
-		rc = ior_matrix_set(m, "matrix.load_modules=yes");
-	FILE *null = rc ? NULL : fopen("/dev/null", "w");
-	if (!rc)
-		rc = null ? ior_dry_run(null, m) : ior_error_errno(IOR_ERROR, errno, "cannot open '/dev/null'");
-	if (null)
-		fclose(null);
-	for (size_t i = 0; !rc && i < m->ndevices; i++)
-		if (m->devices[i].opts.path && !strcmp(m->devices[i].opts.path, "/dev/vda"))
-			o->scratch_fill = m->devices[i].opts.fill;
-	uint64_t device_files = 0, cell_files = 0;
-	if (!rc)
-		ior_matrix_file_bytes(m, &device_files, &cell_files);
-	if (!rc)
-		rc = ior_vm_size_memory(&o->machine, device_files, cell_files, said, len);
-	ior_matrix_free(m);
-	if (rc) {
-		char msg[1024];
-		snprintf(msg, sizeof(msg), "%s", ior_error_last());
-		ior_error_set(rc, "%s (no boot was started)", msg);
-	}
-	return rc;
 }
