@@ -10,6 +10,9 @@ struct ior_db;
 
 /* The guest's init exports this as the results disk's path (/dev/vdb): set only inside a guest. */
 #define IOR_VM_RESULTS_ENV "IOR_VM_RESULTS"
+/* The guest's init exports this as a file to create once the run's last commit (with its exit
+ * status) is on the results disk: the init then leaves the disk as it is. */
+#define IOR_VM_SENT_ENV "IOR_VM_SENT"
 /* A console line that starts with this is a heartbeat: the host's watchdog is fed by these, not
  * by other console output, and shows their text as the guest's progress. */
 #define IOR_VM_MARK_BEAT "ioregress-beat"
