@@ -91,7 +91,7 @@ static void test_small_matrix_stores_samples_and_restores(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	struct ior_db *db = fresh_db("run.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	int rc = ior_run_matrix(db, m, &o, &s);
 	CU_ASSERT_EQUAL(rc, IOR_OK);
@@ -168,7 +168,7 @@ static void test_stop_request_keeps_samples_and_restores(void)
 	snprintf(path, sizeof(path), "%s/interrupted.db", ior_test_tmpdir());
 	pthread_t t;
 	pthread_create(&t, NULL, stop_after_first_sample, path);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	int rc = ior_run_matrix(db, m, &o, &s);
 	pthread_join(t, NULL);
@@ -201,7 +201,7 @@ static void test_loop_cells_run_their_stack_on_the_cell_scheduler(void)
 	CU_ASSERT_EQUAL_FATAL(ior_matrix_parse_string(&m, "loop.ini", text), IOR_OK);
 	struct ior_db *db = fresh_db("loopsched.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	int rc = ior_run_matrix(db, m, &o, &s);
 	if (rc)
@@ -228,7 +228,7 @@ static void test_missing_device_fails_before_anything_runs(void)
 		"[device gone]\npath = /dev/ioregress-no-such-device\n[engine r]\ntype = hdparm\n"), IOR_OK);
 	struct ior_db *db = fresh_db("missing.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	CU_ASSERT_NOT_EQUAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "/dev/ioregress-no-such-device"));
@@ -245,7 +245,7 @@ static void test_adaptive_repetitions_stop_stable_or_at_cap(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	struct ior_db *db = fresh_db("adaptive.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	CU_ASSERT_EQUAL_FATAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
 	CU_ASSERT_EQUAL(s.samples, 6); /* 2 offered schedulers x the minimum 3 */
@@ -272,7 +272,7 @@ static void test_schedulers_decided_together(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	struct ior_db *db = fresh_db("decide.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	CU_ASSERT_EQUAL_FATAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
 	CU_ASSERT_EQUAL(s.samples, 12);
@@ -323,7 +323,7 @@ static void test_write_engine_refused_through_the_harness(void)
 	CU_ASSERT_EQUAL_FATAL(ior_matrix_parse_string(&m, "writes.ini", text), IOR_OK);
 	struct ior_db *db = fresh_db("writes.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	CU_ASSERT_EQUAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
 	CU_ASSERT_EQUAL(s.cells_skipped, 2);
@@ -368,7 +368,7 @@ static void test_repetition_orders_show_in_the_timestamps(void)
 {
 	struct ior_db *db = fresh_db("order.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	char seq[512];
 
@@ -443,7 +443,7 @@ static void test_warmup_stored_marked_and_not_judged(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	struct ior_db *db = fresh_db("warmup.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_run_matrix(db, m, &o, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.cells_ok, 2);
