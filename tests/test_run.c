@@ -83,6 +83,77 @@ static struct ior_db *fresh_db(const char *name)
 	return db;
 }
 
+/* What the observer was told (issue 39: the run's context passed down, not reached for). */
+struct told {
+	int starts, beats, ticks_on, ticks_off, results, finishes;
+	int64_t run_id;
+	size_t cells;
+	char last[400];
+};
+
+static void on_start(void *ctx, int64_t run_id, size_t cells)
+{
+	struct told *t = ctx;
+	t->starts++;
+	t->run_id = run_id;
+	t->cells = cells;
+}
+
+static void on_beat(void *ctx, double expect_s, const char *text)
+{
+	struct told *t = ctx;
+	(void)expect_s;
+	t->beats++;
+	snprintf(t->last, sizeof(t->last), "%s", text);
+}
+
+static void on_ticking(void *ctx, bool on, const char *what)
+{
+	struct told *t = ctx;
+	(void)what;
+	on ? t->ticks_on++ : t->ticks_off++;
+}
+
+static int on_results(void *ctx, struct ior_db *db)
+{
+	struct told *t = ctx;
+	t->results++;
+	/* each sample is stored before it is told */
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM samples"), t->results);
+	return IOR_OK;
+}
+
+static void on_finish(void *ctx)
+{
+	((struct told *)ctx)->finishes++;
+}
+
+static void test_observer_is_told_the_run(void)
+{
+	struct ior_matrix *m = small_matrix(2, "0.2s");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	struct ior_db *db = fresh_db("observed.db");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+	struct told t = { 0 };
+	const struct ior_run_observer obs = { .ctx = &t, .start = on_start, .beat = on_beat, .ticking = on_ticking,
+					      .results = on_results, .finish = on_finish };
+	struct ior_run_options o = { .observer = &obs };
+	struct ior_run_summary s;
+	CU_ASSERT_EQUAL_FATAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
+	CU_ASSERT_EQUAL(t.starts, 1);
+	CU_ASSERT_EQUAL(t.run_id, s.run_id);
+	CU_ASSERT_TRUE(t.cells >= 2);
+	/* a set-up line per measured cell (2) and a line per repetition (4) */
+	CU_ASSERT_EQUAL(t.beats, 2 + 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.last, " rep 2/2 "));
+	CU_ASSERT_EQUAL(t.results, (int)s.samples);
+	CU_ASSERT_EQUAL(t.results, 4);
+	CU_ASSERT_EQUAL(t.finishes, 1);
+	CU_ASSERT_TRUE(t.ticks_off >= 1); /* ticking ends with the run */
+	ior_db_free(db);
+	ior_matrix_free(m);
+}
+
 static void test_small_matrix_stores_samples_and_restores(void)
 {
 	char before[8192];
@@ -540,6 +611,7 @@ int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_small_matrix_stores_samples_and_restores),
+		IOR_TEST(test_observer_is_told_the_run),
 		IOR_TEST(test_stop_request_keeps_samples_and_restores),
 		IOR_TEST(test_loop_cells_run_their_stack_on_the_cell_scheduler),
 		IOR_TEST(test_missing_device_fails_before_anything_runs),
