@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "common/trust.h"
 #include "kernel/info.h"
+#include "vm/kernel_build_skip.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,37 +29,20 @@
 
 #define MAX_LIBS 64
 
-struct key {
-	char *s;
-	size_t len, cap;
-	bool failed;
-};
+#define key ior_kbuild_text
 
 static void put(struct key *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(struct key *k, const char *fmt, ...)
 {
-	for (;;) {
-		va_list ap;
-		va_start(ap, fmt);
-		int n = k->failed ? -1 : vsnprintf(k->s ? k->s + k->len : NULL, k->s ? k->cap - k->len : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			k->failed = true;
-			return;
-		}
-		if (k->s && k->len + (size_t)n < k->cap) {
-			k->len += (size_t)n;
-			return;
-		}
-		size_t cap = (k->cap ? k->cap * 2 : 4096) + (size_t)n;
-		char *s = realloc(k->s, cap);
-		if (!s) {
-			k->failed = true;
-			return;
-		}
-		k->s = s;
-		k->cap = cap;
-	}
+	char line[PATH_MAX + 256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		k->failed = true; /* a key cut short could match another's */
+	else
+		ior_kbuild_text_add(k, line, (size_t)n);
 }
 
 /* A file by its identity, as make and ccache's direct mode judge one: a rebuilt binary, a library
@@ -99,7 +83,7 @@ static void put_text(struct key *k, const char *path)
 	put(k, "matrix\n");
 	char buf[4096];
 	for (size_t got; (got = fread(buf, 1, sizeof(buf), f)) > 0;)
-		put(k, "%.*s", (int)got, buf);
+		ior_kbuild_text_add(k, buf, got);
 	fclose(f);
 	put(k, "\nend of matrix\n");
 }
