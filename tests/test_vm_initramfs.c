@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The guest's initramfs as written on the host, read back with libarchive: what the guest gets
- * made for it beforehand (issue 38: work at the guest's start-up that the host can do). */
+ * made for it beforehand and kept in the cache, and the results disk its commits leave (issue 38:
+ * work at the guest's start-up and end that the host can do or that is done already). */
 #include "common/error.h"
 #include "db/db.h"
 #include "tests/suite.h"
+#include "vm/guest.h"
 #include "vm/vm.h"
 
 #include <archive.h>
@@ -171,12 +173,61 @@ static void test_initramfs_kept_by_its_inputs(void)
 	CU_ASSERT_TRUE(cached(again, sizeof(again), &g, cache)); /* the last one is among them */
 }
 
+/* The names in a tar at path, one a line, and the member status's text. */
+static void tar_names(const char *path, char *names, size_t len, char *status, size_t slen)
+{
+	names[0] = status[0] = '\0';
+	struct archive *a = archive_read_new();
+	archive_read_support_format_tar(a);
+	CU_ASSERT_EQUAL_FATAL(archive_read_open_filename(a, path, 1 << 16), ARCHIVE_OK);
+	struct archive_entry *e;
+	while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
+		size_t n = strlen(names);
+		snprintf(names + n, len - n, "%s\n", archive_entry_pathname(e));
+		if (!strcmp(archive_entry_pathname(e), "status")) {
+			la_ssize_t got = archive_read_data(a, status, slen - 1);
+			status[got > 0 ? got : 0] = '\0';
+		}
+	}
+	archive_read_free(a);
+}
+
+/* Issue 38, the results path: a commit during the run puts the database on the disk and leaves
+ * the init's file alone; the last one (with the exit status) creates it, so the init does not
+ * write the same tar again and sync at the boot's end. */
+static void test_last_commit_tells_the_init(void)
+{
+	char dbpath[PATH_MAX], disk[PATH_MAX], sent[PATH_MAX], names[512], status[16];
+	snprintf(dbpath, sizeof(dbpath), "%s/commit.db", ior_test_tmpdir());
+	snprintf(disk, sizeof(disk), "%s/results.img", ior_test_tmpdir());
+	snprintf(sent, sizeof(sent), "%s/sent", ior_test_tmpdir());
+	FILE *f = fopen(disk, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fclose(f);
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, dbpath), IOR_OK);
+	CU_ASSERT_EQUAL_FATAL(setenv(IOR_VM_SENT_ENV, sent, 1), 0);
+	CU_ASSERT_EQUAL(ior_vm_guest_commit(db, disk, -1), IOR_OK);
+	CU_ASSERT_NOT_EQUAL(access(sent, F_OK), 0);
+	tar_names(disk, names, sizeof(names), status, sizeof(status));
+	CU_ASSERT_PTR_NOT_NULL(strstr(names, "guest.db\n"));
+	CU_ASSERT_PTR_NULL(strstr(names, "status"));
+	CU_ASSERT_EQUAL(ior_vm_guest_commit(db, disk, 3), IOR_OK);
+	CU_ASSERT_EQUAL(access(sent, F_OK), 0);
+	tar_names(disk, names, sizeof(names), status, sizeof(status));
+	CU_ASSERT_PTR_NOT_NULL(strstr(names, "guest.db\n"));
+	CU_ASSERT_STRING_EQUAL(status, "3\n");
+	unsetenv(IOR_VM_SENT_ENV);
+	ior_db_free(db);
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_guest_db_made_on_host),
 		IOR_TEST(test_other_guest_binary_makes_its_own),
 		IOR_TEST(test_initramfs_kept_by_its_inputs),
+		IOR_TEST(test_last_commit_tells_the_init),
 		IOR_TEST_END,
 	};
 	return ior_test_run("vm_initramfs", tests);
