@@ -6,6 +6,7 @@
 #include "matrix/matrix_dry_run.h"
 #include "db/db.h"
 #include "run/run.h"
+#include "run/progress.h"
 #include "run/run_git.h"
 #include "common/trust.h"
 #include "kernel/info.h"
@@ -188,6 +189,25 @@ static int guest_finish(struct ior_cmd_ctx *ctx, int status)
 	return status;
 }
 
+/* Who watches the run: inside a vm run guest the guest (heartbeats for the host's watchdog, each
+ * sample onto the results disk), else the progress line on a terminal, else nobody. */
+static const struct ior_run_observer *choose_observer(const struct ior_cmd_ctx *ctx, struct ior_run_observer *guest)
+{
+	const char *disk = ior_vm_guest_results();
+	if (disk) {
+		*guest = (struct ior_run_observer){
+			.ctx = (void *)disk,
+			.start = ior_vm_guest_on_start,
+			.beat = ior_vm_guest_on_beat,
+			.ticking = ior_vm_guest_on_ticking,
+			.stuck = ior_vm_guest_on_stuck,
+			.results = ior_vm_guest_on_results,
+		};
+		return guest;
+	}
+	return !ctx->quiet && isatty(STDERR_FILENO) ? &ior_run_terminal_observer : NULL;
+}
+
 static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 {
 	struct run_args ra = { 0 };
@@ -241,8 +261,9 @@ static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	}
 
 	ior_stop_install_handlers();
+	struct ior_run_observer guest;
 	struct ior_run_options opts = {
-		.progress = !ctx->quiet && isatty(STDERR_FILENO),
+		.observer = choose_observer(ctx, &guest),
 		.allow_destructive = ra.allow.v,
 		.nallow_destructive = ra.allow.n,
 		.baseline = ra.baseline,

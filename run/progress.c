@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Progress line for long runs (see progress.h): on a terminal, or inside a vm run guest as heartbeats. */
+/* Progress for long runs (see progress.h): told to the run's observer; the terminal's draws it. */
 #include "run/progress.h"
-#include "vm/guest.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -13,9 +12,9 @@ double ior_monotonic_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void ior_progress_start(struct ior_progress *p, bool enabled, size_t cells, size_t reps_total)
+void ior_progress_start(struct ior_progress *p, const struct ior_run_observer *obs, size_t cells, size_t reps_total)
 {
-	p->enabled = enabled;
+	p->obs = obs;
 	p->cells = cells;
 	p->reps_total = reps_total;
 	p->reps_done = 0;
@@ -33,7 +32,7 @@ static void format_duration(char *buf, size_t len, double seconds)
 
 void ior_progress_update(struct ior_progress *p, size_t cell, int rep, int reps, const char *what)
 {
-	if (!p->enabled && !p->beat)
+	if (!p->obs || (!p->obs->beat && !p->obs->ticking))
 		return;
 	double elapsed = ior_monotonic_seconds() - p->started;
 	char el[16], eta[16] = "--:--";
@@ -41,17 +40,14 @@ void ior_progress_update(struct ior_progress *p, size_t cell, int rep, int reps,
 	/* ETA from the mean time per repetition so far: engines run for similar durations. */
 	if (p->reps_done > 0 && p->reps_total > p->reps_done)
 		format_duration(eta, sizeof(eta), elapsed / (double)p->reps_done * (double)(p->reps_total - p->reps_done));
-	if (p->beat) { /* the host's watchdog is fed by it and shows it: one whole line each */
-		char text[400];
-		snprintf(text, sizeof(text), "cell %zu/%zu rep %d/%d  %s  elapsed %s  ETA %s", cell, p->cells, rep, reps, what,
-			 el, eta);
-		ior_vm_guest_beat(p->expect_s, "%s", text);
-		/* a repetition of unknown length (size-based, exec) repeats it while the guest answers */
-		ior_vm_guest_ticking(p->expect_s <= 0, text);
-		return;
-	}
-	fprintf(stderr, "\r\033[Kcell %zu/%zu rep %d/%d  %s  elapsed %s  ETA %s", cell, p->cells, rep, reps, what, el, eta);
-	fflush(stderr);
+	char text[400];
+	snprintf(text, sizeof(text), "cell %zu/%zu rep %d/%d  %s  elapsed %s  ETA %s", cell, p->cells, rep, reps, what, el,
+		 eta);
+	if (p->obs->beat)
+		p->obs->beat(p->obs->ctx, p->expect_s, text);
+	/* a repetition of unknown length (size-based, exec) is told as running until the next */
+	if (p->obs->ticking)
+		p->obs->ticking(p->obs->ctx, p->expect_s <= 0, text);
 }
 
 void ior_progress_rep_done(struct ior_progress *p)
@@ -61,10 +57,28 @@ void ior_progress_rep_done(struct ior_progress *p)
 
 void ior_progress_finish(struct ior_progress *p)
 {
-	if (p->beat)
-		ior_vm_guest_ticking(false, NULL);
-	if (p->enabled) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-	}
+	if (p->obs && p->obs->ticking)
+		p->obs->ticking(p->obs->ctx, false, NULL);
+	if (p->obs && p->obs->finish)
+		p->obs->finish(p->obs->ctx);
 }
+
+static void terminal_beat(void *ctx, double expect_s, const char *text)
+{
+	(void)ctx;
+	(void)expect_s;
+	fprintf(stderr, "\r\033[K%s", text);
+	fflush(stderr);
+}
+
+static void terminal_finish(void *ctx)
+{
+	(void)ctx;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+const struct ior_run_observer ior_run_terminal_observer = {
+	.beat = terminal_beat,
+	.finish = terminal_finish,
+};

@@ -6,7 +6,6 @@
 #include "db/db.h"
 #include "device/scheduler.h"
 #include "run/progress.h"
-#include "vm/guest.h"
 #include "run/run_cell.h"
 #include "run/run_devices.h"
 #include "run/run_modules.h"
@@ -213,11 +212,9 @@ static int run_body(struct ior_db *db, const struct ior_matrix *m, const struct 
 	if (rc == IOR_OK) {
 		runner.host = host;
 		size_t cells = count_cells(m, devs);
-		ior_progress_start(&runner.progress, opts->progress, cells, reps_total(m, cells));
-		runner.progress.beat = ior_vm_guest_results() != NULL;
-		if (runner.progress.beat)
-			ior_vm_guest_beat(0, "run %lld: %zu cells (the guest up %.1f s)", (long long)summary->run_id, cells,
-					  ior_vm_guest_uptime());
+		ior_progress_start(&runner.progress, opts->observer, cells, reps_total(m, cells));
+		if (opts->observer && opts->observer->start)
+			opts->observer->start(opts->observer->ctx, summary->run_id, cells);
 		rc = run_cells(&runner, devs);
 		ior_progress_finish(&runner.progress);
 	}

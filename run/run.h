@@ -10,11 +10,12 @@
 
 #include "kernel/git_info.h"
 #include "matrix/matrix.h"
+#include "run/observer.h"
 
 struct ior_db;
 
 struct ior_run_options {
-	bool progress;                          /* draw the progress line on stderr */
+	const struct ior_run_observer *observer; /* told the run's progress and each sample, NULL none */
 	const char *const *allow_destructive;   /* --allow-destructive=PATH confirmations */
 	size_t nallow_destructive;
 	const char *baseline;                   /* kernel whose samples let adaptive cells stop once decided */

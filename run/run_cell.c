@@ -10,7 +10,6 @@
 #include "device/guard.h"
 #include "device/scheduler.h"
 #include "stats/adaptive.h"
-#include "vm/guest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -235,11 +234,14 @@ static int set_up(struct ior_cell_runner *r, struct ior_run_device *dev, struct 
 		.scheduler = c->sched,
 		.deadline_s = r->m->settings.deadline,
 	};
-	if (r->progress.beat) { /* an engine's set-up (a loop stack's fill) can take long under TCG */
+	const struct ior_run_observer *obs = r->opts->observer;
+	if (obs) { /* an engine's set-up (a loop stack's fill) can take long under TCG */
 		char text[300];
 		snprintf(text, sizeof(text), "setting up %s", c->what);
-		ior_vm_guest_beat(0, "%s", text);
-		ior_vm_guest_ticking(true, text);
+		if (obs->beat)
+			obs->beat(obs->ctx, 0, text);
+		if (obs->ticking)
+			obs->ticking(obs->ctx, true, text);
 	}
 	ior_error_clear();
 	rc = c->engine->ops->init(&c->state, &args);
@@ -322,8 +324,9 @@ static void mark_stuck(struct ior_cell_runner *r, struct ior_run_device *dev)
 	if (dev->stuck)
 		return;
 	dev->stuck = true;
-	if (ior_vm_guest_results()) /* in a guest: the host asks qemu where the requests are */
-		ior_vm_guest_stuck(dev->info.name);
+	const struct ior_run_observer *obs = r->opts->observer;
+	if (obs && obs->stuck) /* a vm run guest's host asks qemu where the requests are */
+		obs->stuck(obs->ctx, dev->info.name);
 	char original[32];
 	/* by the /dev path the switch recorded it under (target.path is the run's /proc/PID/fd link) */
 	ior_scheduler_forget(dev->info.path, original, sizeof(original));
@@ -333,14 +336,14 @@ static void mark_stuck(struct ior_cell_runner *r, struct ior_run_device *dev)
 			     dev->target.path, dev->current, original);
 }
 
-/* Inside a vm run guest: the sample just stored onto the results disk, so a hang or panic later
- * keeps it. A disk that cannot be written is said once; the run goes on. */
+/* The sample just stored passed on to the observer (a vm run guest: onto the results disk, so a
+ * hang or panic later keeps it). A failure is said once; the run goes on. */
 static void commit_to_host(struct ior_cell_runner *r)
 {
-	const char *disk = ior_vm_guest_results();
-	if (!disk || r->guest_commit_failed)
+	const struct ior_run_observer *obs = r->opts->observer;
+	if (!obs || !obs->results || r->guest_commit_failed)
 		return;
-	if (ior_vm_guest_commit(r->db, disk, -1) != IOR_OK) {
+	if (obs->results(obs->ctx, r->db) != IOR_OK) {
 		fprintf(stderr, "warning: %s (samples reach the host only at the end)\n", ior_error_last());
 		r->guest_commit_failed = true;
 	}

@@ -93,7 +93,7 @@ static void test_flipped_link_never_reaches_the_mounted_device(void)
 	struct ior_db *db = NULL;
 	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_open(&db, dbpath)), IOR_OK);
 	const char *ok[] = { link };
-	struct ior_run_options o = { .progress = false, .allow_destructive = ok, .nallow_destructive = 1 };
+	struct ior_run_options o = { .observer = NULL, .allow_destructive = ok, .nallow_destructive = 1 };
 	/* 30 runs: each opens the link once, at either device; a run that opened the scratch one
 	 * writes there 20 times while the link keeps moving, one that opened the mounted one is refused */
 	unsigned samples = 0, runs = 0;

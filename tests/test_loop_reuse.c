@@ -40,7 +40,7 @@ static struct ior_db *run_small(const char *name, int repetitions, const char *s
 		 "[engine r]\ntype = hdparm\nsettle = 0s\nduration = 0.1s\n", repetitions, scheduler, t);
 	snprintf(dbpath, sizeof(dbpath), "%s/%s.db", t, name);
 	struct ior_db *db = NULL;
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	if (ior_test_ok(ior_matrix_parse_string(m, name, text)) || ior_test_ok(ior_db_open(&db, dbpath)) ||
 	    ior_test_ok(ior_run_matrix(db, *m, &o, &s))) {
@@ -56,7 +56,7 @@ static void test_resume_on_another_loop_number_measures_only_the_missing(void)
 	struct ior_matrix *m = NULL;
 	struct ior_db *db = run_small("resume", 4, "none", &m);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	CU_ASSERT_EQUAL(q(db, "SELECT count(*) FROM samples"), 4);
 	sqlite3_stmt *why;

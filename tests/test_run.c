@@ -83,6 +83,77 @@ static struct ior_db *fresh_db(const char *name)
 	return db;
 }
 
+/* What the observer was told (issue 39: the run's context passed down, not reached for). */
+struct told {
+	int starts, beats, ticks_on, ticks_off, results, finishes;
+	int64_t run_id;
+	size_t cells;
+	char last[400];
+};
+
+static void on_start(void *ctx, int64_t run_id, size_t cells)
+{
+	struct told *t = ctx;
+	t->starts++;
+	t->run_id = run_id;
+	t->cells = cells;
+}
+
+static void on_beat(void *ctx, double expect_s, const char *text)
+{
+	struct told *t = ctx;
+	(void)expect_s;
+	t->beats++;
+	snprintf(t->last, sizeof(t->last), "%s", text);
+}
+
+static void on_ticking(void *ctx, bool on, const char *what)
+{
+	struct told *t = ctx;
+	(void)what;
+	on ? t->ticks_on++ : t->ticks_off++;
+}
+
+static int on_results(void *ctx, struct ior_db *db)
+{
+	struct told *t = ctx;
+	t->results++;
+	/* each sample is stored before it is told */
+	CU_ASSERT_EQUAL(query_int(db, "SELECT count(*) FROM samples"), t->results);
+	return IOR_OK;
+}
+
+static void on_finish(void *ctx)
+{
+	((struct told *)ctx)->finishes++;
+}
+
+static void test_observer_is_told_the_run(void)
+{
+	struct ior_matrix *m = small_matrix(2, "0.2s");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	struct ior_db *db = fresh_db("observed.db");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
+	struct told t = { 0 };
+	const struct ior_run_observer obs = { .ctx = &t, .start = on_start, .beat = on_beat, .ticking = on_ticking,
+					      .results = on_results, .finish = on_finish };
+	struct ior_run_options o = { .observer = &obs };
+	struct ior_run_summary s;
+	CU_ASSERT_EQUAL_FATAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
+	CU_ASSERT_EQUAL(t.starts, 1);
+	CU_ASSERT_EQUAL(t.run_id, s.run_id);
+	CU_ASSERT_TRUE(t.cells >= 2);
+	/* a set-up line per measured cell (2) and a line per repetition (4) */
+	CU_ASSERT_EQUAL(t.beats, 2 + 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t.last, " rep 2/2 "));
+	CU_ASSERT_EQUAL(t.results, (int)s.samples);
+	CU_ASSERT_EQUAL(t.results, 4);
+	CU_ASSERT_EQUAL(t.finishes, 1);
+	CU_ASSERT_TRUE(t.ticks_off >= 1); /* ticking ends with the run */
+	ior_db_free(db);
+	ior_matrix_free(m);
+}
+
 static void test_small_matrix_stores_samples_and_restores(void)
 {
 	char before[8192];
@@ -91,7 +162,7 @@ static void test_small_matrix_stores_samples_and_restores(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	struct ior_db *db = fresh_db("run.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	int rc = ior_run_matrix(db, m, &o, &s);
 	CU_ASSERT_EQUAL(rc, IOR_OK);
@@ -168,7 +239,7 @@ static void test_stop_request_keeps_samples_and_restores(void)
 	snprintf(path, sizeof(path), "%s/interrupted.db", ior_test_tmpdir());
 	pthread_t t;
 	pthread_create(&t, NULL, stop_after_first_sample, path);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	int rc = ior_run_matrix(db, m, &o, &s);
 	pthread_join(t, NULL);
@@ -201,7 +272,7 @@ static void test_loop_cells_run_their_stack_on_the_cell_scheduler(void)
 	CU_ASSERT_EQUAL_FATAL(ior_matrix_parse_string(&m, "loop.ini", text), IOR_OK);
 	struct ior_db *db = fresh_db("loopsched.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	int rc = ior_run_matrix(db, m, &o, &s);
 	if (rc)
@@ -228,7 +299,7 @@ static void test_missing_device_fails_before_anything_runs(void)
 		"[device gone]\npath = /dev/ioregress-no-such-device\n[engine r]\ntype = hdparm\n"), IOR_OK);
 	struct ior_db *db = fresh_db("missing.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	CU_ASSERT_NOT_EQUAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ior_error_last(), "/dev/ioregress-no-such-device"));
@@ -245,7 +316,7 @@ static void test_adaptive_repetitions_stop_stable_or_at_cap(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	struct ior_db *db = fresh_db("adaptive.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	CU_ASSERT_EQUAL_FATAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
 	CU_ASSERT_EQUAL(s.samples, 6); /* 2 offered schedulers x the minimum 3 */
@@ -272,7 +343,7 @@ static void test_schedulers_decided_together(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	struct ior_db *db = fresh_db("decide.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	CU_ASSERT_EQUAL_FATAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
 	CU_ASSERT_EQUAL(s.samples, 12);
@@ -323,7 +394,7 @@ static void test_write_engine_refused_through_the_harness(void)
 	CU_ASSERT_EQUAL_FATAL(ior_matrix_parse_string(&m, "writes.ini", text), IOR_OK);
 	struct ior_db *db = fresh_db("writes.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	CU_ASSERT_EQUAL(ior_run_matrix(db, m, &o, &s), IOR_OK);
 	CU_ASSERT_EQUAL(s.cells_skipped, 2);
@@ -368,7 +439,7 @@ static void test_repetition_orders_show_in_the_timestamps(void)
 {
 	struct ior_db *db = fresh_db("order.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	char seq[512];
 
@@ -443,7 +514,7 @@ static void test_warmup_stored_marked_and_not_judged(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	struct ior_db *db = fresh_db("warmup.db");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(db);
-	struct ior_run_options o = { .progress = false };
+	struct ior_run_options o = { .observer = NULL };
 	struct ior_run_summary s;
 	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_run_matrix(db, m, &o, &s)), IOR_OK);
 	CU_ASSERT_EQUAL(s.cells_ok, 2);
@@ -540,6 +611,7 @@ int main(void)
 {
 	static const struct ior_test tests[] = {
 		IOR_TEST(test_small_matrix_stores_samples_and_restores),
+		IOR_TEST(test_observer_is_told_the_run),
 		IOR_TEST(test_stop_request_keeps_samples_and_restores),
 		IOR_TEST(test_loop_cells_run_their_stack_on_the_cell_scheduler),
 		IOR_TEST(test_missing_device_fails_before_anything_runs),

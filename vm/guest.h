@@ -5,11 +5,16 @@
 #define IOR_VM_GUEST_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct ior_db;
 
 /* The guest's init exports this as the results disk's path (/dev/vdb): set only inside a guest. */
 #define IOR_VM_RESULTS_ENV "IOR_VM_RESULTS"
+/* The guest's init exports this as a file to create once the run's last commit (with its exit
+ * status) is on the results disk: the init then leaves the disk as it is. */
+#define IOR_VM_SENT_ENV "IOR_VM_SENT"
 /* A console line that starts with this is a heartbeat: the host's watchdog is fed by these, not
  * by other console output, and shows their text as the guest's progress. */
 #define IOR_VM_MARK_BEAT "ioregress-beat"
@@ -44,5 +49,14 @@ void ior_vm_guest_ticking(bool on, const char *what);
  * disk as the tar the host reads, with status when status >= 0, and flushes it to the disk: a hang
  * or panic after this loses nothing committed before it. */
 int ior_vm_guest_commit(struct ior_db *db, const char *disk, int status);
+
+/* The guest as the run's watcher: run/observer.h's members (the command wires them; vm/ sits below
+ * run/), each taking the results disk (ior_vm_guest_results()) as ctx. start prints the first
+ * heartbeat with the guest's uptime; results commits db to the disk (ior_vm_guest_commit). */
+void ior_vm_guest_on_start(void *disk, int64_t run_id, size_t cells);
+void ior_vm_guest_on_beat(void *disk, double expect_s, const char *text);
+void ior_vm_guest_on_ticking(void *disk, bool on, const char *what);
+void ior_vm_guest_on_stuck(void *disk, const char *device);
+int ior_vm_guest_on_results(void *disk, struct ior_db *db);
 
 #endif

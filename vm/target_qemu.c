@@ -27,11 +27,19 @@ static int qemu_prepare(struct ior_vm_target *t, struct ior_db *db, struct ior_v
 {
 	(void)db;
 	const struct ior_vm_run_opts *o = t->priv;
-	snprintf(k->file, sizeof(k->file), "%s/initramfs.cpio", k->dir);
 	struct ior_vm_guest g = o->guest;
 	if (o->boot_only)
 		g.matrix = NULL;
-	int rc = ior_vm_initramfs_write(k->file, &k->k, &g, k->dir);
+	bool hit = false;
+	int rc;
+	if (o->cache_dir && o->cache_dir[0]) {
+		rc = ior_vm_initramfs_cached(k->file, sizeof(k->file), &k->k, &g, o->cache_dir, k->dir, &hit);
+	} else {
+		snprintf(k->file, sizeof(k->file), "%s/initramfs.cpio", k->dir);
+		rc = ior_vm_initramfs_write(k->file, &k->k, &g, k->dir);
+	}
+	if (!rc && o->progress)
+		fprintf(stderr, "vm: %s: initramfs %s\n", k->k.spec, hit ? "kept from an earlier vm run" : "written");
 	if (rc) {
 		snprintf(k->error, sizeof(k->error), "%s", ior_error_last());
 		return IOR_OK;

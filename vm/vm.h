@@ -78,6 +78,12 @@ struct ior_vm_guest {
 int ior_vm_initramfs_write(const char *path, const struct ior_vm_kernel *k, const struct ior_vm_guest *g,
 			   const char *tmpdir);
 
+/* The initramfs for k and g from the cache: cache_dir/initramfs/SHA256.cpio, keyed by everything the
+ * writer reads (the files by their identity: path, inode, size and times; the matrix by its text),
+ * written there first when absent (hit false). The archives used last are kept, the rest removed. */
+int ior_vm_initramfs_cached(char *path, size_t len, const struct ior_vm_kernel *k, const struct ior_vm_guest *g,
+			    const char *cache_dir, const char *tmpdir, bool *hit);
+
 /* The shared libraries an ELF file needs, recursively (DT_NEEDED through the default library
  * directories), and its interpreter: paths[0..*n), each at most PATH_MAX. */
 int ior_vm_elf_libraries(const char *elf, char (*paths)[PATH_MAX], size_t max, size_t *n);
