@@ -497,6 +497,16 @@ static const char step14[] =
 	"CREATE INDEX target_installs_pending ON target_installs (target) WHERE removed_at IS NULL AND kept = 0;\n"
 	"PRAGMA user_version = 14;\n";
 
+/* Step 15: where a kernel came from and what built it, as kernel CI asks: commits.repository_url
+ * and branch (the remote and branch of the tree run --kernel-tree / --repo or a tree build read the
+ * commit from), kernels.compiler (its config's CONFIG_CC_VERSION_TEXT). NULL for every row stored
+ * before it, and where not known. */
+static const char step15[] =
+	"ALTER TABLE commits ADD COLUMN repository_url TEXT;\n"
+	"ALTER TABLE commits ADD COLUMN branch TEXT;\n"
+	"ALTER TABLE kernels ADD COLUMN compiler TEXT;\n"
+	"PRAGMA user_version = 15;\n";
+
 static const struct {
 	int version;
 	const char *sql;
@@ -516,6 +526,7 @@ static const struct {
 	{ 12, step12, false },
 	{ 13, step13, true },
 	{ 14, step14, false },
+	{ 15, step15, false },
 };
 
 int ior_db_schema_latest(void)

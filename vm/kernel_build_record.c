@@ -26,6 +26,7 @@ static const struct field {
 	F("config_hash", config_hash),
 	F("image_hash", image_hash),
 	F("local_changes", local_changes),
+	F("compiler", compiler),
 #undef F
 };
 
