@@ -171,14 +171,15 @@ static void print_table_helpers(FILE *out)
 	print_keys(out, ior_matrix_job_options(), seen, &nseen, KEYS_MAX);
 	for (size_t e = 0; e < ior_engine_count(); e++)
 		print_keys(out, ior_engine_at(e)->options, seen, &nseen, KEYS_MAX);
-	fputs("' w k name files=() words=()\n"
+	fputs("' w k name names=() files=() words=()\n"
 	      "\tfor w in \"${COMP_WORDS[@]}\"; do\n\t\t[[ $w == *.ini && -f $w ]] && files+=(\"$w\")\n\tdone\n"
 	      "\t((${#files[@]})) || files=(*.ini)\n"
 	      "\tfor k in $matrix_keys; do words+=(\"matrix.$k=\"); done\n"
 	      "\tfor k in $engine_keys; do words+=(\"defaults.$k=\"); done\n"
 	      "\tfor w in device engine; do\n"
 	      "\t\tlocal keys=$engine_keys\n\t\t[[ $w == device ]] && keys=$device_keys\n"
-	      "\t\tfor name in $(sed -n \"s/^[[:space:]]*\\[$w[[:space:]][[:space:]]*\\([^]]*\\)\\].*/\\1/p\" \"${files[@]}\" 2>/dev/null); do\n"
+	      "\t\tmapfile -t names < <(sed -n \"s/^[[:space:]]*\\[${w}[[:space:]][[:space:]]*\\([^]]*\\)\\].*/\\1/p\" \"${files[@]}\" 2>/dev/null)\n"
+	      "\t\tfor name in \"${names[@]}\"; do\n"
 	      "\t\t\tfor k in $keys; do words+=(\"$w.$name.$k=\"); done\n"
 	      "\t\tdone\n\tdone\n"
 	      "\tcompopt -o nospace 2>/dev/null\n"
