@@ -6,7 +6,9 @@
 # request counters, SQLite writes, the progress), on the same loop device WITHOUT direct-io over a
 # file on the host's disk: 4k randread, iodepth 8, one 64 MiB region, caches dropped before every
 # measurement. "runloop" is `run` on a loop device of its own (loop = 256M, backing file filled in
-# the same folder, as a matrix makes one). The four take turns (the first of each round rotates);
+# the same folder, as a matrix makes one); "runbuf" is `run` with the engine's own default direct = no
+# (a matrix that leaves the key out), where libaio's io_submit reads through the page cache and
+# returns only when the read is done. The five take turns (the first of each round rotates);
 # per contender the median IOPS and the median of reads that reached the backing disk, each against
 # fio's with a bootstrap interval.
 # Usage (root): bench/aio-run-fio.sh [BUILD_DIR] [ROUNDS]; EXTRA="key = value" adds matrix keys to
@@ -57,6 +59,7 @@ backing_dir = $work
 [engine r]
 $engine
 INI
+sed 's/^direct = yes$/direct = no/' "$work/loop.ini" | sed 's/^loop = 256M$/path = '"${dev//\//\\/}"'/; /^backing_dir/d' >"$work/buf.ini"
 cat >"$work/m.ini" <<INI
 [matrix]
 repetitions = 1
@@ -75,12 +78,13 @@ run_matrix() {
 }
 run_run() { run_matrix m.ini; }
 run_runloop() { run_matrix loop.ini; }
+run_runbuf() { run_matrix buf.ini; }
 run_once() { bench_aio_once "$once" "$dev"; }
 run_fio() { bench_fio_randread "$dev"; }
 one() { bench_after_drop "$stat_file" "$@"; }
 
 declare -A iops reads
-names=(run runloop once fio)
+names=(run runloop runbuf once fio)
 for ((p = 0; p < rounds; p++)); do
 	line="round $((p + 1)):"
 	for ((k = 0; k < ${#names[@]}; k++)); do
