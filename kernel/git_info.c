@@ -109,12 +109,17 @@ static int fill(struct ior_git_commit *out, git_commit *c, const char *path)
  * reason to refuse a run. */
 static void remote_url(struct ior_git_commit *out, git_repository *repo, const char *refname)
 {
-	git_buf name = { 0 };
-	git_remote *remote = NULL;
+	git_buf name = { 0 }, url = { 0 };
+	git_config *cfg = NULL;
 	bool tracked = refname && git_branch_upstream_remote(&name, repo, refname) == 0;
-	if (git_remote_lookup(&remote, repo, tracked ? name.ptr : "origin") == 0)
-		copy(out->repository_url, sizeof(out->repository_url), git_remote_url(remote));
-	git_remote_free(remote);
+	char key[512];
+	snprintf(key, sizeof(key), "remote.%s.url", tracked ? name.ptr : "origin");
+	/* the configured URL read as it is: git_remote_lookup's insteadOf rewriting leaked libpcre2's
+	 * match data under LeakSanitizer (libgit2 1.5) */
+	if (git_repository_config_snapshot(&cfg, repo) == 0 && git_config_get_string_buf(&url, cfg, key) == 0)
+		copy(out->repository_url, sizeof(out->repository_url), url.ptr);
+	git_config_free(cfg);
+	git_buf_dispose(&url);
 	git_buf_dispose(&name);
 	git_error_clear();
 }
