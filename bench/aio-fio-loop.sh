@@ -33,32 +33,13 @@ cleanup() {
 trap cleanup EXIT INT TERM
 dd if=/dev/urandom of="$file" bs=1M count=256 conv=fsync status=none
 dev=$(losetup -f --show --direct-io=off "$file")
-# the disk under the backing file: its whole-disk read counter
-disk=$(lsblk -no pkname "$(df --output=source "$file" | tail -1)" 2>/dev/null || true)
-[ -n "$disk" ] || disk=$(basename "$(df --output=source "$file" | tail -1)")
+disk=$(bench_disk_of "$file")
 stat_file=/sys/class/block/$disk/stat
 echo "loop $dev over $file (disk $disk, read_ahead_kb $(cat "/sys/class/block/$disk/queue/read_ahead_kb" 2>/dev/null || echo ?)); $(uptime)" >&2
 
-disk_reads() { awk '{print $1}' "$stat_file"; }
-drop() { sync; echo 3 >/proc/sys/vm/drop_caches; }
-run_ours() {
-	setsid -w "$once" aio "$dev" rw=randread bs=4k iodepth=8 size=64M direct=yes |
-		awk '{for (i = 1; i <= NF; i++) {split($i, kv, "="); if (kv[1] == "value") print kv[2]}}'
-}
-run_fio() {
-	setsid -w fio --name=bench --filename="$dev" --ioengine=libaio --rw=randread --bs=4k --iodepth=8 --size=64M \
-		--direct=1 --output-format=json 2>/dev/null |
-		python3 -c 'import json, sys; print(json.load(sys.stdin)["jobs"][0]["read"]["iops"])'
-}
-# one run after a drop: "IOPS backing-reads"
-one() {
-	drop
-	local r0 r1 v
-	r0=$(disk_reads)
-	v=$("$@")
-	r1=$(disk_reads)
-	echo "$v $((r1 - r0))"
-}
+run_ours() { bench_aio_once "$once" "$dev"; }
+run_fio() { bench_fio_randread "$dev"; }
+one() { bench_after_drop "$stat_file" "$@"; }
 
 ours_iops=() fio_iops=() ours_reads=() fio_reads=()
 for ((p = 0; p < pairs; p++)); do

@@ -71,3 +71,35 @@ bench_lat_row() {
 	done
 	printf '%s\n' "$row"
 }
+
+# The buffered-loop aio benchmarks' shared steps (aio-fio-loop.sh, aio-run-fio.sh): a 4k randread,
+# iodepth 8, 64 MiB job on DEV by engine_once ONCE (its IOPS) and by fio (its IOPS; FIO_EXTRA adds
+# options), each in a session of its own; and one measurement after the caches are dropped as the
+# matrix's drop_caches = yes does: "OUTPUT READS", READS being the reads STAT_FILE's disk did
+# meanwhile (a count other work on the machine moves far less than it moves the IOPS).
+bench_aio_once() {
+	setsid -w "$1" aio "$2" rw=randread bs=4k iodepth=8 size=64M direct=yes |
+		awk '{for (i = 1; i <= NF; i++) {split($i, kv, "="); if (kv[1] == "value") print kv[2]}}'
+}
+bench_fio_randread() {
+	# shellcheck disable=SC2086
+	setsid -w fio --name=bench --filename="$1" --ioengine=libaio --rw=randread --bs=4k --iodepth=8 --size=64M \
+		--direct=1 ${FIO_EXTRA:-} --output-format=json 2>/dev/null |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["jobs"][0]["read"]["iops"])'
+}
+bench_after_drop() {
+	local stat_file=$1 r0 r1 v
+	shift
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	r0=$(awk '{print $1}' "$stat_file")
+	v=$("$@")
+	r1=$(awk '{print $1}' "$stat_file")
+	echo "$v $((r1 - r0))"
+}
+# bench_disk_of FILE: the whole disk under FILE's file system (its /sys/class/block name).
+bench_disk_of() {
+	local src
+	src=$(df --output=source "$1" | tail -1)
+	lsblk -no pkname "$src" 2>/dev/null | grep . || basename "$src"
+}

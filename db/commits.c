@@ -54,6 +54,8 @@ static int set_commit(struct ior_db *db, int64_t kernel_id, const struct ior_db_
 	ior_db_bind_text(up, 4, or_null(c->author_name));
 	ior_db_bind_text(up, 5, or_null(c->author_email));
 	ior_db_bind_text(up, 6, or_null(c->author_date));
+	ior_db_bind_text(up, 7, or_null(c->repository_url));
+	ior_db_bind_text(up, 8, or_null(c->branch));
 	if ((rc = ior_db_step_done(db, up, "cannot add commit to")))
 		return rc;
 	int64_t id;
@@ -117,6 +119,8 @@ int ior_db_kernel_commits(struct ior_db *db, const char *host, const char *relea
 		r->author_name = ior_db_column_dup(st, 4, &oom);
 		r->author_email = ior_db_column_dup(st, 5, &oom);
 		r->author_date = ior_db_column_dup(st, 6, &oom);
+		r->repository_url = ior_db_column_dup(st, 7, &oom);
+		r->branch = ior_db_column_dup(st, 8, &oom);
 	}
 	if (oom)
 		out = ior_error_set(IOR_ERROR, "out of memory");
@@ -140,6 +144,8 @@ void ior_db_commit_rows_free(struct ior_db_commit_row *rows, size_t n)
 		free(rows[i].author_name);
 		free(rows[i].author_email);
 		free(rows[i].author_date);
+		free(rows[i].repository_url);
+		free(rows[i].branch);
 	}
 	free(rows);
 }

@@ -52,6 +52,7 @@ struct ior_db_kernel {
 	const char *cmdline;      /* /proc/cmdline */
 	const char *commit;       /* from a -gSHA release suffix */
 	const char *config_hash;  /* hash of the kernel config, when found */
+	const char *compiler;     /* CONFIG_CC_VERSION_TEXT, when found; not identity: filled in when first known */
 };
 
 struct ior_db_device {
@@ -236,6 +237,8 @@ struct ior_db_commit {
 	const char *describe;       /* git describe; NULL or "" when no tag is below it */
 	const char *subject, *author_name, *author_email;
 	const char *author_date;    /* ISO 8601 with the author's offset */
+	const char *repository_url; /* the remote the tree fetched it from; NULL or "" unknown */
+	const char *branch;         /* the branch it was checked out from; NULL or "" unknown */
 };
 
 /* Stores the commit (one row per sha: a stored one keeps its fields, and gains a describe it
@@ -245,7 +248,7 @@ int ior_db_kernel_set_commit(struct ior_db *db, int64_t kernel_id, const struct 
 
 /* A commit as read back; strings are NULL when unknown, owned by the row. */
 struct ior_db_commit_row {
-	char *sha, *describe, *subject, *author_name, *author_email, *author_date;
+	char *sha, *describe, *subject, *author_name, *author_email, *author_date, *repository_url, *branch;
 };
 /* The commits recorded for a release on a host (kernel rows of one release may be several:
  * another command line, another build), oldest recorded first. *n is 0 when none. */
@@ -347,6 +350,9 @@ int ior_db_kernel_config_hash(struct ior_db *db, const char *host, const char *r
 /* The machine (kernels.machine, `uname -m`) of release's first run on host with one recorded, or
  * *machine NULL; free() it. */
 int ior_db_kernel_machine(struct ior_db *db, const char *host, const char *release, char **machine);
+/* The compiler (kernels.compiler) of release's first run on host with one recorded, or *compiler
+ * NULL; free() it. */
+int ior_db_kernel_compiler(struct ior_db *db, const char *host, const char *release, char **compiler);
 
 /* --- bisections as reports show them (db/bisect_results.c) -------------------- */
 

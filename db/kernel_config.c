@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 /* Read once per kernel of a report, so prepared here rather than at open (db/stmt.c); the column
- * name is one of two fixed words, never input. */
+ * name is one of a few fixed words, never input. */
 #define KERNEL_COLUMN_SQL(col)                                                                              \
 	"SELECT k." col " FROM kernels k JOIN runs r ON r.kernel_id = k.id JOIN hosts h ON h.id = r.host_id " \
 	"WHERE h.name = ?1 AND k.release = ?2 AND k." col " IS NOT NULL ORDER BY r.id LIMIT 1"
@@ -40,4 +40,9 @@ int ior_db_kernel_config_hash(struct ior_db *db, const char *host, const char *r
 int ior_db_kernel_machine(struct ior_db *db, const char *host, const char *release, char **machine)
 {
 	return first_value(db, KERNEL_COLUMN_SQL("machine"), host, release, machine);
+}
+
+int ior_db_kernel_compiler(struct ior_db *db, const char *host, const char *release, char **compiler)
+{
+	return first_value(db, KERNEL_COLUMN_SQL("compiler"), host, release, compiler);
 }

@@ -37,18 +37,22 @@ static const struct merge_table {
 #define NTABLES (sizeof(merge_tables) / sizeof(merge_tables[0]))
 
 /* Columns outside the identity that a row already in the target takes from the source when it
- * has none: a kernel's commit is known to one database and not yet to another. */
+ * has none: a kernel's commit (and its compiler) is known to one database and not yet to another,
+ * and a commit's repository and branch to the one whose run read them. */
+#define FILL_INS_MAX 2
 static const struct {
-	const char *table, *column;
+	const char *table, *columns[FILL_INS_MAX];
 } fill_ins[] = {
-	{ "kernels", "commit_id" },
+	{ "kernels", { "commit_id", "compiler" } },
+	{ "commits", { "repository_url", "branch" } },
 };
 
-static const char *fill_in_column(const char *table)
+/* The table's fill-in columns (NULL-ended), or NULL when it has none. */
+static const char *const *fill_in_columns(const char *table)
 {
 	for (size_t i = 0; i < sizeof(fill_ins) / sizeof(fill_ins[0]); i++)
 		if (strcmp(fill_ins[i].table, table) == 0)
-			return fill_ins[i].column;
+			return fill_ins[i].columns;
 	return NULL;
 }
 
@@ -362,22 +366,26 @@ static int merge_row(struct merge *m, const struct table_plan *p, sqlite3_stmt *
 
 /* A row that was already there gains the source's fill-in value where it had none (a parent's
  * id translated); a value it has is kept, whatever the source says. */
-static int fill_in_row(struct merge *m, const struct table_plan *p, sqlite3_stmt *row, sqlite3_stmt *up, int64_t id)
+static int fill_in_row(struct merge *m, const struct table_plan *p, sqlite3_stmt *row, sqlite3_stmt *up,
+		       const char *column, int64_t id)
 {
-	const char *column = fill_in_column(p->t->name);
 	size_t c = 0;
 	while (c < p->ncols && strcmp(p->cols[c], column))
 		c++;
 	sqlite3_value *v = c < p->ncols ? sqlite3_column_value(row, (int)c + 1) : NULL;
 	if (!v || sqlite3_value_type(v) == SQLITE_NULL)
 		return IOR_OK;
+	sqlite3_reset(up);
+	sqlite3_bind_int64(up, 1, id);
+	if (p->parent[c] < 0) {
+		sqlite3_bind_value(up, 2, v);
+		return ior_db_step_done(m->db, up, "cannot merge into");
+	}
 	int64_t value = sqlite3_value_int64(v);
-	if (p->parent[c] >= 0 && !map_get(&m->maps[p->parent[c]], value, &value))
+	if (!map_get(&m->maps[p->parent[c]], value, &value))
 		return ior_error_set(IOR_EINVALID, "'%s': %s row %lld points to %s id %lld, which does not exist", m->path,
 				     p->t->name, (long long)sqlite3_column_int64(row, 0), merge_tables[p->parent[c]].name,
 				     (long long)value);
-	sqlite3_reset(up);
-	sqlite3_bind_int64(up, 1, id);
 	sqlite3_bind_int64(up, 2, value);
 	return ior_db_step_done(m->db, up, "cannot merge into");
 }
@@ -389,7 +397,7 @@ static int merge_table(struct merge *m, const struct merge_table *t)
 	int rc = plan_table(m, t, &p);
 	enum { SQL_LEN = 8192 };
 	char *sql = malloc(3 * SQL_LEN);
-	sqlite3_stmt *row = NULL, *lookup = NULL, *insert = NULL, *fill = NULL;
+	sqlite3_stmt *row = NULL, *lookup = NULL, *insert = NULL, *fill[FILL_INS_MAX] = { NULL };
 	if (!rc && !sql)
 		rc = ior_error_set(IOR_ERROR, "merge: out of memory");
 	if (!rc)
@@ -400,12 +408,12 @@ static int merge_table(struct merge *m, const struct merge_table *t)
 	if (!rc && (sqlite3_prepare_v2(m->db->h, sql + SQL_LEN, -1, &insert, NULL) != SQLITE_OK ||
 		    sqlite3_prepare_v2(m->db->h, sql + 2 * SQL_LEN, -1, &lookup, NULL) != SQLITE_OK))
 		rc = ior_db_fail(m->db, "cannot prepare the merge into");
-	const char *fill_col = fill_in_column(t->name);
-	if (!rc && fill_col) {
+	const char *const *fill_cols = fill_in_columns(t->name);
+	for (size_t f = 0; !rc && fill_cols && f < FILL_INS_MAX && fill_cols[f]; f++) {
 		char up[256];
 		snprintf(up, sizeof(up), "UPDATE \"%s\" SET \"%s\" = ?2 WHERE id = ?1 AND \"%s\" IS NULL", t->name,
-			 fill_col, fill_col);
-		if (sqlite3_prepare_v2(m->db->h, up, -1, &fill, NULL) != SQLITE_OK)
+			 fill_cols[f], fill_cols[f]);
+		if (sqlite3_prepare_v2(m->db->h, up, -1, &fill[f], NULL) != SQLITE_OK)
 			rc = ior_db_fail(m->db, "cannot prepare the merge into");
 	}
 	/* every run added is marked with where it came from, whatever the source said (NULL there
@@ -431,7 +439,9 @@ static int merge_table(struct merge *m, const struct merge_table *t)
 		if ((rc = merge_row(m, &p, row, lookup, insert, &id, &is_new)))
 			break;
 		is_new ? added++ : present++;
-		if (!is_new && fill && (rc = fill_in_row(m, &p, row, fill, id)))
+		for (size_t f = 0; !rc && !is_new && f < FILL_INS_MAX && fill[f]; f++)
+			rc = fill_in_row(m, &p, row, fill[f], fill_cols[f], id);
+		if (rc)
 			break;
 		if (!is_new && finish && (rc = finish_run(m, &p, row, finish, id, &updated)))
 			break;
@@ -459,7 +469,8 @@ static int merge_table(struct merge *m, const struct merge_table *t)
 	sqlite3_finalize(row);
 	sqlite3_finalize(lookup);
 	sqlite3_finalize(insert);
-	sqlite3_finalize(fill);
+	for (size_t f = 0; f < FILL_INS_MAX; f++)
+		sqlite3_finalize(fill[f]);
 	sqlite3_finalize(mark);
 	sqlite3_finalize(finish);
 	sqlite3_finalize(stored);

@@ -83,7 +83,14 @@ int ior_db_kernel_get(struct ior_db *db, const struct ior_db_kernel *k, int64_t 
 	bind_kernel(ins, k);
 	sqlite3_stmt *sel = ior_db_stmt(db, IOR_STMT_KERNEL_SELECT);
 	bind_kernel(sel, k);
-	return insert_then_select(db, ins, sel, "cannot add kernel to", id);
+	int rc = insert_then_select(db, ins, sel, "cannot add kernel to", id);
+	if (rc || !k->compiler || !*k->compiler)
+		return rc;
+	/* the compiler follows from the config (identity), so it is filled in, never compared */
+	sqlite3_stmt *up = ior_db_stmt(db, IOR_STMT_KERNEL_SET_COMPILER);
+	sqlite3_bind_int64(up, 1, *id);
+	ior_db_bind_text(up, 2, k->compiler);
+	return ior_db_step_done(db, up, "cannot update kernel in");
 }
 
 static void bind_device(sqlite3_stmt *st, int64_t host_id, const struct ior_db_device *d)

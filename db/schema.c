@@ -556,6 +556,16 @@ static const char step15[] =
 	"DROP VIEW bisect_log_last;\n"
 	"PRAGMA user_version = 15;\n";
 
+/* Step 16: where a kernel came from and what built it, as kernel CI asks: commits.repository_url
+ * and branch (the remote and branch of the tree run --kernel-tree / --repo or a tree build read the
+ * commit from), kernels.compiler (its config's CONFIG_CC_VERSION_TEXT). NULL for every row stored
+ * before it, and where not known. */
+static const char step16[] =
+	"ALTER TABLE commits ADD COLUMN repository_url TEXT;\n"
+	"ALTER TABLE commits ADD COLUMN branch TEXT;\n"
+	"ALTER TABLE kernels ADD COLUMN compiler TEXT;\n"
+	"PRAGMA user_version = 16;\n";
+
 static const struct {
 	int version;
 	const char *sql;
@@ -577,6 +587,7 @@ static const struct {
 	{ 13, step13, true, NULL },
 	{ 14, step14, false, NULL },
 	{ 15, step15, false, ior_db_bisect_kconfig_upgrade },
+	{ 16, step16, false, NULL },
 };
 
 int ior_db_schema_latest(void)

@@ -123,15 +123,18 @@ static const char *const sql[IOR_STMT_COUNT] = {
 		"ifnull(b.qemu_version, ''), ifnull(b.boot_s, -1), ifnull(b.total_s, -1), h.name, "
 		"ifnull(b.pinned_cpus, ''), b.kernel_package_version, ifnull(b.run_id, 0), b.vm_run, b.started_at FROM vm_boots b JOIN hosts h ON h.id = b.host_id ORDER BY b.started_at, b.id",
 	[IOR_STMT_COMMIT_UPSERT] =
-		"INSERT INTO commits (sha, describe, subject, author_name, author_email, author_date) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
-		"ON CONFLICT (sha) DO UPDATE SET describe = excluded.describe WHERE describe IS NULL",
+		"INSERT INTO commits (sha, describe, subject, author_name, author_email, author_date, repository_url, branch) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+		"ON CONFLICT (sha) DO UPDATE SET describe = coalesce(describe, excluded.describe), "
+		"repository_url = coalesce(repository_url, excluded.repository_url), branch = coalesce(branch, excluded.branch)",
 	[IOR_STMT_COMMIT_SELECT] = "SELECT id FROM commits WHERE sha = ?1",
 	[IOR_STMT_KERNEL_COMMIT_OF] =
 		"SELECT k.commit_id, c.sha FROM kernels k LEFT JOIN commits c ON c.id = k.commit_id WHERE k.id = ?1",
 	[IOR_STMT_KERNEL_SET_COMMIT] = "UPDATE kernels SET commit_id = ?2 WHERE id = ?1 AND commit_id IS NULL",
+	[IOR_STMT_KERNEL_SET_COMPILER] = "UPDATE kernels SET compiler = ?2 WHERE id = ?1 AND compiler IS NULL",
 	[IOR_STMT_KERNEL_COMMITS] =
-		"SELECT DISTINCT c.id, c.sha, c.describe, c.subject, c.author_name, c.author_email, c.author_date "
+		"SELECT DISTINCT c.id, c.sha, c.describe, c.subject, c.author_name, c.author_email, c.author_date, "
+		"c.repository_url, c.branch "
 		"FROM runs r JOIN hosts h ON h.id = r.host_id JOIN kernels k ON k.id = r.kernel_id "
 		"JOIN commits c ON c.id = k.commit_id WHERE h.name = ?1 AND k.release = ?2 ORDER BY c.id",
 	[IOR_STMT_LATEST_RUN] = "SELECT max(id) FROM runs WHERE id IS NOT NULL HAVING max(id) IS NOT NULL",

@@ -51,12 +51,14 @@ static int cmd_check(int argc, char **argv, struct ior_cmd_ctx *ctx)
 
 /* the kernels are --baseline and --candidate, so --kernel is not a filter here */
 static const struct ior_cmd_opt check_options[] = {
-	{ .name = "--baseline", .value = IOR_CMD_TEXT, .arg = "KERNEL", .required = true,
+	{ .name = "--baseline", .value = IOR_CMD_TEXT, .arg = "KERNEL", .required = true, .complete = IOR_CMD_COMPLETE_RELEASE,
 	  IOR_CMD_AT(struct check_args, j.opts.baseline),
 	  .help = "the kernel release the candidate is judged against" },
-	{ .name = "--candidate", .value = IOR_CMD_TEXT, .arg = "KERNEL", IOR_CMD_AT(struct check_args, j.opts.candidate),
+	{ .name = "--candidate", .value = IOR_CMD_TEXT, .arg = "KERNEL", .complete = IOR_CMD_COMPLETE_RELEASE,
+	  IOR_CMD_AT(struct check_args, j.opts.candidate),
 	  .help = "the kernel release judged (default: the running kernel)" },
-	{ .name = "--bad", .value = IOR_CMD_TEXT, .arg = "KERNEL", IOR_CMD_AT(struct check_args, bad),
+	{ .name = "--bad", .value = IOR_CMD_TEXT, .arg = "KERNEL", .complete = IOR_CMD_COMPLETE_RELEASE,
+	  IOR_CMD_AT(struct check_args, bad),
 	  .help = "a kernel known to have the regression: the candidate is classified against both ends, "
 		  "good (like --baseline), bad (like --bad) or cannot tell (125)" },
 	IOR_CMD_ROW_HOST(struct check_args, j.filter),

@@ -301,14 +301,15 @@ static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 
 #define RUN_AT(member) IOR_CMD_AT(struct run_args, member)
 static const struct ior_cmd_opt run_options[] = {
-	{ .name = "--set", .alias = "-o", .value = IOR_CMD_TEXT, .arg = "KEY=VALUE", .repeat = true, RUN_AT(sets),
+	{ .name = "--set", .alias = "-o", .value = IOR_CMD_TEXT, .arg = "KEY=VALUE", .repeat = true,
+	  .complete = IOR_CMD_COMPLETE_SET_KEY, RUN_AT(sets),
 	  .help = "override a matrix key: matrix.repetitions=5, engine.NAME.KEY=VALUE, device.NAME.KEY=VALUE, "
 		  "defaults.KEY=VALUE, defaults.TYPE.KEY=VALUE; several values sweep a key (engine.r.bs=\"4k 1M\")" },
 	{ .name = "--allow-destructive", .value = IOR_CMD_FILE, .arg = "DEVICE", .repeat = true, RUN_AT(allow),
 	  .help = "confirm that write engines may destroy DEVICE (exact path); needed for any device "
 		  "ioregress did not create, together with destructive = yes in the matrix. Mounted devices, "
 		  "swap and the root filesystem's device are refused regardless." },
-	{ .name = "--baseline", .value = IOR_CMD_TEXT, .arg = "KERNEL", RUN_AT(baseline),
+	{ .name = "--baseline", .value = IOR_CMD_TEXT, .arg = "KERNEL", .complete = IOR_CMD_COMPLETE_RELEASE, RUN_AT(baseline),
 	  .help = "with max_repetitions set in the matrix (adaptive repetitions), a cell also stops as soon "
 		  "as it is decided against KERNEL's samples" },
 	{ .name = "--dry-run", RUN_AT(dry_run),

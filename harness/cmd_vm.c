@@ -274,7 +274,7 @@ static const struct ior_cmd_opt run_options[] = {
 	{ .name = "--max-boots", .value = IOR_CMD_NUMBER, .arg = "N",
 	  .kind = IOR_CMD_COUNT, .min = 2, .max = 1000, VM_AT(max_boots),
 	  .help = "--boots auto: the most rounds (boots of each kernel) (default 8)" },
-	{ .name = "--metric", .value = IOR_CMD_TEXT, .arg = "NAME",
+	{ .name = "--metric", .value = IOR_CMD_TEXT, .arg = "NAME", .complete = IOR_CMD_COMPLETE_METRIC_ONE,
 	  .kind = IOR_CMD_PARSE, .parse = ior_cmd_parse_metric, VM_AT(auto_metric),
 	  .help = "--boots auto: the metric a cell is decided on (default value, the headline; under TCG the request "
 		  "counters' req_kib, merge_pct or req_per_gib hold still between boots where timings do not)" },

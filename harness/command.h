@@ -56,6 +56,10 @@ enum ior_cmd_complete {
 	IOR_CMD_COMPLETE_NONE = 0,
 	IOR_CMD_COMPLETE_ENGINE,          /* an engine name: the [engine NAME] sections of the matrix files */
 	IOR_CMD_COMPLETE_KERNEL_PACKAGE,  /* a Debian kernel package: apt-cache's linux-image-* names */
+	IOR_CMD_COMPLETE_RELEASE,         /* a kernel release: the database's kernels table (sqlite3, when installed) */
+	IOR_CMD_COMPLETE_METRIC,          /* metric names from the metric table, comma-separated, or all */
+	IOR_CMD_COMPLETE_METRIC_ONE,      /* one metric name from the metric table */
+	IOR_CMD_COMPLETE_SET_KEY,         /* matrix.KEY=, device.NAME.KEY=, engine.NAME.KEY=, defaults.KEY= */
 };
 
 /* One option row: the single description the parser, --help, man pages and completion read (git's
@@ -101,9 +105,12 @@ int ior_cmd_parse_metric(void *field, const char *value);
 /* Rows several commands share: the database filters, into a struct ior_db_filter at member. */
 #define IOR_CMD_FILTER_ROW(option, placeholder, text, type, member) \
 	{ .name = "--" #option, .value = IOR_CMD_TEXT, .arg = placeholder, .help = text, IOR_CMD_AT(type, member.option) }
+#define IOR_CMD_FILTER_ROW_COMPLETE(option, placeholder, text, complete_, type, member)                        \
+	{ .name = "--" #option, .value = IOR_CMD_TEXT, .arg = placeholder, .complete = complete_, .help = text, \
+	  IOR_CMD_AT(type, member.option) }
 #define IOR_CMD_ROW_HOST(type, member) IOR_CMD_FILTER_ROW(host, "HOST", "only samples measured on HOST", type, member)
 #define IOR_CMD_ROW_KERNEL(type, member) \
-	IOR_CMD_FILTER_ROW(kernel, "RELEASE", "only samples of kernel RELEASE", type, member)
+	IOR_CMD_FILTER_ROW_COMPLETE(kernel, "RELEASE", "only samples of kernel RELEASE", IOR_CMD_COMPLETE_RELEASE, type, member)
 #define IOR_CMD_ROW_DEVICE(type, member) \
 	IOR_CMD_FILTER_ROW(device, "DEVICE", "only samples of DEVICE (its matrix name)", type, member)
 #define IOR_CMD_ROW_SCHEDULER(type, member) \

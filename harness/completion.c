@@ -4,6 +4,8 @@
 #include "harness/completion.h"
 
 #include "engines/engine.h"
+#include "matrix/matrix.h"
+#include "measure/metric.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -48,9 +50,32 @@ static const char prologue[] =
 	"\t\t_ioregress_files ''\n"
 	"\t\treturn\n"
 	"\tfi\n"
-	"\tmapfile -t COMPREPLY < <(apt-cache pkgnames \"${cur:-linux-image-}\" 2>/dev/null | grep '^linux-image-' | grep -v -- '-dbg$' | sort)\n"
+	"\t# what vm run boots (vm/package_release.c): a version after the prefix; no metapackage, debug\n"
+	"\t# symbols or signing template\n"
+	"\tmapfile -t COMPREPLY < <(apt-cache pkgnames \"${cur:-linux-image-}\" 2>/dev/null |\n"
+	"\t\tgrep -E '^linux-image-(unsigned-)?[0-9]' | grep -Ev -- '-(dbg|dbgsym|signed-template)$' | sort)\n"
 	"}\n"
 	"\n"
+	"# Offers the kernel releases the database holds (its kernels table): the --db of the command\n"
+	"# line, else ./ioregress.db; read with sqlite3 when it is installed, nothing otherwise.\n"
+	"_ioregress_releases()\n"
+	"{\n"
+	"\tlocal db=ioregress.db i\n"
+	"\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
+	"\t\tcase ${COMP_WORDS[i]} in\n"
+	"\t\t--db) [[ ${COMP_WORDS[i+1]} == = ]] && ((i++)); db=${COMP_WORDS[i+1]} ;;\n"
+	"\t\t--db=*) db=${COMP_WORDS[i]#--db=} ;;\n"
+	"\t\tesac\n"
+	"\tdone\n"
+	"\t[[ -f $db ]] && command -v sqlite3 >/dev/null || return\n"
+	"\tmapfile -t COMPREPLY < <(compgen -W \"$(sqlite3 -readonly \"$db\" \\\n"
+	"\t\t'SELECT DISTINCT release FROM kernels ORDER BY release' 2>/dev/null)\" -- \"$cur\")\n"
+	"}\n"
+	"\n"
+	"";
+
+/* The completion function's start: the word under the cursor and the one before it. */
+static const char main_start[] =
 	"_ioregress()\n"
 	"{\n"
 	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd='' at=0 i\n"
@@ -98,7 +123,68 @@ static void print_pattern(FILE *out, const char *cmd, const struct ior_cmd_opt *
 static const char *const complete_helpers[] = {
 	[IOR_CMD_COMPLETE_ENGINE] = "_ioregress_engines",
 	[IOR_CMD_COMPLETE_KERNEL_PACKAGE] = "_ioregress_kernels",
+	[IOR_CMD_COMPLETE_RELEASE] = "_ioregress_releases",
+	[IOR_CMD_COMPLETE_METRIC] = "_ioregress_metrics list",
+	[IOR_CMD_COMPLETE_METRIC_ONE] = "_ioregress_metrics one",
+	[IOR_CMD_COMPLETE_SET_KEY] = "_ioregress_set_keys",
 };
+
+/* " KEY" for each row of rows not printed before (seen, nseen: what was), each after prefix. */
+static void print_keys(FILE *out, const struct ior_option *rows, const char **seen, size_t *nseen, size_t max)
+{
+	for (const struct ior_option *o = rows; o && o->name; o++) {
+		bool dup = false;
+		for (size_t i = 0; i < *nseen && !dup; i++)
+			dup = !strcmp(seen[i], o->name);
+		if (dup)
+			continue;
+		if (*nseen < max)
+			seen[(*nseen)++] = o->name;
+		fprintf(out, " %s", o->name);
+	}
+}
+
+/* The helpers whose words come from the tables: metric names (the metric table) and --set's keys
+ * (the matrix's, devices' and every engine's option rows; device and engine names from the matrix
+ * files on the command line, as _ioregress_engines finds them). */
+static void print_table_helpers(FILE *out)
+{
+	fputs("# Offers metric names (the metric table); $1 list: NAME,NAME... or all; one: a single name.\n"
+	      "_ioregress_metrics()\n{\n\tlocal names='", out);
+	for (int m = 0; m < IOR_METRIC_COUNT; m++)
+		fprintf(out, "%s%s", m ? " " : "", ior_metric_info((enum ior_metric)m)->name);
+	fputs("' pre=''\n"
+	      "\tif [[ $1 == list ]]; then\n\t\t[[ $cur == *,* ]] && pre=${cur%,*},\n\t\t[[ -z $pre ]] && names+=' all'\n\tfi\n"
+	      "\tmapfile -t COMPREPLY < <(compgen -P \"$pre\" -W \"$names\" -- \"${cur##*,}\")\n}\n\n", out);
+	enum { KEYS_MAX = 512 };
+	const char *seen[KEYS_MAX];
+	size_t nseen = 0;
+	fputs("# Offers run --set's keys: matrix.KEY=, defaults.KEY=, and device.NAME.KEY= and engine.NAME.KEY= for\n"
+	      "# the [device NAME] and [engine NAME] sections of the matrix files named (or *.ini here).\n"
+	      "_ioregress_set_keys()\n{\n\tlocal matrix_keys='", out);
+	print_keys(out, ior_matrix_settings_options(), seen, &nseen, KEYS_MAX);
+	nseen = 0;
+	fputs("' device_keys='", out);
+	print_keys(out, ior_matrix_device_options(), seen, &nseen, KEYS_MAX);
+	nseen = 0;
+	fputs("' engine_keys='", out);
+	print_keys(out, ior_matrix_job_options(), seen, &nseen, KEYS_MAX);
+	for (size_t e = 0; e < ior_engine_count(); e++)
+		print_keys(out, ior_engine_at(e)->options, seen, &nseen, KEYS_MAX);
+	fputs("' w k name names=() files=() words=()\n"
+	      "\tfor w in \"${COMP_WORDS[@]}\"; do\n\t\t[[ $w == *.ini && -f $w ]] && files+=(\"$w\")\n\tdone\n"
+	      "\t((${#files[@]})) || files=(*.ini)\n"
+	      "\tfor k in $matrix_keys; do words+=(\"matrix.$k=\"); done\n"
+	      "\tfor k in $engine_keys; do words+=(\"defaults.$k=\"); done\n"
+	      "\tfor w in device engine; do\n"
+	      "\t\tlocal keys=$engine_keys\n\t\t[[ $w == device ]] && keys=$device_keys\n"
+	      "\t\tmapfile -t names < <(sed -n \"s/^[[:space:]]*\\[${w}[[:space:]][[:space:]]*\\([^]]*\\)\\].*/\\1/p\" \"${files[@]}\" 2>/dev/null)\n"
+	      "\t\tfor name in \"${names[@]}\"; do\n"
+	      "\t\t\tfor k in $keys; do words+=(\"$w.$name.$k=\"); done\n"
+	      "\t\tdone\n\tdone\n"
+	      "\tcompopt -o nospace 2>/dev/null\n"
+	      "\tmapfile -t COMPREPLY < <(compgen -W \"${words[*]}\" -- \"$cur\")\n}\n\n", out);
+}
 
 static bool several_words(const struct ior_cmd_opt *o)
 {
@@ -243,6 +329,8 @@ static void print_commands(FILE *out, const struct ior_command *const *list, siz
 int ior_completion_bash(FILE *out, const struct ior_command *const *list, size_t n)
 {
 	fputs(prologue, out);
+	print_table_helpers(out);
+	fputs(main_start, out);
 	print_find_command(out);
 	print_word_lists(out, list, n);
 	print_values(out, list, n);

@@ -36,7 +36,7 @@ int ior_judge_fail(void);
 /* The rows both commands list, into a struct ior_judge_args at member of type. */
 #define IOR_JUDGE_ROW_METRIC(type, member) \
 	{ .name = "--metric", .value = IOR_CMD_TEXT, .arg = "NAME[,NAME...]|all", .kind = IOR_CMD_PARSE, \
-	  .parse = ior_cmd_parse_metrics, IOR_CMD_AT(type, member.opts.metrics), \
+	  .complete = IOR_CMD_COMPLETE_METRIC, .parse = ior_cmd_parse_metrics, IOR_CMD_AT(type, member.opts.metrics), \
 	  .help = "judge these metrics, " IOR_METRIC_HELP_NAMES "; latency, time, CPU and requests per GiB are " \
 		  "better lower (default: value and lat_p99_us where the engine records it)" }
 #define IOR_JUDGE_ROW_MIN_EFFECT(type, member) \

@@ -104,6 +104,54 @@ static int fill(struct ior_git_commit *out, git_commit *c, const char *path)
 	return describe(out->describe, sizeof(out->describe), c, path);
 }
 
+/* The fetch URL of the remote a local branch (refname, NULL: none) tracks, else "origin"'s; a
+ * repository with neither leaves it "": where a commit came from is a fact worth keeping, never a
+ * reason to refuse a run. */
+static void remote_url(struct ior_git_commit *out, git_repository *repo, const char *refname)
+{
+	git_buf name = { 0 }, url = { 0 };
+	git_config *cfg = NULL;
+	bool tracked = refname && git_branch_upstream_remote(&name, repo, refname) == 0;
+	char key[512];
+	snprintf(key, sizeof(key), "remote.%s.url", tracked ? name.ptr : "origin");
+	/* the configured URL read as it is: git_remote_lookup's insteadOf rewriting leaked libpcre2's
+	 * match data under LeakSanitizer (libgit2 1.5) */
+	if (git_repository_config_snapshot(&cfg, repo) == 0 && git_config_get_string_buf(&url, cfg, key) == 0)
+		copy(out->repository_url, sizeof(out->repository_url), url.ptr);
+	git_config_free(cfg);
+	git_buf_dispose(&url);
+	git_buf_dispose(&name);
+	git_error_clear();
+}
+
+/* The branch the commit was checked out from: HEAD's when HEAD is a branch at the commit, else the
+ * first local branch whose tip is the commit (a lookup by sha); none, "" (a detached HEAD). */
+static void branch_of(struct ior_git_commit *out, git_repository *repo, const git_oid *commit)
+{
+	git_reference *head = NULL, *ref = NULL;
+	git_branch_iterator *it = NULL;
+	git_branch_t type;
+	if (git_repository_head(&head, repo) == 0 && git_reference_is_branch(head) && git_reference_target(head) &&
+	    git_oid_equal(git_reference_target(head), commit)) {
+		ref = head;
+		head = NULL;
+	} else if (git_branch_iterator_new(&it, repo, GIT_BRANCH_LOCAL) == 0) {
+		while (git_branch_next(&ref, &type, it) == 0) {
+			if (git_reference_target(ref) && git_oid_equal(git_reference_target(ref), commit))
+				break;
+			git_reference_free(ref);
+			ref = NULL;
+		}
+	}
+	if (ref)
+		copy(out->branch, sizeof(out->branch), git_reference_shorthand(ref));
+	remote_url(out, repo, ref ? git_reference_name(ref) : NULL);
+	git_reference_free(ref);
+	git_reference_free(head);
+	git_branch_iterator_free(it);
+	git_error_clear();
+}
+
 int ior_git_head(struct ior_git_commit *out, const char *path)
 {
 	memset(out, 0, sizeof(*out));
@@ -115,6 +163,8 @@ int ior_git_head(struct ior_git_commit *out, const char *path)
 		rc = ior_error_set(IOR_EINVALID, "cannot read HEAD of git repository '%s': %s", path, git_message());
 	if (rc == IOR_OK)
 		rc = fill(out, (git_commit *)obj, path);
+	if (rc == IOR_OK)
+		branch_of(out, repo, git_object_id(obj));
 	git_object_free(obj);
 	git_repository_free(repo);
 	git_libgit2_shutdown();
@@ -160,6 +210,8 @@ int ior_git_lookup(struct ior_git_commit *out, const char *path, const char *pre
 	}
 	if (rc == IOR_OK)
 		rc = fill(out, (git_commit *)obj, path);
+	if (rc == IOR_OK)
+		branch_of(out, repo, git_object_id(obj));
 	git_object_free(obj);
 	git_repository_free(repo);
 	git_libgit2_shutdown();

@@ -171,20 +171,43 @@ void ior_kernel_config_iosched(char *out, size_t len, const char *text)
 	}
 }
 
-char ior_kernel_config_value(const char *text, const char *option)
+/* The value of option in a config (its span), false when it is absent. */
+static bool find_option(const char *text, const char *option, const char **value, size_t *valuelen)
 {
 	size_t optlen = strlen(option);
 	for (const char *line = text; line && *line;) {
 		const char *nl = strchr(line, '\n');
 		size_t linelen = nl ? (size_t)(nl - line) : strlen(line);
-		const char *name, *value;
-		size_t namelen, valuelen;
-		if (parse_line(line, linelen, &name, &namelen, &value, &valuelen) && namelen == optlen &&
+		const char *name;
+		size_t namelen;
+		if (parse_line(line, linelen, &name, &namelen, value, valuelen) && namelen == optlen &&
 		    memcmp(name, option, optlen) == 0)
-			return valuelen ? (value[0] == '"' && valuelen > 1 ? value[1] : value[0]) : 'n';
+			return true;
 		line = nl ? nl + 1 : NULL;
 	}
-	return 'n';
+	return false;
+}
+
+char ior_kernel_config_value(const char *text, const char *option)
+{
+	const char *value;
+	size_t valuelen;
+	if (!find_option(text, option, &value, &valuelen))
+		return 'n';
+	return valuelen ? (value[0] == '"' && valuelen > 1 ? value[1] : value[0]) : 'n';
+}
+
+void ior_kernel_config_string(char *out, size_t len, const char *text, const char *option)
+{
+	const char *value;
+	size_t valuelen, n = 0;
+	out[0] = '\0';
+	if (!find_option(text, option, &value, &valuelen) || valuelen < 2 || value[0] != '"')
+		return;
+	/* Kconfig writes a string quoted, with '"' and '\\' escaped by a backslash */
+	for (size_t i = 1; i + 1 < valuelen && n + 1 < len; i++)
+		out[n++] = value[i] == '\\' && i + 2 < valuelen ? value[++i] : value[i];
+	out[n] = '\0';
 }
 
 static int read_config(struct ior_kernel_info *out)
@@ -199,6 +222,7 @@ static int read_config(struct ior_kernel_info *out)
 		return rc;
 	rc = ior_kernel_config_sha256(out->config_hash, text, len);
 	ior_kernel_config_iosched(out->iosched_config, sizeof(out->iosched_config), text);
+	ior_kernel_config_string(out->compiler, sizeof(out->compiler), text, "CONFIG_CC_VERSION_TEXT");
 	free(text);
 	return rc;
 }

@@ -17,6 +17,7 @@ struct ior_kernel_info {
 	char config_path[256]; /* /proc/config.gz or /boot/config-RELEASE, "" if none found */
 	char config_hash[65];  /* sha256 of the uncompressed config, "" if none */
 	char iosched_config[1024]; /* CONFIG_*IOSCHED*, CONFIG_MQ_IOSCHED_*, CONFIG_BFQ_* lines, space separated */
+	char compiler[256];    /* the config's CONFIG_CC_VERSION_TEXT ("gcc (Debian 12.2.0-14) 12.2.0"), "" if none */
 };
 
 /* Fills the record for the running kernel. A kernel without a config (no /proc/config.gz,
@@ -54,5 +55,8 @@ void ior_kernel_config_iosched(char *out, size_t len, const char *text);
 /* One option's value: 'y', 'm', 'n' (not set or absent), or the first character of a
  * string/number value. */
 char ior_kernel_config_value(const char *text, const char *option);
+
+/* A string option's value without its quotes and escapes, "" when absent or not a string. */
+void ior_kernel_config_string(char *out, size_t len, const char *text, const char *option);
 
 #endif

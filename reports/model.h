@@ -96,6 +96,7 @@ struct ior_report_sched_change {
 /* The git commit a kernel was built from (run --kernel-tree / --repo); strings interned, NULL unknown. */
 struct ior_report_commit {
 	const char *sha, *describe, *subject, *author_name, *author_email, *author_date;
+	const char *repository_url, *branch;  /* where the run's tree fetched it from, NULL unknown */
 };
 
 struct ior_report_kernel {
@@ -103,6 +104,7 @@ struct ior_report_kernel {
 	struct ior_report_commit commit;    /* sha NULL: none recorded */
 	const char *config_hash;            /* sha256 of its config (a tree build's identity), NULL unknown */
 	const char *machine;                /* `uname -m` of the kernel (its build's architecture), NULL unknown */
+	const char *compiler;               /* its config's CONFIG_CC_VERSION_TEXT, NULL unknown */
 	size_t other_commits;               /* more commits recorded under this release on this host (other builds) */
 	const char *offered;                /* space separated, NULL when nothing was recorded */
 	char *unavailable;                  /* schedulers the matrix asked for and this kernel lacked; NULL when none */

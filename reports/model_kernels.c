@@ -141,6 +141,8 @@ static int commit_of(struct ior_report *r, struct ior_db *db, struct ior_report_
 		c->author_name = ior_intern(r->pool, rows[0].author_name, &oom);
 		c->author_email = ior_intern(r->pool, rows[0].author_email, &oom);
 		c->author_date = ior_intern(r->pool, rows[0].author_date, &oom);
+		c->repository_url = ior_intern(r->pool, rows[0].repository_url, &oom);
+		c->branch = ior_intern(r->pool, rows[0].branch, &oom);
 		k->other_commits = n - 1;
 		r->nkernel_commits += k->in_view;
 	}
@@ -154,21 +156,25 @@ int ior_report_kernels(struct ior_report *r, struct ior_db *db)
 		return IOR_ERROR;
 	for (size_t i = 0; db && i < r->nkernels; i++) {
 		struct ior_report_kernel *k = &r->kernels[i];
-		char *offered = NULL, *config = NULL, *machine = NULL;
+		char *offered = NULL, *config = NULL, *machine = NULL, *compiler = NULL;
 		if (commit_of(r, db, k) || ior_db_offered(db, k->host, k->release, &offered) ||
 		    ior_db_kernel_config_hash(db, k->host, k->release, &config) ||
-		    ior_db_kernel_machine(db, k->host, k->release, &machine)) {
+		    ior_db_kernel_machine(db, k->host, k->release, &machine) ||
+		    ior_db_kernel_compiler(db, k->host, k->release, &compiler)) {
 			free(offered);
 			free(config);
+			free(machine);
 			return IOR_ERROR;
 		}
 		int oom = 0;
 		k->offered = ior_intern(r->pool, offered, &oom);
 		k->config_hash = ior_intern(r->pool, config, &oom);
 		k->machine = ior_intern(r->pool, machine, &oom);
+		k->compiler = ior_intern(r->pool, compiler, &oom);
 		free(offered);
 		free(config);
 		free(machine);
+		free(compiler);
 		if (oom)
 			return ior_error_set(IOR_ERROR, "out of memory");
 		const struct ior_report_kernel *prev = i ? &r->kernels[i - 1] : NULL;

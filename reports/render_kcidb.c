@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "engines/engine.h"
 #include "kernel/info.h"
+#include "kernel/tree_name.h"
 #include "options/option.h"
 #include "reports/escape.h"
 
@@ -345,6 +346,21 @@ static const struct ior_report_kernel *kernel_of(const struct ior_report *r, con
 	return NULL;
 }
 
+/* Where the run's tree had the commit from, as dashboards select it: the repository's https URL
+ * (KCIDB takes no other; a local path is left out), its tree's name and the branch. */
+static void source(struct obj *o, const struct ior_report_commit *c)
+{
+	char url[1100], tree[256];
+	if (ior_git_https_url(url, sizeof(url), c->repository_url)) {
+		obj_str(o, "git_repository_url", url);
+		ior_git_tree_name(tree, sizeof(tree), url);
+		obj_str(o, "tree_name", *tree ? tree : NULL);
+	}
+	obj_str(o, "git_repository_branch", c->branch);
+	if (c->branch) /* recorded only when the commit was the branch's tip as the run began */
+		obj_bool(o, "git_repository_branch_tip", true);
+}
+
 static void checkout_id(struct id *x, const struct ior_report *r, const struct ior_report_kernel *k)
 {
 	id_start(x, r, k->commit.sha ? "git" : "kernel");
@@ -386,6 +402,7 @@ static void checkouts(struct doc *d)
 		if (is_sha(k->commit.sha))
 			obj_str(&o, "git_commit_hash", k->commit.sha);
 		obj_str(&o, "git_commit_name", k->commit.describe);
+		source(&o, &k->commit);
 		char text[512];
 		snprintf(text, sizeof(text), "kernel %s%s%s", k->release, k->commit.subject ? ": " : "",
 			 k->commit.subject ? k->commit.subject : "");
@@ -457,8 +474,8 @@ static void builds(struct doc *d)
 			snprintf(text, sizeof(text), "kernel %s", k->release);
 		obj_str(&o, "comment", text);
 		obj_str(&o, "start_time", first_start(r, k->release));
-		/* the compiler is not recorded for any kernel (a package's or a tree's), so it is left out */
 		obj_str(&o, "architecture", architecture(k->machine));
+		obj_str(&o, "compiler", k->compiler);
 		obj_str(&o, "status", "PASS");
 		if (k->config_hash) {
 			snprintf(text, sizeof(text), "sha256:%s", k->config_hash);

@@ -32,6 +32,8 @@ static int record_commit(struct ior_db *db, int64_t kernel_id, const struct ior_
 		.author_name = g->author_name,
 		.author_email = g->author_email,
 		.author_date = g->author_date,
+		.repository_url = g->repository_url,
+		.branch = g->branch,
 	};
 	return ior_db_kernel_set_commit(db, kernel_id, &c);
 }
@@ -50,6 +52,7 @@ static int record_host_and_kernel(struct ior_db *db, const struct ior_git_commit
 		.cmdline = k.cmdline,
 		.commit = k.commit[0] ? k.commit : NULL,
 		.config_hash = k.config_hash[0] ? k.config_hash : NULL,
+		.compiler = k.compiler,
 	};
 	snprintf(host, len, "%s", k.hostname);
 	if ((rc = ior_db_host_get(db, k.hostname, k.machine, host_id)) != 0 ||

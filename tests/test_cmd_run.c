@@ -3,6 +3,7 @@
  * that did not run, its exit statuses, scheduler typos, sparse devices. */
 #include "common/error.h"
 #include "device/loopdev.h"
+#include "kernel/info.h"
 #include "tests/git_fixture.h"
 #include "tests/suite.h"
 
@@ -157,6 +158,9 @@ static void test_kernel_tree_commit_is_stored_with_the_kernel(void)
 {
 	struct ior_test_repo repo;
 	ior_test_repo_build(&repo, "linux");
+	char *remote_argv[] = { "git", "-C", repo.path, "remote", "add", "origin",
+				"https://git.kernel.org/pub/scm/linux/kernel/git/axboe/linux-block.git", NULL };
+	CU_ASSERT_EQUAL_FATAL(ior_test_spawn(remote_argv, NULL), 0);
 	char *chown_argv[] = { "chown", "-R", "65534:65534", repo.path, NULL };
 	CU_ASSERT_EQUAL_FATAL(ior_test_spawn(chown_argv, NULL), 0);
 	const char *db = db_path("commit.db");
@@ -174,6 +178,17 @@ static void test_kernel_tree_commit_is_stored_with_the_kernel(void)
 		 repo.describe[2], ior_test_repo_subject[2], ior_test_repo_author[2], ior_test_repo_email[2],
 		 ior_test_repo_date[2]);
 	CU_ASSERT_EQUAL(ior_test_query(db, sql), 1);
+	/* where it came from (the tree's branch and remote) and, from the kernel's config, its compiler */
+	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM commits WHERE branch <> '' AND repository_url = "
+				       "'https://git.kernel.org/pub/scm/linux/kernel/git/axboe/linux-block.git'"), 1);
+	struct ior_kernel_info ki;
+	CU_ASSERT_EQUAL_FATAL(ior_kernel_info_read(&ki), 0);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE %s",
+		 ki.compiler[0] ? "k.compiler = '" : "k.compiler IS NULL");
+	if (ki.compiler[0]) /* CONFIG_CC_VERSION_TEXT holds no quote on any compiler in use */
+		snprintf(sql + strlen(sql), sizeof(sql) - strlen(sql), "%s'", ki.compiler);
+	CU_ASSERT_EQUAL(ior_test_query(db, sql), 1);
+	printf("\n  compiler: '%s'", ki.compiler);
 	CU_ASSERT_EQUAL(ior_test_query(db, "SELECT count(*) FROM samples"), 2);
 	char dbarg[4096];
 	snprintf(dbarg, sizeof(dbarg), "%s", db);

@@ -2,9 +2,11 @@
 /* The bash completion the build installs, run in bash against the command descriptors: every
  * command, exactly each command's options, subcommands, the choices of choice options, matrix and
  * CSV files, engine names from matrices, kernel packages from apt-cache. */
+#include "db/db.h"
 #include "engines/engine.h"
 #include "harness/command_list.h"
 #include "harness/completion.h"
+#include "measure/metric.h"
 #include "tests/suite.h"
 
 #include <limits.h>
@@ -264,12 +266,14 @@ static void test_subcommands_engines_and_kernel_packages(void)
 	const char *stub = ior_test_write_file("bin/apt-cache",
 		"#!/bin/sh\n[ \"$1\" = pkgnames ] || exit 100\n"
 		"printf '%s\\n' linux-image-6.1.0-47-cloud-amd64 linux-image-6.1.0-47-cloud-amd64-dbg \\\n"
-		"  linux-image-6.12.57+deb13-cloud-amd64 linux-headers-6.1.0-47-common | grep \"^$2\"\n");
+		"  linux-image-6.12.57+deb13-cloud-amd64 linux-headers-6.1.0-47-common linux-image-cloud-amd64 \\\n"
+		"  linux-image-6.12-amd64-signed-template linux-image-6.12.57+deb13-amd64-dbgsym | grep \"^$2\"\n");
 	snprintf(cmd, sizeof(cmd), "chmod +x '%s'", stub);
 	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
 	CU_ASSERT_EQUAL(complete("ioregress", "vm", "run", "", NULL), 0);
 	CU_ASSERT_TRUE(offered("linux-image-6.1.0-47-cloud-amd64") && offered("linux-image-6.12.57+deb13-cloud-amd64"));
-	CU_ASSERT_EQUAL(count_offered(), 2);   /* not the -dbg symbols, not the headers */
+	CU_ASSERT_EQUAL(count_offered(), 2);   /* not what vm run refuses: debug symbols, a metapackage, a template */
+	CU_ASSERT_FALSE(offered("linux-image-cloud-amd64") || offered("linux-image-6.12-amd64-signed-template"));
 	CU_ASSERT_EQUAL(complete("ioregress", "vm", "run", "--boots", "3", "linux-image-6.12", NULL), 0);
 	CU_ASSERT_TRUE(offered("linux-image-6.12.57+deb13-cloud-amd64"));
 	CU_ASSERT_EQUAL(count_offered(), 1);
@@ -282,6 +286,63 @@ static void test_subcommands_engines_and_kernel_packages(void)
 	CU_ASSERT_TRUE(offered("--repo"));   /* an option ends the list */
 	CU_ASSERT_EQUAL(complete("ioregress", "bisect", "start", "--bad", "", NULL), 0);
 	CU_ASSERT_EQUAL(count_offered(), 0);   /* a revision: nothing to offer */
+}
+
+/* --metric offers the metric table's names (a list after a comma, all alone, vm run's one name
+ * without all); --set the matrix's, devices' and engines' keys for the sections of the matrix on the
+ * line; --baseline, --candidate and --kernel the releases of the database (--db, else
+ * ./ioregress.db). */
+static void test_metrics_set_keys_and_releases(void)
+{
+	CU_ASSERT_EQUAL_FATAL(complete("ioregress", "report", "--metric", "", NULL), 0);
+	for (int m = 0; m < IOR_METRIC_COUNT; m++)
+		CU_ASSERT_TRUE(offered(ior_metric_info((enum ior_metric)m)->name));
+	CU_ASSERT_TRUE(offered("all"));
+	CU_ASSERT_EQUAL(count_offered(), IOR_METRIC_COUNT + 1);
+	CU_ASSERT_EQUAL(complete("ioregress", "check", "--metric", "value,lat_p9", NULL), 0);
+	CU_ASSERT_TRUE(offered("value,lat_p99_us") && offered("value,lat_p999_us"));
+	CU_ASSERT_EQUAL(count_offered(), 2);
+	CU_ASSERT_EQUAL(complete("ioregress", "vm", "run", "--metric", "", NULL), 0);
+	CU_ASSERT_FALSE(offered("all"));
+	CU_ASSERT_EQUAL(count_offered(), IOR_METRIC_COUNT);
+
+	ior_test_write_file("keys.ini", "[matrix]\n[device scratch]\nloop = 1G\n[engine r4k]\ntype = aio\n");
+	CU_ASSERT_EQUAL_FATAL(complete("ioregress", "run", "keys.ini", "--set", "", NULL), 0);
+	CU_ASSERT_TRUE(offered("matrix.repetitions=") && offered("matrix.drop_caches=") && offered("defaults.iodepth="));
+	CU_ASSERT_TRUE(offered("engine.r4k.bs=") && offered("engine.r4k.rw=") && offered("device.scratch.loop="));
+	CU_ASSERT_FALSE(offered("engine.r4k.type=") || offered("device.scratch.bs=") || offered("matrix.bs="));
+	CU_ASSERT_EQUAL(complete("ioregress", "run", "keys.ini", "-o", "engine.r4k.iod", NULL), 0);
+	CU_ASSERT_TRUE(offered("engine.r4k.iodepth=") && offered("engine.r4k.iodepth_batch=") &&
+		       offered("engine.r4k.iodepth_batch_complete="));
+	CU_ASSERT_EQUAL(count_offered(), 3);
+
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd), "command -v sqlite3 >/dev/null");
+	if (system(cmd) != 0)
+		return;   /* the releases come from sqlite3's reading of the database: none without it */
+	struct ior_db *db;
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/kernels.db", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_open(&db, path)), 0);
+	const char *releases[] = { "6.1.0-47-cloud-amd64", "6.12.57+deb13-cloud-amd64", "2.6.33-rc5" };
+	for (size_t i = 0; i < 3; i++) {
+		int64_t id;
+		struct ior_db_kernel k = { .release = releases[i] };
+		CU_ASSERT_EQUAL(ior_db_kernel_get(db, &k, &id), 0);
+	}
+	ior_db_free(db);
+	CU_ASSERT_EQUAL(complete("ioregress", "--db", "kernels.db", "check", "--baseline", "", NULL), 0);
+	for (size_t i = 0; i < 3; i++)
+		CU_ASSERT_TRUE(offered(releases[i]));
+	CU_ASSERT_EQUAL(count_offered(), 3);
+	CU_ASSERT_EQUAL(complete("ioregress", "--db", "kernels.db", "report", "--kernel", "6.1.", NULL), 0);
+	CU_ASSERT_TRUE(offered("6.1.0-47-cloud-amd64"));
+	CU_ASSERT_EQUAL(count_offered(), 1);
+	CU_ASSERT_EQUAL(complete("ioregress", "--db=kernels.db", "compare", "--kernel", "2", NULL), 0);
+	CU_ASSERT_EQUAL(count_offered(), 1);
+	/* no --db: ./ioregress.db, which is not there */
+	CU_ASSERT_EQUAL(complete("ioregress", "report", "--candidate", "", NULL), 0);
+	CU_ASSERT_EQUAL(count_offered(), 0);
 }
 
 /* The installed file is what the descriptors give today, not a stale copy. */
@@ -320,6 +381,7 @@ int main(void)
 		IOR_TEST(test_matrix_and_csv_files),
 		IOR_TEST(test_a_subcommand_is_offered_first),
 		IOR_TEST(test_subcommands_engines_and_kernel_packages),
+		IOR_TEST(test_metrics_set_keys_and_releases),
 		IOR_TEST(test_build_file_is_current),
 		IOR_TEST_END,
 	};

@@ -2,10 +2,11 @@
 /* Tests for kernel/git_info.c and run/run_git.c on repositories built with libgit2: HEAD of a tree
  * and a -gSHA looked up record the exact sha, describe, subject, author and date; missing,
  * ambiguous and non-repositories are told apart, and which of them stops a run; probe shows the
- * same. */
+ * same; the branch and remote a commit came from, and the URL and tree name kernel CI takes. */
 #include "common/error.h"
 #include "run/run_git.h"
 #include "kernel/git_info.h"
+#include "kernel/tree_name.h"
 #include "tests/git_fixture.h"
 #include "tests/suite.h"
 
@@ -254,6 +255,82 @@ static void test_probe_shows_the_commit(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "not a git repository"));
 }
 
+/* git -C path ARGS... (NULL-terminated); its exit status. */
+#define git(path, ...) ior_test_spawn((char *[]){ "git", "-C", (char *)(path), __VA_ARGS__, NULL }, NULL)
+
+/* Where a commit came from: HEAD's branch and the URL of the remote it tracks, else origin's; a
+ * lookup by sha names the local branch whose tip it is, and none when no branch ends there; a
+ * repository without remotes has no URL. */
+static void test_branch_and_remote_are_recorded(void)
+{
+	struct ior_test_repo r;
+	ior_test_repo_build(&r, "remotes");
+	struct ior_git_commit c;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_git_head(&c, r.path)), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(c.repository_url, "");
+	CU_ASSERT_STRING_NOT_EQUAL(c.branch, "");
+	char branch[256];
+	snprintf(branch, sizeof(branch), "%s", c.branch);
+	CU_ASSERT_EQUAL_FATAL(git(r.path, "remote", "add", "origin", "git@github.com:torvalds/linux.git"), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_git_head(&c, r.path)), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(c.repository_url, "git@github.com:torvalds/linux.git");
+	CU_ASSERT_STRING_EQUAL(c.branch, branch);
+	assert_commit(&c, &r, 2);
+	/* the branch tracks another remote: that one's URL */
+	char key[300];
+	snprintf(key, sizeof(key), "branch.%s.remote", branch);
+	CU_ASSERT_EQUAL_FATAL(git(r.path, "remote", "add", "net", "https://git.kernel.org/pub/scm/linux/kernel/git/netdev/net-next.git"), 0);
+	CU_ASSERT_EQUAL_FATAL(git(r.path, "config", key, "net"), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_git_head(&c, r.path)), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(c.repository_url, "https://git.kernel.org/pub/scm/linux/kernel/git/netdev/net-next.git");
+	/* a lookup of a commit no branch ends at: no branch, origin's URL; then a branch that ends there */
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_git_lookup(&c, r.path, r.sha[1])), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(c.branch, "");
+	CU_ASSERT_STRING_EQUAL(c.repository_url, "git@github.com:torvalds/linux.git");
+	CU_ASSERT_EQUAL_FATAL(git(r.path, "branch", "for-6.8", r.sha[1]), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_git_lookup(&c, r.path, r.sha[1])), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(c.branch, "for-6.8");
+	/* HEAD detached at a commit no branch ends at */
+	CU_ASSERT_EQUAL_FATAL(git(r.path, "branch", "-D", "for-6.8"), 0);
+	CU_ASSERT_EQUAL_FATAL(git(r.path, "update-ref", "--no-deref", "HEAD", r.sha[1]), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_git_head(&c, r.path)), IOR_OK);
+	CU_ASSERT_STRING_EQUAL(c.sha, r.sha[1]);
+	CU_ASSERT_STRING_EQUAL(c.branch, "");
+}
+
+/* A repository URL as KCIDB takes it (https only) and the name dashboards know its tree by. */
+static void test_https_url_and_tree_name(void)
+{
+	static const struct {
+		const char *url, *https, *tree;
+	} cases[] = {
+		{ "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git",
+		  "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git", "mainline" },
+		{ "git://git.kernel.org/pub/scm/linux/kernel/git/next/linux-next.git",
+		  "https://git.kernel.org/pub/scm/linux/kernel/git/next/linux-next.git", "next" },
+		{ "ssh://git@git.kernel.org:22/pub/scm/linux/kernel/git/stable/linux-stable-rc.git/",
+		  "https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux-stable-rc.git/", "stable-rc" },
+		{ "https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git",
+		  "https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git", "stable" },
+		{ "git@github.com:torvalds/linux.git", "https://github.com/torvalds/linux.git", "mainline" },
+		{ "http://example.org/axboe/linux-block", "https://example.org/axboe/linux-block", "linux-block" },
+		{ "/home/me/src/linux", "", "" },
+		{ "file:///home/me/src/linux", "", "" },
+		{ "../linux", "", "" },
+		{ "", "", "" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char https[512], tree[64];
+		bool ok = ior_git_https_url(https, sizeof(https), cases[i].url);
+		ior_git_tree_name(tree, sizeof(tree), https);
+		if (strcmp(https, cases[i].https) || strcmp(tree, cases[i].tree))
+			fprintf(stderr, "\n  '%s': '%s' '%s'", cases[i].url, https, tree);
+		CU_ASSERT_EQUAL(ok, cases[i].https[0] != 0);
+		CU_ASSERT_STRING_EQUAL(https, cases[i].https);
+		CU_ASSERT_STRING_EQUAL(tree, cases[i].tree);
+	}
+}
+
 int main(void)
 {
 	static const struct ior_test tests[] = {
@@ -269,6 +346,8 @@ int main(void)
 		IOR_TEST(test_run_errors_name_the_path_and_the_release),
 		IOR_TEST(test_run_kernel_tree_takes_head),
 		IOR_TEST(test_probe_shows_the_commit),
+		IOR_TEST(test_branch_and_remote_are_recorded),
+		IOR_TEST(test_https_url_and_tree_name),
 		IOR_TEST_END,
 	};
 	return ior_test_run("git_info", tests);

@@ -71,6 +71,9 @@ static void test_build_record_and_reuse(void)
 	record_value("commit", sha, sizeof(sha));
 	record_value("config_hash", config_hash, sizeof(config_hash));
 	record_value("image_hash", image_hash, sizeof(image_hash));
+	char compiler[128];   /* Kconfig's CONFIG_CC_VERSION_TEXT, its escapes undone */
+	record_value("compiler", compiler, sizeof(compiler));
+	CU_ASSERT_STRING_EQUAL(compiler, "gcc (Fake \"cc\") 1.0");
 	char hfile[1024];
 	snprintf(hfile, sizeof(hfile), "%s/head", ior_test_tmpdir());
 	char *rev[] = { "git", "-C", tree, "rev-parse", "HEAD", NULL };

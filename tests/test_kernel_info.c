@@ -116,6 +116,20 @@ static void test_iosched_options_and_values(void)
 	CU_ASSERT_EQUAL(ior_kernel_config_value(sample_config, "CONFIG_IOSCHED_CFQ"), 'n');
 	/* a prefix of a longer option is not that option */
 	CU_ASSERT_EQUAL(ior_kernel_config_value(sample_config, "CONFIG_MQ_IOSCHED"), 'n');
+	/* a string option without its quotes and escapes (the compiler a build records); "" for a
+	 * number, an unset or an absent option */
+	static const char cc[] = "CONFIG_CC_VERSION_TEXT=\"gcc (Debian \\\"x\\\" 12.2.0-14) 12.2.0\"\nCONFIG_HZ=250\n";
+	char text[64];
+	ior_kernel_config_string(text, sizeof(text), cc, "CONFIG_CC_VERSION_TEXT");
+	CU_ASSERT_STRING_EQUAL(text, "gcc (Debian \"x\" 12.2.0-14) 12.2.0");
+	ior_kernel_config_string(text, sizeof(text), cc, "CONFIG_HZ");
+	CU_ASSERT_STRING_EQUAL(text, "");
+	ior_kernel_config_string(text, sizeof(text), sample_config, "CONFIG_BFQ_GROUP_IOSCHED");
+	CU_ASSERT_STRING_EQUAL(text, "");
+	ior_kernel_config_string(text, sizeof(text), sample_config, "CONFIG_CC_VERSION_TEXT");
+	CU_ASSERT_STRING_EQUAL(text, "");
+	ior_kernel_config_string(text, sizeof(text), sample_config, "CONFIG_DEFAULT_IOSCHED");
+	CU_ASSERT_STRING_EQUAL(text, "cfq");
 }
 
 static void test_config_found_in_boot_dir_or_empty(void)

@@ -293,6 +293,41 @@ static void test_merge_fills_in_a_kernel_commit(void)
 	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM commits"), 2);
 }
 
+/* A kernel's compiler and a commit's repository and branch, known to the source only, fill in
+ * the target's rows that lack them; a value the target has is kept. */
+static void test_merge_fills_in_compiler_and_source(void)
+{
+	const char *a = path_of("cc-src.db"), *out = path_of("cc-out.db");
+	const char *release = "6.8.0-rc3-00042-gdeadbeef1234";
+	make_source(out, "h", release, 100, 2);
+	make_source(a, "h2", release, 200, 2);
+	set_commit(out, release, sha_a, "block: fix the queue");
+	struct ior_db *db = NULL;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_open(&db, a)), 0);
+	struct ior_db_kernel k = { .release = release, .version = "#1 SMP Debian", .machine = "x86_64",
+				   .cmdline = "console=ttyS0 panic=-1", .compiler = "gcc (Debian 12.2.0-14) 12.2.0" };
+	int64_t kid;
+	CU_ASSERT_EQUAL_FATAL(ior_db_kernel_get(db, &k, &kid), 0);
+	struct ior_db_commit c = { .sha = sha_a, .repository_url = "https://git.kernel.org/x/linux.git", .branch = "for-next" };
+	CU_ASSERT_EQUAL(ior_test_ok(ior_db_kernel_set_commit(db, kid, &c)), 0);
+	ior_db_free(db);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM kernels WHERE compiler IS NULL"), 1);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM commits WHERE repository_url IS NULL AND branch IS NULL"), 1);
+	struct ior_db_merge_stats s;
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(merge_file(out, a, &s)), 0);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM kernels WHERE compiler = 'gcc (Debian 12.2.0-14) 12.2.0'"), 1);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM commits WHERE repository_url = 'https://git.kernel.org/x/linux.git' "
+			      "AND branch = 'for-next' AND subject = 'block: fix the queue'"), 1);
+	/* the target's own values stay */
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_open(&db, a)), 0);
+	CU_ASSERT_EQUAL(sqlite3_exec(ior_db_handle(db), "UPDATE kernels SET compiler = 'clang 16'; UPDATE commits SET branch = 'x'",
+				     NULL, NULL, NULL), SQLITE_OK);
+	ior_db_free(db);
+	CU_ASSERT_EQUAL_FATAL(ior_test_ok(merge_file(out, a, &s)), 0);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM kernels WHERE compiler = 'gcc (Debian 12.2.0-14) 12.2.0'"), 1);
+	CU_ASSERT_EQUAL(count(out, "SELECT count(*) FROM commits WHERE branch = 'for-next'"), 1);
+}
+
 static void test_every_table_is_classified(void)
 {
 	const char *a = path_of("classified.db"), *out = path_of("classified-out.db");
@@ -447,6 +482,7 @@ int main(void)
 		IOR_TEST(test_older_schema_is_upgraded_in_memory),
 		IOR_TEST(test_merge_carries_commits),
 		IOR_TEST(test_merge_fills_in_a_kernel_commit),
+		IOR_TEST(test_merge_fills_in_compiler_and_source),
 		IOR_TEST(test_every_table_is_classified),
 		IOR_TEST(test_merge_command),
 		IOR_TEST(test_later_merge_finishes_a_run_merged_mid_run),

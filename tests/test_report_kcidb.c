@@ -196,10 +196,16 @@ static void test_seed_data_is_valid_kcidb(void)
 	CU_ASSERT_EQUAL(json_object_array_length(list(k, "checkouts")), 4);
 	CU_ASSERT_EQUAL(json_object_array_length(list(k, "builds")), 4);
 	CU_ASSERT_EQUAL(json_object_array_length(list(k, "issues")), 0);
-	/* every checkout and build says when it was first measured */
+	/* every checkout and build says when it was first measured; an import knows no tree, compiler or
+	 * architecture, so none is written */
 	for (const char *const *kind = (const char *const[]){ "checkouts", "builds", NULL }; *kind; kind++)
-		for (size_t i = 0; i < json_object_array_length(list(k, *kind)); i++)
-			CU_ASSERT_PTR_NOT_NULL(field(json_object_array_get_idx(list(k, *kind), i), "start_time"));
+		for (size_t i = 0; i < json_object_array_length(list(k, *kind)); i++) {
+			json_object *o = json_object_array_get_idx(list(k, *kind), i);
+			CU_ASSERT_PTR_NOT_NULL(field(o, "start_time"));
+			for (const char *const *f = (const char *const[]){ "git_repository_url", "tree_name", "git_repository_branch",
+									     "compiler", "architecture", NULL }; *f; f++)
+				CU_ASSERT_PTR_NULL(field(o, *f));
+		}
 	/* against a baseline: the two kernels' runs are tests as they were, and each verdict is a test of its
 	 * own; three repetitions are too few for a verdict, and an inconclusive one ran: DONE, never SKIP */
 	CU_ASSERT_EQUAL_FATAL(kcidb(db, judged, "--baseline", "2.6.30-2", "--candidate", "2.6.32", NULL), 0);
@@ -295,6 +301,9 @@ static void test_ids_stable_and_origin(void)
 #define NEW "6.1.0-57-cloud-amd64"
 #define TREE "6.13.0-rc1+"
 #define TREE_CONFIG "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+#define TREE_SHA "0123456789abcdef0123456789abcdef01234567"
+#define TREE_CC "gcc (Debian 12.2.0-14) 12.2.0"
+#define NEW_CC "x86_64-linux-gnu-gcc-12 (Debian 12.2.0-14) 12.2.0"
 
 static void samples(struct ior_db *db, int64_t cell, double level, int n)
 {
@@ -323,7 +332,8 @@ static const char *vm_db(void)
 	const char *releases[] = { OLD, NEW }, *versions[] = { "6.1.158-1", "6.1.162-1" };
 	for (int k = 0; k < 2; k++) {
 		int64_t kid, run, dev, cell;
-		struct ior_db_kernel kr = { .release = releases[k], .machine = "x86_64" };
+		/* the newer package's config names its compiler; the older's is not known */
+		struct ior_db_kernel kr = { .release = releases[k], .machine = "x86_64", .compiler = k ? NEW_CC : NULL };
 		CU_ASSERT_EQUAL_FATAL(ior_db_kernel_get(db, &kr, &kid), 0);
 		CU_ASSERT_EQUAL_FATAL(ior_db_run_begin(db, host, kid, "vm.ini", "[matrix]\n", IOR_RUN_RUNNING, &run), 0);
 		struct ior_db_device d = { .name = VM_DEVICE, .path = "/dev/vda", .rotational = 0 };
@@ -344,8 +354,13 @@ static const char *vm_db(void)
 		CU_ASSERT_EQUAL(ior_db_run_finish(db, run, IOR_RUN_COMPLETE), 0);
 		if (k == 0) {   /* and a kernel built from a tree: no package, its config hash */
 			int64_t tree, trun, tcell;
-			struct ior_db_kernel tk = { .release = TREE, .machine = "x86_64", .config_hash = TREE_CONFIG };
+			struct ior_db_kernel tk = { .release = TREE, .machine = "x86_64", .config_hash = TREE_CONFIG,
+						    .compiler = TREE_CC };
 			CU_ASSERT_EQUAL_FATAL(ior_db_kernel_get(db, &tk, &tree), 0);
+			/* its tree's branch and remote, as run --kernel-tree or vm run --tree store them */
+			struct ior_db_commit tc = { .sha = TREE_SHA, .subject = "block: fix", .branch = "for-next",
+						    .repository_url = "git://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git" };
+			CU_ASSERT_EQUAL_FATAL(ior_test_ok(ior_db_kernel_set_commit(db, tree, &tc)), 0);
 			CU_ASSERT_EQUAL_FATAL(ior_db_run_begin(db, host, tree, "vm.ini", "[matrix]\n", IOR_RUN_RUNNING, &trun), 0);
 			CU_ASSERT_EQUAL_FATAL(ior_db_cell_get(db, trun, dev, "none", VM_ENGINE, "aio", "bs=4k", &tcell), 0);
 			samples(db, tcell, 1000, 12);
@@ -404,6 +419,19 @@ static void test_vm_database_regression_is_an_issue(void)
 	CU_ASSERT_STRING_EQUAL(field(b, "checkout_id"), "ioregress:kernel:" NEW);
 	CU_ASSERT_STRING_EQUAL(field(b, "architecture"), "x86_64");
 	CU_ASSERT_PTR_NOT_NULL(field(b, "start_time"));
+	CU_ASSERT_STRING_EQUAL(field(b, "compiler"), NEW_CC);
+	/* a package's checkout has no repository or branch: none was recorded */
+	json_object *co = find(k, "checkouts", "id", "ioregress:kernel:" NEW);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(co);
+	CU_ASSERT_PTR_NOT_NULL(field(co, "start_time"));
+	for (const char *const *f = (const char *const[]){ "git_repository_url", "tree_name", "git_repository_branch",
+							     "git_repository_branch_tip", "git_commit_hash", NULL }; *f; f++)
+		CU_ASSERT_PTR_NULL(field(co, *f));
+	/* nor the older package a compiler */
+	b = find(k, "builds", "id", "ioregress:package:linux-image-" OLD ":6.1.158-1");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_PTR_NULL(field(b, "compiler"));
+	CU_ASSERT_STRING_EQUAL(field(b, "architecture"), "x86_64");
 	/* the regressed cell's verdict fails, at a valid path; its id keeps the names, ':' and '%' encoded,
 	 * names the baseline and the candidate, and ends with a digest of the runs it judged */
 	const char *id = "ioregress:verdict:kernel:ci<&\"'>%3A%25host:" OLD ":rand.read%3A4k%25:bs=4k:vd \xef\xbf\xbd|*.x%3Ay:none:value:" NEW ":";
@@ -454,6 +482,17 @@ static void test_vm_database_regression_is_an_issue(void)
 	b = find(k, "builds", "id", "ioregress:config:" TREE ":" TREE_CONFIG);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	CU_ASSERT_STRING_EQUAL(field(b, "config_name"), "sha256:" TREE_CONFIG);
+	CU_ASSERT_STRING_EQUAL(field(b, "compiler"), TREE_CC);
+	CU_ASSERT_STRING_EQUAL(field(b, "checkout_id"), "ioregress:git:" TREE_SHA);
+	/* the tree's checkout: where it came from (https, as KCIDB takes it), the tree's name, the branch */
+	co = find(k, "checkouts", "id", "ioregress:git:" TREE_SHA);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(co);
+	CU_ASSERT_STRING_EQUAL(field(co, "git_commit_hash"), TREE_SHA);
+	CU_ASSERT_STRING_EQUAL(field(co, "git_repository_url"), "https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git");
+	CU_ASSERT_STRING_EQUAL(field(co, "tree_name"), "mainline");
+	CU_ASSERT_STRING_EQUAL(field(co, "git_repository_branch"), "for-next");
+	CU_ASSERT_STRING_EQUAL(field(co, "git_repository_branch_tip"), "true");
+	CU_ASSERT_PTR_NOT_NULL(field(co, "start_time"));
 	CU_ASSERT_EQUAL(json_object_array_length(list(k, "builds")), 3);
 	CU_ASSERT_EQUAL(count_status(k, "FAIL"), 1);   /* the panic: without a baseline no verdict */
 	json_object_put(k);

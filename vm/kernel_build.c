@@ -403,6 +403,11 @@ static int install(struct make_ctx *c, struct ior_kbuild *b, const char *entry)
 	snprintf(dst, sizeof(dst), "%s/config", stage);
 	if (!rc)
 		rc = ior_spawn_tool((const char *const[]){ "cp", src, dst, NULL }, NULL, "copying .config");
+	char *config = NULL;
+	size_t config_len;
+	if (!rc && (rc = ior_kernel_config_load(&config, &config_len, src)) == IOR_OK) /* Kconfig wrote what built it */
+		ior_kernel_config_string(b->compiler, sizeof(b->compiler), config, "CONFIG_CC_VERSION_TEXT");
+	free(config);
 	snprintf(dst, sizeof(dst), "%s/bzImage", stage);
 	if (!rc)
 		rc = hash_file(dst, b->image_hash);

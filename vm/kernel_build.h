@@ -51,6 +51,7 @@ struct ior_kbuild {
 	char local_changes[65];           /* with dirty: sha256 of the diff from the commit to the tree */
 	char config_hash[65];             /* sha256 of the .config built */
 	char image_hash[65];              /* sha256 of the bzImage */
+	char compiler[256];               /* the .config's CONFIG_CC_VERSION_TEXT, "" when it has none */
 	bool reused;                      /* found in the cache: nothing was compiled */
 	bool ccache;
 	double seconds;                   /* this call's wall time */

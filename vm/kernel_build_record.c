@@ -27,6 +27,7 @@ static const struct field {
 	F("image_hash", image_hash),
 	F("local_changes", local_changes),
 	F("deb", deb_name),
+	F("compiler", compiler),
 #undef F
 };
 

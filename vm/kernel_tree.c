@@ -133,7 +133,8 @@ int ior_vm_tree_record_commits(struct ior_db *db, const struct ior_kbuild *build
 			continue;
 		struct ior_set_commit set = { db, { .sha = c->sha, .describe = c->describe, .subject = c->subject,
 						    .author_name = c->author_name, .author_email = c->author_email,
-						    .author_date = c->author_date } };
+						    .author_date = c->author_date, .repository_url = c->repository_url,
+						    .branch = c->branch } };
 		rc = ior_db_vm_kernel_ids(db, specs[i], set_commit, &set);
 	}
 	return rc;
