@@ -274,11 +274,6 @@ struct ior_report {
 int ior_report_build(struct ior_report **out, struct ior_db *db, const struct ior_report_opts *o);
 void ior_report_free(struct ior_report *r);  /* NULL is a no-op */
 
-/* Builds the model from sample rows already read (tests, and the old in-memory path):
- * tables, alerts and change points only. */
-int ior_report_from_rows(struct ior_report **out, const struct ior_db_row *rows, size_t n,
-			 const struct ior_report_opts *o);
-
 /* The series' member in a group, or NULL. */
 const struct ior_rt_member *ior_report_member(const struct ior_report *r, const struct ior_rt_series *s,
 					      size_t group);
