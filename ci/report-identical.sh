@@ -33,11 +33,14 @@ collect() {
 	keep=$(mktemp -d /tmp/ior-keep.XXXXXX)
 	IOR_TEST_KEEP_DIR=$keep ctest --test-dir "$build" -R "$suites" -j1 >"$dbdir/ctest.log" 2>&1 ||
 		echo "warning: some suites failed, see $dbdir/ctest.log" >&2
-	local n=0 db name
+	local n=0 db name sum sums=''
 	while IFS= read -r -d '' db; do
 		# a database file, not a journal: SQLite's header
-		[ "$(head -c 15 "$db" 2>/dev/null)" = "SQLite format 3" ] || continue
-		name=$(echo "${db#"$keep"/}" | tr '/' '_')
+		[ "$(head -c 15 "$db" 2>/dev/null | tr -d '\0')" = "SQLite format 3" ] || continue
+		name=$(echo "${db#"$keep"/}" | tr '/' '_'); name=${name%.db}
+		sum=$(sha256sum <"$db" | cut -c1-64)
+		[[ " $sums " == *" $sum "* ]] && continue   # the same bytes as one kept already
+		sums+=" $sum"
 		cp "$db" "$dbdir/$name.db"
 		n=$((n + 1))
 	done < <(find "$keep" -type f ! -name '*-wal' ! -name '*-shm' ! -name '*-journal' -print0 | sort -z)
@@ -66,41 +69,39 @@ q() {
 	sqlite3 -readonly "file:$db?immutable=1" "$1" 2>/dev/null || true
 }
 
-write() {
-	bin=$(realpath "$1")
-	local dbdir=$2 outdir=$3 base out f
-	mkdir -p "$outdir"
-	for db in "$dbdir"/*.db; do
-		base=$(basename "$db" .db)
-		out=$outdir/$base
-		mkdir -p "$out"
-		local k1 k2 s1 s2
-		k1=$(q "select k.release from kernels k join runs r on r.kernel_id = k.id group by k.release order by min(r.id) limit 1")
-		k2=$(q "select k.release from kernels k join runs r on r.kernel_id = k.id group by k.release order by min(r.id) limit 1 offset 1")
-		s1=$(q "select scheduler from cells where scheduler is not null group by scheduler order by min(id) limit 1")
-		s2=$(q "select scheduler from cells where scheduler is not null group by scheduler order by min(id) limit 1 offset 1")
-		for f in "${formats[@]}"; do
-			local o=()
-			[ "$f" = kcidb ] && o=(--origin ci)
-			one "$out" "report.$f" report --format "$f" "${o[@]}"
-			one "$out" "alerts.$f" report --format "$f" "${o[@]}" --alerts
-			one "$out" "metric_all.$f" report --format "$f" "${o[@]}" --metric all
-			if [ -n "$k1" ]; then
-				one "$out" "baseline.$f" report --format "$f" "${o[@]}" --baseline "$k1"
-			fi
-			if [ -n "$k2" ]; then
-				one "$out" "check.$f" check --baseline "$k1" --candidate "$k2" --format "$f" "${o[@]}"
-			fi
-			if [ -n "$s2" ]; then
-				one "$out" "compare.$f" compare --by scheduler "$s1" "$s2" --format "$f" "${o[@]}"
-			fi
-		done
+# every output of one database
+write_db() {
+	bin=$1 db=$2
+	local out f k1 k2 s1 s2
+	out=$3/$(basename "$2" .db)
+	mkdir -p "$out"
+	k1=$(q "select k.release from kernels k join runs r on r.kernel_id = k.id group by k.release order by min(r.id) limit 1")
+	k2=$(q "select k.release from kernels k join runs r on r.kernel_id = k.id group by k.release order by min(r.id) limit 1 offset 1")
+	s1=$(q "select scheduler from cells where scheduler is not null group by scheduler order by min(id) limit 1")
+	s2=$(q "select scheduler from cells where scheduler is not null group by scheduler order by min(id) limit 1 offset 1")
+	for f in "${formats[@]}"; do
+		local o=()
+		[ "$f" = kcidb ] && o=(--origin ci)
+		one "$out" "report.$f" report --format "$f" "${o[@]}"
+		one "$out" "alerts.$f" report --format "$f" "${o[@]}" --alerts
+		one "$out" "metric_all.$f" report --format "$f" "${o[@]}" --metric all
+		[ -z "$k1" ] || one "$out" "baseline.$f" report --format "$f" "${o[@]}" --baseline "$k1"
+		[ -z "$k2" ] || one "$out" "check.$f" check --baseline "$k1" --candidate "$k2" --format "$f" "${o[@]}"
+		[ -z "$s2" ] || one "$out" "compare.$f" compare --by scheduler "$s1" "$s2" --format "$f" "${o[@]}"
 	done
+}
+
+write() {
+	local bin dbdir=$2 outdir=$3
+	bin=$(realpath "$1")
+	mkdir -p "$outdir"
+	# two databases at a time (IOR_JOBS), each its own process
+	find "$dbdir" -maxdepth 1 -name '*.db' -print0 | sort -z |
+		xargs -0 -n 1 -P "${IOR_JOBS:-2}" "$0" write-db "$bin" "$outdir"
 	# the same binary twice gives the same bytes (else a difference below would mean nothing)
-	local first
-	first=$(ls "$dbdir"/*.db | head -1)
+	local first again
+	first=$(find "$dbdir" -maxdepth 1 -name '*.db' | sort | head -1)
 	if [ -n "$first" ]; then
-		local again
 		again=$(mktemp -d /tmp/ior-again.XXXXXX)
 		db=$first
 		one "$again" report.html report --format html
@@ -122,6 +123,7 @@ compare() {
 case ${1:-} in
 collect) [ $# -ge 2 ] || usage; collect "$2" "${3:-}" ;;
 write) [ $# -eq 4 ] || usage; write "$2" "$3" "$4" ;;
+write-db) [ $# -eq 4 ] || usage; write_db "$2" "$4" "$3" ;;
 compare) [ $# -eq 3 ] || usage; compare "$2" "$3" ;;
 *) usage ;;
 esac
