@@ -12,12 +12,12 @@
 #include "db/metric.h"
 #include "db/scan.h"
 #include "kernel/sched_history.h"
-#include "reports/alerts.h"
-#include "reports/boot_verdict.h"
+#include "judge/alerts.h"
+#include "judge/boot_verdict.h"
 #include "stats/changepoint.h"
 #include "stats/compare.h"
 #include "reports/section.h"
-#include "reports/table.h"
+#include "judge/table.h"
 
 /* What a renderer needs beyond the tables (struct ior_renderer.parts); the builder computes only those. */
 enum ior_report_part {
@@ -142,7 +142,7 @@ struct ior_report_verdict {
 	const char *host, *kernel, *device, *scheduler, *engine, *params;
 	const char *cand_name, *cand_params;
 	struct ior_comparison c;
-	bool by_boot;                       /* VM data: judged on boot medians (reports/boot_verdict.h) */
+	bool by_boot;                       /* VM data: judged on boot medians (judge/boot_verdict.h) */
 	struct ior_boot_evidence boots;     /* with by_boot: paired or not, boots, samples, noise between boots */
 	bool in_view;
 };

@@ -3,11 +3,11 @@
  * seed data (tests/data/hdparm-2.6-kernels.csv). */
 #include "common/error.h"
 #include "db/db.h"
-#include "reports/alerts.h"
+#include "judge/alerts.h"
 #include "stats/changepoint.h"
 #include "reports/model.h"
 #include "reports/render.h"
-#include "reports/table.h"
+#include "judge/table.h"
 #include "tests/suite.h"
 
 #include <math.h>
