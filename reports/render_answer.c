@@ -24,43 +24,6 @@ static size_t kernels_in_view(const struct ior_report *r, const char **one)
 	return n;
 }
 
-void ior_render_noise_words(char *buf, size_t len, const struct ior_report_verdict *v)
-{
-	if (v->by_boot)
-		ior_boot_noise_text(buf, len, &v->boots);
-	else
-		ior_compare_noise_text(buf, len, &v->c);
-}
-
-int ior_render_verdict_cell(char *buf, size_t len, const struct ior_report_verdict *v)
-{
-	return snprintf(buf, len, "%s, %s %s, %s", v->engine, v->device, ior_render_sched(v->scheduler),
-			ior_render_metric(v));
-}
-
-void ior_render_pair_words(char *buf, size_t len, const struct ior_report_pair *p)
-{
-	int at = snprintf(buf, len, "%s against %s: %zu cell(s) compared", p->b, p->a, p->compared);
-	if (!p->compared && at > 0 && (size_t)at < len)
-		at += snprintf(buf + at, len - (size_t)at, ": no cell was measured on both");
-	else if (at > 0 && (size_t)at < len)
-		at += snprintf(buf + at, len - (size_t)at, ": %zu regressed, %zu improved, %zu same, %zu not told",
-			       p->regressions, p->improvements, p->unchanged, p->inconclusive);
-	char cell[400], noise[400];
-	if (p->has_worst && at > 0 && (size_t)at < len) {
-		const struct ior_comparison *c = &p->worst.c;
-		ior_render_verdict_cell(cell, sizeof(cell), &p->worst);
-		at += snprintf(buf + at, len - (size_t)at, "; worst regression: %s: %+.1f%% (95%% CI %+.1f%% to %+.1f%%)", cell,
-			       (c->ratio - 1) * 100, (c->ratio_lo - 1) * 100, (c->ratio_hi - 1) * 100);
-	}
-	if (p->has_untold && at > 0 && (size_t)at < len) {
-		ior_render_verdict_cell(cell, sizeof(cell), &p->untold);
-		ior_render_noise_words(noise, sizeof(noise), &p->untold);
-		snprintf(buf + at, len - (size_t)at, "; not told: %s%s: %s", p->inconclusive > 1 ? "the least told, " : "",
-			 cell, noise);
-	}
-}
-
 /* One kernel: the answer is each device's schedulers (the best-scheduler verdict, model_best.c); a
  * device with one scheduler has none to compare, and with none on any device there is no line. */
 static void one_kernel(struct ior_answer_lines *out, const struct ior_report *r, const char *kernel)
