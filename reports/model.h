@@ -211,6 +211,29 @@ struct ior_report_pair {
 					       says why), with has_untold */
 };
 
+/* One change point in view as the answer names it (model_answer.c). */
+struct ior_report_change_ref {
+	size_t change, at;                  /* r->changes[change].cp[at] */
+	double before, after;               /* the series' level (the median of its kernels' medians) before and after it */
+	bool worse;                         /* by the metric's direction */
+};
+
+/* The kernel pairs the answer names one by one; past it a summary and the pairs with a regression
+ * (render_answer.c), and the Kernel pairs section lists every pair (model_sections.c). */
+#define IOR_ANSWER_PAIRS_MAX 6
+
+/* What the kernel answer says, chosen by the model (model_answer.c) so that render_answer.c only words it. */
+struct ior_report_headline {
+	size_t kernels;                     /* in view */
+	const char *one;                    /* the first of them, NULL when none */
+	size_t *worst;                      /* the pairs with a regression (index into pairs), the largest first */
+	size_t nworst;
+	size_t pairs_regressed, pairs_improved, pairs_untold;  /* pairs with a regression, an improvement, a cell not told */
+	size_t ncps_in_view;                /* change points in view */
+	struct ior_report_change_ref *cps;  /* each of them, the largest first (with tables; ncps 0 without) */
+	size_t ncps;
+};
+
 struct ior_report {
 	struct ior_report_opts opts;        /* as given (strings borrowed from the caller) */
 	struct ior_tables *rt;              /* NULL without IOR_REPORT_TABLES (the CSV needs only the cells) */
@@ -264,6 +287,7 @@ struct ior_report {
 	const char **common_hosts;
 	size_t ncommon;
 	size_t nnot_ok;                     /* in-view cells with a status other than ok */
+	struct ior_report_headline headline;  /* the kernel answer's choices (with tables) */
 	struct ior_sections *sections;      /* the tabular sections, only rows in view (model_sections.c); with tables */
 	struct ior_report_bisect *bisects;  /* with IOR_REPORT_BISECT */
 	size_t nbisects;

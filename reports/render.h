@@ -74,8 +74,8 @@ void ior_render_figures(FILE *out, const struct ior_rt_group *g, const struct io
 /* The kernel answer the text, Markdown and HTML reports open with (render_answer.c): for each kernel
  * pair (ior_report.pairs) what was compared, the verdict counts, the worst regression with its
  * interval, what could not be told and why; past IOR_ANSWER_PAIRS_MAX pairs a summary and the pairs
- * with a regression, and the Kernel pairs section lists every pair. Plain text, one sentence a line. */
-#define IOR_ANSWER_PAIRS_MAX 6
+ * with a regression, and the Kernel pairs section lists every pair (IOR_ANSWER_PAIRS_MAX, model.h).
+ * Plain text, one sentence a line. */
 struct ior_answer_lines {
 	char line[IOR_ANSWER_PAIRS_MAX + 2][1280];
 	size_t n;
