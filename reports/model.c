@@ -188,6 +188,8 @@ int ior_report_build(struct ior_report **out, struct ior_db *db, const struct io
 	if (!rc)
 		rc = build_parts(r, db);
 	if (!rc)
+		rc = ior_report_view_build(r);
+	if (!rc)
 		rc = ior_report_headline_build(r);
 	if (!rc && (r->opts.parts & IOR_REPORT_BISECT))
 		rc = ior_report_bisects_build(r, db);
@@ -240,6 +242,7 @@ void ior_report_free(struct ior_report *r)
 	free(r->regression_order);
 	free(r->common);
 	free(r->common_hosts);
+	ior_report_view_free(&r->view);
 	ior_report_headline_free(&r->headline);
 	ior_sections_free(r->sections);
 	ior_report_bisects_free(r);

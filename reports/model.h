@@ -234,6 +234,23 @@ struct ior_report_headline {
 	size_t ncps;
 };
 
+/* What is in view, as indexes in each list's order (model_view.c): renderers walk these and print,
+ * and never test a row's in_view or the filters themselves. Per rt group only with tables. */
+struct ior_report_view {
+	size_t *kernels, nkernels;          /* into kernels */
+	size_t *stored, nstored;            /* into cells (the stored cells) */
+	size_t *not_run, nnot_run;          /* into cells: in view, with a status other than ok */
+	size_t *fills, nfills;              /* into fills */
+	size_t *boots, nboots;              /* into boots */
+	size_t *changes, nchanges;          /* into changes */
+	size_t *verdicts, nverdicts;        /* into verdicts */
+	size_t *trends, ntrends;            /* into alerts: the cell alerts in view with a trend */
+	size_t *groups, ngroups;            /* into rt->groups: the groups with a cell in view */
+	size_t **cells, *ncells;            /* per rt group: its cells in view */
+	size_t **devices, *ndevices;        /* per rt group: its devices in view (--device) */
+	size_t *rows;                       /* what cells and devices point into */
+};
+
 struct ior_report {
 	struct ior_report_opts opts;        /* as given (strings borrowed from the caller) */
 	struct ior_tables *rt;              /* NULL without IOR_REPORT_TABLES (the CSV needs only the cells) */
@@ -287,6 +304,7 @@ struct ior_report {
 	const char **common_hosts;
 	size_t ncommon;
 	size_t nnot_ok;                     /* in-view cells with a status other than ok */
+	struct ior_report_view view;        /* what is in view, as index lists */
 	struct ior_report_headline headline;  /* the kernel answer's choices (with tables) */
 	struct ior_sections *sections;      /* the tabular sections, only rows in view (model_sections.c); with tables */
 	struct ior_report_bisect *bisects;  /* with IOR_REPORT_BISECT */

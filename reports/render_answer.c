@@ -21,12 +21,11 @@ static void one_kernel(struct ior_answer_lines *out, const struct ior_report *r,
 	char *line = out->line[out->n++];
 	size_t len = sizeof(out->line[0]);
 	int at = snprintf(line, len, "answer: one kernel (%s), schedulers against each other:", kernel);
-	for (size_t gi = 0; r->rt && gi < r->rt->ngroups && at > 0 && (size_t)at < len; gi++) {
+	for (size_t v = 0; v < r->view.ngroups && at > 0 && (size_t)at < len; v++) {
+		size_t gi = r->view.groups[v];
 		const struct ior_rt_group *g = &r->rt->groups[gi];
-		for (size_t d = 0; r->group_in_view[gi] && d < g->ndevices && (size_t)at < len; d++) {
-			const struct ior_rt_device *dev = &g->devices[d];
-			if (r->opts.device && strcmp(r->opts.device, dev->name))
-				continue;
+		for (size_t d = 0; d < r->view.ndevices[gi] && (size_t)at < len; d++) {
+			const struct ior_rt_device *dev = &g->devices[r->view.devices[gi][d]];
 			char words[400] = "";
 			const char *best = NULL;
 			for (size_t i = 0; i < g->ncells; i++)

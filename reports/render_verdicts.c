@@ -105,11 +105,10 @@ int ior_render_verdicts_text(FILE *out, const struct ior_report *r)
 	fprintf(out, "%s: alpha %g, minimum effect %.1f%%\n", title, r->opts.compare.alpha,
 		r->opts.compare.min_effect * 100);
 	header_row(out, r->axis);
-	for (size_t i = 0; i < r->nverdicts; i++)
-		if (r->verdicts[i].in_view) {
-			verdict_row(out, r->axis, &r->verdicts[i]);
-			trend_notes(out, r, &r->verdicts[i]);
-		}
+	for (size_t i = 0; i < r->view.nverdicts; i++) {
+		verdict_row(out, r->axis, &r->verdicts[r->view.verdicts[i]]);
+		trend_notes(out, r, &r->verdicts[r->view.verdicts[i]]);
+	}
 	if (r->verdict_only_baseline)
 		fprintf(out, "%zu %s cell(s) have no candidate samples and were not compared\n", r->verdict_only_baseline,
 			r->axis == IOR_AXIS_KERNEL ? "baseline" : "reference");
