@@ -13,8 +13,10 @@
 # output, its standard error and its exit status, each its own file, for every format (text md
 # html json junit csv kcidb) of: the report, the report with --alerts, with --baseline (the oldest
 # kernel: verdicts and kernel pairs against it), check between the first two kernels, compare
-# between the first two schedulers, and `report --metric all`. Timestamps come from the database,
-# never the clock, so two writes of one binary are identical (write checks that on one database).
+# between the first two schedulers, and `report --metric all` ("all" in IOR_OUTPUTS); the report with
+# --device (the first device), --kernel (the second kernel) and --device with --baseline ("filters").
+# Timestamps come from the database, never the clock, so two writes of one binary are identical
+# (write checks that on one database).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,6 +67,11 @@ one() {
 	echo "$rc" >"$out/$name.rc"
 }
 
+# IOR_OUTPUTS: which outputs to write, "all filters" by default
+want() {
+	[[ " ${IOR_OUTPUTS:-all filters} " == *" $1 "* ]]
+}
+
 q() {
 	sqlite3 -readonly "file:$db?immutable=1" "$1" 2>/dev/null || true
 }
@@ -72,22 +79,31 @@ q() {
 # every output of one database
 write_db() {
 	bin=$1 db=$2
-	local out f k1 k2 s1 s2
+	local out f k1 k2 s1 s2 d1
 	out=$3/$(basename "$2" .db)
 	mkdir -p "$out"
 	k1=$(q "select k.release from kernels k join runs r on r.kernel_id = k.id group by k.release order by min(r.id) limit 1")
 	k2=$(q "select k.release from kernels k join runs r on r.kernel_id = k.id group by k.release order by min(r.id) limit 1 offset 1")
 	s1=$(q "select scheduler from cells where scheduler is not null group by scheduler order by min(id) limit 1")
 	s2=$(q "select scheduler from cells where scheduler is not null group by scheduler order by min(id) limit 1 offset 1")
+	d1=$(q "select d.name from devices d join cells c on c.device_id = d.id group by d.name order by min(c.id) limit 1")
 	for f in "${formats[@]}"; do
 		local o=()
 		[ "$f" = kcidb ] && o=(--origin ci)
-		one "$out" "report.$f" report --format "$f" "${o[@]}"
-		one "$out" "alerts.$f" report --format "$f" "${o[@]}" --alerts
-		one "$out" "metric_all.$f" report --format "$f" "${o[@]}" --metric all
-		[ -z "$k1" ] || one "$out" "baseline.$f" report --format "$f" "${o[@]}" --baseline "$k1"
-		[ -z "$k2" ] || one "$out" "check.$f" check --baseline "$k1" --candidate "$k2" --format "$f" "${o[@]}"
-		[ -z "$s2" ] || one "$out" "compare.$f" compare --by scheduler "$s1" "$s2" --format "$f" "${o[@]}"
+		if want all; then
+			one "$out" "report.$f" report --format "$f" "${o[@]}"
+			one "$out" "alerts.$f" report --format "$f" "${o[@]}" --alerts
+			one "$out" "metric_all.$f" report --format "$f" "${o[@]}" --metric all
+			[ -z "$k1" ] || one "$out" "baseline.$f" report --format "$f" "${o[@]}" --baseline "$k1"
+			[ -z "$k2" ] || one "$out" "check.$f" check --baseline "$k1" --candidate "$k2" --format "$f" "${o[@]}"
+			[ -z "$s2" ] || one "$out" "compare.$f" compare --by scheduler "$s1" "$s2" --format "$f" "${o[@]}"
+		fi
+		if want filters; then   # the view: one device, one kernel, one device against a baseline
+			[ -z "$d1" ] || one "$out" "device.$f" report --format "$f" "${o[@]}" --device "$d1"
+			[ -z "$k2" ] || one "$out" "kernel.$f" report --format "$f" "${o[@]}" --kernel "$k2"
+			[ -z "$d1" ] || [ -z "$k1" ] ||
+				one "$out" "device_baseline.$f" report --format "$f" "${o[@]}" --device "$d1" --baseline "$k1"
+		fi
 	done
 }
 
@@ -101,7 +117,7 @@ write() {
 	# the same binary twice gives the same bytes (else a difference below would mean nothing)
 	local first again
 	first=$(find "$dbdir" -maxdepth 1 -name '*.db' | sort | head -1)
-	if [ -n "$first" ]; then
+	if [ -n "$first" ] && [ -f "$outdir/$(basename "$first" .db)/report.html.out" ]; then
 		again=$(mktemp -d /tmp/ior-again.XXXXXX)
 		db=$first
 		one "$again" report.html report --format html
