@@ -13,7 +13,7 @@ struct ior_db;
 
 /* Every kernel after the first against the first, cell by cell, on one metric (the headline by
  * default; a request counter's metric under TCG, where timings spread 10-50% between boots), over the
- * boots of one vm run only (judged as reports/boot_verdict.h says). */
+ * boots of one vm run only (judged as judge/boot_verdict.h says). */
 struct ior_boots_progress {
 	size_t cells;        /* cells compared (all kernel pairs) */
 	size_t decided;      /* of them with a verdict other than inconclusive */

@@ -187,65 +187,12 @@ int ior_report_build(struct ior_report **out, struct ior_db *db, const struct io
 		rc = ior_report_load_boots(r, db);
 	if (!rc)
 		rc = build_parts(r, db);
+	if (!rc)
+		rc = ior_report_view_build(r);
+	if (!rc)
+		rc = ior_report_headline_build(r);
 	if (!rc && (r->opts.parts & IOR_REPORT_BISECT))
 		rc = ior_report_bisects_build(r, db);
-	if (rc) {
-		ior_report_free(r);
-		return rc;
-	}
-	*out = r;
-	return IOR_OK;
-}
-
-/* Rows become one stored cell each (in cell, run, repetition order), as the database would give them. */
-static int cells_from_rows(struct ior_report *r, const struct ior_db_row *rows, size_t n)
-{
-	r->cells = calloc(n ? n : 1, sizeof(*r->cells));
-	r->values = malloc((n ? n : 1) * sizeof(*r->values));
-	r->reps = malloc((n ? n : 1) * sizeof(*r->reps));
-	r->warmup = calloc(n ? n : 1, sizeof(*r->warmup));
-	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
-	if (!r->cells || !r->values || !r->reps || !r->warmup || !idx) {
-		free(idx);
-		return ior_error_set(IOR_ERROR, "out of memory");
-	}
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	qsort_r(idx, n, sizeof(*idx), ior_rt_row_order, (void *)rows);
-	int oom = 0;
-	struct ior_intern *in = r->pool;
-	for (size_t i = 0; i < n; i++) {
-		const struct ior_db_row *x = &rows[idx[i]];
-		r->values[i] = x->value;
-		r->reps[i] = x->rep;
-		r->warmup[i] = x->warmup;
-		r->cells[r->ncells++] = (struct ior_report_cell){
-			.cell_id = x->cell_id, .run_id = x->run_id, .host = ior_intern(in, x->host, &oom),
-			.kernel = ior_intern(in, x->kernel, &oom), .device = ior_intern(in, x->device, &oom),
-			.scheduler = ior_intern(in, x->scheduler, &oom), .engine = ior_intern(in, x->engine, &oom),
-			.params = ior_intern(in, x->params, &oom), .unit = ior_intern(in, x->unit, &oom),
-			.status = ior_intern(in, "ok", &oom), .fill = ior_intern(in, x->fill, &oom),
-			.higher_is_better = x->higher_is_better,
-			.first = i, .n = 1, .nwarmup = x->warmup,
-		};
-		struct ior_report_cell *c = &r->cells[r->ncells - 1];
-		c->in_view = ior_report_cell_matches_view(&r->opts, c->kernel, c->device, c->scheduler, c->engine);
-	}
-	free(idx);
-	r->nsamples = n;
-	return oom ? ior_error_set(IOR_ERROR, "out of memory") : IOR_OK;
-}
-
-int ior_report_from_rows(struct ior_report **out, const struct ior_db_row *rows, size_t n,
-			 const struct ior_report_opts *o)
-{
-	struct ior_report *r;
-	if (start(&r, o))
-		return IOR_ERROR;
-	r->opts.parts &= ~(unsigned)(IOR_REPORT_VERDICTS | IOR_REPORT_DETAIL);
-	int rc = cells_from_rows(r, rows, n);
-	if (!rc)
-		rc = build_parts(r, NULL);
 	if (rc) {
 		ior_report_free(r);
 		return rc;
@@ -295,6 +242,8 @@ void ior_report_free(struct ior_report *r)
 	free(r->regression_order);
 	free(r->common);
 	free(r->common_hosts);
+	ior_report_view_free(&r->view);
+	ior_report_headline_free(&r->headline);
 	ior_sections_free(r->sections);
 	ior_report_bisects_free(r);
 	ior_intern_free(r->pool);

@@ -12,12 +12,12 @@
 #include "db/metric.h"
 #include "db/scan.h"
 #include "kernel/sched_history.h"
-#include "reports/alerts.h"
-#include "reports/boot_verdict.h"
+#include "judge/alerts.h"
+#include "judge/boot_verdict.h"
 #include "stats/changepoint.h"
 #include "stats/compare.h"
 #include "reports/section.h"
-#include "reports/table.h"
+#include "judge/table.h"
 
 /* What a renderer needs beyond the tables (struct ior_renderer.parts); the builder computes only those. */
 enum ior_report_part {
@@ -144,7 +144,7 @@ struct ior_report_verdict {
 	const char *host, *kernel, *device, *scheduler, *engine, *params;
 	const char *cand_name, *cand_params;
 	struct ior_comparison c;
-	bool by_boot;                       /* VM data: judged on boot medians (reports/boot_verdict.h) */
+	bool by_boot;                       /* VM data: judged on boot medians (judge/boot_verdict.h) */
 	struct ior_boot_evidence boots;     /* with by_boot: paired or not, boots, samples, noise between boots */
 	bool in_view;
 };
@@ -213,6 +213,46 @@ struct ior_report_pair {
 					       says why), with has_untold */
 };
 
+/* One change point in view as the answer names it (model_answer.c). */
+struct ior_report_change_ref {
+	size_t change, at;                  /* r->changes[change].cp[at] */
+	double before, after;               /* the series' level (the median of its kernels' medians) before and after it */
+	bool worse;                         /* by the metric's direction */
+};
+
+/* The kernel pairs the answer names one by one; past it a summary and the pairs with a regression
+ * (render_answer.c), and the Kernel pairs section lists every pair (model_sections.c). */
+#define IOR_ANSWER_PAIRS_MAX 6
+
+/* What the kernel answer says, chosen by the model (model_answer.c) so that render_answer.c only words it. */
+struct ior_report_headline {
+	size_t kernels;                     /* in view */
+	const char *one;                    /* the first of them, NULL when none */
+	size_t *worst;                      /* the pairs with a regression (index into pairs), the largest first */
+	size_t nworst;
+	size_t pairs_regressed, pairs_improved, pairs_untold;  /* pairs with a regression, an improvement, a cell not told */
+	size_t ncps_in_view;                /* change points in view */
+	struct ior_report_change_ref *cps;  /* each of them, the largest first (with tables; ncps 0 without) */
+	size_t ncps;
+};
+
+/* What is in view, as indexes in each list's order (model_view.c): renderers walk these and print,
+ * and never test a row's in_view or the filters themselves. Per rt group only with tables. */
+struct ior_report_view {
+	size_t *kernels, nkernels;          /* into kernels */
+	size_t *stored, nstored;            /* into cells (the stored cells) */
+	size_t *not_run, nnot_run;          /* into cells: in view, with a status other than ok */
+	size_t *fills, nfills;              /* into fills */
+	size_t *boots, nboots;              /* into boots */
+	size_t *changes, nchanges;          /* into changes */
+	size_t *verdicts, nverdicts;        /* into verdicts */
+	size_t *trends, ntrends;            /* into alerts: the cell alerts in view with a trend */
+	size_t *groups, ngroups;            /* into rt->groups: the groups with a cell in view */
+	size_t **cells, *ncells;            /* per rt group: its cells in view */
+	size_t **devices, *ndevices;        /* per rt group: its devices in view (--device) */
+	size_t *rows;                       /* what cells and devices point into */
+};
+
 struct ior_report {
 	struct ior_report_opts opts;        /* as given (strings borrowed from the caller) */
 	struct ior_tables *rt;              /* NULL without IOR_REPORT_TABLES (the CSV needs only the cells) */
@@ -266,6 +306,8 @@ struct ior_report {
 	const char **common_hosts;
 	size_t ncommon;
 	size_t nnot_ok;                     /* in-view cells with a status other than ok */
+	struct ior_report_view view;        /* what is in view, as index lists */
+	struct ior_report_headline headline;  /* the kernel answer's choices (with tables) */
 	struct ior_sections *sections;      /* the tabular sections, only rows in view (model_sections.c); with tables */
 	struct ior_report_bisect *bisects;  /* with IOR_REPORT_BISECT */
 	size_t nbisects;
@@ -275,11 +317,6 @@ struct ior_report {
 /* Builds the model. IOR_ENOTFOUND when a verdict kernel has no samples. */
 int ior_report_build(struct ior_report **out, struct ior_db *db, const struct ior_report_opts *o);
 void ior_report_free(struct ior_report *r);  /* NULL is a no-op */
-
-/* Builds the model from sample rows already read (tests, and the old in-memory path):
- * tables, alerts and change points only. */
-int ior_report_from_rows(struct ior_report **out, const struct ior_db_row *rows, size_t n,
-			 const struct ior_report_opts *o);
 
 /* The series' member in a group, or NULL. */
 const struct ior_rt_member *ior_report_member(const struct ior_report *r, const struct ior_rt_series *s,

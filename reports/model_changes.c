@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* Issue 22: under qemu a guest's speed moves between boots by far more than between one boot's
- * repetitions (reports/boot_verdict.h), so ten repetitions of one slow boot looked like ten pieces of
+ * repetitions (judge/boot_verdict.h), so ten repetitions of one slow boot looked like ten pieces of
  * evidence of a slower kernel, and E-divisive found a change no boot-level verdict supports. Where any
  * kernel of a series was measured in a VM boot, each run (a boot) of every kernel of the series gives
  * one value, its median with the warm-ups left out, as the verdicts take it (model_verdicts.c). */

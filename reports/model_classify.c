@@ -4,7 +4,7 @@
 #include "reports/model_classify.h"
 
 #include "common/error.h"
-#include "reports/boot_classify.h"
+#include "judge/boot_classify.h"
 #include "reports/model_internal.h"
 #include "stats/stats.h"
 

@@ -35,6 +35,13 @@ int ior_report_groups_index(struct ior_report *r);
 /* model_best.c: which scheduler of each device is significantly the best. */
 int ior_report_best_build(struct ior_report *r);
 
+/* model_view.c: r->view, from the in_view marks of everything built before. */
+int ior_report_view_build(struct ior_report *r);
+void ior_report_view_free(struct ior_report_view *v);
+/* model_answer.c: r->headline, from the kernels, pairs and change points built before. */
+int ior_report_headline_build(struct ior_report *r);
+void ior_report_headline_free(struct ior_report_headline *h);
+
 /* model_sections.c: r->sections from everything built before. */
 int ior_report_sections_build(struct ior_report *r);
 

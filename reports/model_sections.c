@@ -4,7 +4,7 @@
 #include "reports/model_internal.h"
 
 #include "common/error.h"
-#include "reports/render.h"  /* the words for keys, metrics and comparisons every format shares */
+#include "reports/words.h"
 
 #include <stdarg.h>
 #include <stdint.h>

@@ -326,7 +326,7 @@ static int boot_observations(struct judge *j, size_t gi, size_t ci, enum ior_met
 }
 
 /* VM data: each boot's median one observation, paired by boot round where both sides booted in the
- * same rounds of a vm run (reports/boot_verdict.c): two kernels in the same rounds, or on any other
+ * same rounds of a vm run (judge/boot_verdict.c): two kernels in the same rounds, or on any other
  * axis (two schedulers, devices or engines of one kernel) the two cells of the same boot, whose
  * repetitions are no more independent evidence than a kernel's are. *done false: not VM data,
  * judged as before. */

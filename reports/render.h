@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "reports/model.h"
+#include "reports/words.h"
 #include "reports/wrap.h"
 
 /* The version of the JSON document (reports/report.schema.json); bumped on any change of its shape. */
@@ -47,31 +48,13 @@ int ior_kcidb_origin_check(const char *origin);
  * needs it (x NULL: no --format). */
 int ior_render_check_opts(const struct ior_renderer *x, const struct ior_report_opts *o);
 
-/* "N cell(s) compared: R regression(s), I improvement(s), ... (alpha A, minimum effect M%)." into
- * buf: numbers only, so every format prints it as it is. */
-void ior_render_verdict_counts(char *buf, size_t len, const struct ior_report *r);
 
 /* The verdict table `check` and `compare` print: one row per compared cell and metric, the
  * left-out schedulers, the summary line. */
 int ior_render_verdicts_text(FILE *out, const struct ior_report *r);
 /* The answers to the declared comparisons, first in the text report. */
 void ior_render_answers_text(FILE *out, const struct ior_report *r);
-/* One answer in a sentence: what the data supports ("nested-sync-each is worse than
- * tmpfs-sync-each on 1 of 1 comparison(s)"), for every format. */
-void ior_render_answer_words(char *buf, size_t len, const struct ior_report_answer *a);
-/* Which cell and metric one of an answer's verdicts is about, as md and html list it (each escapes
- * it and adds the medians and the verdict its own way): "KEY, KEY, ..., METRIC". */
-void ior_render_answer_cell(char *buf, size_t len, enum ior_axis axis, const struct ior_report_verdict *v);
 
-/* The key columns of a verdict along axis: every field of the cell key but the compared one
- * (which the heading names). Returns how many, at most IOR_RENDER_KEY_MAX. */
-#define IOR_RENDER_KEY_MAX 5
-size_t ior_render_verdict_key(enum ior_axis axis, const struct ior_report_verdict *v, const char **names,
-			      const char **values);
-/* The metric a verdict judged ("value" for the headline) and the heading of a comparison
- * ("baseline 6.1, candidate 6.12" on kernels; "scheduler: noop (reference) against cfq" otherwise). */
-const char *ior_render_metric(const struct ior_report_verdict *v);
-void ior_render_comparison_title(char *buf, size_t len, enum ior_axis axis, const char *a, const char *b);
 /* What the best-scheduler rule found for a device: "" (one scheduler, or one significantly best),
  * with one kernel the verdict of the next against the best in compare's words ("no change between
  * schedulers: ..." or "schedulers not told apart: ...; noise ...: changes below ...% cannot be
@@ -91,27 +74,17 @@ void ior_render_figures(FILE *out, const struct ior_rt_group *g, const struct io
 /* The kernel answer the text, Markdown and HTML reports open with (render_answer.c): for each kernel
  * pair (ior_report.pairs) what was compared, the verdict counts, the worst regression with its
  * interval, what could not be told and why; past IOR_ANSWER_PAIRS_MAX pairs a summary and the pairs
- * with a regression, and the Kernel pairs section lists every pair. Plain text, one sentence a line. */
-#define IOR_ANSWER_PAIRS_MAX 6
+ * with a regression, and the Kernel pairs section lists every pair (IOR_ANSWER_PAIRS_MAX, model.h).
+ * Plain text, one sentence a line. */
 struct ior_answer_lines {
 	char line[IOR_ANSWER_PAIRS_MAX + 2][1280];
 	size_t n;
 };
 void ior_render_kernel_answer(struct ior_answer_lines *out, const struct ior_report *r);
-/* One pair's answer: "B against A: N cell(s) compared: R regressed, I improved, S same, T not told;
- * worst regression: ...; not told: ..." (the answer's lines, and the Kernel pairs section's). */
-void ior_render_pair_words(char *buf, size_t len, const struct ior_report_pair *p);
-/* Which cell and metric a kernel pair's verdict is about: "ENGINE, DEVICE SCHEDULER, METRIC". */
-int ior_render_verdict_cell(char *buf, size_t len, const struct ior_report_verdict *v);
-/* Why a verdict was not told: its noise and the smallest change it could tell (the boots' words on VM
- * data, ior_compare_noise_text otherwise). */
-void ior_render_noise_words(char *buf, size_t len, const struct ior_report_verdict *v);
 
 /* Helpers the renderers share for words (no statistics): */
 /* A table's title: "HOST, kernel K, ENGINE [PARAMS] (UNIT, higher is better)". */
 void ior_render_group_title(char *buf, size_t len, const struct ior_rt_group *g);
-/* "SSD RAID noop" style label of a series' scheduler ("-" when none). */
-const char *ior_render_sched(const char *scheduler);
 /* The kernels of a series' change point: where it arrived and the one before. */
 const char *ior_render_series_kernel(const struct ior_report *r, const struct ior_rt_series *s, size_t index);
 /* Whether a change point made things worse, by the metric's direction. */

@@ -4,8 +4,6 @@
  * why; then each change point by name. */
 #include "reports/render.h"
 
-#include "stats/stats.h"
-
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,53 +11,8 @@
 
 /* Issue 22: the HTML report's first screen was 18 alerts and its verdicts sat at 92% of the page.
  * A reader comes for the answer, so it is said first, in words every format prints alike; the
- * alerts follow it. The verdicts are the model's (ior_report.pairs): this file only words them. */
-
-static size_t kernels_in_view(const struct ior_report *r, const char **one)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r->nkernels; i++)
-		if (r->kernels[i].in_view && n++ == 0)
-			*one = r->kernels[i].release;
-	return n;
-}
-
-void ior_render_noise_words(char *buf, size_t len, const struct ior_report_verdict *v)
-{
-	if (v->by_boot)
-		ior_boot_noise_text(buf, len, &v->boots);
-	else
-		ior_compare_noise_text(buf, len, &v->c);
-}
-
-int ior_render_verdict_cell(char *buf, size_t len, const struct ior_report_verdict *v)
-{
-	return snprintf(buf, len, "%s, %s %s, %s", v->engine, v->device, ior_render_sched(v->scheduler),
-			ior_render_metric(v));
-}
-
-void ior_render_pair_words(char *buf, size_t len, const struct ior_report_pair *p)
-{
-	int at = snprintf(buf, len, "%s against %s: %zu cell(s) compared", p->b, p->a, p->compared);
-	if (!p->compared && at > 0 && (size_t)at < len)
-		at += snprintf(buf + at, len - (size_t)at, ": no cell was measured on both");
-	else if (at > 0 && (size_t)at < len)
-		at += snprintf(buf + at, len - (size_t)at, ": %zu regressed, %zu improved, %zu same, %zu not told",
-			       p->regressions, p->improvements, p->unchanged, p->inconclusive);
-	char cell[400], noise[400];
-	if (p->has_worst && at > 0 && (size_t)at < len) {
-		const struct ior_comparison *c = &p->worst.c;
-		ior_render_verdict_cell(cell, sizeof(cell), &p->worst);
-		at += snprintf(buf + at, len - (size_t)at, "; worst regression: %s: %+.1f%% (95%% CI %+.1f%% to %+.1f%%)", cell,
-			       (c->ratio - 1) * 100, (c->ratio_lo - 1) * 100, (c->ratio_hi - 1) * 100);
-	}
-	if (p->has_untold && at > 0 && (size_t)at < len) {
-		ior_render_verdict_cell(cell, sizeof(cell), &p->untold);
-		ior_render_noise_words(noise, sizeof(noise), &p->untold);
-		snprintf(buf + at, len - (size_t)at, "; not told: %s%s: %s", p->inconclusive > 1 ? "the least told, " : "",
-			 cell, noise);
-	}
-}
+ * alerts follow it. The verdicts and the choices (which pairs, which change points, in what order, at
+ * what levels) are the model's (ior_report.pairs and .headline, model_answer.c): this file only words them. */
 
 /* One kernel: the answer is each device's schedulers (the best-scheduler verdict, model_best.c); a
  * device with one scheduler has none to compare, and with none on any device there is no line. */
@@ -68,12 +21,11 @@ static void one_kernel(struct ior_answer_lines *out, const struct ior_report *r,
 	char *line = out->line[out->n++];
 	size_t len = sizeof(out->line[0]);
 	int at = snprintf(line, len, "answer: one kernel (%s), schedulers against each other:", kernel);
-	for (size_t gi = 0; r->rt && gi < r->rt->ngroups && at > 0 && (size_t)at < len; gi++) {
+	for (size_t v = 0; v < r->view.ngroups && at > 0 && (size_t)at < len; v++) {
+		size_t gi = r->view.groups[v];
 		const struct ior_rt_group *g = &r->rt->groups[gi];
-		for (size_t d = 0; r->group_in_view[gi] && d < g->ndevices && (size_t)at < len; d++) {
-			const struct ior_rt_device *dev = &g->devices[d];
-			if (r->opts.device && strcmp(r->opts.device, dev->name))
-				continue;
+		for (size_t d = 0; d < r->view.ndevices[gi] && (size_t)at < len; d++) {
+			const struct ior_rt_device *dev = &g->devices[r->view.devices[gi][d]];
 			char words[400] = "";
 			const char *best = NULL;
 			for (size_t i = 0; i < g->ncells; i++)
@@ -97,29 +49,6 @@ static void one_kernel(struct ior_answer_lines *out, const struct ior_report *r,
 		out->n--;
 }
 
-/* Of the pairs with a regression not yet shown (shown[i] false), the one with the largest; SIZE_MAX none. */
-static size_t next_worst(const struct ior_report *r, const bool *shown)
-{
-	size_t at = SIZE_MAX;
-	for (size_t i = 0; i < r->npairs; i++)
-		if (r->pairs[i].has_worst && !shown[i] &&
-		    (at == SIZE_MAX || fabs(r->pairs[i].worst.c.ratio - 1) > fabs(r->pairs[at].worst.c.ratio - 1)))
-			at = i;
-	return at;
-}
-
-/* The level of a series over its kernels [from, to): the median of their medians. */
-static double segment_level(const struct ior_report *r, const struct ior_rt_series *s, size_t from, size_t to)
-{
-	double m[to > from ? to - from : 1];
-	size_t n = 0;
-	for (size_t k = from; k < to && k < s->n; k++) {
-		const struct ior_rt_group *g = &r->rt->groups[s->m[k].group];
-		m[n++] = g->cells[s->m[k].index].st.median;
-	}
-	return ior_median(m, n);
-}
-
 /* A level as a reader says it: whole numbers from 100 up, one decimal below, two under 10. */
 static const char *level_text(char *buf, size_t len, double v)
 {
@@ -127,51 +56,29 @@ static const char *level_text(char *buf, size_t len, double v)
 	return buf;
 }
 
-struct cp_ref {
-	size_t change, at;   /* r->changes[change].cp[at] */
-};
-
-static double cp_size(const struct ior_report *r, struct cp_ref c)
-{
-	return fabs(r->changes[c.change].cp[c.at].ratio - 1);
-}
-
 /* Issue 37: the answer said "2 change point(s)" without naming them, so the seed data's story (cfq
  * on the SSD RAID falling from about 107 to 60 MB/s at 2.6.33-rc5) sat below the fold. Each change
  * point in view is named, the largest first: its cell, the kernels it arrived between and the
  * levels before and after; those that do not fit are counted. */
-static void change_line(struct ior_answer_lines *out, const struct ior_report *r, size_t cps)
+static void change_line(struct ior_answer_lines *out, const struct ior_report *r)
 {
-	if (!cps || !r->rt || out->n >= sizeof(out->line) / sizeof(out->line[0]))
+	const struct ior_report_headline *h = &r->headline;
+	if (!h->ncps || out->n >= sizeof(out->line) / sizeof(out->line[0]))
 		return;
-	struct cp_ref refs[cps];
-	size_t n = 0;
-	for (size_t i = 0; i < r->nchanges; i++)
-		for (size_t j = 0; r->changes[i].in_view && j < r->changes[i].ncp && n < cps; j++)
-			refs[n++] = (struct cp_ref){ i, j };
-	for (size_t i = 1; i < n; i++)   /* largest first; a report has few */
-		for (size_t j = i; j > 0 && cp_size(r, refs[j]) > cp_size(r, refs[j - 1]); j--) {
-			struct cp_ref t = refs[j];
-			refs[j] = refs[j - 1];
-			refs[j - 1] = t;
-		}
 	char *line = out->line[out->n++];
-	size_t len = sizeof(out->line[0]), named = 0;
+	size_t len = sizeof(out->line[0]), named = 0, n = h->ncps;
 	int at = snprintf(line, len, "change point%s:", n == 1 ? "" : "s");
 	for (size_t i = 0; i < n && at > 0 && (size_t)at < len; i++) {
-		const struct ior_report_series_changes *sc = &r->changes[refs[i].change];
-		const struct ior_changepoint *c = &sc->cp[refs[i].at];
+		const struct ior_report_change_ref *x = &h->cps[i];
+		const struct ior_report_series_changes *sc = &r->changes[x->change];
+		const struct ior_changepoint *c = &sc->cp[x->at];
 		const struct ior_rt_series *s = &r->rt->series[sc->series];
-		size_t from = refs[i].at ? sc->cp[refs[i].at - 1].index : 0;
-		size_t to = refs[i].at + 1 < sc->ncp ? sc->cp[refs[i].at + 1].index : s->n;
 		const struct ior_rt_group *g = &r->rt->groups[s->m[c->index].group];
-		bool worse = s->higher_is_better ? c->ratio < 1 : c->ratio > 1;
 		char words[400], before[32], after[32];
 		int w = snprintf(words, sizeof(words), "%s %s on %s (%s) %s from about %s to %s %s (%+.1f%%, %s) at %s (after %s)",
 				 i ? ";" : "", ior_render_sched(s->scheduler), s->device, s->engine, c->ratio < 1 ? "fell" : "rose",
-				 level_text(before, sizeof(before), segment_level(r, s, from, c->index)),
-				 level_text(after, sizeof(after), segment_level(r, s, c->index, to)), g->unit ? g->unit : "",
-				 (c->ratio - 1) * 100, worse ? "worse" : "better", g->kernel,
+				 level_text(before, sizeof(before), x->before), level_text(after, sizeof(after), x->after),
+				 g->unit ? g->unit : "", (c->ratio - 1) * 100, x->worse ? "worse" : "better", g->kernel,
 				 r->rt->groups[s->m[c->index - 1].group].kernel);
 		/* keep room to count the rest */
 		if (w < 0 || (size_t)at + (size_t)w + 64 >= len)
@@ -189,38 +96,23 @@ static void change_line(struct ior_answer_lines *out, const struct ior_report *r
 static void summary(struct ior_answer_lines *out, const struct ior_report *r, const char *what, size_t kernels,
 		    const char *judged)
 {
-	size_t reg = 0, imp = 0, untold = 0;
-	for (size_t i = 0; i < r->npairs; i++) {
-		const struct ior_report_pair *p = &r->pairs[i];
-		reg += p->regressions > 0, imp += p->improvements > 0, untold += p->inconclusive > 0;
-	}
+	const struct ior_report_headline *h = &r->headline;
+	size_t reg = h->pairs_regressed;
 	snprintf(out->line[out->n++], sizeof(out->line[0]),
 		 "answer: %zu kernels, %s: %zu pairs, %zu with a regression, %zu with an improvement, %zu with cells not told "
-		 "apart%s; every pair is listed under kernel pairs below%s", kernels, what, r->npairs, reg, imp, untold, judged,
+		 "apart%s; every pair is listed under kernel pairs below%s", kernels, what, r->npairs, reg, h->pairs_improved,
+		 h->pairs_untold, judged,
 		 reg > IOR_ANSWER_PAIRS_MAX - 1 ? "; the worst regressions:" : reg ? "; the pairs with a regression:" : "");
-	bool shown[r->npairs];
-	memset(shown, 0, sizeof(shown));
-	for (size_t i = 0, at; i < IOR_ANSWER_PAIRS_MAX - 1 && (at = next_worst(r, shown)) != SIZE_MAX; i++) {
-		shown[at] = true;
-		ior_render_pair_words(out->line[out->n++], sizeof(out->line[0]), &r->pairs[at]);
-	}
-}
-
-static size_t change_points(const struct ior_report *r)
-{
-	size_t cps = 0;
-	for (size_t i = 0; i < r->nchanges; i++)
-		cps += r->changes[i].in_view ? r->changes[i].ncp : 0;
-	return cps;
+	for (size_t i = 0; i < IOR_ANSWER_PAIRS_MAX - 1 && i < h->nworst; i++)
+		ior_render_pair_words(out->line[out->n++], sizeof(out->line[0]), &r->pairs[h->worst[i]]);
 }
 
 void ior_render_kernel_answer(struct ior_answer_lines *out, const struct ior_report *r)
 {
 	memset(out, 0, sizeof(*out));
-	const char *one = NULL;
-	size_t k = kernels_in_view(r, &one);
+	size_t k = r->headline.kernels;
 	if (!r->baseline && k == 1) {
-		one_kernel(out, r, one);
+		one_kernel(out, r, r->headline.one);
 		return;
 	}
 	if (!r->npairs)
@@ -237,15 +129,15 @@ void ior_render_kernel_answer(struct ior_answer_lines *out, const struct ior_rep
 		snprintf(judged, sizeof(judged), "; the newest %zu of %zu pairs, as a report judges up to %d cell comparisons "
 			 "(any other pair: ioregress check --baseline A --candidate B)", r->npairs, r->pairs_total,
 			 IOR_REPORT_PAIR_VERDICTS);
-	size_t cps = change_points(r);
+	size_t cps = r->headline.ncps_in_view;
 	if (r->npairs > IOR_ANSWER_PAIRS_MAX) {
 		summary(out, r, what, k, judged);
-		change_line(out, r, cps);
+		change_line(out, r);
 		return;
 	}
 	snprintf(out->line[out->n++], sizeof(out->line[0]), "answer: %zu kernels, %s (%zu pair(s))%s; %zu change point(s) "
 		 "over the kernels in version order", k, what, r->npairs, judged, cps);
 	for (size_t i = 0; i < r->npairs; i++)
 		ior_render_pair_words(out->line[out->n++], sizeof(out->line[0]), &r->pairs[i]);
-	change_line(out, r, cps);
+	change_line(out, r);
 }

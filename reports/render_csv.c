@@ -121,11 +121,9 @@ static void sample(FILE *out, const struct ior_report *r, const struct ior_repor
 	fputs(r->warmup && r->warmup[at] ? ",1\n" : ",0\n", out);
 }
 
-/* In --alerts mode only the samples of the cells an alert or a regression names: the evidence. */
+/* In --alerts mode only the samples of the cells in view an alert or a regression names: the evidence. */
 static bool wanted(const struct ior_report *r, const struct ior_report_cell *c)
 {
-	if (!c->in_view)
-		return false;
 	if (!r->opts.alerts_only)
 		return true;
 	for (size_t i = 0; i < r->nalert_order; i++) {
@@ -147,8 +145,8 @@ static bool wanted(const struct ior_report *r, const struct ior_report_cell *c)
 static int render_csv(FILE *out, const struct ior_report *r)
 {
 	header(out);
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
+	for (size_t i = 0; i < r->view.nstored; i++) {
+		const struct ior_report_cell *c = &r->cells[r->view.stored[i]];
 		if (!wanted(r, c) || !c->n)
 			continue;
 		size_t len;

@@ -71,9 +71,9 @@ static int mark(struct marks *m, const struct ior_report *r)
 		else
 			m->device[g->devices[a->index].series] = true;
 	}
-	for (size_t i = 0; i < r->nchanges; i++)
-		if (r->changes[i].in_view && r->changes[i].ncp)
-			m->cell[r->changes[i].series] = true;
+	for (size_t i = 0; i < r->view.nchanges; i++)
+		if (r->changes[r->view.changes[i]].ncp)
+			m->cell[r->changes[r->view.changes[i]].series] = true;
 	for (size_t i = 0; i < r->nverdicts; i++) {
 		enum ior_verdict v = r->verdicts[i].c.verdict;
 		if (r->nverdicts <= CHART_ALL_VERDICTS_MAX || v == IOR_VERDICT_REGRESSION || v == IOR_VERDICT_IMPROVEMENT)
@@ -331,9 +331,9 @@ static void real_squares(const struct ior_report *r, size_t series, const char *
 				if (cols[c] == r->pairs[i].b)
 					ratio[c] = pc->ratio, real[c] = true;
 		}
-	for (size_t i = 0; !boots && i < r->nchanges; i++) {
-		const struct ior_report_series_changes *sc = &r->changes[i];
-		if (sc->series != series || !sc->in_view || !sc->ncp)
+	for (size_t i = 0; !boots && i < r->view.nchanges; i++) {
+		const struct ior_report_series_changes *sc = &r->changes[r->view.changes[i]];
+		if (sc->series != series || !sc->ncp)
 			continue;
 		for (size_t m = 0, c = 0; m < x->n; m++) {
 			const char *kernel = r->rt->groups[x->m[m].group].kernel;
@@ -348,9 +348,9 @@ static void real_squares(const struct ior_report *r, size_t series, const char *
 				ratio[c] = since, real[c] = true;
 		}
 	}
-	for (size_t i = 0; r->baseline && r->axis == IOR_AXIS_KERNEL && i < r->nverdicts; i++) {
-		const struct ior_report_verdict *v = &r->verdicts[i];
-		if (v->series != series || !v->in_view || v->metric != IOR_METRIC_VALUE ||
+	for (size_t i = 0; r->baseline && r->axis == IOR_AXIS_KERNEL && i < r->view.nverdicts; i++) {
+		const struct ior_report_verdict *v = &r->verdicts[r->view.verdicts[i]];
+		if (v->series != series || v->metric != IOR_METRIC_VALUE ||
 		    (v->c.verdict != IOR_VERDICT_REGRESSION && v->c.verdict != IOR_VERDICT_IMPROVEMENT))
 			continue;
 		for (size_t c = 0; c < ncols; c++)
@@ -387,25 +387,24 @@ static int one_kernel_map(FILE *out, const struct ior_report *r, const struct io
 		free(devs), free(scheds), free(low), free(ratio), free(real);
 		return ior_error_set(IOR_ERROR, "out of memory");
 	}
+	const struct ior_report_view *v = &r->view;
 	size_t nd = 0, ns = 0;
-	for (size_t i = 0; i < g->ncells; i++) {
-		const struct ior_rt_cell *c = &g->cells[i];
+	for (size_t i = 0; i < v->ncells[gi]; i++) {
+		const struct ior_rt_cell *c = &g->cells[v->cells[gi][i]];
 		size_t s = 0;
 		while (s < ns && ior_rt_strcmp(scheds[s], c->scheduler))
 			s++;
-		if (s == ns && r->cell_in_view[gi][i])
+		if (s == ns)
 			scheds[ns++] = c->scheduler ? c->scheduler : "-";
 	}
-	for (size_t d = 0; d < g->ndevices; d++) {
-		if (r->opts.device && ior_rt_strcmp(r->opts.device, g->devices[d].name))
-			continue;
-		devs[nd] = g->devices[d].name;
+	for (size_t d = 0; d < v->ndevices[gi]; d++) {
+		devs[nd] = g->devices[v->devices[gi][d]].name;
 		low[nd] = g->higher_is_better;
 		for (size_t s = 0; s < ns; s++)
 			ratio[nd * ns + s] = NAN;
-		for (size_t i = 0; i < g->ncells; i++) {
-			const struct ior_rt_cell *c = &g->cells[i];
-			if (!r->cell_in_view[gi][i] || ior_rt_strcmp(c->device, devs[nd]) || !(c->vs_best > 0))
+		for (size_t i = 0; i < v->ncells[gi]; i++) {
+			const struct ior_rt_cell *c = &g->cells[v->cells[gi][i]];
+			if (ior_rt_strcmp(c->device, devs[nd]) || !(c->vs_best > 0))
 				continue;
 			for (size_t s = 0; s < ns; s++)
 				if (!strcmp(scheds[s], c->scheduler ? c->scheduler : "-"))
@@ -425,9 +424,9 @@ static int one_kernel_map(FILE *out, const struct ior_report *r, const struct io
 static size_t kernels_of(const struct ior_report *r, const char *host, const char **cols, size_t max)
 {
 	size_t n = 0;
-	for (size_t k = 0; k < r->nkernels && n < max; k++)
-		if (r->kernels[k].host == host && r->kernels[k].in_view)
-			cols[n++] = r->kernels[k].release;
+	for (size_t k = 0; k < r->view.nkernels && n < max; k++)
+		if (r->kernels[r->view.kernels[k]].host == host)
+			cols[n++] = r->kernels[r->view.kernels[k]].release;
 	return n;
 }
 
@@ -594,10 +593,8 @@ static void group_table(FILE *out, const struct ior_report *r, size_t gi)
 	for (size_t k = 0; k < g->max_n; k++)
 		fprintf(out, "<th>#%zu</th>", k + 1);
 	fputs("<th>total</th><th>share</th><th>best</th></tr>\n", out);
-	for (size_t i = 0; i < g->ncells; i++) {
-		const struct ior_rt_cell *c = &g->cells[i];
-		if (!r->cell_in_view[gi][i])
-			continue;
+	for (size_t i = 0; i < r->view.ncells[gi]; i++) {
+		const struct ior_rt_cell *c = &g->cells[r->view.cells[gi][i]];
 		fputs("<tr>", out);
 		td(out, c->device);
 		td(out, ior_render_sched(c->scheduler));
@@ -606,22 +603,22 @@ static void group_table(FILE *out, const struct ior_report *r, size_t gi)
 		ior_render_figures(out, g, c, &html);
 	}
 	fputs("</table>\n", out);
-	for (size_t d = 0; d < g->ndevices; d++) {
+	for (size_t i = 0; i < r->view.ndevices[gi]; i++) {
+		const struct ior_rt_device *dev = &g->devices[r->view.devices[gi][i]];
 		char words[400];
-		ior_render_best_words(words, sizeof(words), &g->devices[d]);
-		if (!*words || (r->opts.device && strcmp(r->opts.device, g->devices[d].name)))
+		ior_render_best_words(words, sizeof(words), dev);
+		if (!*words)
 			continue;
 		fputs("<p>", out);
-		text(out, g->devices[d].name);
+		text(out, dev->name);
 		fputs(": ", out);
 		text(out, words);
 		fputs("</p>\n", out);
 	}
 	fputs("<table><tr><th class=\"l\">device</th><th>min</th><th>max</th><th>spread</th><th>CoV</th><th>n</th><th class=\"l\">fill</th></tr>\n", out);
-	for (size_t d = 0; d < g->ndevices; d++) {
+	for (size_t i = 0; i < r->view.ndevices[gi]; i++) {
+		size_t d = r->view.devices[gi][i];
 		const struct ior_rt_device *dev = &g->devices[d];
-		if (r->opts.device && strcmp(r->opts.device, dev->name))
-			continue;
 		fputs(device_alert_at(r, gi, d) ? "<tr class=\"alert\">" : "<tr>", out);
 		td(out, dev->name);
 		fprintf(out, "<td>%.2f</td><td>%.2f</td><td>%.1f%%</td><td>%.1f%%</td><td>%zu</td>", dev->st.min, dev->st.max,
@@ -634,18 +631,15 @@ static void group_table(FILE *out, const struct ior_report *r, size_t gi)
 
 static void tables(FILE *out, const struct ior_report *r)
 {
-	size_t n = 0;
-	for (size_t g = 0; g < r->rt->ngroups; g++)
-		n += r->group_in_view[g];
+	size_t n = r->view.ngroups;
 	fprintf(out, "<h2 id=\"tables\">Tables per kernel (%zu)</h2>\n", n);
 	if (n > FULL_TABLES_MAX) {
 		fprintf(out, "<p>%zu tables are more than a page should hold: the overview above has every cell's median per kernel; "
 			"narrow the report with --kernel, --device or --engine, or take every figure from --format json or csv.</p>\n", n);
 		return;
 	}
-	for (size_t g = 0; g < r->rt->ngroups; g++)
-		if (r->group_in_view[g])
-			group_table(out, r, g);
+	for (size_t g = 0; g < r->view.ngroups; g++)
+		group_table(out, r, r->view.groups[g]);
 }
 
 /* A section as a table under its heading (a row that needs a look coloured, a commit id as code, a
@@ -744,9 +738,7 @@ static void head(FILE *out, const struct ior_report *r)
 			text(out, vals[i]);
 			any = true;
 		}
-	size_t groups = 0;
-	for (size_t g = 0; g < r->rt->ngroups; g++)
-		groups += r->group_in_view[g];
+	size_t groups = r->view.ngroups;
 	fprintf(out, "%s%zu table(s), %zu kernel(s), %zu stored cell(s) of which %zu did not run or finish. "
 		"<a href=\"#alerts\">alerts</a> · <a href=\"#overview\">overview</a> · <a href=\"#charts\">charts</a> · "
 		"<a href=\"#tables\">tables</a> · <a href=\"#schedulers\">schedulers</a> · <a href=\"#notrun\">not run</a> · "

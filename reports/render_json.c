@@ -103,10 +103,8 @@ static void kernels(struct obj *root, const struct ior_report *r)
 	key(root, "kernels");
 	fputc('[', root->out);
 	bool first = true;
-	for (size_t i = 0; i < r->nkernels; i++) {
-		const struct ior_report_kernel *k = &r->kernels[i];
-		if (!k->in_view)
-			continue;
+	for (size_t i = 0; i < r->view.nkernels; i++) {
+		const struct ior_report_kernel *k = &r->kernels[r->view.kernels[i]];
 		fputs(first ? "\n" : ",\n", root->out);
 		first = false;
 		struct obj o = open_obj(root->out);
@@ -188,30 +186,27 @@ static void group(FILE *out, const struct ior_report *r, size_t gi)
 	key(&o, "cells");
 	fputc('[', out);
 	bool first = true;
-	for (size_t i = 0; i < g->ncells; i++) {
-		if (!r->cell_in_view[gi][i])
-			continue;
+	for (size_t i = 0; i < r->view.ncells[gi]; i++) {
 		fputs(first ? "" : ",", out);
 		first = false;
-		cell(out, &g->cells[i]);
+		cell(out, &g->cells[r->view.cells[gi][i]]);
 	}
 	fputc(']', out);
 	key(&o, "devices");
 	fputc('[', out);
 	first = true;
-	for (size_t d = 0; d < g->ndevices; d++) {
-		if (r->opts.device && strcmp(r->opts.device, g->devices[d].name))
-			continue;
+	for (size_t i = 0; i < r->view.ndevices[gi]; i++) {
+		const struct ior_rt_device *d = &g->devices[r->view.devices[gi][i]];
 		fputs(first ? "" : ",", out);
 		first = false;
 		struct obj x = open_obj(out);
-		str(&x, "device", g->devices[d].name);
-		num(&x, "total", g->devices[d].total);
-		str(&x, "fill", g->devices[d].fill);
+		str(&x, "device", d->name);
+		num(&x, "total", d->total);
+		str(&x, "fill", d->fill);
 		char words[400];
-		ior_render_best_words(words, sizeof(words), &g->devices[d]);
+		ior_render_best_words(words, sizeof(words), d);
 		str(&x, "schedulers", *words ? words : NULL);
-		stats(&x, "stats", &g->devices[d].st);
+		stats(&x, "stats", &d->st);
 		close_obj(&x);
 	}
 	fputc(']', out);
@@ -223,12 +218,10 @@ static void groups(struct obj *root, const struct ior_report *r)
 	key(root, "groups");
 	fputc('[', root->out);
 	bool first = true;
-	for (size_t g = 0; !r->opts.alerts_only && g < r->rt->ngroups; g++) {
-		if (!r->group_in_view[g])
-			continue;
+	for (size_t g = 0; !r->opts.alerts_only && g < r->view.ngroups; g++) {
 		fputs(first ? "\n" : ",\n", root->out);
 		first = false;
-		group(root->out, r, g);
+		group(root->out, r, r->view.groups[g]);
 	}
 	fputc(']', root->out);
 }
@@ -305,10 +298,8 @@ static void fills(struct obj *root, const struct ior_report *r)
 	key(root, "fills");
 	fputc('[', root->out);
 	bool first = true;
-	for (size_t i = 0; !r->opts.alerts_only && i < r->nfills; i++) {
-		const struct ior_report_fill *f = &r->fills[i];
-		if (!f->in_view)
-			continue;
+	for (size_t i = 0; !r->opts.alerts_only && i < r->view.nfills; i++) {
+		const struct ior_report_fill *f = &r->fills[r->view.fills[i]];
 		fputs(first ? "\n" : ",\n", root->out);
 		first = false;
 		struct obj o = open_obj(root->out);
@@ -336,10 +327,8 @@ static void boots(struct obj *root, const struct ior_report *r)
 	key(root, "vm_boots");
 	fputc('[', root->out);
 	bool first = true;
-	for (size_t i = 0; i < r->nboots; i++) {
-		const struct ior_report_boot *b = &r->boots[i];
-		if (!b->in_view)
-			continue;
+	for (size_t i = 0; i < r->view.nboots; i++) {
+		const struct ior_report_boot *b = &r->boots[r->view.boots[i]];
 		fputs(first ? "\n" : ",\n", root->out);
 		first = false;
 		struct obj o = open_obj(root->out);
@@ -367,10 +356,8 @@ static void not_run(struct obj *root, const struct ior_report *r)
 	key(root, "not_run");
 	fputc('[', root->out);
 	bool first = true;
-	for (size_t i = 0; !r->opts.alerts_only && i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
-		if (!c->in_view || !strcmp(c->status, "ok"))
-			continue;
+	for (size_t i = 0; !r->opts.alerts_only && i < r->view.nnot_run; i++) {
+		const struct ior_report_cell *c = &r->cells[r->view.not_run[i]];
 		fputs(first ? "\n" : ",\n", root->out);
 		first = false;
 		struct obj o = open_obj(root->out);
@@ -402,9 +389,9 @@ static void changes(struct obj *root, const struct ior_report *r)
 	key(root, "change_points");
 	fputc('[', root->out);
 	bool first = true;
-	for (size_t i = 0; i < r->nchanges; i++) {
-		const struct ior_report_series_changes *sc = &r->changes[i];
-		if (!sc->in_view || (r->opts.alerts_only && !sc->ncp))
+	for (size_t i = 0; i < r->view.nchanges; i++) {
+		const struct ior_report_series_changes *sc = &r->changes[r->view.changes[i]];
+		if (r->opts.alerts_only && !sc->ncp)   /* --alerts: only the series that changed */
 			continue;
 		const struct ior_rt_series *s = &r->rt->series[sc->series];
 		fputs(first ? "\n" : ",\n", root->out);

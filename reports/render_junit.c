@@ -173,36 +173,28 @@ static void trend_case(FILE *out, const struct ior_report *r, const struct ior_a
 	fputs("    </testcase>\n", out);
 }
 
-static bool trend_in_view(const struct ior_report *r, size_t i)
-{
-	return r->alert_in_view[i] && r->alerts[i].kind == IOR_ALERT_CELL && r->alerts[i].trend.kind != IOR_TREND_NONE;
-}
-
 /* Every device of every kernel in view is a case, so a CI history shows a device going noisy;
  * then a case per cell with a trend. */
 static void alert_suite(FILE *out, const struct ior_report *r)
 {
-	size_t tests = 0, failures = 0;
-	for (size_t g = 0; g < r->rt->ngroups; g++)
-		for (size_t d = 0; r->group_in_view[g] && d < r->rt->groups[g].ndevices; d++)
-			if (!r->opts.device || !strcmp(r->opts.device, r->rt->groups[g].devices[d].name)) {
-				tests++;
-				failures += device_alert(r, g, d) != NULL;
-			}
-	for (size_t i = 0; i < r->nalerts; i++)
-		if (trend_in_view(r, i))
-			tests++, failures++;
+	const struct ior_report_view *v = &r->view;
+	size_t tests = v->ntrends, failures = v->ntrends;
+	for (size_t i = 0; i < v->ngroups; i++) {
+		size_t g = v->groups[i];
+		for (size_t d = 0; d < v->ndevices[g]; d++)
+			tests++, failures += device_alert(r, g, v->devices[g][d]) != NULL;
+	}
 	if (!r->opts.alerts_fail)
 		failures = 0;
 	fprintf(out, "  <testsuite name=\"ioregress variance alerts\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n",
 		tests, failures);
-	for (size_t g = 0; g < r->rt->ngroups; g++)
-		for (size_t d = 0; r->group_in_view[g] && d < r->rt->groups[g].ndevices; d++)
-			if (!r->opts.device || !strcmp(r->opts.device, r->rt->groups[g].devices[d].name))
-				alert_case(out, r, g, d, device_alert(r, g, d));
-	for (size_t i = 0; i < r->nalerts; i++)
-		if (trend_in_view(r, i))
-			trend_case(out, r, &r->alerts[i]);
+	for (size_t i = 0; i < v->ngroups; i++) {
+		size_t g = v->groups[i];
+		for (size_t d = 0; d < v->ndevices[g]; d++)
+			alert_case(out, r, g, v->devices[g][d], device_alert(r, g, v->devices[g][d]));
+	}
+	for (size_t i = 0; i < v->ntrends; i++)
+		trend_case(out, r, &r->alerts[v->trends[i]]);
 	fputs("  </testsuite>\n", out);
 }
 
@@ -210,14 +202,12 @@ static void alert_suite(FILE *out, const struct ior_report *r)
 static void not_run_suite(FILE *out, const struct ior_report *r)
 {
 	size_t failed = 0;
-	for (size_t i = 0; i < r->ncells; i++)
-		failed += r->cells[i].in_view && !strcmp(r->cells[i].status, "failed");
+	for (size_t i = 0; i < r->view.nnot_run; i++)
+		failed += !strcmp(r->cells[r->view.not_run[i]].status, "failed");
 	fprintf(out, "  <testsuite name=\"ioregress cells not run\" tests=\"%zu\" failures=\"0\" errors=\"%zu\" skipped=\"%zu\">\n",
 		r->nnot_ok, failed, r->nnot_ok - failed);
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
-		if (!c->in_view || !strcmp(c->status, "ok"))
-			continue;
+	for (size_t i = 0; i < r->view.nnot_run; i++) {
+		const struct ior_report_cell *c = &r->cells[r->view.not_run[i]];
 		fputs("    <testcase", out);
 		classname(out, c->host, c->engine, c->params, c->device);
 		char name[320];
@@ -234,17 +224,13 @@ static void not_run_suite(FILE *out, const struct ior_report *r)
 /* Each VM boot is a case: a boot that did not reach its end (panic, hang, boot failure) is an error. */
 static void boot_suite(FILE *out, const struct ior_report *r)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < r->nboots; i++)
-		n += r->boots[i].in_view;
+	size_t n = r->view.nboots;
 	if (!n)
 		return;
 	fprintf(out, "  <testsuite name=\"ioregress vm boots\" tests=\"%zu\" failures=\"0\" errors=\"%zu\" skipped=\"0\">\n", n,
 		r->nboots_not_ok);
-	for (size_t i = 0; i < r->nboots; i++) {
-		const struct ior_report_boot *b = &r->boots[i];
-		if (!b->in_view)
-			continue;
+	for (size_t i = 0; i < r->view.nboots; i++) {
+		const struct ior_report_boot *b = &r->boots[r->view.boots[i]];
 		char name[64];
 		snprintf(name, sizeof(name), "boot %d", b->boot_index);
 		fputs("    <testcase", out);

@@ -392,11 +392,11 @@ static void checkouts(struct doc *d)
 {
 	const struct ior_report *r = d->r;
 	list_open(d, "checkouts");
-	for (size_t i = 0; i < r->nkernels; i++) {
-		const struct ior_report_kernel *k = &r->kernels[i];
+	for (size_t i = 0; i < r->view.nkernels; i++) {
+		const struct ior_report_kernel *k = &r->kernels[r->view.kernels[i]];
 		struct id x;
 		checkout_id(&x, r, k);
-		if (!k->in_view || seen(d, x.s))
+		if (seen(d, x.s))
 			continue;
 		struct obj o = item(d, &x);
 		if (is_sha(k->commit.sha))
@@ -457,11 +457,11 @@ static void builds(struct doc *d)
 {
 	const struct ior_report *r = d->r;
 	list_open(d, "builds");
-	for (size_t i = 0; i < r->nkernels; i++) {
-		const struct ior_report_kernel *k = &r->kernels[i];
+	for (size_t i = 0; i < r->view.nkernels; i++) {
+		const struct ior_report_kernel *k = &r->kernels[r->view.kernels[i]];
 		struct id x, c;
 		build_id(&x, r, k->release);
-		if (!k->in_view || seen(d, x.s))
+		if (seen(d, x.s))
 			continue;
 		checkout_id(&c, r, k);
 		const struct ior_report_boot *b = package_of(r, k->release);
@@ -864,15 +864,12 @@ static void tests(struct doc *d)
 {
 	const struct ior_report *r = d->r;
 	list_open(d, "tests");
-	for (size_t i = 0; i < r->ncells; i++)
-		if (r->cells[i].in_view)
-			run_test(d, &r->cells[i]);
-	for (size_t i = 0; r->rt && i < r->nverdicts; i++)
-		if (r->verdicts[i].in_view)
-			verdict_test(d, &r->verdicts[i]);
-	for (size_t i = 0; i < r->nboots; i++)
-		if (r->boots[i].in_view)
-			boot_test(d, i);
+	for (size_t i = 0; i < r->view.nstored; i++)
+		run_test(d, &r->cells[r->view.stored[i]]);
+	for (size_t i = 0; r->rt && i < r->view.nverdicts; i++)
+		verdict_test(d, &r->verdicts[r->view.verdicts[i]]);
+	for (size_t i = 0; i < r->view.nboots; i++)
+		boot_test(d, r->view.boots[i]);
 	for (size_t b = 0; b < r->nbisects; b++)
 		bisect_tests(d, &r->bisects[b]);
 	fputc(']', d->out);
@@ -944,9 +941,9 @@ static void issues(struct doc *d)
 {
 	const struct ior_report *r = d->r;
 	list_open(d, "issues");
-	for (size_t i = 0; r->rt && i < r->nverdicts; i++)
-		if (r->verdicts[i].in_view && r->verdicts[i].c.verdict == IOR_VERDICT_REGRESSION)
-			regression_issue(d, &r->verdicts[i]);
+	for (size_t i = 0; r->rt && i < r->view.nverdicts; i++)
+		if (r->verdicts[r->view.verdicts[i]].c.verdict == IOR_VERDICT_REGRESSION)
+			regression_issue(d, &r->verdicts[r->view.verdicts[i]]);
 	for (size_t b = 0; b < r->nbisects; b++)
 		if (r->bisects[b].culprit)
 			culprit_issue(d, &r->bisects[b]);
@@ -969,9 +966,9 @@ static void incidents(struct doc *d)
 {
 	const struct ior_report *r = d->r;
 	list_open(d, "incidents");
-	for (size_t i = 0; r->rt && i < r->nverdicts; i++) {
-		const struct ior_report_verdict *v = &r->verdicts[i];
-		if (!v->in_view || v->c.verdict != IOR_VERDICT_REGRESSION)
+	for (size_t i = 0; r->rt && i < r->view.nverdicts; i++) {
+		const struct ior_report_verdict *v = &r->verdicts[r->view.verdicts[i]];
+		if (v->c.verdict != IOR_VERDICT_REGRESSION)
 			continue;
 		char digest[17];
 		const char *newest, *type;

@@ -18,10 +18,8 @@ static void cell_table(FILE *out, const struct ior_report *r, size_t gi)
 	for (size_t k = 0; k < g->max_n; k++)
 		fputs("---:|", out);
 	fputs("---:|---:|:-:|\n", out);
-	for (size_t i = 0; i < g->ncells; i++) {
-		const struct ior_rt_cell *c = &g->cells[i];
-		if (!r->cell_in_view[gi][i])
-			continue;
+	for (size_t i = 0; i < r->view.ncells[gi]; i++) {
+		const struct ior_rt_cell *c = &g->cells[r->view.cells[gi][i]];
 		fputs("| ", out);
 		ior_esc_md(out, c->device);
 		fputs(" | ", out);
@@ -30,24 +28,24 @@ static void cell_table(FILE *out, const struct ior_report *r, size_t gi)
 		static const struct ior_row_syntax md = { .open = " ", .close = " |", .best = " * |\n", .not_best = "  |\n" };
 		ior_render_figures(out, g, c, &md);
 	}
-	for (size_t d = 0; d < g->ndevices; d++) {
+	for (size_t i = 0; i < r->view.ndevices[gi]; i++) {
+		const struct ior_rt_device *d = &g->devices[r->view.devices[gi][i]];
 		char words[400];
-		ior_render_best_words(words, sizeof(words), &g->devices[d]);
-		if (!*words || (r->opts.device && strcmp(r->opts.device, g->devices[d].name)))
+		ior_render_best_words(words, sizeof(words), d);
+		if (!*words)
 			continue;
 		fputs("\n", out);
-		ior_esc_md(out, g->devices[d].name);
+		ior_esc_md(out, d->name);
 		fprintf(out, ": %s.\n", words);
 	}
 }
 
-static void device_table(FILE *out, const struct ior_report *r, const struct ior_rt_group *g)
+static void device_table(FILE *out, const struct ior_report *r, size_t gi)
 {
+	const struct ior_rt_group *g = &r->rt->groups[gi];
 	fputs("\n| device | min | max | spread | CoV | n | fill |\n|---|---:|---:|---:|---:|---:|---|\n", out);
-	for (size_t d = 0; d < g->ndevices; d++) {
-		const struct ior_rt_device *dev = &g->devices[d];
-		if (r->opts.device && strcmp(r->opts.device, dev->name))
-			continue;
+	for (size_t i = 0; i < r->view.ndevices[gi]; i++) {
+		const struct ior_rt_device *dev = &g->devices[r->view.devices[gi][i]];
 		fputs("| ", out);
 		ior_esc_md(out, dev->name);
 		fprintf(out, " | %.2f | %.2f | %.1f%% | %.1f%% | %zu | %s |\n", dev->st.min, dev->st.max, dev->st.spread * 100,
@@ -67,9 +65,8 @@ static void alert_item(FILE *out, const struct ior_alert *a)
 static void groups(FILE *out, const struct ior_report *r)
 {
 	bool any = false;
-	for (size_t gi = 0; gi < r->rt->ngroups; gi++) {
-		if (!r->group_in_view[gi])
-			continue;
+	for (size_t v = 0; v < r->view.ngroups; v++) {
+		size_t gi = r->view.groups[v];
 		any = true;
 		const struct ior_rt_group *g = &r->rt->groups[gi];
 		char title[1024];
@@ -78,7 +75,7 @@ static void groups(FILE *out, const struct ior_report *r)
 		ior_esc_md(out, title);
 		fputs("\n\n", out);
 		cell_table(out, r, gi);
-		device_table(out, r, g);
+		device_table(out, r, gi);
 		if (r->group_alert_at[gi] < r->group_alert_at[gi + 1])
 			fputc('\n', out);
 		for (size_t a = r->group_alert_at[gi]; a < r->group_alert_at[gi + 1]; a++)

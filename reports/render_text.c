@@ -40,10 +40,8 @@ static void header(FILE *out, const struct ior_rt_group *g, int dw, int sw)
 static void cell_rows(FILE *out, const struct ior_report *r, size_t gi, int dw, int sw)
 {
 	const struct ior_rt_group *g = &r->rt->groups[gi];
-	for (size_t i = 0; i < g->ncells; i++) {
-		const struct ior_rt_cell *c = &g->cells[i];
-		if (!r->cell_in_view[gi][i])
-			continue;
+	for (size_t i = 0; i < r->view.ncells[gi]; i++) {
+		const struct ior_rt_cell *c = &g->cells[r->view.cells[gi][i]];
 		static const struct ior_row_syntax text = { .open = " ", .close = "", .value_width = 9, .total_width = 10,
 							    .share_width = 8, .best = " *\n", .not_best = "\n" };
 		fprintf(out, "%-*s  %-*s", dw, c->device, sw, ior_render_sched(c->scheduler));
@@ -51,19 +49,15 @@ static void cell_rows(FILE *out, const struct ior_report *r, size_t gi, int dw, 
 	}
 }
 
-static bool device_in_view(const struct ior_report *r, const char *device)
-{
-	return !r->opts.device || !strcmp(r->opts.device, device);
-}
-
 /* The star marks a scheduler only when it is significantly the best; otherwise the words say so. */
-static void best_words(FILE *out, const struct ior_report *r, const struct ior_rt_group *g)
+static void best_words(FILE *out, const struct ior_report *r, size_t gi)
 {
-	for (size_t d = 0; d < g->ndevices; d++) {
+	for (size_t i = 0; i < r->view.ndevices[gi]; i++) {
+		const struct ior_rt_device *d = &r->rt->groups[gi].devices[r->view.devices[gi][i]];
 		char words[400];
-		ior_render_best_words(words, sizeof(words), &g->devices[d]);
-		if (*words && device_in_view(r, g->devices[d].name))
-			fprintf(out, "%s: %s\n", g->devices[d].name, words);
+		ior_render_best_words(words, sizeof(words), d);
+		if (*words)
+			fprintf(out, "%s: %s\n", d->name, words);
 	}
 }
 
@@ -85,21 +79,21 @@ static void device_ratios(FILE *out, const struct ior_report *r, const struct io
 
 /* The fill column appears when a device's data is known (runs, not imports): a sparse scratch
  * device measures how the filesystem under it serves holes, so the reader must see it. */
-static void device_spreads(FILE *out, const struct ior_report *r, const struct ior_rt_group *g, int dw)
+static void device_spreads(FILE *out, const struct ior_report *r, size_t gi, int dw)
 {
+	const struct ior_rt_group *g = &r->rt->groups[gi];
 	bool fills = false;
 	for (size_t d = 0; d < g->ndevices; d++)
 		fills |= g->devices[d].fill != NULL;
 	fprintf(out, "%-*s  %9s %9s %8s %8s %3s%s\n", dw, "device", "min", "max", "spread", "CoV", "n",
 		fills ? "  fill" : "");
-	for (size_t d = 0; d < g->ndevices; d++) {
-		const struct ior_stats *st = &g->devices[d].st;
-		if (!device_in_view(r, g->devices[d].name))
-			continue;
-		fprintf(out, "%-*s  %9.2f %9.2f %7.1f%% %7.1f%% %3zu", dw, g->devices[d].name, st->min, st->max,
+	for (size_t i = 0; i < r->view.ndevices[gi]; i++) {
+		const struct ior_rt_device *d = &g->devices[r->view.devices[gi][i]];
+		const struct ior_stats *st = &d->st;
+		fprintf(out, "%-*s  %9.2f %9.2f %7.1f%% %7.1f%% %3zu", dw, d->name, st->min, st->max,
 			st->spread * 100, st->cov * 100, st->n);
 		if (fills)
-			fprintf(out, "  %s", g->devices[d].fill ? g->devices[d].fill : "-");
+			fprintf(out, "  %s", d->fill ? d->fill : "-");
 		fputc('\n', out);
 	}
 }
@@ -134,9 +128,8 @@ static void group_alerts(FILE *out, const struct ior_report *r, size_t gi)
 static void tables(FILE *out, const struct ior_report *r)
 {
 	bool any = false;
-	for (size_t i = 0; i < r->rt->ngroups; i++) {
-		if (!r->group_in_view[i])
-			continue;
+	for (size_t v = 0; v < r->view.ngroups; v++) {
+		size_t i = r->view.groups[v];
 		const struct ior_rt_group *g = &r->rt->groups[i];
 		int dw = width_of(r, i, true), sw = width_of(r, i, false);
 		if (any)
@@ -144,10 +137,10 @@ static void tables(FILE *out, const struct ior_report *r)
 		any = true;
 		header(out, g, dw, sw);
 		cell_rows(out, r, i, dw, sw);
-		best_words(out, r, g);
+		best_words(out, r, i);
 		device_ratios(out, r, g);
 		fputc('\n', out);
-		device_spreads(out, r, g, dw);
+		device_spreads(out, r, i, dw);
 		group_warmups(out, r, i);
 		group_alerts(out, r, i);
 	}

@@ -105,11 +105,10 @@ int ior_render_verdicts_text(FILE *out, const struct ior_report *r)
 	fprintf(out, "%s: alpha %g, minimum effect %.1f%%\n", title, r->opts.compare.alpha,
 		r->opts.compare.min_effect * 100);
 	header_row(out, r->axis);
-	for (size_t i = 0; i < r->nverdicts; i++)
-		if (r->verdicts[i].in_view) {
-			verdict_row(out, r->axis, &r->verdicts[i]);
-			trend_notes(out, r, &r->verdicts[i]);
-		}
+	for (size_t i = 0; i < r->view.nverdicts; i++) {
+		verdict_row(out, r->axis, &r->verdicts[r->view.verdicts[i]]);
+		trend_notes(out, r, &r->verdicts[r->view.verdicts[i]]);
+	}
 	if (r->verdict_only_baseline)
 		fprintf(out, "%zu %s cell(s) have no candidate samples and were not compared\n", r->verdict_only_baseline,
 			r->axis == IOR_AXIS_KERNEL ? "baseline" : "reference");
@@ -123,37 +122,6 @@ int ior_render_verdicts_text(FILE *out, const struct ior_report *r)
 	fprintf(out, "%zu cell(s) compared: %zu regression(s), %zu inconclusive: %s\n", r->nverdicts, r->regressions,
 		r->inconclusive, status);
 	return ferror(out) ? ior_error_set(IOR_ERROR, "cannot write the verdicts") : IOR_OK;
-}
-
-void ior_render_answer_words(char *buf, size_t len, const struct ior_report_answer *a)
-{
-	if (a->unmatched || !a->nverdicts)
-		snprintf(buf, len, "no answer: no cell was measured on both");
-	else if (a->regressions && a->improvements)
-		snprintf(buf, len, "%s is worse on %zu and better on %zu of %zu comparison(s)", a->q.b, a->regressions,
-			 a->improvements, a->nverdicts);
-	else if (a->regressions)
-		snprintf(buf, len, "%s is worse than %s on %zu of %zu comparison(s)", a->q.b, a->q.a, a->regressions,
-			 a->nverdicts);
-	else if (a->improvements)
-		snprintf(buf, len, "%s is better than %s on %zu of %zu comparison(s)", a->q.b, a->q.a, a->improvements,
-			 a->nverdicts);
-	else if (a->inconclusive)
-		snprintf(buf, len, "no difference found, but %zu of %zu comparison(s) are inconclusive", a->inconclusive,
-			 a->nverdicts);
-	else
-		snprintf(buf, len, "no measurable difference (%zu comparison(s))", a->nverdicts);
-}
-
-void ior_render_answer_cell(char *buf, size_t len, enum ior_axis axis, const struct ior_report_verdict *v)
-{
-	const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
-	size_t nk = ior_render_verdict_key(axis, v, names, values), n = 0;
-	buf[0] = '\0';
-	for (size_t j = 0; j < nk && n < len; j++)
-		n += (size_t)snprintf(buf + n, len - n, "%s, ", values[j]);
-	if (n < len)
-		snprintf(buf + n, len - n, "%s", ior_render_metric(v));
 }
 
 void ior_render_answers_text(FILE *out, const struct ior_report *r)
@@ -176,9 +144,3 @@ void ior_render_answers_text(FILE *out, const struct ior_report *r)
 	fputc('\n', out);
 }
 
-void ior_render_verdict_counts(char *buf, size_t len, const struct ior_report *r)
-{
-	snprintf(buf, len, "%zu cell(s) compared: %zu regression(s), %zu improvement(s), %zu inconclusive, %zu no change "
-		 "(alpha %g, minimum effect %.1f%%).", r->nverdicts, r->regressions, r->improvements, r->inconclusive,
-		 r->unchanged, r->opts.compare.alpha, r->opts.compare.min_effect * 100);
-}

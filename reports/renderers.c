@@ -105,11 +105,6 @@ void ior_render_group_title(char *buf, size_t len, const struct ior_rt_group *g)
 		 g->higher_is_better ? "higher" : "lower");
 }
 
-const char *ior_render_sched(const char *scheduler)
-{
-	return scheduler ? scheduler : "-";
-}
-
 const char *ior_render_series_kernel(const struct ior_report *r, const struct ior_rt_series *s, size_t index)
 {
 	return index < s->n ? r->rt->groups[s->m[index].group].kernel : "?";
@@ -118,41 +113,6 @@ const char *ior_render_series_kernel(const struct ior_report *r, const struct io
 int ior_render_worse(const struct ior_rt_series *s, double ratio)
 {
 	return s->higher_is_better ? ratio < 1.0 : ratio > 1.0;
-}
-
-size_t ior_render_verdict_key(enum ior_axis axis, const struct ior_report_verdict *v, const char **names,
-			      const char **values)
-{
-	const struct {
-		enum ior_axis axis;
-		const char *name, *value;
-	} f[] = {
-		{ IOR_AXIS_HOST, "host", v->host },
-		{ IOR_AXIS_KERNEL, "kernel", v->kernel },
-		{ IOR_AXIS_DEVICE, "device", v->device },
-		{ IOR_AXIS_SCHEDULER, "scheduler", ior_render_sched(v->scheduler) },
-		{ IOR_AXIS_ENGINE, "engine", v->engine },
-	};
-	size_t n = 0;
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		if (f[i].axis != axis) {
-			names[n] = f[i].name;
-			values[n++] = f[i].value;
-		}
-	return n;
-}
-
-const char *ior_render_metric(const struct ior_report_verdict *v)
-{
-	return ior_metric_info(v->metric)->name;
-}
-
-void ior_render_comparison_title(char *buf, size_t len, enum ior_axis axis, const char *a, const char *b)
-{
-	if (axis == IOR_AXIS_KERNEL)
-		snprintf(buf, len, "baseline %s, candidate %s", a, b ? b : "(none)");
-	else
-		snprintf(buf, len, "%s: %s (reference) against %s", ior_axis_name(axis), a, b ? b : "(none)");
 }
 
 void ior_render_best_words(char *buf, size_t len, const struct ior_rt_device *d)

@@ -120,10 +120,23 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	return remove(path);
 }
 
+/* IOR_TEST_KEEP_DIR=DIR keeps the scratch directory: it is renamed into DIR (on the same file
+ * system) instead of removed, so ci/report-identical.sh can write reports from the databases the
+ * suites made. */
 static void remove_tmpdir(void)
 {
-	if (tmpdir[0])
-		nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	const char *keep = getenv("IOR_TEST_KEEP_DIR");
+	if (!tmpdir[0])
+		return;
+	if (keep && *keep) {
+		char dest[PATH_MAX];
+		const char *base = strrchr(tmpdir, '/');
+		snprintf(dest, sizeof(dest), "%s%s", keep, base ? base : "/scratch");
+		if (rename(tmpdir, dest) == 0)
+			return;
+		fprintf(stderr, "cannot keep %s in %s: %s\n", tmpdir, keep, strerror(errno));
+	}
+	nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 const char *ior_test_tmpdir(void)

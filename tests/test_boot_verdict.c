@@ -7,7 +7,7 @@
 #include "db/db.h"
 #include "db/metric.h"
 #include "engines/engine.h"
-#include "reports/boot_verdict.h"
+#include "judge/boot_verdict.h"
 #include "reports/boots_auto.h"
 #include "stats/classify.h"
 #include "reports/model.h"

@@ -3,11 +3,11 @@
  * seed data (tests/data/hdparm-2.6-kernels.csv). */
 #include "common/error.h"
 #include "db/db.h"
-#include "reports/alerts.h"
+#include "judge/alerts.h"
 #include "stats/changepoint.h"
 #include "reports/model.h"
 #include "reports/render.h"
-#include "reports/table.h"
+#include "judge/table.h"
 #include "tests/suite.h"
 
 #include <math.h>
@@ -133,22 +133,39 @@ static void check_seed_alerts(const struct ior_alert *a, size_t n)
 	CU_ASSERT_EQUAL(n, 2);
 }
 
-/* The model from rows and one renderer's output. Not inlined: gcc 12 at -O3 then takes pointers
- * into open_memstream's buffer for pointers to the local that held its address
- * (-Wdangling-pointer, a false positive). */
-__attribute__((noinline)) static char *render_rows(const struct ior_db_row *rows, size_t n, const char *format)
+/* One renderer's output of the report on a CSV of samples, through the real path: imported into a
+ * database of its own, the model built from it as `ioregress report` builds it. Not inlined: gcc 12
+ * at -O3 then takes pointers into open_memstream's buffer for pointers to the local that held its
+ * address (-Wdangling-pointer, a false positive). */
+__attribute__((noinline)) static char *render_csv(const char *csv, const char *format)
 {
-	struct ior_report *r;
-	CU_ASSERT_EQUAL_FATAL(ior_report_from_rows(&r, rows, n, NULL), 0);
+	static int made;
+	char path[512];
+	snprintf(path, sizeof(path), "%s/render-%d.db", ior_test_tmpdir(), made++);
+	struct ior_db *db;
+	size_t imported = 0;
+	CU_ASSERT_EQUAL_FATAL(ior_db_open(&db, path), 0);
+	CU_ASSERT_EQUAL_FATAL(ior_db_import_samples_csv(db, csv, &imported), 0);
 	const struct ior_renderer *x;
 	CU_ASSERT_EQUAL_FATAL(ior_renderer_find(&x, format), 0);
+	struct ior_report_opts o;
+	ior_report_opts_default(&o);
+	o.parts = x->parts;
+	struct ior_report *r;
+	CU_ASSERT_EQUAL_FATAL(ior_report_build(&r, db, &o), 0);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	CU_ASSERT_EQUAL(ior_render(x, f, r), 0);
 	fclose(f);
 	ior_report_free(r);
+	ior_db_free(db);
 	return buf;
+}
+
+static char *render_seed(const char *format)
+{
+	return render_csv(ior_test_source_path("tests/data/hdparm-2.6-kernels.csv"), format);
 }
 
 static void test_seed_figures_in_memory(void)
@@ -213,8 +230,7 @@ static void test_alone_a_device_meets_only_the_floor(void)
 
 static void test_text_report_layout(void)
 {
-	load_seed_in_memory();
-	char *text = render_rows(mem_rows, mem_n, "text");
+	char *text = render_seed("text");
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "quadcore-8g, kernel 2.6.30-2, hdparm-t (MB/s, higher is better)"));
 	/* the best total is starred only when the verdict says it is better than the others: 3 against 3
 	 * samples cannot say so */
@@ -232,7 +248,7 @@ static void test_text_report_layout(void)
 	if (getenv("IOR_SHOW_REPORT"))
 		fputs(text, stderr);
 	free(text);
-	char *json = render_rows(mem_rows, mem_n, "json");
+	char *json = render_seed("json");
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"kernel\":\"2.6.32\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"alerts\""));
 	free(json);
@@ -346,8 +362,7 @@ static void test_samples_stored_out_of_order(void)
  * of its cells is a series; the dual-core host has one kernel and no series. */
 static void test_change_points_section(void)
 {
-	load_seed_in_memory();
-	char *all = render_rows(mem_rows, mem_n, "text");
+	char *all = render_seed("text");
 	char *buf = strstr(all, "change points across kernels");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "quadcore-8g, hdparm-t, SSD RAID noop, value over 3 kernels (2.6.30-2 .. 2.6.33-rc5): "
@@ -394,28 +409,27 @@ static void test_answer_names_change_points(void)
 }
 
 /* Each group's table is followed by its own cells' warm-up repetitions, and only theirs, even for a
- * stored cell that holds nothing but warm-ups (as every row is a cell of its own here); a kernel
- * whose samples are all warm-ups has no table and so no warm-up line. */
+ * stored cell that holds nothing but warm-ups (6.3's); a kernel whose samples are all warm-ups has no
+ * table and so no warm-up line. */
 static void test_warmups_under_their_own_group(void)
 {
-	struct ior_db_row rows[7];
-	static const struct {
-		const char *kernel;
-		int rep;
-		double value;
-		bool warmup;
-	} in[] = { { "6.1", 1, 101, true }, { "6.1", 2, 200, false }, { "6.1", 3, 210, false },
-		   { "6.2", 1, 152, true }, { "6.2", 2, 300, false }, { "6.2", 3, 310, false },
-		   { "6.3", 1, 99, true } };
-	for (size_t i = 0; i < 7; i++)
-		rows[i] = (struct ior_db_row){ .run_id = 1, .cell_id = (int64_t)i + 1, .host = "h",
-					       .kernel = (char *)in[i].kernel, .device = "sda", .scheduler = "none",
-					       .engine = "hdparm-t", .rep = in[i].rep, .value = in[i].value, .unit = "MB/s",
-					       .higher_is_better = true, .warmup = in[i].warmup };
-	char *out = render_rows(rows, 7, "text");
+	char csv[512];
+	snprintf(csv, sizeof(csv), "%s/warmups.csv", ior_test_tmpdir());
+	FILE *f = fopen(csv, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("host,kernel,device,scheduler,engine,rep,value,unit,warmup\n"
+	      "h,6.1,sda,none,hdparm-t,1,101,MB/s,1\n"
+	      "h,6.1,sda,none,hdparm-t,2,200,MB/s,0\n"
+	      "h,6.1,sda,none,hdparm-t,3,210,MB/s,0\n"
+	      "h,6.2,sda,none,hdparm-t,1,152,MB/s,1\n"
+	      "h,6.2,sda,none,hdparm-t,2,300,MB/s,0\n"
+	      "h,6.2,sda,none,hdparm-t,3,310,MB/s,0\n"
+	      "h,6.3,sda,none,hdparm-t,1,99,MB/s,1\n", f);
+	CU_ASSERT_EQUAL_FATAL(fclose(f), 0);
+	char *out = render_csv(csv, "text");
 	char *t61 = strstr(out, "h, kernel 6.1, hdparm-t"), *t62 = strstr(out, "h, kernel 6.2, hdparm-t");
 	char *w61 = strstr(out, "warm-up: sda none, run 1: 1 repetition(s) run first and left out (101.00)");
-	char *w62 = strstr(out, "warm-up: sda none, run 1: 1 repetition(s) run first and left out (152.00)");
+	char *w62 = strstr(out, "warm-up: sda none, run 2: 1 repetition(s) run first and left out (152.00)");  /* a run per kernel */
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t61);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t62);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(w61);

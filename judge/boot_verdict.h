@@ -2,8 +2,8 @@
 /* Kernel verdicts on VM data: each boot's median is one observation, boots of one vm run paired by
  * round, and an inconclusive answer names the noise between boots and the smallest change it could
  * tell. */
-#ifndef IOR_REPORTS_BOOT_VERDICT_H
-#define IOR_REPORTS_BOOT_VERDICT_H
+#ifndef IOR_JUDGE_BOOT_VERDICT_H
+#define IOR_JUDGE_BOOT_VERDICT_H
 
 #include <stdbool.h>
 #include <stddef.h>

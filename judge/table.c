@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Groups stored cells into the report model and computes totals, shares, best schedulers and spreads. */
-#include "reports/table.h"
+#include "judge/table.h"
 
 #include "common/error.h"
 #include "kernel/version.h"

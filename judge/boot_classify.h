@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* check --bad on VM data: a candidate between a good and a bad end judged on boot medians, paired
  * by boot round when the three kernels booted in the same rounds. */
-#ifndef IOR_REPORTS_BOOT_CLASSIFY_H
-#define IOR_REPORTS_BOOT_CLASSIFY_H
+#ifndef IOR_JUDGE_BOOT_CLASSIFY_H
+#define IOR_JUDGE_BOOT_CLASSIFY_H
 
-#include "reports/boot_verdict.h"
+#include "judge/boot_verdict.h"
 #include "stats/classify.h"
 
 /*
- * As reports/boot_verdict.h says for two kernels: a guest's repetitions are looks at one boot, so
+ * As judge/boot_verdict.h says for two kernels: a guest's repetitions are looks at one boot, so
  * each boot's median (warm-ups out) is one observation. Rounds in which all three kernels booted
  * (one vm run, one boot_index) are paired: the two one-sided tests of ior_classify (candidate worse
  * than good, candidate better than bad) and the ends' own gap run as paired t tests on the

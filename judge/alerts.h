@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Variance alerts: a device on a kernel (all its samples, the field report's view) or a cell whose
  * spread stands out. */
-#ifndef IOR_REPORTS_ALERTS_H
-#define IOR_REPORTS_ALERTS_H
+#ifndef IOR_JUDGE_ALERTS_H
+#define IOR_JUDGE_ALERTS_H
 
 #include <stddef.h>
 
-#include "reports/table.h"
+#include "judge/table.h"
 #include "stats/trend.h"
 
 /*

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A candidate between a good and a bad end on VM data: boot medians as observations, the three
  * kernels paired by boot round where they booted in the same rounds, else Welch on the medians. */
-#include "reports/boot_classify.h"
+#include "judge/boot_classify.h"
 
 #include "common/error.h"
 #include "stats/paired.h"

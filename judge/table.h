@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The statistics part of the report model: samples grouped by host, kernel (in version order) and
  * engine, then device and scheduler, with the series that follow one cell or device across kernels. */
-#ifndef IOR_REPORTS_TABLE_H
-#define IOR_REPORTS_TABLE_H
+#ifndef IOR_JUDGE_TABLE_H
+#define IOR_JUDGE_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The series of the report model: each cell key and each device followed over the kernels of its
  * host, so alerts, change points and verdicts find a cell's other kernels without a search. */
-#include "reports/table.h"
+#include "judge/table.h"
 
 #include "common/error.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernel verdicts on VM data: boot medians as observations, paired by boot round when two kernels
  * booted in the same rounds, else unpaired, with the noise between boots in words. */
-#include "reports/boot_verdict.h"
+#include "judge/boot_verdict.h"
 
 #include "common/error.h"
 #include "stats/paired.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Variance alerts: spread against an absolute floor and against the spreads of comparable devices and kernels. */
-#include "reports/alerts.h"
+#include "judge/alerts.h"
 
 #include "common/error.h"
 
