@@ -10,6 +10,7 @@
 #include "kernel/tree_name.h"
 #include "options/option.h"
 #include "reports/escape.h"
+#include "reports/kcidb_id.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -65,115 +66,12 @@ static struct obj obj_sub(struct obj *o, const char *k)
 	return obj_open(o->out);
 }
 
-/* Ids are ORIGIN:KIND:PART:PART...; ':' and '%' inside a part are percent-encoded, so two keys
- * never meet in one id and the same database always gives the same ids. An id is never cut: a part
- * longer than ID_PART_MAX encoded keeps its first ID_PART_KEEP bytes (whole UTF-8 sequences) and
- * '~' with the first 16 hex digits of the sha256 of the whole part, so two long names that differ
- * only at their end still get two ids, and an id has at most KCIDB_ORIGIN_MAX + 13 * 66 bytes. */
-#define ID_PART_MAX 64
-#define ID_PART_KEEP 40
-#define ID_PARTS_MAX 13
-struct id {
-	char s[KCIDB_ORIGIN_MAX + ID_PARTS_MAX * (ID_PART_MAX + 2) + 1];
-	size_t len, parts;
-};
-
-static size_t encoded_len(unsigned char c)
-{
-	return c == ':' || c == '%' ? 3 : 1;
-}
-
-static void id_add(struct id *x, const char *part)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	if (x->parts++ >= ID_PARTS_MAX)
-		abort();   /* a new kind of id with more parts: raise ID_PARTS_MAX */
-	const unsigned char *p = (const unsigned char *)(part ? part : "");
-	size_t whole = 0;
-	for (const unsigned char *q = p; *q; q++)
-		whole += encoded_len(*q);
-	size_t keep = whole <= ID_PART_MAX ? whole : ID_PART_KEEP, used = 0;
-	x->s[x->len++] = ':';
-	while (*p) {
-		size_t seq = 1, enc = encoded_len(*p);   /* a UTF-8 sequence goes whole or not at all */
-		while (p[seq] && (p[seq] & 0xc0) == 0x80)
-			seq++;
-		if (*p < 0x80)
-			seq = 1;
-		else
-			enc = seq;
-		if (used + enc > keep)
-			break;
-		for (size_t i = 0; i < seq; i++, p++)
-			if (*p == ':' || *p == '%') {
-				x->s[x->len++] = '%';
-				x->s[x->len++] = hex[*p >> 4];
-				x->s[x->len++] = hex[*p & 15];
-			} else {
-				x->s[x->len++] = (char)*p;
-			}
-		used += enc;
-	}
-	if (whole > ID_PART_MAX) {
-		char sha[65];
-		if (ior_kernel_config_sha256(sha, part, strlen(part)))
-			abort();   /* libcrypto without sha256 */
-		x->len += (size_t)snprintf(x->s + x->len, sizeof(x->s) - x->len, "~%.16s", sha);
-	}
-	x->s[x->len] = 0;
-}
-
-static void id_start(struct id *x, const struct ior_report *r, const char *kind)
-{
-	x->parts = 0;
-	x->len = (size_t)snprintf(x->s, sizeof(x->s), "%s", r->opts.origin);
-	id_add(x, kind);
-}
-
-int ior_kcidb_origin_check(const char *origin)
-{
-	if (!origin)
-		return ior_error_set(IOR_EINVALID, "--format kcidb needs --origin NAME: the submitting CI system's name, "
-				     "which starts every id (two systems with one origin would write the same ids)");
-	if (!*origin || strspn(origin, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(origin))
-		return ior_error_set(IOR_EINVALID, "'%s' is not a KCIDB origin (lowercase letters, digits and _)", origin);
-	if (strlen(origin) > KCIDB_ORIGIN_MAX)
-		return ior_error_set(IOR_EINVALID, "KCIDB origin '%.*s...' is longer than %d characters", 20, origin,
-				     KCIDB_ORIGIN_MAX);
-	return IOR_OK;
-}
-
 int ior_render_check_opts(const struct ior_renderer *x, const struct ior_report_opts *o)
 {
 	bool kcidb = x == &ior_renderer_kcidb;
 	if (!kcidb && o->origin)
 		return ior_error_set(IOR_EINVALID, "--origin needs --format kcidb");
 	return kcidb ? ior_kcidb_origin_check(o->origin) : IOR_OK;
-}
-
-/* A run's start as an id part: its UTC text without '-' and ':' ("20261207T105045.123Z"), and
- * "-N" when rank is not 0. Runs are told apart by where (host, kernel) and when they started, as
- * `merge` tells them (db/merge.c), so the id is the same in every database the run was merged into;
- * runs of one host and kernel that started in the same millisecond (made through the library, or
- * different processes) are numbered in the order they were stored (ranks). */
-static void run_key(char *key, size_t len, const char *started_at, size_t rank)
-{
-	size_t n = 0;
-	for (const char *p = started_at ? started_at : ""; *p && n + 1 < len; p++)
-		if (*p != '-' && *p != ':')
-			key[n++] = *p;
-	key[n] = 0;
-	if (!n)
-		snprintf(key, len, "unknown");
-	if (rank)
-		snprintf(key + strlen(key), len - strlen(key), "-%zu", rank);
-}
-
-static void id_add_run(struct id *x, const char *started_at, size_t rank)
-{
-	char key[96];
-	run_key(key, sizeof(key), started_at, rank);
-	id_add(x, key);
 }
 
 /* The parameters of an engine of type that are not its defaults ("" when all are), as fio prints a
@@ -189,30 +87,6 @@ static char *params_set(const char *type, const char *params)
 		snprintf(buf, len, "%s", params ? params : "");
 	ior_error_clear();
 	return buf;
-}
-
-/* A dotted KCIDB path element: [a-zA-Z0-9_-]+, any other character (a UTF-8 sequence counts
- * once) becomes '_'; past ID_PART_MAX characters the first ID_PART_KEEP and 16 hex digits of the
- * element's sha256, as ids keep long names apart. */
-static void path_add(char *buf, size_t len, const char *part)
-{
-	size_t n = strlen(buf), chars = 0;
-	const unsigned char *p = (const unsigned char *)(part && *part ? part : "_");
-	for (const unsigned char *q = p; *q; q++)
-		chars += (*q & 0xc0) != 0x80;
-	if (n + 2 < len)
-		buf[n++] = '.';
-	size_t keep = chars <= ID_PART_MAX ? chars : ID_PART_KEEP;
-	for (size_t c = 0; *p && c < keep && n + 1 < len; p++)
-		if ((*p & 0xc0) != 0x80) {  /* continuation bytes were counted with their lead */
-			buf[n++] = (strchr("_-", *p) || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-				    (*p >= '0' && *p <= '9')) ? (char)*p : '_';
-			c++;
-		}
-	buf[n] = 0;
-	char sha[65];
-	if (chars > ID_PART_MAX && !ior_kernel_config_sha256(sha, part, strlen(part)))
-		snprintf(buf + n, len - n, "_%.16s", sha);
 }
 
 /* Every object starts with its id and origin; the comma before each object is the caller's. */
@@ -290,7 +164,7 @@ static bool seen(struct doc *d, const char *id)
 	return false;
 }
 
-static struct obj item(struct doc *d, const struct id *id)
+static struct obj item(struct doc *d, const struct ior_kcidb_id *id)
 {
 	fputs(d->first ? "\n" : ",\n", d->out);
 	d->first = false;
@@ -361,10 +235,10 @@ static void source(struct obj *o, const struct ior_report_commit *c)
 		obj_bool(o, "git_repository_branch_tip", true);
 }
 
-static void checkout_id(struct id *x, const struct ior_report *r, const struct ior_report_kernel *k)
+static void checkout_id(struct ior_kcidb_id *x, const struct ior_report *r, const struct ior_report_kernel *k)
 {
-	id_start(x, r, k->commit.sha ? "git" : "kernel");
-	id_add(x, k->commit.sha ? k->commit.sha : k->release);
+	ior_kcidb_id_start(x, r->opts.origin, k->commit.sha ? "git" : "kernel");
+	ior_kcidb_id_add(x, k->commit.sha ? k->commit.sha : k->release);
 }
 
 /* A tree build's config hash for the release, or NULL. */
@@ -378,14 +252,14 @@ static const char *config_of(const struct ior_report *r, const char *release)
 
 /* A build is its package and version (vm run), else the release and its config hash (a tree
  * build), else the release alone (an import). */
-static void build_id(struct id *x, const struct ior_report *r, const char *release)
+static void build_id(struct ior_kcidb_id *x, const struct ior_report *r, const char *release)
 {
 	const struct ior_report_boot *b = package_of(r, release);
 	const char *config = b ? NULL : config_of(r, release);
-	id_start(x, r, b ? "package" : config ? "config" : "build");
-	id_add(x, b ? b->kernel : release);
+	ior_kcidb_id_start(x, r->opts.origin, b ? "package" : config ? "config" : "build");
+	ior_kcidb_id_add(x, b ? b->kernel : release);
 	if (b || config)
-		id_add(x, b ? b->package_version : config);
+		ior_kcidb_id_add(x, b ? b->package_version : config);
 }
 
 static void checkouts(struct doc *d)
@@ -394,7 +268,7 @@ static void checkouts(struct doc *d)
 	list_open(d, "checkouts");
 	for (size_t i = 0; i < r->view.nkernels; i++) {
 		const struct ior_report_kernel *k = &r->kernels[r->view.kernels[i]];
-		struct id x;
+		struct ior_kcidb_id x;
 		checkout_id(&x, r, k);
 		if (seen(d, x.s))
 			continue;
@@ -419,9 +293,9 @@ static void checkouts(struct doc *d)
 		for (size_t c = 0; c < r->bisects[b].ncommits; c++) {
 			const struct ior_report_bisect *bi = &r->bisects[b];
 			const char *commit = bi->commits[c].id;
-			struct id x;
-			id_start(&x, r, is_sha(commit) ? "git" : "package");
-			id_add(&x, commit);
+			struct ior_kcidb_id x;
+			ior_kcidb_id_start(&x, r->opts.origin, is_sha(commit) ? "git" : "package");
+			ior_kcidb_id_add(&x, commit);
 			if (seen(d, x.s))
 				continue;
 			struct obj o = item(d, &x);
@@ -440,10 +314,10 @@ static void checkouts(struct doc *d)
 	fputc(']', d->out);
 }
 
-static void bisect_build_id(struct id *x, const struct ior_report *r, const char *commit)
+static void bisect_build_id(struct ior_kcidb_id *x, const struct ior_report *r, const char *commit)
 {
-	id_start(x, r, "bisect-build");
-	id_add(x, commit);
+	ior_kcidb_id_start(x, r->opts.origin, "bisect-build");
+	ior_kcidb_id_add(x, commit);
 }
 
 /* `uname -m` as KCIDB's architecture ([a-z0-9_]*), or NULL when it is not one. */
@@ -459,7 +333,7 @@ static void builds(struct doc *d)
 	list_open(d, "builds");
 	for (size_t i = 0; i < r->view.nkernels; i++) {
 		const struct ior_report_kernel *k = &r->kernels[r->view.kernels[i]];
-		struct id x, c;
+		struct ior_kcidb_id x, c;
 		build_id(&x, r, k->release);
 		if (seen(d, x.s))
 			continue;
@@ -491,12 +365,12 @@ static void builds(struct doc *d)
 	for (size_t b = 0; b < r->nbisects; b++)
 		for (size_t c = 0; c < r->bisects[b].ncommits; c++) {
 			const struct ior_report_bisect_commit *bc = &r->bisects[b].commits[c];
-			struct id x, co;
+			struct ior_kcidb_id x, co;
 			bisect_build_id(&x, r, bc->id);
 			if (seen(d, x.s))
 				continue;
-			id_start(&co, r, is_sha(bc->id) ? "git" : "package");
-			id_add(&co, bc->id);
+			ior_kcidb_id_start(&co, r->opts.origin, is_sha(bc->id) ? "git" : "package");
+			ior_kcidb_id_add(&co, bc->id);
 			struct obj o = item(d, &x);
 			obj_str(&o, "checkout_id", co.s);
 			obj_str(&o, "start_time", r->bisects[b].started_at);
@@ -519,23 +393,23 @@ struct cell_key {
 };
 
 /* The cell's part of an id: engine, the parameters that are not defaults, device, scheduler. */
-static void id_add_cell(struct id *x, const struct cell_key *k)
+static void id_add_cell(struct ior_kcidb_id *x, const struct cell_key *k)
 {
 	char *set = params_set(k->engine_type, k->params);
-	id_add(x, k->engine);
-	id_add(x, set ? set : k->params);
-	id_add(x, k->device);
-	id_add(x, ior_render_sched(k->scheduler));
+	ior_kcidb_id_add(x, k->engine);
+	ior_kcidb_id_add(x, set ? set : k->params);
+	ior_kcidb_id_add(x, k->device);
+	ior_kcidb_id_add(x, ior_render_sched(k->scheduler));
 	free(set);
 }
 
-static void run_test_id(struct id *x, const struct doc *d, const struct ior_report_cell *c)
+static void run_test_id(struct ior_kcidb_id *x, const struct doc *d, const struct ior_report_cell *c)
 {
 	struct cell_key k = { c->host, c->kernel, c->engine, c->engine_type, c->params, c->device, c->scheduler, "value" };
-	id_start(x, d->r, "test");
-	id_add(x, c->host);
-	id_add(x, c->kernel);
-	id_add_run(x, c->run_started_at, d->rank[c - d->r->cells]);
+	ior_kcidb_id_start(x, d->r->opts.origin, "test");
+	ior_kcidb_id_add(x, c->host);
+	ior_kcidb_id_add(x, c->kernel);
+	ior_kcidb_id_add_run(x, c->run_started_at, d->rank[c - d->r->cells]);
 	id_add_cell(x, &k);
 }
 
@@ -544,20 +418,20 @@ static void run_test_id(struct id *x, const struct doc *d, const struct ior_repo
 static void test_path(char *buf, size_t len, const struct cell_key *k, bool verdict)
 {
 	snprintf(buf, len, "ioregress");
-	path_add(buf, len, k->engine);
-	path_add(buf, len, k->device);
-	path_add(buf, len, ior_render_sched(k->scheduler));
+	ior_kcidb_path_add(buf, len, k->engine);
+	ior_kcidb_path_add(buf, len, k->device);
+	ior_kcidb_path_add(buf, len, ior_render_sched(k->scheduler));
 	if (strcmp(k->metric, "value"))
-		path_add(buf, len, k->metric);
+		ior_kcidb_path_add(buf, len, k->metric);
 	if (verdict)
-		path_add(buf, len, "verdict");
+		ior_kcidb_path_add(buf, len, "verdict");
 }
 
 /* The start of a test: id, build, path, start, environment; the caller adds status, number, misc. */
-static struct obj test_open(struct doc *d, const struct id *x, const struct cell_key *k, bool verdict,
+static struct obj test_open(struct doc *d, const struct ior_kcidb_id *x, const struct cell_key *k, bool verdict,
 			    const char *start)
 {
-	struct id b;
+	struct ior_kcidb_id b;
 	build_id(&b, d->r, k->kernel);
 	struct obj o = item(d, x);
 	obj_str(&o, "build_id", b.s);
@@ -644,7 +518,7 @@ static void run_test(struct doc *d, const struct ior_report_cell *c)
 	bool measured = ok && n && ior_stats_compute(&st, v, n) == IOR_OK;
 	free(v);
 	struct cell_key k = { c->host, c->kernel, c->engine, c->engine_type, c->params, c->device, c->scheduler, "value" };
-	struct id x;
+	struct ior_kcidb_id x;
 	run_test_id(&x, d, c);
 	struct obj o = test_open(d, &x, &k, false, c->run_started_at);
 	obj_str(&o, "status", measured ? "DONE" : ok ? "MISS" : !strcmp(c->status, "failed") ? "ERROR" : "SKIP");
@@ -699,7 +573,7 @@ static bool evidence(const struct doc *d, const struct ior_report_verdict *v, ch
 		if (c->run_started_at && (!*newest || strcmp(c->run_started_at, *newest) > 0))
 			*newest = c->run_started_at;
 		char key[96];
-		run_key(key, sizeof(key), c->run_started_at, d->rank[i]);
+		ior_kcidb_run_key(key, sizeof(key), c->run_started_at, d->rank[i]);
 		if (asprintf(&keys[n], "%c %s %s %s", is_a ? 'a' : 'b', c->host, c->kernel, key) < 0)
 			break;
 		len += strlen(keys[n++]) + 1;
@@ -725,18 +599,18 @@ static bool evidence(const struct doc *d, const struct ior_report_verdict *v, ch
 /* ORIGIN:KIND:AXIS:HOST:KERNEL:ENGINE:PARAMS:DEVICE:SCHEDULER:METRIC:CANDIDATE:RUNS, the reference
  * cell's key (its kernel is the baseline on the kernel axis), the candidate's name and the digest of
  * the runs judged: a verdict on other runs is another test. */
-static void verdict_id(struct id *x, const struct ior_report *r, const char *kind, const struct ior_report_verdict *v,
+static void verdict_id(struct ior_kcidb_id *x, const struct ior_report *r, const char *kind, const struct ior_report_verdict *v,
 		       const char *type, const char *digest)
 {
 	struct cell_key k = { v->host, v->kernel, v->engine, type, v->params, v->device, v->scheduler, NULL };
-	id_start(x, r, kind);
-	id_add(x, ior_axis_name(r->axis));
-	id_add(x, v->host);
-	id_add(x, v->kernel);
+	ior_kcidb_id_start(x, r->opts.origin, kind);
+	ior_kcidb_id_add(x, ior_axis_name(r->axis));
+	ior_kcidb_id_add(x, v->host);
+	ior_kcidb_id_add(x, v->kernel);
 	id_add_cell(x, &k);
-	id_add(x, ior_render_metric(v));
-	id_add(x, v->cand_name);
-	id_add(x, digest);
+	ior_kcidb_id_add(x, ior_render_metric(v));
+	ior_kcidb_id_add(x, v->cand_name);
+	ior_kcidb_id_add(x, digest);
 }
 
 /* A verdict of the candidate cell against the baseline, on one metric: a test of its own. */
@@ -750,7 +624,7 @@ static void verdict_test(struct doc *d, const struct ior_report_verdict *v)
 	if (!evidence(d, v, digest, &newest, &type))
 		return;
 	struct cell_key k = { gr->host, gr->kernel, gr->engine, type, gr->params, c->device, c->scheduler, ior_render_metric(v) };
-	struct id x;
+	struct ior_kcidb_id x;
 	verdict_id(&x, r, "verdict", v, type, digest);
 	struct obj o = test_open(d, &x, &k, true, newest);
 	obj_str(&o, "status", verdict_status(v));
@@ -776,13 +650,13 @@ static void boot_test(struct doc *d, size_t i)
 		ordinal += r->boots[k].host == b->host && r->boots[k].kernel == b->kernel;
 	char n[32];
 	snprintf(n, sizeof(n), "%d", b->vm_run ? b->boot_index : (int)ordinal);
-	struct id x, bid;
-	id_start(&x, r, "boot");
-	id_add(&x, b->host);
-	id_add(&x, b->kernel);
+	struct ior_kcidb_id x, bid;
+	ior_kcidb_id_start(&x, r->opts.origin, "boot");
+	ior_kcidb_id_add(&x, b->host);
+	ior_kcidb_id_add(&x, b->kernel);
 	if (b->vm_run)
-		id_add(&x, b->vm_run);
-	id_add(&x, n);
+		ior_kcidb_id_add(&x, b->vm_run);
+	ior_kcidb_id_add(&x, n);
 	const char *release = b->release && *b->release ? b->release : b->kernel;
 	build_id(&bid, r, release);
 	struct obj o = item(d, &x);
@@ -810,16 +684,16 @@ static void boot_test(struct doc *d, size_t i)
 }
 
 /* A bisection is identified by its start; a commit it looked at, by the bisection and the commit. */
-static void bisect_test_id(struct id *x, const struct ior_report *r, const char *kind, const struct ior_report_bisect *b,
+static void bisect_test_id(struct ior_kcidb_id *x, const struct ior_report *r, const char *kind, const struct ior_report_bisect *b,
 			   const char *commit)
 {
 	char first_good[128];
 	snprintf(first_good, sizeof(first_good), "%.*s", (int)strcspn(b->good, " "), b->good);
-	id_start(x, r, kind);
-	id_add_run(x, b->started_at, 0);
-	id_add(x, first_good);
-	id_add(x, b->bad);
-	id_add(x, commit);
+	ior_kcidb_id_start(x, r->opts.origin, kind);
+	ior_kcidb_id_add_run(x, b->started_at, 0);
+	ior_kcidb_id_add(x, first_good);
+	ior_kcidb_id_add(x, b->bad);
+	ior_kcidb_id_add(x, commit);
 }
 
 static const char *bisect_status(const struct ior_report_bisect_commit *c)
@@ -839,7 +713,7 @@ static void bisect_tests(struct doc *d, const struct ior_report_bisect *b)
 		const struct ior_report_bisect_commit *c = &b->commits[i];
 		if (!c->n && !c->mark && !c->build)
 			continue;
-		struct id x, bid;
+		struct ior_kcidb_id x, bid;
 		bisect_test_id(&x, d->r, "bisect", b, c->id);
 		bisect_build_id(&bid, d->r, c->id);
 		struct obj o = item(d, &x);
@@ -879,16 +753,16 @@ static void tests(struct doc *d)
 
 /* A regression is a known problem of the cell from the baseline to the candidate, whatever runs
  * showed it: its issue id has no runs (each verdict test that shows it is an incident). */
-static void regression_key(struct id *x, const struct ior_report *r, const struct ior_report_verdict *v)
+static void regression_key(struct ior_kcidb_id *x, const struct ior_report *r, const struct ior_report_verdict *v)
 {
-	id_start(x, r, "regression");
+	ior_kcidb_id_start(x, r->opts.origin, "regression");
 	const char *parts[] = { ior_axis_name(r->axis), v->host, v->kernel, v->engine, v->params, v->device,
 				ior_render_sched(v->scheduler), ior_render_metric(v), v->cand_name };
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		id_add(x, parts[i]);
+		ior_kcidb_id_add(x, parts[i]);
 }
 
-static struct obj issue_open(struct doc *d, const struct id *x, const char *subject, const char *comment)
+static struct obj issue_open(struct doc *d, const struct ior_kcidb_id *x, const char *subject, const char *comment)
 {
 	struct obj o = item(d, x);
 	obj_num(&o, "version", ISSUE_VERSION);
@@ -905,7 +779,7 @@ static struct obj issue_open(struct doc *d, const struct id *x, const char *subj
 static void regression_issue(struct doc *d, const struct ior_report_verdict *v)
 {
 	const struct ior_report *r = d->r;
-	struct id x;
+	struct ior_kcidb_id x;
 	regression_key(&x, r, v);
 	char subject[1024];
 	snprintf(subject, sizeof(subject), "%s %s on %s (%s): %s %+.1f%% from %s to %s", v->engine, ior_render_metric(v),
@@ -922,9 +796,9 @@ static void regression_issue(struct doc *d, const struct ior_report_verdict *v)
 
 static void culprit_issue(struct doc *d, const struct ior_report_bisect *b)
 {
-	struct id x;
-	id_start(&x, d->r, "culprit");
-	id_add(&x, b->culprit);
+	struct ior_kcidb_id x;
+	ior_kcidb_id_start(&x, d->r->opts.origin, "culprit");
+	ior_kcidb_id_add(&x, b->culprit);
 	char subject[512];
 	snprintf(subject, sizeof(subject), "first bad %s %s (bisection %s..%s)", strcmp(b->source, "git") ? "kernel" : "commit",
 		 b->culprit, b->good, b->bad);
@@ -950,8 +824,8 @@ static void issues(struct doc *d)
 	fputc(']', d->out);
 }
 
-static void incident(struct doc *d, const struct id *x, const struct id *issue, const struct id *build,
-		     const struct id *test)
+static void incident(struct doc *d, const struct ior_kcidb_id *x, const struct ior_kcidb_id *issue, const struct ior_kcidb_id *build,
+		     const struct ior_kcidb_id *test)
 {
 	struct obj o = item(d, x);
 	obj_str(&o, "issue_id", issue->s);
@@ -974,7 +848,7 @@ static void incidents(struct doc *d)
 		const char *newest, *type;
 		if (!evidence(d, v, digest, &newest, &type))
 			continue;
-		struct id x, issue, build, test;
+		struct ior_kcidb_id x, issue, build, test;
 		verdict_id(&x, r, "incident", v, type, digest);
 		regression_key(&issue, r, v);
 		build_id(&build, r, r->rt->groups[v->cand_group].kernel);
@@ -986,11 +860,11 @@ static void incidents(struct doc *d)
 		for (size_t i = 0; bi->culprit && i < bi->ncommits; i++) {
 			if (!bi->commits[i].culprit)
 				continue;
-			struct id x, issue, build, test;
+			struct ior_kcidb_id x, issue, build, test;
 			bisect_test_id(&test, r, "bisect", bi, bi->culprit);
 			bisect_test_id(&x, r, "incident", bi, bi->culprit);
-			id_start(&issue, r, "culprit");
-			id_add(&issue, bi->culprit);
+			ior_kcidb_id_start(&issue, r->opts.origin, "culprit");
+			ior_kcidb_id_add(&issue, bi->culprit);
 			bisect_build_id(&build, r, bi->culprit);
 			incident(d, &x, &issue, &build, &test);
 		}
