@@ -121,40 +121,46 @@ static int key_of(char hex[65], const struct ior_vm_kernel *kernel, const struct
 	return rc;
 }
 
+/* An archive in the cache: when it was last used (its mtime, touched on each hit) and its name. */
+struct archive {
+	struct timespec used;
+	char name[80];
+};
+
 static int newest_first(const void *a, const void *b)
 {
-	const struct stat *x = a, *y = b;
-	if (x->st_mtim.tv_sec != y->st_mtim.tv_sec)
-		return x->st_mtim.tv_sec < y->st_mtim.tv_sec ? 1 : -1;
-	return x->st_mtim.tv_nsec < y->st_mtim.tv_nsec ? 1 : x->st_mtim.tv_nsec > y->st_mtim.tv_nsec ? -1 : 0;
+	const struct timespec *x = &((const struct archive *)a)->used, *y = &((const struct archive *)b)->used;
+	if (x->tv_sec != y->tv_sec)
+		return x->tv_sec < y->tv_sec ? 1 : -1;
+	return x->tv_nsec < y->tv_nsec ? 1 : x->tv_nsec > y->tv_nsec ? -1 : 0;
 }
 
-/* All but the KEEP archives used last removed (each ~60 MB). One another vm run still boots keeps
+/* All but the KEEP archives used last removed (each ~60 MB). An archive another vm run still boots keeps
  * its data: qemu holds it open. */
 static void prune(const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
-	struct stat found[256];
-	char names[256][80];
+	struct archive found[256];
 	size_t n = 0;
 	for (struct dirent *e; (e = readdir(d)) && n < 256;) {
 		size_t len = strlen(e->d_name);
 		char path[PATH_MAX + 80];
+		struct stat st;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (len < 6 || len >= sizeof(names[0]) || strcmp(e->d_name + len - 5, ".cpio") != 0 ||
-		    lstat(path, &found[n]) != 0 || !S_ISREG(found[n].st_mode))
+		if (len < 6 || len >= sizeof(found[0].name) || strcmp(e->d_name + len - 5, ".cpio") != 0 ||
+		    lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
 			continue;
-		snprintf(names[n], sizeof(names[n]), "%s", e->d_name);
-		found[n].st_ino = n; /* where its name is, through the sort */
+		found[n].used = st.st_mtim;
+		snprintf(found[n].name, sizeof(found[n].name), "%s", e->d_name);
 		n++;
 	}
 	closedir(d);
 	qsort(found, n, sizeof(found[0]), newest_first);
 	for (size_t i = KEEP; i < n; i++) {
 		char path[PATH_MAX + 80];
-		snprintf(path, sizeof(path), "%s/%s", dir, names[found[i].st_ino]);
+		snprintf(path, sizeof(path), "%s/%s", dir, found[i].name);
 		unlink(path);
 	}
 }
