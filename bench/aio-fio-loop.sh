@@ -24,15 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 
-file=$(mktemp "${BENCH_DIR:-/tmp}/ioregress-bench-aio-fio.XXXXXX")
-dev=
-cleanup() {
-	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
-	rm -f "$file"
-}
-trap cleanup EXIT INT TERM
-dd if=/dev/urandom of="$file" bs=1M count=256 conv=fsync status=none
-dev=$(losetup -f --show --direct-io=off "$file")
+bench_buffered_loop aio-fio
 disk=$(bench_disk_of "$file")
 stat_file=/sys/class/block/$disk/stat
 echo "loop $dev over $file (disk $disk, read_ahead_kb $(cat "/sys/class/block/$disk/queue/read_ahead_kb" 2>/dev/null || echo ?)); $(uptime)" >&2

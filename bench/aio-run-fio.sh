@@ -27,16 +27,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
 
-work=$(mktemp -d "${BENCH_DIR:-/tmp}/ioregress-bench-aio-run.XXXXXX")
-file=$work/backing
-dev=
-cleanup() {
-	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-dd if=/dev/urandom of="$file" bs=1M count=256 conv=fsync status=none
-dev=$(losetup -f --show --direct-io=off "$file")
+bench_buffered_loop aio-run
 sched=$(sed 's/.*\[\(.*\)\].*/\1/' "/sys/class/block/$(basename "$dev")/queue/scheduler")
 disk=$(bench_disk_of "$file")
 stat_file=/sys/class/block/$disk/stat

@@ -103,3 +103,20 @@ bench_disk_of() {
 	src=$(df --output=source "$1" | tail -1)
 	lsblk -no pkname "$src" 2>/dev/null | grep . || basename "$src"
 }
+# bench_buffered_loop NAME: a scratch directory $work under $BENCH_DIR (default /tmp), $file in it
+# (256 MiB of random data, on the host's disk) and $dev, a buffered loop device over it (the setup
+# testers use: reads pass through the backing file's page cache); both removed on exit, also when
+# the benchmark fails or is interrupted.
+# shellcheck disable=SC2034  # work, file and dev are the caller's
+bench_buffered_loop() {
+	work=$(mktemp -d "${BENCH_DIR:-/tmp}/ioregress-bench-$1.XXXXXX")
+	file=$work/backing
+	dev=
+	trap bench_buffered_loop_remove EXIT INT TERM
+	dd if=/dev/urandom of="$file" bs=1M count=256 conv=fsync status=none
+	dev=$(losetup -f --show --direct-io=off "$file")
+}
+bench_buffered_loop_remove() {
+	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
+	rm -rf "$work"
+}
