@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The measuring step of packaged kernels on a real machine (bisect run --target): each measurement one
  * vm run boot of the kernel on the target, which stays on it for the next measurement (no boot back in
- * between); the target's own kernel, kept in the bisection's log, is booted again and what was
+ * between); the target's own kernel, kept in the bisection, is booted again and what was
  * installed removed at the end. */
 #include "bisect/measure.h"
 
@@ -15,9 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The bisection's log event that keeps the target's own kernel: "TARGET RELEASE". */
-#define DEFAULT_EVENT "target-default"
-
 struct target_measure {
 	struct ior_bisect_measure base;
 	struct ior_bisect_measure *vm;   /* measure_vm, whose options' target points at t */
@@ -28,19 +25,20 @@ struct target_measure {
 	char default_release[128];       /* the kernel the target ran when the bisection first reached it */
 };
 
-/* The target's own kernel as the bisection's log keeps it for this target, "" before it is known. */
+/* The target's own kernel as the bisection keeps it for this target, "" before it is known. */
 static int default_get(struct target_measure *m)
 {
-	bool found;
-	char detail[600];
-	int rc = ior_bisect_log_last(m->db, m->bisect, NULL, DEFAULT_EVENT, &found, detail, sizeof(detail));
-	size_t l = strlen(m->t.url.name);
-	if (!rc && found && !strncmp(detail, m->t.url.name, l) && detail[l] == ' ')
-		snprintf(m->default_release, sizeof(m->default_release), "%s", detail + l + 1);
-	return rc;
+	struct ior_bisect_info b;
+	int rc = ior_bisect_current(m->db, &b);
+	if (rc)
+		return rc;
+	if (b.id == m->bisect && b.target && b.target_default && !strcmp(b.target, m->t.url.name))
+		snprintf(m->default_release, sizeof(m->default_release), "%s", b.target_default);
+	ior_bisect_info_free(&b);
+	return IOR_OK;
 }
 
-/* After the first vm run on the target: the kernel it ran then (its plan's default) kept in the log, so
+/* After the first vm run on the target: the kernel it ran then (its plan's default) kept in the bisection, so
  * every later measurement, and a resumed bisection, returns it there at the end. */
 static int default_keep(struct target_measure *m)
 {
@@ -56,9 +54,7 @@ static int default_keep(struct target_measure *m)
 	ior_db_target_plan_free(&p);
 	if (!m->default_release[0])
 		return IOR_OK;
-	char detail[600];
-	snprintf(detail, sizeof(detail), "%s %s", m->t.url.name, m->default_release);
-	return ior_bisect_log(m->db, m->bisect, NULL, DEFAULT_EVENT, detail);
+	return ior_bisect_set_target_default(m->db, m->bisect, m->t.url.name, m->default_release);
 }
 
 static int build(struct ior_bisect_measure *bm, const char *id, enum ior_step_outcome *out, char *image, size_t len)

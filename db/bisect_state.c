@@ -74,6 +74,7 @@ void ior_bisect_info_free(struct ior_bisect_info *b)
 	free(b->source), free(b->repo), free(b->good), free(b->bad), free(b->orig_head);
 	free(b->measure_cmd), free(b->build_cmd), free(b->boot_cmd), free(b->image);
 	free(b->status), free(b->result), free(b->started_at), free(b->kernels), free(b->matrix);
+	free(b->target), free(b->target_default);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -105,6 +106,7 @@ int ior_bisect_current(struct ior_db *db, struct ior_bisect_info *out)
 	out->status = ior_db_column_dup(st, 11, &oom), out->result = ior_db_column_dup(st, 12, &oom);
 	out->started_at = ior_db_column_dup(st, 13, &oom), out->kernels = ior_db_column_dup(st, 14, &oom);
 	out->matrix = ior_db_column_dup(st, 15, &oom);
+	out->target = ior_db_column_dup(st, 16, &oom), out->target_default = ior_db_column_dup(st, 17, &oom);
 	sqlite3_reset(st);
 	if (!oom)
 		return IOR_OK;
@@ -122,6 +124,17 @@ int ior_bisect_set_commands(struct ior_db *db, int64_t id, const char *measure, 
 int ior_bisect_set_matrix(struct ior_db *db, int64_t id, const char *matrix)
 {
 	return exec(db, IOR_STMT_BISECT_SET_MATRIX, id, &matrix, 1, "cannot store the bisection's matrix in");
+}
+
+int ior_bisect_set_target_default(struct ior_db *db, int64_t id, const char *target, const char *release)
+{
+	const char *t[] = { target, release };
+	int rc = exec(db, IOR_STMT_BISECT_SET_TARGET_DEFAULT, id, t, 2, "cannot store the bisection's target in");
+	if (rc)
+		return rc;
+	char detail[600];
+	snprintf(detail, sizeof(detail), "%s %s", target, release);
+	return ior_bisect_log(db, id, NULL, "target-default", detail);
 }
 
 int ior_bisect_set_status(struct ior_db *db, int64_t id, const char *status, const char *result)

@@ -17,6 +17,7 @@ struct ior_bisect_info {
 	bool higher_is_better;
 	char *measure_cmd, *build_cmd, *boot_cmd, *image;
 	char *kernels, *matrix;                         /* packages: the list (space separated), the matrix */
+	char *target, *target_default;                  /* bisect run --target: the machine, the kernel it ran first */
 	char *status, *result, *started_at;
 };
 void ior_bisect_info_free(struct ior_bisect_info *b);
@@ -27,6 +28,9 @@ int ior_bisect_current(struct ior_db *db, struct ior_bisect_info *out);
 int ior_bisect_set_commands(struct ior_db *db, int64_t id, const char *measure, const char *build, const char *boot,
 			    const char *image);
 int ior_bisect_set_matrix(struct ior_db *db, int64_t id, const char *matrix);
+/* The machine a bisection runs on and the kernel it ran before its first measurement (booted again at
+ * the end); the log keeps it too, as event target-default "TARGET RELEASE". */
+int ior_bisect_set_target_default(struct ior_db *db, int64_t id, const char *target, const char *release);
 int ior_bisect_set_status(struct ior_db *db, int64_t id, const char *status, const char *result);
 
 int ior_bisect_log(struct ior_db *db, int64_t id, const char *commit, const char *event, const char *detail);

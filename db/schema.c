@@ -553,6 +553,15 @@ static const char step15[] =
 	"  confirm_need = (SELECT CAST(substr(d, s1 + s2 + 1) AS INTEGER) FROM confirm_words w\n"
 	"    WHERE w.bisect_id = bisect_commits.bisect_id AND w.commit_id = bisect_commits.commit_id);\n"
 	"DROP TABLE confirm_words;\n"
+	/* the machine a bisection ran on (bisect run --target) and the kernel it ran before the first
+	 * measurement, from the log's "TARGET RELEASE" */
+	"ALTER TABLE bisects ADD COLUMN target TEXT;\n"
+	"ALTER TABLE bisects ADD COLUMN target_default TEXT;\n"
+	"UPDATE bisects SET\n"
+	"  target = (SELECT substr(detail, 1, instr(detail, ' ') - 1) FROM bisect_log_last l WHERE l.bisect_id = bisects.id\n"
+	"    AND l.event = 'target-default' AND instr(detail, ' ') > 1),\n"
+	"  target_default = (SELECT substr(detail, instr(detail, ' ') + 1) FROM bisect_log_last l\n"
+	"    WHERE l.bisect_id = bisects.id AND l.event = 'target-default' AND instr(detail, ' ') > 1);\n"
 	"DROP VIEW bisect_log_last;\n"
 	"PRAGMA user_version = 15;\n";
 

@@ -143,10 +143,11 @@ static const char *const sql[IOR_STMT_COUNT] = {
 				   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[IOR_STMT_BISECT_CURRENT] =
 		"SELECT id, source, repo, good, bad, orig_head, higher_is_better, measure_cmd, build_cmd, boot_cmd, image, "
-		"status, result, started_at, kernels, matrix FROM bisects WHERE status <> 'reset' ORDER BY id DESC LIMIT 1",
+		"status, result, started_at, kernels, matrix, target, target_default FROM bisects WHERE status <> 'reset' ORDER BY id DESC LIMIT 1",
 	[IOR_STMT_BISECT_SET_COMMANDS] =
 		"UPDATE bisects SET measure_cmd = ?2, build_cmd = ?3, boot_cmd = ?4, image = ?5 WHERE id = ?1",
 	[IOR_STMT_BISECT_SET_MATRIX] = "UPDATE bisects SET matrix = ?2 WHERE id = ?1",
+	[IOR_STMT_BISECT_SET_TARGET_DEFAULT] = "UPDATE bisects SET target = ?2, target_default = ?3 WHERE id = ?1",
 	[IOR_STMT_BISECT_SET_STATUS] = "UPDATE bisects SET status = ?2, result = ?3 WHERE id = ?1",
 	[IOR_STMT_BISECT_LOG] =
 		"INSERT INTO bisect_log (bisect_id, commit_id, event, detail) VALUES (?1, ?2, ?3, ?4)",
