@@ -701,6 +701,36 @@ static void test_progress_line(void)
 	CU_ASSERT_STRING_EQUAL(line, "kernel build: 10 objects compiled, 1:02:05 elapsed");
 }
 
+/* The log's compile lines counted past a line far longer than any buffer: openssl's GENKEY writes
+ * thousands of progress dots on one line of a bindeb-pkg build's log, and the count used to stop
+ * there for the rest of the build. A line still being written is left for the next look. */
+static void test_progress_counts_past_a_long_line(void)
+{
+	char log[600];
+	snprintf(log, sizeof(log), "%s/progress.log", ior_test_tmpdir());
+	FILE *f = fopen(log, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("  CC      kernel/a.o\n  GENKEY  certs/signing_key.pem\n", f);
+	for (int i = 0; i < 6000; i++)
+		fputc(i % 67 ? '.' : '+', f);
+	fputs("  CC      kernel/kprobes.o\n  CC      kernel/b.o\n  AS      arch/x86/c.o\n  LD      vmlinux\n", f);
+	fputs("  CC      kernel/half", f); /* make is still writing this one */
+	fclose(f);
+	long from = 0, n = 0;
+	char now[160] = "";
+	ior_kbuild_progress_scan(log, &from, &n, now, sizeof(now));
+	CU_ASSERT_EQUAL(n, 3); /* a.o, b.o, c.o: the dots' line begins with no step */
+	CU_ASSERT_STRING_EQUAL(now, "LD vmlinux");
+	f = fopen(log, "a");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(".o\n", f);
+	fclose(f);
+	ior_kbuild_progress_scan(log, &from, &n, now, sizeof(now));
+	CU_ASSERT_EQUAL(n, 4);
+	CU_ASSERT_STRING_EQUAL(now, "CC kernel/half.o");
+	unlink(log);
+}
+
 int main(void)
 {
 	if (!getenv("IOR_BINARY"))
@@ -718,6 +748,7 @@ int main(void)
 		IOR_TEST(test_build_dir_private_and_checked),
 		IOR_TEST(test_killed_build_leaves_no_make),
 		IOR_TEST(test_progress_line),
+		IOR_TEST(test_progress_counts_past_a_long_line),
 		IOR_TEST(test_unchanged_steps_skipped),
 		IOR_TEST_END,
 	};

@@ -65,32 +65,36 @@ void ior_kbuild_progress_line(char *out, unsigned long len, const char *what, lo
 		 now && now[0] ? " (now: " : "", now && now[0] ? now : "", now && now[0] ? ")" : "");
 }
 
-/* The compile lines of make's quiet output ("  CC      init/main.o", "  AS ...", "  HOSTCC ...")
- * added since the last look, and the last step's text. */
-static void scan(struct ior_kbuild_progress *p)
+void ior_kbuild_progress_scan(const char *log, long *from, long *n, char *now, size_t now_len)
 {
-	FILE *f = fopen(p->log, "r");
-	if (!f || fseek(f, p->from, SEEK_SET) != 0) {
+	FILE *f = fopen(log, "r");
+	if (!f || fseek(f, *from, SEEK_SET) != 0) {
 		if (f)
 			fclose(f);
 		return;
 	}
-	char line[512];
-	while (fgets(line, sizeof(line), f)) {
-		size_t len = strlen(line);
-		if (!len || line[len - 1] != '\n')
+	/* getline, not a fixed buffer: openssl's GENKEY prints thousands of progress dots on one line,
+	 * and a line longer than the buffer was taken for one make was still writing, so the count
+	 * stopped there for the rest of the build (stuck at 415 of 2,468 objects for 27 minutes) */
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	while ((got = getline(&line, &cap, f)) > 0) {
+		size_t len = (size_t)got;
+		if (line[len - 1] != '\n')
 			break; /* a line make is still writing: read it whole next time */
-		p->from += (long)len;
+		*from += (long)len;
 		if (strncmp(line, "  ", 2) != 0 || line[2] == ' ')
 			continue;
 		line[len - 1] = '\0';
 		if (!strncmp(line, "  CC ", 5) || !strncmp(line, "  AS ", 5) || !strncmp(line, "  HOSTCC ", 9))
-			p->n++;
+			(*n)++;
 		/* "  LD      vmlinux" -> "LD vmlinux" */
 		char *word = line + 2, *rest = word + strcspn(word, " ");
 		rest += strspn(rest, " ");
-		snprintf(p->now, sizeof(p->now), "%.*s %s", (int)strcspn(word, " "), word, rest);
+		snprintf(now, now_len, "%.*s %s", (int)strcspn(word, " "), word, rest);
 	}
+	free(line);
 	fclose(f);
 }
 
@@ -106,7 +110,7 @@ static void *run(void *arg)
 			;
 		if (p->stop)
 			break;
-		scan(p);
+		ior_kbuild_progress_scan(p->log, &p->from, &p->n, p->now, sizeof(p->now));
 		char text[400];
 		ior_kbuild_progress_line(text, sizeof(text), p->what, p->n, p->total, p->cold, now_s() - p->t0, p->now);
 		fprintf(stderr, "%s\n", text);

@@ -5,6 +5,7 @@
 #define IOR_VM_KERNEL_BUILD_PROGRESS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct ior_kbuild_progress;
 
@@ -22,5 +23,10 @@ void ior_kbuild_progress_stop(struct ior_kbuild_progress *p, bool succeeded);
  * printed last ("" when none). */
 void ior_kbuild_progress_line(char *out, unsigned long len, const char *what, long n, long total, bool cold,
 			      double elapsed, const char *now);
+
+/* Reads the compile lines of make's quiet output ("  CC      init/main.o", "  AS ...",
+ * "  HOSTCC ...") from byte from of log: adds them to *n, leaves the last step's text ("LD vmlinux")
+ * in now and moves *from past the last whole line (one make is still writing is read next time). */
+void ior_kbuild_progress_scan(const char *log, long *from, long *n, char *now, size_t now_len);
 
 #endif
