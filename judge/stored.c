@@ -78,13 +78,5 @@ const struct ior_stored_boot *ior_stored_boot_of_run(const struct ior_stored *s,
 
 const char *ior_stored_cell_axis_value(enum ior_axis axis, const struct ior_stored_cell *c)
 {
-	switch (axis) {
-	case IOR_AXIS_KERNEL: return c->kernel;
-	case IOR_AXIS_SCHEDULER: return c->scheduler;
-	case IOR_AXIS_DEVICE: return c->device;
-	case IOR_AXIS_ENGINE: return c->engine;
-	case IOR_AXIS_HOST: return c->host;
-	case IOR_AXIS_COUNT: break;
-	}
-	return NULL;
+	return ior_axis_pick(axis, c->host, c->kernel, c->engine, c->device, c->scheduler);
 }

@@ -58,15 +58,7 @@ static const char *newest_kernel(const struct ior_judge_input *in, const char *h
 /* The value of cell c of group g along axis. */
 static const char *axis_value(enum ior_axis axis, const struct ior_rt_group *g, const struct ior_rt_cell *c)
 {
-	switch (axis) {
-	case IOR_AXIS_KERNEL: return g->kernel;
-	case IOR_AXIS_SCHEDULER: return c->scheduler;
-	case IOR_AXIS_DEVICE: return c->device;
-	case IOR_AXIS_ENGINE: return g->engine;
-	case IOR_AXIS_HOST: return g->host;
-	case IOR_AXIS_COUNT: break;
-	}
-	return NULL;
+	return ior_axis_pick(axis, g->host, g->kernel, g->engine, c->device, c->scheduler);
 }
 
 /* Stored cell i is one of rt cell (gi, ci)'s: the tables learnt each stored cell's group, so the
