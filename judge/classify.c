@@ -12,10 +12,8 @@
 
 static const struct ior_rt_cell *cell_on(const struct ior_tables *rt, const struct ior_rt_series *s, const char *kernel)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(rt->groups[s->m[i].group].kernel, kernel))
-			return &rt->groups[s->m[i].group].cells[s->m[i].index];
-	return NULL;
+	const struct ior_rt_member *m = ior_rt_member_on(rt, s, kernel);
+	return m ? &rt->groups[m->group].cells[m->index] : NULL;
 }
 
 static bool in_view(const struct ior_judge_input *o, const struct ior_rt_series *s)

@@ -32,15 +32,6 @@ static bool key_in_view(const struct ior_judge_input *o, const struct ior_rt_ser
 	       !(o->engine && ior_rt_strcmp(o->engine, s->engine));
 }
 
-/* The member of s on kernel, or NULL. */
-static const struct ior_rt_member *on_kernel(const struct ior_tables *rt, const struct ior_rt_series *s, const char *kernel)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(rt->groups[s->m[i].group].kernel, kernel))
-			return &s->m[i];
-	return NULL;
-}
-
 /* Without --candidate: the newest kernel (version order) of the series' host other than the baseline. */
 static const char *newest_kernel(const struct ior_judge_input *in, const char *host, const char *baseline)
 {
@@ -405,7 +396,7 @@ static int judge_kernels(struct judge *j)
 		if (!key_in_view(j->in, s))
 			continue;
 		const char *cand = j->b ? j->b : newest_kernel(j->in, s->host, j->a);
-		const struct ior_rt_member *a = on_kernel(rt, s, j->a), *b = cand ? on_kernel(rt, s, cand) : NULL;
+		const struct ior_rt_member *a = ior_rt_member_on(rt, s, j->a), *b = cand ? ior_rt_member_on(rt, s, cand) : NULL;
 		if (!a)
 			continue;
 		if (!b) {

@@ -234,16 +234,6 @@ void ior_report_free(struct ior_report *r)
 	free(r);
 }
 
-const struct ior_rt_member *ior_report_member(const struct ior_report *r, const struct ior_rt_series *s,
-					      size_t group)
-{
-	(void)r;
-	for (size_t i = 0; i < s->n; i++)
-		if (s->m[i].group == group)
-			return &s->m[i];
-	return NULL;
-}
-
 bool ior_report_has_regression(const struct ior_report *r)
 {
 	return r->nregression_order > 0;

@@ -221,10 +221,6 @@ void ior_report_judge_input(const struct ior_report *r, struct ior_db *db, struc
 int ior_report_build(struct ior_report **out, struct ior_db *db, const struct ior_report_opts *o);
 void ior_report_free(struct ior_report *r);  /* NULL is a no-op */
 
-/* The series' member in a group, or NULL. */
-const struct ior_rt_member *ior_report_member(const struct ior_report *r, const struct ior_rt_series *s,
-					      size_t group);
-
 /* "regression" for --fail-on: true when a verdict in view is a regression; "alert": a
  * variance alert or a regression in view. */
 bool ior_report_has_regression(const struct ior_report *r);

@@ -88,10 +88,8 @@ static int mark(struct marks *m, const struct ior_report *r)
 
 static size_t position_of(const struct ior_rt_series *s, size_t group)
 {
-	for (size_t k = 0; k < s->n; k++)
-		if (s->m[k].group == group)
-			return k;
-	return s->n - 1;
+	const struct ior_rt_member *m = ior_rt_member_in(s, group);
+	return m ? (size_t)(m - s->m) : s->n - 1;
 }
 
 /* The kernel a chart of series si centres on: its first change point, else the kernel of its

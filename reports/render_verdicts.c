@@ -40,7 +40,7 @@ static void trend_notes(FILE *out, const struct ior_report *r, const struct ior_
 	const struct ior_rt_series *s = &r->rt->series[v->series];
 	const size_t groups[2] = { v->base_group, v->cand_group };
 	for (int side = 0; side < 2; side++) {
-		const struct ior_rt_member *m = ior_report_member(r, s, groups[side]);
+		const struct ior_rt_member *m = ior_rt_member_in(s, groups[side]);
 		const struct ior_trend *t = m ? &r->rt->groups[m->group].cells[m->index].trend : NULL;
 		if (!t || t->kind == IOR_TREND_NONE)
 			continue;
