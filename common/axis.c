@@ -20,6 +20,20 @@ const char *ior_axis_name(enum ior_axis a)
 	return a < IOR_AXIS_COUNT ? names[a] : "?";
 }
 
+const char *ior_axis_pick(enum ior_axis a, const char *host, const char *kernel, const char *engine,
+			  const char *device, const char *scheduler)
+{
+	switch (a) {
+	case IOR_AXIS_KERNEL: return kernel;
+	case IOR_AXIS_SCHEDULER: return scheduler;
+	case IOR_AXIS_DEVICE: return device;
+	case IOR_AXIS_ENGINE: return engine;
+	case IOR_AXIS_HOST: return host;
+	case IOR_AXIS_COUNT: break;
+	}
+	return NULL;
+}
+
 int ior_axis_find(enum ior_axis *out, const char *name)
 {
 	struct ior_suggestion near;

@@ -17,5 +17,9 @@ enum ior_axis {
 const char *ior_axis_name(enum ior_axis a);
 /* The axis named name; IOR_EINVALID naming the axes (and the nearest one) otherwise. */
 int ior_axis_find(enum ior_axis *out, const char *name);
+/* Of a cell key's fields, the one axis names: every key (a stored cell, a table cell, a filter) asks
+ * this one switch. */
+const char *ior_axis_pick(enum ior_axis a, const char *host, const char *kernel, const char *engine,
+			  const char *device, const char *scheduler);
 
 #endif

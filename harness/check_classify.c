@@ -5,7 +5,7 @@
 
 #include "common/error.h"
 #include "harness/command.h"
-#include "reports/model_classify.h"
+#include "judge/classify.h"
 
 #include <string.h>
 
@@ -36,7 +36,13 @@ int ior_check_classify(FILE *out, struct ior_db *db, const struct ior_report_opt
 	ro.parts = IOR_REPORT_TABLES;
 	struct ior_report *r = NULL;
 	struct ior_classified e;
-	if (ior_report_build(&r, db, &ro) || ior_report_classify(&e, r, good, bad, o->candidate, IOR_CLASSIFY_ALPHA)) {
+	struct ior_judge_input in;
+	int rc = ior_report_build(&r, db, &ro);
+	if (!rc) {
+		ior_report_judge_input(r, db, &in);
+		rc = ior_judge_classify(&e, &in, good, bad, o->candidate, IOR_CLASSIFY_ALPHA);
+	}
+	if (rc) {
 		ior_cmd_error_last();
 		ior_report_free(r);
 		return 128;

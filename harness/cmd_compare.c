@@ -19,15 +19,7 @@ static int parse_axis(void *field, const char *value)
 
 static const char *axis_filter_value(const struct ior_db_filter *f, enum ior_axis axis)
 {
-	switch (axis) {
-	case IOR_AXIS_KERNEL: return f->kernel;
-	case IOR_AXIS_SCHEDULER: return f->scheduler;
-	case IOR_AXIS_DEVICE: return f->device;
-	case IOR_AXIS_ENGINE: return f->engine;
-	case IOR_AXIS_HOST: return f->host;
-	case IOR_AXIS_COUNT: break;
-	}
-	return NULL;
+	return ior_axis_pick(axis, f->host, f->kernel, f->engine, f->device, f->scheduler);
 }
 
 /* The checks after the options: the axis, A and B. */

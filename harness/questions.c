@@ -23,11 +23,11 @@ static int add(struct ior_questions *q, const struct ior_matrix_comparison *c)
 	for (size_t i = 0; i < q->n; i++)
 		if (q->q[i].axis == c->axis && !strcmp(q->q[i].a, c->a) && !strcmp(q->q[i].b, c->b))
 			return IOR_OK;
-	struct ior_report_question *v = realloc(q->q, (q->n + 1) * sizeof(*v));
+	struct ior_judge_question *v = realloc(q->q, (q->n + 1) * sizeof(*v));
 	if (!v)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	q->q = v;
-	struct ior_report_question *x = &v[q->n];
+	struct ior_judge_question *x = &v[q->n];
 	x->axis = c->axis;
 	x->a = keep(q, c->a);
 	x->b = keep(q, c->b);

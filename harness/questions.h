@@ -9,7 +9,7 @@
 #include "reports/model.h"
 
 struct ior_questions {
-	struct ior_report_question *q;
+	struct ior_judge_question *q;
 	size_t n;
 	char **strings;                     /* what q points into */
 	size_t nstrings;

@@ -359,3 +359,20 @@ const struct ior_rt_device *ior_rt_device_find(const struct ior_rt_group *g, con
 			return &g->devices[i];
 	return NULL;
 }
+
+const struct ior_rt_member *ior_rt_member_on(const struct ior_tables *rt, const struct ior_rt_series *s,
+					     const char *kernel)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(rt->groups[s->m[i].group].kernel, kernel))
+			return &s->m[i];
+	return NULL;
+}
+
+const struct ior_rt_member *ior_rt_member_in(const struct ior_rt_series *s, size_t group)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->m[i].group == group)
+			return &s->m[i];
+	return NULL;
+}

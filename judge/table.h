@@ -112,6 +112,10 @@ const struct ior_rt_group *ior_rt_find(const struct ior_tables *rt, const char *
 				       const char *engine);
 const struct ior_rt_cell *ior_rt_cell_find(const struct ior_rt_group *g, const char *device, const char *scheduler);
 const struct ior_rt_device *ior_rt_device_find(const struct ior_rt_group *g, const char *device);
+/* The series' member on kernel, or in group; NULL when it has none there. */
+const struct ior_rt_member *ior_rt_member_on(const struct ior_tables *rt, const struct ior_rt_series *s,
+					     const char *kernel);
+const struct ior_rt_member *ior_rt_member_in(const struct ior_rt_series *s, size_t group);
 
 /* qsort_r comparator of indexes into rows (ctx): by cell, run and repetition, so each cell's
  * values come out in that order. */

@@ -45,7 +45,7 @@ static int one_pair(struct ior_boots_progress *p, size_t *len, struct ior_db *db
 		return add_line(&p->undecided, len, "%s vs %s: no samples of one of them yet\n", cand, base);
 	}
 	for (size_t i = 0; !rc && i < r->nverdicts; i++) {
-		const struct ior_report_verdict *v = &r->verdicts[i];
+		const struct ior_judge_verdict *v = &r->verdicts[i];
 		p->cells++;
 		if (v->c.verdict != IOR_VERDICT_INCONCLUSIVE) {
 			p->decided++;

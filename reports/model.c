@@ -18,32 +18,32 @@ void ior_report_opts_default(struct ior_report_opts *o)
 }
 
 /* The tables, and everything judged from them, take each cell's measured repetitions only:
- * warm-up repetitions stay in r->values for the renderers that list every sample. A cell of only
+ * warm-up repetitions stay in r->stored.values for the renderers that list every sample. A cell of only
  * warm-ups is an input without values: it makes no table cell but learns its group. */
 static int tables(struct ior_report *r)
 {
-	struct ior_rt_input *in = malloc((r->ncells ? r->ncells : 1) * sizeof(*in));
-	double *kept = malloc((r->nsamples ? r->nsamples : 1) * sizeof(*kept));
-	size_t *group_of = malloc((r->ncells ? r->ncells : 1) * sizeof(*group_of));
+	struct ior_rt_input *in = malloc((r->stored.ncells ? r->stored.ncells : 1) * sizeof(*in));
+	double *kept = malloc((r->stored.nsamples ? r->stored.nsamples : 1) * sizeof(*kept));
+	size_t *group_of = malloc((r->stored.ncells ? r->stored.ncells : 1) * sizeof(*group_of));
 	if (!in || !kept || !group_of) {
 		free(in), free(kept), free(group_of);
 		return ior_error_set(IOR_ERROR, "out of memory");
 	}
 	size_t at = 0;
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
+	for (size_t i = 0; i < r->stored.ncells; i++) {
+		const struct ior_stored_cell *c = &r->stored.cells[i];
 		size_t from = at;
 		for (size_t k = 0; k < c->n; k++)
-			if (!r->warmup || !r->warmup[c->first + k])
-				kept[at++] = r->values[c->first + k];
+			if (!r->stored.warmup || !r->stored.warmup[c->first + k])
+				kept[at++] = r->stored.values[c->first + k];
 		in[i] = (struct ior_rt_input){ .host = c->host, .kernel = c->kernel, .engine = c->engine,
 					       .params = c->params, .device = c->device, .scheduler = c->scheduler,
 					       .unit = c->unit, .fill = c->fill, .higher_is_better = c->higher_is_better,
 					       .order = c->cell_id, .values = kept + from, .n = at - from };
 	}
-	int rc = ior_rt_build_cells(&r->rt, in, r->ncells, group_of);
-	for (size_t i = 0; !rc && i < r->ncells; i++)
-		r->cells[i].group = group_of[i];
+	int rc = ior_rt_build_cells(&r->rt, in, r->stored.ncells, group_of);
+	for (size_t i = 0; !rc && i < r->stored.ncells; i++)
+		r->stored.cells[i].group = group_of[i];
 	free(in);
 	free(kept);
 	free(group_of);
@@ -105,9 +105,9 @@ static int alerts(struct ior_report *r)
 
 static int build_parts(struct ior_report *r, struct ior_db *db)
 {
-	for (size_t i = 0; i < r->ncells; i++) {
-		r->nnot_ok += r->cells[i].in_view && strcmp(r->cells[i].status ? r->cells[i].status : "ok", "ok");
-		r->cells[i].group = SIZE_MAX;  /* until the tables say */
+	for (size_t i = 0; i < r->stored.ncells; i++) {
+		r->nnot_ok += r->stored.cells[i].in_view && strcmp(r->stored.cells[i].status ? r->stored.cells[i].status : "ok", "ok");
+		r->stored.cells[i].group = SIZE_MAX;  /* until the tables say */
 	}
 	if (r->opts.parts & (IOR_REPORT_ALERTS | IOR_REPORT_CHANGES | IOR_REPORT_VERDICTS | IOR_REPORT_PAIRS))
 		r->opts.parts |= IOR_REPORT_TABLES;
@@ -125,14 +125,8 @@ static int build_parts(struct ior_report *r, struct ior_db *db)
 		return IOR_ERROR;
 	if ((r->opts.parts & IOR_REPORT_BEST) && ior_report_best_build(r))
 		return IOR_ERROR;
-	int rc;
-	if ((r->opts.parts & IOR_REPORT_VERDICTS) && r->opts.baseline && (rc = ior_report_verdicts_build(r, db)))
-		return rc;
-	if ((r->opts.parts & IOR_REPORT_PAIRS) && !r->opts.alerts_only && (rc = ior_report_pairs_build(r, db)))
-		return rc;
-	if ((r->opts.parts & IOR_REPORT_QUESTIONS) && (rc = ior_report_answers_build(r, db)))
-		return rc;
-	return ior_report_sections_build(r);
+	int rc = ior_report_judge(r, db);
+	return rc ? rc : ior_report_sections_build(r);
 }
 
 static int start(struct ior_report **out, const struct ior_report_opts *o)
@@ -215,12 +209,8 @@ void ior_report_free(struct ior_report *r)
 		free(r->kernels[k].changes);
 	}
 	free(r->kernels);
-	free(r->cells);
 	free(r->fills);
-	free(r->boots);
-	free(r->values);
-	free(r->reps);
-	free(r->warmup);
+	ior_stored_free(&r->stored);
 	free(r->detail);
 	free(r->alerts);
 	free(r->alert_in_view);
@@ -229,16 +219,10 @@ void ior_report_free(struct ior_report *r)
 	free(r->group_alerts);
 	free(r->group_warm_at);
 	free(r->group_warm);
-	for (size_t i = 0; i < r->nchanges; i++)
-		free(r->changes[i].cp);
-	free(r->changes);
+	ior_series_changes_free(r->changes, r->nchanges);
 	free(r->verdicts);
-	for (size_t i = 0; i < r->npairs; i++)
-		free(r->pairs[i].cells);
-	free(r->pairs);
-	for (size_t i = 0; i < r->nanswers; i++)
-		free(r->answers[i].verdicts);
-	free(r->answers);
+	ior_judge_pairs_free(r->pairs, r->npairs);
+	ior_judge_answers_free(r->answers, r->nanswers);
 	free(r->regression_order);
 	free(r->common);
 	free(r->common_hosts);
@@ -250,16 +234,6 @@ void ior_report_free(struct ior_report *r)
 	free(r);
 }
 
-const struct ior_rt_member *ior_report_member(const struct ior_report *r, const struct ior_rt_series *s,
-					      size_t group)
-{
-	(void)r;
-	for (size_t i = 0; i < s->n; i++)
-		if (s->m[i].group == group)
-			return &s->m[i];
-	return NULL;
-}
-
 bool ior_report_has_regression(const struct ior_report *r)
 {
 	return r->nregression_order > 0;
@@ -268,7 +242,7 @@ bool ior_report_has_regression(const struct ior_report *r)
 bool ior_report_is_empty(const struct ior_report *r)
 {
 	if (!r->rt) /* the CSV's model: only the samples the filters took */
-		return r->nsamples == 0;
+		return r->stored.nsamples == 0;
 	for (size_t i = 0; i < r->rt->ngroups; i++)
 		if (r->group_in_view[i])
 			return false;

@@ -14,6 +14,9 @@
 #include "kernel/sched_history.h"
 #include "judge/alerts.h"
 #include "judge/boot_verdict.h"
+#include "judge/changes.h"
+#include "judge/stored.h"
+#include "judge/verdicts.h"
 #include "stats/changepoint.h"
 #include "stats/compare.h"
 #include "reports/section.h"
@@ -42,7 +45,7 @@ struct ior_report_opts {
 	const char *baseline, *candidate;   /* verdicts when baseline is set; candidate NULL: the host's newest kernel */
 	enum ior_axis axis;                 /* what baseline and candidate name (A and B): a kernel by default */
 	unsigned metrics;                   /* IOR_METRIC_BIT set the verdicts judge; 0: IOR_METRICS_DEFAULT */
-	const struct ior_report_question *questions;  /* comparisons asked for (a matrix's compare key), answered first */
+	const struct ior_judge_question *questions;  /* comparisons asked for (a matrix's compare key), answered first */
 	size_t nquestions;
 	bool alerts_only;                   /* --alerts: only variance alerts and regressions, most severe first */
 	bool alerts_fail;                   /* --fail-on alert: JUnit fails the alert cases (otherwise they inform) */
@@ -53,21 +56,6 @@ struct ior_report_opts {
 	struct ior_compare_opts compare;
 };
 void ior_report_opts_default(struct ior_report_opts *o);
-
-/* A stored cell as the database has it, whatever its status: the raw samples' context. */
-struct ior_report_cell {
-	int64_t cell_id, run_id;
-	const char *host, *kernel, *device, *device_model, *scheduler, *engine, *engine_type, *params;
-	const char *status, *reason, *run_status, *run_started_at, *unit;
-	const char *fill;                   /* what the scratch device held: random, zeros, sparse; NULL unknown */
-	const char *rep_order;              /* interleaved, sequential, random; NULL unknown */
-	bool higher_is_better;
-	size_t first, n;                    /* its samples in ior_report.values / reps / warmup / detail */
-	size_t nwarmup;                     /* of them warm-up repetitions (matrix warmup = N): shown, never judged */
-	bool in_view;
-	size_t group;                       /* its rt group (ior_report.rt); SIZE_MAX without tables, or when no
-					       cell of its host, kernel, engine and params measured a repetition */
-};
 
 struct ior_report_sample_detail {
 	int64_t sample_id;
@@ -113,42 +101,6 @@ struct ior_report_kernel {
 	bool in_view;
 };
 
-/* One boot of `vm run`: which kernel, how it ended and on what machine (strings interned). */
-struct ior_report_boot {
-	const char *host, *kernel, *release, *outcome, *reason, *accel, *cache_mode, *qemu_version, *pinned;
-	const char *package_version;        /* the kernel package's, NULL for an image given directly */
-	int boot_index, cpus, memory_mb;    /* boot_index: its round in its vm run */
-	double boot_s, total_s;             /* -1: not known */
-	int64_t run_id;                     /* the guest's run, 0 when none */
-	const char *vm_run;                 /* the vm run it was a round of, NULL before schema 12 */
-	const char *started_at;             /* UTC text, NULL unknown */
-	bool in_view;                       /* its host and kernel match the filters */
-};
-
-/* Change points of one cell series (three kernels or more). */
-struct ior_report_series_changes {
-	size_t series;                      /* index into rt->series */
-	struct ior_changepoint *cp;
-	size_t ncp;
-	bool in_view;
-};
-
-/* One comparison of a cell on A (the reference) and its counterpart on B, on one metric. */
-struct ior_report_verdict {
-	size_t series;                      /* index into rt->series: the reference cell's */
-	size_t base_group, cand_group;      /* A's and B's groups in rt (one group for a scheduler or device) */
-	size_t base_cell, cand_cell;        /* their cells in those groups */
-	enum ior_metric metric;
-	const char *unit;                   /* the metric's (the headline's: the group's) */
-	/* the reference cell's key; the axis's own field is A's name, B's is cand_name */
-	const char *host, *kernel, *device, *scheduler, *engine, *params;
-	const char *cand_name, *cand_params;
-	struct ior_comparison c;
-	bool by_boot;                       /* VM data: judged on boot medians (judge/boot_verdict.h) */
-	struct ior_boot_evidence boots;     /* with by_boot: paired or not, boots, samples, noise between boots */
-	bool in_view;
-};
-
 /* A commit (or packaged kernel) a bisection built, marked or measured (strings interned, NULL unknown). */
 struct ior_report_bisect_commit {
 	const char *id, *build, *image, *mark;  /* build "ok"/"build failed"; mark good, bad, skip */
@@ -165,52 +117,6 @@ struct ior_report_bisect {
 	bool higher_is_better;
 	struct ior_report_bisect_commit *commits;
 	size_t ncommits;
-};
-
-/* A comparison a matrix exists for: along axis, a against b (NULL: the report's A and B). */
-struct ior_report_question {
-	enum ior_axis axis;
-	const char *a, *b;
-	const char *source;                 /* where it was declared ("seed-loop.ini:7"), NULL when given directly */
-};
-
-/* The answer to one question: its verdicts (built like the report's own), and their counts. */
-struct ior_report_answer {
-	struct ior_report_question q;
-	struct ior_report_verdict *verdicts;
-	size_t nverdicts;
-	size_t regressions, improvements, inconclusive, unchanged, unmatched;
-};
-
-/* The cell comparisons the kernel pairs may take, newest pair first (the newest is always judged): a
- * verdict costs about a millisecond (its bootstrap), so 200 kernels of 200 cells would take 40 s where
- * the report takes one; a kernel tester's 3 to 8 kernels of tens of cells are judged whole. At 200
- * (400 cost a million-sample report 1 s of CPU, doubling it) the newest pair of 200 cells costs
- * 0.45 s there (bench/report_scale.sh formats 200 25). */
-#define IOR_REPORT_PAIR_VERDICTS 200
-
-/* One headline verdict of a kernel pair: the heat map colours by them. */
-struct ior_report_pair_cell {
-	size_t series;                      /* index into rt->series */
-	enum ior_verdict verdict;
-	double ratio;
-	bool by_boot;                       /* judged on boot medians (VM data) */
-};
-
-/* A pair of kernels the report's answer judges (issue 22): without --baseline each kernel against the
- * next in the report's kernel order (host, then version order), with it every other kernel against the
- * baseline (or only --candidate). Its verdicts are the report's own judge (model_verdicts.c: boot
- * medians on VM data), kept summed up: the counts, the worst regression and what could not be told. */
-struct ior_report_pair {
-	const char *a, *b;                  /* the reference kernel and the one judged against it */
-	struct ior_report_pair_cell *cells; /* its headline (value) verdicts, one per series: the heat map's */
-	size_t ncells;
-	size_t compared, regressions, improvements, unchanged, inconclusive;
-	size_t only_a;                      /* cells of a with no counterpart on b */
-	bool has_worst, has_untold;
-	struct ior_report_verdict worst;    /* the largest regression, with has_worst */
-	struct ior_report_verdict untold;   /* of the inconclusive, the one that could tell the least (its noise
-					       says why), with has_untold */
 };
 
 /* One change point in view as the answer names it (model_answer.c). */
@@ -262,17 +168,11 @@ struct ior_report {
 	struct ior_report_kernel *kernels;  /* host, then version order */
 	size_t nkernels;
 	size_t nkernel_commits;             /* in-view kernels with a commit recorded */
-	struct ior_report_cell *cells;      /* every stored cell, id order */
-	size_t ncells;
-	double *values;                     /* every sample, cell by cell */
-	int *reps;
-	bool *warmup;                       /* per sample: a warm-up repetition, left out of tables, alerts, changes, verdicts */
-	struct ior_report_sample_detail *detail;  /* NULL unless IOR_REPORT_DETAIL */
-	size_t nsamples;
+	struct ior_stored stored;           /* every stored cell, sample and vm boot, and the kernels they name */
+	struct ior_report_sample_detail *detail;  /* per sample of stored; NULL unless IOR_REPORT_DETAIL */
 	struct ior_report_fill *fills;
 	size_t nfills;
-	struct ior_report_boot *boots;      /* oldest first */
-	size_t nboots, nboots_not_ok;       /* not_ok: in view and not "ok" */
+	size_t nboots_not_ok;               /* stored boots in view and not "ok" */
 	bool boots_tcg;                     /* a boot in view ran under TCG: the figures compare kernels, not devices */
 	struct ior_alert *alerts;
 	size_t nalerts;
@@ -284,20 +184,20 @@ struct ior_report {
 	 * alerts order, its in-view cells with warm-ups likewise in group_warm, in cell order */
 	size_t *group_alert_at, *group_alerts;
 	size_t *group_warm_at, *group_warm;
-	struct ior_report_series_changes *changes;
+	struct ior_series_changes *changes;
 	size_t nchanges;
-	struct ior_report_verdict *verdicts;
+	struct ior_judge_verdict *verdicts;
 	size_t nverdicts;
 	const char *baseline, *candidate;   /* A and B of the verdicts (kernels unless axis says), NULL without verdicts */
 	enum ior_axis axis;
 	size_t verdict_only_baseline;       /* baseline cells without candidate samples */
 	size_t verdict_unit_mismatch;       /* pairs left out because A and B measure in different units */
 	unsigned metrics_judged;            /* IOR_METRIC_BIT of each metric some verdict judged */
-	struct ior_report_pair *pairs;      /* with IOR_REPORT_PAIRS on the kernel axis, in kernel order: the
-					       newest while they take IOR_REPORT_PAIR_VERDICTS comparisons */
+	struct ior_judge_pair *pairs;      /* with IOR_REPORT_PAIRS on the kernel axis, in kernel order: the
+					       newest while they take IOR_JUDGE_PAIR_VERDICTS comparisons */
 	size_t npairs, pairs_total;         /* judged, and all there are */
 	bool pairs_baseline;                /* the pairs are kernels against the baseline, not neighbours */
-	struct ior_report_answer *answers;  /* opts.questions, in their order */
+	struct ior_judge_answer *answers;  /* opts.questions, in their order */
 	size_t nanswers;
 	size_t regressions, improvements, inconclusive, unchanged;
 	size_t *regression_order;           /* in-view regressions, largest change first */
@@ -314,16 +214,12 @@ struct ior_report {
 	struct ior_intern *pool;
 };
 
+/* What judge/ reads of the report: its tables, stored samples and view (db NULL: the value metric only). */
+void ior_report_judge_input(const struct ior_report *r, struct ior_db *db, struct ior_judge_input *in);
+
 /* Builds the model. IOR_ENOTFOUND when a verdict kernel has no samples. */
 int ior_report_build(struct ior_report **out, struct ior_db *db, const struct ior_report_opts *o);
 void ior_report_free(struct ior_report *r);  /* NULL is a no-op */
-
-/* The series' member in a group, or NULL. */
-const struct ior_rt_member *ior_report_member(const struct ior_report *r, const struct ior_rt_series *s,
-					      size_t group);
-
-/* The field of a stored cell the axis names (its kernel, scheduler, device, engine or host). */
-const char *ior_report_cell_axis_value(enum ior_axis axis, const struct ior_report_cell *c);
 
 /* "regression" for --fail-on: true when a verdict in view is a regression; "alert": a
  * variance alert or a regression in view. */

@@ -50,7 +50,7 @@ static int change_points(struct ior_report *r, struct ior_report_headline *h)
 		}
 	for (size_t i = 0; i < h->ncps; i++) {
 		struct ior_report_change_ref *x = &h->cps[i];
-		const struct ior_report_series_changes *sc = &r->changes[x->change];
+		const struct ior_series_changes *sc = &r->changes[x->change];
 		const struct ior_changepoint *c = &sc->cp[x->at];
 		const struct ior_rt_series *s = &r->rt->series[sc->series];
 		size_t from = x->at ? sc->cp[x->at - 1].index : 0;
@@ -84,7 +84,7 @@ static int worst_pairs(struct ior_report *r, struct ior_report_headline *h)
 	}
 	free(shown);
 	for (size_t i = 0; i < r->npairs; i++) {
-		const struct ior_report_pair *p = &r->pairs[i];
+		const struct ior_judge_pair *p = &r->pairs[i];
 		h->pairs_regressed += p->regressions > 0;
 		h->pairs_improved += p->improvements > 0;
 		h->pairs_untold += p->inconclusive > 0;

@@ -34,17 +34,17 @@ static int bucket(size_t nbuckets, const size_t *key, size_t n, size_t **at, siz
 int ior_report_groups_index(struct ior_report *r)
 {
 	size_t ng = r->rt ? r->rt->ngroups : 0;
-	size_t most = r->nalerts > r->ncells ? r->nalerts : r->ncells;
+	size_t most = r->nalerts > r->stored.ncells ? r->nalerts : r->stored.ncells;
 	size_t *key = malloc((most ? most : 1) * sizeof(*key));
 	if (!key)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	for (size_t i = 0; i < r->nalerts; i++)
 		key[i] = r->alert_in_view[i] ? r->alerts[i].group : SIZE_MAX;
 	int rc = bucket(ng, key, r->nalerts, &r->group_alert_at, &r->group_alerts);
-	for (size_t i = 0; !rc && i < r->ncells; i++)
-		key[i] = r->cells[i].nwarmup && r->cells[i].in_view ? r->cells[i].group : SIZE_MAX;
+	for (size_t i = 0; !rc && i < r->stored.ncells; i++)
+		key[i] = r->stored.cells[i].nwarmup && r->stored.cells[i].in_view ? r->stored.cells[i].group : SIZE_MAX;
 	if (!rc)
-		rc = bucket(ng, key, r->ncells, &r->group_warm_at, &r->group_warm);
+		rc = bucket(ng, key, r->stored.ncells, &r->group_warm_at, &r->group_warm);
 	free(key);
 	return rc;
 }

@@ -9,24 +9,17 @@
 bool ior_report_cell_matches_view(const struct ior_report_opts *o, const char *kernel, const char *device,
 				  const char *scheduler, const char *engine);
 
-/* model_load.c: r->cells, values, reps (and detail) from the database. */
+/* model_load.c: r->stored.cells, values, reps (and detail) from the database. */
 int ior_report_load(struct ior_report *r, struct ior_db *db, const struct ior_db_scan_filter *f);
 /* model_load.c: the VM boots of `vm run`. */
 int ior_report_load_boots(struct ior_report *r, struct ior_db *db);
-/* model_verdicts.c: whether stored cell x is one of rt cell c's (group g's key, c's device and scheduler). */
-bool ior_report_stored_cell_of(const struct ior_report_cell *x, const struct ior_rt_group *g, const struct ior_rt_cell *c);
-/* model_verdicts.c: the vm run boot whose guest stored run_id, or NULL (a host run, an import). */
-const struct ior_report_boot *ior_report_boot_of_run(const struct ior_report *r, int64_t run_id);
 /* model_kernels.c: r->kernels, with offered lists when db is not NULL. */
 int ior_report_kernels(struct ior_report *r, struct ior_db *db);
-/* model_changes.c: change points of every in-view series of three kernels or more. */
+/* model_judge.c: change points of every in-view series of three kernels or more. */
 int ior_report_changes_build(struct ior_report *r);
-/* model_verdicts.c: baseline against candidate on every in-view series; db for the offered lists. */
-int ior_report_verdicts_build(struct ior_report *r, struct ior_db *db);
-/* model_verdicts.c: the kernel pairs the answer judges (ior_report.pairs). */
-int ior_report_pairs_build(struct ior_report *r, struct ior_db *db);
-/* model_verdicts.c: the answers to opts.questions. */
-int ior_report_answers_build(struct ior_report *r, struct ior_db *db);
+/* model_judge.c: baseline against candidate on every in-view series (db for the offered lists), the
+ * kernel pairs the answer judges and the answers to opts.questions, as opts.parts asks. */
+int ior_report_judge(struct ior_report *r, struct ior_db *db);
 /* model_bisect.c: the bisections, each commit's samples summed up to their median. */
 int ior_report_bisects_build(struct ior_report *r, struct ior_db *db);
 void ior_report_bisects_free(struct ior_report *r);

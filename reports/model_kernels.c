@@ -4,20 +4,10 @@
 #include "reports/model_internal.h"
 
 #include "common/error.h"
-#include "kernel/version.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int kernel_order(const void *x, const void *y)
-{
-	const struct ior_report_kernel *a = x, *b = y;
-	int c = ior_rt_strcmp(a->host, b->host);
-	if (!c)
-		c = ior_kver_cmp(a->release, b->release);
-	return c ? c : ior_rt_strcmp(a->release, b->release);
-}
 
 /* Appends name to a space-separated list unless it is there already. */
 static int add_word(char **list, const char *name)
@@ -43,35 +33,27 @@ static struct ior_report_kernel *find(struct ior_report *r, const char *host, co
 	return NULL;
 }
 
-/* Distinct (host, kernel) pairs over every stored cell: cells are few next to samples. */
+/* The kernels the stored cells name (judge/stored.c), one report kernel each, in their order. */
 static int collect(struct ior_report *r)
 {
-	size_t cap = 0;
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
-		if ((i && c->host == r->cells[i - 1].host && c->kernel == r->cells[i - 1].kernel) ||
-		    find(r, c->host, c->kernel))
-			continue;
-		if (r->nkernels == cap) {
-			cap = cap ? cap * 2 : 16;
-			struct ior_report_kernel *v = realloc(r->kernels, cap * sizeof(*v));
-			if (!v)
-				return ior_error_set(IOR_ERROR, "out of memory");
-			r->kernels = v;
-		}
+	if (ior_stored_kernels(&r->stored))
+		return IOR_ERROR;
+	r->kernels = calloc(r->stored.nkernels ? r->stored.nkernels : 1, sizeof(*r->kernels));
+	if (!r->kernels)
+		return ior_error_set(IOR_ERROR, "out of memory");
+	for (size_t k = 0; k < r->stored.nkernels; k++) {
+		const struct ior_stored_kernel *x = &r->stored.kernels[k];
 		r->kernels[r->nkernels++] = (struct ior_report_kernel){
-			.host = c->host, .release = c->kernel,
-			.in_view = !r->opts.kernel || !strcmp(r->opts.kernel, c->kernel) };
+			.host = x->host, .release = x->release,
+			.in_view = !r->opts.kernel || !strcmp(r->opts.kernel, x->release) };
 	}
-	if (r->nkernels > 1)
-		qsort(r->kernels, r->nkernels, sizeof(*r->kernels), kernel_order);
 	return IOR_OK;
 }
 
 static int unavailable(struct ior_report *r)
 {
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
+	for (size_t i = 0; i < r->stored.ncells; i++) {
+		const struct ior_stored_cell *c = &r->stored.cells[i];
 		if (!c->status || strcmp(c->status, "unavailable") || !c->scheduler)
 			continue;
 		struct ior_report_kernel *k = find(r, c->host, c->kernel);

@@ -11,8 +11,8 @@
 
 struct loader {
 	struct ior_report *r;
-	size_t cap;              /* of r->cells */
-	size_t scap;             /* of r->values, reps, warmup, detail and of cell */
+	size_t cap;              /* of r->stored.cells */
+	size_t scap;             /* of r->stored.values, reps, warmup, detail and of cell */
 	uint32_t *cell;          /* per sample as it arrived: its cell's index */
 	int *first_rep;          /* per cell: the lowest repetition seen, whose unit, direction and fill it takes */
 	size_t cursor;           /* the cell the last sample belonged to */
@@ -37,17 +37,17 @@ static int on_cell(void *ctx, const struct ior_db_cell_row *c)
 {
 	struct loader *l = ctx;
 	struct ior_report *r = l->r;
-	if (r->ncells == l->cap) {
+	if (r->stored.ncells == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct ior_report_cell *v = realloc(r->cells, cap * sizeof(*v));
+		struct ior_stored_cell *v = realloc(r->stored.cells, cap * sizeof(*v));
 		if (!v)
 			return ior_error_set(IOR_ERROR, "out of memory");
-		r->cells = v;
+		r->stored.cells = v;
 		l->cap = cap;
 	}
 	struct ior_intern *in = r->pool;
-	struct ior_report_cell *x = &r->cells[r->ncells++];
-	*x = (struct ior_report_cell){
+	struct ior_stored_cell *x = &r->stored.cells[r->stored.ncells++];
+	*x = (struct ior_stored_cell){
 		.cell_id = c->cell_id, .run_id = c->run_id, .host = ior_intern(in, c->host, &l->oom),
 		.kernel = ior_intern(in, c->kernel, &l->oom), .device = ior_intern(in, c->device, &l->oom),
 		.device_model = ior_intern(in, c->device_model, &l->oom),
@@ -66,8 +66,8 @@ static int on_cell(void *ctx, const struct ior_db_cell_row *c)
  * order is mostly cell order), else a binary search of the cells (id order). */
 static size_t find_cell(const struct loader *l, int64_t id)
 {
-	const struct ior_report_cell *c = l->r->cells;
-	size_t n = l->r->ncells, at = l->cursor;
+	const struct ior_stored_cell *c = l->r->stored.cells;
+	size_t n = l->r->stored.ncells, at = l->cursor;
 	if (at < n && c[at].cell_id == id)
 		return at;
 	if (at + 1 < n && c[at + 1].cell_id == id)
@@ -88,15 +88,15 @@ static size_t find_cell(const struct loader *l, int64_t id)
 static int resize_samples(struct loader *l, size_t cap)
 {
 	struct ior_report *r = l->r;
-	double *values = realloc(r->values, cap * sizeof(*values));
+	double *values = realloc(r->stored.values, cap * sizeof(*values));
 	if (values)
-		r->values = values;
-	int *reps = realloc(r->reps, cap * sizeof(*reps));
+		r->stored.values = values;
+	int *reps = realloc(r->stored.reps, cap * sizeof(*reps));
 	if (reps)
-		r->reps = reps;
-	bool *warmup = realloc(r->warmup, cap * sizeof(*warmup));
+		r->stored.reps = reps;
+	bool *warmup = realloc(r->stored.warmup, cap * sizeof(*warmup));
 	if (warmup)
-		r->warmup = warmup;
+		r->stored.warmup = warmup;
 	uint32_t *cell = realloc(l->cell, cap * sizeof(*cell));
 	if (cell)
 		l->cell = cell;
@@ -114,19 +114,19 @@ static int on_sample(void *ctx, const struct ior_db_sample_row *s)
 	struct loader *l = ctx;
 	struct ior_report *r = l->r;
 	size_t ci = find_cell(l, s->cell_id);
-	if (ci == r->ncells)
+	if (ci == r->stored.ncells)
 		return IOR_OK;  /* a cell the filter left out */
-	if (r->nsamples == l->scap && resize_samples(l, l->scap * 2))
+	if (r->stored.nsamples == l->scap && resize_samples(l, l->scap * 2))
 		return IOR_ERROR;
-	struct ior_report_cell *c = &r->cells[ci];
-	size_t at = r->nsamples++;
-	if (at && (ci < l->cursor || (ci == l->cursor && s->rep <= r->reps[at - 1])))
+	struct ior_stored_cell *c = &r->stored.cells[ci];
+	size_t at = r->stored.nsamples++;
+	if (at && (ci < l->cursor || (ci == l->cursor && s->rep <= r->stored.reps[at - 1])))
 		l->sorted = false;
 	l->cursor = ci;
 	l->cell[at] = (uint32_t)ci;
-	r->values[at] = s->value;
-	r->reps[at] = s->rep;
-	r->warmup[at] = s->warmup;
+	r->stored.values[at] = s->value;
+	r->stored.reps[at] = s->rep;
+	r->stored.warmup[at] = s->warmup;
 	c->n++;
 	c->nwarmup += s->warmup;
 	if (c->n == 1 || s->rep < l->first_rep[ci]) {
@@ -157,7 +157,7 @@ static int by_rep(const void *x, const void *y)
 static int order_samples(struct loader *l)
 {
 	struct ior_report *r = l->r;
-	size_t n = r->nsamples, *order = malloc(n * sizeof(*order)), *next = calloc(r->ncells + 1, sizeof(*next));
+	size_t n = r->stored.nsamples, *order = malloc(n * sizeof(*order)), *next = calloc(r->stored.ncells + 1, sizeof(*next));
 	double *values = malloc(n * sizeof(*values));
 	int *reps = malloc(n * sizeof(*reps));
 	bool *warmup = malloc(n * sizeof(*warmup));
@@ -166,22 +166,22 @@ static int order_samples(struct loader *l)
 		free(order), free(next), free(values), free(reps), free(warmup), free(detail);
 		return ior_error_set(IOR_ERROR, "out of memory");
 	}
-	for (size_t i = 0; i < r->ncells; i++)
-		next[i + 1] = next[i] + r->cells[i].n;  /* a counting sort by cell keeps arrival order within */
+	for (size_t i = 0; i < r->stored.ncells; i++)
+		next[i + 1] = next[i] + r->stored.cells[i].n;  /* a counting sort by cell keeps arrival order within */
 	for (size_t i = 0; i < n; i++)
 		order[next[l->cell[i]]++] = i;
-	by_rep_of = r->reps;
-	for (size_t i = 0; i < r->ncells; i++)
-		qsort(order + r->cells[i].first, r->cells[i].n, sizeof(*order), by_rep);
+	by_rep_of = r->stored.reps;
+	for (size_t i = 0; i < r->stored.ncells; i++)
+		qsort(order + r->stored.cells[i].first, r->stored.cells[i].n, sizeof(*order), by_rep);
 	for (size_t k = 0; k < n; k++) {
-		values[k] = r->values[order[k]];
-		reps[k] = r->reps[order[k]];
-		warmup[k] = r->warmup[order[k]];
+		values[k] = r->stored.values[order[k]];
+		reps[k] = r->stored.reps[order[k]];
+		warmup[k] = r->stored.warmup[order[k]];
 		if (detail)
 			detail[k] = r->detail[order[k]];
 	}
-	free(r->values), free(r->reps), free(r->warmup), free(r->detail);
-	r->values = values, r->reps = reps, r->warmup = warmup, r->detail = detail;
+	free(r->stored.values), free(r->stored.reps), free(r->stored.warmup), free(r->detail);
+	r->stored.values = values, r->stored.reps = reps, r->stored.warmup = warmup, r->detail = detail;
 	free(order), free(next);
 	return IOR_OK;
 }
@@ -212,19 +212,19 @@ int ior_report_load(struct ior_report *r, struct ior_db *db, const struct ior_db
 		rc = ior_db_scan_fills(db, f, on_fill, &l);
 	if (rc)
 		return rc;
-	int64_t *ids = malloc((r->ncells ? r->ncells : 1) * sizeof(*ids));
-	l.first_rep = calloc(r->ncells ? r->ncells : 1, sizeof(*l.first_rep));
+	int64_t *ids = malloc((r->stored.ncells ? r->stored.ncells : 1) * sizeof(*ids));
+	l.first_rep = calloc(r->stored.ncells ? r->stored.ncells : 1, sizeof(*l.first_rep));
 	if (!ids || !l.first_rep || resize_samples(&l, 1024))
 		rc = ior_error_set(IOR_ERROR, "out of memory");
-	for (size_t i = 0; !rc && i < r->ncells; i++)
-		ids[i] = r->cells[i].cell_id;
-	if (!rc && r->ncells)
-		rc = ior_db_scan_samples(db, ids, r->ncells, l.detail, on_sample, &l);
-	if (!rc && r->nsamples > 0 && r->nsamples < l.scap)
-		rc = resize_samples(&l, r->nsamples);
-	for (size_t i = 0, first = 0; !rc && i < r->ncells; i++) {
-		r->cells[i].first = first;
-		first += r->cells[i].n;
+	for (size_t i = 0; !rc && i < r->stored.ncells; i++)
+		ids[i] = r->stored.cells[i].cell_id;
+	if (!rc && r->stored.ncells)
+		rc = ior_db_scan_samples(db, ids, r->stored.ncells, l.detail, on_sample, &l);
+	if (!rc && r->stored.nsamples > 0 && r->stored.nsamples < l.scap)
+		rc = resize_samples(&l, r->stored.nsamples);
+	for (size_t i = 0, first = 0; !rc && i < r->stored.ncells; i++) {
+		r->stored.cells[i].first = first;
+		first += r->stored.cells[i].n;
 	}
 	if (!rc && !l.sorted)
 		rc = order_samples(&l);
@@ -232,7 +232,7 @@ int ior_report_load(struct ior_report *r, struct ior_db *db, const struct ior_db
 	return rc;
 }
 
-static bool boot_in_view(const struct ior_report_opts *o, const struct ior_report_boot *b)
+static bool boot_in_view(const struct ior_report_opts *o, const struct ior_stored_boot *b)
 {
 	return (!o->host || !strcmp(o->host, b->host ? b->host : "")) &&
 	       (!o->kernel || !strcmp(o->kernel, b->kernel ? b->kernel : "") ||
@@ -244,14 +244,14 @@ int ior_report_load_boots(struct ior_report *r, struct ior_db *db)
 	struct ior_db_vm_boot_row *rows = NULL;
 	size_t n = 0;
 	int rc = ior_db_vm_boots(db, &rows, &n);
-	if (!rc && n && !(r->boots = calloc(n, sizeof(*r->boots))))
+	if (!rc && n && !(r->stored.boots = calloc(n, sizeof(*r->stored.boots))))
 		rc = ior_error_set(IOR_ERROR, "out of memory");
 	int oom = 0;
 	struct ior_intern *in = r->pool;
 	for (size_t i = 0; !rc && i < n; i++) {
 		const struct ior_db_vm_boot_row *x = &rows[i];
-		struct ior_report_boot *b = &r->boots[r->nboots++];
-		*b = (struct ior_report_boot){
+		struct ior_stored_boot *b = &r->stored.boots[r->stored.nboots++];
+		*b = (struct ior_stored_boot){
 			.host = ior_intern(in, x->host, &oom), .kernel = ior_intern(in, x->kernel, &oom),
 			.release = ior_intern(in, x->release, &oom), .outcome = ior_intern(in, x->outcome, &oom),
 			.reason = ior_intern(in, x->reason, &oom), .accel = ior_intern(in, x->accel, &oom),

@@ -194,7 +194,7 @@ static void answers(struct builder *b, const struct ior_report *r)
 	      sizeof(answer_cols) / sizeof(answer_cols[0]));
 	b->s->list = true;
 	for (size_t i = 0; i < r->nanswers; i++) {
-		const struct ior_report_answer *a = &r->answers[i];
+		const struct ior_judge_answer *a = &r->answers[i];
 		struct ior_value *v = row(b, a->regressions > 0);
 		if (!v)
 			return;
@@ -205,7 +205,7 @@ static void answers(struct builder *b, const struct ior_report *r)
 		text(&v[1], a->q.source);
 		text(&v[2], own(b, "%s", words));
 		for (size_t k = 0; k < a->nverdicts; k++) {
-			const struct ior_report_verdict *x = &a->verdicts[k];
+			const struct ior_judge_verdict *x = &a->verdicts[k];
 			ior_render_answer_cell(cell, sizeof(cell), a->q.axis, x);
 			text(&v[3], own(b, "%s%s%s: %.2f → %.2f (%+.1f%%), %s", k ? v[3].s : "", k ? "\n" : "", cell,
 					x->c.median_a, x->c.median_b, (x->c.ratio - 1) * 100, ior_verdict_name(x->c.verdict)));
@@ -292,8 +292,8 @@ static void not_run(struct builder *b, const struct ior_report *r)
 	start(b, IOR_SECTION_NOT_RUN, "notrun", own(b, "Cells that did not run or did not finish (%zu)", r->nnot_ok),
 	      not_run_cols, sizeof(not_run_cols) / sizeof(not_run_cols[0]));
 	b->s->listed = true;
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
+	for (size_t i = 0; i < r->stored.ncells; i++) {
+		const struct ior_stored_cell *c = &r->stored.cells[i];
 		if (!c->in_view || !strcmp(c->status, "ok"))
 			continue;
 		struct ior_value *v = row(b, true);
@@ -312,7 +312,7 @@ static const char *series_kernel(const struct ior_report *r, const struct ior_rt
 }
 
 /* Each change point: where it arrived, by how much and which way, and how sure. */
-static const char *change_words(struct builder *b, const struct ior_report *r, const struct ior_report_series_changes *sc)
+static const char *change_words(struct builder *b, const struct ior_report *r, const struct ior_series_changes *sc)
 {
 	const struct ior_rt_series *s = &r->rt->series[sc->series];
 	const char *words = NULL;
@@ -333,7 +333,7 @@ static void changes(struct builder *b, const struct ior_report *r)
 	b->s->listed = true;
 	size_t flat = 0;
 	for (size_t i = 0; i < r->nchanges; i++) {
-		const struct ior_report_series_changes *sc = &r->changes[i];
+		const struct ior_series_changes *sc = &r->changes[i];
 		if (!sc->in_view || (!sc->ncp && r->opts.alerts_only))
 			continue;
 		if (!sc->ncp && r->nchanges > CHANGES_ALL_MAX) {
@@ -369,7 +369,7 @@ static void pairs(struct builder *b, const struct ior_report *r)
 	if (r->npairs <= IOR_ANSWER_PAIRS_MAX)
 		return;
 	for (size_t i = 0; i < r->npairs; i++) {
-		const struct ior_report_pair *p = &r->pairs[i];
+		const struct ior_judge_pair *p = &r->pairs[i];
 		struct ior_value *v = row(b, p->regressions > 0);
 		if (!v)
 			return;
@@ -409,7 +409,7 @@ static struct ior_column *verdict_cols(struct builder *b, enum ior_axis axis, si
 		{ .name = "why" },
 	};
 	const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
-	struct ior_report_verdict none = { 0 };
+	struct ior_judge_verdict none = { 0 };
 	size_t nk = ior_render_verdict_key(axis, &none, names, values), nf = sizeof(figures) / sizeof(figures[0]);
 	struct ior_column *cols = calloc(nk + nf, sizeof(*cols));
 	if (!cols)
@@ -423,7 +423,7 @@ static struct ior_column *verdict_cols(struct builder *b, enum ior_axis axis, si
 	return cols;
 }
 
-static void verdict_row(struct builder *b, const struct ior_report *r, const struct ior_report_verdict *x)
+static void verdict_row(struct builder *b, const struct ior_report *r, const struct ior_judge_verdict *x)
 {
 	const struct ior_comparison *c = &x->c;
 	struct ior_value *v = row(b, c->verdict == IOR_VERDICT_REGRESSION);
@@ -458,7 +458,7 @@ static void verdicts(struct builder *b, const struct ior_report *r)
 	b->s->intro = own(b, "%s", counts);
 	size_t n = r->opts.alerts_only ? r->nregression_order : r->nverdicts;
 	for (size_t i = 0; i < n && cols; i++) {
-		const struct ior_report_verdict *v = &r->verdicts[r->opts.alerts_only ? r->regression_order[i] : i];
+		const struct ior_judge_verdict *v = &r->verdicts[r->opts.alerts_only ? r->regression_order[i] : i];
 		if (v->in_view)
 			verdict_row(b, r, v);
 	}
@@ -474,8 +474,8 @@ static void boots(struct builder *b, const struct ior_report *r)
 {
 	start(b, IOR_SECTION_BOOTS, "boots", "VM boots (vm run)", boot_cols, sizeof(boot_cols) / sizeof(boot_cols[0]));
 	b->s->table = true;
-	for (size_t i = 0; i < r->nboots; i++) {
-		const struct ior_report_boot *x = &r->boots[i];
+	for (size_t i = 0; i < r->stored.nboots; i++) {
+		const struct ior_stored_boot *x = &r->stored.boots[i];
 		if (!x->in_view)
 			continue;
 		bool ok = !strcmp(x->outcome, "ok");

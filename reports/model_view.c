@@ -28,13 +28,13 @@ static int pick(size_t **out, size_t *nout, size_t n, bool (*in)(const struct io
 }
 
 static bool kernel_in(const struct ior_report *r, size_t i) { return r->kernels[i].in_view; }
-static bool stored_in(const struct ior_report *r, size_t i) { return r->cells[i].in_view; }
+static bool stored_in(const struct ior_report *r, size_t i) { return r->stored.cells[i].in_view; }
 static bool not_run_in(const struct ior_report *r, size_t i)
 {
-	return r->cells[i].in_view && strcmp(r->cells[i].status ? r->cells[i].status : "ok", "ok");
+	return r->stored.cells[i].in_view && strcmp(r->stored.cells[i].status ? r->stored.cells[i].status : "ok", "ok");
 }
 static bool fill_in(const struct ior_report *r, size_t i) { return r->fills[i].in_view; }
-static bool boot_in(const struct ior_report *r, size_t i) { return r->boots[i].in_view; }
+static bool boot_in(const struct ior_report *r, size_t i) { return r->stored.boots[i].in_view; }
 static bool change_in(const struct ior_report *r, size_t i) { return r->changes[i].in_view; }
 static bool verdict_in(const struct ior_report *r, size_t i) { return r->verdicts[i].in_view; }
 static bool trend_in(const struct ior_report *r, size_t i)
@@ -78,10 +78,10 @@ int ior_report_view_build(struct ior_report *r)
 {
 	struct ior_report_view *v = &r->view;
 	if (pick(&v->kernels, &v->nkernels, r->nkernels, kernel_in, r) ||
-	    pick(&v->stored, &v->nstored, r->ncells, stored_in, r) ||
-	    pick(&v->not_run, &v->nnot_run, r->ncells, not_run_in, r) ||
+	    pick(&v->stored, &v->nstored, r->stored.ncells, stored_in, r) ||
+	    pick(&v->not_run, &v->nnot_run, r->stored.ncells, not_run_in, r) ||
 	    pick(&v->fills, &v->nfills, r->nfills, fill_in, r) ||
-	    pick(&v->boots, &v->nboots, r->nboots, boot_in, r) ||
+	    pick(&v->boots, &v->nboots, r->stored.nboots, boot_in, r) ||
 	    pick(&v->changes, &v->nchanges, r->nchanges, change_in, r) ||
 	    pick(&v->verdicts, &v->nverdicts, r->nverdicts, verdict_in, r) ||
 	    (r->alert_in_view && pick(&v->trends, &v->ntrends, r->nalerts, trend_in, r)))

@@ -70,7 +70,7 @@ static void change_line(struct ior_answer_lines *out, const struct ior_report *r
 	int at = snprintf(line, len, "change point%s:", n == 1 ? "" : "s");
 	for (size_t i = 0; i < n && at > 0 && (size_t)at < len; i++) {
 		const struct ior_report_change_ref *x = &h->cps[i];
-		const struct ior_report_series_changes *sc = &r->changes[x->change];
+		const struct ior_series_changes *sc = &r->changes[x->change];
 		const struct ior_changepoint *c = &sc->cp[x->at];
 		const struct ior_rt_series *s = &r->rt->series[sc->series];
 		const struct ior_rt_group *g = &r->rt->groups[s->m[c->index].group];
@@ -123,12 +123,12 @@ void ior_render_kernel_answer(struct ior_answer_lines *out, const struct ior_rep
 			 r->opts.baseline);
 	else
 		snprintf(what, sizeof(what), "each against the one before it in version order");
-	/* a report judges the newest pairs while they take IOR_REPORT_PAIR_VERDICTS comparisons: say so */
+	/* a report judges the newest pairs while they take IOR_JUDGE_PAIR_VERDICTS comparisons: say so */
 	char judged[320] = "";
 	if (r->pairs_total > r->npairs)
 		snprintf(judged, sizeof(judged), "; the newest %zu of %zu pairs, as a report judges up to %d cell comparisons "
 			 "(any other pair: ioregress check --baseline A --candidate B)", r->npairs, r->pairs_total,
-			 IOR_REPORT_PAIR_VERDICTS);
+			 IOR_JUDGE_PAIR_VERDICTS);
 	size_t cps = r->headline.ncps_in_view;
 	if (r->npairs > IOR_ANSWER_PAIRS_MAX) {
 		summary(out, r, what, k, judged);

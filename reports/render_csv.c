@@ -42,7 +42,7 @@ static char *number(char *at, bool known, double v, char sep)
 }
 
 /* The columns every sample of a cell shares, escaped once per cell rather than once per sample. */
-static char *cell_prefix(const struct ior_report_cell *c, size_t *len)
+static char *cell_prefix(const struct ior_stored_cell *c, size_t *len)
 {
 	char *buf = NULL;
 	FILE *line = open_memstream(&buf, len);
@@ -83,11 +83,11 @@ static char *integer(char *at, uint64_t v, char sep)
 	return at;
 }
 
-static void sample(FILE *out, const struct ior_report *r, const struct ior_report_cell *c, const char *unit, size_t at)
+static void sample(FILE *out, const struct ior_report *r, const struct ior_stored_cell *c, const char *unit, size_t at)
 {
 	char row[1024], *p = row;
-	p = integer(p, (uint64_t)(r->reps[at] > 0 ? r->reps[at] : 0), ',');
-	p = number(p, true, r->values[at], ',');
+	p = integer(p, (uint64_t)(r->stored.reps[at] > 0 ? r->stored.reps[at] : 0), ',');
+	p = number(p, true, r->stored.values[at], ',');
 	*p = 0;
 	fputs(row, out);
 	fputs(unit, out);
@@ -118,11 +118,11 @@ static void sample(FILE *out, const struct ior_report *r, const struct ior_repor
 	*p = 0;
 	fputs(row, out);
 	ior_esc_csv(out, d ? d->measured_at : NULL);
-	fputs(r->warmup && r->warmup[at] ? ",1\n" : ",0\n", out);
+	fputs(r->stored.warmup && r->stored.warmup[at] ? ",1\n" : ",0\n", out);
 }
 
 /* In --alerts mode only the samples of the cells in view an alert or a regression names: the evidence. */
-static bool wanted(const struct ior_report *r, const struct ior_report_cell *c)
+static bool wanted(const struct ior_report *r, const struct ior_stored_cell *c)
 {
 	if (!r->opts.alerts_only)
 		return true;
@@ -133,7 +133,7 @@ static bool wanted(const struct ior_report *r, const struct ior_report_cell *c)
 			return true;
 	}
 	for (size_t i = 0; i < r->nregression_order; i++) {
-		const struct ior_report_verdict *v = &r->verdicts[r->regression_order[i]];
+		const struct ior_judge_verdict *v = &r->verdicts[r->regression_order[i]];
 		if (v->host == c->host && v->engine == c->engine && v->device == c->device && v->scheduler == c->scheduler &&
 		    (c->kernel == r->baseline || c->kernel == r->candidate || !strcmp(c->kernel, r->baseline) ||
 		     (r->candidate && !strcmp(c->kernel, r->candidate))))
@@ -146,7 +146,7 @@ static int render_csv(FILE *out, const struct ior_report *r)
 {
 	header(out);
 	for (size_t i = 0; i < r->view.nstored; i++) {
-		const struct ior_report_cell *c = &r->cells[r->view.stored[i]];
+		const struct ior_stored_cell *c = &r->stored.cells[r->view.stored[i]];
 		if (!wanted(r, c) || !c->n)
 			continue;
 		size_t len;

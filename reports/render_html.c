@@ -88,10 +88,8 @@ static int mark(struct marks *m, const struct ior_report *r)
 
 static size_t position_of(const struct ior_rt_series *s, size_t group)
 {
-	for (size_t k = 0; k < s->n; k++)
-		if (s->m[k].group == group)
-			return k;
-	return s->n - 1;
+	const struct ior_rt_member *m = ior_rt_member_in(s, group);
+	return m ? (size_t)(m - s->m) : s->n - 1;
 }
 
 /* The kernel a chart of series si centres on: its first change point, else the kernel of its
@@ -270,7 +268,7 @@ static void alert_rows(FILE *out, const struct ior_report *r)
 static void regression_rows(FILE *out, const struct ior_report *r)
 {
 	for (size_t i = 0; i < r->nregression_order; i++) {
-		const struct ior_report_verdict *v = &r->verdicts[r->regression_order[i]];
+		const struct ior_judge_verdict *v = &r->verdicts[r->regression_order[i]];
 		const struct ior_rt_series *s = &r->rt->series[v->series];
 		const struct ior_comparison *c = &v->c;
 		fputs("<tr class=\"reg\"><td class=\"l\">regression</td>", out);
@@ -321,7 +319,7 @@ static void real_squares(const struct ior_report *r, size_t series, const char *
 	bool boots = false;
 	for (size_t i = 0; i < r->npairs; i++)
 		for (size_t k = 0; k < r->pairs[i].ncells; k++) {
-			const struct ior_report_pair_cell *pc = &r->pairs[i].cells[k];
+			const struct ior_judge_pair_cell *pc = &r->pairs[i].cells[k];
 			if (pc->series != series || !pc->by_boot)
 				continue;
 			boots = true;
@@ -332,7 +330,7 @@ static void real_squares(const struct ior_report *r, size_t series, const char *
 					ratio[c] = pc->ratio, real[c] = true;
 		}
 	for (size_t i = 0; !boots && i < r->view.nchanges; i++) {
-		const struct ior_report_series_changes *sc = &r->changes[r->view.changes[i]];
+		const struct ior_series_changes *sc = &r->changes[r->view.changes[i]];
 		if (sc->series != series || !sc->ncp)
 			continue;
 		for (size_t m = 0, c = 0; m < x->n; m++) {
@@ -349,7 +347,7 @@ static void real_squares(const struct ior_report *r, size_t series, const char *
 		}
 	}
 	for (size_t i = 0; r->baseline && r->axis == IOR_AXIS_KERNEL && i < r->view.nverdicts; i++) {
-		const struct ior_report_verdict *v = &r->verdicts[r->view.verdicts[i]];
+		const struct ior_judge_verdict *v = &r->verdicts[r->view.verdicts[i]];
 		if (v->series != series || v->metric != IOR_METRIC_VALUE ||
 		    (v->c.verdict != IOR_VERDICT_REGRESSION && v->c.verdict != IOR_VERDICT_IMPROVEMENT))
 			continue;
@@ -742,7 +740,7 @@ static void head(FILE *out, const struct ior_report *r)
 	fprintf(out, "%s%zu table(s), %zu kernel(s), %zu stored cell(s) of which %zu did not run or finish. "
 		"<a href=\"#alerts\">alerts</a> · <a href=\"#overview\">overview</a> · <a href=\"#charts\">charts</a> · "
 		"<a href=\"#tables\">tables</a> · <a href=\"#schedulers\">schedulers</a> · <a href=\"#notrun\">not run</a> · "
-		"<a href=\"#changes\">change points</a>%s</p>\n", any ? ". " : "", groups, r->nkernels, r->ncells, r->nnot_ok,
+		"<a href=\"#changes\">change points</a>%s</p>\n", any ? ". " : "", groups, r->nkernels, r->stored.ncells, r->nnot_ok,
 		r->baseline ? " · <a href=\"#verdicts\">verdicts</a>" : "");
 }
 

@@ -328,7 +328,7 @@ static void boots(struct obj *root, const struct ior_report *r)
 	fputc('[', root->out);
 	bool first = true;
 	for (size_t i = 0; i < r->view.nboots; i++) {
-		const struct ior_report_boot *b = &r->boots[r->view.boots[i]];
+		const struct ior_stored_boot *b = &r->stored.boots[r->view.boots[i]];
 		fputs(first ? "\n" : ",\n", root->out);
 		first = false;
 		struct obj o = open_obj(root->out);
@@ -357,7 +357,7 @@ static void not_run(struct obj *root, const struct ior_report *r)
 	fputc('[', root->out);
 	bool first = true;
 	for (size_t i = 0; !r->opts.alerts_only && i < r->view.nnot_run; i++) {
-		const struct ior_report_cell *c = &r->cells[r->view.not_run[i]];
+		const struct ior_stored_cell *c = &r->stored.cells[r->view.not_run[i]];
 		fputs(first ? "\n" : ",\n", root->out);
 		first = false;
 		struct obj o = open_obj(root->out);
@@ -390,7 +390,7 @@ static void changes(struct obj *root, const struct ior_report *r)
 	fputc('[', root->out);
 	bool first = true;
 	for (size_t i = 0; i < r->view.nchanges; i++) {
-		const struct ior_report_series_changes *sc = &r->changes[r->view.changes[i]];
+		const struct ior_series_changes *sc = &r->changes[r->view.changes[i]];
 		if (r->opts.alerts_only && !sc->ncp)   /* --alerts: only the series that changed */
 			continue;
 		const struct ior_rt_series *s = &r->rt->series[sc->series];
@@ -425,7 +425,7 @@ static void changes(struct obj *root, const struct ior_report *r)
 	fputc(']', root->out);
 }
 
-static void verdict(FILE *out, const struct ior_report *r, const struct ior_report_verdict *v)
+static void verdict(FILE *out, const struct ior_report *r, const struct ior_judge_verdict *v)
 {
 	const struct ior_comparison *c = &v->c;
 	struct obj o = open_obj(out);
@@ -537,7 +537,7 @@ static void answers(struct obj *root, const struct ior_report *r)
 	key(root, "declared_comparisons");
 	fputc('[', root->out);
 	for (size_t i = 0; i < r->nanswers; i++) {
-		const struct ior_report_answer *a = &r->answers[i];
+		const struct ior_judge_answer *a = &r->answers[i];
 		fputs(i ? ",\n" : "\n", root->out);
 		struct obj o = open_obj(root->out);
 		str(&o, "axis", ior_axis_name(a->q.axis));
@@ -566,11 +566,11 @@ static void pairs(struct obj *root, const struct ior_report *r)
 	struct obj top = open_obj(root->out);
 	str(&top, "against", r->pairs_baseline ? "baseline" : "previous");
 	count(&top, "total", r->pairs_total);
-	count(&top, "comparisons_up_to", IOR_REPORT_PAIR_VERDICTS);
+	count(&top, "comparisons_up_to", IOR_JUDGE_PAIR_VERDICTS);
 	key(&top, "pairs");
 	fputc('[', root->out);
 	for (size_t i = 0; i < r->npairs; i++) {
-		const struct ior_report_pair *p = &r->pairs[i];
+		const struct ior_judge_pair *p = &r->pairs[i];
 		fputs(i ? ",\n" : "\n", root->out);
 		struct obj o = open_obj(root->out);
 		str(&o, "reference", p->a);

@@ -39,7 +39,7 @@ static void classname(FILE *out, const char *host, const char *engine, const cha
 	attr(out, "classname", buf);
 }
 
-static void verdict_case(FILE *out, const struct ior_report *r, const struct ior_report_verdict *v)
+static void verdict_case(FILE *out, const struct ior_report *r, const struct ior_judge_verdict *v)
 {
 	const struct ior_comparison *c = &v->c;
 	fputs("    <testcase", out);
@@ -203,11 +203,11 @@ static void not_run_suite(FILE *out, const struct ior_report *r)
 {
 	size_t failed = 0;
 	for (size_t i = 0; i < r->view.nnot_run; i++)
-		failed += !strcmp(r->cells[r->view.not_run[i]].status, "failed");
+		failed += !strcmp(r->stored.cells[r->view.not_run[i]].status, "failed");
 	fprintf(out, "  <testsuite name=\"ioregress cells not run\" tests=\"%zu\" failures=\"0\" errors=\"%zu\" skipped=\"%zu\">\n",
 		r->nnot_ok, failed, r->nnot_ok - failed);
 	for (size_t i = 0; i < r->view.nnot_run; i++) {
-		const struct ior_report_cell *c = &r->cells[r->view.not_run[i]];
+		const struct ior_stored_cell *c = &r->stored.cells[r->view.not_run[i]];
 		fputs("    <testcase", out);
 		classname(out, c->host, c->engine, c->params, c->device);
 		char name[320];
@@ -230,7 +230,7 @@ static void boot_suite(FILE *out, const struct ior_report *r)
 	fprintf(out, "  <testsuite name=\"ioregress vm boots\" tests=\"%zu\" failures=\"0\" errors=\"%zu\" skipped=\"0\">\n", n,
 		r->nboots_not_ok);
 	for (size_t i = 0; i < r->view.nboots; i++) {
-		const struct ior_report_boot *b = &r->boots[r->view.boots[i]];
+		const struct ior_stored_boot *b = &r->stored.boots[r->view.boots[i]];
 		char name[64];
 		snprintf(name, sizeof(name), "boot %d", b->boot_index);
 		fputs("    <testcase", out);

@@ -105,7 +105,7 @@ struct doc {
 static int rank_order(const void *x, const void *y, void *ctx)
 {
 	const struct ior_report *r = ctx;
-	const struct ior_report_cell *a = &r->cells[*(const size_t *)x], *b = &r->cells[*(const size_t *)y];
+	const struct ior_stored_cell *a = &r->stored.cells[*(const size_t *)x], *b = &r->stored.cells[*(const size_t *)y];
 	int c = ior_rt_strcmp(a->host, b->host);
 	if (!c)
 		c = ior_rt_strcmp(a->kernel, b->kernel);
@@ -118,7 +118,7 @@ static int rank_order(const void *x, const void *y, void *ctx)
 static int ranks(struct doc *d)
 {
 	const struct ior_report *r = d->r;
-	size_t n = r->ncells, *order = malloc((n ? n : 1) * sizeof(*order));
+	size_t n = r->stored.ncells, *order = malloc((n ? n : 1) * sizeof(*order));
 	d->rank = calloc(n ? n : 1, sizeof(*d->rank));
 	if (!order || !d->rank) {
 		free(order);
@@ -128,17 +128,17 @@ static int ranks(struct doc *d)
 		order[i] = i;
 	qsort_r(order, n, sizeof(*order), rank_order, (void *)r);
 	for (size_t i = 0, j; i < n; i = j) {
-		const struct ior_report_cell *a = &r->cells[order[i]];
+		const struct ior_stored_cell *a = &r->stored.cells[order[i]];
 		size_t runs = 1;
 		for (j = i + 1; j < n; j++) {
-			const struct ior_report_cell *b = &r->cells[order[j]], *p = &r->cells[order[j - 1]];
+			const struct ior_stored_cell *b = &r->stored.cells[order[j]], *p = &r->stored.cells[order[j - 1]];
 			if (ior_rt_strcmp(a->host, b->host) || ior_rt_strcmp(a->kernel, b->kernel) ||
 			    ior_rt_strcmp(a->run_started_at, b->run_started_at))
 				break;
 			runs += b->run_id != p->run_id;
 		}
 		for (size_t k = i, rank = 1; runs > 1 && k < j; k++) {
-			rank += k > i && r->cells[order[k]].run_id != r->cells[order[k - 1]].run_id;
+			rank += k > i && r->stored.cells[order[k]].run_id != r->stored.cells[order[k - 1]].run_id;
 			d->rank[order[k]] = rank;
 		}
 	}
@@ -185,9 +185,9 @@ static void list_open(struct doc *d, const char *name)
 static const char *first_start(const struct ior_report *r, const char *release)
 {
 	const char *first = NULL;
-	for (size_t i = 0; i < r->ncells; i++) {
-		const char *t = r->cells[i].run_started_at;
-		if (t && !strcmp(r->cells[i].kernel, release) && (!first || strcmp(t, first) < 0))
+	for (size_t i = 0; i < r->stored.ncells; i++) {
+		const char *t = r->stored.cells[i].run_started_at;
+		if (t && !strcmp(r->stored.cells[i].kernel, release) && (!first || strcmp(t, first) < 0))
 			first = t;
 	}
 	return first;
@@ -204,11 +204,11 @@ static bool is_sha(const char *s)
 }
 
 /* The boot of the release that names its package and version, or NULL (not from a package). */
-static const struct ior_report_boot *package_of(const struct ior_report *r, const char *release)
+static const struct ior_stored_boot *package_of(const struct ior_report *r, const char *release)
 {
-	for (size_t i = 0; i < r->nboots; i++)
-		if (r->boots[i].release && r->boots[i].package_version && !strcmp(r->boots[i].release, release))
-			return &r->boots[i];
+	for (size_t i = 0; i < r->stored.nboots; i++)
+		if (r->stored.boots[i].release && r->stored.boots[i].package_version && !strcmp(r->stored.boots[i].release, release))
+			return &r->stored.boots[i];
 	return NULL;
 }
 
@@ -254,7 +254,7 @@ static const char *config_of(const struct ior_report *r, const char *release)
  * build), else the release alone (an import). */
 static void build_id(struct ior_kcidb_id *x, const struct ior_report *r, const char *release)
 {
-	const struct ior_report_boot *b = package_of(r, release);
+	const struct ior_stored_boot *b = package_of(r, release);
 	const char *config = b ? NULL : config_of(r, release);
 	ior_kcidb_id_start(x, r->opts.origin, b ? "package" : config ? "config" : "build");
 	ior_kcidb_id_add(x, b ? b->kernel : release);
@@ -338,7 +338,7 @@ static void builds(struct doc *d)
 		if (seen(d, x.s))
 			continue;
 		checkout_id(&c, r, k);
-		const struct ior_report_boot *b = package_of(r, k->release);
+		const struct ior_stored_boot *b = package_of(r, k->release);
 		struct obj o = item(d, &x);
 		obj_str(&o, "checkout_id", c.s);
 		char text[512];
@@ -403,13 +403,13 @@ static void id_add_cell(struct ior_kcidb_id *x, const struct cell_key *k)
 	free(set);
 }
 
-static void run_test_id(struct ior_kcidb_id *x, const struct doc *d, const struct ior_report_cell *c)
+static void run_test_id(struct ior_kcidb_id *x, const struct doc *d, const struct ior_stored_cell *c)
 {
 	struct cell_key k = { c->host, c->kernel, c->engine, c->engine_type, c->params, c->device, c->scheduler, "value" };
 	ior_kcidb_id_start(x, d->r->opts.origin, "test");
 	ior_kcidb_id_add(x, c->host);
 	ior_kcidb_id_add(x, c->kernel);
-	ior_kcidb_id_add_run(x, c->run_started_at, d->rank[c - d->r->cells]);
+	ior_kcidb_id_add_run(x, c->run_started_at, d->rank[c - d->r->stored.cells]);
 	id_add_cell(x, &k);
 }
 
@@ -460,7 +460,7 @@ static void key_misc(struct obj *m, const struct cell_key *k)
 
 /* KCIDB's SKIP means "did not run" and dashboards ignore its number: an inconclusive verdict ran
  * and could not tell, so it is DONE. */
-static const char *verdict_status(const struct ior_report_verdict *v)
+static const char *verdict_status(const struct ior_judge_verdict *v)
 {
 	switch (v->c.verdict) {
 	case IOR_VERDICT_REGRESSION:
@@ -473,7 +473,7 @@ static const char *verdict_status(const struct ior_report_verdict *v)
 }
 
 /* What a verdict adds to its misc: the baseline, the interval, the p-values. */
-static void verdict_misc(struct obj *m, const struct ior_report *r, const struct ior_report_verdict *v)
+static void verdict_misc(struct obj *m, const struct ior_report *r, const struct ior_judge_verdict *v)
 {
 	obj_str(m, "verdict", ior_verdict_name(v->c.verdict));
 	obj_str(m, "axis", ior_axis_name(r->axis));
@@ -505,15 +505,15 @@ static void number(struct obj *o, double value, const char *unit)
 
 /* One stored cell, one run's test: measured (DONE with the median of its measured repetitions),
  * failed (ERROR), not applicable (SKIP) or never reached (MISS). */
-static void run_test(struct doc *d, const struct ior_report_cell *c)
+static void run_test(struct doc *d, const struct ior_stored_cell *c)
 {
 	const struct ior_report *r = d->r;
 	bool ok = !c->status || !strcmp(c->status, "ok");
 	double *v = malloc((c->n ? c->n : 1) * sizeof(*v));
 	size_t n = 0;
 	for (size_t i = c->first; v && i < c->first + c->n; i++)
-		if (!r->warmup || !r->warmup[i])
-			v[n++] = r->values[i];
+		if (!r->stored.warmup || !r->stored.warmup[i])
+			v[n++] = r->stored.values[i];
 	struct ior_stats st;
 	bool measured = ok && n && ior_stats_compute(&st, v, n) == IOR_OK;
 	free(v);
@@ -550,18 +550,18 @@ static int str_order(const void *a, const void *b)
 /* The stored cells a verdict judged (its reference cell's and its candidate's, with measured
  * samples): their runs' starts, sorted, hashed into digest (16 hex digits), and the newest start;
  * the engine type of the candidate's. False when out of memory. */
-static bool evidence(const struct doc *d, const struct ior_report_verdict *v, char digest[17],
+static bool evidence(const struct doc *d, const struct ior_judge_verdict *v, char digest[17],
 		     const char **newest, const char **type)
 {
 	const struct ior_report *r = d->r;
 	const struct ior_rt_cell *a = &r->rt->groups[v->base_group].cells[v->base_cell];
 	const struct ior_rt_cell *b = &r->rt->groups[v->cand_group].cells[v->cand_cell];
-	char **keys = calloc(r->ncells ? r->ncells : 1, sizeof(*keys));
+	char **keys = calloc(r->stored.ncells ? r->stored.ncells : 1, sizeof(*keys));
 	size_t n = 0, len = 1;
 	*newest = NULL;
 	*type = NULL;
-	for (size_t i = 0; keys && i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
+	for (size_t i = 0; keys && i < r->stored.ncells; i++) {
+		const struct ior_stored_cell *c = &r->stored.cells[i];
 		bool is_a = c->group == v->base_group && !ior_rt_strcmp(c->device, a->device) &&
 			    !ior_rt_strcmp(c->scheduler, a->scheduler);
 		bool is_b = c->group == v->cand_group && !ior_rt_strcmp(c->device, b->device) &&
@@ -599,7 +599,7 @@ static bool evidence(const struct doc *d, const struct ior_report_verdict *v, ch
 /* ORIGIN:KIND:AXIS:HOST:KERNEL:ENGINE:PARAMS:DEVICE:SCHEDULER:METRIC:CANDIDATE:RUNS, the reference
  * cell's key (its kernel is the baseline on the kernel axis), the candidate's name and the digest of
  * the runs judged: a verdict on other runs is another test. */
-static void verdict_id(struct ior_kcidb_id *x, const struct ior_report *r, const char *kind, const struct ior_report_verdict *v,
+static void verdict_id(struct ior_kcidb_id *x, const struct ior_report *r, const char *kind, const struct ior_judge_verdict *v,
 		       const char *type, const char *digest)
 {
 	struct cell_key k = { v->host, v->kernel, v->engine, type, v->params, v->device, v->scheduler, NULL };
@@ -614,7 +614,7 @@ static void verdict_id(struct ior_kcidb_id *x, const struct ior_report *r, const
 }
 
 /* A verdict of the candidate cell against the baseline, on one metric: a test of its own. */
-static void verdict_test(struct doc *d, const struct ior_report_verdict *v)
+static void verdict_test(struct doc *d, const struct ior_judge_verdict *v)
 {
 	const struct ior_report *r = d->r;
 	const struct ior_rt_group *gr = &r->rt->groups[v->cand_group];
@@ -644,10 +644,10 @@ static void verdict_test(struct doc *d, const struct ior_report_verdict *v)
 static void boot_test(struct doc *d, size_t i)
 {
 	const struct ior_report *r = d->r;
-	const struct ior_report_boot *b = &r->boots[i];
+	const struct ior_stored_boot *b = &r->stored.boots[i];
 	size_t ordinal = 1;
 	for (size_t k = 0; k < i; k++)
-		ordinal += r->boots[k].host == b->host && r->boots[k].kernel == b->kernel;
+		ordinal += r->stored.boots[k].host == b->host && r->stored.boots[k].kernel == b->kernel;
 	char n[32];
 	snprintf(n, sizeof(n), "%d", b->vm_run ? b->boot_index : (int)ordinal);
 	struct ior_kcidb_id x, bid;
@@ -739,7 +739,7 @@ static void tests(struct doc *d)
 	const struct ior_report *r = d->r;
 	list_open(d, "tests");
 	for (size_t i = 0; i < r->view.nstored; i++)
-		run_test(d, &r->cells[r->view.stored[i]]);
+		run_test(d, &r->stored.cells[r->view.stored[i]]);
 	for (size_t i = 0; r->rt && i < r->view.nverdicts; i++)
 		verdict_test(d, &r->verdicts[r->view.verdicts[i]]);
 	for (size_t i = 0; i < r->view.nboots; i++)
@@ -753,7 +753,7 @@ static void tests(struct doc *d)
 
 /* A regression is a known problem of the cell from the baseline to the candidate, whatever runs
  * showed it: its issue id has no runs (each verdict test that shows it is an incident). */
-static void regression_key(struct ior_kcidb_id *x, const struct ior_report *r, const struct ior_report_verdict *v)
+static void regression_key(struct ior_kcidb_id *x, const struct ior_report *r, const struct ior_judge_verdict *v)
 {
 	ior_kcidb_id_start(x, r->opts.origin, "regression");
 	const char *parts[] = { ior_axis_name(r->axis), v->host, v->kernel, v->engine, v->params, v->device,
@@ -776,7 +776,7 @@ static struct obj issue_open(struct doc *d, const struct ior_kcidb_id *x, const 
 	return o;
 }
 
-static void regression_issue(struct doc *d, const struct ior_report_verdict *v)
+static void regression_issue(struct doc *d, const struct ior_judge_verdict *v)
 {
 	const struct ior_report *r = d->r;
 	struct ior_kcidb_id x;
@@ -841,7 +841,7 @@ static void incidents(struct doc *d)
 	const struct ior_report *r = d->r;
 	list_open(d, "incidents");
 	for (size_t i = 0; r->rt && i < r->view.nverdicts; i++) {
-		const struct ior_report_verdict *v = &r->verdicts[r->view.verdicts[i]];
+		const struct ior_judge_verdict *v = &r->verdicts[r->view.verdicts[i]];
 		if (v->c.verdict != IOR_VERDICT_REGRESSION)
 			continue;
 		char digest[17];

@@ -103,12 +103,12 @@ static void device_spreads(FILE *out, const struct ior_report *r, size_t gi, int
 static void group_warmups(FILE *out, const struct ior_report *r, size_t gi)
 {
 	for (size_t w = r->group_warm_at[gi]; w < r->group_warm_at[gi + 1]; w++) {
-		const struct ior_report_cell *c = &r->cells[r->group_warm[w]];
+		const struct ior_stored_cell *c = &r->stored.cells[r->group_warm[w]];
 		fprintf(out, "warm-up: %s %s, run %lld: %zu repetition(s) run first and left out (", c->device,
 			ior_render_sched(c->scheduler), (long long)c->run_id, c->nwarmup);
 		for (size_t k = 0, shown = 0; k < c->n; k++)
-			if (r->warmup[c->first + k])
-				fprintf(out, "%s%.2f", shown++ ? " " : "", r->values[c->first + k]);
+			if (r->stored.warmup[c->first + k])
+				fprintf(out, "%s%.2f", shown++ ? " " : "", r->stored.values[c->first + k]);
 		fputs(")\n", out);
 	}
 }
@@ -221,7 +221,7 @@ static void alerts_only(FILE *out, const struct ior_report *r)
 	fprintf(out, "alerts and regressions, most severe first: %zu regression(s), %zu variance alert(s)\n",
 		r->nregression_order, r->nalert_order);
 	for (size_t i = 0; i < r->nregression_order; i++) {
-		const struct ior_report_verdict *v = &r->verdicts[r->regression_order[i]];
+		const struct ior_judge_verdict *v = &r->verdicts[r->regression_order[i]];
 		fprintf(out, "regression: %s, %s, %s %s, %s, %s -> %s: %+.1f%% (%s)\n", v->host, v->engine, v->device,
 			ior_render_sched(v->scheduler), ior_render_metric(v), r->baseline, r->candidate,
 			(v->c.ratio - 1) * 100, v->c.reason);

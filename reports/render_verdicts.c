@@ -11,7 +11,7 @@
 static void header_row(FILE *out, enum ior_axis axis)
 {
 	const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
-	struct ior_report_verdict none = { 0 };
+	struct ior_judge_verdict none = { 0 };
 	size_t n = ior_render_verdict_key(axis, &none, names, values);
 	for (size_t k = 0; k < n; k++)
 		fprintf(out, "%-12s ", names[k]);
@@ -19,7 +19,7 @@ static void header_row(FILE *out, enum ior_axis axis)
 		"change", "95% CI", "p", "HL shift", "verdict");
 }
 
-static void verdict_row(FILE *out, enum ior_axis axis, const struct ior_report_verdict *v)
+static void verdict_row(FILE *out, enum ior_axis axis, const struct ior_judge_verdict *v)
 {
 	const struct ior_comparison *c = &v->c;
 	const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
@@ -35,12 +35,12 @@ static void verdict_row(FILE *out, enum ior_axis axis, const struct ior_report_v
 
 /* Where a compared cell's repetitions follow a trend, its spread is not noise the tests allow
  * for: say so under the row (check's evidence is where a tester reads about variance). */
-static void trend_notes(FILE *out, const struct ior_report *r, const struct ior_report_verdict *v)
+static void trend_notes(FILE *out, const struct ior_report *r, const struct ior_judge_verdict *v)
 {
 	const struct ior_rt_series *s = &r->rt->series[v->series];
 	const size_t groups[2] = { v->base_group, v->cand_group };
 	for (int side = 0; side < 2; side++) {
-		const struct ior_rt_member *m = ior_report_member(r, s, groups[side]);
+		const struct ior_rt_member *m = ior_rt_member_in(s, groups[side]);
 		const struct ior_trend *t = m ? &r->rt->groups[m->group].cells[m->index].trend : NULL;
 		if (!t || t->kind == IOR_TREND_NONE)
 			continue;
@@ -63,7 +63,7 @@ static void left_out(FILE *out, const struct ior_report *r)
 	}
 }
 
-static bool filtered_out(const struct ior_report *r, const struct ior_report_cell *c)
+static bool filtered_out(const struct ior_report *r, const struct ior_stored_cell *c)
 {
 	const struct ior_report_opts *o = &r->opts;
 	return (o->device && strcmp(o->device, c->device)) || (o->engine && strcmp(o->engine, c->engine)) ||
@@ -74,9 +74,9 @@ static bool filtered_out(const struct ior_report *r, const struct ior_report_cel
 /* Cells of A or B that did not run: a comparison that silently lacks them would mislead. */
 static void not_run(FILE *out, const struct ior_report *r)
 {
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *c = &r->cells[i];
-		const char *name = ior_report_cell_axis_value(r->axis, c);
+	for (size_t i = 0; i < r->stored.ncells; i++) {
+		const struct ior_stored_cell *c = &r->stored.cells[i];
+		const char *name = ior_stored_cell_axis_value(r->axis, c);
 		if (!strcmp(c->status, "ok") || !name ||
 		    (strcmp(name, r->baseline) && (!r->candidate || strcmp(name, r->candidate))))
 			continue;
@@ -130,7 +130,7 @@ void ior_render_answers_text(FILE *out, const struct ior_report *r)
 		return;
 	fputs("declared comparisons:\n", out);
 	for (size_t i = 0; i < r->nanswers; i++) {
-		const struct ior_report_answer *a = &r->answers[i];
+		const struct ior_judge_answer *a = &r->answers[i];
 		char title[512], words[512];
 		ior_render_comparison_title(title, sizeof(title), a->q.axis, a->q.a, a->q.b);
 		ior_render_answer_words(words, sizeof(words), a);

@@ -10,7 +10,7 @@ const char *ior_render_sched(const char *scheduler)
 	return scheduler ? scheduler : "-";
 }
 
-size_t ior_render_verdict_key(enum ior_axis axis, const struct ior_report_verdict *v, const char **names,
+size_t ior_render_verdict_key(enum ior_axis axis, const struct ior_judge_verdict *v, const char **names,
 			      const char **values)
 {
 	const struct {
@@ -32,7 +32,7 @@ size_t ior_render_verdict_key(enum ior_axis axis, const struct ior_report_verdic
 	return n;
 }
 
-const char *ior_render_metric(const struct ior_report_verdict *v)
+const char *ior_render_metric(const struct ior_judge_verdict *v)
 {
 	return ior_metric_info(v->metric)->name;
 }
@@ -52,7 +52,7 @@ void ior_render_verdict_counts(char *buf, size_t len, const struct ior_report *r
 		 r->unchanged, r->opts.compare.alpha, r->opts.compare.min_effect * 100);
 }
 
-void ior_render_answer_words(char *buf, size_t len, const struct ior_report_answer *a)
+void ior_render_answer_words(char *buf, size_t len, const struct ior_judge_answer *a)
 {
 	if (a->unmatched || !a->nverdicts)
 		snprintf(buf, len, "no answer: no cell was measured on both");
@@ -72,7 +72,7 @@ void ior_render_answer_words(char *buf, size_t len, const struct ior_report_answ
 		snprintf(buf, len, "no measurable difference (%zu comparison(s))", a->nverdicts);
 }
 
-void ior_render_answer_cell(char *buf, size_t len, enum ior_axis axis, const struct ior_report_verdict *v)
+void ior_render_answer_cell(char *buf, size_t len, enum ior_axis axis, const struct ior_judge_verdict *v)
 {
 	const char *names[IOR_RENDER_KEY_MAX], *values[IOR_RENDER_KEY_MAX];
 	size_t nk = ior_render_verdict_key(axis, v, names, values), n = 0;
@@ -83,7 +83,7 @@ void ior_render_answer_cell(char *buf, size_t len, enum ior_axis axis, const str
 		snprintf(buf + n, len - n, "%s", ior_render_metric(v));
 }
 
-void ior_render_noise_words(char *buf, size_t len, const struct ior_report_verdict *v)
+void ior_render_noise_words(char *buf, size_t len, const struct ior_judge_verdict *v)
 {
 	if (v->by_boot)
 		ior_boot_noise_text(buf, len, &v->boots);
@@ -91,13 +91,13 @@ void ior_render_noise_words(char *buf, size_t len, const struct ior_report_verdi
 		ior_compare_noise_text(buf, len, &v->c);
 }
 
-int ior_render_verdict_cell(char *buf, size_t len, const struct ior_report_verdict *v)
+int ior_render_verdict_cell(char *buf, size_t len, const struct ior_judge_verdict *v)
 {
 	return snprintf(buf, len, "%s, %s %s, %s", v->engine, v->device, ior_render_sched(v->scheduler),
 			ior_render_metric(v));
 }
 
-void ior_render_pair_words(char *buf, size_t len, const struct ior_report_pair *p)
+void ior_render_pair_words(char *buf, size_t len, const struct ior_judge_pair *p)
 {
 	int at = snprintf(buf, len, "%s against %s: %zu cell(s) compared", p->b, p->a, p->compared);
 	if (!p->compared && at > 0 && (size_t)at < len)

@@ -115,7 +115,7 @@ static void test_two_boots_are_not_twenty_observations(void)
 	/* by boots: inconclusive, paired by round, with the noise between boots */
 	struct ior_report *r = verdict(&f, NULL);
 	if (r) {
-		const struct ior_report_verdict *v = &r->verdicts[0];
+		const struct ior_judge_verdict *v = &r->verdicts[0];
 		CU_ASSERT(v->by_boot);
 		CU_ASSERT(v->boots.paired);
 		CU_ASSERT_EQUAL(v->boots.boots_a, 2);
@@ -204,7 +204,7 @@ static void test_paired_by_boot_round_under_drift(void)
 	add_drifting(&f, "box/2/t1", "box/2/t1");
 	struct ior_report *r = verdict(&f, NULL);
 	if (r) {
-		const struct ior_report_verdict *v = &r->verdicts[0];
+		const struct ior_judge_verdict *v = &r->verdicts[0];
 		CU_ASSERT(v->boots.paired);
 		CU_ASSERT_EQUAL(v->c.verdict, IOR_VERDICT_REGRESSION);
 		CU_ASSERT(fabs(v->c.ratio - 0.85) < 0.03);
@@ -225,7 +225,7 @@ static void test_separate_vm_runs_are_unpaired(void)
 	add_drifting(&f, "box/3/t2", "box/4/t3");
 	struct ior_report *r = verdict(&f, NULL);
 	if (r) {
-		const struct ior_report_verdict *v = &r->verdicts[0];
+		const struct ior_judge_verdict *v = &r->verdicts[0];
 		CU_ASSERT(v->by_boot);
 		CU_ASSERT(!v->boots.paired);
 		CU_ASSERT_EQUAL(v->c.na, 6);

@@ -304,9 +304,9 @@ static char *report_of(const char *csv, const char *name, const char *kernel, co
 	o.parts = IOR_REPORT_TABLES;  /* no alerts or changes: the scan filter is the view */
 	struct ior_report *r = NULL;
 	CU_ASSERT_EQUAL_FATAL(ior_report_build(&r, db, &o), 0);
-	for (size_t i = 0; i < r->ncells; i++)
-		for (size_t k = 1; k < r->cells[i].n; k++)
-			CU_ASSERT(r->reps[r->cells[i].first + k - 1] < r->reps[r->cells[i].first + k]);
+	for (size_t i = 0; i < r->stored.ncells; i++)
+		for (size_t k = 1; k < r->stored.cells[i].n; k++)
+			CU_ASSERT(r->stored.reps[r->stored.cells[i].first + k - 1] < r->stored.reps[r->stored.cells[i].first + k]);
 	const struct ior_renderer *text;
 	CU_ASSERT_EQUAL_FATAL(ior_renderer_find(&text, "text"), 0);
 	char *buf = NULL;

@@ -195,8 +195,8 @@ static void test_marked_warmup_stored_and_left_out(void)
 	CU_ASSERT_EQUAL(imported, 5);
 	struct ior_report *r = report_of(db, IOR_REPORT_ALL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	CU_ASSERT_EQUAL(r->nsamples, 5);
-	CU_ASSERT_EQUAL(r->cells[0].nwarmup, 1);
+	CU_ASSERT_EQUAL(r->stored.nsamples, 5);
+	CU_ASSERT_EQUAL(r->stored.cells[0].nwarmup, 1);
 	CU_ASSERT_EQUAL_FATAL(r->rt->ngroups, 1);
 	CU_ASSERT_EQUAL(r->rt->groups[0].cells[0].n, 4);
 	CU_ASSERT_DOUBLE_EQUAL(r->rt->groups[0].cells[0].st.min, 1604, 1e-9);

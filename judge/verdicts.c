@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Verdicts of the report model: every in-view cell on A against the cell that differs from it only
+/* Verdicts over the stored samples: every in-view cell on A against the cell that differs from it only
  * along the compared axis (a kernel, scheduler, device, engine or host) on B, for each metric asked
  * for; and the schedulers left out because only one kernel offered them. */
-#include "reports/model_internal.h"
+#include "judge/verdicts.h"
 
 #include "common/error.h"
 #include "kernel/version.h"
@@ -15,49 +15,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What one comparison (the report's own, or a question's) collects. */
-struct vset {
-	struct ior_report_verdict *v;
-	size_t n, cap;
-	size_t regressions, improvements, inconclusive, unchanged;
-	size_t only_a, unit_mismatch;
-	unsigned judged;
-	const char *cand;                   /* the kernel B turned out to be (kernel axis without a candidate) */
-};
-
 struct judge {
-	struct ior_report *r;
+	const struct ior_judge_input *in;
 	struct ior_db *db;
 	enum ior_axis axis;
 	const char *a, *b;
 	unsigned metrics;
 	struct ior_metric_reader *readers[IOR_METRIC_COUNT];
-	struct vset *out;
+	struct ior_verdict_set *out;
 };
 
-static bool key_in_view(const struct ior_report *r, const struct ior_rt_series *s)
+static bool key_in_view(const struct ior_judge_input *o, const struct ior_rt_series *s)
 {
-	const struct ior_report_opts *o = &r->opts;
 	return !(o->device && ior_rt_strcmp(o->device, s->device)) &&
 	       !(o->scheduler && ior_rt_strcmp(o->scheduler, s->scheduler)) &&
 	       !(o->engine && ior_rt_strcmp(o->engine, s->engine));
 }
 
-/* The member of s on kernel, or NULL. */
-static const struct ior_rt_member *on_kernel(const struct ior_tables *rt, const struct ior_rt_series *s, const char *kernel)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(rt->groups[s->m[i].group].kernel, kernel))
-			return &s->m[i];
-	return NULL;
-}
-
 /* Without --candidate: the newest kernel (version order) of the series' host other than the baseline. */
-static const char *newest_kernel(const struct ior_report *r, const char *host, const char *baseline)
+static const char *newest_kernel(const struct ior_judge_input *in, const char *host, const char *baseline)
 {
 	const char *best = NULL;
-	for (size_t k = 0; k < r->nkernels; k++) {
-		const struct ior_report_kernel *x = &r->kernels[k];
+	for (size_t k = 0; k < in->stored->nkernels; k++) {
+		const struct ior_stored_kernel *x = &in->stored->kernels[k];
 		if (ior_rt_strcmp(x->host, host) || !strcmp(x->release, baseline))
 			continue;
 		if (!best || ior_kver_cmp(x->release, best) > 0)
@@ -69,50 +49,22 @@ static const char *newest_kernel(const struct ior_report *r, const char *host, c
 /* The value of cell c of group g along axis. */
 static const char *axis_value(enum ior_axis axis, const struct ior_rt_group *g, const struct ior_rt_cell *c)
 {
-	switch (axis) {
-	case IOR_AXIS_KERNEL: return g->kernel;
-	case IOR_AXIS_SCHEDULER: return c->scheduler;
-	case IOR_AXIS_DEVICE: return c->device;
-	case IOR_AXIS_ENGINE: return g->engine;
-	case IOR_AXIS_HOST: return g->host;
-	case IOR_AXIS_COUNT: break;
-	}
-	return NULL;
-}
-
-const char *ior_report_cell_axis_value(enum ior_axis axis, const struct ior_report_cell *c)
-{
-	switch (axis) {
-	case IOR_AXIS_KERNEL: return c->kernel;
-	case IOR_AXIS_SCHEDULER: return c->scheduler;
-	case IOR_AXIS_DEVICE: return c->device;
-	case IOR_AXIS_ENGINE: return c->engine;
-	case IOR_AXIS_HOST: return c->host;
-	case IOR_AXIS_COUNT: break;
-	}
-	return NULL;
-}
-
-bool ior_report_stored_cell_of(const struct ior_report_cell *x, const struct ior_rt_group *g, const struct ior_rt_cell *c)
-{
-	return x->n && !ior_rt_strcmp(x->host, g->host) && !ior_rt_strcmp(x->kernel, g->kernel) &&
-	       !ior_rt_strcmp(x->engine, g->engine) && !ior_rt_strcmp(x->params, g->params) &&
-	       !ior_rt_strcmp(x->device, c->device) && !ior_rt_strcmp(x->scheduler, c->scheduler);
+	return ior_axis_pick(axis, g->host, g->kernel, g->engine, c->device, c->scheduler);
 }
 
 /* Stored cell i is one of rt cell (gi, ci)'s: the tables learnt each stored cell's group, so the
  * names are compared only within it (a report judges thousands of pairs over thousands of cells). */
-static bool of_cell(const struct ior_report *r, size_t i, size_t gi, size_t ci)
+static bool of_cell(const struct ior_judge_input *in, size_t i, size_t gi, size_t ci)
 {
-	const struct ior_report_cell *x = &r->cells[i];
-	const struct ior_rt_group *g = &r->rt->groups[gi];
-	return (x->group == SIZE_MAX || x->group == gi) && ior_report_stored_cell_of(x, g, &g->cells[ci]);
+	const struct ior_stored_cell *x = &in->stored->cells[i];
+	const struct ior_rt_group *g = &in->rt->groups[gi];
+	return (x->group == SIZE_MAX || x->group == gi) && ior_stored_cell_of(x, g, &g->cells[ci]);
 }
 
 /* A metric's values of one rt cell: every stored cell of its key, read from the database. */
 static int metric_values(struct judge *j, size_t gi, size_t ci, enum ior_metric m, double **v, size_t *n)
 {
-	const struct ior_rt_group *g = &j->r->rt->groups[gi];
+	const struct ior_rt_group *g = &j->in->rt->groups[gi];
 	const struct ior_rt_cell *c = &g->cells[ci];
 	if (m == IOR_METRIC_VALUE) {
 		*v = malloc((c->n ? c->n : 1) * sizeof(**v));
@@ -126,8 +78,8 @@ static int metric_values(struct judge *j, size_t gi, size_t ci, enum ior_metric 
 		return IOR_OK;
 	if (!j->readers[m] && ior_metric_reader_open(&j->readers[m], j->db, m))
 		return IOR_ERROR;
-	for (size_t i = 0; i < j->r->ncells; i++)
-		if (of_cell(j->r, i, gi, ci) && ior_metric_reader_read(j->readers[m], j->r->cells[i].cell_id, v, n))
+	for (size_t i = 0; i < j->in->stored->ncells; i++)
+		if (of_cell(j->in, i, gi, ci) && ior_metric_reader_read(j->readers[m], j->in->stored->cells[i].cell_id, v, n))
 			return IOR_ERROR;
 	return IOR_OK;
 }
@@ -136,12 +88,12 @@ static int metric_values(struct judge *j, size_t gi, size_t ci, enum ior_metric 
 static int64_t only_stored_cell(const struct judge *j, size_t gi, size_t ci)
 {
 	int64_t id = 0;
-	for (size_t i = 0; i < j->r->ncells; i++) {
-		if (!of_cell(j->r, i, gi, ci))
+	for (size_t i = 0; i < j->in->stored->ncells; i++) {
+		if (!of_cell(j->in, i, gi, ci))
 			continue;
 		if (id)
 			return 0;
-		id = j->r->cells[i].cell_id;
+		id = j->in->stored->cells[i].cell_id;
 	}
 	return id;
 }
@@ -150,14 +102,14 @@ static int64_t only_stored_cell(const struct judge *j, size_t gi, size_t ci)
  * leave them: *k runs with samples, their medians in *med (freed by the caller). */
 static int run_medians(const struct judge *j, size_t gi, size_t ci, double **med, size_t *k)
 {
-	const struct ior_report *r = j->r;
+	const struct ior_stored *r = j->in->stored;
 	*k = 0;
 	*med = malloc((r->ncells ? r->ncells : 1) * sizeof(**med));
 	if (!*med)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	for (size_t i = 0; i < r->ncells; i++) {
-		const struct ior_report_cell *x = &r->cells[i];
-		if (!of_cell(r, i, gi, ci))
+		const struct ior_stored_cell *x = &r->cells[i];
+		if (!of_cell(j->in, i, gi, ci))
 			continue;
 		double *v = malloc((x->n ? x->n : 1) * sizeof(*v));   /* this cell's samples only: a report may hold millions */
 		if (!v)
@@ -263,25 +215,17 @@ out:
 	return rc;
 }
 
-const struct ior_report_boot *ior_report_boot_of_run(const struct ior_report *r, int64_t run_id)
-{
-	for (size_t i = 0; run_id && i < r->nboots; i++)
-		if (r->boots[i].run_id == run_id)
-			return &r->boots[i];
-	return NULL;
-}
-
 /* Whether a VM boot stored any of rt cell (gi, ci)'s samples: then its kernel verdicts are judged on boots. */
 static bool from_boots(const struct judge *j, size_t gi, size_t ci)
 {
-	for (size_t i = 0; i < j->r->ncells; i++)
-		if (of_cell(j->r, i, gi, ci) && ior_report_boot_of_run(j->r, j->r->cells[i].run_id))
+	for (size_t i = 0; i < j->in->stored->ncells; i++)
+		if (of_cell(j->in, i, gi, ci) && ior_stored_boot_of_run(j->in->stored, j->in->stored->cells[i].run_id))
 			return true;
 	return false;
 }
 
 /* One stored cell's values of metric m, warm-ups left out (the reader leaves them out itself). */
-static int stored_values(struct judge *j, const struct ior_report_cell *x, enum ior_metric m, double **v, size_t *n)
+static int stored_values(struct judge *j, const struct ior_stored_cell *x, enum ior_metric m, double **v, size_t *n)
 {
 	*n = 0;
 	if (m != IOR_METRIC_VALUE) {
@@ -293,8 +237,8 @@ static int stored_values(struct judge *j, const struct ior_report_cell *x, enum 
 	if (!*v)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	for (size_t k = x->first; k < x->first + x->n; k++)
-		if (!j->r->warmup[k])
-			(*v)[(*n)++] = j->r->values[k];
+		if (!j->in->stored->warmup[k])
+			(*v)[(*n)++] = j->in->stored->values[k];
 	return IOR_OK;
 }
 
@@ -302,19 +246,19 @@ static int stored_values(struct judge *j, const struct ior_report_cell *x, enum 
 static int boot_observations(struct judge *j, size_t gi, size_t ci, enum ior_metric m, struct ior_boot_obs **out,
 			     size_t *n)
 {
-	*out = malloc((j->r->ncells ? j->r->ncells : 1) * sizeof(**out));
+	*out = malloc((j->in->stored->ncells ? j->in->stored->ncells : 1) * sizeof(**out));
 	*n = 0;
 	if (!*out)
 		return ior_error_set(IOR_ERROR, "out of memory");
-	for (size_t i = 0; i < j->r->ncells; i++) {
-		const struct ior_report_cell *x = &j->r->cells[i];
-		if (!of_cell(j->r, i, gi, ci) || (m != IOR_METRIC_VALUE && !j->db))
+	for (size_t i = 0; i < j->in->stored->ncells; i++) {
+		const struct ior_stored_cell *x = &j->in->stored->cells[i];
+		if (!of_cell(j->in, i, gi, ci) || (m != IOR_METRIC_VALUE && !j->db))
 			continue;
 		double *v = NULL;
 		size_t k = 0;
 		int rc = stored_values(j, x, m, &v, &k);
 		if (!rc && k) {
-			const struct ior_report_boot *b = ior_report_boot_of_run(j->r, x->run_id);
+			const struct ior_stored_boot *b = ior_stored_boot_of_run(j->in->stored, x->run_id);
 			(*out)[(*n)++] = (struct ior_boot_obs){ .vm_run = b ? b->vm_run : NULL, .round = b ? b->boot_index : 0,
 								.median = ior_median(v, k), .n = k };
 		}
@@ -331,7 +275,7 @@ static int boot_observations(struct judge *j, size_t gi, size_t ci, enum ior_met
  * repetitions are no more independent evidence than a kernel's are. *done false: not VM data,
  * judged as before. */
 static int judge_boots(struct judge *j, size_t ga, size_t ca, size_t gb, size_t cb, enum ior_metric m,
-		       const struct ior_compare_opts *o, struct ior_report_verdict *v, bool *done)
+		       const struct ior_compare_opts *o, struct ior_judge_verdict *v, bool *done)
 {
 	*done = false;
 	if (!from_boots(j, ga, ca) && !from_boots(j, gb, cb))
@@ -360,11 +304,11 @@ static void append_noise(struct ior_comparison *c)
 		snprintf(c->reason + len, sizeof(c->reason) - len, "; %s", noise);
 }
 
-static struct ior_report_verdict *push(struct vset *s)
+static struct ior_judge_verdict *push(struct ior_verdict_set *s)
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 16;
-		struct ior_report_verdict *v = realloc(s->v, cap * sizeof(*v));
+		struct ior_judge_verdict *v = realloc(s->v, cap * sizeof(*v));
 		if (!v)
 			return NULL;
 		s->v = v;
@@ -375,7 +319,7 @@ static struct ior_report_verdict *push(struct vset *s)
 
 static int judge_metric(struct judge *j, size_t ga, size_t ca, size_t gb, size_t cb, enum ior_metric m)
 {
-	const struct ior_tables *rt = j->r->rt;
+	const struct ior_tables *rt = j->in->rt;
 	const struct ior_rt_group *A = &rt->groups[ga], *B = &rt->groups[gb];
 	const struct ior_rt_cell *cA = &A->cells[ca], *cB = &B->cells[cb];
 	double *va = NULL, *vb = NULL;
@@ -386,14 +330,14 @@ static int judge_metric(struct judge *j, size_t ga, size_t ca, size_t gb, size_t
 	if (rc || !na || !nb)  /* a metric the engine does not record is not judged */
 		goto out;
 	const struct ior_metric_info *mi = ior_metric_info(m);
-	struct ior_compare_opts o = j->r->opts.compare;
+	struct ior_compare_opts o = j->in->compare;
 	o.higher_is_better = m == IOR_METRIC_VALUE ? A->higher_is_better : mi->higher_is_better;
-	struct ior_report_verdict *v = push(j->out);
+	struct ior_judge_verdict *v = push(j->out);
 	if (!v) {
 		rc = ior_error_set(IOR_ERROR, "out of memory");
 		goto out;
 	}
-	*v = (struct ior_report_verdict){
+	*v = (struct ior_judge_verdict){
 		.series = cA->series, .base_group = ga, .cand_group = gb, .base_cell = ca, .cand_cell = cb, .metric = m,
 		.unit = m == IOR_METRIC_VALUE ? A->unit : mi->unit, .host = A->host, .kernel = A->kernel,
 		.device = cA->device, .scheduler = cA->scheduler, .engine = A->engine, .params = A->params,
@@ -410,7 +354,7 @@ static int judge_metric(struct judge *j, size_t ga, size_t ca, size_t gb, size_t
 		goto out;
 	if (!by_boot && v->c.verdict == IOR_VERDICT_INCONCLUSIVE)   /* boots say theirs (boot_verdict.c) */
 		append_noise(&v->c);
-	struct vset *s = j->out;
+	struct ior_verdict_set *s = j->out;
 	s->n++;
 	s->judged |= IOR_METRIC_BIT(m);
 	switch (v->c.verdict) {
@@ -428,7 +372,7 @@ out:
 /* One pair of cells on every metric asked for; the headline only where both measure in one unit. */
 static int judge_pair(struct judge *j, size_t ga, size_t ca, size_t gb, size_t cb)
 {
-	const struct ior_rt_group *A = &j->r->rt->groups[ga], *B = &j->r->rt->groups[gb];
+	const struct ior_rt_group *A = &j->in->rt->groups[ga], *B = &j->in->rt->groups[gb];
 	for (int m = 0; m < IOR_METRIC_COUNT; m++) {
 		if (!(j->metrics & IOR_METRIC_BIT(m)))
 			continue;
@@ -446,13 +390,13 @@ static int judge_pair(struct judge *j, size_t ga, size_t ca, size_t gb, size_t c
 /* The kernel axis follows the series: one cell key over the kernels of its host. */
 static int judge_kernels(struct judge *j)
 {
-	const struct ior_tables *rt = j->r->rt;
+	const struct ior_tables *rt = j->in->rt;
 	for (size_t si = 0; si < rt->nseries; si++) {
 		const struct ior_rt_series *s = &rt->series[si];
-		if (!key_in_view(j->r, s))
+		if (!key_in_view(j->in, s))
 			continue;
-		const char *cand = j->b ? j->b : newest_kernel(j->r, s->host, j->a);
-		const struct ior_rt_member *a = on_kernel(rt, s, j->a), *b = cand ? on_kernel(rt, s, cand) : NULL;
+		const char *cand = j->b ? j->b : newest_kernel(j->in, s->host, j->a);
+		const struct ior_rt_member *a = ior_rt_member_on(rt, s, j->a), *b = cand ? ior_rt_member_on(rt, s, cand) : NULL;
 		if (!a)
 			continue;
 		if (!b) {
@@ -495,12 +439,11 @@ static bool partner_cell(enum ior_axis axis, const struct ior_rt_cell *c, const 
  * all the other fields and has B (an engine axis may pair several parameter sets). */
 static int judge_within(struct judge *j)
 {
-	const struct ior_report *r = j->r;
-	const struct ior_tables *rt = r->rt;
+	const struct ior_tables *rt = j->in->rt;
 	for (size_t g = 0; g < rt->ngroups; g++) {
 		const struct ior_rt_group *G = &rt->groups[g];
 		for (size_t c = 0; c < G->ncells; c++) {
-			if (!r->cell_in_view[g][c] || ior_rt_strcmp(axis_value(j->axis, G, &G->cells[c]), j->a))
+			if (!j->in->cell_in_view[g][c] || ior_rt_strcmp(axis_value(j->axis, G, &G->cells[c]), j->a))
 				continue;
 			size_t found = 0;
 			for (size_t h = 0; h < rt->ngroups; h++) {
@@ -524,7 +467,7 @@ static int judge_within(struct judge *j)
 }
 
 /* Both names must have samples in view, or the comparison is of nothing. */
-static int names_seen(const struct ior_report *r, enum ior_axis axis, const char *a, const char *b)
+static int names_seen(const struct ior_judge_input *r, enum ior_axis axis, const char *a, const char *b)
 {
 	const struct ior_tables *rt = r->rt;
 	const char *names[2] = { a, b };
@@ -539,7 +482,7 @@ static int names_seen(const struct ior_report *r, enum ior_axis axis, const char
 				seen = view && !ior_rt_strcmp(axis_value(axis, &rt->groups[g], x), names[k]);
 			}
 		if (!seen) {
-			const struct ior_report_opts *o = &r->opts;
+			const struct ior_judge_input *o = r;
 			return ior_error_set(IOR_ENOTFOUND, "no samples for %s %s '%s'%s", roles[k], ior_axis_name(axis),
 					     names[k], o->host || o->kernel || o->device || o->scheduler || o->engine
 							       ? " matching the filters" : "");
@@ -548,73 +491,78 @@ static int names_seen(const struct ior_report *r, enum ior_axis axis, const char
 	return IOR_OK;
 }
 
-static int judge(struct ior_report *r, struct ior_db *db, enum ior_axis axis, const char *a, const char *b,
-		 struct vset *out)
+int ior_judge_verdicts(struct ior_verdict_set *out, const struct ior_judge_input *in, enum ior_axis axis,
+		       const char *a, const char *b)
 {
-	int rc = names_seen(r, axis, a, b);
+	*out = (struct ior_verdict_set){ .axis = axis, .a = a };
+	int rc = names_seen(in, axis, a, b);
 	if (rc)
 		return rc;
-	struct judge j = { .r = r, .db = db, .axis = axis, .a = a, .b = b, .out = out,
-			   .metrics = r->opts.metrics ? r->opts.metrics : IOR_METRICS_DEFAULT };
+	struct judge j = { .in = in, .db = in->db, .axis = axis, .a = a, .b = b, .out = out,
+			   .metrics = in->metrics ? in->metrics : IOR_METRICS_DEFAULT };
 	rc = axis == IOR_AXIS_KERNEL ? judge_kernels(&j) : judge_within(&j);
 	for (int m = 0; m < IOR_METRIC_COUNT; m++)
 		ior_metric_reader_close(j.readers[m]);
+	if (rc) {
+		free(out->v);
+		out->v = NULL;
+		out->n = 0;
+	}
 	return rc;
 }
 
-static const struct ior_report *order_ctx;
-
-static int by_change(const void *x, const void *y)
+static int by_change(const void *x, const void *y, void *ctx)
 {
-	const struct ior_report_verdict *a = &order_ctx->verdicts[*(const size_t *)x],
-					 *b = &order_ctx->verdicts[*(const size_t *)y];
+	const struct ior_judge_verdict *vs = ctx;
+	const struct ior_judge_verdict *a = &vs[*(const size_t *)x], *b = &vs[*(const size_t *)y];
 	double da = fabs(a->c.ratio - 1), db = fabs(b->c.ratio - 1);
 	return da != db ? (da > db ? -1 : 1) : 0;
 }
 
-static int regression_order(struct ior_report *r)
+int ior_judge_regression_order(size_t **order, size_t *n, const struct ior_judge_verdict *v, size_t nv)
 {
-	r->regression_order = malloc((r->nverdicts ? r->nverdicts : 1) * sizeof(*r->regression_order));
-	if (!r->regression_order)
+	*n = 0;
+	*order = malloc((nv ? nv : 1) * sizeof(**order));
+	if (!*order)
 		return ior_error_set(IOR_ERROR, "out of memory");
-	for (size_t i = 0; i < r->nverdicts; i++)
-		if (r->verdicts[i].c.verdict == IOR_VERDICT_REGRESSION)
-			r->regression_order[r->nregression_order++] = i;
-	order_ctx = r;
-	qsort(r->regression_order, r->nregression_order, sizeof(size_t), by_change);
+	for (size_t i = 0; i < nv; i++)
+		if (v[i].c.verdict == IOR_VERDICT_REGRESSION)
+			(*order)[(*n)++] = i;
+	qsort_r(*order, *n, sizeof(size_t), by_change, (void *)v);
 	return IOR_OK;
 }
 
 /* The field tester dropped a vanished scheduler by hand to keep tables comparable: here the
  * comparison covers what both kernels offered, and the model says what it left out and why. */
-static int left_out(struct ior_report *r, struct ior_db *db)
+int ior_judge_left_out(const struct ior_judge_input *in, const char *baseline, const char *candidate,
+		       struct ior_sched_common **common, const char ***hosts, size_t *n)
 {
-	if (!db || !r->candidate || r->axis != IOR_AXIS_KERNEL)
+	if (!in->db || !candidate)
 		return IOR_OK;
-	for (size_t k = 0; k < r->nkernels; k++) {
-		const char *host = r->kernels[k].host;
+	for (size_t k = 0; k < in->stored->nkernels; k++) {
+		const char *host = in->stored->kernels[k].host;
 		bool seen = false;
-		for (size_t i = 0; i < r->ncommon && !seen; i++)
-			seen = r->common_hosts[i] == host;
-		if (seen || (r->opts.host && strcmp(r->opts.host, host)))
+		for (size_t i = 0; i < *n && !seen; i++)
+			seen = (*hosts)[i] == host;
+		if (seen || (in->host && strcmp(in->host, host)))
 			continue;
 		char *off_a = NULL, *off_b = NULL;
-		int rc = ior_db_offered(db, host, r->opts.baseline, &off_a);
+		int rc = ior_db_offered(in->db, host, baseline, &off_a);
 		if (!rc)
-			rc = ior_db_offered(db, host, r->candidate, &off_b);
+			rc = ior_db_offered(in->db, host, candidate, &off_b);
 		if (!rc && off_a && off_b) {
-			struct ior_sched_common *c = realloc(r->common, (r->ncommon + 1) * sizeof(*c));
-			const char **h = realloc(r->common_hosts, (r->ncommon + 1) * sizeof(*h));
+			struct ior_sched_common *c = realloc(*common, (*n + 1) * sizeof(*c));
+			const char **h = realloc(*hosts, (*n + 1) * sizeof(*h));
 			if (c)
-				r->common = c;
+				*common = c;
 			if (h)
-				r->common_hosts = h;
-			const char *kernels[] = { r->opts.baseline, r->candidate };
+				*hosts = h;
+			const char *kernels[] = { baseline, candidate };
 			const char *offered[] = { off_a, off_b };
 			if (!c || !h)
 				rc = ior_error_set(IOR_ERROR, "out of memory");
-			else if (ior_sched_common_set(&c[r->ncommon], kernels, offered, 2) == IOR_OK)
-				h[r->ncommon++] = host;
+			else if (ior_sched_common_set(&c[*n], kernels, offered, 2) == IOR_OK)
+				h[(*n)++] = host;
 		}
 		free(off_a);
 		free(off_b);
@@ -624,49 +572,24 @@ static int left_out(struct ior_report *r, struct ior_db *db)
 	return IOR_OK;
 }
 
-int ior_report_verdicts_build(struct ior_report *r, struct ior_db *db)
-{
-	struct vset s = { 0 };
-	r->axis = r->opts.axis;
-	int rc = judge(r, db, r->opts.axis, r->opts.baseline, r->opts.candidate, &s);
-	if (rc) {
-		free(s.v);
-		return rc;
-	}
-	r->baseline = r->opts.baseline;
-	r->candidate = s.cand;
-	r->verdicts = s.v;
-	r->nverdicts = s.n;
-	r->regressions = s.regressions;
-	r->improvements = s.improvements;
-	r->inconclusive = s.inconclusive;
-	r->unchanged = s.unchanged;
-	r->verdict_only_baseline = s.only_a;
-	r->verdict_unit_mismatch = s.unit_mismatch;
-	r->metrics_judged = s.judged;
-	if (regression_order(r))
-		return IOR_ERROR;
-	return left_out(r, db);
-}
-
 /* How little an inconclusive verdict could tell: its smallest findable change, none (INFINITY) or
  * unknown (NAN) counting as the least. */
-static double told_least(const struct ior_report_verdict *v)
+static double told_least(const struct ior_judge_verdict *v)
 {
 	return isnan(v->c.smallest) ? INFINITY : v->c.smallest;
 }
 
 /* A pair's verdicts summed up: the headline per series (the heat map's), the worst regression and the
  * inconclusive verdict that could tell the least. */
-static int sum_up(struct ior_report_pair *p, const struct ior_report_verdict *vs, size_t n)
+static int sum_up(struct ior_judge_pair *p, const struct ior_judge_verdict *vs, size_t n)
 {
 	p->cells = malloc((n ? n : 1) * sizeof(*p->cells));
 	if (!p->cells)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	for (size_t i = 0; i < n; i++) {
-		const struct ior_report_verdict *v = &vs[i];
+		const struct ior_judge_verdict *v = &vs[i];
 		if (v->metric == IOR_METRIC_VALUE)
-			p->cells[p->ncells++] = (struct ior_report_pair_cell){ .series = v->series, .verdict = v->c.verdict,
+			p->cells[p->ncells++] = (struct ior_judge_pair_cell){ .series = v->series, .verdict = v->c.verdict,
 									      .ratio = v->c.ratio, .by_boot = v->by_boot };
 		if (v->c.verdict == IOR_VERDICT_REGRESSION && (!p->has_worst || fabs(v->c.ratio - 1) > fabs(p->worst.c.ratio - 1)))
 			p->worst = *v, p->has_worst = true;
@@ -678,18 +601,19 @@ static int sum_up(struct ior_report_pair *p, const struct ior_report_verdict *vs
 
 /* One pair judged as the report judges its own, summed up. The pair the report's verdicts already
  * judged (--baseline and its candidate) is summed up from them: each verdict costs a bootstrap. */
-static int judge_pair_of_kernels(struct ior_report *r, struct ior_db *db, struct ior_report_pair *p)
+static int judge_pair_of_kernels(const struct ior_judge_input *in, const struct ior_verdict_set *done,
+				 struct ior_judge_pair *p)
 {
-	if (r->axis == IOR_AXIS_KERNEL && r->baseline && r->candidate && !strcmp(r->baseline, p->a) &&
-	    !strcmp(r->candidate, p->b)) {
-		p->compared = r->nverdicts;
-		p->regressions = r->regressions, p->improvements = r->improvements;
-		p->unchanged = r->unchanged, p->inconclusive = r->inconclusive;
-		p->only_a = r->verdict_only_baseline;
-		return sum_up(p, r->verdicts, r->nverdicts);
+	if (done && done->axis == IOR_AXIS_KERNEL && done->a && done->cand && !strcmp(done->a, p->a) &&
+	    !strcmp(done->cand, p->b)) {
+		p->compared = done->n;
+		p->regressions = done->regressions, p->improvements = done->improvements;
+		p->unchanged = done->unchanged, p->inconclusive = done->inconclusive;
+		p->only_a = done->only_a;
+		return sum_up(p, done->v, done->n);
 	}
-	struct vset s = { 0 };
-	int rc = judge(r, db, IOR_AXIS_KERNEL, p->a, p->b, &s);
+	struct ior_verdict_set s;
+	int rc = ior_judge_verdicts(&s, in, IOR_AXIS_KERNEL, p->a, p->b);
 	if (rc == IOR_ENOTFOUND) {   /* a kernel with nothing in view to compare: the pair says so with 0 cells */
 		ior_error_clear();
 		rc = IOR_OK;
@@ -704,19 +628,19 @@ static int judge_pair_of_kernels(struct ior_report *r, struct ior_db *db, struct
 	return rc;
 }
 
-static bool pair_known(const struct ior_report *r, const char *a, const char *b)
+static bool pair_known(const struct ior_judge_pair *pairs, size_t n, const char *a, const char *b)
 {
-	for (size_t i = 0; i < r->npairs; i++)
-		if (!strcmp(r->pairs[i].a, a) && !strcmp(r->pairs[i].b, b))
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(pairs[i].a, a) && !strcmp(pairs[i].b, b))
 			return true;
 	return false;
 }
 
 /* Whether host measured kernel (a baseline is compared with the kernels of its own host). */
-static bool on_host(const struct ior_report *r, const char *host, const char *kernel)
+static bool on_host(const struct ior_stored *st, const char *host, const char *kernel)
 {
-	for (size_t k = 0; k < r->nkernels; k++)
-		if (!ior_rt_strcmp(r->kernels[k].host, host) && !strcmp(r->kernels[k].release, kernel))
+	for (size_t k = 0; k < st->nkernels; k++)
+		if (!ior_rt_strcmp(st->kernels[k].host, host) && !strcmp(st->kernels[k].release, kernel))
 			return true;
 	return false;
 }
@@ -725,65 +649,78 @@ static bool on_host(const struct ior_report *r, const char *host, const char *ke
  * a baseline: without --baseline each kernel against the one before it in the report's kernel order
  * (per host; version order, so 6.1.0-9 comes before 6.1.0-10), with it every other kernel against
  * the baseline (or only --candidate). */
-int ior_report_pairs_build(struct ior_report *r, struct ior_db *db)
+int ior_judge_pairs(struct ior_judge_pair **pairs, size_t *npairs, size_t *total, const struct ior_judge_input *in,
+		    const char *baseline, const char *candidate, const struct ior_verdict_set *done)
 {
-	if (r->opts.axis != IOR_AXIS_KERNEL)
-		return IOR_OK;
-	r->pairs = calloc(r->nkernels ? r->nkernels : 1, sizeof(*r->pairs));
-	if (!r->pairs)
+	const struct ior_stored *st = in->stored;
+	struct ior_judge_pair *ps = calloc(st->nkernels ? st->nkernels : 1, sizeof(*ps));
+	size_t n = 0;
+	*pairs = ps, *npairs = 0, *total = 0;
+	if (!ps)
 		return ior_error_set(IOR_ERROR, "out of memory");
-	r->pairs_baseline = r->opts.baseline != NULL;
 	const char *prev = NULL, *host = NULL;
-	for (size_t k = 0; k < r->nkernels; k++) {
-		const struct ior_report_kernel *x = &r->kernels[k];
-		if (!x->in_view)
+	for (size_t k = 0; k < st->nkernels; k++) {
+		const struct ior_stored_kernel *x = &st->kernels[k];
+		if (in->kernel && strcmp(in->kernel, x->release))   /* not in view */
 			continue;
 		if (!host || ior_rt_strcmp(host, x->host))
 			prev = NULL, host = x->host;
-		const char *a = r->opts.baseline ? r->opts.baseline : prev, *b = x->release;
+		const char *a = baseline ? baseline : prev, *b = x->release;
 		prev = x->release;
-		if (!a || !strcmp(a, b) || (r->opts.candidate && strcmp(r->opts.candidate, b)) || pair_known(r, a, b) ||
-		    !on_host(r, x->host, a))
+		if (!a || !strcmp(a, b) || (candidate && strcmp(candidate, b)) || pair_known(ps, n, a, b) ||
+		    !on_host(st, x->host, a))
 			continue;
-		r->pairs[r->npairs++] = (struct ior_report_pair){ .a = a, .b = b };
+		ps[n++] = (struct ior_judge_pair){ .a = a, .b = b };
 	}
 	/* the newest first, while the budget lasts; the judged keep their kernel order */
-	r->pairs_total = r->npairs;
-	size_t spent = 0, first = r->npairs;
-	while (first > 0 && (first == r->npairs || spent < IOR_REPORT_PAIR_VERDICTS)) {
-		struct ior_report_pair *p = &r->pairs[--first];
-		if (judge_pair_of_kernels(r, db, p))
-			return IOR_ERROR;
+	*total = n;
+	size_t spent = 0, first = n;
+	int rc = IOR_OK;
+	while (!rc && first > 0 && (first == n || spent < IOR_JUDGE_PAIR_VERDICTS)) {
+		struct ior_judge_pair *p = &ps[--first];
+		rc = judge_pair_of_kernels(in, done, p);
 		spent += p->compared ? p->compared : 1;
 	}
-	memmove(r->pairs, r->pairs + first, (r->npairs - first) * sizeof(*r->pairs));
-	r->npairs -= first;
+	*npairs = n;   /* every pair's cells freed on an error, judged or not (calloc) */
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < first; i++)
+		free(ps[i].cells);
+	memmove(ps, ps + first, (n - first) * sizeof(*ps));
+	*npairs = n - first;
 	return IOR_OK;
+}
+
+void ior_judge_pairs_free(struct ior_judge_pair *pairs, size_t n)
+{
+	for (size_t i = 0; pairs && i < n; i++)
+		free(pairs[i].cells);
+	free(pairs);
 }
 
 /* A question whose name has no cell is answered with what it lacks, not refused: the report
  * still shows everything else. */
-int ior_report_answers_build(struct ior_report *r, struct ior_db *db)
+int ior_judge_answers(struct ior_judge_answer **out, size_t *n, const struct ior_judge_input *in,
+		      const struct ior_judge_question *q, size_t nq)
 {
-	if (!r->opts.nquestions)
+	*out = NULL, *n = 0;
+	if (!nq)
 		return IOR_OK;
-	r->answers = calloc(r->opts.nquestions, sizeof(*r->answers));
-	if (!r->answers)
+	*out = calloc(nq, sizeof(**out));
+	if (!*out)
 		return ior_error_set(IOR_ERROR, "out of memory");
-	for (size_t i = 0; i < r->opts.nquestions; i++) {
-		struct ior_report_answer *an = &r->answers[r->nanswers++];
-		an->q = r->opts.questions[i];
-		struct vset s = { 0 };
-		int rc = judge(r, db, an->q.axis, an->q.a, an->q.b, &s);
+	for (size_t i = 0; i < nq; i++) {
+		struct ior_judge_answer *an = &(*out)[(*n)++];
+		an->q = q[i];
+		struct ior_verdict_set s;
+		int rc = ior_judge_verdicts(&s, in, an->q.axis, an->q.a, an->q.b);
 		if (rc == IOR_ENOTFOUND) {
 			ior_error_clear();
 			an->unmatched = 1;
 			continue;
 		}
-		if (rc) {
-			free(s.v);
+		if (rc)
 			return rc;
-		}
 		an->verdicts = s.v;
 		an->nverdicts = s.n;
 		an->regressions = s.regressions;
@@ -792,4 +729,11 @@ int ior_report_answers_build(struct ior_report *r, struct ior_db *db)
 		an->unchanged = s.unchanged;
 	}
 	return IOR_OK;
+}
+
+void ior_judge_answers_free(struct ior_judge_answer *a, size_t n)
+{
+	for (size_t i = 0; a && i < n; i++)
+		free(a[i].verdicts);
+	free(a);
 }

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* check --bad over the report model: each cell key measured on both ends and the candidate,
+/* check --bad over the tables: each cell key measured on both ends and the candidate,
  * classified, and one verdict for the commit. */
-#include "reports/model_classify.h"
+#include "judge/classify.h"
 
 #include "common/error.h"
 #include "judge/boot_classify.h"
-#include "reports/model_internal.h"
 #include "stats/stats.h"
 
 #include <stdlib.h>
@@ -13,13 +12,11 @@
 
 static const struct ior_rt_cell *cell_on(const struct ior_tables *rt, const struct ior_rt_series *s, const char *kernel)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(rt->groups[s->m[i].group].kernel, kernel))
-			return &rt->groups[s->m[i].group].cells[s->m[i].index];
-	return NULL;
+	const struct ior_rt_member *m = ior_rt_member_on(rt, s, kernel);
+	return m ? &rt->groups[m->group].cells[m->index] : NULL;
 }
 
-static bool in_view(const struct ior_report_opts *o, const struct ior_rt_series *s)
+static bool in_view(const struct ior_judge_input *o, const struct ior_rt_series *s)
 {
 	return !(o->host && ior_rt_strcmp(o->host, s->host)) && !(o->device && ior_rt_strcmp(o->device, s->device)) &&
 	       !(o->scheduler && ior_rt_strcmp(o->scheduler, s->scheduler)) &&
@@ -28,9 +25,10 @@ static bool in_view(const struct ior_report_opts *o, const struct ior_rt_series 
 
 /* Series s on kernel as boots: one observation per stored cell a vm boot stored (its median, warm-ups
  * out). *any is set when one of them came from a boot; *n may be 0. */
-static int boot_obs(const struct ior_report *r, const struct ior_rt_series *s, const char *kernel,
+static int boot_obs(const struct ior_judge_input *in, const struct ior_rt_series *s, const char *kernel,
 		    struct ior_boot_obs **out, size_t *n, bool *any)
 {
+	const struct ior_stored *r = in->stored;
 	*n = 0;
 	*out = malloc((r->ncells ? r->ncells : 1) * sizeof(**out));
 	double *v = malloc((r->nsamples ? r->nsamples : 1) * sizeof(*v));
@@ -39,14 +37,14 @@ static int boot_obs(const struct ior_report *r, const struct ior_rt_series *s, c
 		return ior_error_set(IOR_ERROR, "out of memory");
 	}
 	for (size_t m = 0; m < s->n; m++) {
-		const struct ior_rt_group *g = &r->rt->groups[s->m[m].group];
+		const struct ior_rt_group *g = &in->rt->groups[s->m[m].group];
 		if (strcmp(g->kernel, kernel))
 			continue;
 		for (size_t i = 0; i < r->ncells; i++) {
-			const struct ior_report_cell *x = &r->cells[i];
-			if (!ior_report_stored_cell_of(x, g, &g->cells[s->m[m].index]))
+			const struct ior_stored_cell *x = &r->cells[i];
+			if (!ior_stored_cell_of(x, g, &g->cells[s->m[m].index]))
 				continue;
-			const struct ior_report_boot *b = ior_report_boot_of_run(r, x->run_id);
+			const struct ior_stored_boot *b = ior_stored_boot_of_run(r, x->run_id);
 			*any |= b != NULL;
 			size_t k = 0;
 			for (size_t j = x->first; j < x->first + x->n; j++)
@@ -64,7 +62,7 @@ static int boot_obs(const struct ior_report *r, const struct ior_rt_series *s, c
 
 /* VM data (a boot of any of the three stored the cell): classified on boot medians, never on one
  * boot's repetitions taken as independent samples. *done false: not VM data. */
-static int classify_boots(struct ior_classification *k, const struct ior_report *r, const struct ior_rt_series *s,
+static int classify_boots(struct ior_classification *k, const struct ior_judge_input *r, const struct ior_rt_series *s,
 			  const char *good, const char *bad, const char *cand, const struct ior_classify_opts *o,
 			  bool *done)
 {
@@ -99,19 +97,19 @@ static void overall(struct ior_classified *e)
 		e->verdict = IOR_CLASS_UNDECIDED;
 }
 
-int ior_report_classify(struct ior_classified *out, const struct ior_report *r, const char *good, const char *bad,
-			const char *cand, double alpha)
+int ior_judge_classify(struct ior_classified *out, const struct ior_judge_input *r, const char *good,
+		       const char *bad, const char *cand, double alpha)
 {
 	memset(out, 0, sizeof(*out));
 	const struct ior_tables *rt = r->rt;
 	if (!rt)
-		return ior_error_set(IOR_EINVALID, "cannot classify without the report's tables");
+		return ior_error_set(IOR_EINVALID, "cannot classify without the tables");
 	out->cells = calloc(rt->nseries ? rt->nseries : 1, sizeof(*out->cells));
 	if (!out->cells)
 		return ior_error_set(IOR_ERROR, "out of memory");
 	for (size_t i = 0; i < rt->nseries; i++) {
 		const struct ior_rt_series *s = &rt->series[i];
-		if (!in_view(&r->opts, s))
+		if (!in_view(r, s))
 			continue;
 		const struct ior_rt_cell *g = cell_on(rt, s, good), *b = cell_on(rt, s, bad), *c = cell_on(rt, s, cand);
 		if (!g || !b || !c || g->n < 2 || b->n < 2 || c->n < 2)
