@@ -94,6 +94,7 @@ static void plan_input(const struct ior_bisect_run *r, struct ior_bisect_plan_in
 		.measure_s = r->measures ? r->measure_s / (double)r->measures : 0,
 		.build_s = r->builds ? r->build_s / (double)r->builds : 0,
 		.cap_max = d->o.cap, .cap_floor = d->budget_s > 0 ? def.cap : d->o.cap,
+		.sequential = d->o.sequential, .first = d->o.first,
 	};
 }
 

@@ -10,11 +10,30 @@
 /* The most rounds per commit a plan takes (as --cap's own limit). */
 #define PLAN_MAX 100000
 
+/*
+ * The sequential test (judge.c's sprt_decides) adds delta * c / sigma^2 per round, c the round's
+ * contrast (mean gap / 2 toward the commit's end), delta the gap over its margin and sigma the
+ * contrast's sd, noise * sqrt(1.5); it stops at log((1 - alpha) / alpha). Wald's approximation of the
+ * rounds that takes, overshoot left out: bound / (delta * gap / 2 / sigma^2) =
+ * 3 * bound * margin * noise^2 / gap^2. The guard (midpoint p < 0.05) is met by then at about this
+ * ratio (its t is sqrt(bound / 2), 1.9), so it adds nothing to the estimate.
+ */
+double ior_bisect_plan_look_rounds(const struct ior_bisect_plan_in *in, size_t rounds)
+{
+	if (!in->sequential || !(fabs(in->gap) > 0) || !(in->noise > 0))
+		return (double)rounds;
+	double bound = log((1 - in->alpha) / in->alpha);
+	double asn = 3.0 * bound * ior_bisect_margin(in->cal_rounds) * in->noise * in->noise / (in->gap * in->gap);
+	if (asn < (double)in->first)
+		asn = (double)in->first;
+	return asn < (double)rounds ? ceil(asn) : (double)rounds;
+}
+
 double ior_bisect_plan_seconds(const struct ior_bisect_plan_in *in, size_t rounds)
 {
 	size_t confirm = in->confirm > rounds ? in->confirm : rounds;
-	return (double)in->looks * (in->build_s + 3.0 * (double)rounds * in->measure_s) + in->build_s +
-	       4.0 * (double)confirm * in->measure_s;
+	return (double)in->looks * (in->build_s + 3.0 * ior_bisect_plan_look_rounds(in, rounds) * in->measure_s) +
+	       in->build_s + 4.0 * (double)confirm * in->measure_s;
 }
 
 size_t ior_bisect_plan_afford(const struct ior_bisect_plan_in *in)

@@ -19,6 +19,9 @@ struct ior_bisect_plan_in {
 	double build_s;         /* one build */
 	size_t cap_max;         /* --cap given with --budget: the most rounds per commit; 0 none */
 	size_t cap_floor;       /* rounds per commit taken when the budget affords them (default cap, 60) */
+	bool sequential;        /* commits judged by the sequential ratio test (judge opts): a look stops when
+				 * it is decided, expected after fewer rounds than its cap */
+	size_t first;           /* the rounds before a commit's first look (judge opts) */
 };
 
 struct ior_bisect_plan {
@@ -30,8 +33,14 @@ struct ior_bisect_plan {
 	double need_s;          /* the time an answer needs at `need` rounds: what a refusal states */
 };
 
-/* The time an answer takes at `rounds` per look: each look a build and that many rounds of three,
- * then the confirmation (a build, and rounds of four: the confirmation's first, or `rounds`). */
+/* The rounds a look is expected to take with a cap of `rounds`: the cap itself for the looks' test;
+ * for the sequential one Wald's expected sample number at the ends' noise and gap (no fewer than
+ * `first`, no more than the cap). */
+double ior_bisect_plan_look_rounds(const struct ior_bisect_plan_in *in, size_t rounds);
+
+/* The time an answer is expected to take at `rounds` per look: each look a build and its expected
+ * rounds (ior_bisect_plan_look_rounds) of three, then the confirmation (a build, and rounds of four:
+ * the confirmation's first, or `rounds`). */
 double ior_bisect_plan_seconds(const struct ior_bisect_plan_in *in, size_t rounds);
 
 /* The rounds per commit the budget affords, regardless of the noise (0 when not even 5 fit; 100000

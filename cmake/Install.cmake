@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # What `cmake --install` puts under CMAKE_INSTALL_PREFIX (GNUInstallDirs; DESTDIR is honoured):
-# the binary, the man pages (built by scdoc when it is present), the bash completion, the
+# the binary and its guest binary, the man pages (built by scdoc when it is present), the bash completion, the
 # example matrices and the documents a package carries.
 
 install(TARGETS ioregress RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The guest binary vm run puts into each guest (harness/CMakeLists.txt); ioregress finds it there.
+install(TARGETS ioregress-guest RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/ioregress)
 
 # Man pages: the scdoc sources live beside what they describe (harness/man for ioregress(1) and
 # one page per command, matrix/man for ioregress-matrix(5)); each builds into man/ of the build

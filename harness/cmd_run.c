@@ -87,6 +87,7 @@ static void print_warnings(const char *lines)
 	}
 }
 
+#ifndef IOR_GUEST_BINARY
 /* The commit the run stores with the kernel, as git log would name it. */
 static void print_commit(const struct ior_git_commit *c)
 {
@@ -95,6 +96,35 @@ static void print_commit(const struct ior_git_commit *c)
 		printf(" (%s)", c->describe);
 	printf(": %s; %s <%s>, %s\n", c->subject, c->author_name, c->author_email, c->author_date);
 }
+
+/* --kernel-tree or --repo: the commit the running kernel was built from, printed; non-zero after
+ * an error (printed). */
+static int resolve_commit(const struct run_args *ra, struct ior_git_commit *commit, bool *have, char *warning,
+			  size_t len)
+{
+	if (!ra->kernel_tree && !ra->repo)
+		return 0;
+	struct utsname u;
+	int rc = uname(&u) == 0 ? IOR_OK : ior_error_errno(IOR_ERROR, errno, "cannot read kernel release (uname)");
+	if (rc == IOR_OK)
+		rc = ior_run_git_resolve(u.release, ra->kernel_tree, ra->repo, commit, have, warning, len);
+	if (rc) {
+		fprintf(stderr, "error: %s\n", ior_error_last());
+		return 1;
+	}
+	if (*have)
+		print_commit(commit);
+	return 0;
+}
+#else
+/* The guest binary (IOR_GUEST_BINARY) links no libgit2 and has neither option: nothing to look up. */
+static int resolve_commit(const struct run_args *ra, struct ior_git_commit *commit, bool *have, char *warning,
+			  size_t len)
+{
+	(void)ra, (void)commit, (void)have, (void)warning, (void)len;
+	return 0;
+}
+#endif
 
 /* Everything a reader of the figures must know: fills, warnings, and every cell that did not
  * run as asked, with its reason (the database has the same; nothing is only there). */
@@ -238,19 +268,9 @@ static int cmd_run(int argc, char **argv, struct ior_cmd_ctx *ctx)
 	struct ior_git_commit commit;
 	char commit_warning[1024] = "";
 	bool have_commit = false;
-	if (ra.kernel_tree || ra.repo) {
-		struct utsname u;
-		rc = uname(&u) == 0 ? IOR_OK : ior_error_errno(IOR_ERROR, errno, "cannot read kernel release (uname)");
-		if (rc == IOR_OK)
-			rc = ior_run_git_resolve(u.release, ra.kernel_tree, ra.repo, &commit, &have_commit, commit_warning,
-						 sizeof(commit_warning));
-		if (rc) {
-			fprintf(stderr, "error: %s\n", ior_error_last());
-			ior_matrix_free(m);
-			return 1;
-		}
-		if (have_commit)
-			print_commit(&commit);
+	if (resolve_commit(&ra, &commit, &have_commit, commit_warning, sizeof(commit_warning))) {
+		ior_matrix_free(m);
+		return 1;
 	}
 	if (ra.dry_run) {
 		rc = ior_matrix_dry_run(stdout, m);
@@ -315,6 +335,7 @@ static const struct ior_cmd_opt run_options[] = {
 	{ .name = "--dry-run", RUN_AT(dry_run),
 	  .help = "print the cells the matrix expands to on this kernel (sweeps and defaults applied), their "
 		  "count and an estimate of the time, and run nothing; needs neither root nor the database" },
+#ifndef IOR_GUEST_BINARY
 	{ .name = "--kernel-tree", .value = IOR_CMD_FILE, .arg = "PATH", RUN_AT(kernel_tree),
 	  .help = "the git tree the running kernel was built from: its HEAD commit (full sha, git describe, "
 		  "subject, author and date) is stored with the kernel; refused when PATH is no git repository or "
@@ -324,6 +345,7 @@ static const struct ior_cmd_opt run_options[] = {
 		  "6.8.0-rc3-00042-gdeadbeef1234) is looked up, and that commit stored with the kernel; refused when "
 		  "PATH is no git repository or the release has no -gSHA; a sha missing or ambiguous there is a "
 		  "warning and the run measures" },
+#endif
 	{ .name = "--resume", .value = IOR_CMD_TEXT, .arg = "RUN_ID", .alone = true, RUN_AT(resume),
 	  .help = "complete an interrupted run (after 'ioregress recover'): its stored matrix, exactly the "
 		  "missing repetitions, same host and kernel only" },

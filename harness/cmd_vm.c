@@ -333,7 +333,8 @@ static const struct ior_cmd_opt run_options[] = {
 	{ .name = "--busybox", .value = IOR_CMD_FILE, .arg = "FILE",
 	  VM_AT(vm.o.guest.busybox), .help = "a static busybox (default /bin/busybox)" },
 	{ .name = "--ioregress", .value = IOR_CMD_FILE, .arg = "FILE", VM_AT(vm.o.guest.ioregress),
-	  .help = "the ioregress binary put in the guest (default this one)" },
+	  .help = "the ioregress binary put in the guest (default the guest binary built with this one, "
+		  "ioregress-guest, else this one)" },
 	{ 0 },
 };
 

@@ -53,6 +53,8 @@ static bool exists(const char *root, const char *relative)
 static void check_layout(const char *root)
 {
 	CU_ASSERT_TRUE(exists(root, "usr/bin/ioregress"));
+	/* the guest binary vm run puts into its guests, where ioregress looks for it (vm/guest_binary.c) */
+	CU_ASSERT_TRUE(exists(root, "usr/libexec/ioregress/ioregress-guest"));
 	CU_ASSERT_TRUE(exists(root, "usr/share/man/man1/ioregress.1.gz"));
 	CU_ASSERT_TRUE(exists(root, "usr/share/man/man1/ioregress-run.1.gz"));
 	CU_ASSERT_TRUE(exists(root, "usr/share/man/man1/ioregress-check.1.gz"));

@@ -5,9 +5,8 @@
 
 #include "common/error.h"
 #include "db/db.h"
+#include "vm/tar_write.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -56,36 +55,16 @@ void ior_vm_guest_beat(double expect_s, const char *fmt, ...)
 		(void)!write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
-static int add_member(struct archive *a, const char *name, const void *data, size_t len)
+/* The file at path as the member name; an absent file (no WAL) is no member. */
+static int add_file(int fd, const char *name, const char *path)
 {
-	struct archive_entry *e = archive_entry_new();
-	archive_entry_set_pathname(e, name);
-	archive_entry_set_filetype(e, AE_IFREG);
-	archive_entry_set_perm(e, 0644);
-	archive_entry_set_size(e, (la_int64_t)len);
-	int rc = archive_write_header(a, e) == ARCHIVE_OK && (!len || archive_write_data(a, data, len) == (la_ssize_t)len)
-			 ? IOR_OK
-			 : ior_error_set(IOR_ERROR, "cannot write '%s' to the results disk: %s", name, archive_error_string(a));
-	archive_entry_free(e);
-	return rc;
-}
-
-static int add_file(struct archive *a, const char *name, const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	int in = open(path, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
 		return errno == ENOENT ? IOR_OK : ior_error_errno(IOR_ERROR, errno, "cannot read '%s'", path);
 	struct stat st;
-	char *buf = NULL;
-	int rc = fstat(fd, &st) == 0 ? IOR_OK : ior_error_errno(IOR_ERROR, errno, "cannot stat '%s'", path);
-	if (!rc && !(buf = malloc(st.st_size ? (size_t)st.st_size : 1)))
-		rc = ior_error_set(IOR_ERROR, "out of memory");
-	if (!rc && st.st_size && read(fd, buf, (size_t)st.st_size) != st.st_size)
-		rc = ior_error_errno(IOR_ERROR, errno, "cannot read '%s'", path);
-	if (!rc)
-		rc = add_member(a, name, buf, (size_t)st.st_size);
-	free(buf);
-	close(fd);
+	int rc = fstat(in, &st) == 0 ? ior_vm_tar_member_fd(fd, name, in, (uint64_t)st.st_size)
+				     : ior_error_errno(IOR_ERROR, errno, "cannot stat '%s'", path);
+	close(in);
 	return rc;
 }
 
@@ -97,24 +76,20 @@ int ior_vm_guest_commit(struct ior_db *db, const char *disk, int status)
 	int fd = open(disk, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return ior_error_errno(IOR_ERROR, errno, "cannot open the results disk '%s'", disk);
-	struct archive *a = archive_write_new();
-	int rc = archive_write_set_format_pax_restricted(a) == ARCHIVE_OK && archive_write_open_fd(a, fd) == ARCHIVE_OK
-			 ? IOR_OK
-			 : ior_error_set(IOR_ERROR, "cannot write the results disk '%s': %s", disk, archive_error_string(a));
 	char wal[4096 + 8];
 	snprintf(wal, sizeof(wal), "%s-wal", ior_db_path(db));
+	int rc = add_file(fd, "guest.db", ior_db_path(db));
 	if (!rc)
-		rc = add_file(a, "guest.db", ior_db_path(db));
-	if (!rc)
-		rc = add_file(a, "guest.db-wal", wal);
+		rc = add_file(fd, "guest.db-wal", wal);
 	if (!rc && status >= 0) {
 		char text[16];
 		int n = snprintf(text, sizeof(text), "%d\n", status);
-		rc = add_member(a, "status", text, (size_t)n);
+		rc = ior_vm_tar_member(fd, "status", text, (size_t)n);
 	}
-	if (archive_write_close(a) != ARCHIVE_OK && !rc)
-		rc = ior_error_set(IOR_ERROR, "cannot write the results disk '%s': %s", disk, archive_error_string(a));
-	archive_write_free(a);
+	if (!rc)
+		rc = ior_vm_tar_end(fd);
+	if (rc)
+		ior_error_wrap(rc, "cannot write the results disk '%s'", disk);
 	if (fsync(fd) != 0 && !rc)
 		rc = ior_error_errno(IOR_ERROR, errno, "cannot flush the results disk '%s'", disk);
 	close(fd);

@@ -319,12 +319,11 @@ static int add_mke2fs(struct cpio *c)
 /* The guest's database, made here empty at the current schema: created in the guest, its schema
  * steps took 1.9-3.2 s of TCG before the run's first heartbeat (SQLite parsing each step's SQL, at
  * load 12-15), opened there as a current file none of that runs. Only when the guest runs this very
- * binary (--ioregress may give another build, with another schema): else the guest makes its own. */
+ * binary or the guest binary built with it (--ioregress may give another build, with another
+ * schema): else the guest makes its own. */
 static int add_guest_db(struct cpio *c, const struct ior_vm_guest *g, const char *tmpdir)
 {
-	struct stat self, guest;
-	if (stat("/proc/self/exe", &self) != 0 || stat(g->ioregress, &guest) != 0 || self.st_dev != guest.st_dev ||
-	    self.st_ino != guest.st_ino)
+	if (!ior_vm_guest_is_ours(g->ioregress))
 		return IOR_OK;
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/guest-template.db", tmpdir);

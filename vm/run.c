@@ -318,7 +318,8 @@ void ior_vm_run_defaults(struct ior_vm_run_setup *v)
 	v->o.guest.busybox = "/bin/busybox";
 	ssize_t n = readlink("/proc/self/exe", v->self, sizeof(v->self) - 1);
 	v->self[n > 0 ? n : 0] = '\0';
-	v->o.guest.ioregress = v->self;
+	ior_vm_guest_binary(v->self, v->guest_binary, sizeof(v->guest_binary));
+	v->o.guest.ioregress = v->guest_binary;
 }
 
 /* The scratch disk every boot of this vm run measures: written once, as the matrix's fill says,

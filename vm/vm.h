@@ -70,6 +70,16 @@ struct ior_vm_guest {
 	const char *host_name;   /* the guest's host name: one name for every kernel so they compare */
 };
 
+/* The ioregress a guest runs by default: ioregress-guest beside the binary self (the build tree) or in
+ * its libexec directory (installed), true; else self itself, false. The guest binary is built from the
+ * same sources with only the guest's commands and links neither libgit2 nor libarchive: 15 shared
+ * libraries instead of 39, no ICU (issue 38). */
+bool ior_vm_guest_binary(const char *self, char *out, size_t len);
+
+/* Whether guest is this very binary or the guest binary built with it: the same schema, so its
+ * database can be made on the host. */
+bool ior_vm_guest_is_ours(const char *guest);
+
 /* Writes a newc cpio archive at path: busybox, ioregress with the shared libraries its ELF
  * needs, the kernel's virtio and scheduler modules (decompressed, dependencies first, with a
  * depmod index for exactly those), the matrix and the init; with a matrix, when the guest runs
@@ -171,10 +181,11 @@ struct ior_vm_run_summary {
 
 /* vm run's defaults with the storage their strings point into (so not to be copied): the default
  * machine, one boot per kernel, the default cache, "<host>-vm" as every guest's host name (check
- * and report compare cells of one host), /bin/busybox and this very binary inside. */
+ * and report compare cells of one host), /bin/busybox and the guest binary of this one inside
+ * (ior_vm_guest_binary). */
 struct ior_vm_run_setup {
 	struct ior_vm_run_opts o;
-	char cache[PATH_MAX], host[128], self[PATH_MAX];
+	char cache[PATH_MAX], host[128], self[PATH_MAX], guest_binary[PATH_MAX * 2];
 };
 void ior_vm_run_defaults(struct ior_vm_run_setup *v);
 
