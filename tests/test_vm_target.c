@@ -187,6 +187,36 @@ static void test_ssh_connection_shared(void)
 	unsetenv("TMPDIR");
 }
 
+/* --shutdown (issue 36's boot round): the default stops every unit (systemctl kexec); force adds
+ * systemctl's --force and nothing else, to the kexec, the GRUB entry's reboot and the plain reboot. */
+static void test_boot_command_shutdown(void)
+{
+	struct ior_vm_target_opts o;
+	ior_vm_target_opts_default(&o);
+	char cmd[1600];
+	CU_ASSERT_EQUAL_FATAL(ior_vm_target_ssh_boot_command(&o, "6.1.0-47-cloud-amd64", cmd, sizeof(cmd)), IOR_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cmd, "kexec -l /boot/vmlinuz-6.1.0-47-cloud-amd64 --initrd=/boot/initrd.img-6.1.0-47"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(cmd, "; systemctl kexec'"));
+	CU_ASSERT_PTR_NULL(strstr(cmd, "--force"));
+	o.shutdown = IOR_VM_TARGET_SHUTDOWN_FORCE;
+	CU_ASSERT_EQUAL_FATAL(ior_vm_target_ssh_boot_command(&o, "6.1.0-47-cloud-amd64", cmd, sizeof(cmd)), IOR_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cmd, "; systemctl --force kexec'"));
+	/* once: twice would kexec at once, without killing processes or unmounting anything */
+	CU_ASSERT_PTR_NULL(strstr(cmd, "--force --force"));
+	CU_ASSERT_PTR_NULL(strstr(cmd, "-ff"));
+	o.boot = IOR_VM_TARGET_BOOTLOADER;
+	CU_ASSERT_EQUAL_FATAL(ior_vm_target_ssh_boot_command(&o, "6.1.0-47-cloud-amd64", cmd, sizeof(cmd)), IOR_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cmd, "grub-reboot"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(cmd, "; systemctl --force reboot'"));
+	CU_ASSERT_EQUAL_FATAL(ior_vm_target_ssh_boot_command(&o, NULL, cmd, sizeof(cmd)), IOR_OK);
+	CU_ASSERT_PTR_NULL(strstr(cmd, "grub-reboot"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(cmd, "; systemctl --force reboot'"));
+	o.shutdown = IOR_VM_TARGET_SHUTDOWN_CLEAN;
+	CU_ASSERT_EQUAL_FATAL(ior_vm_target_ssh_boot_command(&o, NULL, cmd, sizeof(cmd)), IOR_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cmd, "; systemctl reboot'"));
+	CU_ASSERT_EQUAL(ior_vm_target_ssh_boot_command(&o, "6.1", cmd, 20), IOR_EINVALID);
+}
+
 static void test_shell_quote(void)
 {
 	char out[64];
@@ -364,6 +394,7 @@ int main(void)
 		IOR_TEST(test_rotation),
 		IOR_TEST(test_ssh_command_lines),
 		IOR_TEST(test_ssh_connection_shared),
+		IOR_TEST(test_boot_command_shutdown),
 		IOR_TEST(test_shell_quote),
 		IOR_TEST(test_plan_in_database),
 		IOR_TEST(test_resume_reads),

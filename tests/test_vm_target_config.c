@@ -400,6 +400,16 @@ static void test_vm_run_refusals(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--tree"));
 	CU_ASSERT_EQUAL(vm((const char *[]){ "--target", "local", "--tree", notkernel, "HEAD", NULL }, err, sizeof(err)), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--target local"));
+	/* --shutdown: a real machine's, and only the ssh kind's force */
+	CU_ASSERT_EQUAL(vm((const char *[]){ "--shutdown", "force", "linux-image-6.1.0-47-cloud-amd64", NULL }, err,
+			   sizeof(err)), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--shutdown is for a real machine"));
+	CU_ASSERT_EQUAL(vm((const char *[]){ "--target", "local", "--reboot-this-machine", "--shutdown", "force",
+					    "linux-image-6.1.0-47-cloud-amd64", NULL }, err, sizeof(err)), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--shutdown force is for an ssh target"));
+	CU_ASSERT_EQUAL(vm((const char *[]){ "--target", "ssh://box.invalid", "--shutdown", "fast",
+					    "linux-image-6.1.0-47-cloud-amd64", NULL }, err, sizeof(err)), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--shutdown"));
 	CU_ASSERT_EQUAL(vm((const char *[]){ "--localmodconfig", "--tree", notkernel, "HEAD", NULL }, err, sizeof(err)), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "real machine"));
 	CU_ASSERT_EQUAL(vm((const char *[]){ "--target", "ssh://127.0.0.1:1", "--tree", notkernel, "--build-dir", build, "HEAD",
