@@ -34,7 +34,11 @@ out=${OUT:-$(mktemp -d /tmp/ior-bench-target.XXXXXX)}
 mkdir -p "$out"
 bed="$out/bed"
 
-cleanup() { bash "$src/tests/machine/boot.sh" stop "$bed" >/dev/null 2>&1 || true; }
+stamper=
+cleanup() {
+	[ -z "$stamper" ] || kill "$stamper" 2>/dev/null || true
+	bash "$src/tests/machine/boot.sh" stop "$bed" >/dev/null 2>&1 || true
+}
 trap cleanup EXIT
 
 eval "$(bash "$src/tests/machine/boot.sh" start "$bed" 600)"
@@ -65,6 +69,25 @@ EOF
 # the load's drift falls on both alike; each run ends on the default kernel (round 1's order), so no
 # boot back is counted.
 ways=${SHUTDOWN:-clean force}
+# The guest's console lines that bound the kexec jump (purgatory, then the new kernel's decompression
+# and early boot until it prints), stamped with this machine's clock as they arrive.
+python3 -u - "$bed/console.log" >"$out/console.times" <<'EOF' &
+import sys, time
+f = open(sys.argv[1], "rb")
+f.seek(0, 2)
+buf = b""
+while True:
+    d = f.read()
+    if not d:
+        time.sleep(0.05)
+        continue
+    t, buf = time.time(), buf + d
+    *lines, buf = buf.split(b"\n")
+    for l in lines:
+        if b"kexec_core: Starting new kernel" in l or b"] Linux version " in l:
+            print(f"{t:.3f} {l.decode('utf-8', 'replace')}", flush=True)
+EOF
+stamper=$!
 started=$(date +%s)
 for r in $(seq 1 "$rounds"); do
 	for way in $ways; do
@@ -79,6 +102,7 @@ for r in $(seq 1 "$rounds"); do
 		echo "round $r, --shutdown $way: done at $(($(date +%s) - started)) s; load $(cut -d' ' -f1-3 /proc/loadavg)"
 	done
 done
+kill "$stamper" 2>/dev/null || true
 
 # Where the guest's time went, from its own persistent journal, each boot by its id (vm_boots.boot_id):
 # the old kernel's units stopping (from its first "Stopped target" after "Startup finished" to its last
@@ -90,7 +114,7 @@ bash "$src/tests/machine/boot.sh" ssh "$bed" 'for b in $(journalctl --list-boots
 done' >"$out/journal.json" 2>/dev/null || echo "warning: the guest's journal could not be read" >&2
 
 # Each boot's breakdown line, then its "N s in all" line (the driver's, after the merge).
-python3 - "$out/stderr" "$out/bench.db" "$out/journal.json" <<'EOF'
+python3 - "$out/stderr" "$out/bench.db" "$out/journal.json" "$out/console.times" <<'EOF'
 import json, re, sqlite3, statistics, sys
 rows, cur = [], {}
 for line in open(sys.argv[1]):
@@ -134,10 +158,21 @@ def units_stop(bid):
     if not stops:
         return None
     return (int(es[-1]["__REALTIME_TIMESTAMP"]) - int(stops[0]["__REALTIME_TIMESTAMP"])) / 1e6
+jumps, at = [], None   # this machine's seconds from "Starting new kernel" to the new kernel's first line
+try:
+    for line in open(sys.argv[4]):
+        t = float(line.split(" ", 1)[0])
+        if "Starting new kernel" in line:
+            at = t
+        elif at is not None:
+            jumps.append(t - at)
+            at = None
+except (OSError, ValueError):
+    pass
 ids = [r[0] or "" for r in sqlite3.connect(sys.argv[2]).execute(
     "SELECT boot_id FROM vm_boots WHERE target LIKE 'ssh://%' AND outcome = 'ok' ORDER BY id")]
 print(f"{'way':6} {'kernel':21} {'command':>7} {'ssh_back':>8} {'up':>6} {'shut+':>6} {'units':>6} {'k+initrd':>8} "
-      f"{'sshd_at':>7} {'measured':>8} {'pulled':>6} {'all':>6} {'beyond':>6}")
+      f"{'jump':>5} {'sshd_at':>7} {'measured':>8} {'pulled':>6} {'all':>6} {'beyond':>6}")
 beyond = {}
 f = lambda v: f"{v:.1f}" if v is not None else "-"
 for i, (way, k, cmd, back, up, meas, pulled, total) in enumerate(rows):
@@ -146,7 +181,7 @@ for i, (way, k, cmd, back, up, meas, pulled, total) in enumerate(rows):
     bid = ids[i].replace("-", "") if i < len(ids) else ""
     ki, sshd = new_boot(bid)
     units = units_stop(order[order.index(bid) - 1]) if bid in order and order.index(bid) > 0 else None
-    print(f"{way:6} {k:21} {cmd:7.1f} {back:8.1f} {up:6.1f} {back - up:6.1f} {f(units):>6} {f(ki):>8} {f(sshd):>7} "
+    print(f"{way:6} {k:21} {cmd:7.1f} {back:8.1f} {up:6.1f} {back - up:6.1f} {f(units):>6} {f(ki):>8} {f(jumps[i] if i < len(jumps) else None):>5} {f(sshd):>7} "
           f"{meas:8.1f} {pulled:6.1f} {total:6.1f} {b:6.1f}")
 for way, v in beyond.items():
     print(f"--shutdown {way}: beyond the kernel's boot and the measuring, median {statistics.median(v):.1f} s a boot "
