@@ -268,6 +268,19 @@ static void test_ssh_dirs_swept(void)
 		CU_ASSERT_EQUAL(chown(p, 65534, 65534), 0);
 	}
 
+	/* Live01's master belongs to nobody here: an ssh whose -O exit ends nothing leaves it answering */
+	char bin[300], *old_path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin"), path[800];
+	snprintf(bin, sizeof(bin), "%s/swbin", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(mkdir(bin, 0700), 0);
+	snprintf(p, sizeof(p), "%s/ssh", bin);
+	FILE *f = fopen(p, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("#!/bin/sh\nexit 0\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(chmod(p, 0755), 0);
+	snprintf(path, sizeof(path), "%s:%s", bin, old_path);
+	setenv("PATH", path, 1);
+
 	unsigned removed = 0, failed = 0;
 	char *text = NULL;
 	size_t len = 0;
@@ -297,6 +310,8 @@ static void test_ssh_dirs_swept(void)
 	CU_ASSERT_FALSE(there(base, "ior-ssh-Held01"));
 	CU_ASSERT_FALSE(there(base, "ior-ssh-Live01"));
 	CU_ASSERT_TRUE(there(base, "ior-ssh-Other1"));
+	setenv("PATH", old_path, 1);
+	free(old_path);
 }
 
 static int dirs_in(const char *base)
@@ -316,11 +331,21 @@ static void test_killed_controller_dir_recovered(void)
 	snprintf(bin, sizeof(bin), "%s/kcbin", ior_test_tmpdir());
 	CU_ASSERT_EQUAL_FATAL(mkdir(base, 0700), 0);
 	CU_ASSERT_EQUAL_FATAL(mkdir(bin, 0700), 0);
-	char script[800], fake[300];
+	/* the master: a listener on the socket that outlives the controller (ControlPersist), its pid in
+	 * master.pid; -O exit ends it and its socket, as OpenSSH's master does */
+	char script[1600], fake[300], pidfile[300];
+	snprintf(pidfile, sizeof(pidfile), "%s/master.pid", bin);
 	snprintf(script, sizeof(script),
-		 "#!/bin/sh\nsock=\nfor a; do case \"$a\" in ControlPath=*) sock=${a#ControlPath=};; esac; done\n"
-		 "case \" $* \" in *' -M '*) exec python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); "
-		 "s.bind(sys.argv[1])' \"$sock\";; esac\nexit 0\n");
+		 "#!/bin/sh\nsock=\nprev=\nfor a; do case \"$prev\" in -S) sock=$a;; esac; "
+		 "case \"$a\" in ControlPath=*) [ -z \"$sock\" ] && sock=${a#ControlPath=};; esac; prev=$a; done\n"
+		 "case \" $* \" in *' -M '*) python3 -c 'import os, socket, sys\n"
+		 "s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(4)\n"
+		 "open(sys.argv[2], \"w\").write(str(os.getpid()))\n"
+		 "while True: s.accept()[0].close()' \"$sock\" %s </dev/null >/dev/null 2>&1 &\n"
+		 "  while [ ! -s %s ]; do sleep 0.05; done; exit 0;;\n"
+		 "*'-O check'*) test -S \"$sock\"; exit;;\n"
+		 "*'-O exit'*) kill $(cat %s); rm -f \"$sock\"; exit 0;; esac\nexit 0\n",
+		 pidfile, pidfile, pidfile);
 	snprintf(fake, sizeof(fake), "%s/ssh", bin);
 	FILE *f = fopen(fake, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -359,7 +384,15 @@ static void test_killed_controller_dir_recovered(void)
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	CU_ASSERT_EQUAL(dirs_in(base), 1);
-	char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	char *text = ior_test_read_file(pidfile, NULL);
+	pid_t master = text ? (pid_t)atoi(text) : 0;
+	free(text);
+	CU_ASSERT_FATAL(master > 0);
+	CU_ASSERT_EQUAL(kill(master, 0), 0);   /* the master outlived its controller */
+	char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL, *old_path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	char path[700];
+	snprintf(path, sizeof(path), "%s:%s", bin, old_path);
+	setenv("PATH", path, 1);
 	setenv("TMPDIR", base, 1);
 	char out[8192], err[8192];
 	int rc = ior_test_ioregress((char *[]){ "--db", (char *)ior_test_path("kc.db"), "recover", NULL }, out, sizeof(out),
@@ -368,7 +401,15 @@ static void test_killed_controller_dir_recovered(void)
 		setenv("TMPDIR", old, 1);
 	else
 		unsetenv("TMPDIR");
+	setenv("PATH", old_path, 1);
 	free(old);
+	free(old_path);
+	/* the orphan master was asked to exit (and did), then its directory went */
+	for (int i = 0; i < 50 && kill(master, 0) == 0; i++) {
+		waitpid(master, NULL, WNOHANG);
+		usleep(100000);
+	}
+	CU_ASSERT_NOT_EQUAL(kill(master, 0), 0);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "left by a controller that is gone: removed"));
 	if (!strstr(out, "left by a controller that is gone: removed"))

@@ -81,7 +81,8 @@ const char *ior_vm_ssh_base(void);
  * short, else /tmp) when it was killed: removed when the directory is this user's (owner and 0700, not
  * a link), holds nothing but the socket "m", and nobody uses it: no process holds its lock (a directory
  * from before the lock: untouched for a day) and its socket is gone or refuses a connection (its
- * master is dead). A live master's directory stays (it ends by itself after 10 idle minutes). One line
+ * master is dead). A master left running by its killed controller (ControlPersist) is asked to exit
+ * first (ssh -O exit); one in a directory from before the lock is left, and its directory. One line
  * on out (NULL: none) for each directory removed and each that could not be; counted in *removed and
  * *failed (NULL: not counted). */
 void ior_vm_ssh_sweep(const char *base, FILE *out, unsigned *removed, unsigned *failed);

@@ -2,6 +2,8 @@
 /* The shared connections' socket directories left by controllers that were killed, removed when they are this user's and nobody uses them. */
 #include "vm/ssh.h"
 
+#include "common/spawn.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -40,7 +42,7 @@ static bool master_lives(const char *path)
 	if (strlen(path) >= sizeof(a.sun_path))
 		return true;   /* cannot tell: leave it */
 	memcpy(a.sun_path, path, strlen(path) + 1);
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);   /* a full backlog says EAGAIN, never blocks */
 	if (fd < 0)
 		return true;
 	bool lives = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0 || (errno != ECONNREFUSED && errno != ENOENT);
@@ -48,9 +50,24 @@ static bool master_lives(const char *path)
 	return lives;
 }
 
+/* A master whose controller is gone (its directory's lock is free) serves nobody: asked to exit, as
+ * the controller's own end does (ssh -O exit; the host is only a name there). True when it is gone. */
+static bool end_orphan(const char *sock)
+{
+	const char *argv[] = { "ssh", "-o", "BatchMode=yes", "-S", sock, "-O", "exit", "--", "ior-orphan", NULL };
+	struct ior_spawn c = { .argv = argv, .out_to = IOR_SPAWN_OUT_NULL, .err_to = IOR_SPAWN_ERR_TAIL, .limit_s = 10 };
+	ior_spawn_run(&c);
+	ior_spawn_free(&c);
+	for (int i = 0; i < 20 && master_lives(sock); i++) {
+		struct timespec pause = { .tv_nsec = 50 * 1000000L };
+		nanosleep(&pause, NULL);
+	}
+	return !master_lives(sock);
+}
+
 /* What the directory (open as fd) holds is a left one's: nothing, or the socket "m" of a dead master
- * and nothing else. *socket says whether "m" is there. */
-static bool left_inside(int fd, const char *path, bool *socket)
+ * (with orphans, of a master ended here) and nothing else. *socket says whether "m" is there. */
+static bool left_inside(int fd, const char *path, bool orphans, bool *socket)
 {
 	*socket = false;
 	int copy = dup(fd);
@@ -73,13 +90,14 @@ static bool left_inside(int fd, const char *path, bool *socket)
 		char sock[PATH_MAX];
 		snprintf(sock, sizeof(sock), "%s/m", path);
 		*socket = true;
-		left = !master_lives(sock);
+		left = !master_lives(sock) || (orphans && end_orphan(sock));
 	}
 	closedir(d);
 	return left;
 }
 
-/* One entry of base: removed when it is a left directory of ours. 1 removed, 0 not ours or in use,
+/* One entry of base: removed when it is a left directory of ours (a locked kind's orphan master ended
+ * first; one from before the lock may be a live old controller's, whose master is left). 1 removed, 0 not ours or in use,
  * -1 could not be removed (errno). */
 static int sweep_one(int basefd, const char *base, const char *name)
 {
@@ -97,7 +115,7 @@ static int sweep_one(int basefd, const char *base, const char *name)
 	/* another user's, a link or one whose mode was changed is not ours to judge; a locked one is in use */
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & 07777) == 0700 &&
 	    flock(fd, LOCK_EX | LOCK_NB) == 0 && (locked || time(NULL) - st.st_mtime > UNLOCKED_AGE_S) &&
-	    left_inside(fd, path, &socket)) {
+	    left_inside(fd, path, locked, &socket)) {
 		r = 1;
 		if ((socket && unlinkat(fd, "m", 0) != 0 && errno != ENOENT) ||
 		    (unlinkat(basefd, name, AT_REMOVEDIR) != 0 && errno != ENOENT))
