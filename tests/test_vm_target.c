@@ -289,7 +289,7 @@ static void test_ssh_dirs_swept(void)
 	fclose(out);
 	CU_ASSERT_EQUAL(removed, 3);
 	CU_ASSERT_EQUAL(failed, 0);
-	CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "ior-ssh-Dead01' left by a controller that is gone: removed"));
+	CU_ASSERT(text && strstr(text, "ior-ssh-Dead01' left by a controller that is gone: removed") != NULL);
 	CU_ASSERT_FALSE(there(base, "ior-ssh-Empty1"));
 	CU_ASSERT_FALSE(there(base, "ior-ssh-Dead01"));
 	CU_ASSERT_FALSE(there(base, "ior-ssh.Old002"));
