@@ -11,7 +11,7 @@
 struct ior_db;
 
 /* target_plans: one per vm run on a target. options is the command line's options that shape a
- * boot, one "name=value" a line (boot=kexec, boot_timeout=600, retries=2, keep_kernels=0,
+ * boot, one "name=value" a line (boot=kexec, shutdown=clean, boot_timeout=600, retries=2, keep_kernels=0,
  * power_cycle=CMD, ssh_option=VALUE for each --ssh-option), so a resumed or rebooted plan boots as it began. */
 struct ior_db_target_plan {
 	int64_t id;

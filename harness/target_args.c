@@ -8,7 +8,7 @@
 
 const char *ior_cmd_target_only(const struct ior_cmd_target *a)
 {
-	return a->boot ? "--boot" : a->power_cycle ? "--power-cycle" : a->keep_kernels ? "--keep-kernels" :
+	return a->boot ? "--boot" : a->shutdown ? "--shutdown" : a->power_cycle ? "--power-cycle" : a->keep_kernels ? "--keep-kernels" :
 	       a->ssh_options.n ? "--ssh-option" : a->retries >= 0 ? "--retries" : a->target_ioregress ? "--target-ioregress" :
 	       NULL;
 }
@@ -27,6 +27,12 @@ int ior_cmd_target_finish(struct ior_cmd_target *a, double boot_timeout_s, doubl
 	ior_vm_target_opts_default(&a->t);
 	a->t.url = url;
 	a->t.boot = a->boot && !strcmp(a->boot, "bootloader") ? IOR_VM_TARGET_BOOTLOADER : IOR_VM_TARGET_KEXEC;
+	a->t.shutdown = a->shutdown && !strcmp(a->shutdown, "force") ? IOR_VM_TARGET_SHUTDOWN_FORCE
+								       : IOR_VM_TARGET_SHUTDOWN_CLEAN;
+	/* the local kind's step runs inside a unit of the machine it stops: only the clean way is built */
+	if (a->t.shutdown == IOR_VM_TARGET_SHUTDOWN_FORCE && url.kind != IOR_VM_TARGET_SSH)
+		return ior_error_set(IOR_EINVALID, "--shutdown force is for an ssh target: --target %s shuts down "
+				     "cleanly", a->target);
 	if (boot_timeout_s)
 		a->t.boot_timeout_s = boot_timeout_s;
 	if (run_timeout_s)

@@ -12,6 +12,7 @@
 struct ior_cmd_target {
 	const char *target;              /* --target; NULL: a qemu guest on this machine */
 	const char *boot;                /* --boot kexec|bootloader */
+	const char *shutdown;            /* --shutdown clean|force */
 	struct ior_cmd_list ssh_options;
 	int retries;                     /* --retries; -1 until given (IOR_CMD_TARGET_INIT) */
 	bool keep_kernels;
@@ -37,10 +38,16 @@ int ior_cmd_target_finish(struct ior_cmd_target *a, double boot_timeout_s, doubl
 		  "systemctl kexec) or bootloader (grub-reboot to its entry once, then a reboot); the default boot entry " \
 		  "is never changed" }
 
-/* --target (its help: target_help), --retries, --power-cycle, --keep-kernels, --ssh-option and
+/* --target (its help: target_help), --shutdown, --retries, --power-cycle, --keep-kernels, --ssh-option and
  * --target-ioregress, into the struct ior_cmd_target at member m of type. */
 #define IOR_CMD_ROWS_TARGET(type, m, target_help)                                                                  \
 	{ .name = "--target", .value = IOR_CMD_TEXT, .arg = "WHERE", IOR_CMD_AT(type, m.target), .help = target_help }, \
+	{ .name = "--shutdown", .value = IOR_CMD_CHOICE, .arg = "clean|force", IOR_CMD_AT(type, m.shutdown),          \
+	  .choices = "clean force",                                                                                \
+	  .help = "an ssh target: how its running kernel stops before each boot: clean (default: systemctl kexec or " \
+		  "reboot, every service stopped in order) or force (systemctl --force: no service's stop runs; every " \
+		  "process still gets SIGTERM, then SIGKILL, and the file systems are unmounted or made read-only. " \
+		  "Faster; for a machine whose services need no orderly stop)" },                                     \
 	{ .name = "--retries", .value = IOR_CMD_NUMBER, .arg = "N", .kind = IOR_CMD_COUNT, .min = 0, .max = 20,       \
 	  IOR_CMD_AT(type, m.retries),                                                                              \
 	  .help = "a real machine: a boot lost (SSH gone, no answer by --boot-timeout) is tried N more times (default " \

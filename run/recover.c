@@ -10,6 +10,7 @@
 #include "engines/engine.h"
 #include "kernel/info.h"
 #include "kernel/modules.h"
+#include "vm/ssh.h"
 #include "vm/kernel_build.h"
 #include "vm/target.h"
 #include "vm/workdir.h"
@@ -354,6 +355,10 @@ int ior_recover(struct ior_db *db, FILE *out, struct ior_recover_summary *s)
 	rc = ior_kbuild_recover(out, &s->undone, &s->failed);
 	if (rc && first == IOR_OK)
 		first = rc;
+	/* the ssh connections' socket directories this user's killed controllers left (never one in use) */
+	ior_vm_ssh_sweep(NULL, out, &s->undone, &s->failed);
+	if (strcmp(ior_vm_ssh_base(), "/tmp") != 0)
+		ior_vm_ssh_sweep("/tmp", out, &s->undone, &s->failed);
 	int trc = recover_targets(db, out, s);
 	first = first ? first : trc;
 	rc = mark_dead_runs(db, k.hostname, s);

@@ -213,6 +213,7 @@ static void test_target_options_checked(void)
 		{ { "--target", "local" }, "this machine across reboots is for vm run" },
 		{ { "--target", "lab.example" }, "a host is written ssh://HOST" },
 		{ { "--keep-kernels" }, "--keep-kernels is for a real machine" },
+		{ { "--shutdown", "force" }, "--shutdown is for a real machine" },
 		{ { "--boot-timeout", "5" }, "--boot-timeout is for a real machine" },
 		{ { "--target", "ssh://127.0.0.1:1", "--measure", "true" }, "--measure, --build" },
 	};

@@ -12,7 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void parsed(const char *text, enum ior_vm_target_kind kind, const char *user, const char *host, unsigned port)
@@ -185,6 +192,259 @@ static void test_ssh_connection_shared(void)
 	setenv("PATH", old ? old : "/usr/bin:/bin", 1);
 	free(old);
 	unsetenv("TMPDIR");
+}
+
+static void make_dir_in(const char *base, const char *name, mode_t mode)
+{
+	char p[600];
+	snprintf(p, sizeof(p), "%s/%s", base, name);
+	CU_ASSERT_EQUAL_FATAL(mkdir(p, 0700), 0);
+	CU_ASSERT_EQUAL_FATAL(chmod(p, mode), 0);
+}
+
+static bool there(const char *base, const char *name)
+{
+	char p[600];
+	snprintf(p, sizeof(p), "%s/%s", base, name);
+	struct stat st;
+	return lstat(p, &st) == 0;
+}
+
+/* A unix socket at base/dir/m; its listening descriptor returned (a live master) or closed (-1: the
+ * master died and left the file, whose connections are refused). */
+static int socket_in(const char *base, const char *dir, bool live)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s/%s/m", base, dir);
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL_FATAL(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	CU_ASSERT_EQUAL_FATAL(listen(fd, 1), 0);
+	if (live)
+		return fd;
+	close(fd);
+	return -1;
+}
+
+/* Issue 36: a controller killed with SIGKILL left its 0700 socket directory. The sweep (the next
+ * share, and recover) removes this user's left ones: empty, or holding a dead master's socket; it
+ * leaves one in use (locked by a live controller, or with a master that answers), another user's, a
+ * link, a changed mode, one holding anything else, and one from before the lock (unless a day old). */
+static void test_ssh_dirs_swept(void)
+{
+	char base[200];
+	snprintf(base, sizeof(base), "%s/sw", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(mkdir(base, 0700), 0);
+	make_dir_in(base, "ior-ssh-Empty1", 0700);
+	make_dir_in(base, "ior-ssh-Dead01", 0700);
+	socket_in(base, "ior-ssh-Dead01", false);
+	make_dir_in(base, "ior-ssh-Live01", 0700);
+	int live = socket_in(base, "ior-ssh-Live01", true);
+	make_dir_in(base, "ior-ssh-Other1", 0700);
+	char p[600];
+	snprintf(p, sizeof(p), "%s/ior-ssh-Other1/notes", base);
+	ior_test_write_file("sw-notes", "x");
+	CU_ASSERT_EQUAL(rename(ior_test_path("sw-notes"), p), 0);
+	make_dir_in(base, "ior-ssh-Mode01", 0755);
+	make_dir_in(base, "ior-ssh.Old001", 0700);   /* from before the lock, used a moment ago */
+	make_dir_in(base, "ior-ssh.Old002", 0700);   /* from before the lock, untouched for two days */
+	snprintf(p, sizeof(p), "%s/ior-ssh.Old002", base);
+	struct timespec old[2] = { { .tv_sec = time(NULL) - 2 * 86400 }, { .tv_sec = time(NULL) - 2 * 86400 } };
+	CU_ASSERT_EQUAL(utimensat(AT_FDCWD, p, old, 0), 0);
+	make_dir_in(base, "ior-ssh-Short", 0700);    /* not mkdtemp's name */
+	make_dir_in(base, "elsewhere", 0700);
+	snprintf(p, sizeof(p), "%s/ior-ssh-Link01", base);
+	CU_ASSERT_EQUAL(symlink("elsewhere", p), 0);
+	/* in use: a controller's directory, locked for its life (another open file holds the lock) */
+	make_dir_in(base, "ior-ssh-Held01", 0700);
+	snprintf(p, sizeof(p), "%s/ior-ssh-Held01", base);
+	int held = open(p, O_RDONLY | O_DIRECTORY);
+	CU_ASSERT_EQUAL_FATAL(flock(held, LOCK_EX), 0);
+	/* another user's (root only can make one) */
+	bool root = geteuid() == 0;
+	if (root) {
+		make_dir_in(base, "ior-ssh-Nobody", 0700);
+		snprintf(p, sizeof(p), "%s/ior-ssh-Nobody", base);
+		CU_ASSERT_EQUAL(chown(p, 65534, 65534), 0);
+	}
+
+	/* Live01's master belongs to nobody here: an ssh whose -O exit ends nothing leaves it answering */
+	char bin[300], *old_path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin"), path[800];
+	snprintf(bin, sizeof(bin), "%s/swbin", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(mkdir(bin, 0700), 0);
+	snprintf(p, sizeof(p), "%s/ssh", bin);
+	FILE *f = fopen(p, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("#!/bin/sh\nexit 0\n", f);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(chmod(p, 0755), 0);
+	snprintf(path, sizeof(path), "%s:%s", bin, old_path);
+	setenv("PATH", path, 1);
+
+	unsigned removed = 0, failed = 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	ior_vm_ssh_sweep(base, out, &removed, &failed);
+	fclose(out);
+	CU_ASSERT_EQUAL(removed, 3);
+	CU_ASSERT_EQUAL(failed, 0);
+	CU_ASSERT(text && strstr(text, "ior-ssh-Dead01' left by a controller that is gone: removed") != NULL);
+	CU_ASSERT_FALSE(there(base, "ior-ssh-Empty1"));
+	CU_ASSERT_FALSE(there(base, "ior-ssh-Dead01"));
+	CU_ASSERT_FALSE(there(base, "ior-ssh.Old002"));
+	const char *kept[] = { "ior-ssh-Live01", "ior-ssh-Live01/m", "ior-ssh-Other1", "ior-ssh-Mode01", "ior-ssh.Old001",
+			       "ior-ssh-Short", "ior-ssh-Link01", "elsewhere", "ior-ssh-Held01", root ? "ior-ssh-Nobody" : "elsewhere" };
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		if (!there(base, kept[i]))
+			fprintf(stderr, "\n  '%s' was removed", kept[i]);
+		CU_ASSERT_TRUE(there(base, kept[i]));
+	}
+	free(text);
+	/* once the controller is gone (its lock with it) and the master died, they go too */
+	close(held);
+	close(live);
+	removed = 0;
+	ior_vm_ssh_sweep(base, NULL, &removed, &failed);
+	CU_ASSERT_EQUAL(removed, 2);
+	CU_ASSERT_FALSE(there(base, "ior-ssh-Held01"));
+	CU_ASSERT_FALSE(there(base, "ior-ssh-Live01"));
+	CU_ASSERT_TRUE(there(base, "ior-ssh-Other1"));
+	setenv("PATH", old_path, 1);
+	free(old_path);
+}
+
+static int dirs_in(const char *base)
+{
+	char pattern[300];
+	snprintf(pattern, sizeof(pattern), "%s/ior-ssh*", base);
+	return ior_test_count_glob(pattern);
+}
+
+/* The whole story with the real share: a controller (a child here, with a fake ssh whose master binds
+ * the socket and dies) is SIGKILLed while it shares a connection; its directory stays, locked no more;
+ * `ioregress recover` removes it and says so. */
+static void test_killed_controller_dir_recovered(void)
+{
+	char base[200], bin[200];
+	snprintf(base, sizeof(base), "%s/kc", ior_test_tmpdir());
+	snprintf(bin, sizeof(bin), "%s/kcbin", ior_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(mkdir(base, 0700), 0);
+	CU_ASSERT_EQUAL_FATAL(mkdir(bin, 0700), 0);
+	/* the master: a listener on the socket that outlives the controller (ControlPersist), its pid in
+	 * master.pid; -O exit ends it and its socket, as OpenSSH's master does */
+	char script[1600], fake[300], pidfile[300];
+	snprintf(pidfile, sizeof(pidfile), "%s/master.pid", bin);
+	snprintf(script, sizeof(script),
+		 "#!/bin/sh\nsock=\nprev=\nfor a; do case \"$prev\" in -S) sock=$a;; esac; "
+		 "case \"$a\" in ControlPath=*) [ -z \"$sock\" ] && sock=${a#ControlPath=};; esac; prev=$a; done\n"
+		 "case \" $* \" in *' -M '*) python3 -c 'import os, socket, sys\n"
+		 "s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(4)\n"
+		 "open(sys.argv[2], \"w\").write(str(os.getpid()))\n"
+		 "while True: s.accept()[0].close()' \"$sock\" %s </dev/null >/dev/null 2>&1 &\n"
+		 "  while [ ! -s %s ]; do sleep 0.05; done; exit 0;;\n"
+		 "*'-O check'*) test -S \"$sock\"; exit;;\n"
+		 "*'-O exit'*) kill $(cat %s); rm -f \"$sock\"; exit 0;; esac\nexit 0\n",
+		 pidfile, pidfile, pidfile);
+	snprintf(fake, sizeof(fake), "%s/ssh", bin);
+	FILE *f = fopen(fake, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(script, f);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(chmod(fake, 0755), 0);
+	int ready[2];
+	CU_ASSERT_EQUAL_FATAL(pipe(ready), 0);
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		char path[600];
+		snprintf(path, sizeof(path), "%s:%s", bin, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+		setenv("PATH", path, 1);
+		setenv("TMPDIR", base, 1);
+		struct ior_vm_target_url u;
+		ior_vm_target_parse(&u, "ssh://root@127.0.0.1:2222");
+		struct ior_vm_ssh s = { .url = &u, .connect_timeout_s = 7, .sudo = "" };
+		ior_vm_ssh_share(&s, 10);
+		char ok = ior_vm_ssh_shared(&s) ? 'y' : 'n';
+		if (write(ready[1], &ok, 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	char ok = 0;
+	CU_ASSERT_EQUAL(read(ready[0], &ok, 1), 1);
+	close(ready[0]);
+	CU_ASSERT_EQUAL(ok, 'y');
+	CU_ASSERT_EQUAL(dirs_in(base), 1);
+	/* while the controller lives its directory is in use, even with its master dead */
+	unsigned removed = 0;
+	ior_vm_ssh_sweep(base, NULL, &removed, NULL);
+	CU_ASSERT_EQUAL(removed, 0);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	CU_ASSERT_EQUAL(dirs_in(base), 1);
+	char *text = ior_test_read_file(pidfile, NULL);
+	pid_t master = text ? (pid_t)atoi(text) : 0;
+	free(text);
+	CU_ASSERT_FATAL(master > 0);
+	CU_ASSERT_EQUAL(kill(master, 0), 0);   /* the master outlived its controller */
+	char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL, *old_path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	char path[700];
+	snprintf(path, sizeof(path), "%s:%s", bin, old_path);
+	setenv("PATH", path, 1);
+	setenv("TMPDIR", base, 1);
+	char out[8192], err[8192];
+	int rc = ior_test_ioregress((char *[]){ "--db", (char *)ior_test_path("kc.db"), "recover", NULL }, out, sizeof(out),
+				    err, sizeof(err));
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	setenv("PATH", old_path, 1);
+	free(old);
+	free(old_path);
+	/* the orphan master was asked to exit (and did), then its directory went */
+	for (int i = 0; i < 50 && kill(master, 0) == 0; i++) {
+		waitpid(master, NULL, WNOHANG);
+		usleep(100000);
+	}
+	CU_ASSERT_NOT_EQUAL(kill(master, 0), 0);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "left by a controller that is gone: removed"));
+	if (!strstr(out, "left by a controller that is gone: removed"))
+		fprintf(stderr, "\n  recover: %s%s", out, err);
+	CU_ASSERT_EQUAL(dirs_in(base), 0);
+}
+
+/* --shutdown (issue 36's boot round): the default stops every unit (systemctl kexec); force adds
+ * systemctl's --force and nothing else, to the kexec, the GRUB entry's reboot and the plain reboot. */
+static void test_boot_command_shutdown(void)
+{
+	struct ior_vm_target_opts o;
+	ior_vm_target_opts_default(&o);
+	char cmd[1600];
+	CU_ASSERT_EQUAL_FATAL(ior_vm_target_ssh_boot_command(&o, "6.1.0-47-cloud-amd64", cmd, sizeof(cmd)), IOR_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cmd, "kexec -l /boot/vmlinuz-6.1.0-47-cloud-amd64 --initrd=/boot/initrd.img-6.1.0-47"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(cmd, "; systemctl kexec'"));
+	CU_ASSERT_PTR_NULL(strstr(cmd, "--force"));
+	o.shutdown = IOR_VM_TARGET_SHUTDOWN_FORCE;
+	CU_ASSERT_EQUAL_FATAL(ior_vm_target_ssh_boot_command(&o, "6.1.0-47-cloud-amd64", cmd, sizeof(cmd)), IOR_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cmd, "; systemctl --force kexec'"));
+	/* once: twice would kexec at once, without killing processes or unmounting anything */
+	CU_ASSERT_PTR_NULL(strstr(cmd, "--force --force"));
+	CU_ASSERT_PTR_NULL(strstr(cmd, "-ff"));
+	o.boot = IOR_VM_TARGET_BOOTLOADER;
+	CU_ASSERT_EQUAL_FATAL(ior_vm_target_ssh_boot_command(&o, "6.1.0-47-cloud-amd64", cmd, sizeof(cmd)), IOR_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cmd, "grub-reboot"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(cmd, "; systemctl --force reboot'"));
+	CU_ASSERT_EQUAL_FATAL(ior_vm_target_ssh_boot_command(&o, NULL, cmd, sizeof(cmd)), IOR_OK);
+	CU_ASSERT_PTR_NULL(strstr(cmd, "grub-reboot"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(cmd, "; systemctl --force reboot'"));
+	o.shutdown = IOR_VM_TARGET_SHUTDOWN_CLEAN;
+	CU_ASSERT_EQUAL_FATAL(ior_vm_target_ssh_boot_command(&o, NULL, cmd, sizeof(cmd)), IOR_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cmd, "; systemctl reboot'"));
+	CU_ASSERT_EQUAL(ior_vm_target_ssh_boot_command(&o, "6.1", cmd, 20), IOR_EINVALID);
 }
 
 static void test_shell_quote(void)
@@ -364,6 +624,9 @@ int main(void)
 		IOR_TEST(test_rotation),
 		IOR_TEST(test_ssh_command_lines),
 		IOR_TEST(test_ssh_connection_shared),
+		IOR_TEST(test_boot_command_shutdown),
+		IOR_TEST(test_ssh_dirs_swept),
+		IOR_TEST(test_killed_controller_dir_recovered),
 		IOR_TEST(test_shell_quote),
 		IOR_TEST(test_plan_in_database),
 		IOR_TEST(test_resume_reads),

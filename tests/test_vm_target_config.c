@@ -230,6 +230,30 @@ static void test_inputs_hash(void)
 	CU_ASSERT_STRING_NOT_EQUAL(whole, other);
 }
 
+/* The key is the files' bytes, not their names: a target's config and modules are written under its
+ * name (port included), so the same machine reached on another forwarded port is the same input. */
+static void test_inputs_hash_names(void)
+{
+	struct ior_kbuild_opts o = { .tree = ior_test_tmpdir(), .deb = true,
+				     .config = ior_test_write_file("target-root-127.0.0.1-2222.config", CONFIG),
+				     .lsmod = ior_test_write_file("target-root-127.0.0.1-2222.modules", MODULES) };
+	const char *frag = ior_test_write_file("a.fragment", "CONFIG_EXT4_FS=y\n");
+	o.fragments = &frag;
+	o.nfragments = 1;
+	char a[65], b[65];
+	inputs(&o, a);
+	o.config = ior_test_write_file("target-root-127.0.0.1-40111.config", CONFIG);
+	o.lsmod = ior_test_write_file("target-root-127.0.0.1-40111.modules", MODULES);
+	const char *moved = ior_test_write_file("b.fragment", "CONFIG_EXT4_FS=y\n");
+	o.fragments = &moved;
+	inputs(&o, b);
+	CU_ASSERT_STRING_EQUAL(a, b);
+	/* and the bytes still count: one byte more in the config is another input */
+	o.config = ior_test_write_file("target-root-127.0.0.1-40111.config", CONFIG "#\n");
+	inputs(&o, b);
+	CU_ASSERT_STRING_NOT_EQUAL(a, b);
+}
+
 static void test_deb_version(void)
 {
 	struct ior_kbuild b = { 0 };
@@ -376,6 +400,16 @@ static void test_vm_run_refusals(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--tree"));
 	CU_ASSERT_EQUAL(vm((const char *[]){ "--target", "local", "--tree", notkernel, "HEAD", NULL }, err, sizeof(err)), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--target local"));
+	/* --shutdown: a real machine's, and only the ssh kind's force */
+	CU_ASSERT_EQUAL(vm((const char *[]){ "--shutdown", "force", "linux-image-6.1.0-47-cloud-amd64", NULL }, err,
+			   sizeof(err)), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--shutdown is for a real machine"));
+	CU_ASSERT_EQUAL(vm((const char *[]){ "--target", "local", "--reboot-this-machine", "--shutdown", "force",
+					    "linux-image-6.1.0-47-cloud-amd64", NULL }, err, sizeof(err)), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--shutdown force is for an ssh target"));
+	CU_ASSERT_EQUAL(vm((const char *[]){ "--target", "ssh://box.invalid", "--shutdown", "fast",
+					    "linux-image-6.1.0-47-cloud-amd64", NULL }, err, sizeof(err)), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--shutdown"));
 	CU_ASSERT_EQUAL(vm((const char *[]){ "--localmodconfig", "--tree", notkernel, "HEAD", NULL }, err, sizeof(err)), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "real machine"));
 	CU_ASSERT_EQUAL(vm((const char *[]){ "--target", "ssh://127.0.0.1:1", "--tree", notkernel, "--build-dir", build, "HEAD",
@@ -525,6 +559,7 @@ int main(void)
 		IOR_TEST(test_command_here),
 		IOR_TEST(test_write),
 		IOR_TEST(test_inputs_hash),
+		IOR_TEST(test_inputs_hash_names),
 		IOR_TEST(test_deb_version),
 		IOR_TEST(test_collect),
 		IOR_TEST(test_resolve_deb),

@@ -133,7 +133,7 @@ int ior_kbuild_out_prepare(char *out, size_t len, const char *typed);
 int ior_kbuild_write_private(const char *path, const char *text, size_t len);
 
 /* sha256 of what the .config is made from besides the commit: the base config, the guest's
- * options, the fragments (their contents as t holds them), the localversion choice, the
+ * options, the fragments (their contents as t holds them; no file is keyed by its name), the localversion choice, the
  * compiler's and linker's versions and the variables that pick them. */
 int ior_kbuild_inputs_hash(char hex[65], const struct ior_kbuild_opts *o, const struct ior_kbuild_texts *t);
 

@@ -37,9 +37,14 @@ static void add_str(struct ior_kbuild_text *t, const char *label, const char *s)
 	ior_kbuild_text_add(t, "\n", 1);
 }
 
-static void add_text(struct ior_kbuild_text *t, const char *label, const char *path, const char *body, size_t n)
+/* A file's bytes under its label, with its length (so one text cannot run into the next); never its
+ * name: a target's config is written under the target's name, port included, and the same bytes
+ * reached another way are the same input. */
+static void add_text(struct ior_kbuild_text *t, const char *label, const char *body, size_t n)
 {
-	add_str(t, label, path);
+	char len[32];
+	snprintf(len, sizeof(len), "%zu", n);
+	add_str(t, label, len);
 	ior_kbuild_text_add(t, body, n);
 }
 
@@ -64,7 +69,7 @@ int ior_kbuild_inputs_hash(char hex[65], const struct ior_kbuild_opts *o, const 
 	struct ior_kbuild_text t = { 0 };
 	int rc = IOR_OK;
 	if (o->config)
-		add_text(&t, "config ", o->config, k->config, k->config_len);
+		add_text(&t, "config ", k->config, k->config_len);
 	else
 		add_str(&t, "defconfig ", o->defconfig ? o->defconfig : "tinyconfig");
 	add_str(&t, o->deb ? "deb\n" : "guest\n", o->deb ? ior_kbuild_deb_fragment : ior_kbuild_guest_fragment);
@@ -73,11 +78,11 @@ int ior_kbuild_inputs_hash(char hex[65], const struct ior_kbuild_opts *o, const 
 		size_t n = 0;
 		rc = ior_kernel_config_load(&mods, &n, o->lsmod);
 		if (!rc)
-			add_text(&t, "lsmod ", o->lsmod, mods, n);
+			add_text(&t, "lsmod ", mods, n);
 		free(mods);
 	}
 	for (size_t i = 0; i < o->nfragments && i < k->n; i++)
-		add_text(&t, "fragment ", o->fragments[i], k->fragments[i], k->fragment_lens[i]);
+		add_text(&t, "fragment ", k->fragments[i], k->fragment_lens[i]);
 	add_str(&t, "localversion ", o->localversion ? "yes" : "no");
 	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++)
 		add_str(&t, env[i], getenv(env[i]));

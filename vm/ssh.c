@@ -5,9 +5,12 @@
 #include "common/error.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -236,18 +239,43 @@ static int control(const struct ior_vm_ssh *s, const char *cmd)
 	return rc;
 }
 
+const char *ior_vm_ssh_base(void)
+{
+	/* a short path: a unix socket's name holds 107 bytes */
+	const char *tmp = getenv("TMPDIR");
+	return tmp && tmp[0] == '/' && strlen(tmp) <= 40 ? tmp : "/tmp";
+}
+
+/* The socket's private directory made and locked for as long as this process lives (the lock is
+ * what tells a sweep it is in use); false when it cannot be made (no sharing then). */
+static bool make_dir(struct ior_vm_ssh *s)
+{
+	char dir[sizeof(s->control) - 3];
+	snprintf(dir, sizeof(dir), "%s/" IOR_VM_SSH_DIR_PREFIX "XXXXXX", ior_vm_ssh_base());
+	if (!mkdtemp(dir)) /* mode 0700: no other user reaches the connection through it */
+		return false;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	/* a sweep that took it in the instant before the lock holds it or has removed it: no sharing */
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0 || fstat(fd, &st) != 0 || st.st_nlink == 0) {
+		if (fd >= 0)
+			close(fd);
+		rmdir(dir);
+		return false;
+	}
+	s->dir_fd = fd;
+	s->dir_locked = true;
+	snprintf(s->control, sizeof(s->control), "%s/m", dir);
+	return true;
+}
+
 int ior_vm_ssh_share(struct ior_vm_ssh *s, double limit_s)
 {
 	if (!s->control[0]) {
-		/* a short path: a unix socket's name holds 107 bytes */
-		const char *tmp = getenv("TMPDIR");
-		char dir[sizeof(s->control) - 3];
-		if (!tmp || !tmp[0] || strlen(tmp) > 40)
-			tmp = "/tmp";
-		snprintf(dir, sizeof(dir), "%s/ior-ssh.XXXXXX", tmp);
-		if (!mkdtemp(dir)) /* mode 0700: no other user reaches the connection through it */
+		/* what controllers killed before left (their lock is gone with them) */
+		ior_vm_ssh_sweep(NULL, NULL, NULL, NULL);
+		if (!make_dir(s))
 			return IOR_OK;
-		snprintf(s->control, sizeof(s->control), "%s/m", dir);
 	}
 	if (access(s->control, F_OK) == 0 && control(s, "check") == IOR_OK)
 		return IOR_OK;
@@ -279,6 +307,9 @@ void ior_vm_ssh_unshare(struct ior_vm_ssh *s)
 		if (rmdir(s->control) != 0 && errno != ENOENT)
 			fprintf(stderr, "warning: cannot remove '%s': %s\n", s->control, strerror(errno));
 	}
+	if (s->dir_locked)
+		close(s->dir_fd);   /* after the rmdir: a sweep never sees it unlocked while it is ours */
+	s->dir_locked = false;
 	s->control[0] = '\0';
 }
 

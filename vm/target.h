@@ -44,10 +44,20 @@ enum ior_vm_target_boot {
 	IOR_VM_TARGET_BOOTLOADER,  /* grub-reboot to the kernel's entry, then systemctl reboot */
 };
 
+/* How the old kernel is stopped before the boot (systemctl(1)'s two ways). */
+enum ior_vm_target_shutdown {
+	IOR_VM_TARGET_SHUTDOWN_CLEAN,  /* systemctl kexec|reboot: every unit stopped in order (the default) */
+	/* systemctl --force kexec|reboot: no unit is stopped; systemd-shutdown still sends every process
+	 * SIGTERM (then SIGKILL), syncs and unmounts or remounts the file systems read-only. Services'
+	 * ExecStop= and their order are skipped. The ssh kind only. */
+	IOR_VM_TARGET_SHUTDOWN_FORCE,
+};
+
 /* What every kind but qemu takes from the command line (qemu takes struct ior_vm_machine). */
 struct ior_vm_target_opts {
 	struct ior_vm_target_url url;
 	enum ior_vm_target_boot boot;
+	enum ior_vm_target_shutdown shutdown;
 	double boot_timeout_s;        /* from the boot command to the target answering SSH as the new boot */
 	double run_timeout_s;         /* the target's `ioregress run` of the matrix */
 	double connect_timeout_s;     /* ssh's ConnectTimeout for each command */
@@ -133,6 +143,12 @@ extern const struct ior_vm_target_ops ior_vm_target_local;
  * round (A B C, B C A, C A B), so no kernel always boots first and drift within a round falls on
  * every kernel alike over the rounds. The same for every kind. */
 size_t ior_vm_round_slot(unsigned r, size_t j, size_t n);
+
+/* The ssh kind's boot command on the target (run as root): kexec -l of release's installed image and
+ * initramfs, then systemctl kexec; with --boot bootloader GRUB's one-time entry for release, then
+ * systemctl reboot; a plain systemctl reboot when release is NULL. systemctl gets --force with
+ * --shutdown force. The boot starts detached a second later, so the command itself returns. */
+int ior_vm_target_ssh_boot_command(const struct ior_vm_target_opts *o, const char *release, char *out, size_t len);
 
 /* The ssh kind's removal of what target_installs holds as installed on t and not yet removed: each
  * package purged with the target's dpkg (kept and marked so with keep_kernels), one line on out each;

@@ -328,30 +328,44 @@ static int wait_new_boot(struct ior_vm_target *t, struct ssh_target *s, const ch
 			     t->opts.url.name, limit);
 }
 
-/* The boot command: kexec -l of the installed image, then systemctl kexec detached from the session
- * (which ends with the old kernel); or GRUB's one-time entry and a reboot. */
-static int start_boot(struct ior_vm_target *t, struct ssh_target *s, const char *release)
+int ior_vm_target_ssh_boot_command(const struct ior_vm_target_opts *o, const char *release, char *out, size_t len)
 {
-	char cmd[1600];
+	/* --shutdown force: systemctl's --force, no unit's stop job runs (under TCG most of a boot round);
+	 * systemd-shutdown still signals every process and unmounts or remounts the file systems */
+	const char *force = o->shutdown == IOR_VM_TARGET_SHUTDOWN_FORCE ? "--force " : "";
 	/* one connection for the loading and the boot command (each costs a key exchange, seconds on a
 	 * slow machine): the boot starts detached after a second, so ssh hears the status first */
-	if (t->opts.boot == IOR_VM_TARGET_KEXEC)
-		snprintf(cmd, sizeof(cmd),
-			 "if test -r /boot/initrd.img-%s; then kexec -l /boot/vmlinuz-%s --initrd=/boot/initrd.img-%s "
-			 "--reuse-cmdline; else kexec -l /boot/vmlinuz-%s --reuse-cmdline; fi && "
-			 "setsid -f sh -c 'sleep 1; systemctl kexec' </dev/null >/dev/null 2>&1",
-			 release, release, release, release);
+	int n;
+	if (!release)
+		n = snprintf(out, len, "setsid -f sh -c 'sleep 1; systemctl %sreboot' </dev/null >/dev/null 2>&1", force);
+	else if (o->boot == IOR_VM_TARGET_KEXEC)
+		n = snprintf(out, len,
+			     "if test -r /boot/initrd.img-%s; then kexec -l /boot/vmlinuz-%s --initrd=/boot/initrd.img-%s "
+			     "--reuse-cmdline; else kexec -l /boot/vmlinuz-%s --reuse-cmdline; fi && "
+			     "setsid -f sh -c 'sleep 1; systemctl %skexec' </dev/null >/dev/null 2>&1",
+			     release, release, release, release, force);
 	else
 		/* Debian's GRUB names a kernel's entry "Advanced options for Debian GNU/Linux>Debian GNU/Linux,
 		 * with Linux R": the one-time entry is read from grub.cfg's titles, never guessed */
-		snprintf(cmd, sizeof(cmd),
-			 "e=$(grep -o \"menuentry '[^']*with Linux %s'\" /boot/grub/grub.cfg | head -n1 | cut -d\"'\" -f2); "
-			 "s=$(grep -o \"submenu '[^']*'\" /boot/grub/grub.cfg | head -n1 | cut -d\"'\" -f2); "
-			 "test -n \"$e\" && grub-reboot \"${s:+$s>}$e\" && "
-			 "setsid -f sh -c 'sleep 1; systemctl reboot' </dev/null >/dev/null 2>&1",
-			 release);
-	int rc = root_cmd(s, cmd, SHORT_S, t->opts.boot == IOR_VM_TARGET_KEXEC ? "kexec on the target" : "grub-reboot on the target",
-			  NULL, 0);
+		n = snprintf(out, len,
+			     "e=$(grep -o \"menuentry '[^']*with Linux %s'\" /boot/grub/grub.cfg | head -n1 | cut -d\"'\" -f2); "
+			     "s=$(grep -o \"submenu '[^']*'\" /boot/grub/grub.cfg | head -n1 | cut -d\"'\" -f2); "
+			     "test -n \"$e\" && grub-reboot \"${s:+$s>}$e\" && "
+			     "setsid -f sh -c 'sleep 1; systemctl %sreboot' </dev/null >/dev/null 2>&1",
+			     release, force);
+	return n > 0 && (size_t)n < len ? IOR_OK : ior_error_set(IOR_EINVALID, "the boot command for '%s' is too long",
+								 release ? release : "a reboot");
+}
+
+/* The boot command run on the target (kexec, GRUB's one-time entry, or a plain reboot into the
+ * default entry when release is NULL). */
+static int start_boot(struct ior_vm_target *t, struct ssh_target *s, const char *release)
+{
+	char cmd[1600];
+	int rc = ior_vm_target_ssh_boot_command(&t->opts, release, cmd, sizeof(cmd));
+	if (!rc)
+		rc = root_cmd(s, cmd, SHORT_S, !release ? "reboot on the target" : t->opts.boot == IOR_VM_TARGET_KEXEC ?
+			      "kexec on the target" : "grub-reboot on the target", NULL, 0);
 	/* a session cut by the boot itself is no failure: only the new boot id tells */
 	return rc == IOR_ETIMEDOUT ? IOR_OK : rc;
 }
@@ -580,17 +594,8 @@ static int finish_to(struct ior_vm_target *t, struct ior_db *db, FILE *out)
 	if (where_now(s, t->opts.connect_timeout_s + 10, boot, sizeof(boot), release, sizeof(release)) == IOR_OK &&
 	    t->default_release[0] && strcmp(release, t->default_release) != 0) {
 		fprintf(out, "vm: %s: running %s: booting %s again\n", t->opts.url.name, release, t->default_release);
-		int rc = IOR_OK;
-		if (t->opts.boot == IOR_VM_TARGET_KEXEC) {
-			rc = start_boot(t, s, t->default_release);
-		} else {
-			struct ior_spawn c;
-			char line[200];
-			snprintf(line, sizeof(line), PATHS "%ssetsid -f sh -c 'sleep 1; systemctl reboot' </dev/null >/dev/null 2>&1",
-				 s->ssh.sudo);
-			ior_vm_ssh_run(&s->ssh, line, SHORT_S, &c);
-			ior_spawn_free(&c);
-		}
+		/* --boot bootloader: a plain reboot is the default entry */
+		int rc = start_boot(t, s, t->opts.boot == IOR_VM_TARGET_KEXEC ? t->default_release : NULL);
 		double waited;
 		if (!rc)
 			rc = wait_new_boot(t, s, boot, &waited);
@@ -668,6 +673,8 @@ static int ssh_recover(struct ior_vm_target *t, struct ior_db *db, FILE *out)
 		ior_db_target_plan_option(p.options, "default_release", t->default_release, sizeof(t->default_release));
 		ior_db_target_plan_option(p.options, "boot", value, sizeof(value));
 		t->opts.boot = !strcmp(value, "bootloader") ? IOR_VM_TARGET_BOOTLOADER : IOR_VM_TARGET_KEXEC;
+		ior_db_target_plan_option(p.options, "shutdown", value, sizeof(value));
+		t->opts.shutdown = !strcmp(value, "force") ? IOR_VM_TARGET_SHUTDOWN_FORCE : IOR_VM_TARGET_SHUTDOWN_CLEAN;
 		ior_db_target_plan_option(p.options, "boot_timeout", value, sizeof(value));
 		if (atof(value) > 0)
 			t->opts.boot_timeout_s = atof(value);
