@@ -26,9 +26,8 @@ int ior_cmd_target_finish(struct ior_cmd_target *a, double boot_timeout_s, doubl
 					      : IOR_OK;
 	ior_vm_target_opts_default(&a->t);
 	a->t.url = url;
-	a->t.boot = a->boot && !strcmp(a->boot, "bootloader") ? IOR_VM_TARGET_BOOTLOADER : IOR_VM_TARGET_KEXEC;
-	a->t.shutdown = a->shutdown && !strcmp(a->shutdown, "force") ? IOR_VM_TARGET_SHUTDOWN_FORCE
-								       : IOR_VM_TARGET_SHUTDOWN_CLEAN;
+	a->t.boot = ior_vm_target_boot_from(a->boot);
+	a->t.shutdown = ior_vm_target_shutdown_from(a->shutdown);
 	/* the local kind's step runs inside a unit of the machine it stops: only the clean way is built */
 	if (a->t.shutdown == IOR_VM_TARGET_SHUTDOWN_FORCE && url.kind != IOR_VM_TARGET_SSH)
 		return ior_error_set(IOR_EINVALID, "--shutdown force is for an ssh target: --target %s shuts down "

@@ -367,8 +367,7 @@ static int plan_options(const struct driver *d, char *options, size_t size)
 	const struct ior_vm_target_opts *t = &d->t.opts;
 	size_t len = (size_t)snprintf(options, size,
 				      "boot=%s\nshutdown=%s\nboot_timeout=%g\nrun_timeout=%g\nretries=%u\nkeep_kernels=%d\n%s%s%s",
-				      t->boot == IOR_VM_TARGET_KEXEC ? "kexec" : "bootloader",
-				      t->shutdown == IOR_VM_TARGET_SHUTDOWN_FORCE ? "force" : "clean", t->boot_timeout_s,
+				      ior_vm_target_boot_name(t->boot), ior_vm_target_shutdown_name(t->shutdown), t->boot_timeout_s,
 				      t->run_timeout_s, t->retries, t->keep_kernels, t->power_cycle ? "power_cycle=" : "",
 				      t->power_cycle ? t->power_cycle : "", t->power_cycle ? "\n" : "");
 	for (size_t i = 0; i < t->nssh_options && len < size; i++)

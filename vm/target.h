@@ -53,6 +53,13 @@ enum ior_vm_target_shutdown {
 	IOR_VM_TARGET_SHUTDOWN_FORCE,
 };
 
+/* The names --boot and --shutdown take and a plan stores ("kexec", "bootloader"; "clean", "force"),
+ * one table each; a name not in it (or NULL) is the default, kexec and clean. */
+const char *ior_vm_target_boot_name(enum ior_vm_target_boot b);
+enum ior_vm_target_boot ior_vm_target_boot_from(const char *name);
+const char *ior_vm_target_shutdown_name(enum ior_vm_target_shutdown s);
+enum ior_vm_target_shutdown ior_vm_target_shutdown_from(const char *name);
+
 /* What every kind but qemu takes from the command line (qemu takes struct ior_vm_machine). */
 struct ior_vm_target_opts {
 	struct ior_vm_target_url url;

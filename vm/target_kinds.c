@@ -10,6 +10,40 @@
 
 #define FORMS "qemu, local or ssh://[user@]host[:port]"
 
+static const char *const boot_names[] = { [IOR_VM_TARGET_KEXEC] = "kexec", [IOR_VM_TARGET_BOOTLOADER] = "bootloader" };
+static const char *const shutdown_names[] = { [IOR_VM_TARGET_SHUTDOWN_CLEAN] = "clean",
+					      [IOR_VM_TARGET_SHUTDOWN_FORCE] = "force" };
+
+/* The index of name in names, 0 (the default) when it is none of them. */
+static unsigned name_index(const char *const *names, size_t n, const char *name)
+{
+	for (size_t i = 0; name && i < n; i++)
+		if (!strcmp(names[i], name))
+			return (unsigned)i;
+	return 0;
+}
+
+const char *ior_vm_target_boot_name(enum ior_vm_target_boot b)
+{
+	return boot_names[b];
+}
+
+enum ior_vm_target_boot ior_vm_target_boot_from(const char *name)
+{
+	return (enum ior_vm_target_boot)name_index(boot_names, sizeof(boot_names) / sizeof(boot_names[0]), name);
+}
+
+const char *ior_vm_target_shutdown_name(enum ior_vm_target_shutdown s)
+{
+	return shutdown_names[s];
+}
+
+enum ior_vm_target_shutdown ior_vm_target_shutdown_from(const char *name)
+{
+	return (enum ior_vm_target_shutdown)name_index(shutdown_names, sizeof(shutdown_names) / sizeof(shutdown_names[0]),
+						       name);
+}
+
 /* A user or host name goes to ssh as an argument: no leading '-' (an option), nothing a remote or
  * local shell or ssh's own syntax would read (blanks, quotes, '@', '/', '%'). */
 static bool name_char(char c, bool host)

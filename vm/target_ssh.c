@@ -672,9 +672,9 @@ static int ssh_recover(struct ior_vm_target *t, struct ior_db *db, FILE *out)
 		ior_db_target_plan_option(p.options, "workdir", t->workdir, sizeof(t->workdir));
 		ior_db_target_plan_option(p.options, "default_release", t->default_release, sizeof(t->default_release));
 		ior_db_target_plan_option(p.options, "boot", value, sizeof(value));
-		t->opts.boot = !strcmp(value, "bootloader") ? IOR_VM_TARGET_BOOTLOADER : IOR_VM_TARGET_KEXEC;
+		t->opts.boot = ior_vm_target_boot_from(value);
 		ior_db_target_plan_option(p.options, "shutdown", value, sizeof(value));
-		t->opts.shutdown = !strcmp(value, "force") ? IOR_VM_TARGET_SHUTDOWN_FORCE : IOR_VM_TARGET_SHUTDOWN_CLEAN;
+		t->opts.shutdown = ior_vm_target_shutdown_from(value);
 		ior_db_target_plan_option(p.options, "boot_timeout", value, sizeof(value));
 		if (atof(value) > 0)
 			t->opts.boot_timeout_s = atof(value);
